@@ -1,0 +1,4 @@
+//! A – a Duel for Divinity.
+
+pub mod alpha;
+pub mod card;

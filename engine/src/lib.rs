@@ -1,0 +1,155 @@
+//! Pure rules engines for Athlas.
+//!
+//! A game is a [`Ruleset`]: it starts a state from options and a seed, applies
+//! one seat's action at a time, and shows each viewer only what that viewer may
+//! see. Nothing here does I/O, reads a clock or touches a global RNG: the same
+//! options, seed and action log always rebuild the same state, which is what
+//! persistence, crash recovery, replays and audits stand on.
+//!
+//! **Architecture Invariant:** this crate depends on no async runtime and no I/O.
+//! Content files are compiled in with `include_str!` and parsed at start.
+
+pub mod duel;
+pub mod hex;
+pub mod rng;
+
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+
+/// A player's seat at the table, counted from 0.
+pub type Seat = u8;
+
+/// Who is looking at a state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "seat")]
+pub enum Viewer {
+    /// A player: sees the public state plus that seat's own secrets.
+    Seat(Seat),
+    /// Anyone else: sees only what is public.
+    Spectator,
+}
+
+impl Viewer {
+    /// The seat of this viewer, if it is a player.
+    pub fn seat(self) -> Option<Seat> {
+        match self {
+            Viewer::Seat(s) => Some(s),
+            Viewer::Spectator => None,
+        }
+    }
+}
+
+/// How a finished game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "result")]
+pub enum Outcome {
+    Win { seat: Seat },
+    Draw,
+}
+
+/// Whose move it is, or how the game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "status")]
+pub enum Status {
+    /// The game goes on; these seats are expected to act (several during a
+    /// simultaneous phase).
+    Waiting { seats: Vec<Seat> },
+    Finished(Outcome),
+}
+
+impl Status {
+    pub fn is_finished(&self) -> bool {
+        matches!(self, Status::Finished(_))
+    }
+}
+
+/// Why a game could not start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[error("{message}")]
+pub struct SetupError {
+    pub message: String,
+}
+
+impl SetupError {
+    pub fn new(message: impl Into<String>) -> Self {
+        SetupError { message: message.into() }
+    }
+}
+
+/// Why an action was rejected. `code` is stable (clients switch on it);
+/// `message` says in words which rule the action breaks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[error("{message}")]
+pub struct RuleError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl RuleError {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        RuleError { code, message: message.into() }
+    }
+}
+
+/// An event together with who may see it. Events are filtered per viewer
+/// before they leave the engine's caller, exactly like views.
+pub trait Visible {
+    fn visible_to(&self, viewer: Viewer) -> bool;
+}
+
+/// A game's rules.
+///
+/// **Architecture Invariant:** `apply` either returns `Ok` with the events of
+/// the change, or returns `Err` and leaves the state exactly as it was.
+pub trait Ruleset {
+    /// Short stable name used on the wire and in the store (`"duel"`).
+    const GAME: &'static str;
+    /// Bumped whenever a change could make an old action log replay differently.
+    const RULES_VERSION: u32;
+    /// Agreed before play.
+    type Options: Clone + Serialize + DeserializeOwned + Default;
+    /// Everything, secrets included.
+    type State: Clone + Serialize + DeserializeOwned;
+    /// What a seat may ask for.
+    type Action: Clone + Serialize + DeserializeOwned;
+    /// What happened, each knowing who may see it.
+    type Event: Clone + Serialize + Visible;
+    /// What one seat, or a spectator, may see.
+    type View: Serialize;
+
+    /// Number of seats a game of these options needs.
+    fn seats(options: &Self::Options) -> usize;
+    /// # Errors
+    /// When the options are unusable (say, summoning points over the maximum).
+    fn start(options: &Self::Options, seed: u64) -> Result<Self::State, SetupError>;
+    /// # Errors
+    /// When the action breaks a rule; the state is then unchanged.
+    fn apply(state: &mut Self::State, seat: Seat, action: Self::Action)
+        -> Result<Vec<Self::Event>, RuleError>;
+    fn view(state: &Self::State, viewer: Viewer) -> Self::View;
+    fn status(state: &Self::State) -> Status;
+}
+
+/// Rebuild a state from its options, seed and action log: replay is a fold.
+///
+/// # Errors
+/// If the log does not replay (a corrupted log or a rules change).
+pub fn replay<R: Ruleset>(
+    options: &R::Options,
+    seed: u64,
+    log: impl IntoIterator<Item = (Seat, R::Action)>,
+) -> Result<R::State, ReplayError> {
+    let mut state = R::start(options, seed).map_err(ReplayError::Setup)?;
+    for (index, (seat, action)) in log.into_iter().enumerate() {
+        R::apply(&mut state, seat, action).map_err(|error| ReplayError::Action { index, error })?;
+    }
+    Ok(state)
+}
+
+/// Why a log did not replay.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ReplayError {
+    #[error("setup failed: {0}")]
+    Setup(SetupError),
+    #[error("action {index} was rejected on replay: {error}")]
+    Action { index: usize, error: RuleError },
+}
