@@ -127,6 +127,20 @@ pub trait Ruleset {
         -> Result<Vec<Self::Event>, RuleError>;
     fn view(state: &Self::State, viewer: Viewer) -> Self::View;
     fn status(state: &Self::State) -> Status;
+
+    /// The secret a seat has locked in (hidden stacks), once it is locked.
+    /// The server commits to it with a salted hash when it first appears and
+    /// reveals the salt when the game ends. Default: no secrets.
+    fn locked_secret(_state: &Self::State, _seat: Seat) -> Option<serde_json::Value> {
+        None
+    }
+
+    /// The action the game takes for a seat that lets a timed window run out
+    /// (a Divine Intervention response window in a live duel). The server arms
+    /// a timer whenever this is `Some`. Default: nothing is timed.
+    fn timeout_action(_state: &Self::State) -> Option<(Seat, Self::Action)> {
+        None
+    }
 }
 
 /// Rebuild a state from its options, seed and action log: replay is a fold.
