@@ -1,4 +1,178 @@
-//! A – a Duel for Divinity.
+//! A – a Duel for Divinity: two players create secret Alphas and Divine
+//! Intervention stacks, then fight for the relics on a hex board.
+//!
+//! Modules by domain noun: [`card`] (the catalogue and effect vocabulary),
+//! [`alpha`] (creation rules), [`board`] (layouts), [`state`], [`action`],
+//! [`event`], `mechanics` (life, terrain, movement, attacks), `power`
+//! (targeting and effects), `turn` (the flow of play), [`view`], [`legal`].
 
+pub mod action;
 pub mod alpha;
+pub mod board;
 pub mod card;
+pub mod event;
+pub mod legal;
+mod mechanics;
+mod power;
+pub mod state;
+mod turn;
+pub mod view;
+
+pub use action::{DuelAction, Target};
+pub use event::DuelEvent;
+pub use state::{DuelOptions, DuelState};
+pub use view::DuelView;
+
+use crate::{RuleError, Ruleset, Seat, SetupError, Status, Viewer};
+use board::BoardLayout;
+use card::Catalogue;
+use state::*;
+
+/// The duel ruleset, on the standard catalogue.
+pub struct Duel;
+
+impl Duel {
+    /// Who must act now.
+    pub fn status_of(state: &DuelState) -> Status {
+        let g = &state.game;
+        let seats = match &g.phase {
+            Phase::Finished { outcome } => return Status::Finished(outcome.clone()),
+            Phase::Creation => (0..2u8).filter(|s| !g.players[*s as usize].locked).collect(),
+            Phase::Command => {
+                if let Some(c) = g.casualties.first() {
+                    vec![c.seat]
+                } else if let Some(p) = &state.pending {
+                    vec![1 - p.caster]
+                } else if let Some(w) = state.window {
+                    vec![w]
+                } else {
+                    vec![g.active]
+                }
+            }
+        };
+        Status::Waiting { seats }
+    }
+
+    /// Apply with an explicit catalogue (custom card sets, tests).
+    ///
+    /// # Errors
+    /// The rule the action breaks; the state is then unchanged.
+    pub fn apply_with(cat: &Catalogue, state: &mut DuelState, seat: Seat, action: DuelAction) -> Result<Vec<DuelEvent>, RuleError> {
+        let mut next = state.clone();
+        let events = next.act(cat, seat, action)?;
+        *state = next;
+        Ok(events)
+    }
+}
+
+impl Ruleset for Duel {
+    const GAME: &'static str = "duel";
+    const RULES_VERSION: u32 = 1;
+    type Options = DuelOptions;
+    type State = DuelState;
+    type Action = DuelAction;
+    type Event = DuelEvent;
+    type View = DuelView;
+
+    fn seats(_: &DuelOptions) -> usize {
+        2
+    }
+
+    fn start(options: &DuelOptions, seed: u64) -> Result<DuelState, SetupError> {
+        if options.summoning_points == 0 || options.summoning_points > MAX_SUMMONING_POINTS {
+            return Err(SetupError::new(format!(
+                "summoning points must be 1 to {MAX_SUMMONING_POINTS} (the book recommends 250)"
+            )));
+        }
+        if options.first_player.is_some_and(|s| s > 1) {
+            return Err(SetupError::new("first_player is 0 or 1"));
+        }
+        let layout = match &options.board {
+            Some(b) => {
+                b.validate().map_err(|e| SetupError::new(e.to_string()))?;
+                b.clone()
+            }
+            None => BoardLayout::standard(),
+        };
+        if let Some(c) = &options.campaign {
+            for prev in &c.previous {
+                if !prev.is_empty() && prev.len() != 4 {
+                    return Err(SetupError::new("a campaign carries four Alphas per player"));
+                }
+            }
+        }
+        let player = || Player {
+            alphas: Vec::new(),
+            di_stack: Vec::new(),
+            locked_stack: Vec::new(),
+            locked: false,
+            spent: 0,
+            di_cast_turn: None,
+            had_first_turn: false,
+            auto_pass: false,
+        };
+        let game = Game {
+            phase: Phase::Creation,
+            max_points: options.summoning_points,
+            grid: layout.grid(),
+            summoning_hexes: layout.summoning.clone(),
+            relics: layout.relics.iter().map(|h| Relic { hex: *h, moved_turn: None }).collect(),
+            players: [player(), player()],
+            units: Vec::new(),
+            next_unit: 1,
+            active_dis: Vec::new(),
+            next_di: 0,
+            turn: 0,
+            active: 0,
+            first_player: 0,
+            step: Step::FirstTurn { summoned: Vec::new() },
+            activation: None,
+            casualties: Vec::new(),
+        };
+        Ok(DuelState {
+            options: options.clone(),
+            rng: crate::rng::GameRng::from_seed(seed),
+            game,
+            checkpoints: Vec::new(),
+            pending: None,
+            window: None,
+            draw_offer: None,
+        })
+    }
+
+    fn apply(state: &mut DuelState, seat: Seat, action: DuelAction) -> Result<Vec<DuelEvent>, RuleError> {
+        Duel::apply_with(Catalogue::standard(), state, seat, action)
+    }
+
+    fn view(state: &DuelState, viewer: Viewer) -> DuelView {
+        let cat = Catalogue::standard();
+        let legal = match viewer {
+            Viewer::Seat(s) => legal::legal_actions(state, cat, s),
+            Viewer::Spectator => Vec::new(),
+        };
+        view::view(state, cat, viewer, legal)
+    }
+
+    fn status(state: &DuelState) -> Status {
+        Duel::status_of(state)
+    }
+
+    fn locked_secret(state: &DuelState, seat: Seat) -> Option<serde_json::Value> {
+        let p = &state.game.players[seat as usize];
+        if !p.locked {
+            return None;
+        }
+        // Exactly what was locked in at creation, so the hash stays stable.
+        Some(serde_json::json!({
+            "alphas": p.alphas.iter().map(|a| &a.design).collect::<Vec<_>>(),
+            "di_stack": p.locked_stack,
+        }))
+    }
+
+    fn timeout_action(state: &DuelState) -> Option<(Seat, DuelAction)> {
+        if let Some(p) = &state.pending {
+            return Some((1 - p.caster, DuelAction::Pass));
+        }
+        state.window.map(|w| (w, DuelAction::Pass))
+    }
+}

@@ -1,0 +1,131 @@
+//! What a seat may ask for. Every action is one JSON object tagged by `type`.
+
+use serde::{Deserialize, Serialize};
+
+use super::alpha::AlphaDesign;
+use super::card::{CardId, Terrain};
+use super::state::{Figure, UnitId};
+use crate::hex::Hex;
+
+/// The choices a power or a Divine Intervention needs. Which fields matter
+/// depends on the card's targeting and effects; the rest stay empty.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Target {
+    /// The target unit (unit targeting).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<UnitId>,
+    /// The target hex (hex, water-body and relic targeting).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hex: Option<Hex>,
+    /// Several hexes (Flood: the hexes to flood; Tsunami: the hexes it adds).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hexes: Vec<Hex>,
+    /// Direction 0..6 of a forced movement (0 = +q, counter-clockwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub direction: Option<u8>,
+    /// The terrain to create where the card lets the player choose.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terrain: Option<Terrain>,
+    /// Where a teleport, a summoned copy or a shifted relic goes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dest: Option<Hex>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum DuelAction {
+    // ----- Creation Phase (simultaneous, secret) -----
+    /// Lock in Alphas (3, or 4 in a campaign) and a DI stack (top first).
+    Create { alphas: Vec<AlphaDesign>, di_stack: Vec<CardId> },
+    /// Lock in one of the book's Alpha presets instead.
+    UsePreset { preset: String },
+
+    // ----- Command Phase -----
+    /// Summon a unit of one of your Alphas on a hex (a summoning hex unless
+    /// the Alpha may deploy anywhere). `figure` is chosen at its first summon.
+    Summon {
+        alpha: usize,
+        hex: Hex,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        figure: Option<Figure>,
+    },
+    /// Start the activation of one of your units.
+    Activate { unit: UnitId },
+    /// Basic movement power of the activated unit. `carry_relic` (default
+    /// true) says whether a held relic goes along.
+    Move {
+        to: Hex,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        carry_relic: Option<bool>,
+    },
+    /// Basic power a: pass a held relic to an adjacent friendly non-flying unit.
+    PassRelic { to: UnitId },
+    /// Use power number `power` of card `card` of the activated unit's Alpha.
+    UsePower {
+        card: CardId,
+        #[serde(default)]
+        power: usize,
+        #[serde(default)]
+        target: Target,
+    },
+    /// End the activated unit's activation.
+    EndActivation,
+    /// End the activation step and go to summoning (optional: `Summon` or
+    /// `EndTurn` do it too).
+    EndActivations,
+    /// End your turn.
+    EndTurn,
+
+    // ----- Divine Interventions (either seat) -----
+    /// Cast the top card of your DI stack. `at`: the opponent of the active
+    /// player may time it at a checkpoint of the current activation (0 = its
+    /// start, k = after its k-th power); the game rewinds to that moment.
+    CastDi {
+        #[serde(default)]
+        target: Target,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<usize>,
+    },
+    /// Discard cards from the top of your DI stack, without effect.
+    DiscardDi { count: usize },
+    /// Let a pending DI resolve, or close a response window.
+    Pass,
+    /// Skip response windows automatically (or not).
+    SetAutoPass { on: bool },
+    /// The defender picks which hit unit dies (multi-target attacks).
+    ChooseCasualty { unit: UnitId },
+
+    // ----- Ending -----
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    Resign,
+}
+
+impl DuelAction {
+    /// A short name for logs: never the secret content of the action.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            DuelAction::Create { .. } => "create",
+            DuelAction::UsePreset { .. } => "use_preset",
+            DuelAction::Summon { .. } => "summon",
+            DuelAction::Activate { .. } => "activate",
+            DuelAction::Move { .. } => "move",
+            DuelAction::PassRelic { .. } => "pass_relic",
+            DuelAction::UsePower { .. } => "use_power",
+            DuelAction::EndActivation => "end_activation",
+            DuelAction::EndActivations => "end_activations",
+            DuelAction::EndTurn => "end_turn",
+            DuelAction::CastDi { .. } => "cast_di",
+            DuelAction::DiscardDi { .. } => "discard_di",
+            DuelAction::Pass => "pass",
+            DuelAction::SetAutoPass { .. } => "set_auto_pass",
+            DuelAction::ChooseCasualty { .. } => "choose_casualty",
+            DuelAction::OfferDraw => "offer_draw",
+            DuelAction::AcceptDraw => "accept_draw",
+            DuelAction::DeclineDraw => "decline_draw",
+            DuelAction::Resign => "resign",
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! Everything a duel is, secrets included. Views (see `view.rs`) decide what
+//! of it each seat may see.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::alpha::AlphaDesign;
+use super::board::{BoardLayout, Grid};
+use super::card::{CardId, Condition, Until};
+use crate::hex::Hex;
+use crate::rng::GameRng;
+use crate::{Outcome, Seat};
+
+pub type UnitId = u32;
+
+/// Agreed before the Creation Phase.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DuelOptions {
+    /// Each player's summoning points (the book recommends 250, at most 500).
+    pub summoning_points: u32,
+    /// The board; the shipped default when absent.
+    pub board: Option<BoardLayout>,
+    /// Campaign variant: four Alphas prepared, at most three revealed.
+    pub campaign: Option<CampaignGame>,
+    /// Who plays first; drawn from the seed when absent (the book's rule).
+    /// Fixing it is for scenarios and tests.
+    pub first_player: Option<Seat>,
+}
+
+impl Default for DuelOptions {
+    fn default() -> Self {
+        DuelOptions { summoning_points: 250, board: None, campaign: None, first_player: None }
+    }
+}
+
+/// One game of a campaign.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct CampaignGame {
+    /// Each seat's four Alphas of the previous game; empty for the first game.
+    pub previous: [Vec<AlphaDesign>; 2],
+}
+
+/// The summoning limit the book recommends never to pass.
+pub const MAX_SUMMONING_POINTS: u32 = 500;
+/// The first turn: up to 3 units of total cost at most 60 (or one of any cost).
+pub const FIRST_TURN_MAX_UNITS: usize = 3;
+pub const FIRST_TURN_MAX_COST: u32 = 60;
+/// A DI stack: up to 4 cards, at most 8 divine points.
+pub const DI_STACK_MAX_CARDS: usize = 4;
+pub const DI_STACK_MAX_POINTS: u32 = 8;
+/// Life lost when drowning, when crushed, when falling.
+pub const DROWN_LOSS: u32 = 5;
+pub const CRUSH_LOSS: u32 = 3;
+pub const FALL_LOSS: u32 = 3;
+/// Attack bonus from higher ground.
+pub const HEIGHT_BONUS: i32 = 2;
+
+/// The four figure types; each of a player's revealed Alphas uses a different one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Figure {
+    CelestialKnight,
+    ShadowRanger,
+    SpellBinder,
+    ForsakenDrake,
+}
+
+impl Figure {
+    pub const ALL: [Figure; 4] =
+        [Figure::CelestialKnight, Figure::ShadowRanger, Figure::SpellBinder, Figure::ForsakenDrake];
+}
+
+/// One of a player's Alphas.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Alpha {
+    pub design: AlphaDesign,
+    /// Face up since its first summon.
+    pub revealed: bool,
+    pub figure: Option<Figure>,
+    pub cost: u32,
+    pub max_life: u32,
+    pub life: u32,
+    /// Single-use cubes left on each card, shared by all units of this Alpha.
+    pub cubes: BTreeMap<CardId, u32>,
+}
+
+/// A player's side of the table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// Set when the player locks in their creations.
+    pub alphas: Vec<Alpha>,
+    /// Top first.
+    pub di_stack: Vec<CardId>,
+    /// The stack as it was locked in (what the commitment hash covers).
+    pub locked_stack: Vec<CardId>,
+    pub locked: bool,
+    /// The summoning points tracker: points spent so far.
+    pub spent: u32,
+    /// The turn in which this player last cast a DI (one per turn).
+    pub di_cast_turn: Option<u32>,
+    /// Has this player had their first turn?
+    pub had_first_turn: bool,
+    /// Skip response windows automatically.
+    pub auto_pass: bool,
+}
+
+/// A condition marker on a unit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Marker {
+    pub condition: Condition,
+    pub until: Until,
+    /// Who put it there (whose upkeep ends `your_next_upkeep`).
+    pub by: Seat,
+    /// The lasting DI it belongs to, if any.
+    pub di: Option<u32>,
+}
+
+/// A unit on the board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unit {
+    pub id: UnitId,
+    pub owner: Seat,
+    /// Who acts for it now (the owner unless a Dark Mentalist took it).
+    pub controller: Seat,
+    pub alpha: usize,
+    pub hex: Hex,
+    pub summoned_turn: u32,
+    pub activated_turn: Option<u32>,
+    /// Armor points already used this turn.
+    pub used_physical: u32,
+    pub used_magical: u32,
+    /// Flying exception 3: during its last activation it used a power that
+    /// targeted a hex or a non-flying unit.
+    pub exposed: bool,
+    pub markers: Vec<Marker>,
+    /// Extra m granted for this turn (Time Warp) and not yet used.
+    pub extra_m: u32,
+    /// Weapon Lore bookkeeping for this turn.
+    pub hit_by_non_lore: bool,
+    pub lore_bonus_taken: bool,
+}
+
+/// A relic token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Relic {
+    pub hex: Hex,
+    /// The turn it last moved in (golden rule 2).
+    pub moved_turn: Option<u32>,
+}
+
+/// A lasting Divine Intervention with its duration cubes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActiveDi {
+    pub id: u32,
+    pub owner: Seat,
+    pub card: CardId,
+    pub cubes: u32,
+    pub unit: Option<UnitId>,
+}
+
+/// The part of the turn the active player is in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum Step {
+    /// A player's first turn: summoning only. Costs of the units summoned so far.
+    FirstTurn { summoned: Vec<u32> },
+    /// Units activate one after the other.
+    Activation,
+    /// After all activations: at most one summon, then the turn ends.
+    Summoning { summoned: bool },
+}
+
+/// The unit now activating and what it has left.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Activation {
+    pub unit: UnitId,
+    pub m: u32,
+    pub a: u32,
+    /// Whether it has spent an a (flying units cannot move afterwards).
+    pub spent_a: bool,
+    pub started_in_water: bool,
+    /// Set once the player ended it; the opponent's response window is open.
+    pub ended: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    Creation,
+    Command,
+    Finished { outcome: Outcome },
+}
+
+/// Everything that a rewind restores: the game at one moment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Game {
+    pub phase: Phase,
+    /// Each player's summoning points (agreed in the options).
+    pub max_points: u32,
+    pub grid: Grid,
+    pub summoning_hexes: [Vec<Hex>; 2],
+    pub relics: Vec<Relic>,
+    pub players: [Player; 2],
+    pub units: Vec<Unit>,
+    pub next_unit: UnitId,
+    pub active_dis: Vec<ActiveDi>,
+    pub next_di: u32,
+    /// Turns since the Command Phase began, from 1.
+    pub turn: u32,
+    pub active: Seat,
+    pub first_player: Seat,
+    pub step: Step,
+    pub activation: Option<Activation>,
+    /// Casualty choices the defender owes after a multi-target attack.
+    pub casualties: Vec<Casualty>,
+}
+
+/// The defender chooses which of several hit units of one Alpha dies.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Casualty {
+    pub seat: Seat,
+    pub candidates: Vec<UnitId>,
+}
+
+/// A DI waiting for the other player's answer; a response resolves first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingDi {
+    pub caster: Seat,
+    pub card: CardId,
+    pub target: super::action::Target,
+}
+
+/// The whole duel.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DuelState {
+    pub options: DuelOptions,
+    pub rng: GameRng,
+    pub game: Game,
+    /// Snapshots of the current activation: at its start and after each power.
+    /// The opponent may time a DI at any of them (DESIGN.md, DI timing).
+    pub checkpoints: Vec<Game>,
+    pub pending: Option<PendingDi>,
+    /// The seat whose response window is open after an activation ended.
+    pub window: Option<Seat>,
+    pub draw_offer: Option<Seat>,
+}
+
+impl Game {
+    pub fn unit(&self, id: UnitId) -> Option<&Unit> {
+        self.units.iter().find(|u| u.id == id)
+    }
+
+    pub fn unit_mut(&mut self, id: UnitId) -> Option<&mut Unit> {
+        self.units.iter_mut().find(|u| u.id == id)
+    }
+
+    pub fn unit_at(&self, h: Hex) -> Option<&Unit> {
+        self.units.iter().find(|u| u.hex == h)
+    }
+
+    pub fn alpha_of(&self, u: &Unit) -> &Alpha {
+        &self.players[u.owner as usize].alphas[u.alpha]
+    }
+
+    pub fn relics_at(&self, h: Hex) -> usize {
+        self.relics.iter().filter(|r| r.hex == h).count()
+    }
+}

@@ -1,0 +1,758 @@
+//! The flow of a duel: creation, turns and steps, summoning, activations,
+//! basic powers, Alpha powers, Divine Interventions with their timing, draws.
+
+use std::collections::BTreeSet;
+
+use super::action::{DuelAction, Target};
+use super::alpha::AlphaDesign;
+use super::card::{CardId, Catalogue, Passive, Terrain, Until};
+use super::event::{DuelEvent, EventKind, LifeCause};
+use super::mechanics::{err, Cx};
+use super::power::Source;
+use super::state::*;
+use crate::hex::Hex;
+use crate::{Outcome, RuleError, Seat};
+
+fn other(s: Seat) -> Seat {
+    1 - s
+}
+
+impl DuelState {
+    /// Apply one action in place. The caller works on a copy and throws it
+    /// away on error, so a rejected action changes nothing.
+    pub(crate) fn act(&mut self, cat: &Catalogue, seat: Seat, action: DuelAction) -> Result<Vec<DuelEvent>, RuleError> {
+        if seat > 1 {
+            return Err(err("bad_seat", "a duel has seats 0 and 1"));
+        }
+        let mut cx = Cx { cat, events: Vec::new() };
+        if let Phase::Finished { .. } = self.game.phase {
+            return Err(err("game_over", "the game is over"));
+        }
+        if let DuelAction::Resign = action {
+            let outcome = Outcome::Win { seat: other(seat) };
+            self.game.phase = Phase::Finished { outcome: outcome.clone() };
+            cx.emit(EventKind::GameOver { outcome });
+            return Ok(cx.events);
+        }
+        if self.game.phase == Phase::Creation {
+            match action {
+                DuelAction::Create { alphas, di_stack } => self.create(&mut cx, seat, alphas, di_stack)?,
+                DuelAction::UsePreset { preset } => {
+                    let p = cat.preset(&preset).ok_or_else(|| err("no_such_preset", format!("no preset {preset:?}")))?;
+                    let alphas = p.alphas.iter().map(|a| AlphaDesign::new(a.iter().cloned())).collect();
+                    self.create(&mut cx, seat, alphas, p.di_stack.clone())?;
+                }
+                _ => return Err(err("creation_phase", "the Creation Phase is on: create your Alphas and DI stack first")),
+            }
+            return Ok(cx.events);
+        }
+        self.command(&mut cx, seat, action)?;
+        self.game.check_win(&mut cx);
+        Ok(cx.events)
+    }
+
+    fn command(&mut self, cx: &mut Cx, seat: Seat, action: DuelAction) -> Result<(), RuleError> {
+        // Actions open to either seat at any time.
+        match action {
+            DuelAction::OfferDraw => {
+                if self.draw_offer.is_some() {
+                    return Err(err("draw_pending", "a draw offer is already on the table"));
+                }
+                self.draw_offer = Some(seat);
+                cx.emit(EventKind::DrawOffered { seat });
+                return Ok(());
+            }
+            DuelAction::AcceptDraw | DuelAction::DeclineDraw => {
+                if self.draw_offer != Some(other(seat)) {
+                    return Err(err("no_draw_offer", "your opponent has not offered a draw"));
+                }
+                self.draw_offer = None;
+                if action == DuelAction::AcceptDraw {
+                    self.game.phase = Phase::Finished { outcome: Outcome::Draw };
+                    cx.emit(EventKind::GameOver { outcome: Outcome::Draw });
+                } else {
+                    cx.emit(EventKind::DrawDeclined { seat });
+                }
+                return Ok(());
+            }
+            DuelAction::SetAutoPass { on } => {
+                self.game.players[seat as usize].auto_pass = on;
+                return Ok(());
+            }
+            DuelAction::DiscardDi { count } => return self.discard_di(cx, seat, count),
+            DuelAction::Create { .. } | DuelAction::UsePreset { .. } => {
+                return Err(err("not_creation_phase", "the Creation Phase is over: no card may be added, removed or replaced"));
+            }
+            _ => {}
+        }
+        if let Some(c) = self.game.casualties.first() {
+            let DuelAction::ChooseCasualty { unit } = action else {
+                return Err(err("casualty_pending", format!("seat {} must first choose which hit unit dies", c.seat)));
+            };
+            if c.seat != seat {
+                return Err(err("not_your_choice", "the defender chooses which unit dies"));
+            }
+            if !c.candidates.contains(&unit) {
+                return Err(err("not_a_candidate", format!("unit {unit} is not one of the hit units")));
+            }
+            self.game.casualties.remove(0);
+            cx.emit(EventKind::CasualtyChosen { seat, unit });
+            self.game.kill(cx, unit);
+            return Ok(());
+        }
+        if let Some(p) = &self.pending {
+            let responder = other(p.caster);
+            if seat != responder {
+                return Err(err("di_pending", "waiting for the opponent's answer to your Divine Intervention"));
+            }
+            return match action {
+                DuelAction::CastDi { target, at: None } => {
+                    self.cast_di(cx, seat, target, None, true)?;
+                    self.finish_pending(cx);
+                    Ok(())
+                }
+                DuelAction::CastDi { at: Some(_), .. } => {
+                    Err(err("bad_timing", "a response resolves at once, before the DI it answers; it cannot be timed"))
+                }
+                DuelAction::Pass => {
+                    cx.emit(EventKind::Passed { seat });
+                    self.finish_pending(cx);
+                    Ok(())
+                }
+                _ => Err(err("di_pending", "answer the Divine Intervention first: respond with yours or pass")),
+            };
+        }
+        if let Some(w) = self.window {
+            if seat != w {
+                return Err(err("response_window", "waiting for the opponent's response to the activation"));
+            }
+            return match action {
+                DuelAction::CastDi { target, at } => self.cast_di(cx, seat, target, at, false),
+                DuelAction::Pass => {
+                    cx.emit(EventKind::Passed { seat });
+                    self.finish_activation();
+                    Ok(())
+                }
+                _ => Err(err("response_window", "cast a Divine Intervention or pass")),
+            };
+        }
+        if let DuelAction::CastDi { target, at } = action {
+            return self.cast_di(cx, seat, target, at, false);
+        }
+        if seat != self.game.active {
+            return Err(err("not_your_turn", "it is not your turn"));
+        }
+        match action {
+            DuelAction::Summon { alpha, hex, figure } => self.summon(cx, seat, alpha, hex, figure),
+            DuelAction::Activate { unit } => self.activate(cx, seat, unit),
+            DuelAction::Move { to, carry_relic } => {
+                self.basic_move(cx, seat, to, carry_relic.unwrap_or(true))?;
+                self.checkpoint();
+                Ok(())
+            }
+            DuelAction::PassRelic { to } => {
+                self.pass_relic(cx, seat, to)?;
+                self.checkpoint();
+                Ok(())
+            }
+            DuelAction::UsePower { card, power, target } => {
+                self.use_power(cx, seat, card, power, target)?;
+                self.checkpoint();
+                Ok(())
+            }
+            DuelAction::EndActivation => self.end_activation(cx, seat),
+            DuelAction::EndActivations => {
+                self.no_activation_running()?;
+                match self.game.step {
+                    Step::Activation => {
+                        self.game.step = Step::Summoning { summoned: false };
+                        Ok(())
+                    }
+                    _ => Err(err("wrong_step", "the activation step is not on")),
+                }
+            }
+            DuelAction::EndTurn => self.end_turn(cx),
+            DuelAction::Pass => Err(err("nothing_to_pass", "there is no Divine Intervention or response window to pass")),
+            DuelAction::ChooseCasualty { .. } => Err(err("no_casualty", "there is no casualty to choose")),
+            _ => unreachable!("handled above"),
+        }
+    }
+
+    // ------------------------------------------------------------ creation
+
+    fn create(&mut self, cx: &mut Cx, seat: Seat, alphas: Vec<AlphaDesign>, di: Vec<CardId>) -> Result<(), RuleError> {
+        let cat = cx.cat;
+        let p = &self.game.players[seat as usize];
+        if p.locked {
+            return Err(err("already_created", "your creations are locked in"));
+        }
+        let want = if self.options.campaign.is_some() { 4 } else { 3 };
+        if alphas.len() != want {
+            return Err(err("alpha_count", format!("create exactly {want} Alphas (you gave {})", alphas.len())));
+        }
+        let mut used = BTreeSet::new();
+        for (i, a) in alphas.iter().enumerate() {
+            if let Some(v) = a.violations(cat).first() {
+                return Err(err("invalid_alpha", format!("Alpha {}: {v}", i + 1)));
+            }
+            for c in &a.cards {
+                if !used.insert(c.clone()) {
+                    return Err(err("card_reused", format!("card {c:?} is in two Alphas; your set has one of each card")));
+                }
+            }
+        }
+        if di.len() > DI_STACK_MAX_CARDS {
+            return Err(err("di_stack", format!("a DI stack has at most {DI_STACK_MAX_CARDS} cards")));
+        }
+        let mut points = 0;
+        let mut seen = BTreeSet::new();
+        for id in &di {
+            let c = cat.di_card(id).ok_or_else(|| err("unknown_card", format!("no Divine Intervention {id:?}")))?;
+            if !seen.insert(id) {
+                return Err(err("card_reused", format!("DI {id:?} twice; your set has one of each card")));
+            }
+            points += c.divine_points;
+        }
+        if points > DI_STACK_MAX_POINTS {
+            return Err(err("di_stack", format!("the DI stack totals {points} divine points; at most {DI_STACK_MAX_POINTS}")));
+        }
+        if let Some(camp) = &self.options.campaign {
+            let prev = &camp.previous[seat as usize];
+            if !prev.is_empty() {
+                let changed = prev.iter().zip(&alphas).filter(|(a, b)| a != b).count();
+                if prev.len() != alphas.len() || changed > 1 {
+                    return Err(err("campaign_redesign", format!("between campaign games exactly one Alpha may be redesigned ({changed} changed)")));
+                }
+            }
+        }
+        let p = &mut self.game.players[seat as usize];
+        p.alphas = alphas
+            .into_iter()
+            .map(|design| {
+                let cost = design.summoning_cost(cat);
+                let life = design.life_pool(cat);
+                Alpha { design, revealed: false, figure: None, cost, max_life: life, life, cubes: Default::default() }
+            })
+            .collect();
+        p.locked_stack = di.clone();
+        p.di_stack = di;
+        p.locked = true;
+        cx.emit(EventKind::CreationLocked { seat });
+        if self.game.players.iter().all(|p| p.locked) {
+            let first = match self.options.first_player {
+                Some(s) => s,
+                None => self.rng.below(2) as Seat,
+            };
+            let g = &mut self.game;
+            g.phase = Phase::Command;
+            g.first_player = first;
+            g.active = first;
+            g.turn = 1;
+            g.step = Step::FirstTurn { summoned: Vec::new() };
+            g.players[first as usize].had_first_turn = true;
+            cx.emit(EventKind::CommandPhaseBegins { first_player: first });
+            cx.emit(EventKind::TurnBegins { seat: first, turn: 1 });
+        }
+        Ok(())
+    }
+
+    // ----------------------------------------------------------- summoning
+
+    fn summon(&mut self, cx: &mut Cx, seat: Seat, alpha: usize, hex: Hex, figure: Option<Figure>) -> Result<(), RuleError> {
+        self.no_activation_running()?;
+        let g = &mut self.game;
+        let n = g.players[seat as usize].alphas.len();
+        if alpha >= n {
+            return Err(err("no_such_alpha", format!("you have Alphas 0 to {}", n - 1)));
+        }
+        let cost = g.players[seat as usize].alphas[alpha].cost;
+        match &mut g.step {
+            Step::FirstTurn { summoned } => {
+                let count = summoned.len() + 1;
+                let total: u32 = summoned.iter().sum::<u32>() + cost;
+                if count > 1 && (count > FIRST_TURN_MAX_UNITS || total > FIRST_TURN_MAX_COST) {
+                    return Err(err(
+                        "first_turn_limit",
+                        format!("in your first turn summon one unit of any cost, or up to 3 units costing 60 or less in all (this would be {count} units costing {total})"),
+                    ));
+                }
+                summoned.push(cost);
+            }
+            Step::Activation => g.step = Step::Summoning { summoned: true },
+            Step::Summoning { summoned } => {
+                if *summoned {
+                    return Err(err("one_summon", "after the activations you may summon one unit per turn"));
+                }
+                *summoned = true;
+            }
+        }
+        let anywhere = g.deploys_anywhere(cx.cat, seat, alpha);
+        let ok_hex = if anywhere { g.grid.contains(hex) } else { g.summoning_hexes[seat as usize].contains(&hex) };
+        if !ok_hex {
+            return Err(err("not_summoning_hex", format!("{hex} is not one of your summoning hexes")));
+        }
+        if g.unit_at(hex).is_some() {
+            return Err(err("occupied", format!("{hex} already holds a unit")));
+        }
+        let p = &g.players[seat as usize];
+        if !p.alphas[alpha].revealed {
+            if p.alphas.iter().filter(|a| a.revealed).count() >= 3 {
+                return Err(err("reveal_limit", "at most three Alphas may be revealed in a game"));
+            }
+            let taken: Vec<Figure> = p.alphas.iter().filter_map(|a| a.figure).collect();
+            let fig = match figure {
+                Some(f) if taken.contains(&f) => {
+                    return Err(err("figure_taken", "each of your Alphas must have a different figure type"))
+                }
+                Some(f) => f,
+                None => *Figure::ALL.iter().find(|f| !taken.contains(f)).expect("4 figures for at most 4 Alphas"),
+            };
+            if !g.can_pay(seat, cost, g.max_points) {
+                return Err(err("no_points", format!("paying {cost} would exceed your {} summoning points (spent {})", g.max_points, p.spent)));
+            }
+            let a = &mut g.players[seat as usize].alphas[alpha];
+            a.revealed = true;
+            a.figure = Some(fig);
+            cx.emit(EventKind::AlphaRevealed {
+                seat,
+                alpha,
+                design: a.design.clone(),
+                cost: a.cost,
+                life: a.max_life,
+                figure: fig,
+            });
+        }
+        g.place_unit(cx, seat, seat, alpha, hex)?;
+        Ok(())
+    }
+
+    // ---------------------------------------------------------- activation
+
+    fn no_activation_running(&self) -> Result<(), RuleError> {
+        if self.game.activation.is_some() {
+            return Err(err("activation_running", "end the current unit's activation first"));
+        }
+        Ok(())
+    }
+
+    fn activate(&mut self, cx: &mut Cx, seat: Seat, id: UnitId) -> Result<(), RuleError> {
+        self.no_activation_running()?;
+        let g = &mut self.game;
+        if !matches!(g.step, Step::Activation) {
+            let why = match g.step {
+                Step::FirstTurn { .. } => "your first turn is for summoning only",
+                _ => "the activation step is over",
+            };
+            return Err(err("wrong_step", why));
+        }
+        let turn = g.turn;
+        let u = g.unit(id).ok_or_else(|| err("no_such_unit", format!("no unit {id} on the board")))?;
+        if u.controller != seat {
+            return Err(err("not_your_unit", format!("unit {id} is not under your control")));
+        }
+        if u.activated_turn == Some(turn) {
+            return Err(err("already_activated", format!("unit {id} has already been activated this turn")));
+        }
+        if u.summoned_turn == turn {
+            return Err(err("just_summoned", "a unit summoned this turn activates from the next turn"));
+        }
+        let in_water = g.grid.terrain(u.hex) == Some(Terrain::Water) && !g.is_flying(cx.cat, u);
+        let u = g.unit_mut(id).expect("exists");
+        u.activated_turn = Some(turn);
+        u.exposed = false;
+        let m = 1 + std::mem::take(&mut u.extra_m);
+        g.activation = Some(Activation { unit: id, m, a: 1, spent_a: false, started_in_water: in_water, ended: false });
+        cx.emit(EventKind::Activated { unit: id });
+        self.checkpoints = vec![self.game.clone()];
+        Ok(())
+    }
+
+    /// The activation in progress and its unit, for the seat controlling it.
+    fn current(&self, seat: Seat) -> Result<(Activation, Unit), RuleError> {
+        let a = self.game.activation.clone().filter(|a| !a.ended).ok_or_else(|| err("no_activation", "activate a unit first"))?;
+        let u = self.game.unit(a.unit).cloned().ok_or_else(|| err("unit_dead", "the activated unit is no longer on the board"))?;
+        if u.controller != seat {
+            return Err(err("not_your_unit", "the activated unit is not under your control"));
+        }
+        Ok((a, u))
+    }
+
+    fn spend(&mut self, m: bool, a: bool) {
+        let act = self.game.activation.as_mut().expect("activation running");
+        if m {
+            act.m -= 1;
+        }
+        if a {
+            act.a -= 1;
+            act.spent_a = true;
+        }
+    }
+
+    fn basic_move(&mut self, cx: &mut Cx, seat: Seat, to: Hex, carry: bool) -> Result<(), RuleError> {
+        let (act, u) = self.current(seat)?;
+        let g = &self.game;
+        let cat = cx.cat;
+        if g.is_rooted(cat, &u) {
+            return Err(err("rooted", "this unit can never move"));
+        }
+        if Game::is_paralyzed(&u) || Game::is_immobile(&u) {
+            return Err(err("cannot_move", "this unit may not spend its m"));
+        }
+        if act.m == 0 {
+            return Err(err("no_m", "the unit has already spent its m"));
+        }
+        if !g.grid.contains(to) {
+            return Err(err("off_board", format!("{to} is not on the board")));
+        }
+        if g.unit_at(to).is_some() {
+            return Err(err("occupied", format!("{to} already holds a unit (one unit per hex)")));
+        }
+        let d = u.hex.distance(to);
+        if g.is_flying(cat, &u) {
+            if act.spent_a {
+                return Err(err("flew_after_a", "a flying unit cannot move after spending its a"));
+            }
+            if !(1..=2).contains(&d) {
+                return Err(err("too_far", "a flying unit moves up to 2 hexes"));
+            }
+            self.spend(true, false);
+            self.game.relocate(cx, u.id, to, false, false);
+            return Ok(());
+        }
+        let (from_l, to_l) = (g.level(u.hex), g.level(to));
+        let climb = (from_l - to_l).abs();
+        match (d, climb) {
+            (1, 0) => self.spend(true, false),
+            (1, 1) => {
+                if g.is_climber(cat, &u) {
+                    self.spend(true, false);
+                } else if act.a == 0 {
+                    return Err(err("no_a", "changing level needs both m and a"));
+                } else {
+                    self.spend(true, true);
+                }
+            }
+            (1, _) => return Err(err("cliff", "a cliff between a crater and a hill cannot be crossed")),
+            (2, 0) if g.is_swift(cat, &u) => {
+                let via = u.hex.neighbors().find(|n| {
+                    n.is_adjacent(to) && g.grid.contains(*n) && g.unit_at(*n).is_none() && g.level(*n) == from_l
+                });
+                let Some(via) = via else {
+                    return Err(err("no_path", "no free hex of the same level leads there"));
+                };
+                self.spend(true, false);
+                // Two hexes: a relic never moves more than one, so it stays.
+                self.game.relocate(cx, u.id, via, false, false);
+                if self.game.unit(u.id).is_some() {
+                    self.game.relocate(cx, u.id, to, false, false);
+                }
+                return Ok(());
+            }
+            _ => return Err(err("too_far", "a unit moves to an adjacent hex")),
+        }
+        self.game.relocate(cx, u.id, to, carry, false);
+        Ok(())
+    }
+
+    fn pass_relic(&mut self, cx: &mut Cx, seat: Seat, to: UnitId) -> Result<(), RuleError> {
+        let (act, u) = self.current(seat)?;
+        let g = &self.game;
+        if act.a == 0 || Game::is_paralyzed(&u) {
+            return Err(err("no_a", "passing a relic needs the unit's a"));
+        }
+        if !g.holds_relics(cx.cat, &u) {
+            return Err(err("no_relic", "the activated unit holds no relic"));
+        }
+        let r = g.unit(to).ok_or_else(|| err("no_such_unit", format!("no unit {to}")))?;
+        if !r.hex.is_adjacent(u.hex) || r.controller != seat || g.is_flying(cx.cat, r) || g.is_rooted(cx.cat, r) {
+            return Err(err("bad_receiver", "a relic goes to an adjacent friendly non-flying unit that can hold relics"));
+        }
+        let turn = g.turn;
+        let (from, dest) = (u.hex, r.hex);
+        let relic = self
+            .game
+            .relics
+            .iter_mut()
+            .find(|x| x.hex == from && x.moved_turn != Some(turn))
+            .ok_or_else(|| err("relic_moved", "a relic never moves more than one hex in a turn"))?;
+        relic.hex = dest;
+        relic.moved_turn = Some(turn);
+        self.spend(false, true);
+        cx.emit(EventKind::RelicMoved { from, to: dest });
+        Ok(())
+    }
+
+    fn use_power(&mut self, cx: &mut Cx, seat: Seat, card_id: CardId, idx: usize, target: Target) -> Result<(), RuleError> {
+        let (act, u) = self.current(seat)?;
+        let g = &self.game;
+        let alpha = g.alpha_of(&u);
+        if !alpha.design.cards.contains(&card_id) {
+            return Err(err("not_your_card", format!("{card_id:?} is not a card of this unit's Alpha")));
+        }
+        let card = cx.cat.card(&card_id).ok_or_else(|| err("unknown_card", format!("no card {card_id:?}")))?;
+        let power = card.powers.get(idx).ok_or_else(|| err("no_such_power", format!("{} has no power {idx}", card.name)))?;
+        let c = power.cost;
+        if (c.m || c.a) && Game::is_paralyzed(&u) {
+            return Err(err("paralyzed", "a paralyzed unit may spend neither m nor a"));
+        }
+        if c.m && Game::is_immobile(&u) {
+            return Err(err("cannot_move", "this unit may not spend its m"));
+        }
+        if c.m && act.m == 0 {
+            return Err(err("no_m", "the unit has already spent its m"));
+        }
+        if c.a && act.a == 0 {
+            return Err(err("no_a", "the unit has already spent its a"));
+        }
+        if c.c && alpha.cubes.get(&card_id).copied().unwrap_or(0) == 0 {
+            return Err(err("no_cube", format!("{} has no single-use cube left", card.name)));
+        }
+        let src = Source { seat, actor: Some(u.id), range: card.range, di: None };
+        let r = g.resolve_target(cx, src, &power.target, power.special, &target)?;
+        let exposes = g.exposes(cx, &power.target, r);
+        // Pay, then the effect.
+        self.spend(c.m, c.a);
+        let g = &mut self.game;
+        if c.c {
+            *g.players[u.owner as usize].alphas[u.alpha].cubes.get_mut(&card_id).expect("checked") -= 1;
+        }
+        if exposes {
+            g.unit_mut(u.id).expect("alive").exposed = true;
+        }
+        cx.emit(EventKind::PowerUsed { unit: u.id, card: card_id, power: power.name.clone() });
+        if c.life > 0 {
+            g.lose_life(cx, u.id, c.life, LifeCause::Sacrifice);
+        }
+        g.apply_effects(cx, src, &power.effects, r, &target)
+    }
+
+    fn end_activation(&mut self, cx: &mut Cx, seat: Seat) -> Result<(), RuleError> {
+        let act = self.game.activation.clone().filter(|a| !a.ended).ok_or_else(|| err("no_activation", "no unit is activating"))?;
+        let g = &mut self.game;
+        if let Some(u) = g.unit(act.unit) {
+            if u.controller != seat {
+                return Err(err("not_your_unit", "the activated unit is not under your control"));
+            }
+            // Drowning case 3: starts and ends its activation in water.
+            let drowns = act.started_in_water
+                && g.grid.terrain(u.hex) == Some(Terrain::Water)
+                && !g.is_flying(cx.cat, u)
+                && !g.is_water_walker(cx.cat, u);
+            if drowns {
+                g.lose_life(cx, act.unit, DROWN_LOSS, LifeCause::Drowning);
+            }
+        }
+        self.game.activation.as_mut().expect("running").ended = true;
+        cx.emit(EventKind::ActivationEnded { unit: act.unit });
+        let opp = other(seat);
+        if self.can_respond(opp) && matches!(self.game.phase, Phase::Command) {
+            self.window = Some(opp);
+            cx.emit(EventKind::WindowOpened { seat: opp });
+        } else {
+            self.finish_activation();
+        }
+        Ok(())
+    }
+
+    fn finish_activation(&mut self) {
+        self.game.activation = None;
+        self.checkpoints.clear();
+        self.window = None;
+    }
+
+    /// After a move or a power: a moment the opponent may time a DI at.
+    fn checkpoint(&mut self) {
+        if self.game.activation.is_some() {
+            self.checkpoints.push(self.game.clone());
+        }
+    }
+
+    fn end_turn(&mut self, cx: &mut Cx) -> Result<(), RuleError> {
+        self.no_activation_running()?;
+        let g = &mut self.game;
+        let turn = g.turn;
+        // End of turn: short effects end, control returns to the owner.
+        for u in &mut g.units {
+            u.markers.retain(|m| m.until != Until::EndOfTurn);
+            u.controller = u.owner;
+            u.extra_m = 0;
+        }
+        g.turn = turn + 1;
+        g.active = other(g.active);
+        let seat = g.active;
+        self.draw_offer = None;
+        for u in &mut g.units {
+            u.used_physical = 0;
+            u.used_magical = 0;
+            u.hit_by_non_lore = false;
+            u.lore_bonus_taken = false;
+        }
+        cx.emit(EventKind::TurnBegins { seat, turn: g.turn });
+        if g.players[seat as usize].had_first_turn {
+            self.upkeep(cx);
+            self.game.step = Step::Activation;
+        } else {
+            g.players[seat as usize].had_first_turn = true;
+            g.step = Step::FirstTurn { summoned: Vec::new() };
+        }
+        Ok(())
+    }
+
+    /// Upkeep: the active player's "until your next upkeep" effects end; every
+    /// lasting DI of either player loses a cube and ends at zero; regeneration.
+    fn upkeep(&mut self, cx: &mut Cx) {
+        let g = &mut self.game;
+        let seat = g.active;
+        for u in &mut g.units {
+            let before = u.markers.len();
+            u.markers.retain(|m| !(m.until == Until::YourNextUpkeep && m.by == seat));
+            if u.markers.len() != before {
+                cx.events.push(DuelEvent::public(EventKind::MarkerExpired { unit: u.id }));
+            }
+        }
+        let mut expired = Vec::new();
+        for d in &mut g.active_dis {
+            d.cubes = d.cubes.saturating_sub(1);
+            cx.events.push(DuelEvent::public(EventKind::DiCubeRemoved { seat: d.owner, card: d.card.clone(), cubes_left: d.cubes }));
+            if d.cubes == 0 {
+                expired.push(d.clone());
+            }
+        }
+        g.active_dis.retain(|d| d.cubes > 0);
+        for d in expired {
+            for u in &mut g.units {
+                u.markers.retain(|m| m.di != Some(d.id));
+            }
+            cx.emit(EventKind::DiExpired { seat: d.owner, card: d.card });
+        }
+        let heals: Vec<(usize, u32)> = g.players[seat as usize]
+            .alphas
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.revealed && a.life < a.max_life)
+            .filter_map(|(i, a)| {
+                let amount: u32 = a
+                    .design
+                    .cards
+                    .iter()
+                    .filter_map(|c| cx.cat.card(c))
+                    .flat_map(|c| &c.passives)
+                    .map(|p| if let Passive::Regeneration { amount } = p { *amount } else { 0 })
+                    .sum();
+                (amount > 0).then_some((i, amount))
+            })
+            .collect();
+        for (i, amount) in heals {
+            g.heal(cx, seat, i, amount);
+            let life = g.players[seat as usize].alphas[i].life;
+            cx.emit(EventKind::Regenerated { seat, alpha: i, amount, life });
+        }
+    }
+
+    // -------------------------------------------------- divine interventions
+
+    /// May `seat` answer now (a response to a DI, or an activation window)?
+    pub(crate) fn can_respond(&self, seat: Seat) -> bool {
+        let p = &self.game.players[seat as usize];
+        !p.auto_pass && !p.di_stack.is_empty() && p.di_cast_turn != Some(self.game.turn)
+    }
+
+    fn discard_di(&mut self, cx: &mut Cx, seat: Seat, count: usize) -> Result<(), RuleError> {
+        let p = &mut self.game.players[seat as usize];
+        if count == 0 || count > p.di_stack.len() {
+            return Err(err("bad_count", format!("you can discard 1 to {} cards from the top", p.di_stack.len())));
+        }
+        let cards: Vec<CardId> = p.di_stack.drain(..count).collect();
+        cx.emit(EventKind::DiDiscarded { seat, count });
+        cx.events.push(DuelEvent::private(seat, EventKind::DiDiscardedCards { seat, cards }));
+        Ok(())
+    }
+
+    fn cast_di(&mut self, cx: &mut Cx, seat: Seat, target: Target, at: Option<usize>, responding: bool) -> Result<(), RuleError> {
+        let p = &self.game.players[seat as usize];
+        if p.di_stack.is_empty() {
+            return Err(err("no_di", "your Divine Intervention stack is empty"));
+        }
+        if p.di_cast_turn == Some(self.game.turn) {
+            return Err(err("one_di_per_turn", "each player may cast one Divine Intervention per turn"));
+        }
+        if let Some(k) = at {
+            if seat == self.game.active {
+                return Err(err("bad_timing", "you cast your own DIs at the current moment; only the opponent times a DI into an activation"));
+            }
+            if self.game.activation.is_none() || k >= self.checkpoints.len() {
+                return Err(err(
+                    "bad_checkpoint",
+                    format!("checkpoint {k} is not a moment of the current activation ({} available)", self.checkpoints.len()),
+                ));
+            }
+            let mut restored = self.checkpoints[k].clone();
+            // The caster's own stack is as it is now (discards stand).
+            restored.players[seat as usize].di_stack = self.game.players[seat as usize].di_stack.clone();
+            restored.players[seat as usize].auto_pass = self.game.players[seat as usize].auto_pass;
+            self.game = restored;
+            self.checkpoints.truncate(k + 1);
+            self.window = None;
+            cx.emit(EventKind::Rewound { checkpoint: k });
+        }
+        let turn = self.game.turn;
+        let p = &mut self.game.players[seat as usize];
+        let card = p.di_stack.remove(0);
+        p.di_cast_turn = Some(turn);
+        let di = cx.cat.di_card(&card).ok_or_else(|| err("unknown_card", format!("no DI {card:?}")))?;
+        let src = Source { seat, actor: None, range: None, di: None };
+        self.game.resolve_target(cx, src, &di.target, None, &target)?;
+        cx.emit(EventKind::DiCast { seat, card: card.clone() });
+        let opp = other(seat);
+        if !responding && self.can_respond(opp) {
+            self.pending = Some(PendingDi { caster: seat, card, target });
+            return Ok(());
+        }
+        self.resolve_di(cx, seat, &card, &target)?;
+        if !responding {
+            self.after_di();
+        }
+        Ok(())
+    }
+
+    /// After a DI: if it was cast in an open response window, the activation
+    /// is over; if it was timed into the activation, the activation goes on.
+    fn after_di(&mut self) {
+        if self.window.is_some() {
+            self.finish_activation();
+        } else if self.game.activation.as_ref().is_some_and(|a| a.ended) {
+            self.finish_activation();
+        }
+    }
+
+    /// The answered DI resolves now. If the answer changed things so that it
+    /// no longer can, it fizzles.
+    fn finish_pending(&mut self, cx: &mut Cx) {
+        let Some(p) = self.pending.take() else { return };
+        let before = self.game.clone();
+        let mark = cx.events.len();
+        if let Err(e) = self.resolve_di(cx, p.caster, &p.card, &p.target) {
+            self.game = before;
+            cx.events.truncate(mark);
+            cx.emit(EventKind::DiFizzled { seat: p.caster, card: p.card, reason: e.message });
+        }
+        self.after_di();
+    }
+
+    fn resolve_di(&mut self, cx: &mut Cx, seat: Seat, card: &CardId, target: &Target) -> Result<(), RuleError> {
+        let di = cx.cat.di_card(card).expect("cast cards exist").clone();
+        let g = &mut self.game;
+        let id = (di.duration > 0).then(|| {
+            g.next_di += 1;
+            g.next_di
+        });
+        let src = Source { seat, actor: None, range: None, di: id };
+        let r = g.resolve_target(cx, src, &di.target, None, target)?;
+        g.apply_effects(cx, src, &di.effects, r, target)?;
+        if let Some(id) = id {
+            g.active_dis.push(ActiveDi { id, owner: seat, card: card.clone(), cubes: di.duration, unit: r.unit });
+        }
+        cx.emit(EventKind::DiResolved { seat, card: card.clone() });
+        Ok(())
+    }
+}

@@ -1,0 +1,185 @@
+//! What one seat, or a spectator, may see. Hidden Alphas and DI stacks of the
+//! other seat appear as counts; the order of a DI stack is secret until each
+//! card is cast; the seed and the activation checkpoints are never shown.
+
+use serde::{Deserialize, Serialize};
+
+use super::action::DuelAction;
+use super::alpha::AlphaDesign;
+use super::card::{CardId, Catalogue, Condition, Terrain};
+use super::state::*;
+use crate::hex::Hex;
+use crate::{Seat, Viewer};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DuelView {
+    pub viewer: Viewer,
+    pub phase: Phase,
+    pub turn: u32,
+    pub active: Seat,
+    pub first_player: Seat,
+    pub step: Step,
+    pub activation: Option<Activation>,
+    /// Moments of the current activation a DI may be timed at (0..checkpoints).
+    pub checkpoints: usize,
+    pub max_points: u32,
+    pub hexes: Vec<HexView>,
+    pub units: Vec<UnitView>,
+    pub players: Vec<PlayerView>,
+    pub active_dis: Vec<ActiveDi>,
+    /// A cast DI waiting for an answer: who cast which card.
+    pub pending_di: Option<(Seat, CardId)>,
+    pub window: Option<Seat>,
+    pub casualty: Option<Casualty>,
+    pub draw_offer: Option<Seat>,
+    /// Seats expected to act now.
+    pub waiting_for: Vec<Seat>,
+    /// For a seat: every action it may take now (creation: the presets it may pick).
+    pub legal: Vec<DuelAction>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HexView {
+    pub hex: Hex,
+    pub terrain: Terrain,
+    pub relics: usize,
+    /// Whose summoning hex this is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summoning: Option<Seat>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitView {
+    pub id: UnitId,
+    pub owner: Seat,
+    pub controller: Seat,
+    pub alpha: usize,
+    pub hex: Hex,
+    pub flying: bool,
+    pub holds_relics: bool,
+    /// Physical and magical armor left this turn.
+    pub armor_left: (u32, u32),
+    pub activated: bool,
+    pub exposed: bool,
+    pub conditions: Vec<Condition>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerView {
+    pub seat: Seat,
+    pub locked: bool,
+    pub spent: u32,
+    pub di_count: usize,
+    /// Your own stack, top first; `None` for the other seat's.
+    pub di_stack: Option<Vec<CardId>>,
+    pub di_cast_this_turn: bool,
+    pub auto_pass: bool,
+    pub alphas: Vec<AlphaView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AlphaView {
+    pub index: usize,
+    pub revealed: bool,
+    /// Shown to its owner always, to others once revealed.
+    pub design: Option<AlphaDesign>,
+    pub cost: Option<u32>,
+    pub life: Option<u32>,
+    pub max_life: Option<u32>,
+    pub figure: Option<Figure>,
+    pub cubes: Vec<(CardId, u32)>,
+}
+
+pub(crate) fn view(state: &DuelState, cat: &Catalogue, viewer: Viewer, legal: Vec<DuelAction>) -> DuelView {
+    let g = &state.game;
+    let hexes = g
+        .grid
+        .cells
+        .iter()
+        .map(|(h, t)| HexView {
+            hex: *h,
+            terrain: *t,
+            relics: g.relics_at(*h),
+            summoning: (0..2u8).find(|s| g.summoning_hexes[*s as usize].contains(h)),
+        })
+        .collect();
+    let units = g
+        .units
+        .iter()
+        .map(|u| {
+            let (p, _) = g.armor_left(cat, u, super::card::AttackKind::Melee);
+            let (mp, m) = g.armor_left(cat, u, super::card::AttackKind::Magical);
+            debug_assert_eq!(p, mp);
+            UnitView {
+                id: u.id,
+                owner: u.owner,
+                controller: u.controller,
+                alpha: u.alpha,
+                hex: u.hex,
+                flying: g.is_flying(cat, u),
+                holds_relics: g.holds_relics(cat, u),
+                armor_left: (p, m),
+                activated: u.activated_turn == Some(g.turn),
+                exposed: u.exposed,
+                conditions: u.markers.iter().map(|m| m.condition).collect(),
+            }
+        })
+        .collect();
+    let players = (0..2u8)
+        .map(|s| {
+            let p = &g.players[s as usize];
+            let mine = viewer == Viewer::Seat(s);
+            PlayerView {
+                seat: s,
+                locked: p.locked,
+                spent: p.spent,
+                di_count: p.di_stack.len(),
+                di_stack: mine.then(|| p.di_stack.clone()),
+                di_cast_this_turn: p.di_cast_turn == Some(g.turn),
+                auto_pass: p.auto_pass,
+                alphas: p
+                    .alphas
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| {
+                        let show = mine || a.revealed;
+                        AlphaView {
+                            index: i,
+                            revealed: a.revealed,
+                            design: show.then(|| a.design.clone()),
+                            cost: show.then_some(a.cost),
+                            life: show.then_some(a.life),
+                            max_life: show.then_some(a.max_life),
+                            figure: a.figure,
+                            cubes: if show { a.cubes.iter().map(|(k, v)| (k.clone(), *v)).collect() } else { Vec::new() },
+                        }
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    DuelView {
+        viewer,
+        phase: g.phase.clone(),
+        turn: g.turn,
+        active: g.active,
+        first_player: g.first_player,
+        step: g.step.clone(),
+        activation: g.activation.clone(),
+        checkpoints: state.checkpoints.len(),
+        max_points: g.max_points,
+        hexes,
+        units,
+        players,
+        active_dis: g.active_dis.clone(),
+        pending_di: state.pending.as_ref().map(|p| (p.caster, p.card.clone())),
+        window: state.window,
+        casualty: g.casualties.first().cloned(),
+        draw_offer: state.draw_offer,
+        waiting_for: match super::Duel::status_of(state) {
+            crate::Status::Waiting { seats } => seats,
+            crate::Status::Finished(_) => Vec::new(),
+        },
+        legal,
+    }
+}
