@@ -87,7 +87,9 @@ impl Game {
     /// Does this unit hold the relics of its hex? Only non-flying units that
     /// may hold relics, and a unit does hold every relic in its hex.
     pub fn holds_relics(&self, cat: &Catalogue, u: &Unit) -> bool {
-        !self.is_flying(cat, u) && !self.is_rooted(cat, u) && self.relics_at(u.hex) > 0
+        // A unit brought down from the air (Rain Burst) may not take a relic.
+        let grounded = Self::has_marker(u, |c| matches!(c, Condition::Grounded));
+        !grounded && !self.is_flying(cat, u) && !self.is_rooted(cat, u) && self.relics_at(u.hex) > 0
     }
 
     /// Whether `seat` may still summon: a free summoning hex (or any hex for

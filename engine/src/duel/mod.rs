@@ -9,11 +9,13 @@
 pub mod action;
 pub mod alpha;
 pub mod board;
+pub mod bot;
 pub mod card;
 pub mod event;
 pub mod legal;
 mod mechanics;
 mod power;
+pub mod scenario;
 pub mod state;
 mod turn;
 pub mod view;

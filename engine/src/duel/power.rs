@@ -298,8 +298,18 @@ impl Game {
                     None => alive(self).into_iter().collect(),
                 };
                 for id in who {
+                    let was_flying = self.is_flying(cx.cat, self.unit(id).expect("listed"));
                     self.unit_mut(id).expect("listed").markers.push(marker.clone());
                     cx.emit(EventKind::Marked { unit: id });
+                    // A flier brought down over water drowns (Rain Burst).
+                    let u = self.unit(id).expect("listed");
+                    if was_flying
+                        && !self.is_flying(cx.cat, u)
+                        && self.grid.terrain(u.hex) == Some(Terrain::Water)
+                        && !self.is_water_walker(cx.cat, u)
+                    {
+                        self.lose_life(cx, id, DROWN_LOSS, LifeCause::Drowning);
+                    }
                 }
             }
             Effect::Control => {

@@ -1,0 +1,122 @@
+//! Property tests over whole random games: the engine never panics, a
+//! rejected action leaves the state byte-for-byte equal, no view or event
+//! shown to one seat names a card the rules still hide from it, and the
+//! action log replays to the same state.
+
+use std::collections::BTreeSet;
+
+use athlas_engine::duel::action::Target;
+use athlas_engine::duel::bot::RandomBot;
+use athlas_engine::duel::card::Catalogue;
+use athlas_engine::duel::{Duel, DuelAction, DuelOptions, DuelState};
+use athlas_engine::hex::Hex;
+use athlas_engine::{replay, Ruleset, Seat, Viewer, Visible};
+use proptest::prelude::*;
+
+/// Card ids `viewer` must not see: the other seats' unrevealed Alphas and
+/// uncast DI cards, minus every id that is public or the viewer's own.
+fn secrets(s: &DuelState, viewer: Viewer) -> BTreeSet<String> {
+    let g = &s.game;
+    let mut public: BTreeSet<String> = BTreeSet::new();
+    let mut hidden: BTreeSet<String> = BTreeSet::new();
+    for (seat, p) in g.players.iter().enumerate() {
+        let mine = viewer == Viewer::Seat(seat as Seat);
+        for a in &p.alphas {
+            if mine || a.revealed {
+                public.extend(a.design.cards.iter().cloned());
+            } else {
+                hidden.extend(a.design.cards.iter().cloned());
+            }
+        }
+        if mine {
+            public.extend(p.locked_stack.iter().cloned());
+        } else {
+            hidden.extend(p.di_stack.iter().cloned());
+        }
+    }
+    public.extend(g.active_dis.iter().map(|d| d.card.clone()));
+    if let Some(p) = &s.pending {
+        public.insert(p.card.clone());
+    }
+    hidden.difference(&public).cloned().collect()
+}
+
+fn assert_no_leak(s: &DuelState, viewer: Viewer, text: &str, what: &str) {
+    for id in secrets(s, viewer) {
+        assert!(!text.contains(&format!("\"{id}\"")), "{what} for {viewer:?} leaks hidden card {id}");
+    }
+}
+
+/// An action that is usually illegal: random ids, hexes and timings.
+fn junk(bot: &mut RandomBot) -> DuelAction {
+    let hex = Hex::new(bot.below(13) as i32 - 6, bot.below(13) as i32 - 6);
+    let unit = Some(bot.below(12) as u32);
+    match bot.below(10) {
+        0 => DuelAction::Move { to: hex, carry_relic: None },
+        1 => DuelAction::Activate { unit: unit.unwrap() },
+        2 => DuelAction::Summon { alpha: bot.below(5), hex, figure: None },
+        3 => DuelAction::UsePower { card: "karoos_blade".into(), power: 0, target: Target { unit, ..Default::default() } },
+        4 => DuelAction::CastDi { target: Target { unit, hex: Some(hex), direction: Some(bot.below(8) as u8), ..Default::default() }, at: Some(bot.below(4)) },
+        5 => DuelAction::PassRelic { to: unit.unwrap() },
+        6 => DuelAction::EndTurn,
+        7 => DuelAction::ChooseCasualty { unit: unit.unwrap() },
+        8 => DuelAction::DiscardDi { count: bot.below(6) },
+        _ => DuelAction::AcceptDraw,
+    }
+}
+
+fn play(seed: u64, campaign: bool, steps: usize) {
+    let cat = Catalogue::standard();
+    let options = DuelOptions {
+        campaign: campaign.then(Default::default),
+        ..Default::default()
+    };
+    let mut s = Duel::start(&options, seed).unwrap();
+    let mut bot = RandomBot::new(seed ^ 0x9E37);
+    let mut log: Vec<(Seat, DuelAction)> = Vec::new();
+    for _ in 0..steps {
+        if Duel::status(&s).is_finished() {
+            break;
+        }
+        // A junk action from a random seat: rejected ⇒ unchanged.
+        let seat = bot.below(2) as Seat;
+        let j = junk(&mut bot);
+        let before = serde_json::to_string(&s).unwrap();
+        match Duel::apply(&mut s, seat, j.clone()) {
+            Ok(_) => log.push((seat, j)),
+            Err(e) => {
+                assert!(!e.message.is_empty());
+                assert_eq!(before, serde_json::to_string(&s).unwrap(), "rejected {j:?} changed the state");
+            }
+        }
+        if Duel::status(&s).is_finished() {
+            break;
+        }
+        let Some(seat) = bot.seat_to_act(&s) else { break };
+        let Some(a) = bot.pick(&s, cat, seat) else { break };
+        let events = Duel::apply(&mut s, seat, a.clone()).unwrap_or_else(|e| panic!("legal {a:?} rejected: {e}"));
+        log.push((seat, a));
+        for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator] {
+            let view = serde_json::to_string(&Duel::view(&s, viewer)).unwrap();
+            assert_no_leak(&s, viewer, &view, "view");
+            let seen: Vec<_> = events.iter().filter(|e| e.visible_to(viewer)).collect();
+            assert_no_leak(&s, viewer, &serde_json::to_string(&seen).unwrap(), "events");
+        }
+    }
+    let rebuilt = replay::<Duel>(&options, seed, log).expect("the log replays");
+    assert_eq!(serde_json::to_string(&rebuilt).unwrap(), serde_json::to_string(&s).unwrap());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_keep_the_invariants(seed in any::<u64>()) {
+        play(seed, false, 160);
+    }
+
+    #[test]
+    fn random_campaign_games_keep_the_invariants(seed in any::<u64>()) {
+        play(seed, true, 60);
+    }
+}
