@@ -1,0 +1,29 @@
+//! Every action example in protocol/DUEL.md parses as a `DuelAction`, and
+//! every kind of action has an example.
+
+use std::collections::BTreeSet;
+
+use athlas_engine::duel::DuelAction;
+
+#[test]
+fn documented_actions_parse() {
+    let doc = include_str!("../../protocol/DUEL.md");
+    let mut kinds = BTreeSet::new();
+    let mut rest = doc;
+    while let Some(start) = rest.find("```json action\n") {
+        let body = &rest[start + 15..];
+        let end = body.find("```").expect("closed block");
+        let json = body[..end].trim();
+        let a: DuelAction = serde_json::from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
+        kinds.insert(a.kind());
+        rest = &body[end..];
+    }
+    let all = [
+        "create", "use_preset", "summon", "activate", "move", "pass_relic", "use_power", "end_activation",
+        "end_activations", "end_turn", "cast_di", "discard_di", "pass", "set_auto_pass", "choose_casualty",
+        "offer_draw", "accept_draw", "decline_draw", "resign",
+    ];
+    for k in all {
+        assert!(kinds.contains(k), "protocol/DUEL.md has no example of {k}");
+    }
+}
