@@ -8,17 +8,23 @@ use super::state::*;
 use crate::hex::Hex;
 use crate::Seat;
 
-fn targets_for(g: &Game, targeting: &Targeting, effects: &[Effect], center: Option<Hex>, reach: u32) -> Vec<Target> {
+fn targets_for(g: &Game, seat: Seat, targeting: &Targeting, effects: &[Effect], center: Option<Hex>, reach: u32) -> Vec<Target> {
     let hexes: Vec<Hex> = match center {
         Some(c) => g.grid.cells.keys().copied().filter(|h| h.distance(c) <= reach).collect(),
         None => g.grid.cells.keys().copied().collect(),
     };
     let mut base: Vec<Target> = match targeting {
         Targeting::Itself => vec![Target::default()],
-        Targeting::Unit { .. } => g
+        Targeting::Unit { side, owned } => g
             .units
             .iter()
             .filter(|u| center.is_none_or(|c| u.hex.distance(c) <= reach))
+            .filter(|u| match side {
+                super::card::Side::Any => true,
+                super::card::Side::Enemy => u.controller != seat,
+                super::card::Side::Friendly => u.controller == seat,
+            })
+            .filter(|u| !owned || u.owner == seat)
             .map(|u| Target { unit: Some(u.id), ..Default::default() })
             .collect(),
         Targeting::Hex { .. } | Targeting::WaterBody | Targeting::Relic => {
@@ -97,12 +103,14 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction>
         v.extend(c.candidates.iter().map(|u| DuelAction::ChooseCasualty { unit: *u }));
     }
     if let Some(top) = g.players[seat as usize].di_stack.first().and_then(|id| cat.di_card(id)) {
+        // Timing hints: now, or at the start of the current activation (the
+        // view's `checkpoints` tells a client about the moments in between).
         let ats: Vec<Option<usize>> = if seat != g.active && g.activation.is_some() {
-            std::iter::once(None).chain((0..state.checkpoints.len()).map(Some)).collect()
+            vec![None, Some(0)]
         } else {
             vec![None]
         };
-        for t in targets_for(g, &top.target, &top.effects, None, 0) {
+        for t in targets_for(g, seat, &top.target, &top.effects, None, 0) {
             for at in &ats {
                 v.push(DuelAction::CastDi { target: t.clone(), at: *at });
             }
@@ -134,7 +142,7 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction>
                     let Some(card) = cat.card(id) else { continue };
                     let reach = card.range.map_or(0, |r| r.max);
                     for (pi, p) in card.powers.iter().enumerate() {
-                        for t in targets_for(g, &p.target, &p.effects, Some(u.hex), reach) {
+                        for t in targets_for(g, seat, &p.target, &p.effects, Some(u.hex), reach) {
                             v.push(DuelAction::UsePower { card: id.clone(), power: pi, target: t });
                         }
                     }
