@@ -1,1 +1,276 @@
+//! Wire types shared by the Athlas server and its clients.
+//!
+//! Everything here is plain serde data: the WebSocket envelopes
+//! ([`ClientMsg`], [`ServerMsg`]), the HTTP lobby bodies and the stable error
+//! codes ([`code`]). Game-specific payloads (actions, views, events) travel as
+//! JSON values inside the envelopes; each game documents its own in
+//! `PROTOCOL.md`.
+//!
+//! **Architecture Invariant:** this crate knows no game, no runtime and no I/O;
+//! a client depends on it alone.
 
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Version of the envelope format. A client may state the version it speaks
+/// in `hello`/`watch`; the server refuses other versions with
+/// [`code::UNSUPPORTED_PROTOCOL`] and always states its own in `welcome`.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// Largest text frame the server accepts, in bytes. Larger frames are refused
+/// with [`code::FRAME_TOO_LARGE`] (the connection stays open).
+pub const MAX_FRAME_BYTES: usize = 64 * 1024;
+
+/// A seat at the table, counted from 0.
+pub type Seat = u8;
+
+/// What a client sends on `/ws`, one JSON text frame each.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMsg {
+    /// Take a seat with the token the lobby gave. `last_seq` (the `seq` of
+    /// the last message seen) asks for every update missed since.
+    Hello {
+        token: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        last_seq: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        protocol: Option<u32>,
+    },
+    /// Watch a match as a spectator (public view only).
+    Watch {
+        match_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        last_seq: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        protocol: Option<u32>,
+    },
+    /// Ask for an action. `id` is the client's own number, echoed in the
+    /// `ack` or `error` that answers it.
+    Act { id: u64, action: Value },
+    /// Keep-alive; answered by `pong`.
+    Ping,
+}
+
+/// What the server sends on `/ws`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// The answer to `hello`/`watch`: where the match is now and what this
+    /// receiver may see. `seat` is null for spectators.
+    Welcome {
+        protocol: u32,
+        match_id: String,
+        game: String,
+        seat: Option<Seat>,
+        seq: u64,
+        /// The engine's status: `{"status":"waiting","seats":[..]}` or
+        /// `{"status":"finished","result":"win","seat":S}` / `{"status":"finished","result":"draw"}`.
+        status: Value,
+        view: Value,
+    },
+    /// An accepted action of the match, as this receiver may see it.
+    Update {
+        seq: u64,
+        /// The seat that acted (or for whom a timer acted).
+        seat: Seat,
+        /// Only the events this receiver may see.
+        events: Vec<Value>,
+        status: Value,
+        /// This receiver's own view after the change.
+        view: Value,
+    },
+    /// The action `id` was accepted, stored, and is sequence number `seq`.
+    Ack { id: u64, seq: u64 },
+    /// Something was refused. `id` is set when it answers an `act`.
+    /// Nothing changed; the connection stays open.
+    Error {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+        code: String,
+        message: String,
+    },
+    /// A seat locked in its hidden secret: `hash` = hex SHA-256(salt ‖
+    /// canonical JSON of the secret). The salt comes with `reveal`.
+    Commitment { seat: Seat, hash: String, seq: u64 },
+    /// The match is over: the salt and secret behind a seat's commitment, so
+    /// anyone can check `sha256(hex_decode(salt) ‖ canonical_json(secret)) == hash`.
+    Reveal { seat: Seat, salt: String, secret: Value, hash: String },
+    /// The match is over: the seed the engine used, for audits and replays.
+    Seed { seed: String },
+    /// Answer to `ping`.
+    Pong,
+}
+
+impl ServerMsg {
+    /// An error frame.
+    pub fn error(id: Option<u64>, code: &str, message: impl Into<String>) -> Self {
+        ServerMsg::Error { id, code: code.to_owned(), message: message.into() }
+    }
+}
+
+/// `POST /api/matches` body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CreateMatch {
+    pub game: String,
+    /// The game's options plus the server's own: `"live": true` for a live
+    /// match (timed response windows); absent or false = correspondence.
+    #[serde(default)]
+    pub options: Value,
+}
+
+/// `201` answer to `POST /api/matches`: the creator holds seat 0.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Created {
+    pub match_id: String,
+    pub seat: Seat,
+    /// The seat token: keep it secret, it is the only proof of the seat.
+    pub token: String,
+    /// Give this to the opponent: `POST /api/join/{join_code}`.
+    pub join_code: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campaign_id: Option<String>,
+}
+
+/// Answer to `POST /api/join/{join_code}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Joined {
+    pub match_id: String,
+    pub seat: Seat,
+    pub token: String,
+}
+
+/// Public summary of a match: `GET /api/matches/{id}` and lists.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MatchSummary {
+    pub match_id: String,
+    pub game: String,
+    /// `open` (seats free), `active`, or `finished`.
+    pub status: String,
+    pub seats: u32,
+    pub seats_taken: Vec<Seat>,
+    pub seq: u64,
+    pub live: bool,
+    /// Only for open matches, so they can be joined from a list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub join_code: Option<String>,
+    /// The engine's outcome once finished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campaign_id: Option<String>,
+}
+
+/// `GET /api/matches?status=open`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MatchList {
+    pub matches: Vec<MatchSummary>,
+}
+
+/// `POST /api/campaigns` body: a campaign of `game` (the duel campaign
+/// variant); the first game is created at once.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CreateCampaign {
+    pub game: String,
+    #[serde(default)]
+    pub options: Value,
+}
+
+/// `POST /api/campaigns/{id}/next` body: the seat token the caller held in
+/// the campaign's last (finished) game; the caller keeps that seat.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NextGame {
+    pub token: String,
+}
+
+/// `GET /api/campaigns/{id}`: the campaign's stored record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CampaignSummary {
+    pub campaign_id: String,
+    pub game: String,
+    pub games: Vec<CampaignGameSummary>,
+}
+
+/// One game of a campaign.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CampaignGameSummary {
+    pub match_id: String,
+    /// The engine's outcome once finished, else null.
+    pub outcome: Option<Value>,
+}
+
+/// Every HTTP error body, and the `code`/`message` of error frames.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErrorBody {
+    pub code: String,
+    pub message: String,
+}
+
+/// Stable error codes. Clients switch on these; messages are for people.
+/// Rule errors use the engine's own codes (for example `not_your_turn`).
+pub mod code {
+    /// A frame or body that is not valid JSON, or not the expected shape.
+    pub const BAD_JSON: &str = "bad_json";
+    /// A request (HTTP query, path) that is not of the expected shape.
+    pub const BAD_REQUEST: &str = "bad_request";
+    /// A `type` this protocol does not know.
+    pub const UNKNOWN_TYPE: &str = "unknown_type";
+    /// A `protocol` version the server does not speak.
+    pub const UNSUPPORTED_PROTOCOL: &str = "unsupported_protocol";
+    /// A seat token that matches no seat.
+    pub const BAD_TOKEN: &str = "bad_token";
+    /// `act` before a successful `hello`, or by a spectator.
+    pub const NOT_SEATED: &str = "not_seated";
+    /// A second `hello`/`watch` on one connection.
+    pub const ALREADY_JOINED: &str = "already_joined";
+    /// The action JSON is not an action of this game.
+    pub const BAD_ACTION: &str = "bad_action";
+    /// The acting seat is not expected to act now (the engine may also use it).
+    pub const NOT_YOUR_TURN: &str = "not_your_turn";
+    /// The match is over.
+    pub const FINISHED: &str = "finished";
+    /// Every seat of the match is taken.
+    pub const MATCH_FULL: &str = "match_full";
+    /// No such match, join code or campaign.
+    pub const NOT_FOUND: &str = "not_found";
+    /// No such game on this server.
+    pub const UNKNOWN_GAME: &str = "unknown_game";
+    /// The game refused the options.
+    pub const BAD_OPTIONS: &str = "bad_options";
+    /// A frame over [`super::MAX_FRAME_BYTES`].
+    pub const FRAME_TOO_LARGE: &str = "frame_too_large";
+    /// Too many frames too fast; the frame was dropped.
+    pub const RATE_LIMITED: &str = "rate_limited";
+    /// The connection fell too far behind; reconnect with `last_seq`.
+    pub const LAGGED: &str = "lagged";
+    /// Campaign: the last game is not finished yet, or no campaign variant.
+    pub const CAMPAIGN: &str = "campaign";
+    /// Something failed on the server; nothing was changed.
+    pub const INTERNAL: &str = "internal";
+    /// The server is shutting down; reconnect later.
+    pub const SHUTTING_DOWN: &str = "shutting_down";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn client_messages_parse_from_the_documented_json() {
+        let hello: ClientMsg = serde_json::from_value(json!({"type":"hello","token":"t","last_seq":3})).unwrap();
+        assert_eq!(hello, ClientMsg::Hello { token: "t".into(), last_seq: Some(3), protocol: None });
+        let act: ClientMsg = serde_json::from_value(json!({"type":"act","id":7,"action":{"type":"pass"}})).unwrap();
+        assert_eq!(act, ClientMsg::Act { id: 7, action: json!({"type":"pass"}) });
+        let watch: ClientMsg = serde_json::from_value(json!({"type":"watch","match_id":"m"})).unwrap();
+        assert!(matches!(watch, ClientMsg::Watch { last_seq: None, .. }));
+    }
+
+    #[test]
+    fn server_messages_serialize_with_a_type_tag() {
+        let ack = serde_json::to_value(ServerMsg::Ack { id: 1, seq: 2 }).unwrap();
+        assert_eq!(ack, json!({"type":"ack","id":1,"seq":2}));
+        let err = serde_json::to_value(ServerMsg::error(None, code::BAD_JSON, "x")).unwrap();
+        assert_eq!(err, json!({"type":"error","code":"bad_json","message":"x"}));
+    }
+}

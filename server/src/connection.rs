@@ -1,0 +1,262 @@
+//! One WebSocket connection: parse frames, enforce the frame limit and the
+//! rate limit, subscribe to a room, and write the room's messages out.
+//!
+//! Every bad frame gets an `error` frame with a stable code; the connection
+//! stays open. Its outbound queue is shared with the room, so an `ack`
+//! always precedes the `update` it caused.
+
+use std::{sync::Arc, time::Duration};
+
+use athlas_engine::Viewer;
+use athlas_protocol::{code, ClientMsg, ServerMsg, PROTOCOL_VERSION};
+use axum::{
+    extract::{
+        ws::{Message, WebSocket, WebSocketUpgrade},
+        State,
+    },
+    response::Response,
+};
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use serde_json::Value;
+use tokio::{
+    sync::{mpsc, Notify},
+    time::Instant,
+};
+use uuid::Uuid;
+
+use crate::{
+    room::{Outbound, Refusal, RoomCmd, RoomHandle},
+    secret, Hub,
+};
+
+/// Room messages a connection may have queued before it counts as lagging.
+const OUTBOUND_QUEUE: usize = 1024;
+
+/// `GET /ws`.
+pub async fn upgrade(State(hub): State<Arc<Hub>>, ws: WebSocketUpgrade) -> Response {
+    // Frames a little over the limit get a polite error frame; frames far
+    // over it are cut off by the WebSocket layer itself.
+    let hard_limit = (hub.config.max_frame_bytes * 16).max(1 << 20);
+    ws.max_message_size(hard_limit).max_frame_size(hard_limit).on_upgrade(move |socket: WebSocket| async move {
+        let Some(_guard) = hub.connection_guard() else { return };
+        run(socket, hub.clone()).await;
+    })
+}
+
+/// A token bucket: `burst` frames at once, `rate` per second on average.
+struct Bucket {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    last: Instant,
+}
+
+impl Bucket {
+    fn new(rate: f64, burst: f64) -> Bucket {
+        Bucket { tokens: burst, rate, burst, last: Instant::now() }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.last).as_secs_f64() * self.rate).min(self.burst);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Where a connection sits once it said hello or watch.
+struct Session {
+    room: RoomHandle,
+    sub: u64,
+    seat: Option<u8>,
+}
+
+struct Connection {
+    hub: Arc<Hub>,
+    out: Outbound,
+    session: Option<Session>,
+    bucket: Bucket,
+}
+
+/// Serve one connection until it closes, the server shuts down, or it
+/// falls too far behind. Generic over the socket so it can be driven by
+/// channels in tests.
+pub async fn run<S>(socket: S, hub: Arc<Hub>)
+where
+    S: Stream<Item = Result<Message, axum::Error>> + Sink<Message> + Unpin,
+{
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = mpsc::channel::<String>(OUTBOUND_QUEUE);
+    let kick = Arc::new(Notify::new());
+    let mut shutdown = hub.shutdown_signal();
+    let mut conn = Connection {
+        bucket: Bucket::new(hub.config.rate_per_sec, hub.config.rate_burst),
+        hub,
+        out: Outbound { tx, kick: kick.clone() },
+        session: None,
+    };
+    tracing::debug!("connection opened");
+    let closing = loop {
+        tokio::select! {
+            biased;
+            Some(text) = rx.recv() => {
+                if sink.send(Message::Text(text.into())).await.is_err() {
+                    break None;
+                }
+            }
+            Ok(()) = shutdown.changed() => {
+                if !*shutdown.borrow() {
+                    continue;
+                }
+                break Some(ServerMsg::error(None, code::SHUTTING_DOWN, "the server is shutting down; reconnect later"));
+            }
+            () = kick.notified() => {
+                break Some(ServerMsg::error(None, code::LAGGED, "this connection fell behind; reconnect with last_seq"));
+            }
+            frame = stream.next() => match frame {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break None,
+                Some(Ok(Message::Text(text))) => conn.on_text(text.as_str()).await,
+                Some(Ok(Message::Binary(_))) => conn.reply(ServerMsg::error(None, code::BAD_JSON, "send JSON text frames")),
+                Some(Ok(_)) => {} // ping/pong: answered by the WebSocket layer
+            },
+        }
+    };
+    if let Some(msg) = closing {
+        // Flush what is queued, then say why, then close.
+        while let Ok(text) = rx.try_recv() {
+            if sink.send(Message::Text(text.into())).await.is_err() {
+                break;
+            }
+        }
+        let text = serde_json::to_string(&msg).expect("serializes");
+        let _ = tokio::time::timeout(Duration::from_secs(1), async {
+            let _ = sink.send(Message::Text(text.into())).await;
+            let _ = sink.send(Message::Close(None)).await;
+        })
+        .await;
+    }
+    if let Some(s) = conn.session {
+        let _ = s.room.tx.send(RoomCmd::Leave { sub: s.sub }).await;
+    }
+    tracing::debug!("connection closed");
+}
+
+impl Connection {
+    fn reply(&self, msg: ServerMsg) {
+        let _ = self.out.tx.try_send(serde_json::to_string(&msg).expect("serializes"));
+    }
+
+    async fn on_text(&mut self, text: &str) {
+        if !self.bucket.take() {
+            return self.reply(ServerMsg::error(None, code::RATE_LIMITED, "too many frames; slow down"));
+        }
+        if text.len() > self.hub.config.max_frame_bytes {
+            return self.reply(ServerMsg::error(
+                None,
+                code::FRAME_TOO_LARGE,
+                format!("frames are limited to {} bytes", self.hub.config.max_frame_bytes),
+            ));
+        }
+        let value: Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(e) => return self.reply(ServerMsg::error(None, code::BAD_JSON, format!("not JSON: {e}"))),
+        };
+        let id = value.get("id").and_then(Value::as_u64);
+        match value.get("type").and_then(Value::as_str) {
+            Some("hello" | "watch" | "act" | "ping") => {}
+            Some(other) => {
+                return self.reply(ServerMsg::error(id, code::UNKNOWN_TYPE, format!("unknown message type {other:?}")))
+            }
+            None => return self.reply(ServerMsg::error(id, code::BAD_JSON, "a message is an object with a \"type\"")),
+        }
+        let msg: ClientMsg = match serde_json::from_value(value) {
+            Ok(m) => m,
+            Err(e) => return self.reply(ServerMsg::error(id, code::BAD_JSON, e.to_string())),
+        };
+        match msg {
+            ClientMsg::Ping => self.reply(ServerMsg::Pong),
+            ClientMsg::Hello { token, last_seq, protocol } => self.hello(&token, last_seq, protocol).await,
+            ClientMsg::Watch { match_id, last_seq, protocol } => self.watch(&match_id, last_seq, protocol).await,
+            ClientMsg::Act { id, action } => self.act(id, action).await,
+        }
+    }
+
+    fn check_join(&self, protocol: Option<u32>) -> bool {
+        if self.session.is_some() {
+            self.reply(ServerMsg::error(None, code::ALREADY_JOINED, "this connection already joined a match"));
+            return false;
+        }
+        if protocol.is_some_and(|p| p != PROTOCOL_VERSION) {
+            self.reply(ServerMsg::error(
+                None,
+                code::UNSUPPORTED_PROTOCOL,
+                format!("this server speaks protocol {PROTOCOL_VERSION}"),
+            ));
+            return false;
+        }
+        true
+    }
+
+    async fn hello(&mut self, token: &str, last_seq: Option<u64>, protocol: Option<u32>) {
+        if !self.check_join(protocol) {
+            return;
+        }
+        let found = match self.hub.store.seat_by_token(&secret::token_hash(token)).await {
+            Ok(found) => found,
+            Err(e) => return self.internal(e),
+        };
+        let Some((match_id, seat)) = found else {
+            return self.reply(ServerMsg::error(None, code::BAD_TOKEN, "this token holds no seat"));
+        };
+        self.join(match_id, Viewer::Seat(seat), last_seq).await;
+    }
+
+    async fn watch(&mut self, match_id: &str, last_seq: Option<u64>, protocol: Option<u32>) {
+        if !self.check_join(protocol) {
+            return;
+        }
+        let Ok(id) = Uuid::parse_str(match_id) else {
+            return self.reply(ServerMsg::error(None, code::NOT_FOUND, format!("no match {match_id}")));
+        };
+        self.join(id, Viewer::Spectator, last_seq).await;
+    }
+
+    async fn join(&mut self, match_id: Uuid, viewer: Viewer, last_seq: Option<u64>) {
+        let game = match self.hub.store.get_match(match_id).await {
+            Ok(Some(m)) => m.game,
+            Ok(None) => return self.reply(ServerMsg::error(None, code::NOT_FOUND, format!("no match {match_id}"))),
+            Err(e) => return self.internal(e),
+        };
+        match self.hub.subscribe(match_id, &game, viewer, last_seq, self.out.clone()).await {
+            Ok((room, sub)) => {
+                tracing::debug!(%match_id, seat = viewer.seat(), "joined");
+                self.session = Some(Session { room, sub, seat: viewer.seat() });
+            }
+            Err(Refusal::Error { code, message }) => self.reply(ServerMsg::error(None, code, message)),
+            Err(Refusal::Retry) => self.reply(ServerMsg::error(None, code::INTERNAL, "try again")),
+        }
+    }
+
+    async fn act(&mut self, id: u64, action: Value) {
+        let Some(session) = &self.session else {
+            return self.reply(ServerMsg::error(Some(id), code::NOT_SEATED, "send hello with your seat token first"));
+        };
+        if session.seat.is_none() {
+            return self.reply(ServerMsg::error(Some(id), code::NOT_SEATED, "spectators cannot act"));
+        }
+        if session.room.tx.send(RoomCmd::Act { sub: session.sub, id, action }).await.is_err() {
+            self.session = None;
+            self.reply(ServerMsg::error(Some(id), code::INTERNAL, "the match was reloaded; send hello again"));
+        }
+    }
+
+    fn internal(&self, e: impl std::fmt::Display) {
+        tracing::error!(error = %e, "store error");
+        self.reply(ServerMsg::error(None, code::INTERNAL, "internal error; nothing was changed"));
+    }
+}

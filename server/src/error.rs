@@ -1,0 +1,59 @@
+//! The lobby's errors, mapped to HTTP statuses and stable codes. Internal
+//! details are logged, never sent.
+
+use athlas_protocol::{code, ErrorBody};
+use axum::{
+    http::StatusCode,
+    response::{IntoResponse, Response},
+    Json,
+};
+
+use crate::store::StoreError;
+
+/// An error the HTTP lobby answers with `{"code","message"}`.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{1}")]
+    BadRequest(&'static str, String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{1}")]
+    Conflict(&'static str, String),
+    #[error("{1}")]
+    Forbidden(&'static str, String),
+    #[error("store: {0}")]
+    Store(#[from] StoreError),
+}
+
+impl ApiError {
+    pub fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(..) => StatusCode::BAD_REQUEST,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Conflict(..) => StatusCode::CONFLICT,
+            ApiError::Forbidden(..) => StatusCode::FORBIDDEN,
+            ApiError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::BadRequest(c, _) | ApiError::Conflict(c, _) | ApiError::Forbidden(c, _) => c,
+            ApiError::NotFound(_) => code::NOT_FOUND,
+            ApiError::Store(_) => code::INTERNAL,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let message = match &self {
+            ApiError::Store(e) => {
+                tracing::error!(error = %e, "store error");
+                "internal error; nothing was changed".to_owned()
+            }
+            other => other.to_string(),
+        };
+        (self.status_code(), Json(ErrorBody { code: self.code().to_owned(), message })).into_response()
+    }
+}

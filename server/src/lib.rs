@@ -1,0 +1,182 @@
+//! The Athlas server: HTTP lobby, WebSocket connections, rooms as actors,
+//! and the event-sourced store.
+//!
+//! The path of one action: a connection ([`connection`]) parses an `act`
+//! frame and sends it to its room ([`room`]); the room asks the engine,
+//! hands the accepted action to the writer task ([`writer`], group commit to
+//! the [`store`]), and only once it is durable acks it and pushes each
+//! connection its own update.
+//!
+//! **Architecture Invariant:** every acknowledged action is in the store; a
+//! room's memory is only a cache of `replay(options, seed, log)`.
+
+pub mod config;
+pub mod connection;
+pub mod error;
+pub mod games;
+pub mod lobby;
+pub mod room;
+pub mod secret;
+pub mod store;
+pub mod writer;
+
+use std::{future::Future, sync::Arc, time::Duration};
+
+use athlas_engine::Viewer;
+use axum::{routing::get, Router};
+use tokio::{net::TcpListener, sync::watch};
+use uuid::Uuid;
+
+pub use config::Config;
+pub use games::{Game, Registry, RulesetGame};
+pub use store::Store;
+
+use room::{Outbound, Refusal, RoomCmd, RoomCtx, RoomHandle, Rooms};
+
+/// Everything the handlers share.
+pub struct Hub {
+    pub config: Config,
+    pub store: Store,
+    pub games: Registry,
+    pub rooms: Arc<Rooms>,
+    ctx: RoomCtx,
+    /// Flips to true when the server shuts down; connections watch it.
+    shutdown: watch::Sender<bool>,
+    /// Number of open WebSocket connections, so shutdown can wait for them.
+    connections: watch::Sender<usize>,
+}
+
+/// Counts an open connection while it lives.
+pub struct ConnectionGuard(Arc<Hub>);
+
+impl Drop for ConnectionGuard {
+    fn drop(&mut self) {
+        self.0.connections.send_modify(|n| *n -= 1);
+    }
+}
+
+impl Hub {
+    /// Open the store the config names, run migrations, start the writer.
+    ///
+    /// # Errors
+    /// When the store cannot be opened or migrated.
+    pub async fn open(config: Config, games: Registry) -> Result<Arc<Hub>, store::StoreError> {
+        let store = Store::open(config.database_url.as_deref(), &config.data_dir).await?;
+        Ok(Hub::with_store(config, games, store))
+    }
+
+    /// A hub over an already opened store.
+    pub fn with_store(config: Config, games: Registry, store: Store) -> Arc<Hub> {
+        let rooms = Arc::new(Rooms::default());
+        let ctx = RoomCtx {
+            store: store.clone(),
+            writer: writer::Writer::spawn(store.clone()),
+            rooms: rooms.clone(),
+            config: config.room(),
+        };
+        Arc::new(Hub {
+            config,
+            store,
+            games,
+            rooms,
+            ctx,
+            shutdown: watch::channel(false).0,
+            connections: watch::channel(0).0,
+        })
+    }
+
+    fn room(&self, match_id: Uuid, game: &str) -> Option<RoomHandle> {
+        let game = self.games.get(game)?.clone();
+        let ctx = self.ctx.clone();
+        Some(self.rooms.get_or_spawn(match_id, |generation| game.spawn_room(match_id, generation, ctx)))
+    }
+
+    /// Subscribe a connection to a match's room, loading the room if needed.
+    ///
+    /// # Errors
+    /// The room's refusal (unknown match, a store failure).
+    pub async fn subscribe(
+        &self,
+        match_id: Uuid,
+        game: &str,
+        viewer: Viewer,
+        last_seq: Option<u64>,
+        out: Outbound,
+    ) -> Result<(RoomHandle, u64), Refusal> {
+        for _ in 0..5 {
+            let room = self.room(match_id, game).ok_or_else(|| Refusal::Error {
+                code: athlas_protocol::code::UNKNOWN_GAME,
+                message: format!("this server does not host {game}"),
+            })?;
+            let (reply, rx) = tokio::sync::oneshot::channel();
+            let cmd = RoomCmd::Join { viewer, last_seq, out: out.clone(), reply };
+            if room.tx.send(cmd).await.is_err() {
+                continue;
+            }
+            match rx.await {
+                Ok(Ok(sub)) => return Ok((room, sub)),
+                Ok(Err(Refusal::Retry)) | Err(_) => continue,
+                Ok(Err(e)) => return Err(e),
+            }
+        }
+        Err(Refusal::Error { code: athlas_protocol::code::INTERNAL, message: "the match could not be loaded".into() })
+    }
+
+    /// Count a new connection; `None` once shutting down.
+    pub fn connection_guard(self: &Arc<Hub>) -> Option<ConnectionGuard> {
+        if *self.shutdown.borrow() {
+            return None;
+        }
+        self.connections.send_modify(|n| *n += 1);
+        Some(ConnectionGuard(self.clone()))
+    }
+
+    /// Watch for shutdown.
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+
+    /// Tell every connection to close, wait for them (at most `grace`), then
+    /// let queued writes finish and close the store.
+    pub async fn shutdown(&self, grace: Duration) {
+        self.shutdown.send_replace(true);
+        let mut rx = self.connections.subscribe();
+        if tokio::time::timeout(grace, rx.wait_for(|n| *n == 0)).await.is_err() {
+            tracing::warn!(open = *rx.borrow(), "connections still open after the grace period");
+        }
+        self.store.close().await;
+    }
+}
+
+/// The whole HTTP surface: lobby, `/ws`, health. Shared by `main` and tests.
+pub fn app(hub: Arc<Hub>) -> Router {
+    Router::new()
+        .merge(lobby::router())
+        .route("/ws", get(connection::upgrade))
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(lobby::ready))
+        .with_state(hub)
+}
+
+/// Serve until `signal` resolves, then shut down gracefully: stop accepting,
+/// close every connection with a `shutting_down` error, flush, close the store.
+///
+/// # Errors
+/// When the listener fails.
+pub async fn serve(
+    listener: TcpListener,
+    hub: Arc<Hub>,
+    signal: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let on_signal = {
+        let hub = hub.clone();
+        async move {
+            signal.await;
+            tracing::info!("shutting down");
+            hub.shutdown.send_replace(true);
+        }
+    };
+    axum::serve(listener, app(hub.clone())).with_graceful_shutdown(on_signal).await?;
+    hub.shutdown(Duration::from_secs(10)).await;
+    Ok(())
+}

@@ -1,0 +1,256 @@
+//! The HTTP lobby: create, join, look up and list matches; campaigns.
+
+use std::sync::Arc;
+
+use athlas_protocol::{
+    code, CampaignGameSummary, CampaignSummary, CreateCampaign, CreateMatch, Created, Joined, MatchList,
+    MatchSummary, NextGame,
+};
+use axum::{
+    extract::{rejection::JsonRejection, Path, Query, State},
+    http::StatusCode,
+    routing::{get, post},
+    Json, Router,
+};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use uuid::Uuid;
+
+use crate::{
+    error::ApiError,
+    secret,
+    store::{MatchRecord, NewMatch, StoreError},
+    Hub,
+};
+
+pub fn router() -> Router<Arc<Hub>> {
+    Router::new()
+        .route("/api/matches", post(create_match).get(list_matches))
+        .route("/api/matches/{match_id}", get(get_match))
+        .route("/api/join/{join_code}", post(join))
+        .route("/api/campaigns", post(create_campaign))
+        .route("/api/campaigns/{campaign_id}", get(get_campaign))
+        .route("/api/campaigns/{campaign_id}/next", post(next_game))
+}
+
+/// `/readyz`: 200 when the store answers.
+pub async fn ready(State(hub): State<Arc<Hub>>) -> Result<&'static str, ApiError> {
+    hub.store.ping().await?;
+    Ok("ready")
+}
+
+fn body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+    body.map(|Json(t)| t).map_err(|e| ApiError::BadRequest(code::BAD_JSON, e.body_text()))
+}
+
+fn parse_id(id: &str, what: &str) -> Result<Uuid, ApiError> {
+    Uuid::parse_str(id).map_err(|_| ApiError::NotFound(format!("no {what} {id}")))
+}
+
+/// Split the server's own options (`live`) from the game's.
+fn split_options(options: Value) -> Result<(Value, bool), ApiError> {
+    let mut options = match options {
+        Value::Null => serde_json::Map::new(),
+        Value::Object(m) => m,
+        _ => return Err(ApiError::BadRequest(code::BAD_OPTIONS, "options must be a JSON object".into())),
+    };
+    let live = match options.remove("live") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => b,
+        Some(_) => return Err(ApiError::BadRequest(code::BAD_OPTIONS, "live must be true or false".into())),
+    };
+    Ok((Value::Object(options), live))
+}
+
+/// Store a new match with its creator in `seat`.
+async fn new_match(
+    hub: &Hub,
+    game_name: &str,
+    options: Value,
+    live: bool,
+    seat: u8,
+    campaign_id: Option<Uuid>,
+) -> Result<Created, ApiError> {
+    let game = hub
+        .games
+        .get(game_name)
+        .ok_or_else(|| ApiError::BadRequest(code::UNKNOWN_GAME, format!("this server does not host {game_name:?}")))?;
+    let seed = secret::new_seed();
+    let seats = game.check_options(&options, seed).map_err(|e| ApiError::BadRequest(code::BAD_OPTIONS, e))?;
+    let id = Uuid::new_v4();
+    let token = secret::new_token();
+    for _ in 0..5 {
+        let join_code = secret::new_join_code();
+        let m = NewMatch {
+            id,
+            game: game.name().to_owned(),
+            options: options.clone(),
+            seed,
+            rules_version: game.rules_version(),
+            join_code: join_code.clone(),
+            live,
+            seats: seats as u32,
+            campaign_id,
+            creator: (seat, secret::token_hash(&token)),
+        };
+        match hub.store.create_match(&m).await {
+            Ok(()) => {
+                tracing::info!(match_id = %id, game = game.name(), live, "match created");
+                return Ok(Created {
+                    match_id: id.to_string(),
+                    seat,
+                    token,
+                    join_code,
+                    campaign_id: campaign_id.map(|c| c.to_string()),
+                });
+            }
+            Err(StoreError::Conflict(_)) => continue, // join code taken: draw another
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(StoreError::Conflict("no free join code".into()).into())
+}
+
+async fn create_match(
+    State(hub): State<Arc<Hub>>,
+    req: Result<Json<CreateMatch>, JsonRejection>,
+) -> Result<(StatusCode, Json<Created>), ApiError> {
+    let req = body(req)?;
+    let (options, live) = split_options(req.options)?;
+    let created = new_match(&hub, &req.game, options, live, 0, None).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+async fn join(State(hub): State<Arc<Hub>>, Path(join_code): Path<String>) -> Result<Json<Joined>, ApiError> {
+    let token = secret::new_token();
+    match hub.store.join(&join_code.to_uppercase(), &secret::token_hash(&token)).await {
+        Ok((match_id, seat)) => {
+            tracing::info!(%match_id, seat, "seat taken");
+            Ok(Json(Joined { match_id: match_id.to_string(), seat, token }))
+        }
+        Err(StoreError::NotFound) => Err(ApiError::NotFound(format!("no match with join code {join_code}"))),
+        Err(StoreError::Full) => Err(ApiError::Conflict(code::MATCH_FULL, "every seat of this match is taken".into())),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn summary(m: MatchRecord) -> MatchSummary {
+    MatchSummary {
+        match_id: m.id.to_string(),
+        game: m.game,
+        join_code: (m.status == "open").then_some(m.join_code),
+        status: m.status,
+        seats: m.seats,
+        seats_taken: m.seats_taken,
+        seq: m.seq,
+        live: m.live,
+        outcome: m.outcome,
+        campaign_id: m.campaign_id.map(|c| c.to_string()),
+    }
+}
+
+async fn get_match(State(hub): State<Arc<Hub>>, Path(match_id): Path<String>) -> Result<Json<MatchSummary>, ApiError> {
+    let id = parse_id(&match_id, "match")?;
+    let m = hub.store.get_match(id).await?.ok_or_else(|| ApiError::NotFound(format!("no match {id}")))?;
+    Ok(Json(summary(m)))
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    status: Option<String>,
+}
+
+async fn list_matches(
+    State(hub): State<Arc<Hub>>,
+    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<MatchList>, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::BadRequest(code::BAD_REQUEST, e.body_text()))?;
+    let status = q.status.unwrap_or_else(|| "open".into());
+    if !["open", "active", "finished"].contains(&status.as_str()) {
+        return Err(ApiError::BadRequest(code::BAD_REQUEST, "status is open, active or finished".into()));
+    }
+    let matches = hub.store.list_matches(&status, 100).await?;
+    Ok(Json(MatchList { matches: matches.into_iter().map(summary).collect() }))
+}
+
+async fn create_campaign(
+    State(hub): State<Arc<Hub>>,
+    req: Result<Json<CreateCampaign>, JsonRejection>,
+) -> Result<(StatusCode, Json<Created>), ApiError> {
+    let req = body(req)?;
+    let (base, live) = split_options(req.options)?;
+    let game = hub
+        .games
+        .get(&req.game)
+        .ok_or_else(|| ApiError::BadRequest(code::UNKNOWN_GAME, format!("this server does not host {:?}", req.game)))?
+        .clone();
+    let options = game
+        .campaign_options(&base, None)
+        .ok_or_else(|| ApiError::BadRequest(code::CAMPAIGN, format!("{} has no campaign variant", req.game)))?;
+    let id = Uuid::new_v4();
+    hub.store.create_campaign(id, game.name(), &json!({ "options": base, "live": live, "games": [] })).await?;
+    let created = new_match(&hub, game.name(), options, live, 0, Some(id)).await?;
+    push_game(&hub, id, &created.match_id).await?;
+    tracing::info!(campaign_id = %id, "campaign created");
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+async fn push_game(hub: &Hub, campaign_id: Uuid, match_id: &str) -> Result<(), ApiError> {
+    let (_, mut record) = hub.store.campaign(campaign_id).await?.ok_or(StoreError::NotFound)?;
+    if let Some(games) = record.get_mut("games").and_then(Value::as_array_mut) {
+        games.push(json!({ "match_id": match_id, "outcome": null }));
+    }
+    hub.store.update_campaign(campaign_id, &record).await?;
+    Ok(())
+}
+
+async fn get_campaign(
+    State(hub): State<Arc<Hub>>,
+    Path(campaign_id): Path<String>,
+) -> Result<Json<CampaignSummary>, ApiError> {
+    let id = parse_id(&campaign_id, "campaign")?;
+    let (game, record) = hub.store.campaign(id).await?.ok_or_else(|| ApiError::NotFound(format!("no campaign {id}")))?;
+    let games = record
+        .get("games")
+        .and_then(Value::as_array)
+        .map(|gs| {
+            gs.iter()
+                .map(|g| CampaignGameSummary {
+                    match_id: g.get("match_id").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                    outcome: g.get("outcome").cloned().filter(|o| !o.is_null()),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(Json(CampaignSummary { campaign_id: id.to_string(), game, games }))
+}
+
+async fn next_game(
+    State(hub): State<Arc<Hub>>,
+    Path(campaign_id): Path<String>,
+    req: Result<Json<NextGame>, JsonRejection>,
+) -> Result<(StatusCode, Json<Created>), ApiError> {
+    let req = body(req)?;
+    let id = parse_id(&campaign_id, "campaign")?;
+    let (game_name, record) =
+        hub.store.campaign(id).await?.ok_or_else(|| ApiError::NotFound(format!("no campaign {id}")))?;
+    let last = record.get("games").and_then(Value::as_array).and_then(|g| g.last()).cloned().unwrap_or(Value::Null);
+    let last_id = last.get("match_id").and_then(Value::as_str).and_then(|s| Uuid::parse_str(s).ok());
+    let seat = match (hub.store.seat_by_token(&secret::token_hash(&req.token)).await?, last_id) {
+        (Some((m, seat)), Some(last_id)) if m == last_id => seat,
+        _ => return Err(ApiError::Forbidden(code::BAD_TOKEN, "not a seat token of this campaign's last game".into())),
+    };
+    let secrets: Vec<Value> = match last.get("secrets").and_then(Value::as_array) {
+        Some(s) if last.get("outcome").is_some_and(|o| !o.is_null()) => s.clone(),
+        _ => return Err(ApiError::Conflict(code::CAMPAIGN, "the campaign's last game is not finished".into())),
+    };
+    let game = hub.games.get(&game_name).ok_or_else(|| ApiError::NotFound(format!("no game {game_name}")))?.clone();
+    let base = record.get("options").cloned().unwrap_or(Value::Null);
+    let live = record.get("live").and_then(Value::as_bool).unwrap_or(false);
+    let options = game
+        .campaign_options(&base, Some(&secrets))
+        .ok_or_else(|| ApiError::BadRequest(code::CAMPAIGN, format!("{game_name} has no campaign variant")))?;
+    let created = new_match(&hub, &game_name, options, live, seat, Some(id)).await?;
+    push_game(&hub, id, &created.match_id).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}

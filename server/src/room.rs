@@ -1,0 +1,554 @@
+//! A room: one task that owns one live match's state.
+//!
+//! Connections reach it through [`RoomHandle`] (an `mpsc` channel); it answers
+//! joins on a `oneshot` and writes everything else (welcome, ack, error,
+//! updates) into each connection's own outbound queue, in order. An accepted
+//! action goes: engine `apply` → writer (durable) → ack → per-viewer updates.
+//!
+//! **Architecture Invariant:** no lock guards game state; only the room task
+//! touches it. Views and events are filtered per viewer here, and nothing
+//! secret is logged above debug level (actions are logged by type only).
+
+use std::{collections::HashMap, sync::Arc, time::Duration};
+
+use athlas_engine::{Ruleset, Seat, Status, Viewer, Visible};
+use athlas_protocol::{code, ServerMsg, PROTOCOL_VERSION};
+use serde_json::Value;
+use tokio::{
+    sync::{mpsc, oneshot, Notify},
+    time::Instant,
+};
+use uuid::Uuid;
+
+use crate::{
+    secret,
+    store::{ActionRecord, Append, Commitment, MatchRecord, Store},
+    writer::Writer,
+};
+
+/// The largest gap resent update by update on reconnect; past it the
+/// connection gets a fresh welcome with the full current view.
+pub const MAX_RESEND: u64 = 512;
+
+/// Timings and sizes a room needs.
+#[derive(Debug, Clone)]
+pub struct RoomConfig {
+    /// How long a live match's timed window (a DI response window) stays open.
+    pub response_timer: Duration,
+    /// How long a room with no connection stays in memory.
+    pub idle_unload: Duration,
+    /// A snapshot is stored every this many actions (0: never).
+    pub snapshot_every: u64,
+}
+
+/// What a room needs from the rest of the server.
+#[derive(Clone)]
+pub struct RoomCtx {
+    pub store: Store,
+    pub writer: Writer,
+    pub rooms: Arc<Rooms>,
+    pub config: RoomConfig,
+}
+
+/// A connection's outbound queue, as a room sees it.
+#[derive(Clone, Debug)]
+pub struct Outbound {
+    pub tx: mpsc::Sender<String>,
+    /// Notified when the room drops the connection for falling behind.
+    pub kick: Arc<Notify>,
+}
+
+impl Outbound {
+    fn send(&self, msg: &ServerMsg) -> bool {
+        let text = serde_json::to_string(msg).expect("server messages serialize");
+        self.tx.try_send(text).is_ok()
+    }
+}
+
+/// Why a room refused a join.
+#[derive(Debug, Clone)]
+pub enum Refusal {
+    /// The room was unloading: try again (a fresh room will load).
+    Retry,
+    Error { code: &'static str, message: String },
+}
+
+/// Commands a room receives.
+#[derive(Debug)]
+pub enum RoomCmd {
+    /// Subscribe a connection. The room sends the welcome (and what was
+    /// missed after `last_seq`) into `out`, then answers with a subscriber id.
+    Join { viewer: Viewer, last_seq: Option<u64>, out: Outbound, reply: oneshot::Sender<Result<u64, Refusal>> },
+    /// An action from subscriber `sub`; answered in its outbound queue.
+    Act { sub: u64, id: u64, action: Value },
+    Leave { sub: u64 },
+}
+
+/// A handle to a room task.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    pub tx: mpsc::Sender<RoomCmd>,
+}
+
+/// The rooms in memory, by match id. The lock guards only this map of
+/// handles, never game state, and is never held across an await.
+#[derive(Default)]
+pub struct Rooms {
+    map: std::sync::Mutex<HashMap<Uuid, (u64, RoomHandle)>>,
+    next_generation: std::sync::atomic::AtomicU64,
+}
+
+impl Rooms {
+    /// The room of `id`, spawned with `spawn(generation)` if not in memory.
+    pub fn get_or_spawn(&self, id: Uuid, spawn: impl FnOnce(u64) -> RoomHandle) -> RoomHandle {
+        let mut map = self.map.lock().expect("rooms map");
+        if let Some((_, h)) = map.get(&id) {
+            if !h.tx.is_closed() {
+                return h.clone();
+            }
+        }
+        let generation = self.next_generation.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let handle = spawn(generation);
+        map.insert(id, (generation, handle.clone()));
+        handle
+    }
+
+    /// Forget room `id` if it is still generation `generation`.
+    pub fn remove(&self, id: Uuid, generation: u64) {
+        let mut map = self.map.lock().expect("rooms map");
+        if map.get(&id).is_some_and(|(g, _)| *g == generation) {
+            map.remove(&id);
+        }
+    }
+
+    /// How many rooms are in memory.
+    pub fn len(&self) -> usize {
+        self.map.lock().expect("rooms map").len()
+    }
+
+    /// Whether no room is in memory.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+struct Sub {
+    id: u64,
+    viewer: Viewer,
+    out: Outbound,
+}
+
+struct Room<R: Ruleset> {
+    id: Uuid,
+    record: MatchRecord,
+    options: R::Options,
+    state: R::State,
+    seq: u64,
+    subs: Vec<Sub>,
+    next_sub: u64,
+    commitments: Vec<Commitment>,
+    /// When a live match's timed window runs out.
+    deadline: Option<Instant>,
+    last_active: Instant,
+    ctx: RoomCtx,
+}
+
+/// A ruleset a room task can own: its values may cross threads.
+pub trait Hosted: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send> + 'static {}
+
+impl<R> Hosted for R where R: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send> + 'static {}
+
+/// Spawn the task of room `id`, ruled by `R`. It loads itself from the store.
+pub fn spawn<R>(id: Uuid, generation: u64, ctx: RoomCtx) -> RoomHandle
+where
+    R: Hosted,
+{
+    let (tx, rx) = mpsc::channel(256);
+    tokio::spawn(run::<R>(id, generation, ctx, rx));
+    RoomHandle { tx }
+}
+
+async fn run<R>(id: Uuid, generation: u64, ctx: RoomCtx, mut rx: mpsc::Receiver<RoomCmd>)
+where
+    R: Hosted,
+{
+    let refusal = match Room::<R>::load(id, ctx.clone()).await {
+        Ok(mut room) => {
+            tracing::debug!(match_id = %id, seq = room.seq, "room loaded");
+            room.run(&mut rx).await;
+            Refusal::Retry
+        }
+        Err((code, message)) => {
+            tracing::warn!(match_id = %id, %message, "room did not load");
+            Refusal::Error { code, message }
+        }
+    };
+    ctx.rooms.remove(id, generation);
+    rx.close();
+    while let Ok(cmd) = rx.try_recv() {
+        if let RoomCmd::Join { reply, .. } = cmd {
+            drop(reply.send(Err(refusal.clone())));
+        }
+    }
+    tracing::debug!(match_id = %id, "room unloaded");
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+fn to_value(v: &impl serde::Serialize) -> Value {
+    serde_json::to_value(v).expect("engine values serialize")
+}
+
+/// The `type` of an action, the only part of it that is logged.
+fn action_type(action: &Value) -> &str {
+    action.get("type").and_then(Value::as_str).unwrap_or("?")
+}
+
+impl<R> Room<R>
+where
+    R: Hosted,
+{
+    async fn load(id: Uuid, ctx: RoomCtx) -> Result<Self, (&'static str, String)> {
+        let internal = |e: String| (code::INTERNAL, e);
+        let record = ctx
+            .store
+            .get_match(id)
+            .await
+            .map_err(|e| internal(e.to_string()))?
+            .ok_or((code::NOT_FOUND, format!("no match {id}")))?;
+        if record.rules_version != R::RULES_VERSION {
+            tracing::warn!(match_id = %id, stored = record.rules_version, current = R::RULES_VERSION, "rules version differs; replaying anyway");
+        }
+        let options: R::Options =
+            serde_json::from_value(record.options.clone()).map_err(|e| internal(format!("stored options: {e}")))?;
+        let (seq, state) = rebuild::<R>(&ctx.store, &record, &options, None).await?;
+        let commitments = ctx.store.commitments(id).await.map_err(|e| internal(e.to_string()))?;
+        let mut room = Room {
+            id,
+            record,
+            options,
+            state,
+            seq,
+            subs: Vec::new(),
+            next_sub: 0,
+            commitments,
+            deadline: None,
+            last_active: Instant::now(),
+            ctx,
+        };
+        room.arm_timer();
+        Ok(room)
+    }
+
+    async fn run(&mut self, rx: &mut mpsc::Receiver<RoomCmd>) {
+        loop {
+            let idle_at = (self.subs.is_empty() && self.deadline.is_none())
+                .then(|| self.last_active + self.ctx.config.idle_unload);
+            tokio::select! {
+                cmd = rx.recv() => {
+                    let Some(cmd) = cmd else { return };
+                    self.last_active = Instant::now();
+                    let healthy = match cmd {
+                        RoomCmd::Join { viewer, last_seq, out, reply } => {
+                            let result = self.join(viewer, last_seq, out).await;
+                            drop(reply.send(result));
+                            true
+                        }
+                        RoomCmd::Act { sub, id, action } => self.act(sub, id, action).await,
+                        RoomCmd::Leave { sub } => {
+                            self.subs.retain(|s| s.id != sub);
+                            true
+                        }
+                    };
+                    if !healthy {
+                        return;
+                    }
+                }
+                () = sleep_until(self.deadline) => {
+                    self.deadline = None;
+                    if let Some((seat, action)) = R::timeout_action(&self.state) {
+                        let value = to_value(&action);
+                        tracing::info!(match_id = %self.id, seat, action = action_type(&value), "timer ran out");
+                        match R::apply(&mut self.state, seat, action) {
+                            Ok(events) => {
+                                if !self.commit(seat, value, events, None).await {
+                                    return;
+                                }
+                            }
+                            Err(e) => tracing::error!(match_id = %self.id, code = e.code, "timeout action rejected"),
+                        }
+                    }
+                }
+                () = sleep_until(idle_at) => return,
+            }
+        }
+    }
+
+    fn arm_timer(&mut self) {
+        self.deadline = (self.record.live
+            && !R::status(&self.state).is_finished()
+            && R::timeout_action(&self.state).is_some())
+        .then(|| Instant::now() + self.ctx.config.response_timer);
+    }
+
+    fn status(&self) -> Value {
+        to_value(&R::status(&self.state))
+    }
+
+    fn is_finished(&self) -> bool {
+        R::status(&self.state).is_finished()
+    }
+
+    async fn join(&mut self, viewer: Viewer, last_seq: Option<u64>, out: Outbound) -> Result<u64, Refusal> {
+        let match_id = self.id.to_string();
+        let welcome = |seq, status, view| ServerMsg::Welcome {
+            protocol: PROTOCOL_VERSION,
+            match_id: match_id.clone(),
+            game: R::GAME.to_owned(),
+            seat: viewer.seat(),
+            seq,
+            status,
+            view,
+        };
+        match last_seq {
+            Some(last) if last < self.seq && self.seq - last <= MAX_RESEND => {
+                // Gap-free resume: rebuild the state at `last` from the log and
+                // replay forward, recomputing what this viewer saw.
+                let (seq, mut state) = rebuild::<R>(&self.ctx.store, &self.record, &self.options, Some(last))
+                    .await
+                    .map_err(|(code, message)| Refusal::Error { code, message })?;
+                let log = self.ctx.store.actions_after(self.id, seq).await.map_err(|e| Refusal::Error {
+                    code: code::INTERNAL,
+                    message: e.to_string(),
+                })?;
+                out.send(&welcome(seq, to_value(&R::status(&state)), to_value(&R::view(&state, viewer))));
+                for a in log.iter().take_while(|a| a.seq <= self.seq) {
+                    let events = apply_logged::<R>(&mut state, a)
+                        .map_err(|message| Refusal::Error { code: code::INTERNAL, message })?;
+                    out.send(&update::<R>(&state, viewer, a.seq, a.seat, &events));
+                }
+            }
+            _ => {
+                out.send(&welcome(self.seq, self.status(), to_value(&R::view(&self.state, viewer))));
+            }
+        }
+        for c in &self.commitments {
+            out.send(&ServerMsg::Commitment { seat: c.seat, hash: c.hash.clone(), seq: c.seq });
+        }
+        if self.is_finished() {
+            for msg in self.reveals() {
+                out.send(&msg);
+            }
+        }
+        let id = self.next_sub;
+        self.next_sub += 1;
+        self.subs.push(Sub { id, viewer, out });
+        Ok(id)
+    }
+
+    /// Handle an `act`; false when the room must stop (the store failed).
+    async fn act(&mut self, sub: u64, id: u64, action: Value) -> bool {
+        let Some(s) = self.subs.iter().find(|s| s.id == sub) else { return true };
+        let out = s.out.clone();
+        let reply_err = |code: &str, message: String| {
+            out.send(&ServerMsg::error(Some(id), code, message));
+        };
+        let Viewer::Seat(seat) = s.viewer else {
+            reply_err(code::NOT_SEATED, "spectators cannot act".into());
+            return true;
+        };
+        if self.is_finished() {
+            reply_err(code::FINISHED, "the match is over".into());
+            return true;
+        }
+        let parsed: R::Action = match serde_json::from_value(action.clone()) {
+            Ok(a) => a,
+            Err(e) => {
+                reply_err(code::BAD_ACTION, format!("not a {} action: {e}", R::GAME));
+                return true;
+            }
+        };
+        match R::apply(&mut self.state, seat, parsed) {
+            Ok(events) => {
+                tracing::info!(match_id = %self.id, seat, action = action_type(&action), "action accepted");
+                self.commit(seat, action, events, Some((out, id))).await
+            }
+            Err(e) => {
+                tracing::debug!(match_id = %self.id, seat, code = e.code, "action rejected");
+                reply_err(e.code, e.message);
+                true
+            }
+        }
+    }
+
+    /// Store an applied action, then ack and broadcast. False when the store
+    /// failed: the in-memory state is then ahead of the log, so the room must
+    /// stop and be rebuilt from the store.
+    async fn commit(&mut self, seat: Seat, action: Value, events: Vec<R::Event>, actor: Option<(Outbound, u64)>) -> bool {
+        let seq = self.seq + 1;
+        let mut new_commitments = Vec::new();
+        for s in 0..self.record.seats as Seat {
+            if self.commitments.iter().any(|c| c.seat == s) {
+                continue;
+            }
+            if let Some(secret_value) = R::locked_secret(&self.state, s) {
+                let salt = secret::new_salt();
+                new_commitments.push(Commitment {
+                    seat: s,
+                    hash: secret::commitment(&salt, &secret_value),
+                    salt: hex::encode(salt),
+                    seq,
+                });
+            }
+        }
+        let status = R::status(&self.state);
+        let outcome = match &status {
+            Status::Finished(o) => Some(to_value(o)),
+            Status::Waiting { .. } => None,
+        };
+        let every = self.ctx.config.snapshot_every;
+        let snapshot = (every > 0 && seq % every == 0).then(|| to_value(&self.state));
+        let append = Append {
+            match_id: self.id,
+            action: ActionRecord { seq, seat, action },
+            commitments: new_commitments.clone(),
+            outcome: outcome.clone(),
+            snapshot,
+        };
+        if let Err(e) = self.ctx.writer.append(append).await {
+            tracing::error!(match_id = %self.id, error = %e, "action not stored; reloading the room");
+            if let Some((out, id)) = actor {
+                out.send(&ServerMsg::error(Some(id), code::INTERNAL, "the action could not be stored; nothing changed"));
+            }
+            for s in &self.subs {
+                s.out.kick.notify_one();
+            }
+            return false;
+        }
+        self.seq = seq;
+        if let Some((out, id)) = actor {
+            out.send(&ServerMsg::Ack { id, seq });
+        }
+        let mut lagging = Vec::new();
+        for s in &self.subs {
+            if !s.out.send(&update::<R>(&self.state, s.viewer, seq, seat, &events)) {
+                lagging.push(s.id);
+            }
+        }
+        self.commitments.extend(new_commitments.iter().cloned());
+        let mut public: Vec<ServerMsg> = new_commitments
+            .iter()
+            .map(|c| ServerMsg::Commitment { seat: c.seat, hash: c.hash.clone(), seq: c.seq })
+            .collect();
+        if let Some(outcome) = outcome {
+            tracing::info!(match_id = %self.id, seq, "match finished");
+            public.extend(self.reveals());
+            self.record.status = "finished".into();
+            self.record_campaign_result(outcome).await;
+        }
+        for msg in &public {
+            for s in &self.subs {
+                if !s.out.send(msg) {
+                    lagging.push(s.id);
+                }
+            }
+        }
+        if !lagging.is_empty() {
+            self.subs.retain(|s| {
+                let keep = !lagging.contains(&s.id);
+                if !keep {
+                    s.out.kick.notify_one();
+                }
+                keep
+            });
+        }
+        self.arm_timer();
+        true
+    }
+
+    /// The reveal of every commitment, and the seed: only once finished.
+    fn reveals(&self) -> Vec<ServerMsg> {
+        let mut msgs: Vec<ServerMsg> = self
+            .commitments
+            .iter()
+            .map(|c| ServerMsg::Reveal {
+                seat: c.seat,
+                salt: c.salt.clone(),
+                secret: R::locked_secret(&self.state, c.seat).unwrap_or(Value::Null),
+                hash: c.hash.clone(),
+            })
+            .collect();
+        msgs.push(ServerMsg::Seed { seed: self.record.seed.to_string() });
+        msgs
+    }
+
+    /// A finished game of a campaign: write its result and the (now
+    /// revealed) secrets into the campaign's record.
+    async fn record_campaign_result(&self, outcome: Value) {
+        let Some(campaign_id) = self.record.campaign_id else { return };
+        let secrets: Vec<Value> =
+            (0..self.record.seats as Seat).map(|s| R::locked_secret(&self.state, s).unwrap_or(Value::Null)).collect();
+        let result = async {
+            let (_, mut record) = self.ctx.store.campaign(campaign_id).await?.ok_or(crate::store::StoreError::NotFound)?;
+            if let Some(games) = record.get_mut("games").and_then(Value::as_array_mut) {
+                for g in games.iter_mut() {
+                    if g.get("match_id").and_then(Value::as_str) == Some(&self.id.to_string()) {
+                        g["outcome"] = outcome.clone();
+                        g["secrets"] = Value::Array(secrets.clone());
+                    }
+                }
+            }
+            self.ctx.store.update_campaign(campaign_id, &record).await
+        };
+        if let Err(e) = result.await {
+            tracing::error!(match_id = %self.id, %campaign_id, error = %e, "campaign record not updated");
+        }
+    }
+}
+
+fn update<R: Ruleset>(state: &R::State, viewer: Viewer, seq: u64, seat: Seat, events: &[R::Event]) -> ServerMsg {
+    ServerMsg::Update {
+        seq,
+        seat,
+        events: events.iter().filter(|e| e.visible_to(viewer)).map(to_value).collect(),
+        status: to_value(&R::status(state)),
+        view: to_value(&R::view(state, viewer)),
+    }
+}
+
+fn apply_logged<R: Ruleset>(state: &mut R::State, a: &ActionRecord) -> Result<Vec<R::Event>, String> {
+    let action: R::Action =
+        serde_json::from_value(a.action.clone()).map_err(|e| format!("stored action {}: {e}", a.seq))?;
+    R::apply(state, a.seat, action).map_err(|e| format!("stored action {} rejected on replay: {e}", a.seq))
+}
+
+/// The state after the latest snapshot at or before `at_most` (or the start)
+/// and every stored action after it, up to `at_most`.
+async fn rebuild<R: Ruleset>(
+    store: &Store,
+    record: &MatchRecord,
+    options: &R::Options,
+    at_most: Option<u64>,
+) -> Result<(u64, R::State), (&'static str, String)> {
+    let internal = |e: String| (code::INTERNAL, e);
+    let (mut seq, mut state) = match store.latest_snapshot(record.id, at_most).await.map_err(|e| internal(e.to_string()))? {
+        Some((seq, state)) => (seq, serde_json::from_value(state).map_err(|e| internal(format!("snapshot: {e}")))?),
+        None => (0, R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")))?),
+    };
+    if at_most.is_some_and(|m| m <= seq) {
+        return Ok((seq, state));
+    }
+    for a in store.actions_after(record.id, seq).await.map_err(|e| internal(e.to_string()))? {
+        if at_most.is_some_and(|m| a.seq > m) {
+            break;
+        }
+        apply_logged::<R>(&mut state, &a).map_err(internal)?;
+        seq = a.seq;
+    }
+    Ok((seq, state))
+}

@@ -1,0 +1,530 @@
+//! The event-sourced store: matches (options, seed), seats (token hashes), the
+//! append-only action log, snapshots, commitments and campaigns.
+//!
+//! Two backends through sqlx, one contract: SQLite (the default, a file under
+//! the data directory) and Postgres (`DATABASE_URL=postgres://...`). The SQL is
+//! written once in the Postgres dialect with `::uuid`/`::jsonb`/`::text` casts;
+//! for SQLite (where ids and JSON are TEXT) the casts are stripped.
+//!
+//! **Architecture Invariant:** `actions` rows are only ever inserted. A room is
+//! rebuilt from the latest snapshot (or the start) plus the actions after it.
+
+use std::{borrow::Cow, path::Path, str::FromStr, time::Duration};
+
+use futures_util::future::BoxFuture;
+use serde_json::Value;
+use sqlx::{
+    migrate::{Migration, MigrationSource, MigrationType, Migrator},
+    postgres::{PgPool, PgPoolOptions},
+    sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous},
+    Row,
+};
+use uuid::Uuid;
+
+/// Why a store operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Db(#[from] sqlx::Error),
+    #[error("migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("not found")]
+    NotFound,
+    #[error("every seat is taken")]
+    Full,
+    /// A unique key was already there (join code, seat, action seq).
+    #[error("conflict: {0}")]
+    Conflict(String),
+    #[error("corrupt record: {0}")]
+    Corrupt(String),
+}
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+/// The store: cheap to clone (a pool inside).
+#[derive(Clone, Debug)]
+pub struct Store {
+    backend: Backend,
+}
+
+#[derive(Clone, Debug)]
+enum Backend {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Run `$body` with `$pool` bound to the backend's pool; the body is type
+/// checked once per backend, so one piece of sqlx code serves both.
+macro_rules! with_pool {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match &$store.backend {
+            Backend::Sqlite($pool) => $body,
+            Backend::Postgres($pool) => $body,
+        }
+    };
+}
+
+/// A match as created by the lobby.
+#[derive(Debug, Clone)]
+pub struct NewMatch {
+    pub id: Uuid,
+    pub game: String,
+    /// The game's options, without the server's own (`live`).
+    pub options: Value,
+    pub seed: u64,
+    pub rules_version: u32,
+    pub join_code: String,
+    pub live: bool,
+    pub seats: u32,
+    pub campaign_id: Option<Uuid>,
+    /// The creator's seat and the SHA-256 of its token.
+    pub creator: (u8, String),
+}
+
+/// A stored match.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatchRecord {
+    pub id: Uuid,
+    pub game: String,
+    pub options: Value,
+    pub seed: u64,
+    pub rules_version: u32,
+    /// `open`, `active` or `finished`.
+    pub status: String,
+    pub join_code: String,
+    pub live: bool,
+    pub seats: u32,
+    pub seq: u64,
+    pub outcome: Option<Value>,
+    pub campaign_id: Option<Uuid>,
+    pub seats_taken: Vec<u8>,
+}
+
+/// One entry of the action log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionRecord {
+    pub seq: u64,
+    pub seat: u8,
+    pub action: Value,
+}
+
+/// A seat's commitment to its locked secret.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Commitment {
+    pub seat: u8,
+    /// hex SHA-256(salt ‖ canonical JSON of the secret)
+    pub hash: String,
+    /// hex; given to clients only when the match is finished
+    pub salt: String,
+    /// The sequence number of the action that locked the secret.
+    pub seq: u64,
+}
+
+/// Everything one accepted action writes, in one transaction.
+#[derive(Debug, Clone)]
+pub struct Append {
+    pub match_id: Uuid,
+    pub action: ActionRecord,
+    pub commitments: Vec<Commitment>,
+    /// Set when this action finished the match (the engine's outcome).
+    pub outcome: Option<Value>,
+    /// A snapshot of the state after this action, now and then.
+    pub snapshot: Option<Value>,
+}
+
+const MIGRATIONS_SQLITE: &[(i64, &str, &str)] =
+    &[(1, "matches", include_str!("../../migrations/sqlite/0001_matches.sql"))];
+const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] =
+    &[(1, "matches", include_str!("../../migrations/postgres/0001_matches.sql"))];
+
+/// The migrations, compiled in so the binary needs no files beside it.
+#[derive(Debug)]
+struct Embedded(&'static [(i64, &'static str, &'static str)]);
+
+impl<'s> MigrationSource<'s> for Embedded {
+    fn resolve(self) -> BoxFuture<'s, std::result::Result<Vec<Migration>, sqlx::error::BoxDynError>> {
+        Box::pin(async move {
+            Ok(self
+                .0
+                .iter()
+                .map(|(v, d, sql)| Migration::new(*v, Cow::Borrowed(d), MigrationType::Simple, Cow::Borrowed(sql), false))
+                .collect())
+        })
+    }
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}
+
+impl Store {
+    /// Open the store `url` points at, or the SQLite file `athlas.db` under
+    /// `data_dir` when there is no url, and run the migrations.
+    ///
+    /// # Errors
+    /// When the database cannot be reached, created or migrated.
+    pub async fn open(url: Option<&str>, data_dir: &Path) -> Result<Store> {
+        let store = match url {
+            Some(url) if url.starts_with("postgres:") || url.starts_with("postgresql:") => {
+                let pool = PgPoolOptions::new().max_connections(16).connect(url).await?;
+                Store { backend: Backend::Postgres(pool) }
+            }
+            Some(url) => Store::sqlite(SqliteConnectOptions::from_str(url)?).await?,
+            None => {
+                std::fs::create_dir_all(data_dir)
+                    .map_err(|e| StoreError::Db(sqlx::Error::Io(e)))?;
+                Store::sqlite(SqliteConnectOptions::new().filename(data_dir.join("athlas.db"))).await?
+            }
+        };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    async fn sqlite(options: SqliteConnectOptions) -> Result<Store> {
+        let options = options
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            // FULL: an acknowledged action survives a power cut, not only a crash.
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
+        Ok(Store { backend: Backend::Sqlite(pool) })
+    }
+
+    /// `"sqlite"` or `"postgres"`.
+    pub fn backend_name(&self) -> &'static str {
+        match self.backend {
+            Backend::Sqlite(_) => "sqlite",
+            Backend::Postgres(_) => "postgres",
+        }
+    }
+
+    async fn migrate(&self) -> Result<()> {
+        match &self.backend {
+            Backend::Sqlite(p) => Migrator::new(Embedded(MIGRATIONS_SQLITE)).await?.run(p).await?,
+            Backend::Postgres(p) => Migrator::new(Embedded(MIGRATIONS_POSTGRES)).await?.run(p).await?,
+        }
+        Ok(())
+    }
+
+    /// Close the pool, waiting for connections to finish.
+    pub async fn close(&self) {
+        with_pool!(self, p => p.close().await)
+    }
+
+    /// SQL in the Postgres dialect, adapted to this backend.
+    fn sql<'a>(&self, sql: &'a str) -> Cow<'a, str> {
+        match self.backend {
+            Backend::Postgres(_) => Cow::Borrowed(sql),
+            Backend::Sqlite(_) => Cow::Owned(sql.replace("::uuid", "").replace("::jsonb", "").replace("::text", "")),
+        }
+    }
+
+    /// Is the database answering?
+    ///
+    /// # Errors
+    /// When it is not.
+    pub async fn ping(&self) -> Result<()> {
+        with_pool!(self, p => sqlx::query("SELECT 1").execute(p).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    /// Store a new match and its creator's seat.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] when the id or join code already exists.
+    pub async fn create_match(&self, m: &NewMatch) -> Result<()> {
+        let q1 = self.sql(
+            "INSERT INTO matches (id, game, options, seed, rules_version, status, join_code, live, seats, campaign_id) \
+             VALUES ($1::uuid, $2, $3::jsonb, $4, $5, 'open', $6, $7, $8, $9::uuid)",
+        );
+        let q2 = self.sql("INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
+        let r: std::result::Result<(), sqlx::Error> = with_pool!(self, p => async {
+            let mut tx = p.begin().await?;
+            sqlx::query(&q1)
+                .bind(m.id.to_string())
+                .bind(&m.game)
+                .bind(m.options.to_string())
+                .bind(m.seed as i64)
+                .bind(m.rules_version as i32)
+                .bind(&m.join_code)
+                .bind(m.live)
+                .bind(m.seats as i32)
+                .bind(m.campaign_id.map(|c| c.to_string()))
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(&q2).bind(m.id.to_string()).bind(m.creator.0 as i32).bind(&m.creator.1).execute(&mut *tx).await?;
+            tx.commit().await
+        }.await);
+        match r {
+            Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict(e.to_string())),
+            r => Ok(r?),
+        }
+    }
+
+    /// Take the lowest free seat of the open match with this join code.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] for an unknown code, [`StoreError::Full`]
+    /// when every seat is taken.
+    pub async fn join(&self, join_code: &str, token_hash: &str) -> Result<(Uuid, u8)> {
+        let q_match = self.sql("SELECT id::text AS id, seats FROM matches WHERE join_code = $1");
+        let q_seats = self.sql("SELECT seat FROM seats WHERE match_id = $1::uuid ORDER BY seat");
+        let q_insert = self.sql("INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
+        let q_status = self.sql("UPDATE matches SET status = 'active' WHERE id = $1::uuid AND status = 'open'");
+        let r: std::result::Result<Option<(String, Option<u8>)>, sqlx::Error> = with_pool!(self, p => async {
+            let mut tx = p.begin().await?;
+            let Some(row) = sqlx::query(&q_match).bind(join_code).fetch_optional(&mut *tx).await? else {
+                return Ok(None);
+            };
+            let id: String = row.try_get("id")?;
+            let seats: i32 = row.try_get("seats")?;
+            let taken: Vec<i32> = sqlx::query(&q_seats).bind(&id).fetch_all(&mut *tx).await?
+                .iter().map(|r| r.try_get::<i32, _>("seat")).collect::<std::result::Result<_, _>>()?;
+            let Some(free) = (0..seats).find(|s| !taken.contains(s)) else {
+                return Ok(Some((id, None)));
+            };
+            sqlx::query(&q_insert).bind(&id).bind(free).bind(token_hash).execute(&mut *tx).await?;
+            if taken.len() + 1 == seats as usize {
+                sqlx::query(&q_status).bind(&id).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            Ok(Some((id, Some(free as u8))))
+        }.await);
+        match r {
+            Err(e) if is_unique_violation(&e) => Err(StoreError::Full),
+            Err(e) => Err(e.into()),
+            Ok(None) => Err(StoreError::NotFound),
+            Ok(Some((_, None))) => Err(StoreError::Full),
+            Ok(Some((id, Some(seat)))) => Ok((parse_uuid(&id)?, seat)),
+        }
+    }
+
+    /// The match and seat a token hash belongs to.
+    ///
+    /// # Errors
+    /// Database errors only; an unknown token is `Ok(None)`.
+    pub async fn seat_by_token(&self, token_hash: &str) -> Result<Option<(Uuid, u8)>> {
+        let q = self.sql("SELECT match_id::text AS match_id, seat FROM seats WHERE token_hash = $1");
+        let row = with_pool!(self, p => sqlx::query(&q).bind(token_hash).fetch_optional(p).await.and_then(|r| r.map(|r| {
+            Ok::<_, sqlx::Error>((r.try_get::<String, _>("match_id")?, r.try_get::<i32, _>("seat")?))
+        }).transpose()))?;
+        row.map(|(id, seat)| Ok((parse_uuid(&id)?, seat as u8))).transpose()
+    }
+
+    /// One match.
+    ///
+    /// # Errors
+    /// Database errors only; an unknown id is `Ok(None)`.
+    pub async fn get_match(&self, id: Uuid) -> Result<Option<MatchRecord>> {
+        let where_ = "WHERE m.id = $1::uuid";
+        Ok(self.matches(where_, Some(id.to_string()), 1).await?.into_iter().next())
+    }
+
+    /// Matches with this status, oldest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn list_matches(&self, status: &str, limit: u32) -> Result<Vec<MatchRecord>> {
+        self.matches("WHERE m.status = $1", Some(status.to_owned()), limit).await
+    }
+
+    async fn matches(&self, where_: &str, arg: Option<String>, limit: u32) -> Result<Vec<MatchRecord>> {
+        let q = self.sql(&format!(
+            "SELECT m.id::text AS id, m.game, m.options::text AS options, m.seed, m.rules_version, m.status, \
+             m.join_code, m.live, m.seats, m.seq, m.outcome::text AS outcome, m.campaign_id::text AS campaign_id, \
+             (SELECT string_agg(s.seat::text, ',') FROM seats s WHERE s.match_id = m.id) AS taken \
+             FROM matches m {where_} ORDER BY m.created_at, m.id LIMIT {limit}"
+        ))
+        .into_owned();
+        // SQLite spells string_agg group_concat.
+        let q = if matches!(self.backend, Backend::Sqlite(_)) { q.replace("string_agg(", "group_concat(") } else { q };
+        let rows = with_pool!(self, p => {
+            let rows = sqlx::query(&q).bind(arg.clone()).fetch_all(p).await?;
+            rows.iter().map(|r| -> std::result::Result<_, sqlx::Error> {
+                Ok((
+                    r.try_get::<String, _>("id")?,
+                    r.try_get::<String, _>("game")?,
+                    r.try_get::<String, _>("options")?,
+                    r.try_get::<i64, _>("seed")?,
+                    r.try_get::<i32, _>("rules_version")?,
+                    r.try_get::<String, _>("status")?,
+                    r.try_get::<String, _>("join_code")?,
+                    r.try_get::<bool, _>("live")?,
+                    (r.try_get::<i32, _>("seats")?, r.try_get::<i64, _>("seq")?),
+                    r.try_get::<Option<String>, _>("outcome")?,
+                    r.try_get::<Option<String>, _>("campaign_id")?,
+                    r.try_get::<Option<String>, _>("taken")?,
+                ))
+            }).collect::<std::result::Result<Vec<_>, _>>()?
+        });
+        rows.into_iter()
+            .map(|(id, game, options, seed, rv, status, join_code, live, (seats, seq), outcome, campaign, taken)| {
+                let mut seats_taken: Vec<u8> = taken
+                    .unwrap_or_default()
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(|s| s.parse().map_err(|_| StoreError::Corrupt(format!("seat {s}"))))
+                    .collect::<Result<_>>()?;
+                seats_taken.sort_unstable();
+                Ok(MatchRecord {
+                    id: parse_uuid(&id)?,
+                    game,
+                    options: parse_json(&options)?,
+                    seed: seed as u64,
+                    rules_version: rv as u32,
+                    status,
+                    join_code,
+                    live,
+                    seats: seats as u32,
+                    seq: seq as u64,
+                    outcome: outcome.as_deref().map(parse_json).transpose()?,
+                    campaign_id: campaign.as_deref().map(parse_uuid).transpose()?,
+                    seats_taken,
+                })
+            })
+            .collect()
+    }
+
+    /// Write accepted actions (of any rooms) in one transaction: the group
+    /// commit. Each action's seq must follow its match's stored seq.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] when a seq is already taken (another writer
+    /// owns the room); nothing of the batch is then written.
+    pub async fn append(&self, batch: &[Append]) -> Result<()> {
+        let q_action = self.sql("INSERT INTO actions (match_id, seq, seat, action) VALUES ($1::uuid, $2, $3, $4::jsonb)");
+        let q_seq = self.sql("UPDATE matches SET seq = $2 WHERE id = $1::uuid AND seq = $2 - 1");
+        let q_commit = self.sql("INSERT INTO commitments (match_id, seat, hash, salt, seq) VALUES ($1::uuid, $2, $3, $4, $5)");
+        let q_finish = self.sql("UPDATE matches SET status = 'finished', outcome = $2::jsonb WHERE id = $1::uuid");
+        let q_snap = self.sql("INSERT INTO snapshots (match_id, seq, state) VALUES ($1::uuid, $2, $3::jsonb)");
+        let r: std::result::Result<bool, sqlx::Error> = with_pool!(self, p => async {
+            let mut tx = p.begin().await?;
+            for a in batch {
+                let id = a.match_id.to_string();
+                let seq = a.action.seq as i64;
+                let moved = sqlx::query(&q_seq).bind(&id).bind(seq).execute(&mut *tx).await?.rows_affected();
+                if moved != 1 {
+                    return Ok(false);
+                }
+                sqlx::query(&q_action).bind(&id).bind(seq).bind(a.action.seat as i32)
+                    .bind(a.action.action.to_string()).execute(&mut *tx).await?;
+                for c in &a.commitments {
+                    sqlx::query(&q_commit).bind(&id).bind(c.seat as i32).bind(&c.hash).bind(&c.salt)
+                        .bind(c.seq as i64).execute(&mut *tx).await?;
+                }
+                if let Some(outcome) = &a.outcome {
+                    sqlx::query(&q_finish).bind(&id).bind(outcome.to_string()).execute(&mut *tx).await?;
+                }
+                if let Some(state) = &a.snapshot {
+                    sqlx::query(&q_snap).bind(&id).bind(seq).bind(state.to_string()).execute(&mut *tx).await?;
+                }
+            }
+            tx.commit().await?;
+            Ok(true)
+        }.await);
+        match r {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(StoreError::Conflict("an action seq does not follow the stored seq".into())),
+            Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict(e.to_string())),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The actions of a match after `after_seq`, in order.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn actions_after(&self, match_id: Uuid, after_seq: u64) -> Result<Vec<ActionRecord>> {
+        let q = self.sql(
+            "SELECT seq, seat, action::text AS action FROM actions WHERE match_id = $1::uuid AND seq > $2 ORDER BY seq",
+        );
+        let rows = with_pool!(self, p => {
+            let rows = sqlx::query(&q).bind(match_id.to_string()).bind(after_seq as i64).fetch_all(p).await?;
+            rows.iter().map(|r| Ok::<_, sqlx::Error>((
+                r.try_get::<i64, _>("seq")?, r.try_get::<i32, _>("seat")?, r.try_get::<String, _>("action")?,
+            ))).collect::<std::result::Result<Vec<_>, _>>()?
+        });
+        rows.into_iter()
+            .map(|(seq, seat, action)| Ok(ActionRecord { seq: seq as u64, seat: seat as u8, action: parse_json(&action)? }))
+            .collect()
+    }
+
+    /// The latest snapshot at or before `at_most` (any when `None`).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn latest_snapshot(&self, match_id: Uuid, at_most: Option<u64>) -> Result<Option<(u64, Value)>> {
+        let q = self.sql(
+            "SELECT seq, state::text AS state FROM snapshots WHERE match_id = $1::uuid AND seq <= $2 \
+             ORDER BY seq DESC LIMIT 1",
+        );
+        let row = with_pool!(self, p => {
+            match sqlx::query(&q).bind(match_id.to_string()).bind(at_most.map_or(i64::MAX, |s| s as i64)).fetch_optional(p).await? {
+                Some(r) => Some((r.try_get::<i64, _>("seq")?, r.try_get::<String, _>("state")?)),
+                None => None,
+            }
+        });
+        row.map(|(seq, s)| Ok((seq as u64, parse_json(&s)?))).transpose()
+    }
+
+    /// The commitments of a match, by seat.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn commitments(&self, match_id: Uuid) -> Result<Vec<Commitment>> {
+        let q = self.sql("SELECT seat, hash, salt, seq FROM commitments WHERE match_id = $1::uuid ORDER BY seat");
+        let rows = with_pool!(self, p => {
+            let rows = sqlx::query(&q).bind(match_id.to_string()).fetch_all(p).await?;
+            rows.iter().map(|r| Ok::<_, sqlx::Error>(Commitment {
+                seat: r.try_get::<i32, _>("seat")? as u8,
+                hash: r.try_get("hash")?,
+                salt: r.try_get("salt")?,
+                seq: r.try_get::<i64, _>("seq")? as u64,
+            })).collect::<std::result::Result<Vec<_>, _>>()?
+        });
+        Ok(rows)
+    }
+
+    /// Store a new campaign record.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn create_campaign(&self, id: Uuid, game: &str, record: &Value) -> Result<()> {
+        let q = self.sql("INSERT INTO campaigns (id, game, record) VALUES ($1::uuid, $2, $3::jsonb)");
+        with_pool!(self, p => sqlx::query(&q).bind(id.to_string()).bind(game).bind(record.to_string()).execute(p).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    /// A campaign's game and record.
+    ///
+    /// # Errors
+    /// Database errors only; an unknown id is `Ok(None)`.
+    pub async fn campaign(&self, id: Uuid) -> Result<Option<(String, Value)>> {
+        let q = self.sql("SELECT game, record::text AS record FROM campaigns WHERE id = $1::uuid");
+        let row = with_pool!(self, p => match sqlx::query(&q).bind(id.to_string()).fetch_optional(p).await? {
+            Some(r) => Some((r.try_get::<String, _>("game")?, r.try_get::<String, _>("record")?)),
+            None => None,
+        });
+        row.map(|(g, r)| Ok((g, parse_json(&r)?))).transpose()
+    }
+
+    /// Replace a campaign's record.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn update_campaign(&self, id: Uuid, record: &Value) -> Result<()> {
+        let q = self.sql("UPDATE campaigns SET record = $2::jsonb WHERE id = $1::uuid");
+        with_pool!(self, p => sqlx::query(&q).bind(id.to_string()).bind(record.to_string()).execute(p).await.map(|_| ()))?;
+        Ok(())
+    }
+}
+
+fn parse_uuid(s: &str) -> Result<Uuid> {
+    Uuid::parse_str(s).map_err(|e| StoreError::Corrupt(format!("uuid {s}: {e}")))
+}
+
+fn parse_json(s: &str) -> Result<Value> {
+    serde_json::from_str(s).map_err(|e| StoreError::Corrupt(format!("json: {e}")))
+}

@@ -1,0 +1,71 @@
+//! The writer task: group commit. Rooms hand it their accepted actions and
+//! wait; it writes everything that queued up meanwhile, from any number of
+//! rooms, in one transaction, then answers each room.
+
+use tokio::sync::{mpsc, oneshot};
+
+use crate::store::{Append, Store, StoreError};
+
+/// Most actions written in one transaction.
+const MAX_BATCH: usize = 256;
+
+type Reply = oneshot::Sender<Result<(), String>>;
+
+/// A handle to the writer task; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Writer {
+    tx: mpsc::Sender<(Append, Reply)>,
+}
+
+impl Writer {
+    /// Start the writer task. It ends when every handle is dropped, after
+    /// writing what it was given.
+    pub fn spawn(store: Store) -> Writer {
+        let (tx, rx) = mpsc::channel(4 * MAX_BATCH);
+        tokio::spawn(run(store, rx));
+        Writer { tx }
+    }
+
+    /// Write one accepted action durably; returns once it is committed.
+    ///
+    /// # Errors
+    /// The store's error, as text (the room then reloads from the store).
+    pub async fn append(&self, append: Append) -> Result<(), String> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send((append, reply)).await.map_err(|_| "writer stopped".to_owned())?;
+        rx.await.map_err(|_| "writer stopped".to_owned())?
+    }
+}
+
+async fn run(store: Store, mut rx: mpsc::Receiver<(Append, Reply)>) {
+    while let Some(first) = rx.recv().await {
+        let mut appends = vec![first.0];
+        let mut replies = vec![first.1];
+        while appends.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok((a, r)) => {
+                    appends.push(a);
+                    replies.push(r);
+                }
+                Err(_) => break,
+            }
+        }
+        match store.append(&appends).await {
+            Ok(()) => replies.into_iter().for_each(|r| drop(r.send(Ok(())))),
+            Err(e) if appends.len() == 1 => {
+                tracing::error!(error = %e, "append failed");
+                drop(replies.pop().map(|r| r.send(Err(e.to_string()))));
+            }
+            Err(_) => {
+                // One bad entry must not sink the others: write them one by one.
+                for (a, r) in appends.into_iter().zip(replies) {
+                    let result = store.append(std::slice::from_ref(&a)).await.map_err(|e: StoreError| {
+                        tracing::error!(error = %e, match_id = %a.match_id, "append failed");
+                        e.to_string()
+                    });
+                    drop(r.send(result));
+                }
+            }
+        }
+    }
+}
