@@ -14,6 +14,7 @@ use std::{borrow::Cow, path::Path, str::FromStr, time::Duration};
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 use sqlx::{
+    Connection as _,
     migrate::{Migration, MigrationSource, MigrationType, Migrator},
     postgres::{PgPool, PgPoolOptions},
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous},
@@ -188,7 +189,20 @@ impl Store {
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(10));
-        let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
+        // One connection first creates the file and switches it to WAL alone:
+        // several connections doing that at once find the database locked.
+        sqlx::ConnectOptions::connect(&options).await?.close().await?;
+        // A local file: open every connection at start and keep them; there
+        // is nothing to recycle or to test before use. (It also means no
+        // connection is ever opened later, which paused-clock tests rely on.)
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .min_connections(4)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .test_before_acquire(false)
+            .connect_with(options)
+            .await?;
         Ok(Store { backend: Backend::Sqlite(pool) })
     }
 

@@ -1,0 +1,322 @@
+//! End-to-end tests over real sockets: the lobby, the WebSocket protocol,
+//! secrets, reconnects, restarts and timers.
+
+mod common;
+
+use common::{config, temp_dir, Server};
+use serde_json::{json, Value};
+
+#[tokio::test]
+async fn lobby_creates_joins_and_refuses_a_full_match() {
+    let dir = temp_dir("lobby");
+    let server = Server::start(config(&dir)).await;
+
+    let created = server.create("nim", json!({"pile": 7})).await;
+    assert_eq!(created["seat"], 0);
+    assert_eq!(created["token"].as_str().unwrap().len(), 64);
+    let id = created["match_id"].as_str().unwrap().to_owned();
+    let code = created["join_code"].as_str().unwrap().to_owned();
+
+    let (status, summary) = server.http("GET", &format!("/api/matches/{id}"), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(summary["game"], "nim");
+    assert_eq!(summary["status"], "open");
+    assert_eq!(summary["seats_taken"], json!([0]));
+    assert_eq!(summary["seq"], 0);
+    assert!(summary.get("token").is_none() && !summary.to_string().contains(created["token"].as_str().unwrap()));
+
+    let (_, open) = server.http("GET", "/api/matches?status=open", None).await;
+    assert!(open["matches"].as_array().unwrap().iter().any(|m| m["match_id"] == id.as_str()));
+
+    let joined = server.join(&code.to_lowercase()).await;
+    assert_eq!(joined["seat"], 1);
+    assert_eq!(joined["match_id"], id.as_str());
+    assert_ne!(joined["token"], created["token"]);
+
+    let (status, body) = server.http("POST", &format!("/api/join/{code}"), None).await;
+    assert_eq!(status, 409);
+    assert_eq!(body["code"], "match_full");
+    assert!(body["message"].is_string());
+
+    let (_, summary) = server.http("GET", &format!("/api/matches/{id}"), None).await;
+    assert_eq!(summary["status"], "active");
+    assert_eq!(summary["seats_taken"], json!([0, 1]));
+    assert!(summary.get("join_code").is_none());
+    let (_, open) = server.http("GET", "/api/matches?status=open", None).await;
+    assert!(!open["matches"].as_array().unwrap().iter().any(|m| m["match_id"] == id.as_str()));
+
+    let cases = [
+        ("POST", "/api/matches", Some("{not json"), 400, "bad_json"),
+        ("POST", "/api/matches", Some(r#"{"game":"chess"}"#), 400, "unknown_game"),
+        ("POST", "/api/matches", Some(r#"{"game":"nim","options":{"pile":0}}"#), 400, "bad_options"),
+        ("POST", "/api/matches", Some(r#"{"game":"nim","options":{"live":"yes"}}"#), 400, "bad_options"),
+        ("POST", "/api/join/NOSUCHCODE", None, 404, "not_found"),
+        ("GET", "/api/matches/not-a-uuid", None, 404, "not_found"),
+        ("GET", "/api/matches/00000000-0000-0000-0000-000000000000", None, 404, "not_found"),
+        ("GET", "/api/matches?status=weird", None, 400, "bad_request"),
+    ];
+    for (method, path, body, status, code) in cases {
+        let (s, b) = server.http(method, path, body).await;
+        assert_eq!((s, b["code"].as_str()), (status, Some(code)), "{method} {path}: {b}");
+    }
+    let (s, b) = server.http("GET", "/healthz", None).await;
+    assert_eq!((s, b), (200, json!("ok")));
+    let (s, _) = server.http("GET", "/readyz", None).await;
+    assert_eq!(s, 200);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn bad_frames_get_error_frames_and_the_connection_stays_open() {
+    let dir = temp_dir("frames");
+    let server = Server::start(config(&dir)).await;
+    let mut c = server.ws().await;
+
+    let expect = |m: &Value, code: &str| assert_eq!((m["type"].as_str(), m["code"].as_str()), (Some("error"), Some(code)), "{m}");
+    c.send_text("{not json".into()).await;
+    expect(&c.recv().await, "bad_json");
+    c.send(json!({"type": "dance"})).await;
+    expect(&c.recv().await, "unknown_type");
+    c.send(json!({"no": "type"})).await;
+    expect(&c.recv().await, "bad_json");
+    c.send(json!({"type": "hello"})).await;
+    expect(&c.recv().await, "bad_json");
+    c.send(json!({"type": "hello", "token": "0".repeat(64)})).await;
+    expect(&c.recv().await, "bad_token");
+    c.send(json!({"type": "watch", "match_id": "nope"})).await;
+    expect(&c.recv().await, "not_found");
+    c.send(json!({"type": "act", "id": 9, "action": {"type": "take", "n": 1}})).await;
+    let m = c.recv().await;
+    expect(&m, "not_seated");
+    assert_eq!(m["id"], 9);
+    c.send_text(format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(70 * 1024))).await;
+    expect(&c.recv().await, "frame_too_large");
+    c.send(json!({"type": "hello", "token": "t", "protocol": 99})).await;
+    expect(&c.recv().await, "unsupported_protocol");
+    c.ping_pong().await;
+
+    // After all that, the same connection still takes a seat.
+    let created = server.create("nim", json!({})).await;
+    let w = c.hello(&created["token"], None).await;
+    assert_eq!(w["seat"], 0);
+    assert_eq!(w["seq"], 0);
+    assert_eq!(w["protocol"], 1);
+    c.send(json!({"type": "hello", "token": created["token"]})).await;
+    expect(&c.recv().await, "already_joined");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_rejected_action_changes_nothing_and_secrets_stay_with_their_seat() {
+    let dir = temp_dir("play");
+    let server = Server::start(config(&dir)).await;
+    let (m, mut a, mut b) = server.nim_pair(json!({"pile": 5})).await;
+    let mut spectator = server.ws().await;
+    spectator.send(json!({"type": "watch", "match_id": m["match_id"]})).await;
+    let w = spectator.recv().await;
+    assert_eq!((w["type"].as_str(), &w["seat"]), (Some("welcome"), &Value::Null));
+
+    // Taking before both secrets are locked breaks a rule.
+    let e = a.act(1, json!({"type": "take", "n": 1})).await;
+    assert_eq!((e["type"].as_str(), e["code"].as_str()), (Some("error"), Some("setup")));
+    let e = a.act(2, json!({"type": "fly"})).await;
+    assert_eq!(e["code"], "bad_action");
+
+    assert_eq!(a.act(3, json!({"type": "secret", "value": 4242})).await, json!({"type": "ack", "id": 3, "seq": 1}));
+    let ua = a.recv_type("update").await;
+    assert_eq!(ua["view"]["my_secret"], 4242);
+    assert!(ua["events"].as_array().unwrap().iter().any(|e| e["type"] == "secret_chosen"));
+    let ub = b.recv_type("update").await;
+    assert_eq!(ub["seq"], 1);
+    assert_eq!(ub["view"]["my_secret"], Value::Null);
+    assert!(!ub.to_string().contains("4242"), "{ub}");
+    let us = spectator.recv_type("update").await;
+    assert!(!us.to_string().contains("4242"), "{us}");
+    assert_eq!(us["view"]["locked"], json!([true, false]));
+
+    // Commitments go to everyone, without the secret.
+    let ca = a.recv_type("commitment").await;
+    let cb = b.recv_type("commitment").await;
+    let cs = spectator.recv_type("commitment").await;
+    assert_eq!(ca, cb);
+    assert_eq!(ca, cs);
+    assert_eq!((ca["seat"].as_u64(), ca["hash"].as_str().unwrap().len()), (Some(0), 64));
+
+    assert_eq!(b.act(1, json!({"type": "secret", "value": 77})).await["seq"], 2);
+    let hash_b = b.recv_type("commitment").await["hash"].clone();
+
+    // Out of turn: an error with the rule's code; seq does not move.
+    let e = b.act(2, json!({"type": "take", "n": 1})).await;
+    assert_eq!((e["code"].as_str(), e["id"].as_u64()), (Some("not_your_turn"), Some(2)));
+    let (_, summary) = server.http("GET", &format!("/api/matches/{}", m["match_id"].as_str().unwrap()), None).await;
+    assert_eq!(summary["seq"], 2);
+    assert_eq!(a.act(4, json!({"type": "take", "n": 3})).await["seq"], 3);
+    let u = b.recv_type("update").await;
+    assert_eq!((u["seq"].as_u64(), u["view"]["pile"].as_u64()), (Some(3), Some(2)));
+    assert_eq!(u["events"], json!([{"type": "took", "seat": 0, "n": 3, "left": 2}]));
+
+    // The end: winner, then each seat's salt and secret so anyone can verify.
+    assert_eq!(b.act(3, json!({"type": "take", "n": 2})).await["seq"], 4);
+    let u = loop {
+        let u = spectator.recv_type("update").await;
+        if u["seq"] == 4 {
+            break u;
+        }
+    };
+    assert_eq!(u["status"], json!({"status": "finished", "result": "win", "seat": 1}));
+    let mut reveals = Vec::new();
+    while reveals.len() < 2 {
+        let r = spectator.recv().await;
+        if r["type"] == "reveal" {
+            reveals.push(r);
+        }
+    }
+    for r in &reveals {
+        let salt = hex::decode(r["salt"].as_str().unwrap()).unwrap();
+        assert_eq!(athlas_server::secret::commitment(&salt, &r["secret"]), r["hash"].as_str().unwrap());
+    }
+    assert_eq!(reveals[1]["secret"], json!({"value": 77}));
+    assert_eq!(reveals[1]["hash"], hash_b);
+    assert!(spectator.recv_type("seed").await["seed"].is_string());
+    let e = a.act(9, json!({"type": "take", "n": 1})).await;
+    assert_eq!(e["code"], "finished");
+    let (_, summary) = server.http("GET", &format!("/api/matches/{}", m["match_id"].as_str().unwrap()), None).await;
+    assert_eq!((summary["status"].as_str(), summary["seq"].as_u64()), (Some("finished"), Some(4)));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_reconnect_with_last_seq_receives_every_missed_update() {
+    let dir = temp_dir("reconnect");
+    let server = Server::start(config(&dir)).await;
+    let (m, mut a, mut b) = server.nim_pair(json!({"pile": 30})).await;
+    // Seat 1 also watches from a second device, which drops after seq 3.
+    let mut phone = server.ws().await;
+    phone.hello(&m["tokens"][1], None).await;
+    a.act(1, json!({"type": "secret", "value": 1})).await;
+    b.act(1, json!({"type": "secret", "value": 2})).await;
+    a.act(2, json!({"type": "take", "n": 1})).await;
+    while phone.recv_type("update").await["seq"] != 3 {}
+    drop(phone);
+    assert_eq!(b.act(2, json!({"type": "take", "n": 2})).await["seq"], 4);
+    assert_eq!(a.act(3, json!({"type": "take", "n": 3})).await["seq"], 5);
+    assert_eq!(b.act(3, json!({"type": "take", "n": 1})).await["seq"], 6);
+
+    let mut phone = server.ws().await;
+    let w = phone.hello(&m["tokens"][1], Some(3)).await;
+    assert_eq!(w["seq"], 3);
+    assert_eq!(w["view"]["pile"], 29);
+    assert_eq!(w["view"]["my_secret"], 2);
+    let mut piles = Vec::new();
+    for seq in 4..=6 {
+        let u = phone.recv_type("update").await;
+        assert_eq!(u["seq"], seq, "{u}");
+        assert_eq!(u["view"]["my_secret"], 2);
+        piles.push(u["view"]["pile"].as_u64().unwrap());
+    }
+    assert_eq!(piles, [27, 24, 23]);
+    // ...and the game goes on from there.
+    assert_eq!(a.act(4, json!({"type": "take", "n": 1})).await["seq"], 7);
+    assert_eq!(phone.recv_type("update").await["seq"], 7);
+
+    // A connection without last_seq gets the current state.
+    let mut other = server.ws().await;
+    let w = other.hello(&m["tokens"][1], None).await;
+    assert_eq!((w["seq"].as_u64(), w["view"]["pile"].as_u64()), (Some(7), Some(22)));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn after_a_restart_on_the_same_database_the_game_goes_on() {
+    let dir = temp_dir("restart");
+    let server = Server::start(config(&dir)).await;
+    let (m, mut a, mut b) = server.nim_pair(json!({"pile": 9})).await;
+    a.act(1, json!({"type": "secret", "value": 5})).await;
+    b.act(1, json!({"type": "secret", "value": 6})).await;
+    a.act(2, json!({"type": "take", "n": 2})).await;
+    server.stop().await;
+    // The old connections are told and closed.
+    assert_eq!(a.recv_type("error").await["code"], "shutting_down");
+
+    // Snapshot every 2 actions, so the rebuild uses a snapshot and a replay.
+    let server = Server::start(athlas_server::Config { snapshot_every: 2, ..config(&dir) }).await;
+    let mut b = server.ws().await;
+    let w = b.hello(&m["tokens"][1], None).await;
+    assert_eq!((w["seq"].as_u64(), w["view"]["pile"].as_u64(), w["view"]["my_secret"].as_u64()), (Some(3), Some(7), Some(6)));
+    // Commitments made before the restart are sent again.
+    assert_eq!(b.recv_type("commitment").await["seat"], 0);
+    assert_eq!(b.act(1, json!({"type": "take", "n": 3})).await["seq"], 4);
+    let mut a = server.ws().await;
+    let w = a.hello(&m["tokens"][0], Some(2)).await;
+    assert_eq!(w["seq"], 2);
+    assert_eq!(a.recv_type("update").await["seq"], 3);
+    assert_eq!(a.recv_type("update").await["view"]["pile"], 4);
+    assert_eq!(a.act(5, json!({"type": "take", "n": 1})).await["seq"], 5);
+    server.stop().await;
+
+    let server = Server::start(config(&dir)).await;
+    let mut s = server.ws().await;
+    s.send(json!({"type": "watch", "match_id": m["match_id"], "last_seq": 0})).await;
+    let w = s.recv().await;
+    assert_eq!((w["seq"].as_u64(), w["view"]["pile"].as_u64()), (Some(0), Some(9)));
+    for seq in 1..=5 {
+        assert_eq!(s.recv_type("update").await["seq"], seq);
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn each_connection_has_a_rate_limit() {
+    let dir = temp_dir("rate");
+    // No refill: exactly `burst` frames get through.
+    let server = Server::start(athlas_server::Config { rate_per_sec: 0.0, rate_burst: 3.0, ..config(&dir) }).await;
+    let mut c = server.ws().await;
+    for _ in 0..5 {
+        c.send(json!({"type": "ping"})).await;
+    }
+    let mut answers = Vec::new();
+    for _ in 0..5 {
+        let m = c.recv().await;
+        answers.push(m["code"].as_str().unwrap_or(m["type"].as_str().unwrap()).to_owned());
+    }
+    assert_eq!(answers, ["pong", "pong", "pong", "rate_limited", "rate_limited"]);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_live_match_acts_when_the_window_times_out_and_correspondence_waits() {
+    let dir = temp_dir("timer");
+    let server = Server::start(config(&dir)).await;
+    let (_, mut a, mut b) = server.nim_pair(json!({"pile": 9, "live": true})).await;
+    let (_, mut c, mut d) = server.nim_pair(json!({"pile": 9})).await;
+    a.act(1, json!({"type": "secret", "value": 1})).await;
+    b.act(1, json!({"type": "secret", "value": 2})).await;
+    c.act(1, json!({"type": "secret", "value": 1})).await;
+    d.act(1, json!({"type": "secret", "value": 2})).await;
+    while b.recv_type("update").await["seq"] != 2 {}
+    while d.recv_type("update").await["seq"] != 2 {}
+
+    // From here on the clock only moves when every task waits.
+    tokio::time::pause();
+    let u = loop {
+        let u = b.recv_unbounded().await;
+        if u["type"] == "update" {
+            break u;
+        }
+    };
+    assert_eq!((u["seq"].as_u64(), u["seat"].as_u64()), (Some(3), Some(0)));
+    assert_eq!(u["events"], json!([{"type": "took", "seat": 0, "n": 1, "left": 8}]));
+
+    // An hour later the correspondence match has not moved.
+    tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
+    c.send(json!({"type": "act", "id": 2, "action": {"type": "take", "n": 2}})).await;
+    let ack = loop {
+        let m = c.recv_unbounded().await;
+        if m["type"] == "ack" || m["type"] == "error" {
+            break m;
+        }
+    };
+    assert_eq!(ack, json!({"type": "ack", "id": 2, "seq": 3}));
+    tokio::time::resume();
+    server.stop().await;
+}
