@@ -492,7 +492,7 @@ fn relics_are_carried_one_hex_per_turn_and_two_win() {
 
 #[test]
 fn a_relic_may_be_left_behind_or_passed_to_a_friend() {
-    let b = board(&[], [h(0, 0), h(3, 3), h(-4, 4)]);
+    let b = board(&[], [h(0, 0), h(2, 2), h(-4, 4)]);
     let w = || alpha(&["savage_warrior"]);
     let mut s = scenario(b, 0, [player(vec![w(), alpha(&["forsaken_drake"])], &[]), player(vec![w()], &[])], vec![unit(0, 0, h(0, 0)), unit(0, 0, h(1, 0)), unit(0, 1, h(0, 1)), unit(1, 0, h(-3, -1))]);
     let mut t = s.clone();
