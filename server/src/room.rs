@@ -431,6 +431,12 @@ where
             return false;
         }
         self.seq = seq;
+        if let Some(outcome) = &outcome {
+            tracing::info!(match_id = %self.id, seq, "match finished");
+            self.record.status = "finished".into();
+            // Before the ack: whoever sees the end can start the next game.
+            self.record_campaign_result(outcome.clone()).await;
+        }
         if let Some((out, id)) = actor {
             out.send(&ServerMsg::Ack { id, seq });
         }
@@ -445,11 +451,8 @@ where
             .iter()
             .map(|c| ServerMsg::Commitment { seat: c.seat, hash: c.hash.clone(), seq: c.seq })
             .collect();
-        if let Some(outcome) = outcome {
-            tracing::info!(match_id = %self.id, seq, "match finished");
+        if outcome.is_some() {
             public.extend(self.reveals());
-            self.record.status = "finished".into();
-            self.record_campaign_result(outcome).await;
         }
         for msg in &public {
             for s in &self.subs {

@@ -11,7 +11,10 @@ use std::{
 };
 
 use athlas_engine::{Outcome, RuleError, Ruleset, Seat, SetupError, Status, Viewer, Visible};
-use athlas_server::{Config, Hub, Registry, RulesetGame, Store};
+use athlas_server::{
+    room::{RoomCtx, RoomHandle},
+    Config, Game, Hub, Registry, RulesetGame, Store,
+};
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -159,8 +162,34 @@ impl Ruleset for Nim {
     }
 }
 
+/// Nim with a campaign variant: the next game's pile is the sum of the
+/// secrets locked in the previous game.
+pub struct NimCampaigns(RulesetGame<Nim>);
+
+impl Game for NimCampaigns {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn rules_version(&self) -> u32 {
+        self.0.rules_version()
+    }
+    fn check_options(&self, options: &Value, seed: u64) -> Result<usize, String> {
+        self.0.check_options(options, seed)
+    }
+    fn spawn_room(&self, match_id: uuid::Uuid, generation: u64, ctx: RoomCtx) -> RoomHandle {
+        self.0.spawn_room(match_id, generation, ctx)
+    }
+    fn campaign_options(&self, base: &Value, previous: Option<&[Value]>) -> Option<Value> {
+        let mut options = base.clone();
+        if let Some(secrets) = previous {
+            options["pile"] = json!(secrets.iter().map(|s| s["value"].as_u64().unwrap()).sum::<u64>());
+        }
+        Some(options)
+    }
+}
+
 pub fn registry() -> Registry {
-    Registry::standard().with(RulesetGame::<Nim>::default())
+    Registry::standard().with(NimCampaigns(RulesetGame::default()))
 }
 
 /// A fresh directory for one test's SQLite file.

@@ -1,0 +1,138 @@
+//! One store test suite, run against SQLite and Postgres.
+//!
+//! Postgres: the server at `ATHLAS_TEST_POSTGRES` (default
+//! `postgres://postgres@127.0.0.1:5432/postgres`); the suite creates a fresh
+//! database, runs, and drops it. When no Postgres answers, the Postgres half
+//! is skipped with a note, unless `ATHLAS_REQUIRE_POSTGRES=1`.
+
+mod common;
+
+use athlas_server::store::{ActionRecord, Append, Commitment, NewMatch, Store, StoreError};
+use serde_json::json;
+use sqlx::{Connection, Executor, PgConnection};
+use uuid::Uuid;
+
+fn new_match(join_code: &str, token_hash: &str) -> NewMatch {
+    NewMatch {
+        id: Uuid::new_v4(),
+        game: "nim".into(),
+        options: json!({"pile": 7}),
+        seed: u64::MAX - 5, // does not fit an i64: stored bit for bit
+        rules_version: 3,
+        join_code: join_code.into(),
+        live: true,
+        seats: 2,
+        campaign_id: None,
+        creator: (0, token_hash.into()),
+    }
+}
+
+fn append(m: Uuid, seq: u64) -> Append {
+    Append {
+        match_id: m,
+        action: ActionRecord { seq, seat: (seq % 2) as u8, action: json!({"type": "take", "n": seq}) },
+        commitments: Vec::new(),
+        outcome: None,
+        snapshot: None,
+    }
+}
+
+async fn suite(store: &Store) {
+    store.ping().await.unwrap();
+    let m = new_match("CODE0001", "hash-a");
+    store.create_match(&m).await.unwrap();
+    assert!(matches!(store.create_match(&new_match("CODE0001", "hash-x")).await, Err(StoreError::Conflict(_))));
+
+    let got = store.get_match(m.id).await.unwrap().unwrap();
+    assert_eq!(
+        (got.game.as_str(), &got.options, got.seed, got.rules_version, got.status.as_str()),
+        ("nim", &json!({"pile": 7}), u64::MAX - 5, 3, "open")
+    );
+    assert_eq!((got.live, got.seats, got.seq, got.seats_taken.clone(), got.outcome.clone()), (true, 2, 0, vec![0], None));
+    assert!(store.get_match(Uuid::new_v4()).await.unwrap().is_none());
+    assert!(store.list_matches("open", 10).await.unwrap().iter().any(|r| r.id == m.id));
+
+    // Joining takes the free seat; a third player finds it full.
+    assert!(matches!(store.join("NOPE", "h").await, Err(StoreError::NotFound)));
+    assert_eq!(store.join("CODE0001", "hash-b").await.unwrap(), (m.id, 1));
+    assert!(matches!(store.join("CODE0001", "hash-c").await, Err(StoreError::Full)));
+    let got = store.get_match(m.id).await.unwrap().unwrap();
+    assert_eq!((got.status.as_str(), got.seats_taken), ("active", vec![0, 1]));
+    assert!(!store.list_matches("open", 10).await.unwrap().iter().any(|r| r.id == m.id));
+    assert_eq!(store.seat_by_token("hash-b").await.unwrap(), Some((m.id, 1)));
+    assert_eq!(store.seat_by_token("hash-z").await.unwrap(), None);
+
+    // The log: seqs follow each other; a gap or a repeat is refused whole.
+    store.append(&[append(m.id, 1), append(m.id, 2)]).await.unwrap();
+    assert!(matches!(store.append(&[append(m.id, 3), append(m.id, 2)]).await, Err(StoreError::Conflict(_))));
+    assert!(matches!(store.append(&[append(m.id, 5)]).await, Err(StoreError::Conflict(_))));
+    assert_eq!(store.get_match(m.id).await.unwrap().unwrap().seq, 2);
+    let mut third = append(m.id, 3);
+    third.commitments = vec![Commitment { seat: 1, hash: "ab".into(), salt: "cd".into(), seq: 3 }];
+    third.snapshot = Some(json!({"pile": 1}));
+    third.outcome = Some(json!({"result": "win", "seat": 1}));
+    // Group commit: actions of two matches in one transaction.
+    let other = new_match("CODE0002", "hash-o");
+    store.create_match(&other).await.unwrap();
+    store.append(&[third, append(other.id, 1)]).await.unwrap();
+
+    let log = store.actions_after(m.id, 0).await.unwrap();
+    assert_eq!(log.iter().map(|a| (a.seq, a.seat)).collect::<Vec<_>>(), [(1, 1), (2, 0), (3, 1)]);
+    assert_eq!(log[2].action, json!({"type": "take", "n": 3}));
+    assert_eq!(store.actions_after(m.id, 2).await.unwrap().len(), 1);
+    assert_eq!(store.actions_after(other.id, 0).await.unwrap().len(), 1);
+    assert_eq!(store.latest_snapshot(m.id, None).await.unwrap(), Some((3, json!({"pile": 1}))));
+    assert_eq!(store.latest_snapshot(m.id, Some(2)).await.unwrap(), None);
+    assert_eq!(store.commitments(m.id).await.unwrap(), vec![Commitment { seat: 1, hash: "ab".into(), salt: "cd".into(), seq: 3 }]);
+    let got = store.get_match(m.id).await.unwrap().unwrap();
+    assert_eq!((got.status.as_str(), got.seq, got.outcome), ("finished", 3, Some(json!({"result": "win", "seat": 1}))));
+    assert!(store.list_matches("finished", 10).await.unwrap().iter().any(|r| r.id == m.id));
+
+    // Campaigns are their own records, linked from their matches.
+    let c = Uuid::new_v4();
+    store.create_campaign(c, "duel", &json!({"games": []})).await.unwrap();
+    store.update_campaign(c, &json!({"games": [{"match_id": "x"}]})).await.unwrap();
+    assert_eq!(store.campaign(c).await.unwrap(), Some(("duel".into(), json!({"games": [{"match_id": "x"}]}))));
+    assert_eq!(store.campaign(Uuid::new_v4()).await.unwrap(), None);
+    let mut in_campaign = new_match("CODE0003", "hash-k");
+    in_campaign.campaign_id = Some(c);
+    store.create_match(&in_campaign).await.unwrap();
+    assert_eq!(store.get_match(in_campaign.id).await.unwrap().unwrap().campaign_id, Some(c));
+}
+
+#[tokio::test]
+async fn the_sqlite_store_keeps_its_contract() {
+    let dir = common::temp_dir("store");
+    let store = Store::open(None, &dir).await.unwrap();
+    assert_eq!(store.backend_name(), "sqlite");
+    suite(&store).await;
+    store.close().await;
+    // Migrations run again on an existing file without harm.
+    let store = Store::open(None, &dir).await.unwrap();
+    assert!(store.list_matches("finished", 10).await.unwrap().len() == 1);
+    store.close().await;
+}
+
+#[tokio::test]
+async fn the_postgres_store_keeps_its_contract() {
+    let admin_url = std::env::var("ATHLAS_TEST_POSTGRES").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+    let mut admin = match PgConnection::connect(&admin_url).await {
+        Ok(c) => c,
+        Err(e) if std::env::var("ATHLAS_REQUIRE_POSTGRES").is_err() => {
+            eprintln!("skipping the Postgres store suite: no Postgres at {admin_url}: {e}");
+            return;
+        }
+        Err(e) => panic!("no Postgres at {admin_url}: {e}"),
+    };
+    let db = format!("athlas_test_{}", Uuid::new_v4().simple());
+    admin.execute(format!("CREATE DATABASE {db}").as_str()).await.unwrap();
+    let url = match admin_url.rsplit_once('/') {
+        Some((base, _)) => format!("{base}/{db}"),
+        None => unreachable!(),
+    };
+    let store = Store::open(Some(&url), std::path::Path::new("unused")).await.unwrap();
+    assert_eq!(store.backend_name(), "postgres");
+    suite(&store).await;
+    store.close().await;
+    admin.execute(format!("DROP DATABASE {db} WITH (FORCE)").as_str()).await.unwrap();
+}
