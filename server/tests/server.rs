@@ -320,3 +320,54 @@ async fn a_live_match_acts_when_the_window_times_out_and_correspondence_waits() 
     tokio::time::resume();
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_match_on_postgres_survives_a_restart() {
+    let Some(db) = common::PgDb::create().await else { return };
+    let dir = temp_dir("pg");
+    let cfg = athlas_server::Config { database_url: Some(db.url.clone()), snapshot_every: 3, ..config(&dir) };
+    let server = Server::start(cfg.clone()).await;
+    assert_eq!(server.hub.store.backend_name(), "postgres");
+    let (m, mut a, mut b) = server.nim_pair(json!({"pile": 12})).await;
+    a.act(1, json!({"type": "secret", "value": 1})).await;
+    b.act(1, json!({"type": "secret", "value": 2})).await;
+    assert_eq!(a.act(2, json!({"type": "take", "n": 3})).await["seq"], 3);
+    assert_eq!(b.act(2, json!({"type": "take", "n": 3})).await["seq"], 4);
+    server.stop().await;
+
+    let server = Server::start(cfg).await;
+    let mut a = server.ws().await;
+    let w = a.hello(&m["tokens"][0], Some(2)).await;
+    assert_eq!((w["seq"].as_u64(), w["view"]["pile"].as_u64()), (Some(2), Some(12)));
+    assert_eq!(a.recv_type("update").await["view"]["pile"], 9);
+    assert_eq!(a.recv_type("update").await["view"]["pile"], 6);
+    assert_eq!(a.act(3, json!({"type": "take", "n": 1})).await["seq"], 5);
+    server.stop().await;
+    db.drop().await;
+}
+
+#[tokio::test]
+async fn an_idle_room_unloads_and_reloads_on_the_next_connection() {
+    let dir = temp_dir("idle");
+    let server = Server::start(athlas_server::Config { idle_unload_secs: 60, ..config(&dir) }).await;
+    let (m, mut a, b) = server.nim_pair(json!({"pile": 12})).await;
+    a.act(1, json!({"type": "secret", "value": 1})).await;
+    assert_eq!(server.hub.rooms.len(), 1);
+    drop((a, b));
+
+    // Paused clock: each sleep lets the room's idle timer run out at once.
+    tokio::time::pause();
+    let mut waited = 0;
+    while !server.hub.rooms.is_empty() {
+        tokio::time::sleep(std::time::Duration::from_secs(61)).await;
+        waited += 1;
+        assert!(waited < 10_000, "the room never unloaded");
+    }
+    tokio::time::resume();
+
+    let mut a = server.ws().await;
+    let w = a.hello(&m["tokens"][0], None).await;
+    assert_eq!((w["seq"].as_u64(), w["view"]["my_secret"].as_u64()), (Some(1), Some(1)));
+    assert_eq!(server.hub.rooms.len(), 1);
+    server.stop().await;
+}

@@ -9,7 +9,6 @@ mod common;
 
 use athlas_server::store::{ActionRecord, Append, Commitment, NewMatch, Store, StoreError};
 use serde_json::json;
-use sqlx::{Connection, Executor, PgConnection};
 use uuid::Uuid;
 
 fn new_match(join_code: &str, token_hash: &str) -> NewMatch {
@@ -115,24 +114,10 @@ async fn the_sqlite_store_keeps_its_contract() {
 
 #[tokio::test]
 async fn the_postgres_store_keeps_its_contract() {
-    let admin_url = std::env::var("ATHLAS_TEST_POSTGRES").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
-    let mut admin = match PgConnection::connect(&admin_url).await {
-        Ok(c) => c,
-        Err(e) if std::env::var("ATHLAS_REQUIRE_POSTGRES").is_err() => {
-            eprintln!("skipping the Postgres store suite: no Postgres at {admin_url}: {e}");
-            return;
-        }
-        Err(e) => panic!("no Postgres at {admin_url}: {e}"),
-    };
-    let db = format!("athlas_test_{}", Uuid::new_v4().simple());
-    admin.execute(format!("CREATE DATABASE {db}").as_str()).await.unwrap();
-    let url = match admin_url.rsplit_once('/') {
-        Some((base, _)) => format!("{base}/{db}"),
-        None => unreachable!(),
-    };
-    let store = Store::open(Some(&url), std::path::Path::new("unused")).await.unwrap();
+    let Some(db) = common::PgDb::create().await else { return };
+    let store = Store::open(Some(&db.url), std::path::Path::new("unused")).await.unwrap();
     assert_eq!(store.backend_name(), "postgres");
     suite(&store).await;
     store.close().await;
-    admin.execute(format!("DROP DATABASE {db} WITH (FORCE)").as_str()).await.unwrap();
+    db.drop().await;
 }

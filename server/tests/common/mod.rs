@@ -379,3 +379,39 @@ impl Client {
         self.recv_type("pong").await;
     }
 }
+
+/// A fresh Postgres database for one test, on the server named by
+/// `ATHLAS_TEST_POSTGRES` (default `postgres://postgres@127.0.0.1:5432/postgres`).
+pub struct PgDb {
+    pub url: String,
+    admin_url: String,
+    name: String,
+}
+
+impl PgDb {
+    /// `None` (with a note) when no Postgres answers, unless
+    /// `ATHLAS_REQUIRE_POSTGRES` is set, which makes that a failure.
+    pub async fn create() -> Option<PgDb> {
+        use sqlx::{Connection, Executor};
+        let admin_url =
+            std::env::var("ATHLAS_TEST_POSTGRES").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+        let mut admin = match sqlx::PgConnection::connect(&admin_url).await {
+            Ok(c) => c,
+            Err(e) if std::env::var("ATHLAS_REQUIRE_POSTGRES").is_err() => {
+                eprintln!("skipping the Postgres half: no Postgres at {admin_url}: {e}");
+                return None;
+            }
+            Err(e) => panic!("no Postgres at {admin_url}: {e}"),
+        };
+        let name = format!("athlas_test_{}", uuid::Uuid::new_v4().simple());
+        admin.execute(format!("CREATE DATABASE {name}").as_str()).await.unwrap();
+        let (base, _) = admin_url.rsplit_once('/').unwrap();
+        Some(PgDb { url: format!("{base}/{name}"), admin_url: admin_url.clone(), name })
+    }
+
+    pub async fn drop(self) {
+        use sqlx::{Connection, Executor};
+        let mut admin = sqlx::PgConnection::connect(&self.admin_url).await.unwrap();
+        admin.execute(format!("DROP DATABASE {} WITH (FORCE)", self.name).as_str()).await.unwrap();
+    }
+}
