@@ -1010,3 +1010,190 @@ fn the_opponents_response_window_after_each_activation() {
     ok(&mut s, 0, DuelAction::EndActivation);
     assert_eq!(s.window, None);
 }
+
+// ------------------------------------------------------------ more DIs and clarifications
+
+fn di_on(unit: u32) -> DuelAction {
+    DuelAction::CastDi { target: Target { unit: Some(unit), ..Default::default() }, at: None }
+}
+
+#[test]
+fn a_forced_carrier_leaves_a_relic_that_already_moved() {
+    let b = board(&[], [h(0, 0), h(3, -3), h(-4, 4)]);
+    let mut s = scenario(
+        b,
+        0,
+        [player(vec![alpha(&["savage_warrior"])], &[]), player(vec![alpha(&["savage_warrior"])], &["unnatural_force"])],
+        vec![unit(0, 0, h(0, 0)), unit(1, 0, h(-4, 0))],
+    );
+    let carrier = unit_at(&s, h(0, 0));
+    activate(&mut s, 0, h(0, 0));
+    mv(&mut s, 0, h(1, 0));
+    assert_eq!(s.game.relics_at(h(1, 0)), 1, "carried one hex");
+    // Paul pushes the carrier on: the relic already moved this turn, so it stays.
+    let act = DuelAction::CastDi { target: Target { unit: Some(carrier), direction: Some(0), ..Default::default() }, at: None };
+    ok(&mut s, 1, act);
+    assert_eq!(s.game.unit(carrier).unwrap().hex, h(3, 0));
+    assert_eq!(s.game.relics_at(h(1, 0)), 1, "the relic was left behind");
+}
+
+#[test]
+fn tsunami_grows_a_body_by_one_hex_per_water_hex() {
+    // A body of two water hexes: it may add at most two hexes, each next to a
+    // different hex of the body; inner hexes don't multiply.
+    let b = board(&[(h(0, 0), Terrain::Water), (h(1, 0), Terrain::Water)], [h(-4, 0), h(-4, 1), h(-4, 2)]);
+    let mk = || scenario(b.clone(), 0, [player(vec![alpha(&["savage_warrior"])], &["tsunami"]), player(vec![alpha(&["savage_warrior"])], &[])], vec![unit(1, 0, h(-1, 0))]);
+    let grow = |hexes: Vec<athlas_engine::hex::Hex>| DuelAction::CastDi { target: Target { hex: Some(h(0, 0)), hexes, ..Default::default() }, at: None };
+    let mut s = mk();
+    rejected(&mut s, 0, grow(vec![h(2, 0), h(3, 0)]), "bad_growth");
+    rejected(&mut s, 0, grow(vec![h(-1, 1), h(0, 1), h(-1, 0)]), "bad_growth");
+    ok(&mut s, 0, grow(vec![h(-1, 0), h(2, 0)]));
+    assert_eq!(s.game.grid.terrain(h(2, 0)), Some(Terrain::Water));
+    assert_eq!(life(&s, 1, 0), 7, "the unit whose hex became water drowns");
+}
+
+#[test]
+fn flood_makes_up_to_four_hexes_water() {
+    let b = board(&[], [h(-4, 0), h(-4, 1), h(-4, 2)]);
+    let mut s = scenario(b, 0, [player(vec![alpha(&["savage_warrior"])], &["flood"]), player(vec![alpha(&["savage_warrior"])], &[])], vec![]);
+    let f = |hexes: Vec<athlas_engine::hex::Hex>| DuelAction::CastDi { target: Target { hexes, ..Default::default() }, at: None };
+    rejected(&mut s, 0, f(vec![h(0, 0), h(1, 0), h(2, 0), h(3, 0), h(4, 0)]), "bad_hexes");
+    ok(&mut s, 0, f(vec![h(0, 0), h(3, 0), h(-2, 2), h(1, -4)]));
+    assert_eq!(s.game.grid.iter().filter(|(_, t)| *t == Terrain::Water).count(), 4);
+}
+
+#[test]
+fn polymorph_self_only_on_a_unit_you_own() {
+    let b = board(&[], [h(-4, 0), h(-4, 1), h(-4, 2)]);
+    let mut s = scenario(b, 0, [player(vec![alpha(&["savage_warrior"])], &["polymorph_self"]), player(vec![alpha(&["savage_warrior"])], &[])], vec![unit(0, 0, h(0, 0)), unit(1, 0, h(2, 0))]);
+    let (mine, theirs) = (unit_at(&s, h(0, 0)), unit_at(&s, h(2, 0)));
+    // Even a controlled enemy unit is not yours to polymorph.
+    s.game.unit_mut(theirs).unwrap().controller = 0;
+    rejected(&mut s, 0, di_on(theirs), "not_owned");
+    ok(&mut s, 0, di_on(mine));
+    assert!(s.game.is_flying(Catalogue::standard(), s.game.unit(mine).unwrap()));
+}
+
+#[test]
+fn paralysis_stops_m_and_a_but_the_unit_can_still_be_attacked() {
+    let b = board(&[], [h(-4, 0), h(-4, 1), h(-4, 2)]);
+    let mut s = scenario(
+        b,
+        0,
+        [player(vec![alpha(&["savage_warrior", "karoos_blade"])], &["paralysis"]), player(vec![alpha(&["savage_warrior", "karoos_blade"])], &[])],
+        vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))],
+    );
+    let (mine, theirs) = (unit_at(&s, h(0, 0)), unit_at(&s, h(1, 0)));
+    ok(&mut s, 0, di_on(theirs));
+    activate(&mut s, 0, h(0, 0));
+    ok(&mut s, 0, power_on_unit("karoos_blade", theirs));
+    assert_eq!(life(&s, 1, 0), 6);
+    end(&mut s, 0);
+    end_turn(&mut s, 0);
+    activate(&mut s, 1, h(1, 0));
+    rejected(&mut s, 1, DuelAction::Move { to: h(2, 0), carry_relic: None }, "cannot_move");
+    rejected(&mut s, 1, power_on_unit("karoos_blade", mine), "paralyzed");
+}
+
+#[test]
+fn time_warp_gives_an_extra_move_and_shift_relic_one_hex() {
+    let b = board(&[], [h(0, 0), h(3, -3), h(-4, 4)]);
+    let mut s = scenario(b, 0, [player(vec![alpha(&["savage_warrior"])], &["time_warp", "shift_relic"]), player(vec![alpha(&["savage_warrior"])], &[])], vec![unit(0, 0, h(1, 1)), unit(1, 0, h(-4, 0))]);
+    let u = unit_at(&s, h(1, 1));
+    ok(&mut s, 0, di_on(u));
+    activate(&mut s, 0, h(1, 1));
+    mv(&mut s, 0, h(1, 2));
+    mv(&mut s, 0, h(1, 3));
+    end(&mut s, 0);
+    end_turn(&mut s, 0);
+    end_turn(&mut s, 1);
+    let shift = |dest| DuelAction::CastDi { target: Target { hex: Some(h(0, 0)), dest: Some(dest), ..Default::default() }, at: None };
+    rejected(&mut s, 0, shift(h(2, 0)), "bad_dest");
+    ok(&mut s, 0, shift(h(1, 0)));
+    assert_eq!(s.game.relics_at(h(1, 0)), 1);
+}
+
+#[test]
+fn dispel_magic_ends_markers_and_lasting_dis() {
+    let b = board(&[], [h(-4, 0), h(-4, 1), h(-4, 2)]);
+    let mut s = scenario(
+        b,
+        0,
+        [player(vec![alpha(&["savage_warrior"])], &["athilian_strength"]), player(vec![alpha(&["savage_warrior"])], &["dispel_magic"])],
+        vec![unit(0, 0, h(0, 0))],
+    );
+    let u = unit_at(&s, h(0, 0));
+    ok(&mut s, 0, di_on(u));
+    ok(&mut s, 1, DuelAction::Pass);
+    assert_eq!(s.game.active_dis.len(), 1);
+    end_turn(&mut s, 0);
+    ok(&mut s, 1, di_on(u));
+    assert!(s.game.active_dis.is_empty() && s.game.unit(u).unwrap().markers.is_empty());
+}
+
+#[test]
+fn heroic_inspiration_lifts_friendly_units_around_the_caster() {
+    let b = board(&[], [h(-4, 0), h(-4, 1), h(-4, 2)]);
+    let mut s = scenario(
+        b,
+        0,
+        [player(vec![alpha(&["spell_binder", "heroic_inspiration"]), alpha(&["savage_warrior"])], &[]), player(vec![alpha(&["savage_warrior"])], &[])],
+        vec![unit(0, 0, h(0, 0)), unit(0, 1, h(1, 0)), unit(0, 1, h(3, 0)), unit(1, 0, h(-1, 0))],
+    );
+    let cat = Catalogue::standard();
+    s.game.players[0].alphas[0].cubes.insert("heroic_inspiration".into(), 1);
+    activate(&mut s, 0, h(0, 0));
+    ok(&mut s, 0, power_self("heroic_inspiration"));
+    let g = &s.game;
+    let target = g.unit_at(h(-1, 0)).unwrap();
+    let v = |hex| g.attack_value(cat, Some(g.unit_at(hex).unwrap()), AttackKind::Melee, 5, target, false);
+    assert!(v(h(1, 0)) > 6, "next to the caster: inspired");
+    assert_eq!(v(h(3, 0)), 6, "too far: not inspired");
+    assert!(g.unit_at(h(-1, 0)).unwrap().markers.is_empty(), "enemies are not inspired");
+}
+
+#[test]
+fn explosive_genes_hurt_the_neighbours_of_a_dying_unit() {
+    let cat = Catalogue::standard();
+    let amount = cat.card("explosive_genes").unwrap().passives.iter().find_map(|p| match p {
+        athlas_engine::duel::card::Passive::ExplosiveGenes { amount } => Some(*amount),
+        _ => None,
+    });
+    let amount = amount.expect("Explosive Genes is a passive of ExplosiveGenes");
+    let b = board(&[], [h(-4, 0), h(-4, 1), h(-4, 2)]);
+    let mut bomb = alpha(&["savage_warrior", "explosive_genes"]);
+    bomb.life = Some(1);
+    let mut s = scenario(
+        b,
+        0,
+        [player(vec![alpha(&["savage_warrior", "karoos_blade"])], &[]), player(vec![bomb, alpha(&["shadow_ranger"])], &[])],
+        vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0)), unit(1, 1, h(2, 0))],
+    );
+    activate(&mut s, 0, h(0, 0));
+    let act = power_on_unit("karoos_blade", unit_at(&s, h(1, 0)));
+    ok(&mut s, 0, act);
+    assert_eq!(life(&s, 0, 0), 12 - amount, "the attacker next to it");
+    assert_eq!(life(&s, 1, 1), 10 - amount, "and any other neighbour");
+}
+
+#[test]
+fn rain_burst_brings_a_flier_down_and_drowns_it_over_water() {
+    let cat = Catalogue::standard();
+    let rb = cat.card("rain_burst").unwrap();
+    let b = board(&[(h(1, 0), Terrain::Water)], [h(1, 0), h(-4, 1), h(-4, 2)]);
+    let mut s = scenario(
+        b,
+        0,
+        [player(vec![alpha(&["spell_binder", "rain_burst"])], &[]), player(vec![alpha(&["forsaken_drake"])], &[])],
+        vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))],
+    );
+    s.game.players[0].alphas[0].cubes.insert("rain_burst".into(), 1);
+    let d = unit_at(&s, h(1, 0));
+    assert!(rb.range.is_some_and(|r| r.max > 1), "Rain Burst reaches fliers by its range");
+    activate(&mut s, 0, h(0, 0));
+    ok(&mut s, 0, power_on_unit("rain_burst", d));
+    let u = s.game.unit(d).unwrap();
+    assert!(!s.game.is_flying(cat, u), "golden rule 4: grounded wins over flying");
+    assert_eq!(life(&s, 1, 0), 8 - 5, "drowned");
+    assert!(!s.game.holds_relics(cat, u), "a flier brought down does not take the relic");
+}

@@ -2,8 +2,6 @@
 //! of summoning hexes and where the relics start. The book's set-up diagram is
 //! missing; `content/duel/boards/default.json` is our symmetric default.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::card::{ContentError, Terrain};
@@ -65,8 +63,8 @@ impl BoardLayout {
             return err("three relics on the board are needed".into());
         }
         let grid = self.grid();
-        for (h, t) in &grid.cells {
-            if *t == Terrain::Crater && h.neighbors().any(|n| grid.terrain(n) == Some(Terrain::Water)) {
+        for (h, t) in grid.iter() {
+            if t == Terrain::Crater && h.neighbors().any(|n| grid.terrain(n) == Some(Terrain::Water)) {
                 return err(format!("crater {h} is next to water and would flood at once"));
             }
         }
@@ -75,35 +73,77 @@ impl BoardLayout {
 
     /// The terrain grid this layout starts with.
     pub fn grid(&self) -> Grid {
-        let mut cells: BTreeMap<Hex, Terrain> =
-            Hex::hexagon(self.radius).into_iter().map(|h| (h, Terrain::Plains)).collect();
+        let mut g = Grid::plains(Hex::hexagon(self.radius));
         for (h, t) in &self.terrain {
-            cells.insert(*h, *t);
+            g.set(*h, *t);
         }
-        Grid { cells }
+        g
     }
 }
 
-/// The terrain of every hex on the board.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The terrain of every hex on the board: a dense square of the hexagon's
+/// bounding box (cheap to copy, which every action and checkpoint does).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grid {
-    #[serde(with = "cells_as_list")]
-    pub cells: BTreeMap<Hex, Terrain>,
+    radius: i32,
+    /// `None` for squares of the box that are not hexes of the board.
+    cells: Vec<Option<Terrain>>,
 }
 
 impl Grid {
+    fn empty(radius: i32) -> Grid {
+        let side = (2 * radius + 1) as usize;
+        Grid { radius, cells: vec![None; side * side] }
+    }
+
+    fn index(&self, h: Hex) -> Option<usize> {
+        let r = self.radius;
+        if h.q < -r || h.q > r || h.r < -r || h.r > r {
+            return None;
+        }
+        Some(((h.q + r) * (2 * r + 1) + (h.r + r)) as usize)
+    }
+
+    fn hex_at(&self, i: usize) -> Hex {
+        let side = 2 * self.radius + 1;
+        Hex::new(i as i32 / side - self.radius, i as i32 % side - self.radius)
+    }
+
     /// A board of the given hexes, all plains (for tests and custom boards).
     pub fn plains(hexes: impl IntoIterator<Item = Hex>) -> Grid {
-        Grid { cells: hexes.into_iter().map(|h| (h, Terrain::Plains)).collect() }
+        let hexes: Vec<Hex> = hexes.into_iter().collect();
+        let radius = hexes.iter().map(|h| h.q.abs().max(h.r.abs())).max().unwrap_or(0);
+        let mut g = Grid::empty(radius);
+        for h in hexes {
+            g.set(h, Terrain::Plains);
+        }
+        g
     }
 
     /// `None` when the hex is off the board.
     pub fn terrain(&self, h: Hex) -> Option<Terrain> {
-        self.cells.get(&h).copied()
+        self.index(h).and_then(|i| self.cells[i])
     }
 
     pub fn contains(&self, h: Hex) -> bool {
-        self.cells.contains_key(&h)
+        self.terrain(h).is_some()
+    }
+
+    /// Set the terrain of a hex (or add it to the board).
+    pub fn set(&mut self, h: Hex, t: Terrain) {
+        if let Some(i) = self.index(h) {
+            self.cells[i] = Some(t);
+        }
+    }
+
+    /// Every hex of the board with its terrain, in a fixed order.
+    pub fn iter(&self) -> impl Iterator<Item = (Hex, Terrain)> + '_ {
+        self.cells.iter().enumerate().filter_map(|(i, t)| t.map(|t| (self.hex_at(i), t)))
+    }
+
+    /// Every hex of the board.
+    pub fn hexes(&self) -> impl Iterator<Item = Hex> + '_ {
+        self.iter().map(|(h, _)| h)
     }
 
     /// A cliff: a crater and a hill side by side.
@@ -115,16 +155,20 @@ impl Grid {
     }
 }
 
-mod cells_as_list {
-    use super::*;
-    use serde::{Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(m: &BTreeMap<Hex, Terrain>, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(m.iter())
+impl Serialize for Grid {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
     }
+}
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<Hex, Terrain>, D::Error> {
+impl<'de> Deserialize<'de> for Grid {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Grid, D::Error> {
         let v: Vec<(Hex, Terrain)> = Vec::deserialize(d)?;
-        Ok(v.into_iter().collect())
+        let radius = v.iter().map(|(h, _)| h.q.abs().max(h.r.abs())).max().unwrap_or(0);
+        let mut g = Grid::empty(radius);
+        for (h, t) in v {
+            g.set(h, t);
+        }
+        Ok(g)
     }
 }

@@ -10,8 +10,8 @@ use crate::Seat;
 
 fn targets_for(g: &Game, seat: Seat, targeting: &Targeting, effects: &[Effect], center: Option<Hex>, reach: u32) -> Vec<Target> {
     let hexes: Vec<Hex> = match center {
-        Some(c) => g.grid.cells.keys().copied().filter(|h| h.distance(c) <= reach).collect(),
-        None => g.grid.cells.keys().copied().collect(),
+        Some(c) => g.grid.hexes().filter(|h| h.distance(c) <= reach).collect(),
+        None => g.grid.hexes().collect(),
     };
     let mut base: Vec<Target> = match targeting {
         Targeting::Itself => vec![Target::default()],
@@ -49,9 +49,7 @@ fn targets_for(g: &Game, seat: Seat, targeting: &Targeting, effects: &[Effect], 
                     .flat_map(|t| {
                         let from = t.unit.and_then(|id| g.unit(id)).map(|u| u.hex);
                         g.grid
-                            .cells
-                            .keys()
-                            .copied()
+                            .hexes()
                             .filter(move |h| from.is_some_and(|f| h.distance(f) <= d))
                             .map(move |h| Target { dest: Some(h), ..t.clone() })
                             .collect::<Vec<_>>()
@@ -122,7 +120,7 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction>
         v.push(DuelAction::EndTurn);
         for (i, a) in g.players[seat as usize].alphas.iter().enumerate() {
             let hexes: Vec<Hex> = if g.deploys_anywhere(cat, seat, i) {
-                g.grid.cells.keys().copied().collect()
+                g.grid.hexes().collect()
             } else {
                 g.summoning_hexes[seat as usize].clone()
             };
@@ -132,8 +130,8 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction>
         v.extend(g.units.iter().filter(|u| u.controller == seat).map(|u| DuelAction::Activate { unit: u.id }));
         if let Some(act) = g.activation.as_ref().filter(|a| !a.ended) {
             if let Some(u) = g.unit(act.unit) {
-                for h in g.grid.cells.keys().filter(|h| h.distance(u.hex) <= 2) {
-                    v.push(DuelAction::Move { to: *h, carry_relic: None });
+                for h in g.grid.hexes().filter(|h| h.distance(u.hex) <= 2) {
+                    v.push(DuelAction::Move { to: h, carry_relic: None });
                 }
                 for o in g.units.iter().filter(|o| o.hex.is_adjacent(u.hex)) {
                     v.push(DuelAction::PassRelic { to: o.id });

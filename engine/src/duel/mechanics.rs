@@ -164,7 +164,7 @@ impl Game {
         if !self.grid.contains(hex) || self.grid.terrain(hex) == Some(to) {
             return;
         }
-        self.grid.cells.insert(hex, to);
+        self.grid.set(hex, to);
         cx.emit(EventKind::TerrainChanged { hex, terrain: to });
         if to == Terrain::Water {
             self.drown_at(cx, hex);
@@ -175,12 +175,12 @@ impl Game {
     /// Flooding: every crater next to water becomes water, repeatedly.
     fn flood(&mut self, cx: &mut Cx) {
         loop {
-            let next = self.grid.cells.iter().find(|(h, t)| {
-                **t == Terrain::Crater
+            let next = self.grid.iter().find(|(h, t)| {
+                *t == Terrain::Crater
                     && h.neighbors().any(|n| self.grid.terrain(n) == Some(Terrain::Water))
             });
-            let Some((&h, _)) = next else { break };
-            self.grid.cells.insert(h, Terrain::Water);
+            let Some((h, _)) = next else { break };
+            self.grid.set(h, Terrain::Water);
             cx.emit(EventKind::TerrainChanged { hex: h, terrain: Terrain::Water });
             self.drown_at(cx, h);
         }

@@ -166,7 +166,7 @@ impl Ruleset for Duel {
         }
         // Exactly what was locked in at creation, so the hash stays stable.
         Some(serde_json::json!({
-            "alphas": p.alphas.iter().map(|a| &a.design).collect::<Vec<_>>(),
+            "alphas": p.alphas.iter().map(|a| &*a.design).collect::<Vec<_>>(),
             "di_stack": p.locked_stack,
         }))
     }

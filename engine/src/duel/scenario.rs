@@ -93,7 +93,7 @@ impl Scenario {
                 let figure = a.revealed.then(|| Figure::ALL[i % 4]);
                 p.alphas.push(Alpha {
                     cost: design.summoning_cost(cat),
-                    design,
+                    design: std::sync::Arc::new(design),
                     revealed: a.revealed,
                     figure,
                     max_life: max,

@@ -76,7 +76,8 @@ impl Figure {
 /// One of a player's Alphas.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Alpha {
-    pub design: AlphaDesign,
+    /// Shared: fixed once locked in, and copied with every action otherwise.
+    pub design: std::sync::Arc<AlphaDesign>,
     /// Face up since its first summon.
     pub revealed: bool,
     pub figure: Option<Figure>,
@@ -241,7 +242,8 @@ pub struct DuelState {
     pub game: Game,
     /// Snapshots of the current activation: at its start and after each power.
     /// The opponent may time a DI at any of them (DESIGN.md, DI timing).
-    pub checkpoints: Vec<Game>,
+    /// Shared, so copying the state for an action does not copy them.
+    pub checkpoints: Vec<std::sync::Arc<Game>>,
     pub pending: Option<PendingDi>,
     /// The seat whose response window is open after an activation ended.
     pub window: Option<Seat>,

@@ -231,7 +231,7 @@ impl DuelState {
             .map(|design| {
                 let cost = design.summoning_cost(cat);
                 let life = design.life_pool(cat);
-                Alpha { design, revealed: false, figure: None, cost, max_life: life, life, cubes: Default::default() }
+                Alpha { design: std::sync::Arc::new(design), revealed: false, figure: None, cost, max_life: life, life, cubes: Default::default() }
             })
             .collect();
         p.locked_stack = di.clone();
@@ -316,7 +316,7 @@ impl DuelState {
             cx.emit(EventKind::AlphaRevealed {
                 seat,
                 alpha,
-                design: a.design.clone(),
+                design: (*a.design).clone(),
                 cost: a.cost,
                 life: a.max_life,
                 figure: fig,
@@ -363,7 +363,7 @@ impl DuelState {
         let m = 1 + std::mem::take(&mut u.extra_m);
         g.activation = Some(Activation { unit: id, m, a: 1, spent_a: false, started_in_water: in_water, ended: false });
         cx.emit(EventKind::Activated { unit: id });
-        self.checkpoints = vec![self.game.clone()];
+        self.checkpoints = vec![std::sync::Arc::new(self.game.clone())];
         Ok(())
     }
 
@@ -563,7 +563,7 @@ impl DuelState {
     /// After a move or a power: a moment the opponent may time a DI at.
     fn checkpoint(&mut self) {
         if self.game.activation.is_some() {
-            self.checkpoints.push(self.game.clone());
+            self.checkpoints.push(std::sync::Arc::new(self.game.clone()));
         }
     }
 
@@ -686,7 +686,7 @@ impl DuelState {
                     format!("checkpoint {k} is not a moment of the current activation ({} available)", self.checkpoints.len()),
                 ));
             }
-            let mut restored = self.checkpoints[k].clone();
+            let mut restored = (*self.checkpoints[k]).clone();
             // The caster's own stack is as it is now (discards stand).
             restored.players[seat as usize].di_stack = self.game.players[seat as usize].di_stack.clone();
             restored.players[seat as usize].auto_pass = self.game.players[seat as usize].auto_pass;

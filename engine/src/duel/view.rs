@@ -94,13 +94,12 @@ pub(crate) fn view(state: &DuelState, cat: &Catalogue, viewer: Viewer, legal: Ve
     let g = &state.game;
     let hexes = g
         .grid
-        .cells
         .iter()
         .map(|(h, t)| HexView {
-            hex: *h,
-            terrain: *t,
-            relics: g.relics_at(*h),
-            summoning: (0..2u8).find(|s| g.summoning_hexes[*s as usize].contains(h)),
+            hex: h,
+            terrain: t,
+            relics: g.relics_at(h),
+            summoning: (0..2u8).find(|s| g.summoning_hexes[*s as usize].contains(&h)),
         })
         .collect();
     let units = g
@@ -146,7 +145,7 @@ pub(crate) fn view(state: &DuelState, cat: &Catalogue, viewer: Viewer, legal: Ve
                         AlphaView {
                             index: i,
                             revealed: a.revealed,
-                            design: show.then(|| a.design.clone()),
+                            design: show.then(|| (*a.design).clone()),
                             cost: show.then_some(a.cost),
                             life: show.then_some(a.life),
                             max_life: show.then_some(a.max_life),

@@ -1,0 +1,157 @@
+//! Minions: their cards (standard and Veteran sides) and their AI exactly as
+//! written (L1614-1699): the targeting die, the special targeting table,
+//! moving to maximum range by the shortest route, preferring the route that
+//! ends furthest from the other Origins, and DIFFICULT TERRAIN.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::attack::Attack;
+use super::damage::DamageType;
+use super::dice::TargetingFace;
+use super::map::{Graph, SpaceIx};
+use super::status::Status;
+
+/// The special targeting table (L1635-1677).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetRule {
+    Closest,
+    MostHp,
+    LeastHp,
+    MostPhysicalArmor,
+    LeastPhysicalArmor,
+    MostMagicalArmor,
+    LeastMagicalArmor,
+    MostSource,
+    LeastSource,
+    MostOriginsSpace,
+    FewestOriginsSpace,
+}
+
+/// One side of a minion card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MinionStats {
+    pub level: u32,
+    pub hp: u32,
+    #[serde(default)]
+    pub physical_armor: u32,
+    #[serde(default)]
+    pub magical_armor: u32,
+    pub targeting: TargetRule,
+    pub movement: u32,
+    pub attack: Attack,
+    #[serde(default)]
+    pub undead: bool,
+    #[serde(default)]
+    pub immune: BTreeSet<DamageType>,
+    #[serde(default)]
+    pub immune_statuses: BTreeSet<Status>,
+    #[serde(default)]
+    pub immovable: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MinionCard {
+    pub id: String,
+    pub name: String,
+    pub standard: MinionStats,
+    /// The harder side, spawned only when a card says so (L1253).
+    pub veteran: MinionStats,
+}
+
+/// Someone a minion may target: a standing, visible Origin or a DOMINATED minion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Candidate {
+    pub space: SpaceIx,
+    pub hp: u32,
+    pub physical_armor: u32,
+    pub magical_armor: u32,
+    pub source: u32,
+}
+
+/// Pick a target (index into `cands`). Ties go to the first candidate in
+/// party order: the party's collective choice (L1623) is fixed that way
+/// (ASSUMPTIONS.md, "Party choices").
+pub fn choose_target(graph: &Graph, me: SpaceIx, face: TargetingFace, rule: TargetRule, cands: &[Candidate]) -> Option<usize> {
+    if cands.is_empty() {
+        return None;
+    }
+    let rule = match face {
+        TargetingFace::Closest => TargetRule::Closest,
+        TargetingFace::Special => rule,
+    };
+    let dist = graph.distances(me);
+    let far = u32::MAX;
+    let key = |c: &Candidate| -> i64 {
+        match rule {
+            TargetRule::Closest => -(dist[c.space].unwrap_or(far) as i64),
+            TargetRule::MostHp => c.hp as i64,
+            TargetRule::LeastHp => -(c.hp as i64),
+            TargetRule::MostPhysicalArmor => c.physical_armor as i64,
+            TargetRule::LeastPhysicalArmor => -(c.physical_armor as i64),
+            TargetRule::MostMagicalArmor => c.magical_armor as i64,
+            TargetRule::LeastMagicalArmor => -(c.magical_armor as i64),
+            TargetRule::MostSource => c.source as i64,
+            TargetRule::LeastSource => -(c.source as i64),
+            TargetRule::MostOriginsSpace => cands.iter().filter(|o| o.space == c.space).count() as i64,
+            TargetRule::FewestOriginsSpace => -(cands.iter().filter(|o| o.space == c.space).count() as i64),
+        }
+    };
+    let best = cands.iter().map(key).max()?;
+    cands.iter().position(|c| key(c) == best)
+}
+
+/// Where a minion (or Boss) moves: the spaces it enters, in order.
+///
+/// It moves to a space at exactly `range` from the target by a least-cost
+/// route, stopping when its movement runs out or it can't pay for a
+/// DIFFICULT TERRAIN space (L1681-1691); among routes it prefers the one that
+/// ends furthest from the other Origins (`others`), then the lowest space.
+pub fn plan_move(graph: &Graph, from: SpaceIx, target: SpaceIx, range: u32, movement: u32, ignore_difficult: bool, others: &[SpaceIx]) -> Vec<SpaceIx> {
+    let to_target = graph.distances(target);
+    let Some(d0) = to_target[from] else { return Vec::new() };
+    if d0 == range || movement == 0 {
+        return Vec::new();
+    }
+    let costs = graph.costs(from, ignore_difficult);
+    let reachable: Vec<SpaceIx> = (0..graph.len()).filter(|&s| costs[s].is_some() && to_target[s].is_some()).collect();
+    // Spaces at max range; if none exists, the ones closest to it (ASSUMPTIONS.md).
+    let miss = |s: SpaceIx| to_target[s].unwrap().abs_diff(range);
+    let best_miss = reachable.iter().map(|&s| miss(s)).min().unwrap_or(0);
+    if best_miss >= d0.abs_diff(range) {
+        return Vec::new();
+    }
+    let goals: Vec<SpaceIx> = reachable.iter().copied().filter(|&s| miss(s) == best_miss).collect();
+    let best_cost = goals.iter().map(|&s| costs[s].unwrap()).min().unwrap();
+    let mut options: Vec<Vec<SpaceIx>> = Vec::new();
+    for &g in goals.iter().filter(|&&s| costs[s] == Some(best_cost)) {
+        for route in graph.cheapest_routes(from, g, ignore_difficult) {
+            let mut left = movement;
+            let mut walked = Vec::new();
+            for s in route {
+                let c = graph.enter_cost(s, ignore_difficult);
+                if c > left {
+                    break;
+                }
+                left -= c;
+                walked.push(s);
+            }
+            if !options.contains(&walked) {
+                options.push(walked);
+            }
+        }
+    }
+    let score = |walked: &Vec<SpaceIx>| {
+        let end = walked.last().copied().unwrap_or(from);
+        let d = graph.distances(end);
+        let ds: Vec<u32> = others.iter().map(|&o| d[o].unwrap_or(1000)).collect();
+        let min = ds.iter().copied().min().unwrap_or(1000);
+        let sum: u32 = ds.iter().sum();
+        (min, sum, std::cmp::Reverse(end))
+    };
+    options.into_iter().max_by_key(score).unwrap_or_default()
+}
