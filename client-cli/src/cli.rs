@@ -1,0 +1,325 @@
+//! The command line: one enum of commands, each dispatched to its module.
+
+use std::{path::PathBuf, time::Duration};
+
+use anyhow::Context;
+use athlas_engine::duel::card::Catalogue;
+use clap::{Args, Parser, Subcommand};
+use serde_json::json;
+
+use crate::{
+    bot::Bot,
+    load::{self, LoadConfig},
+    net::{Backoff, Identity, Link, Lobby, ServerAddr},
+    script::{self, ScriptConfig},
+    session::Saved,
+    tui::{self, App},
+};
+
+#[derive(Debug, Parser)]
+#[command(name = "athlas", version, about = "Terminal client for Athlas: play, watch, script, load-test")]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub scripted: Scripted,
+}
+
+/// The server, for every command.
+#[derive(Debug, Clone, Args)]
+pub struct ServerArg {
+    /// The server: http://HOST:PORT (or HOST:PORT).
+    #[arg(long, env = "ATHLAS_SERVER", default_value = "127.0.0.1:8080")]
+    pub server: String,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create a match (you take seat 0), print its join code, and play.
+    Create {
+        /// The game.
+        #[arg(value_parser = ["duel"], default_value = "duel")]
+        game: String,
+        #[command(flatten)]
+        server: ServerArg,
+        /// Each player's summoning points (the book recommends 250).
+        #[arg(long, default_value_t = 250)]
+        points: u32,
+        /// A live match (timed response windows) instead of correspondence.
+        #[arg(long)]
+        live: bool,
+        /// Print the match and exit instead of opening the UI.
+        #[arg(long)]
+        no_ui: bool,
+    },
+    /// Join a match with its join code, and play.
+    Join {
+        code: String,
+        #[command(flatten)]
+        server: ServerArg,
+        #[arg(long)]
+        no_ui: bool,
+    },
+    /// Watch a match as a spectator.
+    Watch {
+        match_id: String,
+        #[command(flatten)]
+        server: ServerArg,
+    },
+    /// Come back to a match with the saved seat token and last seq.
+    Resume {
+        match_id: String,
+        /// Another server than the saved one.
+        #[arg(long)]
+        server: Option<String>,
+    },
+    /// List open matches.
+    List {
+        #[command(flatten)]
+        server: ServerArg,
+    },
+    /// Load-test a local server: N matches played by bots for S seconds.
+    Load {
+        #[command(flatten)]
+        server: ServerArg,
+        /// Matches played at once.
+        #[arg(long, default_value_t = 10)]
+        matches: usize,
+        /// Seconds to run.
+        #[arg(long, default_value_t = 10)]
+        duration: u64,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long, default_value_t = 250)]
+        points: u32,
+        /// A bot resigns after this many of its own actions.
+        #[arg(long, default_value_t = 500)]
+        max_actions: u64,
+    },
+}
+
+/// `athlas --script FILE` / `athlas --bot`: no UI, frames as JSON lines on stdout.
+#[derive(Debug, Args)]
+pub struct Scripted {
+    /// JSON lines of actions (or `act` frames) to send; `-` reads stdin.
+    #[arg(long, value_name = "FILE")]
+    pub script: Option<PathBuf>,
+    /// Play random legal actions until the game ends (after the script, if any).
+    #[arg(long)]
+    pub bot: bool,
+    /// The bot's seed (the same seed plays the same way from the same views).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    #[arg(long, env = "ATHLAS_SERVER", default_value = "127.0.0.1:8080")]
+    pub server: String,
+    /// Play the seat of this token.
+    #[arg(long, conflicts_with_all = ["create", "join"])]
+    pub token: Option<String>,
+    /// Create a duel and play seat 0 (the first line printed is {"type":"created",..}).
+    #[arg(long, conflicts_with = "join")]
+    pub create: bool,
+    /// Join with this code (the first line printed is {"type":"joined",..}).
+    #[arg(long, value_name = "CODE")]
+    pub join: Option<String>,
+    /// Summoning points, with --create.
+    #[arg(long, default_value_t = 250)]
+    pub points: u32,
+    /// A live match, with --create.
+    #[arg(long)]
+    pub live: bool,
+    /// Send each line at once instead of waiting for this seat's turn.
+    #[arg(long)]
+    pub no_wait: bool,
+    /// Send lines as they are, without checking them as duel actions.
+    #[arg(long)]
+    pub raw: bool,
+    /// Milliseconds to keep printing frames after the last line.
+    #[arg(long, default_value_t = 500)]
+    pub linger_ms: u64,
+    /// Exit with status 1 if any error frame was received.
+    #[arg(long)]
+    pub fail_on_error: bool,
+}
+
+/// Run a parsed command line.
+///
+/// # Errors
+/// Whatever stops the command, in words.
+pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Some(Command::Create { game, server, points, live, no_ui }) => {
+            let addr = ServerAddr::parse(&server.server)?;
+            let lobby = Lobby::new(addr.clone());
+            let c = lobby.create(&game, json!({"summoning_points": points}), live).await.context("creating the match")?;
+            let saved = Saved {
+                server: addr.authority.clone(),
+                match_id: c.match_id.clone(),
+                seat: Some(c.seat),
+                token: Some(c.token.clone()),
+                join_code: Some(c.join_code.clone()),
+                last_seq: None,
+            };
+            let path = saved.save().context("saving the seat token")?;
+            println!("match {}\njoin code {}  (the opponent runs: athlas join {})\nseat {} token saved in {}", c.match_id, c.join_code, c.join_code, c.seat, path.display());
+            if no_ui {
+                return Ok(());
+            }
+            play(addr, Identity::Seat { token: c.token }, None, Some(saved), Some(c.join_code)).await
+        }
+        Some(Command::Join { code, server, no_ui }) => {
+            let addr = ServerAddr::parse(&server.server)?;
+            let j = Lobby::new(addr.clone()).join(&code).await.context("joining the match")?;
+            let saved = Saved {
+                server: addr.authority.clone(),
+                match_id: j.match_id.clone(),
+                seat: Some(j.seat),
+                token: Some(j.token.clone()),
+                join_code: None,
+                last_seq: None,
+            };
+            let path = saved.save().context("saving the seat token")?;
+            println!("match {}\nseat {} token saved in {}", j.match_id, j.seat, path.display());
+            if no_ui {
+                return Ok(());
+            }
+            play(addr, Identity::Seat { token: j.token }, None, Some(saved), None).await
+        }
+        Some(Command::Watch { match_id, server }) => {
+            let addr = ServerAddr::parse(&server.server)?;
+            play(addr, Identity::Spectator { match_id }, None, None, None).await
+        }
+        Some(Command::Resume { match_id, server }) => {
+            let saved = Saved::load(&match_id)
+                .with_context(|| format!("no saved seat for match {match_id} in {}", crate::session::dir().display()))?;
+            let addr = ServerAddr::parse(server.as_deref().unwrap_or(&saved.server))?;
+            let identity = match &saved.token {
+                Some(t) => Identity::Seat { token: t.clone() },
+                None => Identity::Spectator { match_id: saved.match_id.clone() },
+            };
+            let (last, code) = (saved.last_seq, saved.join_code.clone());
+            play(addr, identity, last, Some(saved), code).await
+        }
+        Some(Command::List { server }) => {
+            let addr = ServerAddr::parse(&server.server)?;
+            let list = Lobby::new(addr).open_matches().await?;
+            if list.matches.is_empty() {
+                println!("no open matches");
+            }
+            for m in list.matches {
+                println!(
+                    "{}  {}  seats {}/{}  {}  join code {}",
+                    m.match_id,
+                    m.game,
+                    m.seats_taken.len(),
+                    m.seats,
+                    if m.live { "live" } else { "correspondence" },
+                    m.join_code.unwrap_or_default()
+                );
+            }
+            Ok(())
+        }
+        Some(Command::Load { server, matches, duration, seed, points, max_actions }) => {
+            let cfg = LoadConfig {
+                addr: ServerAddr::parse(&server.server)?,
+                matches,
+                duration: Duration::from_secs(duration),
+                seed,
+                points,
+                max_actions,
+            };
+            eprintln!("athlas load: {matches} matches for {duration} s against {}", cfg.addr.http());
+            let report = load::run(cfg).await?;
+            println!("{report}");
+            Ok(())
+        }
+        None => scripted(cli.scripted).await,
+    }
+}
+
+/// Open the UI on a link.
+async fn play(
+    addr: ServerAddr,
+    identity: Identity,
+    last_seq: Option<u64>,
+    saved: Option<Saved>,
+    join_code: Option<String>,
+) -> anyhow::Result<()> {
+    let match_id = match (&identity, &saved) {
+        (Identity::Spectator { match_id }, _) => match_id.clone(),
+        (_, Some(s)) => s.match_id.clone(),
+        _ => String::new(),
+    };
+    let link = Link::spawn(addr.ws(), identity, last_seq, Backoff::default());
+    let app = App::new(Catalogue::standard(), match_id, join_code);
+    tui::run(link, app, saved).await
+}
+
+async fn scripted(s: Scripted) -> anyhow::Result<()> {
+    if s.script.is_none() && !s.bot {
+        anyhow::bail!("nothing to do: give a command (athlas --help), or --script FILE / --bot");
+    }
+    let lines = match &s.script {
+        None => Vec::new(),
+        Some(p) if p.as_os_str() == "-" => {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)?;
+            script::parse_script(&text, !s.raw).map_err(|e| anyhow::anyhow!("stdin: {e}"))?
+        }
+        Some(p) => {
+            let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            script::parse_script(&text, !s.raw).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?
+        }
+    };
+    let addr = ServerAddr::parse(&s.server)?;
+    let lobby = Lobby::new(addr.clone());
+    let mut stdout = std::io::stdout();
+    let token = if let Some(t) = s.token {
+        t
+    } else if s.create {
+        let c = lobby.create("duel", json!({"summoning_points": s.points}), s.live).await.context("creating the match")?;
+        let mut line = serde_json::to_value(&c)?;
+        line["type"] = "created".into();
+        println!("{line}");
+        c.token
+    } else if let Some(code) = &s.join {
+        let j = lobby.join(code).await.context("joining the match")?;
+        let mut line = serde_json::to_value(&j)?;
+        line["type"] = "joined".into();
+        println!("{line}");
+        j.token
+    } else {
+        anyhow::bail!("--script and --bot need a seat: --token T, --create or --join CODE");
+    };
+    let link = Link::spawn(addr.ws(), Identity::Seat { token }, None, Backoff::default());
+    let bot = s.bot.then(|| Bot::new(s.seed, Catalogue::standard()));
+    let cfg = ScriptConfig { wait_turn: !s.no_wait, linger: Duration::from_millis(s.linger_ms), ..ScriptConfig::default() };
+    let outcome = script::run(link, lines, bot, &mut stdout, cfg).await?;
+    if s.fail_on_error && outcome.errors > 0 {
+        anyhow::bail!("{} error frame(s) received", outcome.errors);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_parses() {
+        Cli::command_check();
+        let c = Cli::try_parse_from(["athlas", "create", "duel", "--points", "300", "--live"]).unwrap();
+        assert!(matches!(c.command, Some(Command::Create { points: 300, live: true, .. })));
+        let c = Cli::try_parse_from(["athlas", "--script", "f.jsonl", "--join", "ABCD"]).unwrap();
+        assert_eq!(c.scripted.join.as_deref(), Some("ABCD"));
+        assert!(Cli::try_parse_from(["athlas", "--bot", "--create", "--join", "X"]).is_err());
+        let c = Cli::try_parse_from(["athlas", "load", "--matches", "4", "--duration", "2"]).unwrap();
+        assert!(matches!(c.command, Some(Command::Load { matches: 4, duration: 2, .. })));
+    }
+
+    impl Cli {
+        fn command_check() {
+            <Cli as clap::CommandFactory>::command().debug_assert();
+        }
+    }
+}

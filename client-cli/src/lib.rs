@@ -1,0 +1,22 @@
+//! The Athlas terminal client as a library; `main.rs` is a thin shell over it.
+//!
+//! Modules by noun: [`cli`] (the command line), [`net`] (the HTTP lobby and
+//! the WebSocket link that reconnects by itself), [`session`] (saved seat
+//! tokens), [`script`] (actions from a file, frames to stdout), [`bot`]
+//! (random legal play from `view.legal`), [`load`] (the load generator),
+//! [`creation`] (drafting Alphas and a DI stack) and [`tui`] (the
+//! interactive terminal UI, its drawing as pure functions).
+//!
+//! **Architecture Invariant:** the client never decides what is legal. It
+//! offers the actions the server listed in `view.legal`, and the server's
+//! answer is the truth.
+
+pub mod bot;
+pub mod cli;
+pub mod creation;
+pub mod load;
+pub mod net;
+pub mod player;
+pub mod script;
+pub mod session;
+pub mod tui;

@@ -1,0 +1,366 @@
+//! The load generator: N matches at once, both seats of each played by
+//! in-process bots over real WebSockets, for a bounded time, on loopback.
+//! A match that ends before the time is up is replaced by a new one.
+//!
+//! Per action a bot parses only `type`, `seq`, `id`, the status and
+//! `view.legal` of each frame (see [`crate::player`]) and picks by weight:
+//! the load measured is the server's, not the client's.
+
+use std::{
+    collections::BTreeMap,
+    fmt,
+    time::{Duration, Instant},
+};
+
+use athlas_engine::duel::card::Catalogue;
+use serde_json::json;
+use tokio::time::sleep_until;
+
+use crate::{
+    bot::Bot,
+    net::{Backoff, Identity, Lobby, Link, LinkEvent, ServerAddr},
+    player::{Observed, Player},
+};
+
+/// At most this many matches at once and this long: a load test is bounded.
+pub const MAX_MATCHES: usize = 20_000;
+pub const MAX_DURATION: Duration = Duration::from_secs(3600);
+/// A seat that hears nothing for this long gives its match up as stalled.
+const STALL: Duration = Duration::from_secs(15);
+
+#[derive(Debug, Clone)]
+pub struct LoadConfig {
+    pub addr: ServerAddr,
+    pub matches: usize,
+    pub duration: Duration,
+    pub seed: u64,
+    /// Each player's summoning points.
+    pub points: u32,
+    /// A bot resigns after this many of its own actions.
+    pub max_actions: u64,
+}
+
+/// What a load run measured.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub matches_started: u64,
+    pub matches_finished: u64,
+    pub acked: u64,
+    pub elapsed: Duration,
+    /// Ack latencies in microseconds, sorted once the run is over.
+    pub latencies_us: Vec<u32>,
+    /// Error frames and local failures, by code.
+    pub errors: BTreeMap<String, u64>,
+}
+
+/// The nearest-rank percentile (`p` in 0..=100) of sorted samples.
+pub fn percentile(sorted: &[u32], p: f64) -> Option<u32> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    Some(sorted[rank.clamp(1, sorted.len()) - 1])
+}
+
+impl Report {
+    fn merge(&mut self, s: SeatStats) {
+        self.acked += s.acked;
+        self.latencies_us.extend(s.latencies_us);
+        for (k, v) in s.errors {
+            *self.errors.entry(k).or_default() += v;
+        }
+    }
+
+    fn error(&mut self, code: &str) {
+        *self.errors.entry(code.to_owned()).or_default() += 1;
+    }
+
+    pub fn actions_per_sec(&self) -> f64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 {
+            self.acked as f64 / s
+        } else {
+            0.0
+        }
+    }
+
+    pub fn total_errors(&self) -> u64 {
+        self.errors.values().sum()
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = |p| percentile(&self.latencies_us, p).map_or("-".to_owned(), |us| format!("{:.2}", f64::from(us) / 1000.0));
+        writeln!(f, "matches:        {} started, {} finished", self.matches_started, self.matches_finished)?;
+        writeln!(f, "actions acked:  {}", self.acked)?;
+        writeln!(f, "actions/s:      {:.1}", self.actions_per_sec())?;
+        writeln!(f, "ack latency ms: p50 {}  p99 {}", ms(50.0), ms(99.0))?;
+        write!(f, "errors:         {}", self.total_errors())?;
+        if !self.errors.is_empty() {
+            let parts: Vec<String> = self.errors.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            write!(f, " ({})", parts.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// SplitMix64: independent bot seeds from one run seed.
+pub fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+#[derive(Debug, Default)]
+struct SeatStats {
+    acked: u64,
+    latencies_us: Vec<u32>,
+    errors: BTreeMap<String, u64>,
+    finished: bool,
+    /// The bot had nothing to play (the match cannot go on).
+    stuck: bool,
+}
+
+/// Run the load. Refuses servers that are not on this machine.
+///
+/// # Errors
+/// A remote server, unbounded settings, or a lobby that does not answer.
+pub async fn run(cfg: LoadConfig) -> anyhow::Result<Report> {
+    anyhow::ensure!(cfg.addr.is_loopback(), "the load generator runs against a server on this machine only (loopback)");
+    anyhow::ensure!((1..=MAX_MATCHES).contains(&cfg.matches), "--matches must be 1 to {MAX_MATCHES}");
+    anyhow::ensure!(!cfg.duration.is_zero() && cfg.duration <= MAX_DURATION, "--duration must be 1 s to 1 h");
+    let lobby = Lobby::new(cfg.addr.clone());
+    // Fail early and clearly when the server is not there.
+    lobby.open_matches().await.map_err(|e| anyhow::anyhow!("the lobby does not answer: {e}"))?;
+    let start = Instant::now();
+    let deadline = tokio::time::Instant::now() + cfg.duration;
+    let mut slots = tokio::task::JoinSet::new();
+    for slot in 0..cfg.matches {
+        slots.spawn(run_slot(lobby.clone(), cfg.clone(), slot as u64, deadline));
+    }
+    let mut report = Report::default();
+    while let Some(r) = slots.join_next().await {
+        match r {
+            Ok(r) => {
+                report.matches_started += r.matches_started;
+                report.matches_finished += r.matches_finished;
+                report.acked += r.acked;
+                report.latencies_us.extend(r.latencies_us);
+                for (k, v) in r.errors {
+                    *report.errors.entry(k).or_default() += v;
+                }
+            }
+            Err(_) => report.error("task_panicked"),
+        }
+    }
+    report.elapsed = start.elapsed().min(cfg.duration);
+    report.latencies_us.sort_unstable();
+    Ok(report)
+}
+
+/// One match after another in one slot until the deadline.
+async fn run_slot(lobby: Lobby, cfg: LoadConfig, slot: u64, deadline: tokio::time::Instant) -> Report {
+    let mut report = Report::default();
+    let mut round = 0u64;
+    while tokio::time::Instant::now() < deadline {
+        let created = match lobby.create("duel", json!({"summoning_points": cfg.points}), false).await {
+            Ok(c) => c,
+            Err(e) => {
+                report.error(e.code().unwrap_or("create_failed"));
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            }
+        };
+        let joined = match lobby.join(&created.join_code).await {
+            Ok(j) => j,
+            Err(e) => {
+                report.error(e.code().unwrap_or("join_failed"));
+                continue;
+            }
+        };
+        report.matches_started += 1;
+        let backoff = Backoff { first: Duration::from_millis(100), max: Duration::from_secs(2), attempts: Some(5) };
+        let cat = Catalogue::standard();
+        let mut seats = Vec::new();
+        for (i, token) in [created.token, joined.token].into_iter().enumerate() {
+            let link = Link::spawn(cfg.addr.ws(), Identity::Seat { token }, None, backoff);
+            let mut bot = Bot::new(mix(cfg.seed ^ mix(slot << 32 | round << 1 | i as u64)), cat);
+            bot.max_actions = cfg.max_actions;
+            seats.push(tokio::spawn(play_seat(link, bot, deadline)));
+        }
+        round += 1;
+        let mut finished = false;
+        let mut stuck = false;
+        for s in seats {
+            match s.await {
+                Ok(s) => {
+                    finished |= s.finished;
+                    stuck |= s.stuck;
+                    report.merge(s);
+                }
+                Err(_) => report.error("task_panicked"),
+            }
+        }
+        if finished {
+            report.matches_finished += 1;
+        }
+        if stuck {
+            break; // a new match would be stuck the same way
+        }
+    }
+    report
+}
+
+/// Play one seat until the match ends, the deadline passes, or it stalls.
+async fn play_seat(mut link: Link, mut bot: Bot, deadline: tokio::time::Instant) -> SeatStats {
+    let mut st = SeatStats::default();
+    let mut p = Player::new();
+    let mut reconnected = false;
+    let mut resend_at: Option<tokio::time::Instant> = None;
+    let mut heard = tokio::time::Instant::now();
+    let err = |st: &mut SeatStats, code: &str| *st.errors.entry(code.to_owned()).or_default() += 1;
+    loop {
+        let wake = resend_at.unwrap_or(deadline).min(deadline).min(heard + STALL);
+        let first = tokio::select! {
+            ev = link.next() => ev,
+            () = sleep_until(wake) => {
+                let now = tokio::time::Instant::now();
+                if now >= deadline {
+                    return st;
+                }
+                if now >= heard + STALL {
+                    err(&mut st, "stalled");
+                    return st;
+                }
+                None
+            }
+        };
+        let mut batch: Vec<LinkEvent> = first.into_iter().collect();
+        while let Ok(ev) = link.events.try_recv() {
+            batch.push(ev);
+        }
+        for ev in batch {
+            match ev {
+                LinkEvent::Frame(text) => {
+                    heard = tokio::time::Instant::now();
+                    match p.observe(&text) {
+                        Observed::Acked { latency, .. } => {
+                            st.acked += 1;
+                            st.latencies_us.push(latency.as_micros().min(u128::from(u32::MAX)) as u32);
+                        }
+                        Observed::RateLimited => {
+                            err(&mut st, "rate_limited");
+                            resend_at = Some(tokio::time::Instant::now() + Duration::from_millis(50));
+                        }
+                        Observed::Rejected { code, .. } => {
+                            bot.refused(&code);
+                            err(&mut st, &code);
+                            if !p.welcomed {
+                                return st;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                LinkEvent::Connected { attempt } => reconnected |= attempt > 1,
+                LinkEvent::Disconnected { .. } => err(&mut st, "disconnected"),
+                LinkEvent::GaveUp { .. } => {
+                    err(&mut st, "gave_up");
+                    return st;
+                }
+            }
+        }
+        if p.finished {
+            st.finished = true;
+            return st;
+        }
+        if reconnected && p.welcomed {
+            reconnected = false;
+            if p.in_flight.is_some() && !p.settle_after_reconnect() {
+                p.in_flight = None; // pick again from the fresh view
+            }
+        }
+        if let Some(at) = resend_at {
+            if tokio::time::Instant::now() < at {
+                continue;
+            }
+            resend_at = None;
+            if let Some(i) = p.in_flight.as_mut() {
+                i.sent_at = Instant::now();
+                link.send(i.frame.clone());
+            }
+            continue;
+        }
+        if p.my_turn() {
+            match bot.pick(&p) {
+                Some(a) => link.send(p.act(a)),
+                None => {
+                    err(&mut st, "bot_has_no_action");
+                    st.stuck = true;
+                    return st;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        assert_eq!(percentile(&[], 50.0), None);
+        assert_eq!(percentile(&[7], 99.0), Some(7));
+        let v: Vec<u32> = (1..=100).collect();
+        assert_eq!(percentile(&v, 50.0), Some(50));
+        assert_eq!(percentile(&v, 99.0), Some(99));
+        assert_eq!(percentile(&v, 100.0), Some(100));
+        assert_eq!(percentile(&v, 0.0), Some(1));
+        let w = [1, 2, 3, 1000];
+        assert_eq!(percentile(&w, 50.0), Some(2));
+        assert_eq!(percentile(&w, 99.0), Some(1000));
+    }
+
+    #[test]
+    fn the_report_says_everything_asked_for() {
+        let mut r = Report {
+            matches_started: 3,
+            matches_finished: 1,
+            acked: 500,
+            elapsed: Duration::from_secs(2),
+            latencies_us: vec![1000, 2000, 3000],
+            errors: BTreeMap::new(),
+        };
+        r.error("rate_limited");
+        let text = r.to_string();
+        assert!(text.contains("3 started, 1 finished"));
+        assert!(text.contains("actions/s:      250.0"));
+        assert!(text.contains("p50 2.00  p99 3.00"));
+        assert!(text.contains("errors:         1 (rate_limited=1)"));
+    }
+
+    #[test]
+    fn seeds_mix_apart() {
+        assert_ne!(mix(1), mix(2));
+        assert_eq!(mix(42), mix(42));
+    }
+
+    #[tokio::test]
+    async fn remote_servers_and_unbounded_runs_are_refused() {
+        let cfg = |host: &str, matches, secs| LoadConfig {
+            addr: ServerAddr::parse(host).unwrap(),
+            matches,
+            duration: Duration::from_secs(secs),
+            seed: 0,
+            points: 250,
+            max_actions: 100,
+        };
+        assert!(run(cfg("example.org:80", 1, 1)).await.unwrap_err().to_string().contains("loopback"));
+        assert!(run(cfg("127.0.0.1:9", 0, 1)).await.is_err());
+        assert!(run(cfg("127.0.0.1:9", 1, 0)).await.is_err());
+        assert!(run(cfg("127.0.0.1:9", 1, 7200)).await.is_err());
+    }
+}

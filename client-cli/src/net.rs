@@ -1,0 +1,396 @@
+//! Talking to a server: the HTTP lobby ([`Lobby`]) and a WebSocket [`Link`]
+//! that says `hello` (or `watch`) and, when the connection drops, reconnects
+//! by itself with exponential backoff, resuming from the last `seq` it saw.
+
+use std::{
+    sync::{
+        atomic::{AtomicU64, Ordering},
+        Arc,
+    },
+    time::Duration,
+};
+
+use athlas_protocol::{ClientMsg, Created, ErrorBody, Joined, MatchList, MatchSummary, PROTOCOL_VERSION};
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Message;
+
+/// Why talking to the server failed.
+#[derive(Debug, thiserror::Error)]
+pub enum NetError {
+    /// The server address is not usable.
+    #[error("bad server address {0:?}: use http://HOST:PORT")]
+    BadAddress(String),
+    /// The HTTP request did not get an answer.
+    #[error("HTTP request failed: {0}")]
+    Http(#[from] reqwest::Error),
+    /// The server answered with an error body.
+    #[error("server refused ({status}): {code}: {message}")]
+    Refused { status: u16, code: String, message: String },
+}
+
+impl NetError {
+    /// The stable error code of a refusal, if the server sent one.
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            NetError::Refused { code, .. } => Some(code),
+            _ => None,
+        }
+    }
+}
+
+/// A server's address in both forms: `http://HOST:PORT` for the lobby and
+/// `ws://HOST:PORT/ws` for play. Accepts `HOST:PORT`, `http://..`, `ws://..`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerAddr {
+    /// `HOST:PORT` (or `HOST`), with no scheme and no trailing slash.
+    pub authority: String,
+}
+
+impl ServerAddr {
+    /// # Errors
+    /// An empty address or an `https`/`wss` one (this client speaks plain
+    /// HTTP; put a TLS proxy in front of it if needed).
+    pub fn parse(s: &str) -> Result<ServerAddr, NetError> {
+        let s = s.trim().trim_end_matches('/');
+        let rest = if let Some(r) = s.strip_prefix("http://").or_else(|| s.strip_prefix("ws://")) {
+            r
+        } else if s.contains("://") {
+            return Err(NetError::BadAddress(s.to_owned()));
+        } else {
+            s
+        };
+        let authority = rest.trim_end_matches("/ws").trim_end_matches('/');
+        if authority.is_empty() || authority.contains('/') {
+            return Err(NetError::BadAddress(s.to_owned()));
+        }
+        Ok(ServerAddr { authority: authority.to_owned() })
+    }
+
+    pub fn http(&self) -> String {
+        format!("http://{}", self.authority)
+    }
+
+    pub fn ws(&self) -> String {
+        format!("ws://{}/ws", self.authority)
+    }
+
+    /// The host part, without the port (brackets kept off IPv6 literals).
+    pub fn host(&self) -> &str {
+        let a = self.authority.as_str();
+        if let Some(rest) = a.strip_prefix('[') {
+            return rest.split(']').next().unwrap_or(rest);
+        }
+        a.rsplit_once(':').map_or(a, |(h, _)| h)
+    }
+
+    /// Whether the server is on this machine (the load generator only runs there).
+    pub fn is_loopback(&self) -> bool {
+        let h = self.host();
+        h == "localhost" || h.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+    }
+}
+
+/// The HTTP lobby: create, join and look up matches.
+#[derive(Debug, Clone)]
+pub struct Lobby {
+    pub addr: ServerAddr,
+    http: reqwest::Client,
+}
+
+impl Lobby {
+    pub fn new(addr: ServerAddr) -> Lobby {
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(30))
+            .build()
+            .expect("a plain HTTP client builds");
+        Lobby { addr, http }
+    }
+
+    async fn answer<T: serde::de::DeserializeOwned>(resp: reqwest::Response) -> Result<T, NetError> {
+        let status = resp.status();
+        if status.is_success() {
+            return Ok(resp.json::<T>().await?);
+        }
+        let text = resp.text().await.unwrap_or_default();
+        let body: ErrorBody = serde_json::from_str(&text)
+            .unwrap_or(ErrorBody { code: "http".into(), message: text.trim().to_owned() });
+        Err(NetError::Refused { status: status.as_u16(), code: body.code, message: body.message })
+    }
+
+    /// `POST /api/matches`. `options` are the game's options; `live` goes
+    /// with them (the server takes it out).
+    ///
+    /// # Errors
+    /// No answer, or the server refused (unknown game, bad options).
+    pub async fn create(&self, game: &str, mut options: Value, live: bool) -> Result<Created, NetError> {
+        if let Value::Object(m) = &mut options {
+            m.insert("live".into(), Value::Bool(live));
+        }
+        let body = serde_json::json!({ "game": game, "options": options });
+        let resp = self.http.post(format!("{}/api/matches", self.addr.http())).json(&body).send().await?;
+        Self::answer(resp).await
+    }
+
+    /// `POST /api/join/{code}`.
+    ///
+    /// # Errors
+    /// No answer, no such code (`not_found`), or every seat taken (`match_full`).
+    pub async fn join(&self, code: &str) -> Result<Joined, NetError> {
+        let resp = self.http.post(format!("{}/api/join/{code}", self.addr.http())).send().await?;
+        Self::answer(resp).await
+    }
+
+    /// `GET /api/matches/{id}`.
+    ///
+    /// # Errors
+    /// No answer or no such match.
+    pub async fn get_match(&self, id: &str) -> Result<MatchSummary, NetError> {
+        let resp = self.http.get(format!("{}/api/matches/{id}", self.addr.http())).send().await?;
+        Self::answer(resp).await
+    }
+
+    /// `GET /api/matches?status=open`.
+    ///
+    /// # Errors
+    /// No answer.
+    pub async fn open_matches(&self) -> Result<MatchList, NetError> {
+        let resp = self.http.get(format!("{}/api/matches?status=open", self.addr.http())).send().await?;
+        Self::answer(resp).await
+    }
+}
+
+/// Who a link speaks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Identity {
+    /// A seat, proven by its token.
+    Seat { token: String },
+    /// A spectator of a match.
+    Spectator { match_id: String },
+}
+
+impl Identity {
+    /// The first frame of a connection: `hello` or `watch`, resuming after `last_seq`.
+    pub fn greeting(&self, last_seq: Option<u64>) -> String {
+        let msg = match self {
+            Identity::Seat { token } => {
+                ClientMsg::Hello { token: token.clone(), last_seq, protocol: Some(PROTOCOL_VERSION) }
+            }
+            Identity::Spectator { match_id } => {
+                ClientMsg::Watch { match_id: match_id.clone(), last_seq, protocol: Some(PROTOCOL_VERSION) }
+            }
+        };
+        serde_json::to_string(&msg).expect("client messages serialize")
+    }
+}
+
+/// How a link retries.
+#[derive(Debug, Clone, Copy)]
+pub struct Backoff {
+    pub first: Duration,
+    pub max: Duration,
+    /// Give up after this many failed attempts in a row (`None`: never).
+    pub attempts: Option<u32>,
+}
+
+impl Default for Backoff {
+    fn default() -> Self {
+        Backoff { first: Duration::from_millis(250), max: Duration::from_secs(10), attempts: None }
+    }
+}
+
+impl Backoff {
+    /// The wait before attempt `n` (counted from 1 after a failure): doubling, capped.
+    pub fn delay(&self, n: u32) -> Duration {
+        let factor = 1u32 << n.saturating_sub(1).min(16);
+        self.first.saturating_mul(factor).min(self.max)
+    }
+}
+
+/// What a link reports to its owner.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LinkEvent {
+    /// Connected and the greeting sent (the `welcome` follows as a frame).
+    Connected { attempt: u32 },
+    /// One text frame from the server, as received.
+    Frame(String),
+    /// The connection is gone; the link tries again after `retry_in`.
+    Disconnected { reason: String, retry_in: Duration },
+    /// The link stopped trying.
+    GaveUp { reason: String },
+}
+
+/// The few fields of a server frame the link and the players look at; the
+/// rest of the frame is skipped without building it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct FrameHead {
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub seq: Option<u64>,
+}
+
+/// A WebSocket connection that keeps itself up. Dropping it ends its task.
+pub struct Link {
+    out: mpsc::UnboundedSender<String>,
+    pub events: mpsc::UnboundedReceiver<LinkEvent>,
+    last_seq: Arc<AtomicU64>,
+}
+
+/// `u64::MAX` in `last_seq` means "nothing seen yet".
+const NOTHING: u64 = u64::MAX;
+
+impl Link {
+    /// Start connecting to `ws_url` as `identity`, resuming after `last_seq`.
+    pub fn spawn(ws_url: String, identity: Identity, last_seq: Option<u64>, backoff: Backoff) -> Link {
+        let (out, out_rx) = mpsc::unbounded_channel();
+        let (ev_tx, events) = mpsc::unbounded_channel();
+        let last = Arc::new(AtomicU64::new(last_seq.unwrap_or(NOTHING)));
+        tokio::spawn(run(ws_url, identity, backoff, last.clone(), out_rx, ev_tx));
+        Link { out, events, last_seq: last }
+    }
+
+    /// Queue a text frame. Frames queued while the connection is down are
+    /// dropped at reconnect (they were meant for a view that is gone).
+    pub fn send(&self, text: String) {
+        let _ = self.out.send(text);
+    }
+
+    /// The `seq` of the last `welcome`/`update` received.
+    pub fn last_seq(&self) -> Option<u64> {
+        match self.last_seq.load(Ordering::Relaxed) {
+            NOTHING => None,
+            s => Some(s),
+        }
+    }
+
+    /// The next event; `None` once the link's task ended.
+    pub async fn next(&mut self) -> Option<LinkEvent> {
+        self.events.recv().await
+    }
+}
+
+async fn run(
+    url: String,
+    identity: Identity,
+    backoff: Backoff,
+    last: Arc<AtomicU64>,
+    mut out: mpsc::UnboundedReceiver<String>,
+    events: mpsc::UnboundedSender<LinkEvent>,
+) {
+    let mut failures = 0u32;
+    let mut attempt = 0u32;
+    loop {
+        attempt += 1;
+        let reason = match tokio_tungstenite::connect_async(url.as_str()).await {
+            Err(e) => format!("connect: {e}"),
+            Ok((ws, _)) => {
+                let (mut sink, mut stream) = ws.split();
+                // Whatever was queued while down belongs to a stale view.
+                while out.try_recv().is_ok() {}
+                let seq = match last.load(Ordering::Relaxed) {
+                    NOTHING => None,
+                    s => Some(s),
+                };
+                if let Err(e) = sink.send(Message::text(identity.greeting(seq))).await {
+                    format!("send: {e}")
+                } else {
+                    if events.send(LinkEvent::Connected { attempt }).is_err() {
+                        return;
+                    }
+                    let mut welcomed = false;
+                    loop {
+                        tokio::select! {
+                            text = out.recv() => match text {
+                                None => {
+                                    let _ = sink.send(Message::Close(None)).await;
+                                    return;
+                                }
+                                Some(text) => {
+                                    if let Err(e) = sink.send(Message::text(text)).await {
+                                        break format!("send: {e}");
+                                    }
+                                }
+                            },
+                            frame = stream.next() => match frame {
+                                None => break "the server closed the connection".to_owned(),
+                                Some(Err(e)) => break format!("receive: {e}"),
+                                Some(Ok(Message::Text(t))) => {
+                                    if let Ok(head) = serde_json::from_str::<FrameHead>(t.as_str()) {
+                                        if matches!(head.kind.as_str(), "welcome" | "update") {
+                                            if let Some(s) = head.seq {
+                                                last.store(s, Ordering::Relaxed);
+                                            }
+                                            if head.kind == "welcome" && !welcomed {
+                                                welcomed = true;
+                                                failures = 0;
+                                            }
+                                        }
+                                    }
+                                    if events.send(LinkEvent::Frame(t.as_str().to_owned())).is_err() {
+                                        return;
+                                    }
+                                }
+                                Some(Ok(Message::Close(_))) => break "the server closed the connection".to_owned(),
+                                Some(Ok(_)) => {}
+                            },
+                        }
+                    }
+                }
+            }
+        };
+        failures += 1;
+        if backoff.attempts.is_some_and(|n| failures >= n) {
+            let _ = events.send(LinkEvent::GaveUp { reason });
+            return;
+        }
+        let retry_in = backoff.delay(failures);
+        if events.send(LinkEvent::Disconnected { reason, retry_in }).is_err() {
+            return;
+        }
+        tokio::time::sleep(retry_in).await;
+        if events.is_closed() {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_in_every_form() {
+        for s in ["127.0.0.1:8080", "http://127.0.0.1:8080/", "ws://127.0.0.1:8080/ws"] {
+            let a = ServerAddr::parse(s).unwrap();
+            assert_eq!(a.http(), "http://127.0.0.1:8080");
+            assert_eq!(a.ws(), "ws://127.0.0.1:8080/ws");
+            assert!(a.is_loopback());
+        }
+        assert!(ServerAddr::parse("localhost:1").unwrap().is_loopback());
+        assert!(ServerAddr::parse("[::1]:9").unwrap().is_loopback());
+        assert!(!ServerAddr::parse("example.org:80").unwrap().is_loopback());
+        assert!(ServerAddr::parse("https://x").is_err());
+        assert!(ServerAddr::parse("").is_err());
+    }
+
+    #[test]
+    fn backoff_doubles_up_to_its_cap() {
+        let b = Backoff { first: Duration::from_millis(100), max: Duration::from_secs(1), attempts: None };
+        let d: Vec<u64> = (1..=6).map(|n| b.delay(n).as_millis() as u64).collect();
+        assert_eq!(d, [100, 200, 400, 800, 1000, 1000]);
+    }
+
+    #[test]
+    fn greetings_say_hello_or_watch_with_the_last_seq() {
+        let hello: Value = serde_json::from_str(&Identity::Seat { token: "t".into() }.greeting(Some(4))).unwrap();
+        assert_eq!(hello["type"], "hello");
+        assert_eq!(hello["token"], "t");
+        assert_eq!(hello["last_seq"], 4);
+        let watch: Value = serde_json::from_str(&Identity::Spectator { match_id: "m".into() }.greeting(None)).unwrap();
+        assert_eq!(watch["type"], "watch");
+        assert!(watch.get("last_seq").is_none());
+    }
+}

@@ -1,0 +1,315 @@
+//! One seat's side of the conversation, without the socket: it reads the
+//! server's frames, keeps the few things a scripted or bot player needs
+//! (whose turn, what is legal, the act in flight) and writes `act` frames.
+//!
+//! Only the fields it uses are parsed; the rest of each frame (the board,
+//! the players) is skipped, which keeps per-action work small under load.
+
+use std::time::{Duration, Instant};
+
+use athlas_protocol::Seat;
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Debug, Default, Deserialize)]
+struct StatusLite {
+    #[serde(default)]
+    status: String,
+    #[serde(default)]
+    seats: Vec<Seat>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct PhaseLite {
+    #[serde(default)]
+    phase: String,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct ViewLite {
+    #[serde(default)]
+    phase: Option<PhaseLite>,
+    #[serde(default)]
+    waiting_for: Option<Vec<Seat>>,
+    #[serde(default)]
+    legal: Vec<Value>,
+}
+
+#[derive(Debug, Deserialize)]
+struct FrameLite {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    seq: Option<u64>,
+    #[serde(default)]
+    id: Option<u64>,
+    #[serde(default)]
+    seat: Option<Seat>,
+    #[serde(default)]
+    code: Option<String>,
+    #[serde(default)]
+    message: Option<String>,
+    #[serde(default)]
+    status: Option<StatusLite>,
+    #[serde(default)]
+    view: Option<ViewLite>,
+}
+
+/// An `act` sent and not yet answered.
+#[derive(Debug, Clone)]
+pub struct InFlight {
+    pub id: u64,
+    /// The frame as sent, to send again after a `rate_limited`.
+    pub frame: String,
+    pub sent_at: Instant,
+    /// The match's `seq` when it was sent: an update by this seat after it
+    /// means it was applied even if its `ack` was lost with a connection.
+    pub seq_at_send: Option<u64>,
+}
+
+/// What one frame meant to the player.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Observed {
+    /// `welcome`: the seat (if any) and the seq.
+    Welcome,
+    /// `update` of the match.
+    Update,
+    /// The act in flight was accepted.
+    Acked { id: u64, seq: u64, latency: Duration },
+    /// Something was refused. `id` is the act it answers, if any.
+    Rejected { id: Option<u64>, code: String, message: String },
+    /// The server dropped a frame for the rate limit: send it again later.
+    RateLimited,
+    /// Anything else (commitment, reveal, seed, pong, or not JSON).
+    Other,
+}
+
+/// A seat's bookkeeping.
+#[derive(Debug, Default)]
+pub struct Player {
+    pub seat: Option<Seat>,
+    /// The last `seq` of a `welcome`/`update`.
+    pub seq: Option<u64>,
+    pub phase: String,
+    /// Seats the game waits for.
+    pub waiting: Vec<Seat>,
+    /// `view.legal`: what this seat may do now.
+    pub legal: Vec<Value>,
+    pub finished: bool,
+    pub welcomed: bool,
+    pub in_flight: Option<InFlight>,
+    /// The `seq` of the last ack: the view is stale until an update reaches it.
+    acked_seq: Option<u64>,
+    /// The `seq` of the last update caused by this seat.
+    last_own_update: Option<u64>,
+    next_id: u64,
+}
+
+impl Player {
+    pub fn new() -> Player {
+        Player { next_id: 1, ..Player::default() }
+    }
+
+    fn take_state(&mut self, status: Option<StatusLite>, view: Option<ViewLite>) {
+        let status = status.unwrap_or_default();
+        self.finished = status.status == "finished";
+        let view = view.unwrap_or_default();
+        if let Some(p) = view.phase {
+            self.phase = p.phase;
+        }
+        self.waiting = view.waiting_for.unwrap_or(status.seats);
+        if self.finished {
+            self.waiting.clear();
+        }
+        self.legal = view.legal;
+    }
+
+    /// Read one server frame.
+    pub fn observe(&mut self, text: &str) -> Observed {
+        let Ok(f) = serde_json::from_str::<FrameLite>(text) else { return Observed::Other };
+        match f.kind.as_str() {
+            "welcome" => {
+                self.welcomed = true;
+                self.seat = f.seat;
+                self.seq = f.seq;
+                self.take_state(f.status, f.view);
+                Observed::Welcome
+            }
+            "update" => {
+                self.seq = f.seq;
+                if f.seat.is_some() && f.seat == self.seat {
+                    self.last_own_update = f.seq;
+                }
+                self.take_state(f.status, f.view);
+                Observed::Update
+            }
+            "ack" => {
+                let (id, seq) = (f.id.unwrap_or(0), f.seq.unwrap_or(0));
+                match self.in_flight.take_if(|i| i.id == id) {
+                    Some(i) => {
+                        self.acked_seq = Some(seq);
+                        Observed::Acked { id, seq, latency: i.sent_at.elapsed() }
+                    }
+                    None => Observed::Other,
+                }
+            }
+            "error" => {
+                let code = f.code.unwrap_or_default();
+                if f.id.is_none() && code == athlas_protocol::code::RATE_LIMITED {
+                    return Observed::RateLimited;
+                }
+                if f.id.is_some() && self.in_flight.as_ref().map(|i| i.id) == f.id {
+                    self.in_flight = None;
+                }
+                Observed::Rejected { id: f.id, code, message: f.message.unwrap_or_default() }
+            }
+            _ => Observed::Other,
+        }
+    }
+
+    /// Whether the view is up to date with this seat's last accepted act.
+    pub fn view_is_current(&self) -> bool {
+        match (self.acked_seq, self.seq) {
+            (None, _) => true,
+            (Some(a), Some(s)) => s >= a,
+            (Some(_), None) => false,
+        }
+    }
+
+    /// The game waits for this seat, nothing is in flight and the view is current.
+    pub fn my_turn(&self) -> bool {
+        self.welcomed
+            && !self.finished
+            && self.in_flight.is_none()
+            && self.view_is_current()
+            && self.seat.is_some_and(|s| self.waiting.contains(&s))
+    }
+
+    /// An `act` frame for `action`, recorded as in flight.
+    pub fn act(&mut self, action: Value) -> String {
+        let id = self.next_id;
+        self.next_id += 1;
+        let frame = serde_json::json!({"type": "act", "id": id, "action": action}).to_string();
+        self.in_flight =
+            Some(InFlight { id, frame: frame.clone(), sent_at: Instant::now(), seq_at_send: self.seq });
+        frame
+    }
+
+    /// A full frame from a script: an `act` keeps its `id` (or gets one) and
+    /// is recorded as in flight; other frames go out as they are.
+    pub fn frame(&mut self, mut frame: Value) -> String {
+        if frame.get("type").and_then(Value::as_str) != Some("act") {
+            return frame.to_string();
+        }
+        let id = match frame.get("id").and_then(Value::as_u64) {
+            Some(id) => id,
+            None => {
+                let id = self.next_id;
+                frame["id"] = id.into();
+                id
+            }
+        };
+        self.next_id = self.next_id.max(id + 1);
+        let text = frame.to_string();
+        self.in_flight = Some(InFlight { id, frame: text.clone(), sent_at: Instant::now(), seq_at_send: self.seq });
+        text
+    }
+
+    /// After a reconnect (and the frames it replayed): was the act in flight
+    /// applied before the connection dropped? If so it is settled and `true`
+    /// is returned; otherwise it stays in flight, to be sent again.
+    pub fn settle_after_reconnect(&mut self) -> bool {
+        let Some(i) = &self.in_flight else { return false };
+        let applied = match (self.last_own_update, i.seq_at_send) {
+            (Some(u), Some(s)) => u > s,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        if applied {
+            self.in_flight = None;
+        }
+        applied
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn welcome(seat: Seat, seq: u64, waiting: &[Seat]) -> String {
+        json!({"type":"welcome","protocol":1,"match_id":"m","game":"duel","seat":seat,"seq":seq,
+               "status":{"status":"waiting","seats":waiting},
+               "view":{"phase":{"phase":"command"},"waiting_for":waiting,"legal":[{"type":"end_turn"}],"hexes":[]}})
+        .to_string()
+    }
+
+    fn update(seat: Seat, seq: u64, waiting: &[Seat]) -> String {
+        json!({"type":"update","seq":seq,"seat":seat,"events":[],
+               "status":{"status":"waiting","seats":waiting},
+               "view":{"phase":{"phase":"command"},"waiting_for":waiting,"legal":[{"type":"pass"}]}})
+        .to_string()
+    }
+
+    #[test]
+    fn acts_only_on_its_turn_with_a_current_view() {
+        let mut p = Player::new();
+        assert!(!p.my_turn());
+        assert_eq!(p.observe(&welcome(0, 3, &[0])), Observed::Welcome);
+        assert!(p.my_turn());
+        assert_eq!(p.phase, "command");
+        let frame: Value = serde_json::from_str(&p.act(json!({"type":"end_turn"}))).unwrap();
+        assert_eq!(frame["id"], 1);
+        assert!(!p.my_turn(), "an act is in flight");
+        let o = p.observe(r#"{"type":"ack","id":1,"seq":4}"#);
+        assert!(matches!(o, Observed::Acked { id: 1, seq: 4, .. }));
+        assert!(!p.my_turn(), "the view is older than the ack");
+        p.observe(&update(0, 4, &[0]));
+        assert!(p.my_turn());
+        assert_eq!(p.legal, vec![json!({"type":"pass"})]);
+    }
+
+    #[test]
+    fn errors_clear_the_act_and_rate_limits_keep_it() {
+        let mut p = Player::new();
+        p.observe(&welcome(1, 0, &[1]));
+        p.act(json!({"type":"pass"}));
+        assert_eq!(p.observe(r#"{"type":"error","code":"rate_limited","message":"slow"}"#), Observed::RateLimited);
+        assert!(p.in_flight.is_some());
+        let o = p.observe(r#"{"type":"error","id":1,"code":"not_your_turn","message":"no"}"#);
+        assert_eq!(o, Observed::Rejected { id: Some(1), code: "not_your_turn".into(), message: "no".into() });
+        assert!(p.in_flight.is_none());
+    }
+
+    #[test]
+    fn finished_games_wait_for_no_one() {
+        let mut p = Player::new();
+        p.observe(&welcome(0, 0, &[0]));
+        p.observe(r#"{"type":"update","seq":1,"seat":1,"events":[],"status":{"status":"finished","result":"draw"},"view":{"waiting_for":[],"legal":[]}}"#);
+        assert!(p.finished);
+        assert!(!p.my_turn());
+    }
+
+    #[test]
+    fn a_lost_ack_is_settled_by_the_replayed_update() {
+        let mut p = Player::new();
+        p.observe(&welcome(0, 5, &[0]));
+        p.act(json!({"type":"end_turn"}));
+        // The connection dropped; the resume replays seq 6, made by seat 0.
+        p.observe(&welcome(0, 5, &[0]));
+        assert!(!p.settle_after_reconnect());
+        p.observe(&update(0, 6, &[1]));
+        assert!(p.settle_after_reconnect());
+        assert!(p.in_flight.is_none());
+    }
+
+    #[test]
+    fn script_frames_keep_their_ids() {
+        let mut p = Player::new();
+        let t = p.frame(json!({"type":"act","id":40,"action":{"type":"pass"}}));
+        assert!(t.contains("\"id\":40"));
+        assert_eq!(p.in_flight.as_ref().unwrap().id, 40);
+        assert!(p.act(json!({"type":"pass"})).contains("\"id\":41"));
+        assert_eq!(p.frame(json!({"type":"ping"})), r#"{"type":"ping"}"#);
+    }
+}

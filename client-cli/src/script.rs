@@ -1,0 +1,264 @@
+//! Scripted and bot play: actions from JSON lines, every received frame
+//! written to stdout as one JSON line. For bots and end-to-end tests.
+//!
+//! A script line is a duel action (`{"type":"end_turn"}`), a full client
+//! frame (`{"type":"act","id":9,"action":{..}}`, `{"type":"ping"}`), blank,
+//! or a `#` comment. Each `act` waits for its `ack` or `error` before the
+//! next line goes; by default each line also waits until the game waits for
+//! this seat (so two scripts, one per seat, interleave by themselves).
+
+use std::{
+    io::Write,
+    time::{Duration, Instant},
+};
+
+use athlas_engine::duel::DuelAction;
+use serde_json::Value;
+use tokio::time::sleep_until;
+
+use crate::{
+    bot::Bot,
+    net::{Link, LinkEvent},
+    player::{Observed, Player},
+};
+
+/// One meaningful line of a script.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScriptLine {
+    /// A duel action, to be wrapped in an `act`.
+    Action(Value),
+    /// A client frame, sent as it is (an `act` gets an `id` if it has none).
+    Frame(Value),
+}
+
+/// Frame types a script may send as they are.
+const FRAME_TYPES: [&str; 2] = ["act", "ping"];
+
+/// Parse one line. `Ok(None)` for blank lines and `#` comments.
+///
+/// # Errors
+/// Not JSON, not an object with a `type`, or (with `check`) an action the
+/// duel does not know, explained in words.
+pub fn parse_line(line: &str, check: bool) -> Result<Option<ScriptLine>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let Some(kind) = v.get("type").and_then(Value::as_str) else {
+        return Err("a line is a JSON object with a \"type\"".into());
+    };
+    if FRAME_TYPES.contains(&kind) {
+        if kind == "act" {
+            let Some(action) = v.get("action") else { return Err("an act frame needs an \"action\"".into()) };
+            if check {
+                check_action(action)?;
+            }
+        }
+        return Ok(Some(ScriptLine::Frame(v)));
+    }
+    if check {
+        check_action(&v)?;
+    }
+    Ok(Some(ScriptLine::Action(v)))
+}
+
+fn check_action(v: &Value) -> Result<(), String> {
+    serde_json::from_value::<DuelAction>(v.clone()).map(|_| ()).map_err(|e| format!("not a duel action: {e}"))
+}
+
+/// Parse a whole script, naming the line of the first mistake.
+///
+/// # Errors
+/// The first line that does not parse, with its number (from 1).
+pub fn parse_script(text: &str, check: bool) -> Result<Vec<ScriptLine>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        match parse_line(line, check) {
+            Ok(Some(l)) => out.push(l),
+            Ok(None) => {}
+            Err(e) => return Err(format!("line {}: {e}", i + 1)),
+        }
+    }
+    Ok(out)
+}
+
+/// How a scripted run behaves.
+#[derive(Debug, Clone, Copy)]
+pub struct ScriptConfig {
+    /// Before each line, wait until the game waits for this seat.
+    pub wait_turn: bool,
+    /// Stop waiting for the turn after this long and send anyway.
+    pub turn_timeout: Duration,
+    /// After the last line (or the end of the game), keep printing frames
+    /// until none came for this long.
+    pub linger: Duration,
+}
+
+impl Default for ScriptConfig {
+    fn default() -> Self {
+        ScriptConfig { wait_turn: true, turn_timeout: Duration::from_secs(30), linger: Duration::from_millis(500) }
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outcome {
+    pub acked: u64,
+    /// Error frames received.
+    pub errors: u64,
+    pub finished: bool,
+}
+
+/// Play `lines` (then, with a bot, random legal actions until the game
+/// ends), writing every received frame to `out`.
+///
+/// # Errors
+/// The link gave up, the greeting was refused, or the bot cannot play.
+pub async fn run(
+    mut link: Link,
+    lines: Vec<ScriptLine>,
+    mut bot: Option<Bot>,
+    out: &mut (dyn Write + Send),
+    cfg: ScriptConfig,
+) -> anyhow::Result<Outcome> {
+    let mut p = Player::new();
+    let mut result = Outcome::default();
+    let mut next = 0usize;
+    let mut reconnected = false;
+    let mut turn_wait_since: Option<Instant> = None;
+    let mut resend_at: Option<tokio::time::Instant> = None;
+    let mut last_frame = Instant::now();
+    loop {
+        // Wait for something, then take everything already queued before deciding.
+        let deadline = resend_at.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_millis(50));
+        let first = tokio::select! {
+            ev = link.next() => Some(ev),
+            () = sleep_until(deadline) => None,
+        };
+        let mut batch = Vec::new();
+        match first {
+            Some(None) => anyhow::bail!("the connection task ended"),
+            Some(Some(ev)) => batch.push(ev),
+            None => {}
+        }
+        while let Ok(ev) = link.events.try_recv() {
+            batch.push(ev);
+        }
+        for ev in batch {
+            match ev {
+                LinkEvent::Frame(text) => {
+                    last_frame = Instant::now();
+                    writeln!(out, "{text}")?;
+                    match p.observe(&text) {
+                        Observed::Acked { .. } => result.acked += 1,
+                        Observed::RateLimited => {
+                            result.errors += 1;
+                            resend_at = Some(tokio::time::Instant::now() + Duration::from_millis(100));
+                        }
+                        Observed::Rejected { id, code, message } => {
+                            result.errors += 1;
+                            if !p.welcomed && id.is_none() {
+                                anyhow::bail!("the server refused: {code}: {message}");
+                            }
+                            if let Some(b) = bot.as_mut() {
+                                b.refused(&code);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                LinkEvent::Connected { attempt } if attempt > 1 => reconnected = true,
+                LinkEvent::Connected { .. } => {}
+                LinkEvent::Disconnected { reason, retry_in } => {
+                    eprintln!("athlas: disconnected ({reason}); retrying in {retry_in:?}");
+                }
+                LinkEvent::GaveUp { reason } => anyhow::bail!("gave up reconnecting: {reason}"),
+            }
+        }
+        out.flush()?;
+        if !p.welcomed {
+            continue;
+        }
+        if reconnected {
+            reconnected = false;
+            if p.in_flight.is_some() && !p.settle_after_reconnect() {
+                resend_at = Some(tokio::time::Instant::now());
+            }
+        }
+        if let Some(at) = resend_at {
+            if tokio::time::Instant::now() >= at {
+                resend_at = None;
+                if let Some(i) = p.in_flight.as_mut() {
+                    i.sent_at = Instant::now();
+                    link.send(i.frame.clone());
+                }
+            }
+            continue;
+        }
+        if p.in_flight.is_some() {
+            continue;
+        }
+        result.finished = p.finished;
+        if next < lines.len() {
+            let ready = !cfg.wait_turn || p.finished || p.my_turn() || {
+                let since = *turn_wait_since.get_or_insert_with(Instant::now);
+                since.elapsed() >= cfg.turn_timeout
+            };
+            if ready {
+                turn_wait_since = None;
+                let text = match &lines[next] {
+                    ScriptLine::Action(a) => p.act(a.clone()),
+                    ScriptLine::Frame(f) => p.frame(f.clone()),
+                };
+                next += 1;
+                link.send(text);
+            }
+            continue;
+        }
+        if let Some(b) = bot.as_mut() {
+            if !p.finished {
+                if p.my_turn() {
+                    match b.pick(&p) {
+                        Some(a) => link.send(p.act(a)),
+                        None => anyhow::bail!("the bot has no action to take (an empty catalogue?)"),
+                    }
+                }
+                continue;
+            }
+        }
+        if last_frame.elapsed() >= cfg.linger {
+            return Ok(result);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn lines_are_actions_frames_or_nothing() {
+        assert_eq!(parse_line("", true), Ok(None));
+        assert_eq!(parse_line("  # a comment", true), Ok(None));
+        assert_eq!(parse_line(r#"{"type":"end_turn"}"#, true), Ok(Some(ScriptLine::Action(json!({"type":"end_turn"})))));
+        assert_eq!(
+            parse_line(r#"{"type":"act","id":3,"action":{"type":"move","to":[1,-1]}}"#, true),
+            Ok(Some(ScriptLine::Frame(json!({"type":"act","id":3,"action":{"type":"move","to":[1,-1]}}))))
+        );
+        assert_eq!(parse_line(r#"{"type":"ping"}"#, true), Ok(Some(ScriptLine::Frame(json!({"type":"ping"})))));
+    }
+
+    #[test]
+    fn mistakes_are_named_with_their_line() {
+        assert!(parse_line("{nope", true).unwrap_err().starts_with("not JSON"));
+        assert!(parse_line("[1]", true).unwrap_err().contains("\"type\""));
+        assert!(parse_line(r#"{"type":"fly"}"#, true).unwrap_err().starts_with("not a duel action"));
+        assert!(parse_line(r#"{"type":"fly"}"#, false).is_ok(), "unchecked lines go as they are");
+        assert!(parse_line(r#"{"type":"act","id":1}"#, true).unwrap_err().contains("action"));
+        let e = parse_script("# start\n{\"type\":\"pass\"}\n{\"type\":\"move\"}\n", true).unwrap_err();
+        assert!(e.starts_with("line 3: not a duel action"), "{e}");
+        assert_eq!(parse_script("{\"type\":\"pass\"}\n\n{\"type\":\"resign\"}", true).unwrap().len(), 2);
+    }
+}

@@ -1,0 +1,500 @@
+//! The interactive terminal UI: the board, the table, the legal actions as a
+//! numbered menu, the event log, and a creation screen for the Creation
+//! Phase. [`App`] holds the state and reacts to frames and keys without any
+//! I/O (so it is tested directly); [`run`] wires it to a terminal and a
+//! [`Link`].
+
+pub mod board;
+pub mod labels;
+mod ui;
+
+use std::{collections::VecDeque, time::Duration};
+
+use athlas_engine::duel::{card::Catalogue, state::Phase, view::DuelView, DuelAction};
+use athlas_engine::Seat;
+use athlas_protocol::ServerMsg;
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use crate::{
+    creation::{entries, Draft, Entry},
+    net::{Link, LinkEvent},
+    session::Saved,
+};
+use labels::{event_text, menu, MenuItem};
+
+/// Log lines kept.
+const LOG_LINES: usize = 300;
+
+/// Which screen has the keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    /// The board and the action menu.
+    Play,
+    /// Drafting Alphas and a DI stack.
+    Create,
+}
+
+/// Everything the UI shows, updated by frames and keys.
+pub struct App {
+    pub cat: &'static Catalogue,
+    pub match_id: String,
+    pub join_code: Option<String>,
+    pub seat: Option<Seat>,
+    pub seq: Option<u64>,
+    pub view: Option<DuelView>,
+    /// The game is not a duel: only its frames are logged.
+    pub other_game: Option<String>,
+    pub menu: Vec<MenuItem>,
+    pub selected: usize,
+    /// Digits typed to pick a menu entry by number.
+    pub number: String,
+    pub log: VecDeque<String>,
+    /// The last refusal or problem, shown under the menu until the next key.
+    pub notice: Option<String>,
+    /// Connection state in words.
+    pub connection: String,
+    /// The id of the `act` waiting for its answer.
+    pub pending: Option<u64>,
+    next_id: u64,
+    pub screen: Screen,
+    pub draft: Option<Draft>,
+    pub entries: Vec<Entry>,
+    pub cursor: usize,
+    pub quit: bool,
+}
+
+impl App {
+    pub fn new(cat: &'static Catalogue, match_id: String, join_code: Option<String>) -> App {
+        App {
+            cat,
+            match_id,
+            join_code,
+            seat: None,
+            seq: None,
+            view: None,
+            other_game: None,
+            menu: Vec::new(),
+            selected: 0,
+            number: String::new(),
+            log: VecDeque::new(),
+            notice: None,
+            connection: "connecting…".into(),
+            pending: None,
+            next_id: 1,
+            screen: Screen::Play,
+            draft: None,
+            entries: entries(cat),
+            cursor: 0,
+            quit: false,
+        }
+    }
+
+    pub fn push_log(&mut self, line: String) {
+        if self.log.len() == LOG_LINES {
+            self.log.pop_front();
+        }
+        self.log.push_back(line);
+    }
+
+    /// Whether this seat still has to create its Alphas.
+    pub fn creating(&self) -> bool {
+        let (Some(v), Some(s)) = (&self.view, self.seat) else { return false };
+        matches!(v.phase, Phase::Creation) && v.players.iter().any(|p| p.seat == s && !p.locked)
+    }
+
+    fn set_view(&mut self, view: serde_json::Value) {
+        match serde_json::from_value::<DuelView>(view) {
+            Ok(v) => {
+                let keep = self.menu.get(self.selected).map(|i| i.action.clone());
+                self.menu = menu(self.cat, &v);
+                self.selected = keep.and_then(|a| self.menu.iter().position(|i| i.action == a)).unwrap_or(0);
+                self.view = Some(v);
+                if self.creating() {
+                    if self.draft.is_none() {
+                        self.draft = Some(Draft::new(3));
+                        self.screen = Screen::Create;
+                    }
+                } else if self.screen == Screen::Create {
+                    self.screen = Screen::Play;
+                }
+            }
+            Err(e) => self.push_log(format!("! a view this client cannot read: {e}")),
+        }
+    }
+
+    /// React to one server frame.
+    pub fn on_frame(&mut self, text: &str) {
+        let msg: ServerMsg = match serde_json::from_str(text) {
+            Ok(m) => m,
+            Err(e) => return self.push_log(format!("! unreadable frame: {e}")),
+        };
+        match msg {
+            ServerMsg::Welcome { match_id, game, seat, seq, view, .. } => {
+                self.match_id = match_id;
+                self.seat = seat;
+                self.seq = Some(seq);
+                self.pending = None;
+                self.push_log(format!("#{seq} welcome: {}", seat.map_or("watching".into(), |s| format!("seat {s}"))));
+                if game == "duel" {
+                    self.set_view(view);
+                } else {
+                    self.other_game = Some(game);
+                }
+            }
+            ServerMsg::Update { seq, seat, events, view, .. } => {
+                self.seq = Some(seq);
+                if events.is_empty() {
+                    self.push_log(format!("#{seq} seat {seat} acted"));
+                }
+                for e in &events {
+                    self.push_log(format!("#{seq} {}", event_text(e)));
+                }
+                if self.other_game.is_none() {
+                    self.set_view(view);
+                }
+            }
+            ServerMsg::Ack { id, seq } => {
+                if self.pending == Some(id) {
+                    self.pending = None;
+                }
+                self.push_log(format!("#{seq} ✓ your action was accepted"));
+            }
+            ServerMsg::Error { id, code, message } => {
+                if id.is_some() && id == self.pending {
+                    self.pending = None;
+                }
+                if code == "alpha_count" {
+                    if let Some(d) = &mut self.draft {
+                        let n = if d.alphas.len() == 3 { 4 } else { 3 };
+                        d.alphas.resize(n, athlas_engine::duel::alpha::AlphaDesign { cards: Vec::new() });
+                        d.current = d.current.min(n - 1);
+                    }
+                }
+                self.push_log(format!("✗ {code}: {message}"));
+                self.notice = Some(format!("{code}: {message}"));
+            }
+            ServerMsg::Commitment { seat, hash, .. } => {
+                self.push_log(format!("seat {seat} committed to its hidden creations (hash {}…)", &hash[..hash.len().min(12)]));
+            }
+            ServerMsg::Reveal { seat, hash, .. } => {
+                self.push_log(format!("seat {seat} revealed the secret behind hash {}…", &hash[..hash.len().min(12)]));
+            }
+            ServerMsg::Seed { seed } => self.push_log(format!("the match seed was {seed}")),
+            ServerMsg::Pong => {}
+        }
+    }
+
+    /// An `act` frame for `action`, if nothing else is waiting for an answer.
+    pub fn act(&mut self, action: &DuelAction) -> Option<String> {
+        if self.pending.is_some() {
+            self.notice = Some("waiting for the server's answer to your last action".into());
+            return None;
+        }
+        if self.seat.is_none() {
+            self.notice = Some("spectators cannot act".into());
+            return None;
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.pending = Some(id);
+        let action = serde_json::to_value(action).expect("actions serialize");
+        Some(serde_json::json!({"type": "act", "id": id, "action": action}).to_string())
+    }
+
+    /// React to a key; returns a frame to send, if the key sends one.
+    pub fn on_key(&mut self, key: KeyEvent) -> Option<String> {
+        if key.kind == KeyEventKind::Release {
+            return None;
+        }
+        if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
+            self.quit = true;
+            return None;
+        }
+        self.notice = None;
+        match self.screen {
+            Screen::Play => self.play_key(key),
+            Screen::Create => self.create_key(key),
+        }
+    }
+
+    fn play_key(&mut self, key: KeyEvent) -> Option<String> {
+        let n = self.menu.len();
+        match key.code {
+            KeyCode::Char('q') => self.quit = true,
+            KeyCode::Up | KeyCode::Char('k') => self.selected = self.selected.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') => self.selected = (self.selected + 1).min(n.saturating_sub(1)),
+            KeyCode::PageUp => self.selected = self.selected.saturating_sub(10),
+            KeyCode::PageDown => self.selected = (self.selected + 10).min(n.saturating_sub(1)),
+            KeyCode::Home => self.selected = 0,
+            KeyCode::End => self.selected = n.saturating_sub(1),
+            KeyCode::Char(c) if c.is_ascii_digit() => {
+                self.number.push(c);
+                if let Ok(k) = self.number.parse::<usize>() {
+                    if (1..=n).contains(&k) {
+                        self.selected = k - 1;
+                    }
+                }
+            }
+            KeyCode::Backspace => {
+                self.number.pop();
+            }
+            KeyCode::Esc => self.number.clear(),
+            KeyCode::Tab if self.creating() => self.screen = Screen::Create,
+            KeyCode::Enter => {
+                self.number.clear();
+                let action = self.menu.get(self.selected)?.action.clone();
+                return self.act(&action);
+            }
+            _ => {}
+        }
+        None
+    }
+
+    fn selectable(&self, i: usize) -> bool {
+        !matches!(self.entries.get(i), Some(Entry::Heading(_)) | None)
+    }
+
+    fn move_cursor(&mut self, down: bool) {
+        let mut i = self.cursor;
+        loop {
+            let next = if down { i + 1 } else { i.wrapping_sub(1) };
+            if next >= self.entries.len() {
+                return;
+            }
+            i = next;
+            if self.selectable(i) {
+                self.cursor = i;
+                return;
+            }
+        }
+    }
+
+    fn create_key(&mut self, key: KeyEvent) -> Option<String> {
+        if !self.selectable(self.cursor) {
+            self.move_cursor(true);
+        }
+        let cat = self.cat;
+        let draft = self.draft.get_or_insert_with(|| Draft::new(3));
+        match key.code {
+            KeyCode::Char('q') => self.quit = true,
+            KeyCode::Tab => self.screen = Screen::Play,
+            KeyCode::Up | KeyCode::Char('k') => self.move_cursor(false),
+            KeyCode::Down | KeyCode::Char('j') => self.move_cursor(true),
+            KeyCode::Left => draft.current = draft.current.saturating_sub(1),
+            KeyCode::Right => draft.current = (draft.current + 1).min(draft.alphas.len() - 1),
+            KeyCode::Char(c @ '1'..='4') => {
+                let i = c as usize - '1' as usize;
+                if i < draft.alphas.len() {
+                    draft.current = i;
+                }
+            }
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                if let Some(e) = self.entries.get(self.cursor).cloned() {
+                    if let Err(m) = draft.toggle(cat, &e) {
+                        self.notice = Some(m);
+                    }
+                }
+            }
+            KeyCode::Backspace => draft.pop(),
+            KeyCode::Char('p') => {
+                if cat.presets.is_empty() {
+                    self.notice = Some("this catalogue has no presets".into());
+                } else {
+                    let now = cat.presets.iter().position(|p| Draft::from_preset(cat, &p.id).as_ref() == Some(draft));
+                    let next = now.map_or(0, |i| (i + 1) % cat.presets.len());
+                    if let Some(d) = Draft::from_preset(cat, &cat.presets[next].id) {
+                        *draft = d;
+                    }
+                }
+            }
+            KeyCode::Char('L') => {
+                let problems = draft.problems(cat);
+                if let Some(p) = problems.first() {
+                    self.notice = Some(format!("not yet: {p}"));
+                    return None;
+                }
+                let action = draft.to_action();
+                return self.act(&action);
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// React to a link event.
+    pub fn on_link(&mut self, ev: LinkEvent) {
+        match ev {
+            LinkEvent::Frame(t) => self.on_frame(&t),
+            LinkEvent::Connected { attempt } => {
+                self.connection = "connected".into();
+                if attempt > 1 {
+                    self.push_log("reconnected".into());
+                }
+            }
+            LinkEvent::Disconnected { reason, retry_in } => {
+                self.connection = format!("disconnected ({reason}); retrying in {:.1}s", retry_in.as_secs_f32());
+                // An act in flight is settled by what the resume replays.
+                self.pending = None;
+            }
+            LinkEvent::GaveUp { reason } => {
+                self.connection = format!("gave up: {reason}");
+            }
+        }
+    }
+}
+
+/// The terminal, restored however the UI ends.
+struct Term {
+    terminal: ratatui::Terminal<ratatui::backend::CrosstermBackend<std::io::Stdout>>,
+}
+
+impl Term {
+    fn open() -> std::io::Result<Term> {
+        ratatui::crossterm::terminal::enable_raw_mode()?;
+        ratatui::crossterm::execute!(std::io::stdout(), ratatui::crossterm::terminal::EnterAlternateScreen)?;
+        let default_hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            default_hook(info);
+        }));
+        let terminal = ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(std::io::stdout()))?;
+        Ok(Term { terminal })
+    }
+}
+
+fn restore() {
+    let _ = ratatui::crossterm::terminal::disable_raw_mode();
+    let _ = ratatui::crossterm::execute!(std::io::stdout(), ratatui::crossterm::terminal::LeaveAlternateScreen);
+}
+
+impl Drop for Term {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Run the UI until the user quits. `saved` (for a seat) is updated with the
+/// last `seq` so `athlas resume` picks up where this left off.
+///
+/// # Errors
+/// The terminal cannot be put in raw mode (not a terminal?).
+pub async fn run(mut link: Link, mut app: App, mut saved: Option<Saved>) -> anyhow::Result<()> {
+    use std::io::IsTerminal;
+    anyhow::ensure!(std::io::stdout().is_terminal(), "the interactive UI needs a terminal (use --script or --bot otherwise)");
+    let (key_tx, mut keys) = tokio::sync::mpsc::unbounded_channel();
+    // crossterm's reads block: they get a thread of their own.
+    std::thread::spawn(move || loop {
+        match event::poll(Duration::from_millis(200)) {
+            Ok(true) => match event::read() {
+                Ok(ev) => {
+                    if key_tx.send(ev).is_err() {
+                        return;
+                    }
+                }
+                Err(_) => return,
+            },
+            Ok(false) => {
+                if key_tx.is_closed() {
+                    return;
+                }
+            }
+            Err(_) => return,
+        }
+    });
+    let mut term = Term::open()?;
+    let mut last_saved = None;
+    while !app.quit {
+        term.terminal.draw(|f| ui::draw(f, &app))?;
+        tokio::select! {
+            ev = keys.recv() => match ev {
+                Some(Event::Key(k)) => {
+                    if let Some(frame) = app.on_key(k) {
+                        link.send(frame);
+                    }
+                }
+                Some(_) => {}
+                None => break,
+            },
+            ev = link.next() => match ev {
+                Some(ev) => app.on_link(ev),
+                None => break,
+            },
+        }
+        if let Some(s) = saved.as_mut() {
+            if link.last_seq() != last_saved {
+                last_saved = link.last_seq();
+                s.last_seq = last_saved;
+                let _ = s.save();
+            }
+        }
+    }
+    drop(term);
+    if let Some(s) = &saved {
+        println!("left match {}; `athlas resume {}` to come back", s.match_id, s.match_id);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn key(c: KeyCode) -> KeyEvent {
+        KeyEvent::new(c, KeyModifiers::NONE)
+    }
+
+    fn welcome() -> String {
+        let view = serde_json::to_value(board::tests::small_view()).unwrap();
+        json!({"type":"welcome","protocol":1,"match_id":"m1","game":"duel","seat":0,"seq":5,
+               "status":{"status":"waiting","seats":[0]},"view":view})
+        .to_string()
+    }
+
+    #[test]
+    fn a_welcome_fills_the_menu_and_enter_sends_the_selection() {
+        let mut app = App::new(Catalogue::standard(), String::new(), None);
+        app.on_frame(&welcome());
+        assert_eq!(app.seat, Some(0));
+        assert_eq!(app.match_id, "m1");
+        let labels: Vec<&str> = app.menu.iter().map(|i| i.label.as_str()).collect();
+        assert_eq!(labels, ["auto-pass response windows: on", "end the turn", "resign"]);
+        app.on_key(key(KeyCode::Char('2')));
+        let frame: serde_json::Value = serde_json::from_str(&app.on_key(key(KeyCode::Enter)).unwrap()).unwrap();
+        assert_eq!(frame, json!({"type":"act","id":1,"action":{"type":"end_turn"}}));
+        assert!(app.on_key(key(KeyCode::Enter)).is_none(), "one action at a time");
+        app.on_frame(r#"{"type":"error","id":1,"code":"not_your_turn","message":"wait"}"#);
+        assert_eq!(app.notice.as_deref(), Some("not_your_turn: wait"));
+        assert!(app.on_key(key(KeyCode::Enter)).is_some(), "free again after the refusal");
+    }
+
+    #[test]
+    fn updates_log_their_events() {
+        let mut app = App::new(Catalogue::standard(), String::new(), None);
+        app.on_frame(&welcome());
+        let view = serde_json::to_value(board::tests::small_view()).unwrap();
+        app.on_frame(&json!({"type":"update","seq":6,"seat":1,"events":[{"event":"passed","seat":1}],
+                             "status":{"status":"waiting","seats":[0]},"view":view}).to_string());
+        assert_eq!(app.seq, Some(6));
+        assert_eq!(app.log.back().unwrap(), "#6 passed: seat=1");
+    }
+
+    #[test]
+    fn the_creation_screen_opens_while_creating() {
+        let mut app = App::new(Catalogue::standard(), String::new(), None);
+        let mut v = board::tests::small_view();
+        v.phase = Phase::Creation;
+        v.players[0].locked = false;
+        let frame = json!({"type":"welcome","protocol":1,"match_id":"m","game":"duel","seat":0,"seq":0,
+                           "status":{"status":"waiting","seats":[0,1]},"view":v});
+        app.on_frame(&frame.to_string());
+        assert_eq!(app.screen, Screen::Create);
+        assert_eq!(app.draft.as_ref().unwrap().alphas.len(), 3);
+        assert!(app.on_key(key(KeyCode::Char('L'))).is_none(), "an empty draft is not locked in");
+        assert!(app.notice.as_deref().unwrap().contains("genus"));
+        app.on_frame(r#"{"type":"error","id":9,"code":"alpha_count","message":"create exactly 4 Alphas"}"#);
+        assert_eq!(app.draft.as_ref().unwrap().alphas.len(), 4);
+        app.on_key(key(KeyCode::Tab));
+        assert_eq!(app.screen, Screen::Play);
+    }
+}
