@@ -12,7 +12,8 @@ async fn main() -> anyhow::Result<()> {
     if config.log_json {
         tracing_subscriber::fmt().json().with_env_filter(filter).init();
     } else {
-        tracing_subscriber::fmt().with_env_filter(filter).init();
+        let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
+        tracing_subscriber::fmt().with_ansi(ansi).with_env_filter(filter).init();
     }
     let listener = tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("binding {}", config.listen))?;
     let hub = Hub::open(config, Registry::standard()).await.context("opening the store")?;

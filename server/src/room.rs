@@ -412,6 +412,7 @@ where
             Status::Waiting { .. } => None,
         };
         let every = self.ctx.config.snapshot_every;
+        #[allow(clippy::manual_is_multiple_of)] // is_multiple_of is newer than our rust-version
         let snapshot = (every > 0 && seq % every == 0).then(|| to_value(&self.state));
         let append = Append {
             match_id: self.id,
