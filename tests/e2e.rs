@@ -209,7 +209,6 @@ impl Client {
         self.until(|m| (m["type"] == "ack" || m["type"] == "error") && m["id"] == json!(id)).await
     }
 
-    #[track_caller]
     async fn ok(&mut self, action: Value) -> u64 {
         let r = self.act(action.clone()).await;
         assert_eq!(r["type"], "ack", "{action} → {r}");
