@@ -426,7 +426,7 @@ fn canonical(v: &Value) -> String {
 async fn survives_kill_9(db: Db) {
     let mut server = db.start();
     let m = new_match(&server.addr, json!({"first_player": 0})).await;
-    let (mut a, mut b) = started(&server.addr, &m).await;
+    let (mut a, b) = started(&server.addr, &m).await;
     a.ok(json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
     let acked = a.ok(json!({"type": "summon", "alpha": 1, "hex": [-4, 5]})).await;
     let b_seen = b.seq;
