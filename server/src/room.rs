@@ -70,7 +70,10 @@ impl Outbound {
 pub enum Refusal {
     /// The room was unloading: try again (a fresh room will load).
     Retry,
-    Error { code: &'static str, message: String },
+    Error {
+        code: &'static str,
+        message: String,
+    },
 }
 
 /// Commands a room receives.
@@ -78,10 +81,21 @@ pub enum Refusal {
 pub enum RoomCmd {
     /// Subscribe a connection. The room sends the welcome (and what was
     /// missed after `last_seq`) into `out`, then answers with a subscriber id.
-    Join { viewer: Viewer, last_seq: Option<u64>, out: Outbound, reply: oneshot::Sender<Result<u64, Refusal>> },
+    Join {
+        viewer: Viewer,
+        last_seq: Option<u64>,
+        out: Outbound,
+        reply: oneshot::Sender<Result<u64, Refusal>>,
+    },
     /// An action from subscriber `sub`; answered in its outbound queue.
-    Act { sub: u64, id: u64, action: Value },
-    Leave { sub: u64 },
+    Act {
+        sub: u64,
+        id: u64,
+        action: Value,
+    },
+    Leave {
+        sub: u64,
+    },
 }
 
 /// A handle to a room task.
@@ -107,7 +121,9 @@ impl Rooms {
                 return h.clone();
             }
         }
-        let generation = self.next_generation.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let generation = self
+            .next_generation
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let handle = spawn(generation);
         map.insert(id, (generation, handle.clone()));
         handle
@@ -154,9 +170,15 @@ struct Room<R: Ruleset> {
 }
 
 /// A ruleset a room task can own: its values may cross threads.
-pub trait Hosted: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send> + 'static {}
+pub trait Hosted:
+    Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send> + 'static
+{
+}
 
-impl<R> Hosted for R where R: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send> + 'static {}
+impl<R> Hosted for R where
+    R: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send> + 'static
+{
+}
 
 /// Spawn the task of room `id`, ruled by `R`. It loads itself from the store.
 pub fn spawn<R>(id: Uuid, generation: u64, ctx: RoomCtx) -> RoomHandle
@@ -224,10 +246,14 @@ where
         if record.rules_version != R::RULES_VERSION {
             tracing::warn!(match_id = %id, stored = record.rules_version, current = R::RULES_VERSION, "rules version differs; replaying anyway");
         }
-        let options: R::Options =
-            serde_json::from_value(record.options.clone()).map_err(|e| internal(format!("stored options: {e}")))?;
+        let options: R::Options = serde_json::from_value(record.options.clone())
+            .map_err(|e| internal(format!("stored options: {e}")))?;
         let (seq, state) = rebuild::<R>(&ctx.store, &record, &options, None).await?;
-        let commitments = ctx.store.commitments(id).await.map_err(|e| internal(e.to_string()))?;
+        let commitments = ctx
+            .store
+            .commitments(id)
+            .await
+            .map_err(|e| internal(e.to_string()))?;
         let mut room = Room {
             id,
             record,
@@ -247,6 +273,8 @@ where
 
     async fn run(&mut self, rx: &mut mpsc::Receiver<RoomCmd>) {
         loop {
+            // Connections that ended without a Leave (their queue is gone).
+            self.subs.retain(|s| !s.out.tx.is_closed());
             let idle_at = (self.subs.is_empty() && self.deadline.is_none())
                 .then(|| self.last_active + self.ctx.config.idle_unload);
             tokio::select! {
@@ -256,7 +284,10 @@ where
                     let healthy = match cmd {
                         RoomCmd::Join { viewer, last_seq, out, reply } => {
                             let result = self.join(viewer, last_seq, out).await;
-                            drop(reply.send(result));
+                            if let Err(Ok(sub)) = reply.send(result) {
+                                // The connection went away while joining.
+                                self.subs.retain(|s| s.id != sub);
+                            }
                             true
                         }
                         RoomCmd::Act { sub, id, action } => self.act(sub, id, action).await,
@@ -304,7 +335,12 @@ where
         R::status(&self.state).is_finished()
     }
 
-    async fn join(&mut self, viewer: Viewer, last_seq: Option<u64>, out: Outbound) -> Result<u64, Refusal> {
+    async fn join(
+        &mut self,
+        viewer: Viewer,
+        last_seq: Option<u64>,
+        out: Outbound,
+    ) -> Result<u64, Refusal> {
         let match_id = self.id.to_string();
         let welcome = |seq, status, view| ServerMsg::Welcome {
             protocol: PROTOCOL_VERSION,
@@ -319,26 +355,47 @@ where
             Some(last) if last < self.seq && self.seq - last <= MAX_RESEND => {
                 // Gap-free resume: rebuild the state at `last` from the log and
                 // replay forward, recomputing what this viewer saw.
-                let (seq, mut state) = rebuild::<R>(&self.ctx.store, &self.record, &self.options, Some(last))
+                let (seq, mut state) =
+                    rebuild::<R>(&self.ctx.store, &self.record, &self.options, Some(last))
+                        .await
+                        .map_err(|(code, message)| Refusal::Error { code, message })?;
+                let log = self
+                    .ctx
+                    .store
+                    .actions_after(self.id, seq)
                     .await
-                    .map_err(|(code, message)| Refusal::Error { code, message })?;
-                let log = self.ctx.store.actions_after(self.id, seq).await.map_err(|e| Refusal::Error {
-                    code: code::INTERNAL,
-                    message: e.to_string(),
-                })?;
-                out.send(&welcome(seq, to_value(&R::status(&state)), to_value(&R::view(&state, viewer))));
+                    .map_err(|e| Refusal::Error {
+                        code: code::INTERNAL,
+                        message: e.to_string(),
+                    })?;
+                out.send(&welcome(
+                    seq,
+                    to_value(&R::status(&state)),
+                    to_value(&R::view(&state, viewer)),
+                ));
                 for a in log.iter().take_while(|a| a.seq <= self.seq) {
-                    let events = apply_logged::<R>(&mut state, a)
-                        .map_err(|message| Refusal::Error { code: code::INTERNAL, message })?;
+                    let events =
+                        apply_logged::<R>(&mut state, a).map_err(|message| Refusal::Error {
+                            code: code::INTERNAL,
+                            message,
+                        })?;
                     out.send(&update::<R>(&state, viewer, a.seq, a.seat, &events));
                 }
             }
             _ => {
-                out.send(&welcome(self.seq, self.status(), to_value(&R::view(&self.state, viewer))));
+                out.send(&welcome(
+                    self.seq,
+                    self.status(),
+                    to_value(&R::view(&self.state, viewer)),
+                ));
             }
         }
         for c in &self.commitments {
-            out.send(&ServerMsg::Commitment { seat: c.seat, hash: c.hash.clone(), seq: c.seq });
+            out.send(&ServerMsg::Commitment {
+                seat: c.seat,
+                hash: c.hash.clone(),
+                seq: c.seq,
+            });
         }
         if self.is_finished() {
             for msg in self.reveals() {
@@ -353,7 +410,9 @@ where
 
     /// Handle an `act`; false when the room must stop (the store failed).
     async fn act(&mut self, sub: u64, id: u64, action: Value) -> bool {
-        let Some(s) = self.subs.iter().find(|s| s.id == sub) else { return true };
+        let Some(s) = self.subs.iter().find(|s| s.id == sub) else {
+            return true;
+        };
         let out = s.out.clone();
         let reply_err = |code: &str, message: String| {
             out.send(&ServerMsg::error(Some(id), code, message));
@@ -389,7 +448,13 @@ where
     /// Store an applied action, then ack and broadcast. False when the store
     /// failed: the in-memory state is then ahead of the log, so the room must
     /// stop and be rebuilt from the store.
-    async fn commit(&mut self, seat: Seat, action: Value, events: Vec<R::Event>, actor: Option<(Outbound, u64)>) -> bool {
+    async fn commit(
+        &mut self,
+        seat: Seat,
+        action: Value,
+        events: Vec<R::Event>,
+        actor: Option<(Outbound, u64)>,
+    ) -> bool {
         let seq = self.seq + 1;
         let mut new_commitments = Vec::new();
         for s in 0..self.record.seats as Seat {
@@ -424,7 +489,11 @@ where
         if let Err(e) = self.ctx.writer.append(append).await {
             tracing::error!(match_id = %self.id, error = %e, "action not stored; reloading the room");
             if let Some((out, id)) = actor {
-                out.send(&ServerMsg::error(Some(id), code::INTERNAL, "the action could not be stored; nothing changed"));
+                out.send(&ServerMsg::error(
+                    Some(id),
+                    code::INTERNAL,
+                    "the action could not be stored; nothing changed",
+                ));
             }
             for s in &self.subs {
                 s.out.kick.notify_one();
@@ -443,14 +512,21 @@ where
         }
         let mut lagging = Vec::new();
         for s in &self.subs {
-            if !s.out.send(&update::<R>(&self.state, s.viewer, seq, seat, &events)) {
+            if !s
+                .out
+                .send(&update::<R>(&self.state, s.viewer, seq, seat, &events))
+            {
                 lagging.push(s.id);
             }
         }
         self.commitments.extend(new_commitments.iter().cloned());
         let mut public: Vec<ServerMsg> = new_commitments
             .iter()
-            .map(|c| ServerMsg::Commitment { seat: c.seat, hash: c.hash.clone(), seq: c.seq })
+            .map(|c| ServerMsg::Commitment {
+                seat: c.seat,
+                hash: c.hash.clone(),
+                seq: c.seq,
+            })
             .collect();
         if outcome.is_some() {
             public.extend(self.reveals());
@@ -487,18 +563,28 @@ where
                 hash: c.hash.clone(),
             })
             .collect();
-        msgs.push(ServerMsg::Seed { seed: self.record.seed.to_string() });
+        msgs.push(ServerMsg::Seed {
+            seed: self.record.seed.to_string(),
+        });
         msgs
     }
 
     /// A finished game of a campaign: write its result and the (now
     /// revealed) secrets into the campaign's record.
     async fn record_campaign_result(&self, outcome: Value) {
-        let Some(campaign_id) = self.record.campaign_id else { return };
-        let secrets: Vec<Value> =
-            (0..self.record.seats as Seat).map(|s| R::locked_secret(&self.state, s).unwrap_or(Value::Null)).collect();
+        let Some(campaign_id) = self.record.campaign_id else {
+            return;
+        };
+        let secrets: Vec<Value> = (0..self.record.seats as Seat)
+            .map(|s| R::locked_secret(&self.state, s).unwrap_or(Value::Null))
+            .collect();
         let result = async {
-            let (_, mut record) = self.ctx.store.campaign(campaign_id).await?.ok_or(crate::store::StoreError::NotFound)?;
+            let (_, mut record) = self
+                .ctx
+                .store
+                .campaign(campaign_id)
+                .await?
+                .ok_or(crate::store::StoreError::NotFound)?;
             if let Some(games) = record.get_mut("games").and_then(Value::as_array_mut) {
                 for g in games.iter_mut() {
                     if g.get("match_id").and_then(Value::as_str) == Some(&self.id.to_string()) {
@@ -515,20 +601,34 @@ where
     }
 }
 
-fn update<R: Ruleset>(state: &R::State, viewer: Viewer, seq: u64, seat: Seat, events: &[R::Event]) -> ServerMsg {
+fn update<R: Ruleset>(
+    state: &R::State,
+    viewer: Viewer,
+    seq: u64,
+    seat: Seat,
+    events: &[R::Event],
+) -> ServerMsg {
     ServerMsg::Update {
         seq,
         seat,
-        events: events.iter().filter(|e| e.visible_to(viewer)).map(to_value).collect(),
+        events: events
+            .iter()
+            .filter(|e| e.visible_to(viewer))
+            .map(to_value)
+            .collect(),
         status: to_value(&R::status(state)),
         view: to_value(&R::view(state, viewer)),
     }
 }
 
-fn apply_logged<R: Ruleset>(state: &mut R::State, a: &ActionRecord) -> Result<Vec<R::Event>, String> {
-    let action: R::Action =
-        serde_json::from_value(a.action.clone()).map_err(|e| format!("stored action {}: {e}", a.seq))?;
-    R::apply(state, a.seat, action).map_err(|e| format!("stored action {} rejected on replay: {e}", a.seq))
+fn apply_logged<R: Ruleset>(
+    state: &mut R::State,
+    a: &ActionRecord,
+) -> Result<Vec<R::Event>, String> {
+    let action: R::Action = serde_json::from_value(a.action.clone())
+        .map_err(|e| format!("stored action {}: {e}", a.seq))?;
+    R::apply(state, a.seat, action)
+        .map_err(|e| format!("stored action {} rejected on replay: {e}", a.seq))
 }
 
 /// The state after the latest snapshot at or before `at_most` (or the start)
@@ -540,14 +640,28 @@ async fn rebuild<R: Ruleset>(
     at_most: Option<u64>,
 ) -> Result<(u64, R::State), (&'static str, String)> {
     let internal = |e: String| (code::INTERNAL, e);
-    let (mut seq, mut state) = match store.latest_snapshot(record.id, at_most).await.map_err(|e| internal(e.to_string()))? {
-        Some((seq, state)) => (seq, serde_json::from_value(state).map_err(|e| internal(format!("snapshot: {e}")))?),
-        None => (0, R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")))?),
+    let (mut seq, mut state) = match store
+        .latest_snapshot(record.id, at_most)
+        .await
+        .map_err(|e| internal(e.to_string()))?
+    {
+        Some((seq, state)) => (
+            seq,
+            serde_json::from_value(state).map_err(|e| internal(format!("snapshot: {e}")))?,
+        ),
+        None => (
+            0,
+            R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")))?,
+        ),
     };
     if at_most.is_some_and(|m| m <= seq) {
         return Ok((seq, state));
     }
-    for a in store.actions_after(record.id, seq).await.map_err(|e| internal(e.to_string()))? {
+    for a in store
+        .actions_after(record.id, seq)
+        .await
+        .map_err(|e| internal(e.to_string()))?
+    {
         if at_most.is_some_and(|m| a.seq > m) {
             break;
         }
