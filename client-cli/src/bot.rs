@@ -50,18 +50,42 @@ pub struct Bot {
     /// Resign after this many of its own actions (keeps random games bounded).
     pub max_actions: u64,
     pub actions: u64,
+    /// Refusals since the last accepted action: a bot the server keeps
+    /// refusing (say, a catalogue that differs from the server's) is stuck.
+    refusals: u32,
 }
+
+/// Refusals in a row after which a bot gives up.
+pub const MAX_REFUSALS: u32 = 20;
 
 impl Bot {
     pub fn new(seed: u64, cat: &'static Catalogue) -> Bot {
-        Bot { rng: RandomBot::new(seed), cat, alphas: 3, max_actions: u64::MAX, actions: 0 }
+        Bot {
+            rng: RandomBot::new(seed),
+            cat,
+            alphas: 3,
+            max_actions: u64::MAX,
+            actions: 0,
+            refusals: 0,
+        }
     }
 
     /// Learn from a refusal: `alpha_count` means this game wants 4 Alphas.
     pub fn refused(&mut self, code: &str) {
+        self.refusals += 1;
         if code == "alpha_count" {
             self.alphas = if self.alphas == 3 { 4 } else { 3 };
         }
+    }
+
+    /// An action of this bot was accepted.
+    pub fn accepted(&mut self) {
+        self.refusals = 0;
+    }
+
+    /// The server refused this bot's last [`MAX_REFUSALS`] actions.
+    pub fn stuck(&self) -> bool {
+        self.refusals >= MAX_REFUSALS
     }
 
     /// The next action, if the player should act now.
@@ -83,7 +107,8 @@ impl Bot {
     fn creation(&mut self, legal: &[Value]) -> Option<Value> {
         let presets: Vec<&Value> = legal.iter().filter(|a| kind(a) == "use_preset").collect();
         let genus = self.cat.count(CardKind::Genus);
-        let use_preset = !presets.is_empty() && (genus < self.alphas || self.rng.below(3) == 0);
+        let use_preset = !presets.is_empty()
+            && (genus < self.alphas || self.refusals > 0 || self.rng.below(3) == 0);
         if use_preset {
             return Some(presets[self.rng.below(presets.len())].clone());
         }
@@ -91,7 +116,9 @@ impl Bot {
             return None; // this catalogue cannot make enough Alphas
         }
         let mut used = Vec::new();
-        let alphas = (0..self.alphas).map(|_| self.rng.random_alpha(self.cat, &mut used)).collect();
+        let alphas = (0..self.alphas)
+            .map(|_| self.rng.random_alpha(self.cat, &mut used))
+            .collect();
         let ids: Vec<&String> = self.cat.di.keys().collect();
         let mut di_stack = Vec::new();
         let mut points = 0;
@@ -106,7 +133,10 @@ impl Bot {
                 di_stack.push(id.clone());
             }
         }
-        Some(serde_json::to_value(DuelAction::Create { alphas, di_stack }).expect("actions serialize"))
+        Some(
+            serde_json::to_value(DuelAction::Create { alphas, di_stack })
+                .expect("actions serialize"),
+        )
     }
 }
 
@@ -121,7 +151,10 @@ mod tests {
         // total 24: 0..4 ends the turn, 4..24 uses the power.
         assert_eq!(weighted_pick(&legal, |_| 3).unwrap()["type"], "end_turn");
         assert_eq!(weighted_pick(&legal, |_| 4).unwrap()["type"], "use_power");
-        assert_eq!(weighted_pick(&legal, |n| n - 1).unwrap()["type"], "use_power");
+        assert_eq!(
+            weighted_pick(&legal, |n| n - 1).unwrap()["type"],
+            "use_power"
+        );
         assert!(weighted_pick(&[], |_| 0).is_none());
     }
 
@@ -147,5 +180,10 @@ mod tests {
         let mut other = Player::new();
         other.observe(&frame.replace("\"seat\":0", "\"seat\":1"));
         assert!(Bot::new(1, cat).pick(&other).is_none(), "not seat 1's turn");
+        let mut b = Bot::new(1, cat);
+        (0..MAX_REFUSALS).for_each(|_| b.refused("invalid_alpha"));
+        assert!(b.stuck());
+        b.accepted();
+        assert!(!b.stuck());
     }
 }

@@ -75,9 +75,17 @@ pub enum Observed {
     /// `update` of the match.
     Update,
     /// The act in flight was accepted.
-    Acked { id: u64, seq: u64, latency: Duration },
+    Acked {
+        id: u64,
+        seq: u64,
+        latency: Duration,
+    },
     /// Something was refused. `id` is the act it answers, if any.
-    Rejected { id: Option<u64>, code: String, message: String },
+    Rejected {
+        id: Option<u64>,
+        code: String,
+        message: String,
+    },
     /// The server dropped a frame for the rate limit: send it again later.
     RateLimited,
     /// Anything else (commitment, reveal, seed, pong, or not JSON).
@@ -107,7 +115,10 @@ pub struct Player {
 
 impl Player {
     pub fn new() -> Player {
-        Player { next_id: 1, ..Player::default() }
+        Player {
+            next_id: 1,
+            ..Player::default()
+        }
     }
 
     fn take_state(&mut self, status: Option<StatusLite>, view: Option<ViewLite>) {
@@ -126,7 +137,9 @@ impl Player {
 
     /// Read one server frame.
     pub fn observe(&mut self, text: &str) -> Observed {
-        let Ok(f) = serde_json::from_str::<FrameLite>(text) else { return Observed::Other };
+        let Ok(f) = serde_json::from_str::<FrameLite>(text) else {
+            return Observed::Other;
+        };
         match f.kind.as_str() {
             "welcome" => {
                 self.welcomed = true;
@@ -148,7 +161,11 @@ impl Player {
                 match self.in_flight.take_if(|i| i.id == id) {
                     Some(i) => {
                         self.acked_seq = Some(seq);
-                        Observed::Acked { id, seq, latency: i.sent_at.elapsed() }
+                        Observed::Acked {
+                            id,
+                            seq,
+                            latency: i.sent_at.elapsed(),
+                        }
                     }
                     None => Observed::Other,
                 }
@@ -161,7 +178,11 @@ impl Player {
                 if f.id.is_some() && self.in_flight.as_ref().map(|i| i.id) == f.id {
                     self.in_flight = None;
                 }
-                Observed::Rejected { id: f.id, code, message: f.message.unwrap_or_default() }
+                Observed::Rejected {
+                    id: f.id,
+                    code,
+                    message: f.message.unwrap_or_default(),
+                }
             }
             _ => Observed::Other,
         }
@@ -190,8 +211,12 @@ impl Player {
         let id = self.next_id;
         self.next_id += 1;
         let frame = serde_json::json!({"type": "act", "id": id, "action": action}).to_string();
-        self.in_flight =
-            Some(InFlight { id, frame: frame.clone(), sent_at: Instant::now(), seq_at_send: self.seq });
+        self.in_flight = Some(InFlight {
+            id,
+            frame: frame.clone(),
+            sent_at: Instant::now(),
+            seq_at_send: self.seq,
+        });
         frame
     }
 
@@ -211,7 +236,12 @@ impl Player {
         };
         self.next_id = self.next_id.max(id + 1);
         let text = frame.to_string();
-        self.in_flight = Some(InFlight { id, frame: text.clone(), sent_at: Instant::now(), seq_at_send: self.seq });
+        self.in_flight = Some(InFlight {
+            id,
+            frame: text.clone(),
+            sent_at: Instant::now(),
+            seq_at_send: self.seq,
+        });
         text
     }
 
@@ -219,7 +249,9 @@ impl Player {
     /// applied before the connection dropped? If so it is settled and `true`
     /// is returned; otherwise it stays in flight, to be sent again.
     pub fn settle_after_reconnect(&mut self) -> bool {
-        let Some(i) = &self.in_flight else { return false };
+        let Some(i) = &self.in_flight else {
+            return false;
+        };
         let applied = match (self.last_own_update, i.seq_at_send) {
             (Some(u), Some(s)) => u > s,
             (Some(_), None) => true,
@@ -274,10 +306,20 @@ mod tests {
         let mut p = Player::new();
         p.observe(&welcome(1, 0, &[1]));
         p.act(json!({"type":"pass"}));
-        assert_eq!(p.observe(r#"{"type":"error","code":"rate_limited","message":"slow"}"#), Observed::RateLimited);
+        assert_eq!(
+            p.observe(r#"{"type":"error","code":"rate_limited","message":"slow"}"#),
+            Observed::RateLimited
+        );
         assert!(p.in_flight.is_some());
         let o = p.observe(r#"{"type":"error","id":1,"code":"not_your_turn","message":"no"}"#);
-        assert_eq!(o, Observed::Rejected { id: Some(1), code: "not_your_turn".into(), message: "no".into() });
+        assert_eq!(
+            o,
+            Observed::Rejected {
+                id: Some(1),
+                code: "not_your_turn".into(),
+                message: "no".into()
+            }
+        );
         assert!(p.in_flight.is_none());
     }
 

@@ -50,7 +50,9 @@ pub fn parse_line(line: &str, check: bool) -> Result<Option<ScriptLine>, String>
     };
     if FRAME_TYPES.contains(&kind) {
         if kind == "act" {
-            let Some(action) = v.get("action") else { return Err("an act frame needs an \"action\"".into()) };
+            let Some(action) = v.get("action") else {
+                return Err("an act frame needs an \"action\"".into());
+            };
             if check {
                 check_action(action)?;
             }
@@ -64,7 +66,9 @@ pub fn parse_line(line: &str, check: bool) -> Result<Option<ScriptLine>, String>
 }
 
 fn check_action(v: &Value) -> Result<(), String> {
-    serde_json::from_value::<DuelAction>(v.clone()).map(|_| ()).map_err(|e| format!("not a duel action: {e}"))
+    serde_json::from_value::<DuelAction>(v.clone())
+        .map(|_| ())
+        .map_err(|e| format!("not a duel action: {e}"))
 }
 
 /// Parse a whole script, naming the line of the first mistake.
@@ -97,7 +101,11 @@ pub struct ScriptConfig {
 
 impl Default for ScriptConfig {
     fn default() -> Self {
-        ScriptConfig { wait_turn: true, turn_timeout: Duration::from_secs(30), linger: Duration::from_millis(500) }
+        ScriptConfig {
+            wait_turn: true,
+            turn_timeout: Duration::from_secs(30),
+            linger: Duration::from_millis(500),
+        }
     }
 }
 
@@ -131,7 +139,8 @@ pub async fn run(
     let mut last_frame = Instant::now();
     loop {
         // Wait for something, then take everything already queued before deciding.
-        let deadline = resend_at.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_millis(50));
+        let deadline =
+            resend_at.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_millis(50));
         let first = tokio::select! {
             ev = link.next() => Some(ev),
             () = sleep_until(deadline) => None,
@@ -151,10 +160,16 @@ pub async fn run(
                     last_frame = Instant::now();
                     writeln!(out, "{text}")?;
                     match p.observe(&text) {
-                        Observed::Acked { .. } => result.acked += 1,
+                        Observed::Acked { .. } => {
+                            result.acked += 1;
+                            if let Some(b) = bot.as_mut() {
+                                b.accepted();
+                            }
+                        }
                         Observed::RateLimited => {
                             result.errors += 1;
-                            resend_at = Some(tokio::time::Instant::now() + Duration::from_millis(100));
+                            resend_at =
+                                Some(tokio::time::Instant::now() + Duration::from_millis(100));
                         }
                         Observed::Rejected { id, code, message } => {
                             result.errors += 1;
@@ -163,6 +178,9 @@ pub async fn run(
                             }
                             if let Some(b) = bot.as_mut() {
                                 b.refused(&code);
+                                if b.stuck() {
+                                    anyhow::bail!("the server refused the bot {} times in a row; last: {code}: {message}", crate::bot::MAX_REFUSALS);
+                                }
                             }
                         }
                         _ => {}
@@ -221,7 +239,9 @@ pub async fn run(
                 if p.my_turn() {
                     match b.pick(&p) {
                         Some(a) => link.send(p.act(a)),
-                        None => anyhow::bail!("the bot has no action to take (an empty catalogue?)"),
+                        None => {
+                            anyhow::bail!("the bot has no action to take (an empty catalogue?)")
+                        }
                     }
                 }
                 continue;
@@ -242,23 +262,49 @@ mod tests {
     fn lines_are_actions_frames_or_nothing() {
         assert_eq!(parse_line("", true), Ok(None));
         assert_eq!(parse_line("  # a comment", true), Ok(None));
-        assert_eq!(parse_line(r#"{"type":"end_turn"}"#, true), Ok(Some(ScriptLine::Action(json!({"type":"end_turn"})))));
         assert_eq!(
-            parse_line(r#"{"type":"act","id":3,"action":{"type":"move","to":[1,-1]}}"#, true),
-            Ok(Some(ScriptLine::Frame(json!({"type":"act","id":3,"action":{"type":"move","to":[1,-1]}}))))
+            parse_line(r#"{"type":"end_turn"}"#, true),
+            Ok(Some(ScriptLine::Action(json!({"type":"end_turn"}))))
         );
-        assert_eq!(parse_line(r#"{"type":"ping"}"#, true), Ok(Some(ScriptLine::Frame(json!({"type":"ping"})))));
+        assert_eq!(
+            parse_line(
+                r#"{"type":"act","id":3,"action":{"type":"move","to":[1,-1]}}"#,
+                true
+            ),
+            Ok(Some(ScriptLine::Frame(
+                json!({"type":"act","id":3,"action":{"type":"move","to":[1,-1]}})
+            )))
+        );
+        assert_eq!(
+            parse_line(r#"{"type":"ping"}"#, true),
+            Ok(Some(ScriptLine::Frame(json!({"type":"ping"}))))
+        );
     }
 
     #[test]
     fn mistakes_are_named_with_their_line() {
-        assert!(parse_line("{nope", true).unwrap_err().starts_with("not JSON"));
+        assert!(parse_line("{nope", true)
+            .unwrap_err()
+            .starts_with("not JSON"));
         assert!(parse_line("[1]", true).unwrap_err().contains("\"type\""));
-        assert!(parse_line(r#"{"type":"fly"}"#, true).unwrap_err().starts_with("not a duel action"));
-        assert!(parse_line(r#"{"type":"fly"}"#, false).is_ok(), "unchecked lines go as they are");
-        assert!(parse_line(r#"{"type":"act","id":1}"#, true).unwrap_err().contains("action"));
-        let e = parse_script("# start\n{\"type\":\"pass\"}\n{\"type\":\"move\"}\n", true).unwrap_err();
+        assert!(parse_line(r#"{"type":"fly"}"#, true)
+            .unwrap_err()
+            .starts_with("not a duel action"));
+        assert!(
+            parse_line(r#"{"type":"fly"}"#, false).is_ok(),
+            "unchecked lines go as they are"
+        );
+        assert!(parse_line(r#"{"type":"act","id":1}"#, true)
+            .unwrap_err()
+            .contains("action"));
+        let e =
+            parse_script("# start\n{\"type\":\"pass\"}\n{\"type\":\"move\"}\n", true).unwrap_err();
         assert!(e.starts_with("line 3: not a duel action"), "{e}");
-        assert_eq!(parse_script("{\"type\":\"pass\"}\n\n{\"type\":\"resign\"}", true).unwrap().len(), 2);
+        assert_eq!(
+            parse_script("{\"type\":\"pass\"}\n\n{\"type\":\"resign\"}", true)
+                .unwrap()
+                .len(),
+            2
+        );
     }
 }

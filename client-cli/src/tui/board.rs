@@ -52,7 +52,9 @@ fn terrain_style(t: Terrain) -> Style {
 }
 
 fn unit_style(u: &UnitView) -> Style {
-    let mut s = Style::default().fg(seat_color(u.owner)).add_modifier(Modifier::BOLD);
+    let mut s = Style::default()
+        .fg(seat_color(u.owner))
+        .add_modifier(Modifier::BOLD);
     if u.controller != u.owner {
         s = s.add_modifier(Modifier::UNDERLINED); // taken over this turn
     }
@@ -64,7 +66,12 @@ fn unit_style(u: &UnitView) -> Style {
 
 /// The board, one line per row, hexes in `highlight` shown reversed.
 pub fn board_lines(view: &DuelView, highlight: &[Hex]) -> Vec<Line<'static>> {
-    let Some(radius) = view.hexes.iter().map(|h| h.hex.distance(Hex::new(0, 0))).max() else {
+    let Some(radius) = view
+        .hexes
+        .iter()
+        .map(|h| h.hex.distance(Hex::new(0, 0)))
+        .max()
+    else {
         return vec![Line::from("(no board)")];
     };
     let radius = radius as i32;
@@ -75,11 +82,15 @@ pub fn board_lines(view: &DuelView, highlight: &[Hex]) -> Vec<Line<'static>> {
         let Some(first) = row.first() else { continue };
         // Where the row starts: x = q + r/2 in cells, shifted so the widest row starts at 0.
         let offset = (2 * first.hex.q + r + 2 * radius) as usize * CELL / 2;
-        let mut spans = vec![Span::styled(format!("r{r:<+3}"), Style::default().fg(Color::DarkGray)), Span::raw(" ".repeat(offset))];
+        let mut spans = vec![
+            Span::styled(format!("r{r:<+3}"), Style::default().fg(Color::DarkGray)),
+            Span::raw(" ".repeat(offset)),
+        ];
         for h in row {
             let lit = highlight.contains(&h.hex);
             let base = terrain_style(h.terrain);
-            let mut cell: Vec<Span<'static>> = vec![Span::styled(terrain_letter(h.terrain).to_string(), base)];
+            let mut cell: Vec<Span<'static>> =
+                vec![Span::styled(terrain_letter(h.terrain).to_string(), base)];
             match view.units.iter().find(|u| u.hex == h.hex) {
                 Some(u) => {
                     let style = base.patch(unit_style(u));
@@ -94,11 +105,25 @@ pub fn board_lines(view: &DuelView, highlight: &[Hex]) -> Vec<Line<'static>> {
                     cell.push(Span::styled(marker.to_string(), style));
                 }
                 None if h.relics > 0 => {
-                    let n = if h.relics > 1 { char::from_digit(h.relics.min(9) as u32, 10).unwrap_or('+') } else { ' ' };
-                    cell.push(Span::styled(format!(" *{n}"), base.patch(Style::default().fg(Color::LightYellow).add_modifier(Modifier::BOLD))));
+                    let n = if h.relics > 1 {
+                        char::from_digit(h.relics.min(9) as u32, 10).unwrap_or('+')
+                    } else {
+                        ' '
+                    };
+                    cell.push(Span::styled(
+                        format!(" *{n}"),
+                        base.patch(
+                            Style::default()
+                                .fg(Color::LightYellow)
+                                .add_modifier(Modifier::BOLD),
+                        ),
+                    ));
                 }
                 None => match h.summoning {
-                    Some(s) => cell.push(Span::styled(format!(" s{s}"), base.patch(Style::default().fg(seat_color(s))))),
+                    Some(s) => cell.push(Span::styled(
+                        format!(" s{s}"),
+                        base.patch(Style::default().fg(seat_color(s))),
+                    )),
                     None => cell.push(Span::styled("   ", base)),
                 },
             }
@@ -118,7 +143,9 @@ fn step_text(step: &Step) -> String {
     match step {
         Step::FirstTurn { summoned } => format!("first turn (summoned {})", summoned.len()),
         Step::Activation => "activation".into(),
-        Step::Summoning { summoned } => format!("summoning{}", if *summoned { " (done)" } else { "" }),
+        Step::Summoning { summoned } => {
+            format!("summoning{}", if *summoned { " (done)" } else { "" })
+        }
     }
 }
 
@@ -136,7 +163,10 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut out: Vec<Line<'static>> = Vec::new();
     match &view.phase {
-        Phase::Creation => out.push(Line::styled("Creation Phase: both players create in secret", bold)),
+        Phase::Creation => out.push(Line::styled(
+            "Creation Phase: both players create in secret",
+            bold,
+        )),
         Phase::Finished { outcome } => {
             let t = match outcome {
                 Outcome::Win { seat } => format!("Game over: {} wins", seat_name(view, *seat)),
@@ -147,31 +177,54 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
         Phase::Command => {
             out.push(Line::from(vec![
                 Span::styled(format!("Turn {} · ", view.turn), bold),
-                Span::styled(format!("{} plays", seat_name(view, view.active)), bold.fg(seat_color(view.active))),
+                Span::styled(
+                    format!("{} plays", seat_name(view, view.active)),
+                    bold.fg(seat_color(view.active)),
+                ),
                 Span::raw(format!(" · step: {}", step_text(&view.step))),
             ]));
             if let Some(a) = &view.activation {
                 let ended = if a.ended { " (ended)" } else { "" };
-                out.push(Line::from(format!("Activating unit {}: m {} · a {} left{ended}", a.unit, a.m, a.a)));
+                out.push(Line::from(format!(
+                    "Activating unit {}: m {} · a {} left{ended}",
+                    a.unit, a.m, a.a
+                )));
             }
         }
     }
     if let Some((s, card)) = &view.pending_di {
         let name = cat.di_card(card).map_or(card.clone(), |c| c.name.clone());
-        out.push(Line::styled(format!("Pending DI: {name} cast by {}", seat_name(view, *s)), Style::default().fg(Color::Magenta)));
+        out.push(Line::styled(
+            format!("Pending DI: {name} cast by {}", seat_name(view, *s)),
+            Style::default().fg(Color::Magenta),
+        ));
     }
     if let Some(w) = view.window {
-        out.push(Line::styled(format!("Response window open for {}", seat_name(view, w)), Style::default().fg(Color::Magenta)));
+        out.push(Line::styled(
+            format!("Response window open for {}", seat_name(view, w)),
+            Style::default().fg(Color::Magenta),
+        ));
     }
     if let Some(c) = &view.casualty {
         let ids: Vec<String> = c.candidates.iter().map(ToString::to_string).collect();
-        out.push(Line::from(format!("Casualty: {} chooses which dies among units {}", seat_name(view, c.seat), ids.join(", "))));
+        out.push(Line::from(format!(
+            "Casualty: {} chooses which dies among units {}",
+            seat_name(view, c.seat),
+            ids.join(", ")
+        )));
     }
     if let Some(s) = view.draw_offer {
-        out.push(Line::styled(format!("Draw offered by {}", seat_name(view, s)), Style::default().fg(Color::Yellow)));
+        out.push(Line::styled(
+            format!("Draw offered by {}", seat_name(view, s)),
+            Style::default().fg(Color::Yellow),
+        ));
     }
     if !view.waiting_for.is_empty() {
-        let w: Vec<String> = view.waiting_for.iter().map(|s| seat_name(view, *s)).collect();
+        let w: Vec<String> = view
+            .waiting_for
+            .iter()
+            .map(|s| seat_name(view, *s))
+            .collect();
         out.push(Line::from(format!("Waiting for: {}", w.join(", "))));
     }
     for p in &view.players {
@@ -198,8 +251,14 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
         out.push(Line::from(head));
         if let Some(stack) = &p.di_stack {
             if !stack.is_empty() {
-                let names: Vec<String> = stack.iter().map(|id| cat.di_card(id).map_or(id.clone(), |c| c.name.clone())).collect();
-                out.push(Line::from(format!("  DI stack (top first): {}", names.join(", "))));
+                let names: Vec<String> = stack
+                    .iter()
+                    .map(|id| cat.di_card(id).map_or(id.clone(), |c| c.name.clone()))
+                    .collect();
+                out.push(Line::from(format!(
+                    "  DI stack (top first): {}",
+                    names.join(", ")
+                )));
             }
         }
         for a in &p.alphas {
@@ -208,7 +267,11 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
                 (Some(l), Some(m)) => format!("life {l}/{m}"),
                 _ => "hidden".into(),
             };
-            let units = view.units.iter().filter(|u| u.owner == p.seat && u.alpha == a.index).count();
+            let units = view
+                .units
+                .iter()
+                .filter(|u| u.owner == p.seat && u.alpha == a.index)
+                .count();
             let mut text = format!("  {name}: {life}");
             if let Some(c) = a.cost {
                 text += &format!(" · cost {c}");
@@ -228,9 +291,14 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
     if !view.active_dis.is_empty() {
         out.push(Line::from(""));
         for d in &view.active_dis {
-            let name = cat.di_card(&d.card).map_or(d.card.clone(), |c| c.name.clone());
+            let name = cat
+                .di_card(&d.card)
+                .map_or(d.card.clone(), |c| c.name.clone());
             let on = d.unit.map(|u| format!(" on unit {u}")).unwrap_or_default();
-            out.push(Line::from(format!("Lasting DI {name} of seat {}{on}: {} turns left", d.owner, d.cubes)));
+            out.push(Line::from(format!(
+                "Lasting DI {name} of seat {}{on}: {} turns left",
+                d.owner, d.cubes
+            )));
         }
     }
     out
@@ -248,8 +316,10 @@ pub(crate) mod tests {
 
     /// A radius-1 board in the Command Phase, seen by seat 0.
     pub fn small_view() -> DuelView {
-        let alpha = |i: usize, card: &str, life: u32| json!({"index":i,"revealed":true,"design":{"cards":[card]},
-            "cost":20,"life":life,"max_life":12,"figure":"celestial_knight","cubes":[]});
+        let alpha = |i: usize, card: &str, life: u32| {
+            json!({"index":i,"revealed":true,"design":{"cards":[card]},
+            "cost":20,"life":life,"max_life":12,"figure":"celestial_knight","cubes":[]})
+        };
         serde_json::from_value(json!({
             "viewer": {"kind":"seat","seat":0},
             "phase": {"phase":"command"}, "turn": 3, "active": 0, "first_player": 0,
@@ -292,14 +362,7 @@ pub(crate) mod tests {
     fn rows_are_offset_so_neighbours_touch() {
         let v = small_view();
         let t = text(&board_lines(&v, &[]));
-        assert_eq!(
-            t,
-            [
-                "r-1   H   . * ",
-                "r+0 W   . 1 C 2^",
-                "r+1   . s0. s0",
-            ]
-        );
+        assert_eq!(t, ["r-1   H   . * ", "r+0 W   . 1 C 2^", "r+1   . s0. s0",]);
     }
 
     #[test]
@@ -310,10 +373,16 @@ pub(crate) mod tests {
         assert_eq!(hill.style.bg, Some(Color::Yellow));
         let enemy = lines[1].spans.iter().find(|s| s.content == " 2").unwrap();
         assert_eq!(enemy.style.fg, Some(Color::LightRed));
-        assert!(enemy.style.add_modifier.contains(Modifier::REVERSED), "highlighted");
+        assert!(
+            enemy.style.add_modifier.contains(Modifier::REVERSED),
+            "highlighted"
+        );
         let mine = lines[1].spans.iter().find(|s| s.content == " 1").unwrap();
         assert_eq!(mine.style.fg, Some(Color::Cyan));
-        assert!(mine.style.add_modifier.contains(Modifier::DIM), "already activated");
+        assert!(
+            mine.style.add_modifier.contains(Modifier::DIM),
+            "already activated"
+        );
     }
 
     #[test]
@@ -327,8 +396,12 @@ pub(crate) mod tests {
         assert_eq!(t[4], "Waiting for: seat 0 (you)");
         assert!(t.contains(&"seat 0 (you): summoning points 20/250 · DI 1 card".to_owned()));
         assert!(t.contains(&"  DI stack (top first): bolt".to_owned()));
-        assert!(t.contains(&"  Alpha 1 (knight): life 10/12 · cost 20 · 1 unit · CelestialKnight".to_owned()));
-        assert!(t.contains(&"seat 1: summoning points 20/250 · DI 2 cards · cast a DI this turn".to_owned()));
+        assert!(t.contains(
+            &"  Alpha 1 (knight): life 10/12 · cost 20 · 1 unit · CelestialKnight".to_owned()
+        ));
+        assert!(t.contains(
+            &"seat 1: summoning points 20/250 · DI 2 cards · cast a DI this turn".to_owned()
+        ));
         assert!(t.contains(&"  Alpha 2: hidden".to_owned()));
     }
 

@@ -18,7 +18,12 @@ use crate::creation::{entry_label, Entry};
 pub fn draw(f: &mut Frame<'_>, app: &App) {
     let rows = Layout::default()
         .direction(Direction::Vertical)
-        .constraints([Constraint::Length(1), Constraint::Min(12), Constraint::Length(14), Constraint::Length(1)])
+        .constraints([
+            Constraint::Length(1),
+            Constraint::Min(12),
+            Constraint::Length(14),
+            Constraint::Length(1),
+        ])
         .split(f.area());
     f.render_widget(Paragraph::new(top_bar(app)), rows[0]);
     match app.screen {
@@ -37,7 +42,10 @@ pub fn draw(f: &mut Frame<'_>, app: &App) {
 }
 
 fn top_bar(app: &App) -> Line<'static> {
-    let mut spans = vec![Span::styled("athlas ", Style::default().add_modifier(Modifier::BOLD))];
+    let mut spans = vec![Span::styled(
+        "athlas ",
+        Style::default().add_modifier(Modifier::BOLD),
+    )];
     spans.push(Span::raw(format!("match {}", app.match_id)));
     if let Some(c) = &app.join_code {
         spans.push(Span::raw(format!(" · join code {c}")));
@@ -49,10 +57,20 @@ fn top_bar(app: &App) -> Line<'static> {
     if let Some(s) = app.seq {
         spans.push(Span::raw(format!(" · seq {s}")));
     }
-    let color = if app.connection == "connected" { Color::Green } else { Color::Yellow };
-    spans.push(Span::styled(format!(" · {}", app.connection), Style::default().fg(color)));
+    let color = if app.connection == "connected" {
+        Color::Green
+    } else {
+        Color::Yellow
+    };
+    spans.push(Span::styled(
+        format!(" · {}", app.connection),
+        Style::default().fg(color),
+    ));
     if app.pending.is_some() {
-        spans.push(Span::styled(" · sending…", Style::default().fg(Color::Yellow)));
+        spans.push(Span::styled(
+            " · sending…",
+            Style::default().fg(Color::Yellow),
+        ));
     }
     Line::from(spans)
 }
@@ -60,10 +78,15 @@ fn top_bar(app: &App) -> Line<'static> {
 fn draw_play(f: &mut Frame<'_>, app: &App, main: Rect, bottom: Rect) {
     let Some(view) = &app.view else {
         let text = match &app.other_game {
-            Some(g) => format!("This client draws duels; this match is {g:?}. Its frames are logged below."),
+            Some(g) => format!(
+                "This client draws duels; this match is {g:?}. Its frames are logged below."
+            ),
             None => "Waiting for the server…".into(),
         };
-        f.render_widget(Paragraph::new(text).block(Block::default().borders(Borders::ALL)), main);
+        f.render_widget(
+            Paragraph::new(text).block(Block::default().borders(Borders::ALL)),
+            main,
+        );
         draw_log(f, app, bottom);
         return;
     };
@@ -71,8 +94,13 @@ fn draw_play(f: &mut Frame<'_>, app: &App, main: Rect, bottom: Rect) {
         .direction(Direction::Horizontal)
         .constraints([Constraint::Length(62), Constraint::Min(30)])
         .split(main);
-    let highlight = app.menu.get(app.selected).map(|i| hexes(view, &i.action)).unwrap_or_default();
-    let board = Paragraph::new(board_lines(view, &highlight)).block(Block::default().borders(Borders::ALL).title(" board "));
+    let highlight = app
+        .menu
+        .get(app.selected)
+        .map(|i| hexes(view, &i.action))
+        .unwrap_or_default();
+    let board = Paragraph::new(board_lines(view, &highlight))
+        .block(Block::default().borders(Borders::ALL).title(" board "));
     f.render_widget(board, cols[0]);
     let table = Paragraph::new(table_lines(app.cat, view))
         .wrap(Wrap { trim: false })
@@ -93,7 +121,10 @@ fn draw_menu(f: &mut Frame<'_>, app: &App, area: Rect) {
     for (i, item) in app.menu.iter().enumerate() {
         if group != Some(item.group) {
             group = Some(item.group);
-            lines.push(Line::styled(format!("── {} ──", item.group.title()), Style::default().fg(Color::DarkGray)));
+            lines.push(Line::styled(
+                format!("── {} ──", item.group.title()),
+                Style::default().fg(Color::DarkGray),
+            ));
         }
         let style = if i == app.selected {
             selected_line = lines.len();
@@ -104,11 +135,19 @@ fn draw_menu(f: &mut Frame<'_>, app: &App, area: Rect) {
         lines.push(Line::styled(format!("{:>3}. {}", i + 1, item.label), style));
     }
     if lines.is_empty() {
-        lines.push(Line::from(if app.seat.is_some() { "nothing to do: waiting for the opponent" } else { "watching" }));
+        lines.push(Line::from(if app.seat.is_some() {
+            "nothing to do: waiting for the opponent"
+        } else {
+            "watching"
+        }));
     }
     let height = area.height.saturating_sub(2) as usize;
     let scroll = selected_line.saturating_sub(height.saturating_sub(2));
-    let title = if app.number.is_empty() { " actions ".to_owned() } else { format!(" actions · #{} ", app.number) };
+    let title = if app.number.is_empty() {
+        " actions ".to_owned()
+    } else {
+        format!(" actions · #{} ", app.number)
+    };
     let p = Paragraph::new(lines)
         .scroll((scroll as u16, 0))
         .block(Block::default().borders(Borders::ALL).title(title));
@@ -132,7 +171,10 @@ fn draw_log(f: &mut Frame<'_>, app: &App, area: Rect) {
             Line::styled(l.clone(), style)
         })
         .collect();
-    f.render_widget(Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" log ")), area);
+    f.render_widget(
+        Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" log ")),
+        area,
+    );
 }
 
 fn draw_create(f: &mut Frame<'_>, app: &App, main: Rect, bottom: Rect) {
@@ -145,8 +187,16 @@ fn draw_create(f: &mut Frame<'_>, app: &App, main: Rect, bottom: Rect) {
     let mut lines: Vec<Line<'static>> = Vec::new();
     for (i, e) in app.entries.iter().enumerate() {
         let mark = match e {
-            Entry::Ac(id) => draft.holder(id).map_or("  ".to_owned(), |a| format!("{} ", a + 1)),
-            Entry::Di(id) => if draft.di_stack.contains(id) { "D ".to_owned() } else { "  ".to_owned() },
+            Entry::Ac(id) => draft
+                .holder(id)
+                .map_or("  ".to_owned(), |a| format!("{} ", a + 1)),
+            Entry::Di(id) => {
+                if draft.di_stack.contains(id) {
+                    "D ".to_owned()
+                } else {
+                    "  ".to_owned()
+                }
+            }
             Entry::Heading(_) => String::new(),
         };
         let style = match (e, i == app.cursor) {
@@ -154,15 +204,22 @@ fn draw_create(f: &mut Frame<'_>, app: &App, main: Rect, bottom: Rect) {
             (_, true) => Style::default().add_modifier(Modifier::REVERSED),
             _ => Style::default(),
         };
-        lines.push(Line::styled(format!("{mark}{}", entry_label(app.cat, e)), style));
+        lines.push(Line::styled(
+            format!("{mark}{}", entry_label(app.cat, e)),
+            style,
+        ));
     }
     if lines.is_empty() {
-        lines.push(Line::from("The catalogue has no cards: pick a preset from the action menu (Tab)."));
+        lines.push(Line::from(
+            "The catalogue has no cards: pick a preset from the action menu (Tab).",
+        ));
     }
     let height = cols[0].height.saturating_sub(2) as usize;
     let scroll = app.cursor.saturating_sub(height.saturating_sub(3));
     f.render_widget(
-        Paragraph::new(lines).scroll((scroll as u16, 0)).block(Block::default().borders(Borders::ALL).title(" catalogue ")),
+        Paragraph::new(lines)
+            .scroll((scroll as u16, 0))
+            .block(Block::default().borders(Borders::ALL).title(" catalogue ")),
         cols[0],
     );
     // The draft: each Alpha with price, life pool and broken rules in words.
@@ -170,31 +227,70 @@ fn draw_create(f: &mut Frame<'_>, app: &App, main: Rect, bottom: Rect) {
     for (i, a) in draft.alphas.iter().enumerate() {
         let s = draft.summary(app.cat, i);
         let head = format!("Alpha {} · price {} · life pool {}", i + 1, s.cost, s.life);
-        let style = if i == draft.current { Style::default().add_modifier(Modifier::BOLD | Modifier::REVERSED) } else { Style::default().add_modifier(Modifier::BOLD) };
+        let style = if i == draft.current {
+            Style::default().add_modifier(Modifier::BOLD | Modifier::REVERSED)
+        } else {
+            Style::default().add_modifier(Modifier::BOLD)
+        };
         out.push(Line::styled(head, style));
-        let names: Vec<String> = a.cards.iter().map(|id| app.cat.card(id).map_or(id.clone(), |c| c.name.clone())).collect();
-        out.push(Line::from(format!("  {}", if names.is_empty() { "(no cards)".into() } else { names.join(", ") })));
+        let names: Vec<String> = a
+            .cards
+            .iter()
+            .map(|id| app.cat.card(id).map_or(id.clone(), |c| c.name.clone()))
+            .collect();
+        out.push(Line::from(format!(
+            "  {}",
+            if names.is_empty() {
+                "(no cards)".into()
+            } else {
+                names.join(", ")
+            }
+        )));
         if s.problems.is_empty() {
             out.push(Line::styled("  valid", Style::default().fg(Color::Green)));
         }
         for p in s.problems {
-            out.push(Line::styled(format!("  ✗ {p}"), Style::default().fg(Color::LightRed)));
+            out.push(Line::styled(
+                format!("  ✗ {p}"),
+                Style::default().fg(Color::LightRed),
+            ));
         }
     }
     let points = draft.di_points(app.cat);
     out.push(Line::from(""));
     out.push(Line::styled(
-        format!("DI stack · {}/4 cards · {points}/8 divine points (top first)", draft.di_stack.len()),
+        format!(
+            "DI stack · {}/4 cards · {points}/8 divine points (top first)",
+            draft.di_stack.len()
+        ),
         Style::default().add_modifier(Modifier::BOLD),
     ));
-    let di: Vec<String> = draft.di_stack.iter().map(|id| app.cat.di_card(id).map_or(id.clone(), |c| c.name.clone())).collect();
-    out.push(Line::from(format!("  {}", if di.is_empty() { "(empty)".into() } else { di.join(", ") })));
+    let di: Vec<String> = draft
+        .di_stack
+        .iter()
+        .map(|id| app.cat.di_card(id).map_or(id.clone(), |c| c.name.clone()))
+        .collect();
+    out.push(Line::from(format!(
+        "  {}",
+        if di.is_empty() {
+            "(empty)".into()
+        } else {
+            di.join(", ")
+        }
+    )));
     if let Some(v) = &app.view {
         out.push(Line::from(""));
-        out.push(Line::from(format!("Summoning points per player: {}", v.max_points)));
+        out.push(Line::from(format!(
+            "Summoning points per player: {}",
+            v.max_points
+        )));
     }
     f.render_widget(
-        Paragraph::new(out).wrap(Wrap { trim: false }).block(Block::default().borders(Borders::ALL).title(" your creations ")),
+        Paragraph::new(out).wrap(Wrap { trim: false }).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(" your creations "),
+        ),
         cols[1],
     );
     draw_log(f, app, bottom);
