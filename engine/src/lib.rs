@@ -9,6 +9,7 @@
 //! **Architecture Invariant:** this crate depends on no async runtime and no I/O.
 //! Content files are compiled in with `include_str!` and parsed at start.
 
+pub mod divinity;
 pub mod duel;
 pub mod hex;
 pub mod rng;
@@ -52,7 +53,9 @@ pub enum Outcome {
 pub enum Status {
     /// The game goes on; these seats are expected to act (several during a
     /// simultaneous phase).
-    Waiting { seats: Vec<Seat> },
+    Waiting {
+        seats: Vec<Seat>,
+    },
     Finished(Outcome),
 }
 
@@ -71,7 +74,9 @@ pub struct SetupError {
 
 impl SetupError {
     pub fn new(message: impl Into<String>) -> Self {
-        SetupError { message: message.into() }
+        SetupError {
+            message: message.into(),
+        }
     }
 }
 
@@ -86,7 +91,10 @@ pub struct RuleError {
 
 impl RuleError {
     pub fn new(code: &'static str, message: impl Into<String>) -> Self {
-        RuleError { code, message: message.into() }
+        RuleError {
+            code,
+            message: message.into(),
+        }
     }
 }
 
@@ -123,8 +131,11 @@ pub trait Ruleset {
     fn start(options: &Self::Options, seed: u64) -> Result<Self::State, SetupError>;
     /// # Errors
     /// When the action breaks a rule; the state is then unchanged.
-    fn apply(state: &mut Self::State, seat: Seat, action: Self::Action)
-        -> Result<Vec<Self::Event>, RuleError>;
+    fn apply(
+        state: &mut Self::State,
+        seat: Seat,
+        action: Self::Action,
+    ) -> Result<Vec<Self::Event>, RuleError>;
     fn view(state: &Self::State, viewer: Viewer) -> Self::View;
     fn status(state: &Self::State) -> Status;
 

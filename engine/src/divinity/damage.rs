@@ -22,7 +22,14 @@ pub enum DamageType {
 impl DamageType {
     /// Elemental and poison damage are reduced by magical armor (L2182).
     pub fn is_magical(self) -> bool {
-        matches!(self, DamageType::Air | DamageType::Water | DamageType::Fire | DamageType::Earth | DamageType::Poison)
+        matches!(
+            self,
+            DamageType::Air
+                | DamageType::Water
+                | DamageType::Fire
+                | DamageType::Earth
+                | DamageType::Poison
+        )
     }
 }
 
@@ -95,7 +102,11 @@ pub fn harm(hits: u32, ty: DamageType, def: &Defence, env: Option<Environment>) 
         return Harm::Nothing;
     }
     if def.undead && ty == DamageType::Poison {
-        return if hits == 0 { Harm::Nothing } else { Harm::Heal(hits) };
+        return if hits == 0 {
+            Harm::Nothing
+        } else {
+            Harm::Heal(hits)
+        };
     }
     let mut total = hits;
     if total > 0 && env.and_then(Environment::boosts) == Some(ty) {

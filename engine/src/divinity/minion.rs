@@ -76,7 +76,13 @@ pub struct Candidate {
 /// Pick a target (index into `cands`). Ties go to the first candidate in
 /// party order: the party's collective choice (L1623) is fixed that way
 /// (ASSUMPTIONS.md, "Party choices").
-pub fn choose_target(graph: &Graph, me: SpaceIx, face: TargetingFace, rule: TargetRule, cands: &[Candidate]) -> Option<usize> {
+pub fn choose_target(
+    graph: &Graph,
+    me: SpaceIx,
+    face: TargetingFace,
+    rule: TargetRule,
+    cands: &[Candidate],
+) -> Option<usize> {
     if cands.is_empty() {
         return None;
     }
@@ -97,8 +103,12 @@ pub fn choose_target(graph: &Graph, me: SpaceIx, face: TargetingFace, rule: Targ
             TargetRule::LeastMagicalArmor => -(c.magical_armor as i64),
             TargetRule::MostSource => c.source as i64,
             TargetRule::LeastSource => -(c.source as i64),
-            TargetRule::MostOriginsSpace => cands.iter().filter(|o| o.space == c.space).count() as i64,
-            TargetRule::FewestOriginsSpace => -(cands.iter().filter(|o| o.space == c.space).count() as i64),
+            TargetRule::MostOriginsSpace => {
+                cands.iter().filter(|o| o.space == c.space).count() as i64
+            }
+            TargetRule::FewestOriginsSpace => {
+                -(cands.iter().filter(|o| o.space == c.space).count() as i64)
+            }
         }
     };
     let best = cands.iter().map(key).max()?;
@@ -111,21 +121,37 @@ pub fn choose_target(graph: &Graph, me: SpaceIx, face: TargetingFace, rule: Targ
 /// route, stopping when its movement runs out or it can't pay for a
 /// DIFFICULT TERRAIN space (L1681-1691); among routes it prefers the one that
 /// ends furthest from the other Origins (`others`), then the lowest space.
-pub fn plan_move(graph: &Graph, from: SpaceIx, target: SpaceIx, range: u32, movement: u32, ignore_difficult: bool, others: &[SpaceIx]) -> Vec<SpaceIx> {
+pub fn plan_move(
+    graph: &Graph,
+    from: SpaceIx,
+    target: SpaceIx,
+    range: u32,
+    movement: u32,
+    ignore_difficult: bool,
+    others: &[SpaceIx],
+) -> Vec<SpaceIx> {
     let to_target = graph.distances(target);
-    let Some(d0) = to_target[from] else { return Vec::new() };
+    let Some(d0) = to_target[from] else {
+        return Vec::new();
+    };
     if d0 == range || movement == 0 {
         return Vec::new();
     }
     let costs = graph.costs(from, ignore_difficult);
-    let reachable: Vec<SpaceIx> = (0..graph.len()).filter(|&s| costs[s].is_some() && to_target[s].is_some()).collect();
+    let reachable: Vec<SpaceIx> = (0..graph.len())
+        .filter(|&s| costs[s].is_some() && to_target[s].is_some())
+        .collect();
     // Spaces at max range; if none exists, the ones closest to it (ASSUMPTIONS.md).
     let miss = |s: SpaceIx| to_target[s].unwrap().abs_diff(range);
     let best_miss = reachable.iter().map(|&s| miss(s)).min().unwrap_or(0);
     if best_miss >= d0.abs_diff(range) {
         return Vec::new();
     }
-    let goals: Vec<SpaceIx> = reachable.iter().copied().filter(|&s| miss(s) == best_miss).collect();
+    let goals: Vec<SpaceIx> = reachable
+        .iter()
+        .copied()
+        .filter(|&s| miss(s) == best_miss)
+        .collect();
     let best_cost = goals.iter().map(|&s| costs[s].unwrap()).min().unwrap();
     let mut options: Vec<Vec<SpaceIx>> = Vec::new();
     for &g in goals.iter().filter(|&&s| costs[s] == Some(best_cost)) {

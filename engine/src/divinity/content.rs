@@ -1,0 +1,785 @@
+//! The catalogue: every Divinity card as data (`content/divinity/*.json`),
+//! parsed and validated once. The engine interprets the vocabulary defined
+//! here; a new item, skill, minion or location is a data change.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use super::attack::Attack;
+use super::damage::{DamageType, Environment};
+use super::dice::{Colour, DiceTable};
+use super::map::MapDef;
+use super::minion::{MinionCard, TargetRule};
+use super::status::{Status, StatusRules};
+
+/// A content file is malformed or inconsistent.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("divinity content: {0}")]
+pub struct ContentError(pub String);
+
+/// Stats printed on one level of an Origin card (L475-489).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OriginLevel {
+    pub hp: u32,
+    pub ap: u32,
+    pub level_bonus: u32,
+    pub source: u32,
+    pub talents: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OriginDef {
+    pub id: String,
+    pub name: String,
+    /// Index 0 is level 1.
+    pub levels: Vec<OriginLevel>,
+    pub keywords: Vec<String>,
+    /// The 0-AP special ability, as printed (its mechanics are not modelled).
+    pub special_ability: String,
+    #[serde(default)]
+    pub immune: BTreeSet<DamageType>,
+    #[serde(default)]
+    pub immune_statuses: BTreeSet<Status>,
+    #[serde(default)]
+    pub undead: bool,
+    /// The starting kit of a new Origin (ASSUMPTIONS.md, "Origins").
+    pub skills: Vec<String>,
+    pub items: Vec<String>,
+    pub talents: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum School {
+    Aerotheurge,
+    Hydrosophist,
+    Pyrokinetic,
+    Geomancer,
+    Necromancer,
+    Polymorph,
+    Summoning,
+    Scoundrel,
+    Warfare,
+    Duelist,
+    Huntsman,
+    TwoHanded,
+    /// An Origin's own Source skills (L909).
+    Source,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TalentDef {
+    pub id: String,
+    pub name: String,
+    pub level: u32,
+    /// Training talents unlock a school's advanced skills (L575).
+    #[serde(default)]
+    pub training: Option<School>,
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    #[serde(default)]
+    pub once_per_location: bool,
+    pub text: String,
+}
+
+/// Ongoing bonuses while a card is face up (skills, ongoing consumables) or
+/// while an item is equipped.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Bonus {
+    pub physical_armor: u32,
+    pub magical_armor: u32,
+    pub reduction: BTreeMap<DamageType, u32>,
+    pub keywords: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillDef {
+    pub id: String,
+    pub name: String,
+    pub school: School,
+    pub level: u32,
+    #[serde(default)]
+    pub ap: u32,
+    /// Source cost of a Source skill (L913).
+    #[serde(default)]
+    pub source: u32,
+    /// Slot it goes to after use; 0 returns to hand at once (L786).
+    pub cooldown: u8,
+    /// Ongoing skills go face up and flip face down at this slot (L875).
+    #[serde(default)]
+    pub flip_at: Option<u8>,
+    #[serde(default)]
+    pub attack: Option<Attack>,
+    /// Keyword it can lend to a challenge, going face down on 3 (L796-798).
+    #[serde(default)]
+    pub keyword: Option<String>,
+    /// Needs an equipped item or summon with this keyword (L790).
+    #[serde(default)]
+    pub requires: Option<String>,
+    #[serde(default)]
+    pub summon: Option<String>,
+    #[serde(default)]
+    pub ongoing: Bonus,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Slot {
+    Head,
+    Chest,
+    OneHand,
+    TwoHands,
+    Trinket,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConsumableDeck {
+    Scrolls,
+    Potions,
+    Grenades,
+    Arrows,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "value")]
+pub enum ItemKind {
+    Equipment(Slot),
+    Consumable(ConsumableDeck),
+}
+
+/// An item's action: an attack or effect roll for AP.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemAction {
+    pub ap: u32,
+    pub attack: Attack,
+    /// "Once per round" style limits (L968).
+    #[serde(default)]
+    pub per_round: Option<u32>,
+    /// Needs this keyword from equipment (arrows need BOW, ASSUMPTIONS.md).
+    #[serde(default)]
+    pub requires: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemDef {
+    pub id: String,
+    pub name: String,
+    pub kind: ItemKind,
+    /// Equipment deck level; 0 for unique items.
+    #[serde(default)]
+    pub level: u32,
+    /// Printed gold cost; unique items may have none.
+    #[serde(default)]
+    pub cost: Option<u32>,
+    #[serde(default)]
+    pub unique: bool,
+    /// While equipped.
+    #[serde(default)]
+    pub bonus: Bonus,
+    #[serde(default)]
+    pub action: Option<ItemAction>,
+    /// Ongoing consumables: face up on this slot, active while on the track (L999).
+    #[serde(default)]
+    pub ongoing_slot: Option<u8>,
+    #[serde(default)]
+    pub ongoing: Bonus,
+    /// Revives a downed Origin with this much HP (Resurrection Scroll).
+    #[serde(default)]
+    pub revives: Option<u32>,
+    /// Once per Combat round: reroll dice after an attack of this type (Copper Band).
+    #[serde(default)]
+    pub reroll_after: Option<DamageType>,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuneSide {
+    /// The equipment slots this side fits.
+    pub slot: Slot,
+    #[serde(default)]
+    pub bonus: Bonus,
+    /// +n to every heal the owner receives.
+    #[serde(default)]
+    pub heal_bonus: u32,
+    /// Attacks with the item deal this damage type.
+    #[serde(default)]
+    pub damage_type: Option<DamageType>,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuneDef {
+    pub id: String,
+    pub name: String,
+    pub sides: [RuneSide; 2],
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SummonDef {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    pub action: ItemAction,
+    pub text: String,
+}
+
+/// Who an effect of a location card applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Who {
+    /// The Origins resolving the card (or the one whose challenge result it is).
+    #[default]
+    Group,
+    Party,
+}
+
+/// How many of a minion row spawn for 1-4 players, on each track (L1216).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpawnCount {
+    pub fast: u8,
+    pub slow: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpawnRow {
+    pub minion: String,
+    #[serde(default)]
+    pub veteran: bool,
+    /// Space id on the map.
+    pub space: String,
+    /// Index 0 is 1 player.
+    pub counts: [SpawnCount; 4],
+}
+
+/// The scenario vocabulary of location cards (L1150-1158, L1259-1263).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "do", deny_unknown_fields)]
+pub enum CardEffect {
+    /// Spawn minion rows top to bottom (L1216-1247); the card joins the active combat stack.
+    Spawn {
+        rows: Vec<SpawnRow>,
+    },
+    SpawnBoss {
+        boss: String,
+    },
+    Gold {
+        amount: u32,
+    },
+    /// A specific reward: a unique item, rune or named card (L1030).
+    Item {
+        item: String,
+    },
+    Rune {
+        rune: String,
+    },
+    /// A generic reward drawn at random from a deck (L1031).
+    RandomItem {
+        level: u32,
+    },
+    RandomConsumable {
+        deck: ConsumableDeck,
+    },
+    /// Put a key token on the path between two spaces (L1094).
+    Key {
+        a: String,
+        b: String,
+    },
+    /// Place another card from the deck on a space (L1261).
+    PlaceCard {
+        card: String,
+        space: String,
+    },
+    /// Place this card on a space (L1260).
+    PlaceSelf {
+        space: String,
+    },
+    /// Resolve another card if it is still in the deck (L1259).
+    Resolve {
+        card: String,
+    },
+    Journal {
+        card: u32,
+    },
+    /// Exit to a location (L1278); optional exits may wait in the holding area.
+    Exit {
+        to: String,
+        #[serde(default)]
+        level_up: bool,
+        #[serde(default)]
+        optional: bool,
+    },
+    Damage {
+        amount: u32,
+        #[serde(rename = "type")]
+        ty: DamageType,
+        #[serde(default)]
+        who: Who,
+    },
+    Heal {
+        amount: u32,
+        #[serde(default)]
+        who: Who,
+    },
+    Status {
+        status: Status,
+        cooldown: u8,
+        #[serde(default)]
+        who: Who,
+    },
+    Environment {
+        space: String,
+        environment: Environment,
+    },
+    SetTime {
+        space: u32,
+    },
+    PauseTime,
+    ResumeTime,
+    /// Put this card back in the deck instead of discarding it (L1263).
+    ReturnToDeck,
+    /// Break the Source collars of the group (story reward).
+    BreakCollar {
+        #[serde(default)]
+        who: Who,
+    },
+    /// A forced restart of the location (L1332).
+    Restart,
+}
+
+/// A bonus die for meeting a condition (L1182).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BonusDie {
+    #[serde(default)]
+    pub keyword: Option<String>,
+    /// At least this many Origins in the space.
+    #[serde(default)]
+    pub origins_present: Option<u32>,
+    pub colour: Colour,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rollers {
+    /// Each Origin in the space rolls separately.
+    #[default]
+    Each,
+    /// The group chooses one Origin to roll.
+    One,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengeResult {
+    /// Applies to totals of at least this many hits (the highest row that fits).
+    pub min_hits: u32,
+    pub effects: Vec<CardEffect>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Challenge {
+    #[serde(default)]
+    pub rollers: Rollers,
+    #[serde(default)]
+    pub bonus: Vec<BonusDie>,
+    /// Keywords that allow an automatic success (L1198).
+    #[serde(default)]
+    pub auto: Vec<String>,
+    /// On the back of the card.
+    pub results: Vec<ChallengeResult>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LocationCard {
+    /// `"1"`, `"3b"` or an event letter `"A"`.
+    pub id: String,
+    /// The numbered space it is revealed at; none for events and placed cards.
+    #[serde(default)]
+    pub space: Option<u32>,
+    pub text: String,
+    #[serde(default)]
+    pub effects: Vec<CardEffect>,
+    #[serde(default)]
+    pub challenge: Option<Challenge>,
+    /// May wait in the holding area (L307).
+    #[serde(default)]
+    pub holdable: bool,
+    /// For cards placed on the map (L1261).
+    #[serde(default)]
+    pub when_explored: Vec<CardEffect>,
+    /// Back of a combat card (L1751).
+    #[serde(default)]
+    pub victory: Vec<CardEffect>,
+    #[serde(default)]
+    pub defeat: Vec<CardEffect>,
+}
+
+/// The time track of a location (L1296-1310).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeTrackDef {
+    /// Spaces 1..=length; the last holds the end-of-scenario event.
+    pub length: u32,
+    /// Starting space for 1, 2, 3 and 4 players (L254).
+    pub start: [u32; 4],
+    /// Timed events: space → card letter.
+    #[serde(default)]
+    pub events: BTreeMap<u32, String>,
+    /// The end-of-scenario event card (L429).
+    pub end: String,
+    /// The setup says not to set the tracker: no time limit until a card
+    /// sets it (L1308-1310).
+    #[serde(default)]
+    pub unset: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LocationDef {
+    pub id: String,
+    pub name: String,
+    pub level: u32,
+    pub intro: String,
+    pub map: MapDef,
+    /// Starting space id (L255).
+    pub start: String,
+    pub time: TimeTrackDef,
+    /// The location deck, in order (L253).
+    pub cards: Vec<LocationCard>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BossTactic {
+    pub id: String,
+    /// Printed on the back (L1795).
+    pub ap: u32,
+    pub cooldown: u8,
+    /// Attack tactics choose targets by this rule, move, then attack (L1811).
+    #[serde(default)]
+    pub targeting: Option<TargetRule>,
+    #[serde(default)]
+    pub movement: u32,
+    #[serde(default)]
+    pub attack: Option<Attack>,
+    /// Special tactic: heal the Boss.
+    #[serde(default)]
+    pub heal: u32,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BossDef {
+    pub id: String,
+    pub name: String,
+    /// Max HP for 1-4 players.
+    pub hp: [u32; 4],
+    pub ap: u32,
+    #[serde(default)]
+    pub physical_armor: u32,
+    #[serde(default)]
+    pub magical_armor: u32,
+    #[serde(default)]
+    pub immune: BTreeSet<DamageType>,
+    #[serde(default)]
+    pub immune_statuses: BTreeSet<Status>,
+    pub fast: bool,
+    pub space: String,
+    pub tactics: Vec<BossTactic>,
+    pub special_rules: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CampaignDef {
+    pub name: String,
+    /// The first location of a new campaign.
+    pub first: String,
+    pub locations: Vec<String>,
+    /// Leaving to this "location" ends the campaign.
+    pub finale: String,
+}
+
+/// Every card the Divinity ruleset knows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Catalogue {
+    pub dice: DiceTable,
+    pub statuses: StatusRules,
+    pub minions: BTreeMap<String, MinionCard>,
+    pub origins: BTreeMap<String, OriginDef>,
+    pub talents: BTreeMap<String, TalentDef>,
+    pub skills: BTreeMap<String, SkillDef>,
+    pub items: BTreeMap<String, ItemDef>,
+    pub runes: BTreeMap<String, RuneDef>,
+    pub summons: BTreeMap<String, SummonDef>,
+    pub bosses: BTreeMap<String, BossDef>,
+    pub locations: BTreeMap<String, LocationDef>,
+    pub campaign: CampaignDef,
+}
+
+macro_rules! content {
+    ($f:literal) => {
+        include_str!(concat!("../../../content/divinity/", $f))
+    };
+}
+
+const LOCATIONS: [&str; 5] = [
+    content!("locations/tutorial.json"),
+    content!("locations/shipwreck.json"),
+    content!("locations/fort_joy.json"),
+    content!("locations/hollow_marshes.json"),
+    content!("locations/temple.json"),
+];
+
+fn parse<T: for<'de> Deserialize<'de>>(name: &str, text: &str) -> Result<T, ContentError> {
+    serde_json::from_str(text).map_err(|e| ContentError(format!("{name}: {e}")))
+}
+
+fn by_id<T>(
+    items: Vec<T>,
+    id: impl Fn(&T) -> &str,
+    what: &str,
+) -> Result<BTreeMap<String, T>, ContentError> {
+    let mut out = BTreeMap::new();
+    for it in items {
+        let k = id(&it).to_string();
+        if out.insert(k.clone(), it).is_some() {
+            return Err(ContentError(format!("duplicate {what} {k}")));
+        }
+    }
+    Ok(out)
+}
+
+impl Catalogue {
+    /// The shipped content, parsed once.
+    pub fn standard() -> &'static Catalogue {
+        static CAT: OnceLock<Catalogue> = OnceLock::new();
+        CAT.get_or_init(|| Catalogue::load().expect("shipped divinity content is valid"))
+    }
+
+    /// # Errors
+    /// Any malformed file, duplicate id or dangling reference.
+    pub fn load() -> Result<Catalogue, ContentError> {
+        let dice: DiceTable = parse("dice.json", content!("dice.json"))?;
+        dice.validate().map_err(ContentError)?;
+        let statuses: StatusRules = parse("statuses.json", content!("statuses.json"))?;
+        statuses.validate().map_err(ContentError)?;
+        let cat = Catalogue {
+            dice,
+            statuses,
+            minions: by_id(
+                parse::<Vec<MinionCard>>("minions.json", content!("minions.json"))?,
+                |m| &m.id,
+                "minion",
+            )?,
+            origins: by_id(
+                parse::<Vec<OriginDef>>("origins.json", content!("origins.json"))?,
+                |m| &m.id,
+                "origin",
+            )?,
+            talents: by_id(
+                parse::<Vec<TalentDef>>("talents.json", content!("talents.json"))?,
+                |m| &m.id,
+                "talent",
+            )?,
+            skills: by_id(
+                parse::<Vec<SkillDef>>("skills.json", content!("skills.json"))?,
+                |m| &m.id,
+                "skill",
+            )?,
+            items: by_id(
+                parse::<Vec<ItemDef>>("items.json", content!("items.json"))?,
+                |m| &m.id,
+                "item",
+            )?,
+            runes: by_id(
+                parse::<Vec<RuneDef>>("runes.json", content!("runes.json"))?,
+                |m| &m.id,
+                "rune",
+            )?,
+            summons: by_id(
+                parse::<Vec<SummonDef>>("summons.json", content!("summons.json"))?,
+                |m| &m.id,
+                "summon",
+            )?,
+            bosses: by_id(
+                parse::<Vec<BossDef>>("bosses.json", content!("bosses.json"))?,
+                |m| &m.id,
+                "boss",
+            )?,
+            locations: by_id(
+                LOCATIONS
+                    .iter()
+                    .map(|t| parse::<LocationDef>("location", t))
+                    .collect::<Result<Vec<_>, _>>()?,
+                |m| &m.id,
+                "location",
+            )?,
+            campaign: parse("campaign.json", content!("campaign.json"))?,
+        };
+        cat.validate()?;
+        Ok(cat)
+    }
+
+    fn validate(&self) -> Result<(), ContentError> {
+        let e = |m: String| Err(ContentError(m));
+        for o in self.origins.values() {
+            if o.levels.is_empty() {
+                return e(format!("origin {} has no levels", o.id));
+            }
+            for s in &o.skills {
+                if !self.skills.contains_key(s) {
+                    return e(format!("origin {}: unknown skill {s}", o.id));
+                }
+            }
+            for s in &o.items {
+                if !self.items.contains_key(s) {
+                    return e(format!("origin {}: unknown item {s}", o.id));
+                }
+            }
+            for s in &o.talents {
+                if !self.talents.contains_key(s) {
+                    return e(format!("origin {}: unknown talent {s}", o.id));
+                }
+            }
+        }
+        for s in self.skills.values() {
+            if let Some(m) = &s.summon {
+                if !self.summons.contains_key(m) {
+                    return e(format!("skill {}: unknown summon {m}", s.id));
+                }
+            }
+            if s.flip_at.is_some_and(|f| f >= s.cooldown) {
+                return e(format!(
+                    "skill {}: flips at or above its cooldown slot",
+                    s.id
+                ));
+            }
+        }
+        for l in self.locations.values() {
+            l.map
+                .validate()
+                .map_err(|m| ContentError(format!("location {}: {m}", l.id)))?;
+            if l.map.ix(&l.start).is_none() {
+                return e(format!("location {}: unknown start space", l.id));
+            }
+            let ids: BTreeSet<&str> = l.cards.iter().map(|c| c.id.as_str()).collect();
+            if ids.len() != l.cards.len() {
+                return e(format!("location {}: duplicate card id", l.id));
+            }
+            for id in l.time.events.values().chain(std::iter::once(&l.time.end)) {
+                if !ids.contains(id.as_str()) {
+                    return e(format!("location {}: event card {id} missing", l.id));
+                }
+            }
+            for c in &l.cards {
+                if let Some(n) = c.space {
+                    if l.map.by_number(n).is_none() {
+                        return e(format!("location {} card {}: no space #{n}", l.id, c.id));
+                    }
+                }
+                let mut all: Vec<&CardEffect> = c
+                    .effects
+                    .iter()
+                    .chain(&c.when_explored)
+                    .chain(&c.victory)
+                    .chain(&c.defeat)
+                    .collect();
+                if let Some(ch) = &c.challenge {
+                    all.extend(ch.results.iter().flat_map(|r| &r.effects));
+                }
+                for eff in all {
+                    self.check_effect(l, &ids, eff).map_err(|m| {
+                        ContentError(format!("location {} card {}: {m}", l.id, c.id))
+                    })?;
+                }
+            }
+        }
+        for b in self.bosses.values() {
+            if b.tactics.is_empty() {
+                return e(format!("boss {} has no tactics", b.id));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_effect(
+        &self,
+        l: &LocationDef,
+        ids: &BTreeSet<&str>,
+        eff: &CardEffect,
+    ) -> Result<(), String> {
+        let space = |s: &str| l.map.ix(s).map(|_| ()).ok_or(format!("unknown space {s}"));
+        match eff {
+            CardEffect::Spawn { rows } => {
+                for r in rows {
+                    space(&r.space)?;
+                    if !self.minions.contains_key(&r.minion) {
+                        return Err(format!("unknown minion {}", r.minion));
+                    }
+                }
+            }
+            CardEffect::SpawnBoss { boss } => {
+                let b = self
+                    .bosses
+                    .get(boss)
+                    .ok_or(format!("unknown boss {boss}"))?;
+                space(&b.space)?;
+            }
+            CardEffect::Item { item } if !self.items.contains_key(item) => {
+                return Err(format!("unknown item {item}"))
+            }
+            CardEffect::Rune { rune } if !self.runes.contains_key(rune) => {
+                return Err(format!("unknown rune {rune}"))
+            }
+            CardEffect::Key { a, b } => {
+                let found =
+                    l.map.paths.iter().any(|p| {
+                        p.locked && ((&p.a == a && &p.b == b) || (&p.a == b && &p.b == a))
+                    });
+                if !found {
+                    return Err(format!("no locked path {a}-{b}"));
+                }
+            }
+            CardEffect::PlaceCard { card, space: s } => {
+                space(s)?;
+                if !ids.contains(card.as_str()) {
+                    return Err(format!("unknown card {card}"));
+                }
+            }
+            CardEffect::PlaceSelf { space: s } | CardEffect::Environment { space: s, .. } => {
+                space(s)?
+            }
+            CardEffect::Resolve { card } if !ids.contains(card.as_str()) => {
+                return Err(format!("unknown card {card}"))
+            }
+            CardEffect::Exit { to, .. }
+                if !self.locations.contains_key(to) && to != &self.campaign.finale =>
+            {
+                return Err(format!("unknown exit {to}"))
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
