@@ -48,10 +48,18 @@ impl Db {
 
     /// A fresh database on the local Postgres, or `None` when none runs.
     async fn postgres(name: &str) -> Option<Db> {
-        let admin = std::env::var("ATHLAS_TEST_POSTGRES").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+        let admin = std::env::var("ATHLAS_TEST_POSTGRES")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
         let db = format!("athlas_e2e_{name}_{}", std::process::id());
         let out = Command::new("psql")
-            .args([admin.as_str(), "-q", "-c", &format!("DROP DATABASE IF EXISTS {db}"), "-c", &format!("CREATE DATABASE {db}")])
+            .args([
+                admin.as_str(),
+                "-q",
+                "-c",
+                &format!("DROP DATABASE IF EXISTS {db}"),
+                "-c",
+                &format!("CREATE DATABASE {db}"),
+            ])
             .output()
             .ok();
         let Some(out) = out else {
@@ -88,7 +96,8 @@ impl Db {
                 let line = strip_ansi(&line);
                 if let Some(t) = tx.as_ref() {
                     if line.contains("listening") {
-                        let addr = line.split("addr=").nth(1).and_then(|s| s.split_whitespace().next()).map(str::to_string);
+                        let addr =
+                            line.split("addr=").nth(1).and_then(|s| s.split_whitespace().next()).map(str::to_string);
                         if let Some(a) = addr {
                             let _ = t.send(a);
                             tx = None;
@@ -373,7 +382,8 @@ async fn unrevealed_cards_never_reach_the_opponent_or_a_spectator_and_the_commit
     let s = a.ok(json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
     b.catch_up(s).await;
     spectator.catch_up(s).await;
-    let hidden = ["shadow_ranger", "etynian_crossbow", "marksmanship", "watch_tower", "obsidian_sword", "teleport", "time_warp"];
+    let hidden =
+        ["shadow_ranger", "etynian_crossbow", "marksmanship", "watch_tower", "obsidian_sword", "teleport", "time_warp"];
     for (who, c) in [("opponent", &b), ("spectator", &spectator)] {
         for frame in &c.raw {
             for card in hidden {
@@ -415,7 +425,8 @@ fn canonical(v: &Value) -> String {
         Value::Object(o) => {
             let mut keys: Vec<&String> = o.keys().collect();
             keys.sort();
-            let parts: Vec<String> = keys.iter().map(|k| format!("{}:{}", Value::String((*k).clone()), canonical(&o[*k]))).collect();
+            let parts: Vec<String> =
+                keys.iter().map(|k| format!("{}:{}", Value::String((*k).clone()), canonical(&o[*k]))).collect();
             format!("{{{}}}", parts.join(","))
         }
         Value::Array(a) => format!("[{}]", a.iter().map(canonical).collect::<Vec<_>>().join(",")),

@@ -60,14 +60,7 @@ pub const MAX_REFUSALS: u32 = 20;
 
 impl Bot {
     pub fn new(seed: u64, cat: &'static Catalogue) -> Bot {
-        Bot {
-            rng: RandomBot::new(seed),
-            cat,
-            alphas: 3,
-            max_actions: u64::MAX,
-            actions: 0,
-            refusals: 0,
-        }
+        Bot { rng: RandomBot::new(seed), cat, alphas: 3, max_actions: u64::MAX, actions: 0, refusals: 0 }
     }
 
     /// Learn from a refusal: `alpha_count` means this game wants 4 Alphas.
@@ -107,8 +100,7 @@ impl Bot {
     fn creation(&mut self, legal: &[Value]) -> Option<Value> {
         let presets: Vec<&Value> = legal.iter().filter(|a| kind(a) == "use_preset").collect();
         let genus = self.cat.count(CardKind::Genus);
-        let use_preset = !presets.is_empty()
-            && (genus < self.alphas || self.refusals > 0 || self.rng.below(3) == 0);
+        let use_preset = !presets.is_empty() && (genus < self.alphas || self.refusals > 0 || self.rng.below(3) == 0);
         if use_preset {
             return Some(presets[self.rng.below(presets.len())].clone());
         }
@@ -116,9 +108,7 @@ impl Bot {
             return None; // this catalogue cannot make enough Alphas
         }
         let mut used = Vec::new();
-        let alphas = (0..self.alphas)
-            .map(|_| self.rng.random_alpha(self.cat, &mut used))
-            .collect();
+        let alphas = (0..self.alphas).map(|_| self.rng.random_alpha(self.cat, &mut used)).collect();
         let ids: Vec<&String> = self.cat.di.keys().collect();
         let mut di_stack = Vec::new();
         let mut points = 0;
@@ -133,10 +123,7 @@ impl Bot {
                 di_stack.push(id.clone());
             }
         }
-        Some(
-            serde_json::to_value(DuelAction::Create { alphas, di_stack })
-                .expect("actions serialize"),
-        )
+        Some(serde_json::to_value(DuelAction::Create { alphas, di_stack }).expect("actions serialize"))
     }
 }
 
@@ -151,10 +138,7 @@ mod tests {
         // total 24: 0..4 ends the turn, 4..24 uses the power.
         assert_eq!(weighted_pick(&legal, |_| 3).unwrap()["type"], "end_turn");
         assert_eq!(weighted_pick(&legal, |_| 4).unwrap()["type"], "use_power");
-        assert_eq!(
-            weighted_pick(&legal, |n| n - 1).unwrap()["type"],
-            "use_power"
-        );
+        assert_eq!(weighted_pick(&legal, |n| n - 1).unwrap()["type"], "use_power");
         assert!(weighted_pick(&[], |_| 0).is_none());
     }
 

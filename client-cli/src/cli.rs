@@ -17,11 +17,7 @@ use crate::{
 };
 
 #[derive(Debug, Parser)]
-#[command(
-    name = "athlas",
-    version,
-    about = "Terminal client for Athlas: play, watch, script, load-test"
-)]
+#[command(name = "athlas", version, about = "Terminal client for Athlas: play, watch, script, load-test")]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
@@ -152,19 +148,11 @@ pub struct Scripted {
 /// Whatever stops the command, in words.
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Some(Command::Create {
-            game,
-            server,
-            points,
-            live,
-            no_ui,
-        }) => {
+        Some(Command::Create { game, server, points, live, no_ui }) => {
             let addr = ServerAddr::parse(&server.server)?;
             let lobby = Lobby::new(addr.clone());
-            let c = lobby
-                .create(&game, json!({"summoning_points": points}), live)
-                .await
-                .context("creating the match")?;
+            let c =
+                lobby.create(&game, json!({"summoning_points": points}), live).await.context("creating the match")?;
             let saved = Saved {
                 server: addr.authority.clone(),
                 match_id: c.match_id.clone(),
@@ -174,29 +162,22 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 last_seq: None,
             };
             let path = saved.save().context("saving the seat token")?;
-            println!("match {}\njoin code {}  (the opponent runs: athlas join {})\nseat {} token saved in {}", c.match_id, c.join_code, c.join_code, c.seat, path.display());
+            println!(
+                "match {}\njoin code {}  (the opponent runs: athlas join {})\nseat {} token saved in {}",
+                c.match_id,
+                c.join_code,
+                c.join_code,
+                c.seat,
+                path.display()
+            );
             if no_ui {
                 return Ok(());
             }
-            play(
-                addr,
-                Identity::Seat { token: c.token },
-                None,
-                Some(saved),
-                Some(c.join_code),
-            )
-            .await
+            play(addr, Identity::Seat { token: c.token }, None, Some(saved), Some(c.join_code)).await
         }
-        Some(Command::Join {
-            code,
-            server,
-            no_ui,
-        }) => {
+        Some(Command::Join { code, server, no_ui }) => {
             let addr = ServerAddr::parse(&server.server)?;
-            let j = Lobby::new(addr.clone())
-                .join(&code)
-                .await
-                .context("joining the match")?;
+            let j = Lobby::new(addr.clone()).join(&code).await.context("joining the match")?;
             let saved = Saved {
                 server: addr.authority.clone(),
                 match_id: j.match_id.clone(),
@@ -206,23 +187,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 last_seq: None,
             };
             let path = saved.save().context("saving the seat token")?;
-            println!(
-                "match {}\nseat {} token saved in {}",
-                j.match_id,
-                j.seat,
-                path.display()
-            );
+            println!("match {}\nseat {} token saved in {}", j.match_id, j.seat, path.display());
             if no_ui {
                 return Ok(());
             }
-            play(
-                addr,
-                Identity::Seat { token: j.token },
-                None,
-                Some(saved),
-                None,
-            )
-            .await
+            play(addr, Identity::Seat { token: j.token }, None, Some(saved), None).await
         }
         Some(Command::Watch { match_id, server }) => {
             let addr = ServerAddr::parse(&server.server)?;
@@ -230,17 +199,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Some(Command::Resume { match_id, server }) => {
             let saved = Saved::load(&match_id).with_context(|| {
-                format!(
-                    "no saved seat for match {match_id} in {}",
-                    crate::session::dir().display()
-                )
+                format!("no saved seat for match {match_id} in {}", crate::session::dir().display())
             })?;
             let addr = ServerAddr::parse(server.as_deref().unwrap_or(&saved.server))?;
             let identity = match &saved.token {
                 Some(t) => Identity::Seat { token: t.clone() },
-                None => Identity::Spectator {
-                    match_id: saved.match_id.clone(),
-                },
+                None => Identity::Spectator { match_id: saved.match_id.clone() },
             };
             let (last, code) = (saved.last_seq, saved.join_code.clone());
             play(addr, identity, last, Some(saved), code).await
@@ -264,14 +228,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Some(Command::Load {
-            server,
-            matches,
-            duration,
-            seed,
-            points,
-            max_actions,
-        }) => {
+        Some(Command::Load { server, matches, duration, seed, points, max_actions }) => {
             let cfg = LoadConfig {
                 addr: ServerAddr::parse(&server.server)?,
                 matches,
@@ -280,10 +237,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 points,
                 max_actions,
             };
-            eprintln!(
-                "athlas load: {matches} matches for {duration} s against {}",
-                cfg.addr.http()
-            );
+            eprintln!("athlas load: {matches} matches for {duration} s against {}", cfg.addr.http());
             let report = load::run(cfg).await?;
             println!("{report}");
             Ok(())
@@ -322,10 +276,8 @@ async fn scripted(s: Scripted) -> anyhow::Result<()> {
             script::parse_script(&text, !s.raw).map_err(|e| anyhow::anyhow!("stdin: {e}"))?
         }
         Some(p) => {
-            let text =
-                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-            script::parse_script(&text, !s.raw)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?
+            let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            script::parse_script(&text, !s.raw).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?
         }
     };
     let addr = ServerAddr::parse(&s.server)?;
@@ -334,10 +286,8 @@ async fn scripted(s: Scripted) -> anyhow::Result<()> {
     let token = if let Some(t) = s.token {
         t
     } else if s.create {
-        let c = lobby
-            .create("duel", json!({"summoning_points": s.points}), s.live)
-            .await
-            .context("creating the match")?;
+        let c =
+            lobby.create("duel", json!({"summoning_points": s.points}), s.live).await.context("creating the match")?;
         let mut line = serde_json::to_value(&c)?;
         line["type"] = "created".into();
         println!("{line}");
@@ -351,18 +301,10 @@ async fn scripted(s: Scripted) -> anyhow::Result<()> {
     } else {
         anyhow::bail!("--script and --bot need a seat: --token T, --create or --join CODE");
     };
-    let link = Link::spawn(
-        addr.ws(),
-        Identity::Seat { token },
-        None,
-        Backoff::default(),
-    );
+    let link = Link::spawn(addr.ws(), Identity::Seat { token }, None, Backoff::default());
     let bot = s.bot.then(|| Bot::new(s.seed, Catalogue::standard()));
-    let cfg = ScriptConfig {
-        wait_turn: !s.no_wait,
-        linger: Duration::from_millis(s.linger_ms),
-        ..ScriptConfig::default()
-    };
+    let cfg =
+        ScriptConfig { wait_turn: !s.no_wait, linger: Duration::from_millis(s.linger_ms), ..ScriptConfig::default() };
     let outcome = script::run(link, lines, bot, &mut stdout, cfg).await?;
     if s.fail_on_error && outcome.errors > 0 {
         anyhow::bail!("{} error frame(s) received", outcome.errors);
@@ -377,29 +319,13 @@ mod tests {
     #[test]
     fn the_command_line_parses() {
         Cli::command_check();
-        let c =
-            Cli::try_parse_from(["athlas", "create", "duel", "--points", "300", "--live"]).unwrap();
-        assert!(matches!(
-            c.command,
-            Some(Command::Create {
-                points: 300,
-                live: true,
-                ..
-            })
-        ));
+        let c = Cli::try_parse_from(["athlas", "create", "duel", "--points", "300", "--live"]).unwrap();
+        assert!(matches!(c.command, Some(Command::Create { points: 300, live: true, .. })));
         let c = Cli::try_parse_from(["athlas", "--script", "f.jsonl", "--join", "ABCD"]).unwrap();
         assert_eq!(c.scripted.join.as_deref(), Some("ABCD"));
         assert!(Cli::try_parse_from(["athlas", "--bot", "--create", "--join", "X"]).is_err());
-        let c =
-            Cli::try_parse_from(["athlas", "load", "--matches", "4", "--duration", "2"]).unwrap();
-        assert!(matches!(
-            c.command,
-            Some(Command::Load {
-                matches: 4,
-                duration: 2,
-                ..
-            })
-        ));
+        let c = Cli::try_parse_from(["athlas", "load", "--matches", "4", "--duration", "2"]).unwrap();
+        assert!(matches!(c.command, Some(Command::Load { matches: 4, duration: 2, .. })));
     }
 
     impl Cli {

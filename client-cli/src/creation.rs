@@ -96,22 +96,14 @@ pub struct Draft {
 impl Draft {
     /// An empty draft of `n` Alphas (3, or 4 in a campaign).
     pub fn new(n: usize) -> Draft {
-        Draft {
-            alphas: vec![AlphaDesign { cards: Vec::new() }; n.max(1)],
-            di_stack: Vec::new(),
-            current: 0,
-        }
+        Draft { alphas: vec![AlphaDesign { cards: Vec::new() }; n.max(1)], di_stack: Vec::new(), current: 0 }
     }
 
     /// A draft filled from a preset.
     pub fn from_preset(cat: &Catalogue, id: &str) -> Option<Draft> {
         let p = cat.preset(id)?;
         Some(Draft {
-            alphas: p
-                .alphas
-                .iter()
-                .map(|a| AlphaDesign::new(a.iter().cloned()))
-                .collect(),
+            alphas: p.alphas.iter().map(|a| AlphaDesign::new(a.iter().cloned())).collect(),
             di_stack: p.di_stack.clone(),
             current: 0,
         })
@@ -119,9 +111,7 @@ impl Draft {
 
     /// Which Alpha (if any) already holds this card: a set has one of each.
     pub fn holder(&self, id: &str) -> Option<usize> {
-        self.alphas
-            .iter()
-            .position(|a| a.cards.iter().any(|c| c == id))
+        self.alphas.iter().position(|a| a.cards.iter().any(|c| c == id))
     }
 
     /// Add an AC card to the current Alpha, or a DI card to the stack; a
@@ -152,15 +142,11 @@ impl Draft {
                     return Ok(());
                 }
                 if self.di_stack.len() >= DI_STACK_MAX_CARDS {
-                    return Err(format!(
-                        "a DI stack holds at most {DI_STACK_MAX_CARDS} cards"
-                    ));
+                    return Err(format!("a DI stack holds at most {DI_STACK_MAX_CARDS} cards"));
                 }
                 let points = self.di_points(cat) + card.divine_points;
                 if points > DI_STACK_MAX_POINTS {
-                    return Err(format!(
-                        "that would make {points} divine points; at most {DI_STACK_MAX_POINTS}"
-                    ));
+                    return Err(format!("that would make {points} divine points; at most {DI_STACK_MAX_POINTS}"));
                 }
                 self.di_stack.push(id.clone());
                 Ok(())
@@ -174,11 +160,7 @@ impl Draft {
     }
 
     pub fn di_points(&self, cat: &Catalogue) -> u32 {
-        self.di_stack
-            .iter()
-            .filter_map(|id| cat.di_card(id))
-            .map(|c| c.divine_points)
-            .sum()
+        self.di_stack.iter().filter_map(|id| cat.di_card(id)).map(|c| c.divine_points).sum()
     }
 
     pub fn summary(&self, cat: &Catalogue, i: usize) -> AlphaSummary {
@@ -189,11 +171,7 @@ impl Draft {
             a.violations(cat).iter().map(ToString::to_string).collect()
         };
         problems.dedup();
-        AlphaSummary {
-            cost: a.summoning_cost(cat),
-            life: a.life_pool(cat),
-            problems,
-        }
+        AlphaSummary { cost: a.summoning_cost(cat), life: a.life_pool(cat), problems }
     }
 
     /// Everything that keeps the draft from being locked in, in words.
@@ -206,19 +184,14 @@ impl Draft {
         }
         let points = self.di_points(cat);
         if points > DI_STACK_MAX_POINTS {
-            out.push(format!(
-                "the DI stack totals {points} divine points; at most {DI_STACK_MAX_POINTS}"
-            ));
+            out.push(format!("the DI stack totals {points} divine points; at most {DI_STACK_MAX_POINTS}"));
         }
         out
     }
 
     /// The action that locks the draft in.
     pub fn to_action(&self) -> DuelAction {
-        DuelAction::Create {
-            alphas: self.alphas.clone(),
-            di_stack: self.di_stack.clone(),
-        }
+        DuelAction::Create { alphas: self.alphas.clone(), di_stack: self.di_stack.clone() }
     }
 }
 
@@ -262,18 +235,12 @@ pub(crate) mod tests {
     fn price_life_and_broken_rules_follow_each_card() {
         let cat = small_catalogue();
         let mut d = Draft::new(3);
-        assert_eq!(
-            d.summary(&cat, 0).problems,
-            ["an Alpha must have exactly one genus card (it has 0)"]
-        );
+        assert_eq!(d.summary(&cat, 0).problems, ["an Alpha must have exactly one genus card (it has 0)"]);
         d.toggle(&cat, &Entry::Ac("wolf".into())).unwrap();
         d.toggle(&cat, &Entry::Ac("sword".into())).unwrap();
         let s = d.summary(&cat, 0);
         assert_eq!((s.cost, s.life), (25, 8));
-        assert_eq!(
-            s.problems,
-            ["an Alpha can't have more red hands than green hands (1 red, 0 green)"]
-        );
+        assert_eq!(s.problems, ["an Alpha can't have more red hands than green hands (1 red, 0 green)"]);
         d.toggle(&cat, &Entry::Ac("sword".into())).unwrap(); // off again
         assert!(d.summary(&cat, 0).problems.is_empty());
         d.current = 1;

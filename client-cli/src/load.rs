@@ -91,26 +91,15 @@ impl Report {
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ms = |p| {
-            percentile(&self.latencies_us, p).map_or("-".to_owned(), |us| {
-                format!("{:.2}", f64::from(us) / 1000.0)
-            })
-        };
-        writeln!(
-            f,
-            "matches:        {} started, {} finished",
-            self.matches_started, self.matches_finished
-        )?;
+        let ms =
+            |p| percentile(&self.latencies_us, p).map_or("-".to_owned(), |us| format!("{:.2}", f64::from(us) / 1000.0));
+        writeln!(f, "matches:        {} started, {} finished", self.matches_started, self.matches_finished)?;
         writeln!(f, "actions acked:  {}", self.acked)?;
         writeln!(f, "actions/s:      {:.1}", self.actions_per_sec())?;
         writeln!(f, "ack latency ms: p50 {}  p99 {}", ms(50.0), ms(99.0))?;
         write!(f, "errors:         {}", self.total_errors())?;
         if !self.errors.is_empty() {
-            let parts: Vec<String> = self
-                .errors
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect();
+            let parts: Vec<String> = self.errors.iter().map(|(k, v)| format!("{k}={v}")).collect();
             write!(f, " ({})", parts.join(", "))?;
         }
         Ok(())
@@ -140,24 +129,12 @@ struct SeatStats {
 /// # Errors
 /// A remote server, unbounded settings, or a lobby that does not answer.
 pub async fn run(cfg: LoadConfig) -> anyhow::Result<Report> {
-    anyhow::ensure!(
-        cfg.addr.is_loopback(),
-        "the load generator runs against a server on this machine only (loopback)"
-    );
-    anyhow::ensure!(
-        (1..=MAX_MATCHES).contains(&cfg.matches),
-        "--matches must be 1 to {MAX_MATCHES}"
-    );
-    anyhow::ensure!(
-        !cfg.duration.is_zero() && cfg.duration <= MAX_DURATION,
-        "--duration must be 1 s to 1 h"
-    );
+    anyhow::ensure!(cfg.addr.is_loopback(), "the load generator runs against a server on this machine only (loopback)");
+    anyhow::ensure!((1..=MAX_MATCHES).contains(&cfg.matches), "--matches must be 1 to {MAX_MATCHES}");
+    anyhow::ensure!(!cfg.duration.is_zero() && cfg.duration <= MAX_DURATION, "--duration must be 1 s to 1 h");
     let lobby = Lobby::new(cfg.addr.clone());
     // Fail early and clearly when the server is not there.
-    lobby
-        .open_matches()
-        .await
-        .map_err(|e| anyhow::anyhow!("the lobby does not answer: {e}"))?;
+    lobby.open_matches().await.map_err(|e| anyhow::anyhow!("the lobby does not answer: {e}"))?;
     let start = Instant::now();
     let deadline = tokio::time::Instant::now() + cfg.duration;
     let mut slots = tokio::task::JoinSet::new();
@@ -185,19 +162,11 @@ pub async fn run(cfg: LoadConfig) -> anyhow::Result<Report> {
 }
 
 /// One match after another in one slot until the deadline.
-async fn run_slot(
-    lobby: Lobby,
-    cfg: LoadConfig,
-    slot: u64,
-    deadline: tokio::time::Instant,
-) -> Report {
+async fn run_slot(lobby: Lobby, cfg: LoadConfig, slot: u64, deadline: tokio::time::Instant) -> Report {
     let mut report = Report::default();
     let mut round = 0u64;
     while tokio::time::Instant::now() < deadline {
-        let created = match lobby
-            .create("duel", json!({"summoning_points": cfg.points}), false)
-            .await
-        {
+        let created = match lobby.create("duel", json!({"summoning_points": cfg.points}), false).await {
             Ok(c) => c,
             Err(e) => {
                 report.error(e.code().unwrap_or("create_failed"));
@@ -213,11 +182,7 @@ async fn run_slot(
             }
         };
         report.matches_started += 1;
-        let backoff = Backoff {
-            first: Duration::from_millis(100),
-            max: Duration::from_secs(2),
-            attempts: Some(5),
-        };
+        let backoff = Backoff { first: Duration::from_millis(100), max: Duration::from_secs(2), attempts: Some(5) };
         let cat = Catalogue::standard();
         let mut seats = Vec::new();
         for (i, token) in [created.token, joined.token].into_iter().enumerate() {
@@ -258,10 +223,7 @@ async fn play_seat(mut link: Link, mut bot: Bot, deadline: tokio::time::Instant)
     let mut heard = tokio::time::Instant::now();
     let err = |st: &mut SeatStats, code: &str| *st.errors.entry(code.to_owned()).or_default() += 1;
     loop {
-        let wake = resend_at
-            .unwrap_or(deadline)
-            .min(deadline)
-            .min(heard + STALL);
+        let wake = resend_at.unwrap_or(deadline).min(deadline).min(heard + STALL);
         let first = tokio::select! {
             ev = link.next() => ev,
             () = sleep_until(wake) => {
@@ -288,13 +250,11 @@ async fn play_seat(mut link: Link, mut bot: Bot, deadline: tokio::time::Instant)
                         Observed::Acked { latency, .. } => {
                             bot.accepted();
                             st.acked += 1;
-                            st.latencies_us
-                                .push(latency.as_micros().min(u128::from(u32::MAX)) as u32);
+                            st.latencies_us.push(latency.as_micros().min(u128::from(u32::MAX)) as u32);
                         }
                         Observed::RateLimited => {
                             err(&mut st, "rate_limited");
-                            resend_at =
-                                Some(tokio::time::Instant::now() + Duration::from_millis(50));
+                            resend_at = Some(tokio::time::Instant::now() + Duration::from_millis(50));
                         }
                         Observed::Rejected { code, .. } => {
                             bot.refused(&code);
@@ -405,11 +365,7 @@ mod tests {
             points: 250,
             max_actions: 100,
         };
-        assert!(run(cfg("example.org:80", 1, 1))
-            .await
-            .unwrap_err()
-            .to_string()
-            .contains("loopback"));
+        assert!(run(cfg("example.org:80", 1, 1)).await.unwrap_err().to_string().contains("loopback"));
         assert!(run(cfg("127.0.0.1:9", 0, 1)).await.is_err());
         assert!(run(cfg("127.0.0.1:9", 1, 0)).await.is_err());
         assert!(run(cfg("127.0.0.1:9", 1, 7200)).await.is_err());

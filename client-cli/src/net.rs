@@ -10,9 +10,7 @@ use std::{
     time::Duration,
 };
 
-use athlas_protocol::{
-    ClientMsg, Created, ErrorBody, Joined, MatchList, MatchSummary, PROTOCOL_VERSION,
-};
+use athlas_protocol::{ClientMsg, Created, ErrorBody, Joined, MatchList, MatchSummary, PROTOCOL_VERSION};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::Value;
@@ -30,11 +28,7 @@ pub enum NetError {
     Http(#[from] reqwest::Error),
     /// The server answered with an error body.
     #[error("server refused ({status}): {code}: {message}")]
-    Refused {
-        status: u16,
-        code: String,
-        message: String,
-    },
+    Refused { status: u16, code: String, message: String },
 }
 
 impl NetError {
@@ -61,10 +55,7 @@ impl ServerAddr {
     /// HTTP; put a TLS proxy in front of it if needed).
     pub fn parse(s: &str) -> Result<ServerAddr, NetError> {
         let s = s.trim().trim_end_matches('/');
-        let rest = if let Some(r) = s
-            .strip_prefix("http://")
-            .or_else(|| s.strip_prefix("ws://"))
-        {
+        let rest = if let Some(r) = s.strip_prefix("http://").or_else(|| s.strip_prefix("ws://")) {
             r
         } else if s.contains("://") {
             return Err(NetError::BadAddress(s.to_owned()));
@@ -75,9 +66,7 @@ impl ServerAddr {
         if authority.is_empty() || authority.contains('/') {
             return Err(NetError::BadAddress(s.to_owned()));
         }
-        Ok(ServerAddr {
-            authority: authority.to_owned(),
-        })
+        Ok(ServerAddr { authority: authority.to_owned() })
     }
 
     pub fn http(&self) -> String {
@@ -100,9 +89,7 @@ impl ServerAddr {
     /// Whether the server is on this machine (the load generator only runs there).
     pub fn is_loopback(&self) -> bool {
         let h = self.host();
-        h == "localhost"
-            || h.parse::<std::net::IpAddr>()
-                .is_ok_and(|ip| ip.is_loopback())
+        h == "localhost" || h.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
     }
 }
 
@@ -115,30 +102,20 @@ pub struct Lobby {
 
 impl Lobby {
     pub fn new(addr: ServerAddr) -> Lobby {
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_secs(30))
-            .build()
-            .expect("a plain HTTP client builds");
+        let http =
+            reqwest::Client::builder().timeout(Duration::from_secs(30)).build().expect("a plain HTTP client builds");
         Lobby { addr, http }
     }
 
-    async fn answer<T: serde::de::DeserializeOwned>(
-        resp: reqwest::Response,
-    ) -> Result<T, NetError> {
+    async fn answer<T: serde::de::DeserializeOwned>(resp: reqwest::Response) -> Result<T, NetError> {
         let status = resp.status();
         if status.is_success() {
             return Ok(resp.json::<T>().await?);
         }
         let text = resp.text().await.unwrap_or_default();
-        let body: ErrorBody = serde_json::from_str(&text).unwrap_or(ErrorBody {
-            code: "http".into(),
-            message: text.trim().to_owned(),
-        });
-        Err(NetError::Refused {
-            status: status.as_u16(),
-            code: body.code,
-            message: body.message,
-        })
+        let body: ErrorBody =
+            serde_json::from_str(&text).unwrap_or(ErrorBody { code: "http".into(), message: text.trim().to_owned() });
+        Err(NetError::Refused { status: status.as_u16(), code: body.code, message: body.message })
     }
 
     /// `POST /api/matches`. `options` are the game's options; `live` goes
@@ -146,22 +123,12 @@ impl Lobby {
     ///
     /// # Errors
     /// No answer, or the server refused (unknown game, bad options).
-    pub async fn create(
-        &self,
-        game: &str,
-        mut options: Value,
-        live: bool,
-    ) -> Result<Created, NetError> {
+    pub async fn create(&self, game: &str, mut options: Value, live: bool) -> Result<Created, NetError> {
         if let Value::Object(m) = &mut options {
             m.insert("live".into(), Value::Bool(live));
         }
         let body = serde_json::json!({ "game": game, "options": options });
-        let resp = self
-            .http
-            .post(format!("{}/api/matches", self.addr.http()))
-            .json(&body)
-            .send()
-            .await?;
+        let resp = self.http.post(format!("{}/api/matches", self.addr.http())).json(&body).send().await?;
         Self::answer(resp).await
     }
 
@@ -170,11 +137,7 @@ impl Lobby {
     /// # Errors
     /// No answer, no such code (`not_found`), or every seat taken (`match_full`).
     pub async fn join(&self, code: &str) -> Result<Joined, NetError> {
-        let resp = self
-            .http
-            .post(format!("{}/api/join/{code}", self.addr.http()))
-            .send()
-            .await?;
+        let resp = self.http.post(format!("{}/api/join/{code}", self.addr.http())).send().await?;
         Self::answer(resp).await
     }
 
@@ -183,11 +146,7 @@ impl Lobby {
     /// # Errors
     /// No answer or no such match.
     pub async fn get_match(&self, id: &str) -> Result<MatchSummary, NetError> {
-        let resp = self
-            .http
-            .get(format!("{}/api/matches/{id}", self.addr.http()))
-            .send()
-            .await?;
+        let resp = self.http.get(format!("{}/api/matches/{id}", self.addr.http())).send().await?;
         Self::answer(resp).await
     }
 
@@ -196,11 +155,7 @@ impl Lobby {
     /// # Errors
     /// No answer.
     pub async fn open_matches(&self) -> Result<MatchList, NetError> {
-        let resp = self
-            .http
-            .get(format!("{}/api/matches?status=open", self.addr.http()))
-            .send()
-            .await?;
+        let resp = self.http.get(format!("{}/api/matches?status=open", self.addr.http())).send().await?;
         Self::answer(resp).await
     }
 }
@@ -218,16 +173,12 @@ impl Identity {
     /// The first frame of a connection: `hello` or `watch`, resuming after `last_seq`.
     pub fn greeting(&self, last_seq: Option<u64>) -> String {
         let msg = match self {
-            Identity::Seat { token } => ClientMsg::Hello {
-                token: token.clone(),
-                last_seq,
-                protocol: Some(PROTOCOL_VERSION),
-            },
-            Identity::Spectator { match_id } => ClientMsg::Watch {
-                match_id: match_id.clone(),
-                last_seq,
-                protocol: Some(PROTOCOL_VERSION),
-            },
+            Identity::Seat { token } => {
+                ClientMsg::Hello { token: token.clone(), last_seq, protocol: Some(PROTOCOL_VERSION) }
+            }
+            Identity::Spectator { match_id } => {
+                ClientMsg::Watch { match_id: match_id.clone(), last_seq, protocol: Some(PROTOCOL_VERSION) }
+            }
         };
         serde_json::to_string(&msg).expect("client messages serialize")
     }
@@ -244,11 +195,7 @@ pub struct Backoff {
 
 impl Default for Backoff {
     fn default() -> Self {
-        Backoff {
-            first: Duration::from_millis(250),
-            max: Duration::from_secs(10),
-            attempts: None,
-        }
+        Backoff { first: Duration::from_millis(250), max: Duration::from_secs(10), attempts: None }
     }
 }
 
@@ -295,21 +242,12 @@ const NOTHING: u64 = u64::MAX;
 
 impl Link {
     /// Start connecting to `ws_url` as `identity`, resuming after `last_seq`.
-    pub fn spawn(
-        ws_url: String,
-        identity: Identity,
-        last_seq: Option<u64>,
-        backoff: Backoff,
-    ) -> Link {
+    pub fn spawn(ws_url: String, identity: Identity, last_seq: Option<u64>, backoff: Backoff) -> Link {
         let (out, out_rx) = mpsc::unbounded_channel();
         let (ev_tx, events) = mpsc::unbounded_channel();
         let last = Arc::new(AtomicU64::new(last_seq.unwrap_or(NOTHING)));
         tokio::spawn(run(ws_url, identity, backoff, last.clone(), out_rx, ev_tx));
-        Link {
-            out,
-            events,
-            last_seq: last,
-        }
+        Link { out, events, last_seq: last }
     }
 
     /// Queue a text frame. Frames queued while the connection is down are
@@ -407,10 +345,7 @@ async fn run(
             return;
         }
         let retry_in = backoff.delay(failures);
-        if events
-            .send(LinkEvent::Disconnected { reason, retry_in })
-            .is_err()
-        {
+        if events.send(LinkEvent::Disconnected { reason, retry_in }).is_err() {
             return;
         }
         tokio::time::sleep(retry_in).await;
@@ -426,11 +361,7 @@ mod tests {
 
     #[test]
     fn addresses_in_every_form() {
-        for s in [
-            "127.0.0.1:8080",
-            "http://127.0.0.1:8080/",
-            "ws://127.0.0.1:8080/ws",
-        ] {
+        for s in ["127.0.0.1:8080", "http://127.0.0.1:8080/", "ws://127.0.0.1:8080/ws"] {
             let a = ServerAddr::parse(s).unwrap();
             assert_eq!(a.http(), "http://127.0.0.1:8080");
             assert_eq!(a.ws(), "ws://127.0.0.1:8080/ws");
@@ -445,29 +376,18 @@ mod tests {
 
     #[test]
     fn backoff_doubles_up_to_its_cap() {
-        let b = Backoff {
-            first: Duration::from_millis(100),
-            max: Duration::from_secs(1),
-            attempts: None,
-        };
+        let b = Backoff { first: Duration::from_millis(100), max: Duration::from_secs(1), attempts: None };
         let d: Vec<u64> = (1..=6).map(|n| b.delay(n).as_millis() as u64).collect();
         assert_eq!(d, [100, 200, 400, 800, 1000, 1000]);
     }
 
     #[test]
     fn greetings_say_hello_or_watch_with_the_last_seq() {
-        let hello: Value =
-            serde_json::from_str(&Identity::Seat { token: "t".into() }.greeting(Some(4))).unwrap();
+        let hello: Value = serde_json::from_str(&Identity::Seat { token: "t".into() }.greeting(Some(4))).unwrap();
         assert_eq!(hello["type"], "hello");
         assert_eq!(hello["token"], "t");
         assert_eq!(hello["last_seq"], 4);
-        let watch: Value = serde_json::from_str(
-            &Identity::Spectator {
-                match_id: "m".into(),
-            }
-            .greeting(None),
-        )
-        .unwrap();
+        let watch: Value = serde_json::from_str(&Identity::Spectator { match_id: "m".into() }.greeting(None)).unwrap();
         assert_eq!(watch["type"], "watch");
         assert!(watch.get("last_seq").is_none());
     }

@@ -75,17 +75,9 @@ pub enum Observed {
     /// `update` of the match.
     Update,
     /// The act in flight was accepted.
-    Acked {
-        id: u64,
-        seq: u64,
-        latency: Duration,
-    },
+    Acked { id: u64, seq: u64, latency: Duration },
     /// Something was refused. `id` is the act it answers, if any.
-    Rejected {
-        id: Option<u64>,
-        code: String,
-        message: String,
-    },
+    Rejected { id: Option<u64>, code: String, message: String },
     /// The server dropped a frame for the rate limit: send it again later.
     RateLimited,
     /// Anything else (commitment, reveal, seed, pong, or not JSON).
@@ -115,10 +107,7 @@ pub struct Player {
 
 impl Player {
     pub fn new() -> Player {
-        Player {
-            next_id: 1,
-            ..Player::default()
-        }
+        Player { next_id: 1, ..Player::default() }
     }
 
     fn take_state(&mut self, status: Option<StatusLite>, view: Option<ViewLite>) {
@@ -161,11 +150,7 @@ impl Player {
                 match self.in_flight.take_if(|i| i.id == id) {
                     Some(i) => {
                         self.acked_seq = Some(seq);
-                        Observed::Acked {
-                            id,
-                            seq,
-                            latency: i.sent_at.elapsed(),
-                        }
+                        Observed::Acked { id, seq, latency: i.sent_at.elapsed() }
                     }
                     None => Observed::Other,
                 }
@@ -178,11 +163,7 @@ impl Player {
                 if f.id.is_some() && self.in_flight.as_ref().map(|i| i.id) == f.id {
                     self.in_flight = None;
                 }
-                Observed::Rejected {
-                    id: f.id,
-                    code,
-                    message: f.message.unwrap_or_default(),
-                }
+                Observed::Rejected { id: f.id, code, message: f.message.unwrap_or_default() }
             }
             _ => Observed::Other,
         }
@@ -211,12 +192,7 @@ impl Player {
         let id = self.next_id;
         self.next_id += 1;
         let frame = serde_json::json!({"type": "act", "id": id, "action": action}).to_string();
-        self.in_flight = Some(InFlight {
-            id,
-            frame: frame.clone(),
-            sent_at: Instant::now(),
-            seq_at_send: self.seq,
-        });
+        self.in_flight = Some(InFlight { id, frame: frame.clone(), sent_at: Instant::now(), seq_at_send: self.seq });
         frame
     }
 
@@ -236,12 +212,7 @@ impl Player {
         };
         self.next_id = self.next_id.max(id + 1);
         let text = frame.to_string();
-        self.in_flight = Some(InFlight {
-            id,
-            frame: text.clone(),
-            sent_at: Instant::now(),
-            seq_at_send: self.seq,
-        });
+        self.in_flight = Some(InFlight { id, frame: text.clone(), sent_at: Instant::now(), seq_at_send: self.seq });
         text
     }
 
@@ -306,20 +277,10 @@ mod tests {
         let mut p = Player::new();
         p.observe(&welcome(1, 0, &[1]));
         p.act(json!({"type":"pass"}));
-        assert_eq!(
-            p.observe(r#"{"type":"error","code":"rate_limited","message":"slow"}"#),
-            Observed::RateLimited
-        );
+        assert_eq!(p.observe(r#"{"type":"error","code":"rate_limited","message":"slow"}"#), Observed::RateLimited);
         assert!(p.in_flight.is_some());
         let o = p.observe(r#"{"type":"error","id":1,"code":"not_your_turn","message":"no"}"#);
-        assert_eq!(
-            o,
-            Observed::Rejected {
-                id: Some(1),
-                code: "not_your_turn".into(),
-                message: "no".into()
-            }
-        );
+        assert_eq!(o, Observed::Rejected { id: Some(1), code: "not_your_turn".into(), message: "no".into() });
         assert!(p.in_flight.is_none());
     }
 

@@ -66,9 +66,7 @@ pub fn parse_line(line: &str, check: bool) -> Result<Option<ScriptLine>, String>
 }
 
 fn check_action(v: &Value) -> Result<(), String> {
-    serde_json::from_value::<DuelAction>(v.clone())
-        .map(|_| ())
-        .map_err(|e| format!("not a duel action: {e}"))
+    serde_json::from_value::<DuelAction>(v.clone()).map(|_| ()).map_err(|e| format!("not a duel action: {e}"))
 }
 
 /// Parse a whole script, naming the line of the first mistake.
@@ -101,11 +99,7 @@ pub struct ScriptConfig {
 
 impl Default for ScriptConfig {
     fn default() -> Self {
-        ScriptConfig {
-            wait_turn: true,
-            turn_timeout: Duration::from_secs(30),
-            linger: Duration::from_millis(500),
-        }
+        ScriptConfig { wait_turn: true, turn_timeout: Duration::from_secs(30), linger: Duration::from_millis(500) }
     }
 }
 
@@ -139,8 +133,7 @@ pub async fn run(
     let mut last_frame = Instant::now();
     loop {
         // Wait for something, then take everything already queued before deciding.
-        let deadline =
-            resend_at.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_millis(50));
+        let deadline = resend_at.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_millis(50));
         let first = tokio::select! {
             ev = link.next() => Some(ev),
             () = sleep_until(deadline) => None,
@@ -168,8 +161,7 @@ pub async fn run(
                         }
                         Observed::RateLimited => {
                             result.errors += 1;
-                            resend_at =
-                                Some(tokio::time::Instant::now() + Duration::from_millis(100));
+                            resend_at = Some(tokio::time::Instant::now() + Duration::from_millis(100));
                         }
                         Observed::Rejected { id, code, message } => {
                             result.errors += 1;
@@ -179,7 +171,10 @@ pub async fn run(
                             if let Some(b) = bot.as_mut() {
                                 b.refused(&code);
                                 if b.stuck() {
-                                    anyhow::bail!("the server refused the bot {} times in a row; last: {code}: {message}", crate::bot::MAX_REFUSALS);
+                                    anyhow::bail!(
+                                        "the server refused the bot {} times in a row; last: {code}: {message}",
+                                        crate::bot::MAX_REFUSALS
+                                    );
                                 }
                             }
                         }
@@ -267,44 +262,21 @@ mod tests {
             Ok(Some(ScriptLine::Action(json!({"type":"end_turn"}))))
         );
         assert_eq!(
-            parse_line(
-                r#"{"type":"act","id":3,"action":{"type":"move","to":[1,-1]}}"#,
-                true
-            ),
-            Ok(Some(ScriptLine::Frame(
-                json!({"type":"act","id":3,"action":{"type":"move","to":[1,-1]}})
-            )))
+            parse_line(r#"{"type":"act","id":3,"action":{"type":"move","to":[1,-1]}}"#, true),
+            Ok(Some(ScriptLine::Frame(json!({"type":"act","id":3,"action":{"type":"move","to":[1,-1]}}))))
         );
-        assert_eq!(
-            parse_line(r#"{"type":"ping"}"#, true),
-            Ok(Some(ScriptLine::Frame(json!({"type":"ping"}))))
-        );
+        assert_eq!(parse_line(r#"{"type":"ping"}"#, true), Ok(Some(ScriptLine::Frame(json!({"type":"ping"})))));
     }
 
     #[test]
     fn mistakes_are_named_with_their_line() {
-        assert!(parse_line("{nope", true)
-            .unwrap_err()
-            .starts_with("not JSON"));
+        assert!(parse_line("{nope", true).unwrap_err().starts_with("not JSON"));
         assert!(parse_line("[1]", true).unwrap_err().contains("\"type\""));
-        assert!(parse_line(r#"{"type":"fly"}"#, true)
-            .unwrap_err()
-            .starts_with("not a duel action"));
-        assert!(
-            parse_line(r#"{"type":"fly"}"#, false).is_ok(),
-            "unchecked lines go as they are"
-        );
-        assert!(parse_line(r#"{"type":"act","id":1}"#, true)
-            .unwrap_err()
-            .contains("action"));
-        let e =
-            parse_script("# start\n{\"type\":\"pass\"}\n{\"type\":\"move\"}\n", true).unwrap_err();
+        assert!(parse_line(r#"{"type":"fly"}"#, true).unwrap_err().starts_with("not a duel action"));
+        assert!(parse_line(r#"{"type":"fly"}"#, false).is_ok(), "unchecked lines go as they are");
+        assert!(parse_line(r#"{"type":"act","id":1}"#, true).unwrap_err().contains("action"));
+        let e = parse_script("# start\n{\"type\":\"pass\"}\n{\"type\":\"move\"}\n", true).unwrap_err();
         assert!(e.starts_with("line 3: not a duel action"), "{e}");
-        assert_eq!(
-            parse_script("{\"type\":\"pass\"}\n\n{\"type\":\"resign\"}", true)
-                .unwrap()
-                .len(),
-            2
-        );
+        assert_eq!(parse_script("{\"type\":\"pass\"}\n\n{\"type\":\"resign\"}", true).unwrap().len(), 2);
     }
 }

@@ -31,10 +31,7 @@ pub fn dir() -> PathBuf {
 
 fn file(dir: &Path, match_id: &str) -> PathBuf {
     // Match ids are UUIDs; keep anything else from escaping the folder.
-    let safe: String = match_id
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
-        .collect();
+    let safe: String = match_id.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
     dir.join(format!("{safe}.json"))
 }
 
@@ -59,8 +56,7 @@ impl Saved {
     /// No saved file for this match, or it is not readable JSON.
     pub fn load_from(dir: &Path, match_id: &str) -> std::io::Result<Saved> {
         let bytes = std::fs::read(file(dir, match_id))?;
-        serde_json::from_slice(&bytes)
-            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+        serde_json::from_slice(&bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
     }
 
     /// # Errors

@@ -74,9 +74,7 @@ pub struct SetupError {
 
 impl SetupError {
     pub fn new(message: impl Into<String>) -> Self {
-        SetupError {
-            message: message.into(),
-        }
+        SetupError { message: message.into() }
     }
 }
 
@@ -91,10 +89,7 @@ pub struct RuleError {
 
 impl RuleError {
     pub fn new(code: &'static str, message: impl Into<String>) -> Self {
-        RuleError {
-            code,
-            message: message.into(),
-        }
+        RuleError { code, message: message.into() }
     }
 }
 
@@ -131,11 +126,7 @@ pub trait Ruleset {
     fn start(options: &Self::Options, seed: u64) -> Result<Self::State, SetupError>;
     /// # Errors
     /// When the action breaks a rule; the state is then unchanged.
-    fn apply(
-        state: &mut Self::State,
-        seat: Seat,
-        action: Self::Action,
-    ) -> Result<Vec<Self::Event>, RuleError>;
+    fn apply(state: &mut Self::State, seat: Seat, action: Self::Action) -> Result<Vec<Self::Event>, RuleError>;
     fn view(state: &Self::State, viewer: Viewer) -> Self::View;
     fn status(state: &Self::State) -> Status;
 

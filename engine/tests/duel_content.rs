@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 
 use athlas_engine::duel::alpha::{AlphaDesign, Violation};
-use athlas_engine::duel::card::{Armor, Catalogue, CardKind, Effect, Targeting, Until};
+use athlas_engine::duel::card::{Armor, CardKind, Catalogue, Effect, Targeting, Until};
 
 fn cat() -> &'static Catalogue {
     Catalogue::standard()
@@ -43,12 +43,11 @@ fn one_players_set_has_the_books_composition() {
 #[test]
 fn ids_and_names_are_unique_and_ids_are_snake_case_names() {
     let c = cat();
-    let cards: Vec<(&str, &str, &str)> = c
-        .ac
-        .values()
-        .map(|x| (x.id.as_str(), x.name.as_str(), x.text.as_str()))
-        .chain(c.di.values().map(|x| (x.id.as_str(), x.name.as_str(), x.text.as_str())))
-        .collect();
+    let cards: Vec<(&str, &str, &str)> =
+        c.ac.values()
+            .map(|x| (x.id.as_str(), x.name.as_str(), x.text.as_str()))
+            .chain(c.di.values().map(|x| (x.id.as_str(), x.name.as_str(), x.text.as_str())))
+            .collect();
     let ids: BTreeSet<&str> = cards.iter().map(|x| x.0).collect();
     let names: BTreeSet<&str> = cards.iter().map(|x| x.1).collect();
     assert_eq!(ids.len(), cards.len(), "an id is used twice (AC and DI ids share one space)");
@@ -110,7 +109,8 @@ fn brians_alpha_is_valid_costs_32_and_has_10_life() {
     let red: u32 = BRIAN.iter().map(|id| c.card(id).unwrap().needs_hands).sum();
     let green: u32 = BRIAN.iter().map(|id| c.card(id).unwrap().hands).sum();
     assert_eq!((red, green), (2, 2));
-    let spells: u32 = BRIAN.iter().map(|id| c.card(id).unwrap()).filter(|x| x.kind == CardKind::Spell).map(|x| x.cost).sum();
+    let spells: u32 =
+        BRIAN.iter().map(|id| c.card(id).unwrap()).filter(|x| x.kind == CardKind::Spell).map(|x| x.cost).sum();
     let points: u32 = BRIAN.iter().map(|id| c.card(id).unwrap().spell_points).sum();
     assert_eq!((spells, points), (5, 5));
     let dl = c.card("drain_life").unwrap();
@@ -298,6 +298,9 @@ fn named_dis_do_what_the_book_says() {
         assert!(c.di_card(id).is_some(), "{id}");
     }
     assert_eq!(c.di_card("flood").unwrap().target, Targeting::Hexes { count: 4 }, "4 water hexes (L1470-1471)");
-    assert_eq!(c.di_card("polymorph_self").unwrap().target, Targeting::Unit { side: athlas_engine::duel::card::Side::Friendly, owned: true });
+    assert_eq!(
+        c.di_card("polymorph_self").unwrap().target,
+        Targeting::Unit { side: athlas_engine::duel::card::Side::Friendly, owned: true }
+    );
     assert!(matches!(c.di_card("lightning_bolt").unwrap().effects[0], Effect::LoseLife { .. }));
 }

@@ -51,7 +51,11 @@ fn attack_armor_and_damage_example() {
     // Had unit 3 survived, its armor is back next turn.
     end(&mut other, 0);
     end_turn(&mut other, 0);
-    let a = other.game.armor_left(Catalogue::standard(), other.game.unit(u3).unwrap(), athlas_engine::duel::card::AttackKind::Ranged);
+    let a = other.game.armor_left(
+        Catalogue::standard(),
+        other.game.unit(u3).unwrap(),
+        athlas_engine::duel::card::AttackKind::Ranged,
+    );
     assert_eq!(a, (5, 0));
 }
 
@@ -90,13 +94,24 @@ fn brians_alpha_is_created_and_summoned() {
     assert_eq!(a.summoning_cost(cat), 32);
     assert_eq!(a.life_pool(cat), 10);
     let mut s = Duel::start(&DuelOptions { first_player: Some(0), ..Default::default() }, 9).unwrap();
-    let others = [AlphaDesign::new(["savage_warrior", "karoos_blade"]), AlphaDesign::new(["forsaken_drake", "rakios_battle_suit"])];
+    let others = [
+        AlphaDesign::new(["savage_warrior", "karoos_blade"]),
+        AlphaDesign::new(["forsaken_drake", "rakios_battle_suit"]),
+    ];
     let create = |al: Vec<AlphaDesign>| DuelAction::Create { alphas: al, di_stack: vec![] };
     ok(&mut s, 0, create(vec![a.clone(), others[0].clone(), others[1].clone()]));
     // Paul cannot see Brian's Alphas before the reveal.
     let v = Duel::view(&s, Viewer::Seat(1));
     assert!(v.players[0].alphas.iter().all(|x| x.design.is_none()));
-    ok(&mut s, 1, create(vec![AlphaDesign::new(["shadow_ranger"]), AlphaDesign::new(["savage_warrior"]), AlphaDesign::new(["forsaken_drake"])]));
+    ok(
+        &mut s,
+        1,
+        create(vec![
+            AlphaDesign::new(["shadow_ranger"]),
+            AlphaDesign::new(["savage_warrior"]),
+            AlphaDesign::new(["forsaken_drake"]),
+        ]),
+    );
     let hex = s.game.summoning_hexes[0][0];
     let ev = ok(&mut s, 0, DuelAction::Summon { alpha: 0, hex, figure: None });
     assert!(ev.iter().any(|e| matches!(&e.kind, EventKind::AlphaRevealed { cost: 32, life: 10, .. })));

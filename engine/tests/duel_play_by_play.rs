@@ -20,7 +20,8 @@ fn play_by_play_example() {
     let relic_a = h(0, 0); // warrior 3 stands on it
     let relic_b = h(2, 1); // next to warrior 1
     let b = board(&[(ridge, Terrain::Hill), (hill_next_to_ridge, Terrain::Hill)], [relic_a, relic_b, h(-3, 0)]);
-    let mut warriors = alpha(&["savage_warrior", "karoos_blade", "obsidian_shield", "obsidian_breast_plate", "throwing_axe"]);
+    let mut warriors =
+        alpha(&["savage_warrior", "karoos_blade", "obsidian_shield", "obsidian_breast_plate", "throwing_axe"]);
     warriors.life = Some(2);
     warriors.cubes.insert("throwing_axe".into(), 1);
     let mut drakes = alpha(&["forsaken_drake", "mining_tools", "rakios_battle_suit", "elixir_of_healing"]);
@@ -31,7 +32,12 @@ fn play_by_play_example() {
     paul.spent = 250;
     let (w1, w2, w3) = (h(3, 1), ridge, relic_a);
     let (d1, d2) = (h(3, 0), h(3, -2));
-    let mut s = scenario(b, BRIAN, [brian, paul], vec![unit(PAUL, 0, w1), unit(PAUL, 0, w2), unit(PAUL, 0, w3), unit(BRIAN, 0, d1), unit(BRIAN, 0, d2)]);
+    let mut s = scenario(
+        b,
+        BRIAN,
+        [brian, paul],
+        vec![unit(PAUL, 0, w1), unit(PAUL, 0, w2), unit(PAUL, 0, w3), unit(BRIAN, 0, d1), unit(BRIAN, 0, d2)],
+    );
     // Both players have spent all their summoning points.
     assert_eq!(s.game.players[0].spent, 250);
     // Paul already holds one relic.

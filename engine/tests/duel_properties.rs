@@ -72,8 +72,15 @@ fn junk(bot: &mut RandomBot) -> DuelAction {
         0 => DuelAction::Move { to: hex, carry_relic: None },
         1 => DuelAction::Activate { unit: unit.unwrap() },
         2 => DuelAction::Summon { alpha: bot.below(5), hex, figure: None },
-        3 => DuelAction::UsePower { card: "karoos_blade".into(), power: 0, target: Target { unit, ..Default::default() } },
-        4 => DuelAction::CastDi { target: Target { unit, hex: Some(hex), direction: Some(bot.below(8) as u8), ..Default::default() }, at: Some(bot.below(4)) },
+        3 => DuelAction::UsePower {
+            card: "karoos_blade".into(),
+            power: 0,
+            target: Target { unit, ..Default::default() },
+        },
+        4 => DuelAction::CastDi {
+            target: Target { unit, hex: Some(hex), direction: Some(bot.below(8) as u8), ..Default::default() },
+            at: Some(bot.below(4)),
+        },
         5 => DuelAction::PassRelic { to: unit.unwrap() },
         6 => DuelAction::EndTurn,
         7 => DuelAction::ChooseCasualty { unit: unit.unwrap() },
@@ -84,10 +91,7 @@ fn junk(bot: &mut RandomBot) -> DuelAction {
 
 fn play(seed: u64, campaign: bool, steps: usize) {
     let cat = Catalogue::standard();
-    let options = DuelOptions {
-        campaign: campaign.then(Default::default),
-        ..Default::default()
-    };
+    let options = DuelOptions { campaign: campaign.then(Default::default), ..Default::default() };
     let mut s = Duel::start(&options, seed).unwrap();
     let mut bot = RandomBot::new(seed ^ 0x9E37);
     let mut log: Vec<(Seat, DuelAction)> = Vec::new();

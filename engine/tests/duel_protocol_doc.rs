@@ -19,9 +19,25 @@ fn documented_actions_parse() {
         rest = &body[end..];
     }
     let all = [
-        "create", "use_preset", "summon", "activate", "move", "pass_relic", "use_power", "end_activation",
-        "end_activations", "end_turn", "cast_di", "discard_di", "pass", "set_auto_pass", "choose_casualty",
-        "offer_draw", "accept_draw", "decline_draw", "resign",
+        "create",
+        "use_preset",
+        "summon",
+        "activate",
+        "move",
+        "pass_relic",
+        "use_power",
+        "end_activation",
+        "end_activations",
+        "end_turn",
+        "cast_di",
+        "discard_di",
+        "pass",
+        "set_auto_pass",
+        "choose_casualty",
+        "offer_draw",
+        "accept_draw",
+        "decline_draw",
+        "resign",
     ];
     for k in all {
         assert!(kinds.contains(k), "protocol/DUEL.md has no example of {k}");

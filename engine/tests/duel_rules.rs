@@ -118,7 +118,8 @@ fn campaign_prepares_four_alphas_reveals_three_and_redesigns_one() {
     end_turn(&mut s, 1);
     rejected(&mut s, 0, DuelAction::Summon { alpha: 3, hex: h(-2, 5), figure: None }, "reveal_limit");
     // Next game: exactly one Alpha may change.
-    let next = DuelOptions { campaign: Some(CampaignGame { previous: [four.clone(), four.clone()] }), ..Default::default() };
+    let next =
+        DuelOptions { campaign: Some(CampaignGame { previous: [four.clone(), four.clone()] }), ..Default::default() };
     let mut s = Duel::start(&next, 2).unwrap();
     let mut one = four.clone();
     one[3] = AlphaDesign::new(["raider_of_the_deep", "obsidian_breast_plate"]);
@@ -177,7 +178,11 @@ fn summoning_hexes_figures_and_occupancy() {
     let mut s = started(0);
     rejected(&mut s, 0, DuelAction::Summon { alpha: 0, hex: h(0, 0), figure: None }, "not_summoning_hex");
     rejected(&mut s, 0, DuelAction::Summon { alpha: 0, hex: h(0, -5), figure: None }, "not_summoning_hex");
-    ok(&mut s, 0, DuelAction::Summon { alpha: 0, hex: h(-5, 5), figure: Some(athlas_engine::duel::state::Figure::ShadowRanger) });
+    ok(
+        &mut s,
+        0,
+        DuelAction::Summon { alpha: 0, hex: h(-5, 5), figure: Some(athlas_engine::duel::state::Figure::ShadowRanger) },
+    );
     rejected(
         &mut s,
         0,
@@ -300,7 +305,10 @@ fn range_exactly_two_and_one_to_two() {
         board(&[], [h(-4, 0), h(-4, 1), h(-4, 2)]),
         0,
         [
-            player(vec![alpha(&["shadow_ranger", "etynian_crossbow"]), alpha(&["savage_warrior", "throwing_axe"])], &[]),
+            player(
+                vec![alpha(&["shadow_ranger", "etynian_crossbow"]), alpha(&["savage_warrior", "throwing_axe"])],
+                &[],
+            ),
             player(vec![alpha(&["raider_of_the_deep"])], &[]),
         ],
         vec![unit(0, 0, h(0, 0)), unit(0, 1, h(1, -1)), unit(1, 0, h(1, 0)), unit(1, 0, h(2, 0)), unit(1, 0, h(3, 0))],
@@ -328,7 +336,10 @@ fn range_one_powers_never_cross_a_cliff_longer_ones_do() {
     let mut s = scenario(
         b,
         0,
-        [player(vec![alpha(&["spell_binder", "karoos_blade", "magic_bolt"])], &[]), player(vec![alpha(&["savage_warrior"])], &[])],
+        [
+            player(vec![alpha(&["spell_binder", "karoos_blade", "magic_bolt"])], &[]),
+            player(vec![alpha(&["savage_warrior"])], &[]),
+        ],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))],
     );
     s.game.players[0].alphas[0].cubes.insert("magic_bolt".into(), 1);
@@ -345,7 +356,10 @@ fn cover_behind_a_higher_hex() {
     let mut s = scenario(
         b,
         0,
-        [player(vec![alpha(&["shadow_ranger", "etynian_crossbow"])], &[]), player(vec![alpha(&["savage_warrior"])], &[])],
+        [
+            player(vec![alpha(&["shadow_ranger", "etynian_crossbow"])], &[]),
+            player(vec![alpha(&["savage_warrior"])], &[]),
+        ],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(2, 0)), unit(1, 0, h(-2, 0)), unit(0, 0, h(0, -2))],
     );
     let behind_hill = unit_at(&s, h(2, 0));
@@ -363,7 +377,10 @@ fn higher_ground_adds_two_unless_someone_flies() {
     let s = scenario(
         b,
         0,
-        [player(vec![alpha(&["savage_warrior"]), alpha(&["forsaken_drake"])], &[]), player(vec![alpha(&["savage_warrior"])], &[])],
+        [
+            player(vec![alpha(&["savage_warrior"]), alpha(&["forsaken_drake"])], &[]),
+            player(vec![alpha(&["savage_warrior"])], &[]),
+        ],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0)), unit(1, 0, h(2, 0)), unit(0, 1, h(-1, 0)), unit(0, 0, h(3, 0))],
     );
     let g = &s.game;
@@ -379,7 +396,11 @@ fn higher_ground_adds_two_unless_someone_flies() {
     assert_eq!(v(plains, plains), 6);
     assert_eq!(g.attack_value(cat, Some(flier), AttackKind::Melee, 5, crater, false), 5, "flying attacker: no bonus");
     assert_eq!(v(hill, flier), 6, "flying target: no bonus");
-    assert_eq!(g.attack_value(cat, Some(hill), AttackKind::Melee, 5, plains, true), 6, "Earthquake: no height modifiers");
+    assert_eq!(
+        g.attack_value(cat, Some(hill), AttackKind::Melee, 5, plains, true),
+        6,
+        "Earthquake: no height modifiers"
+    );
     // A modifier of another type does not count (T-MOD-1).
     let ranger = AlphaDesign::new(["shadow_ranger"]);
     assert_eq!(ranger.modifier(cat, AttackKind::Melee), 0);
@@ -403,7 +424,8 @@ fn armor_points_once_per_turn_excess_kept() {
     );
     let t = unit_at(&s, h(1, 0));
     let cat = Catalogue::standard();
-    let axe_value = |s: &athlas_engine::duel::DuelState| s.game.armor_left(cat, s.game.unit(t).unwrap(), AttackKind::Melee);
+    let axe_value =
+        |s: &athlas_engine::duel::DuelState| s.game.armor_left(cat, s.game.unit(t).unwrap(), AttackKind::Melee);
     assert_eq!(axe_value(&s), (5, 0));
     activate(&mut s, 0, h(2, -1));
     ok(&mut s, 0, power_on_unit("karoos_blade", t)); // 5+1 = 6 vs 5
@@ -419,7 +441,12 @@ fn losing_life_ignores_armor_and_overkill_is_lost() {
     let b = board(&[(h(1, 0), Terrain::Water)], [h(-4, 0), h(-4, 1), h(-4, 2)]);
     let mut sw = alpha(&["savage_warrior", "rakios_battle_suit"]);
     sw.life = Some(6);
-    let mut s = scenario(b, 0, [player(vec![sw], &[]), player(vec![alpha(&["shadow_ranger"])], &[])], vec![unit(0, 0, h(0, 0)), unit(0, 0, h(-1, 0))]);
+    let mut s = scenario(
+        b,
+        0,
+        [player(vec![sw], &[]), player(vec![alpha(&["shadow_ranger"])], &[])],
+        vec![unit(0, 0, h(0, 0)), unit(0, 0, h(-1, 0))],
+    );
     activate(&mut s, 0, h(0, 0));
     mv(&mut s, 0, h(1, 0));
     assert_eq!(life(&s, 0, 0), 1, "drowning: exactly 5, armor 3 does not count");
@@ -436,7 +463,12 @@ fn losing_life_ignores_armor_and_overkill_is_lost() {
 #[test]
 fn raiders_of_the_deep_move_through_water() {
     let b = board(&[(h(1, 0), Terrain::Water)], [h(-4, 0), h(-4, 1), h(-4, 2)]);
-    let mut s = scenario(b, 0, [player(vec![alpha(&["raider_of_the_deep"])], &[]), player(vec![alpha(&["shadow_ranger"])], &[])], vec![unit(0, 0, h(0, 0))]);
+    let mut s = scenario(
+        b,
+        0,
+        [player(vec![alpha(&["raider_of_the_deep"])], &[]), player(vec![alpha(&["shadow_ranger"])], &[])],
+        vec![unit(0, 0, h(0, 0))],
+    );
     activate(&mut s, 0, h(0, 0));
     mv(&mut s, 0, h(1, 0));
     end(&mut s, 0);
@@ -474,7 +506,12 @@ fn multi_target_attack_defender_chooses_the_casualty() {
 fn relics_are_carried_one_hex_per_turn_and_two_win() {
     let b = board(&[], [h(0, 0), h(2, 0), h(-4, 4)]);
     let w = || alpha(&["savage_warrior", "karoos_blade"]);
-    let mut s = scenario(b, 0, [player(vec![w()], &[]), player(vec![w()], &[])], vec![unit(0, 0, h(0, 0)), unit(0, 0, h(1, 1)), unit(1, 0, h(-3, -1))]);
+    let mut s = scenario(
+        b,
+        0,
+        [player(vec![w()], &[]), player(vec![w()], &[])],
+        vec![unit(0, 0, h(0, 0)), unit(0, 0, h(1, 1)), unit(1, 0, h(-3, -1))],
+    );
     activate(&mut s, 0, h(0, 0));
     mv(&mut s, 0, h(1, 0));
     assert_eq!(s.game.relics_at(h(1, 0)), 1);
@@ -494,7 +531,12 @@ fn relics_are_carried_one_hex_per_turn_and_two_win() {
 fn a_relic_may_be_left_behind_or_passed_to_a_friend() {
     let b = board(&[], [h(0, 0), h(2, 2), h(-4, 4)]);
     let w = || alpha(&["savage_warrior"]);
-    let mut s = scenario(b, 0, [player(vec![w(), alpha(&["forsaken_drake"])], &[]), player(vec![w()], &[])], vec![unit(0, 0, h(0, 0)), unit(0, 0, h(1, 0)), unit(0, 1, h(0, 1)), unit(1, 0, h(-3, -1))]);
+    let mut s = scenario(
+        b,
+        0,
+        [player(vec![w(), alpha(&["forsaken_drake"])], &[]), player(vec![w()], &[])],
+        vec![unit(0, 0, h(0, 0)), unit(0, 0, h(1, 0)), unit(0, 1, h(0, 1)), unit(1, 0, h(-3, -1))],
+    );
     let mut t = s.clone();
     activate(&mut t, 0, h(0, 0));
     ok(&mut t, 0, DuelAction::Move { to: h(-1, 0), carry_relic: Some(false) });
@@ -511,7 +553,12 @@ fn a_relic_may_be_left_behind_or_passed_to_a_friend() {
 #[test]
 fn a_flying_unit_over_two_relics_does_not_win() {
     let b = board(&[], [h(0, 0), h(0, 0), h(-4, 4)]);
-    let mut s = scenario(b, 0, [player(vec![alpha(&["forsaken_drake"])], &[]), player(vec![alpha(&["savage_warrior"])], &[])], vec![unit(0, 0, h(1, 0)), unit(1, 0, h(-3, -1))]);
+    let mut s = scenario(
+        b,
+        0,
+        [player(vec![alpha(&["forsaken_drake"])], &[]), player(vec![alpha(&["savage_warrior"])], &[])],
+        vec![unit(0, 0, h(1, 0)), unit(1, 0, h(-3, -1))],
+    );
     activate(&mut s, 0, h(1, 0));
     mv(&mut s, 0, h(0, 0));
     assert_eq!(s.game.phase, Phase::Command);
@@ -561,12 +608,18 @@ fn forced_movement_crush_fall_and_drown() {
         &[(h(1, 0), Terrain::Hill), (h(2, 0), Terrain::Water), (h(0, 2), Terrain::Hill)],
         [h(-4, 0), h(-4, 1), h(-4, 2)],
     );
-    let uf = |unit, dir| DuelAction::CastDi { target: Target { unit: Some(unit), direction: Some(dir), ..Default::default() }, at: None };
+    let uf = |unit, dir| DuelAction::CastDi {
+        target: Target { unit: Some(unit), direction: Some(dir), ..Default::default() },
+        at: None,
+    };
     let mk = || {
         scenario(
             b.clone(),
             0,
-            [player(vec![alpha(&["savage_warrior"])], &["unnatural_force"]), player(vec![alpha(&["savage_warrior"])], &[])],
+            [
+                player(vec![alpha(&["savage_warrior"])], &["unnatural_force"]),
+                player(vec![alpha(&["savage_warrior"])], &[]),
+            ],
             vec![unit(1, 0, h(1, 0)), unit(1, 0, h(0, 1)), unit(0, 0, h(-5, 0))],
         )
     };
@@ -619,7 +672,15 @@ fn terrain_powers_leave_the_occupant_otherwise_alone() {
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))],
     );
     activate(&mut s, 0, h(0, 0));
-    ok(&mut s, 0, DuelAction::UsePower { card: "terraforming".into(), power: 0, target: Target { hex: Some(h(1, 0)), terrain: Some(Terrain::Crater), ..Default::default() } });
+    ok(
+        &mut s,
+        0,
+        DuelAction::UsePower {
+            card: "terraforming".into(),
+            power: 0,
+            target: Target { hex: Some(h(1, 0)), terrain: Some(Terrain::Crater), ..Default::default() },
+        },
+    );
     assert_eq!(s.game.grid.terrain(h(1, 0)), Some(Terrain::Crater));
     assert_eq!(life(&s, 1, 0), 12, "no fall damage from Terraforming");
 }
@@ -632,7 +693,10 @@ fn only_the_top_di_one_per_turn_discards_are_free() {
     let mut s = scenario(
         b,
         0,
-        [player(vec![alpha(&["savage_warrior"])], &["dispel_magic", "lightning_bolt", "athilian_strength"]), player(vec![alpha(&["savage_warrior"])], &[])],
+        [
+            player(vec![alpha(&["savage_warrior"])], &["dispel_magic", "lightning_bolt", "athilian_strength"]),
+            player(vec![alpha(&["savage_warrior"])], &[]),
+        ],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(2, 0))],
     );
     let (mine, theirs) = (unit_at(&s, h(0, 0)), unit_at(&s, h(2, 0)));
@@ -644,7 +708,12 @@ fn only_the_top_di_one_per_turn_discards_are_free() {
         _ => panic!("lightning bolt loses life"),
     };
     assert_eq!(life(&s, 1, 0), 12 - lost);
-    rejected(&mut s, 0, DuelAction::CastDi { target: Target { unit: Some(mine), ..Default::default() }, at: None }, "one_di_per_turn");
+    rejected(
+        &mut s,
+        0,
+        DuelAction::CastDi { target: Target { unit: Some(mine), ..Default::default() }, at: None },
+        "one_di_per_turn",
+    );
     // The opponent sees the count, never the cards.
     let v = Duel::view(&s, Viewer::Seat(1));
     assert_eq!((v.players[0].di_count, v.players[0].di_stack.clone()), (1, None));
@@ -658,7 +727,10 @@ fn a_response_di_resolves_first() {
     let mut s = scenario(
         b,
         0,
-        [player(vec![alpha(&["savage_warrior"])], &["lightning_bolt"]), player(vec![alpha(&["savage_warrior"])], &["teleport"])],
+        [
+            player(vec![alpha(&["savage_warrior"])], &["lightning_bolt"]),
+            player(vec![alpha(&["savage_warrior"])], &["teleport"]),
+        ],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(2, 0))],
     );
     let theirs = unit_at(&s, h(2, 0));
@@ -666,7 +738,14 @@ fn a_response_di_resolves_first() {
     assert_eq!(s.pending.as_ref().map(|p| p.caster), Some(0));
     rejected(&mut s, 0, DuelAction::EndTurn, "di_pending");
     // Paul answers with Teleport: his unit moves first, the bolt still hits it (a unit target).
-    let ev = ok(&mut s, 1, DuelAction::CastDi { target: Target { unit: Some(theirs), dest: Some(h(3, 0)), ..Default::default() }, at: None });
+    let ev = ok(
+        &mut s,
+        1,
+        DuelAction::CastDi {
+            target: Target { unit: Some(theirs), dest: Some(h(3, 0)), ..Default::default() },
+            at: None,
+        },
+    );
     let order: Vec<&str> = ev
         .iter()
         .filter_map(|e| match &e.kind {
@@ -684,14 +763,19 @@ fn duration_cubes_leave_at_every_upkeep() {
     let mut s = scenario(
         b,
         1,
-        [player(vec![alpha(&["savage_warrior"])], &[]), player(vec![alpha(&["savage_warrior", "karoos_blade"])], &["athilian_strength"])],
+        [
+            player(vec![alpha(&["savage_warrior"])], &[]),
+            player(vec![alpha(&["savage_warrior", "karoos_blade"])], &["athilian_strength"]),
+        ],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))],
     );
     let w = unit_at(&s, h(1, 0));
     ok(&mut s, 1, DuelAction::CastDi { target: Target { unit: Some(w), ..Default::default() }, at: None });
     let cat = Catalogue::standard();
     let bonus = |s: &athlas_engine::duel::DuelState| {
-        s.game.unit(w).map(|u| s.game.attack_value(cat, Some(u), AttackKind::Melee, 5, s.game.unit_at(h(0, 0)).unwrap(), false))
+        s.game
+            .unit(w)
+            .map(|u| s.game.attack_value(cat, Some(u), AttackKind::Melee, 5, s.game.unit_at(h(0, 0)).unwrap(), false))
     };
     assert_eq!(bonus(&s), Some(5 + 1 + 3));
     // Cast in turn T with 6 cubes: active through T..T+5, gone at the upkeep of T+6.
@@ -740,7 +824,10 @@ fn di_timed_into_the_activation_rewinds_to_that_moment() {
         scenario(
             b.clone(),
             1,
-            [player(vec![alpha(&["shadow_ranger"])], &["unnatural_force"]), player(vec![alpha(&["savage_warrior", "karoos_blade"])], &[])],
+            [
+                player(vec![alpha(&["shadow_ranger"])], &["unnatural_force"]),
+                player(vec![alpha(&["savage_warrior", "karoos_blade"])], &[]),
+            ],
             vec![unit(1, 0, h(0, 0)), unit(0, 0, h(2, 0))],
         )
     };
@@ -753,7 +840,10 @@ fn di_timed_into_the_activation_rewinds_to_that_moment() {
         ok(s, 1, power_on_unit("karoos_blade", brians));
         ok(s, 1, DuelAction::EndActivation);
     };
-    let push_back = |at| DuelAction::CastDi { target: Target { unit: Some(paul), direction: Some(3), ..Default::default() }, at: Some(at) };
+    let push_back = |at| DuelAction::CastDi {
+        target: Target { unit: Some(paul), direction: Some(3), ..Default::default() },
+        at: Some(at),
+    };
     // (a) before the move: Paul's unit has its whole activation again.
     let mut s = mk();
     play(&mut s);
@@ -795,7 +885,10 @@ fn stasis_stops_all_damage() {
     let mut s = scenario(
         b,
         0,
-        [player(vec![alpha(&["savage_warrior", "karoos_blade"])], &["stasis_field"]), player(vec![alpha(&["savage_warrior"])], &[])],
+        [
+            player(vec![alpha(&["savage_warrior", "karoos_blade"])], &["stasis_field"]),
+            player(vec![alpha(&["savage_warrior"])], &[]),
+        ],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))],
     );
     let t = unit_at(&s, h(1, 0));
@@ -812,7 +905,12 @@ fn regeneration_heals_two_per_turn_however_many_units() {
     let b = board(&[], [h(-4, 0), h(-4, 1), h(-4, 2)]);
     let mut a = alpha(&["savage_warrior", "regeneration"]);
     a.life = Some(5);
-    let mut s = scenario(b, 1, [player(vec![a], &[]), player(vec![alpha(&["shadow_ranger"])], &[])], vec![unit(0, 0, h(0, 0)), unit(0, 0, h(1, 0)), unit(0, 0, h(2, 0))]);
+    let mut s = scenario(
+        b,
+        1,
+        [player(vec![a], &[]), player(vec![alpha(&["shadow_ranger"])], &[])],
+        vec![unit(0, 0, h(0, 0)), unit(0, 0, h(1, 0)), unit(0, 0, h(2, 0))],
+    );
     end_turn(&mut s, 1);
     assert_eq!(life(&s, 0, 0), 7);
 }
@@ -821,8 +919,17 @@ fn regeneration_heals_two_per_turn_however_many_units() {
 fn weapon_lore_adds_one_when_only_lore_units_attack() {
     let b = board(&[], [h(-4, 0), h(-4, 1), h(-4, 2)]);
     let mk = |lore: bool| {
-        let cards: Vec<&str> = if lore { vec!["savage_warrior", "karoos_blade", "weapon_lore"] } else { vec!["savage_warrior", "karoos_blade"] };
-        scenario(b.clone(), 0, [player(vec![alpha(&cards)], &[]), player(vec![alpha(&["savage_warrior", "rakios_battle_suit"])], &[])], vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))])
+        let cards: Vec<&str> = if lore {
+            vec!["savage_warrior", "karoos_blade", "weapon_lore"]
+        } else {
+            vec!["savage_warrior", "karoos_blade"]
+        };
+        scenario(
+            b.clone(),
+            0,
+            [player(vec![alpha(&cards)], &[]), player(vec![alpha(&["savage_warrior", "rakios_battle_suit"])], &[])],
+            vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))],
+        )
     };
     for (lore, expected) in [(false, 12 - 3), (true, 12 - 4)] {
         let mut s = mk(lore);
@@ -845,7 +952,12 @@ fn watch_towers_never_move_nor_hold_relics_and_deploy_anywhere() {
     ok(&mut s, 0, DuelAction::Summon { alpha: 0, hex: h(0, 0), figure: None });
     let t = unit_at(&s, h(0, 0));
     assert!(!s.game.holds_relics(Catalogue::standard(), s.game.unit(t).unwrap()));
-    rejected(&mut s, 0, DuelAction::CastDi { target: Target { unit: Some(t), dest: Some(h(1, 0)), ..Default::default() }, at: None }, "rooted");
+    rejected(
+        &mut s,
+        0,
+        DuelAction::CastDi { target: Target { unit: Some(t), dest: Some(h(1, 0)), ..Default::default() }, at: None },
+        "rooted",
+    );
 }
 
 #[test]
@@ -854,7 +966,10 @@ fn paralyzing_venom_takes_the_m_not_the_a() {
     let mut s = scenario(
         b,
         0,
-        [player(vec![alpha(&["forsaken_drake", "paralyzing_venom"])], &[]), player(vec![alpha(&["savage_warrior", "karoos_blade"])], &[])],
+        [
+            player(vec![alpha(&["forsaken_drake", "paralyzing_venom"])], &[]),
+            player(vec![alpha(&["savage_warrior", "karoos_blade"])], &[]),
+        ],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))],
     );
     let t = unit_at(&s, h(1, 0));
@@ -874,7 +989,10 @@ fn item_needs_no_a_and_gives_another() {
     let mut s = scenario(
         b,
         0,
-        [player(vec![alpha(&["spell_binder", "karoos_blade", "item"])], &[]), player(vec![alpha(&["savage_warrior"])], &[])],
+        [
+            player(vec![alpha(&["spell_binder", "karoos_blade", "item"])], &[]),
+            player(vec![alpha(&["savage_warrior"])], &[]),
+        ],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))],
     );
     s.game.players[0].alphas[0].cubes.insert("item".into(), 1);
@@ -902,7 +1020,15 @@ fn controlled_units_act_for_the_controller_and_never_win_for_it() {
     let enemy = unit_at(&s, h(1, 0));
     let power = dm.powers.iter().position(|p| p.effects.contains(&athlas_engine::duel::card::Effect::Control)).unwrap();
     activate(&mut s, 0, h(-1, 0));
-    ok(&mut s, 0, DuelAction::UsePower { card: "dark_mentalist".into(), power, target: Target { unit: Some(enemy), ..Default::default() } });
+    ok(
+        &mut s,
+        0,
+        DuelAction::UsePower {
+            card: "dark_mentalist".into(),
+            power,
+            target: Target { unit: Some(enemy), ..Default::default() },
+        },
+    );
     end(&mut s, 0);
     // Seat 0 now activates the enemy unit and walks it onto the second relic: no win.
     ok(&mut s, 0, DuelAction::Activate { unit: enemy });
@@ -918,7 +1044,10 @@ fn controlled_units_act_for_the_controller_and_never_win_for_it() {
 
 #[test]
 fn earthquake_needs_a_path_of_the_targets_terrain() {
-    let b = board(&[(h(1, 0), Terrain::Hill), (h(2, 0), Terrain::Hill), (h(0, 2), Terrain::Hill)], [h(-4, 0), h(-4, 1), h(-4, 2)]);
+    let b = board(
+        &[(h(1, 0), Terrain::Hill), (h(2, 0), Terrain::Hill), (h(0, 2), Terrain::Hill)],
+        [h(-4, 0), h(-4, 1), h(-4, 2)],
+    );
     let mut s = scenario(
         b,
         0,
@@ -944,13 +1073,20 @@ fn necromantic_gauntlets_cost_life_that_cannot_be_avoided() {
     let mut s = scenario(
         b,
         0,
-        [player(vec![alpha(&["savage_warrior", "necromantic_gauntlets"])], &["stasis_field"]), player(vec![alpha(&["savage_warrior"])], &[])],
+        [
+            player(vec![alpha(&["savage_warrior", "necromantic_gauntlets"])], &["stasis_field"]),
+            player(vec![alpha(&["savage_warrior"])], &[]),
+        ],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))],
     );
     let me = unit_at(&s, h(0, 0));
     ok(&mut s, 0, DuelAction::CastDi { target: Target { unit: Some(me), ..Default::default() }, at: None });
     activate(&mut s, 0, h(0, 0));
-    let act = DuelAction::UsePower { card: g.id.clone(), power: pi, target: Target { unit: Some(unit_at(&s, h(1, 0))), ..Default::default() } };
+    let act = DuelAction::UsePower {
+        card: g.id.clone(),
+        power: pi,
+        target: Target { unit: Some(unit_at(&s, h(1, 0))), ..Default::default() },
+    };
     ok(&mut s, 0, act);
     assert_eq!(life(&s, 0, 0), 12 - p.cost.life, "even Stasis does not stop the sacrifice");
 }
@@ -963,13 +1099,24 @@ fn summoned_copies_are_paid_by_the_controller() {
     let mut s = scenario(
         b,
         0,
-        [player(vec![alpha(&["raider_of_the_deep", "banner_of_summoning"])], &[]), player(vec![alpha(&["savage_warrior"])], &[])],
+        [
+            player(vec![alpha(&["raider_of_the_deep", "banner_of_summoning"])], &[]),
+            player(vec![alpha(&["savage_warrior"])], &[]),
+        ],
         vec![unit(0, 0, h(0, 0))],
     );
     s.game.players[0].alphas[0].cubes.insert("banner_of_summoning".into(), 1);
     let cost = s.game.players[0].alphas[0].cost;
     activate(&mut s, 0, h(0, 0));
-    ok(&mut s, 0, DuelAction::UsePower { card: banner.id.clone(), power: 0, target: Target { dest: Some(h(1, 0)), ..Default::default() } });
+    ok(
+        &mut s,
+        0,
+        DuelAction::UsePower {
+            card: banner.id.clone(),
+            power: 0,
+            target: Target { dest: Some(h(1, 0)), ..Default::default() },
+        },
+    );
     assert_eq!(s.game.players[0].spent, cost);
     let copy = unit_at(&s, h(1, 0));
     end(&mut s, 0);
@@ -1031,7 +1178,10 @@ fn a_forced_carrier_leaves_a_relic_that_already_moved() {
     mv(&mut s, 0, h(1, 0));
     assert_eq!(s.game.relics_at(h(1, 0)), 1, "carried one hex");
     // Paul pushes the carrier on: the relic already moved this turn, so it stays.
-    let act = DuelAction::CastDi { target: Target { unit: Some(carrier), direction: Some(0), ..Default::default() }, at: None };
+    let act = DuelAction::CastDi {
+        target: Target { unit: Some(carrier), direction: Some(0), ..Default::default() },
+        at: None,
+    };
     ok(&mut s, 1, act);
     assert_eq!(s.game.unit(carrier).unwrap().hex, h(3, 0));
     assert_eq!(s.game.relics_at(h(1, 0)), 1, "the relic was left behind");
@@ -1042,8 +1192,18 @@ fn tsunami_grows_a_body_by_one_hex_per_water_hex() {
     // A body of two water hexes: it may add at most two hexes, each next to a
     // different hex of the body; inner hexes don't multiply.
     let b = board(&[(h(0, 0), Terrain::Water), (h(1, 0), Terrain::Water)], [h(-4, 0), h(-4, 1), h(-4, 2)]);
-    let mk = || scenario(b.clone(), 0, [player(vec![alpha(&["savage_warrior"])], &["tsunami"]), player(vec![alpha(&["savage_warrior"])], &[])], vec![unit(1, 0, h(-1, 0))]);
-    let grow = |hexes: Vec<athlas_engine::hex::Hex>| DuelAction::CastDi { target: Target { hex: Some(h(0, 0)), hexes, ..Default::default() }, at: None };
+    let mk = || {
+        scenario(
+            b.clone(),
+            0,
+            [player(vec![alpha(&["savage_warrior"])], &["tsunami"]), player(vec![alpha(&["savage_warrior"])], &[])],
+            vec![unit(1, 0, h(-1, 0))],
+        )
+    };
+    let grow = |hexes: Vec<athlas_engine::hex::Hex>| DuelAction::CastDi {
+        target: Target { hex: Some(h(0, 0)), hexes, ..Default::default() },
+        at: None,
+    };
     let mut s = mk();
     rejected(&mut s, 0, grow(vec![h(2, 0), h(3, 0)]), "bad_growth");
     rejected(&mut s, 0, grow(vec![h(-1, 1), h(0, 1), h(-1, 0)]), "bad_growth");
@@ -1055,8 +1215,16 @@ fn tsunami_grows_a_body_by_one_hex_per_water_hex() {
 #[test]
 fn flood_makes_up_to_four_hexes_water() {
     let b = board(&[], [h(-4, 0), h(-4, 1), h(-4, 2)]);
-    let mut s = scenario(b, 0, [player(vec![alpha(&["savage_warrior"])], &["flood"]), player(vec![alpha(&["savage_warrior"])], &[])], vec![]);
-    let f = |hexes: Vec<athlas_engine::hex::Hex>| DuelAction::CastDi { target: Target { hexes, ..Default::default() }, at: None };
+    let mut s = scenario(
+        b,
+        0,
+        [player(vec![alpha(&["savage_warrior"])], &["flood"]), player(vec![alpha(&["savage_warrior"])], &[])],
+        vec![],
+    );
+    let f = |hexes: Vec<athlas_engine::hex::Hex>| DuelAction::CastDi {
+        target: Target { hexes, ..Default::default() },
+        at: None,
+    };
     rejected(&mut s, 0, f(vec![h(0, 0), h(1, 0), h(2, 0), h(3, 0), h(4, 0)]), "bad_hexes");
     ok(&mut s, 0, f(vec![h(0, 0), h(3, 0), h(-2, 2), h(1, -4)]));
     assert_eq!(s.game.grid.iter().filter(|(_, t)| *t == Terrain::Water).count(), 4);
@@ -1065,7 +1233,12 @@ fn flood_makes_up_to_four_hexes_water() {
 #[test]
 fn polymorph_self_only_on_a_unit_you_own() {
     let b = board(&[], [h(-4, 0), h(-4, 1), h(-4, 2)]);
-    let mut s = scenario(b, 0, [player(vec![alpha(&["savage_warrior"])], &["polymorph_self"]), player(vec![alpha(&["savage_warrior"])], &[])], vec![unit(0, 0, h(0, 0)), unit(1, 0, h(2, 0))]);
+    let mut s = scenario(
+        b,
+        0,
+        [player(vec![alpha(&["savage_warrior"])], &["polymorph_self"]), player(vec![alpha(&["savage_warrior"])], &[])],
+        vec![unit(0, 0, h(0, 0)), unit(1, 0, h(2, 0))],
+    );
     let (mine, theirs) = (unit_at(&s, h(0, 0)), unit_at(&s, h(2, 0)));
     // Even a controlled enemy unit is not yours to polymorph.
     s.game.unit_mut(theirs).unwrap().controller = 0;
@@ -1080,7 +1253,10 @@ fn paralysis_stops_m_and_a_but_the_unit_can_still_be_attacked() {
     let mut s = scenario(
         b,
         0,
-        [player(vec![alpha(&["savage_warrior", "karoos_blade"])], &["paralysis"]), player(vec![alpha(&["savage_warrior", "karoos_blade"])], &[])],
+        [
+            player(vec![alpha(&["savage_warrior", "karoos_blade"])], &["paralysis"]),
+            player(vec![alpha(&["savage_warrior", "karoos_blade"])], &[]),
+        ],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))],
     );
     let (mine, theirs) = (unit_at(&s, h(0, 0)), unit_at(&s, h(1, 0)));
@@ -1098,7 +1274,15 @@ fn paralysis_stops_m_and_a_but_the_unit_can_still_be_attacked() {
 #[test]
 fn time_warp_gives_an_extra_move_and_shift_relic_one_hex() {
     let b = board(&[], [h(0, 0), h(3, -3), h(-4, 4)]);
-    let mut s = scenario(b, 0, [player(vec![alpha(&["savage_warrior"])], &["time_warp", "shift_relic"]), player(vec![alpha(&["savage_warrior"])], &[])], vec![unit(0, 0, h(1, 1)), unit(1, 0, h(-4, 0))]);
+    let mut s = scenario(
+        b,
+        0,
+        [
+            player(vec![alpha(&["savage_warrior"])], &["time_warp", "shift_relic"]),
+            player(vec![alpha(&["savage_warrior"])], &[]),
+        ],
+        vec![unit(0, 0, h(1, 1)), unit(1, 0, h(-4, 0))],
+    );
     let u = unit_at(&s, h(1, 1));
     ok(&mut s, 0, di_on(u));
     activate(&mut s, 0, h(1, 1));
@@ -1107,7 +1291,10 @@ fn time_warp_gives_an_extra_move_and_shift_relic_one_hex() {
     end(&mut s, 0);
     end_turn(&mut s, 0);
     end_turn(&mut s, 1);
-    let shift = |dest| DuelAction::CastDi { target: Target { hex: Some(h(0, 0)), dest: Some(dest), ..Default::default() }, at: None };
+    let shift = |dest| DuelAction::CastDi {
+        target: Target { hex: Some(h(0, 0)), dest: Some(dest), ..Default::default() },
+        at: None,
+    };
     rejected(&mut s, 0, shift(h(2, 0)), "bad_dest");
     ok(&mut s, 0, shift(h(1, 0)));
     assert_eq!(s.game.relics_at(h(1, 0)), 1);
@@ -1119,7 +1306,10 @@ fn dispel_magic_ends_markers_and_lasting_dis() {
     let mut s = scenario(
         b,
         0,
-        [player(vec![alpha(&["savage_warrior"])], &["athilian_strength"]), player(vec![alpha(&["savage_warrior"])], &["dispel_magic"])],
+        [
+            player(vec![alpha(&["savage_warrior"])], &["athilian_strength"]),
+            player(vec![alpha(&["savage_warrior"])], &["dispel_magic"]),
+        ],
         vec![unit(0, 0, h(0, 0))],
     );
     let u = unit_at(&s, h(0, 0));
@@ -1137,7 +1327,10 @@ fn heroic_inspiration_lifts_friendly_units_around_the_caster() {
     let mut s = scenario(
         b,
         0,
-        [player(vec![alpha(&["spell_binder", "heroic_inspiration"]), alpha(&["savage_warrior"])], &[]), player(vec![alpha(&["savage_warrior"])], &[])],
+        [
+            player(vec![alpha(&["spell_binder", "heroic_inspiration"]), alpha(&["savage_warrior"])], &[]),
+            player(vec![alpha(&["savage_warrior"])], &[]),
+        ],
         vec![unit(0, 0, h(0, 0)), unit(0, 1, h(1, 0)), unit(0, 1, h(3, 0)), unit(1, 0, h(-1, 0))],
     );
     let cat = Catalogue::standard();
@@ -1166,7 +1359,10 @@ fn explosive_genes_hurt_the_neighbours_of_a_dying_unit() {
     let mut s = scenario(
         b,
         0,
-        [player(vec![alpha(&["savage_warrior", "karoos_blade"])], &[]), player(vec![bomb, alpha(&["shadow_ranger"])], &[])],
+        [
+            player(vec![alpha(&["savage_warrior", "karoos_blade"])], &[]),
+            player(vec![bomb, alpha(&["shadow_ranger"])], &[]),
+        ],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0)), unit(1, 1, h(2, 0))],
     );
     activate(&mut s, 0, h(0, 0));

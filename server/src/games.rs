@@ -82,10 +82,7 @@ impl Game for DuelGame {
         let mut options = if base.is_object() { base.clone() } else { Value::Object(Default::default()) };
         let previous: Vec<Value> = match previous {
             None => vec![Value::Array(vec![]), Value::Array(vec![])],
-            Some(secrets) => secrets
-                .iter()
-                .map(|s| s.get("alphas").cloned().unwrap_or(Value::Array(vec![])))
-                .collect(),
+            Some(secrets) => secrets.iter().map(|s| s.get("alphas").cloned().unwrap_or(Value::Array(vec![]))).collect(),
         };
         options["campaign"] = serde_json::json!({ "previous": previous });
         Some(options)

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use athlas_protocol::{
-    code, CampaignGameSummary, CampaignSummary, CreateCampaign, CreateMatch, Created, Joined, MatchList,
-    MatchSummary, NextGame,
+    code, CampaignGameSummary, CampaignSummary, CreateCampaign, CreateMatch, Created, Joined, MatchList, MatchSummary,
+    NextGame,
 };
 use axum::{
     extract::{rejection::JsonRejection, Path, Query, State},
@@ -209,7 +209,8 @@ async fn get_campaign(
     Path(campaign_id): Path<String>,
 ) -> Result<Json<CampaignSummary>, ApiError> {
     let id = parse_id(&campaign_id, "campaign")?;
-    let (game, record) = hub.store.campaign(id).await?.ok_or_else(|| ApiError::NotFound(format!("no campaign {id}")))?;
+    let (game, record) =
+        hub.store.campaign(id).await?.ok_or_else(|| ApiError::NotFound(format!("no campaign {id}")))?;
     let games = record
         .get("games")
         .and_then(Value::as_array)

@@ -15,7 +15,8 @@ async fn main() -> anyhow::Result<()> {
         let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
         tracing_subscriber::fmt().with_ansi(ansi).with_env_filter(filter).init();
     }
-    let listener = tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("binding {}", config.listen))?;
+    let listener =
+        tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("binding {}", config.listen))?;
     let hub = Hub::open(config, Registry::standard()).await.context("opening the store")?;
     tracing::info!(addr = %listener.local_addr()?, store = hub.store.backend_name(), "listening");
     athlas_server::serve(listener, hub, shutdown_signal()).await.context("serving")?;

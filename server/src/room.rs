@@ -121,9 +121,7 @@ impl Rooms {
                 return h.clone();
             }
         }
-        let generation = self
-            .next_generation
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let generation = self.next_generation.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let handle = spawn(generation);
         map.insert(id, (generation, handle.clone()));
         handle
@@ -170,15 +168,9 @@ struct Room<R: Ruleset> {
 }
 
 /// A ruleset a room task can own: its values may cross threads.
-pub trait Hosted:
-    Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send> + 'static
-{
-}
+pub trait Hosted: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send> + 'static {}
 
-impl<R> Hosted for R where
-    R: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send> + 'static
-{
-}
+impl<R> Hosted for R where R: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send> + 'static {}
 
 /// Spawn the task of room `id`, ruled by `R`. It loads itself from the store.
 pub fn spawn<R>(id: Uuid, generation: u64, ctx: RoomCtx) -> RoomHandle
@@ -246,14 +238,10 @@ where
         if record.rules_version != R::RULES_VERSION {
             tracing::warn!(match_id = %id, stored = record.rules_version, current = R::RULES_VERSION, "rules version differs; replaying anyway");
         }
-        let options: R::Options = serde_json::from_value(record.options.clone())
-            .map_err(|e| internal(format!("stored options: {e}")))?;
+        let options: R::Options =
+            serde_json::from_value(record.options.clone()).map_err(|e| internal(format!("stored options: {e}")))?;
         let (seq, state) = rebuild::<R>(&ctx.store, &record, &options, None).await?;
-        let commitments = ctx
-            .store
-            .commitments(id)
-            .await
-            .map_err(|e| internal(e.to_string()))?;
+        let commitments = ctx.store.commitments(id).await.map_err(|e| internal(e.to_string()))?;
         let mut room = Room {
             id,
             record,
@@ -321,10 +309,9 @@ where
     }
 
     fn arm_timer(&mut self) {
-        self.deadline = (self.record.live
-            && !R::status(&self.state).is_finished()
-            && R::timeout_action(&self.state).is_some())
-        .then(|| Instant::now() + self.ctx.config.response_timer);
+        self.deadline =
+            (self.record.live && !R::status(&self.state).is_finished() && R::timeout_action(&self.state).is_some())
+                .then(|| Instant::now() + self.ctx.config.response_timer);
     }
 
     fn status(&self) -> Value {
@@ -335,12 +322,7 @@ where
         R::status(&self.state).is_finished()
     }
 
-    async fn join(
-        &mut self,
-        viewer: Viewer,
-        last_seq: Option<u64>,
-        out: Outbound,
-    ) -> Result<u64, Refusal> {
+    async fn join(&mut self, viewer: Viewer, last_seq: Option<u64>, out: Outbound) -> Result<u64, Refusal> {
         let match_id = self.id.to_string();
         let welcome = |seq, status, view| ServerMsg::Welcome {
             protocol: PROTOCOL_VERSION,
@@ -355,47 +337,28 @@ where
             Some(last) if last < self.seq && self.seq - last <= MAX_RESEND => {
                 // Gap-free resume: rebuild the state at `last` from the log and
                 // replay forward, recomputing what this viewer saw.
-                let (seq, mut state) =
-                    rebuild::<R>(&self.ctx.store, &self.record, &self.options, Some(last))
-                        .await
-                        .map_err(|(code, message)| Refusal::Error { code, message })?;
+                let (seq, mut state) = rebuild::<R>(&self.ctx.store, &self.record, &self.options, Some(last))
+                    .await
+                    .map_err(|(code, message)| Refusal::Error { code, message })?;
                 let log = self
                     .ctx
                     .store
                     .actions_after(self.id, seq)
                     .await
-                    .map_err(|e| Refusal::Error {
-                        code: code::INTERNAL,
-                        message: e.to_string(),
-                    })?;
-                out.send(&welcome(
-                    seq,
-                    to_value(&R::status(&state)),
-                    to_value(&R::view(&state, viewer)),
-                ));
+                    .map_err(|e| Refusal::Error { code: code::INTERNAL, message: e.to_string() })?;
+                out.send(&welcome(seq, to_value(&R::status(&state)), to_value(&R::view(&state, viewer))));
                 for a in log.iter().take_while(|a| a.seq <= self.seq) {
-                    let events =
-                        apply_logged::<R>(&mut state, a).map_err(|message| Refusal::Error {
-                            code: code::INTERNAL,
-                            message,
-                        })?;
+                    let events = apply_logged::<R>(&mut state, a)
+                        .map_err(|message| Refusal::Error { code: code::INTERNAL, message })?;
                     out.send(&update::<R>(&state, viewer, a.seq, a.seat, &events));
                 }
             }
             _ => {
-                out.send(&welcome(
-                    self.seq,
-                    self.status(),
-                    to_value(&R::view(&self.state, viewer)),
-                ));
+                out.send(&welcome(self.seq, self.status(), to_value(&R::view(&self.state, viewer))));
             }
         }
         for c in &self.commitments {
-            out.send(&ServerMsg::Commitment {
-                seat: c.seat,
-                hash: c.hash.clone(),
-                seq: c.seq,
-            });
+            out.send(&ServerMsg::Commitment { seat: c.seat, hash: c.hash.clone(), seq: c.seq });
         }
         if self.is_finished() {
             for msg in self.reveals() {
@@ -512,21 +475,14 @@ where
         }
         let mut lagging = Vec::new();
         for s in &self.subs {
-            if !s
-                .out
-                .send(&update::<R>(&self.state, s.viewer, seq, seat, &events))
-            {
+            if !s.out.send(&update::<R>(&self.state, s.viewer, seq, seat, &events)) {
                 lagging.push(s.id);
             }
         }
         self.commitments.extend(new_commitments.iter().cloned());
         let mut public: Vec<ServerMsg> = new_commitments
             .iter()
-            .map(|c| ServerMsg::Commitment {
-                seat: c.seat,
-                hash: c.hash.clone(),
-                seq: c.seq,
-            })
+            .map(|c| ServerMsg::Commitment { seat: c.seat, hash: c.hash.clone(), seq: c.seq })
             .collect();
         if outcome.is_some() {
             public.extend(self.reveals());
@@ -563,9 +519,7 @@ where
                 hash: c.hash.clone(),
             })
             .collect();
-        msgs.push(ServerMsg::Seed {
-            seed: self.record.seed.to_string(),
-        });
+        msgs.push(ServerMsg::Seed { seed: self.record.seed.to_string() });
         msgs
     }
 
@@ -575,16 +529,11 @@ where
         let Some(campaign_id) = self.record.campaign_id else {
             return;
         };
-        let secrets: Vec<Value> = (0..self.record.seats as Seat)
-            .map(|s| R::locked_secret(&self.state, s).unwrap_or(Value::Null))
-            .collect();
+        let secrets: Vec<Value> =
+            (0..self.record.seats as Seat).map(|s| R::locked_secret(&self.state, s).unwrap_or(Value::Null)).collect();
         let result = async {
-            let (_, mut record) = self
-                .ctx
-                .store
-                .campaign(campaign_id)
-                .await?
-                .ok_or(crate::store::StoreError::NotFound)?;
+            let (_, mut record) =
+                self.ctx.store.campaign(campaign_id).await?.ok_or(crate::store::StoreError::NotFound)?;
             if let Some(games) = record.get_mut("games").and_then(Value::as_array_mut) {
                 for g in games.iter_mut() {
                     if g.get("match_id").and_then(Value::as_str) == Some(&self.id.to_string()) {
@@ -601,34 +550,20 @@ where
     }
 }
 
-fn update<R: Ruleset>(
-    state: &R::State,
-    viewer: Viewer,
-    seq: u64,
-    seat: Seat,
-    events: &[R::Event],
-) -> ServerMsg {
+fn update<R: Ruleset>(state: &R::State, viewer: Viewer, seq: u64, seat: Seat, events: &[R::Event]) -> ServerMsg {
     ServerMsg::Update {
         seq,
         seat,
-        events: events
-            .iter()
-            .filter(|e| e.visible_to(viewer))
-            .map(to_value)
-            .collect(),
+        events: events.iter().filter(|e| e.visible_to(viewer)).map(to_value).collect(),
         status: to_value(&R::status(state)),
         view: to_value(&R::view(state, viewer)),
     }
 }
 
-fn apply_logged<R: Ruleset>(
-    state: &mut R::State,
-    a: &ActionRecord,
-) -> Result<Vec<R::Event>, String> {
-    let action: R::Action = serde_json::from_value(a.action.clone())
-        .map_err(|e| format!("stored action {}: {e}", a.seq))?;
-    R::apply(state, a.seat, action)
-        .map_err(|e| format!("stored action {} rejected on replay: {e}", a.seq))
+fn apply_logged<R: Ruleset>(state: &mut R::State, a: &ActionRecord) -> Result<Vec<R::Event>, String> {
+    let action: R::Action =
+        serde_json::from_value(a.action.clone()).map_err(|e| format!("stored action {}: {e}", a.seq))?;
+    R::apply(state, a.seat, action).map_err(|e| format!("stored action {} rejected on replay: {e}", a.seq))
 }
 
 /// The state after the latest snapshot at or before `at_most` (or the start)
@@ -640,28 +575,15 @@ async fn rebuild<R: Ruleset>(
     at_most: Option<u64>,
 ) -> Result<(u64, R::State), (&'static str, String)> {
     let internal = |e: String| (code::INTERNAL, e);
-    let (mut seq, mut state) = match store
-        .latest_snapshot(record.id, at_most)
-        .await
-        .map_err(|e| internal(e.to_string()))?
-    {
-        Some((seq, state)) => (
-            seq,
-            serde_json::from_value(state).map_err(|e| internal(format!("snapshot: {e}")))?,
-        ),
-        None => (
-            0,
-            R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")))?,
-        ),
-    };
+    let (mut seq, mut state) =
+        match store.latest_snapshot(record.id, at_most).await.map_err(|e| internal(e.to_string()))? {
+            Some((seq, state)) => (seq, serde_json::from_value(state).map_err(|e| internal(format!("snapshot: {e}")))?),
+            None => (0, R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")))?),
+        };
     if at_most.is_some_and(|m| m <= seq) {
         return Ok((seq, state));
     }
-    for a in store
-        .actions_after(record.id, seq)
-        .await
-        .map_err(|e| internal(e.to_string()))?
-    {
+    for a in store.actions_after(record.id, seq).await.map_err(|e| internal(e.to_string()))? {
         if at_most.is_some_and(|m| a.seq > m) {
             break;
         }

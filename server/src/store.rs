@@ -14,11 +14,10 @@ use std::{borrow::Cow, path::Path, str::FromStr, time::Duration};
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 use sqlx::{
-    Connection as _,
     migrate::{Migration, MigrationSource, MigrationType, Migrator},
     postgres::{PgPool, PgPoolOptions},
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous},
-    Row,
+    Connection as _, Row,
 };
 use uuid::Uuid;
 
@@ -148,7 +147,9 @@ impl<'s> MigrationSource<'s> for Embedded {
             Ok(self
                 .0
                 .iter()
-                .map(|(v, d, sql)| Migration::new(*v, Cow::Borrowed(d), MigrationType::Simple, Cow::Borrowed(sql), false))
+                .map(|(v, d, sql)| {
+                    Migration::new(*v, Cow::Borrowed(d), MigrationType::Simple, Cow::Borrowed(sql), false)
+                })
                 .collect())
         })
     }
@@ -172,8 +173,7 @@ impl Store {
             }
             Some(url) => Store::sqlite(SqliteConnectOptions::from_str(url)?).await?,
             None => {
-                std::fs::create_dir_all(data_dir)
-                    .map_err(|e| StoreError::Db(sqlx::Error::Io(e)))?;
+                std::fs::create_dir_all(data_dir).map_err(|e| StoreError::Db(sqlx::Error::Io(e)))?;
                 Store::sqlite(SqliteConnectOptions::new().filename(data_dir.join("athlas.db"))).await?
             }
         };
@@ -345,13 +345,14 @@ impl Store {
     }
 
     async fn matches(&self, where_: &str, arg: Option<String>, limit: u32) -> Result<Vec<MatchRecord>> {
-        let q = self.sql(&format!(
-            "SELECT m.id::text AS id, m.game, m.options::text AS options, m.seed, m.rules_version, m.status, \
+        let q = self
+            .sql(&format!(
+                "SELECT m.id::text AS id, m.game, m.options::text AS options, m.seed, m.rules_version, m.status, \
              m.join_code, m.live, m.seats, m.seq, m.outcome::text AS outcome, m.campaign_id::text AS campaign_id, \
              (SELECT string_agg(s.seat::text, ',') FROM seats s WHERE s.match_id = m.id) AS taken \
              FROM matches m {where_} ORDER BY m.created_at, m.id LIMIT {limit}"
-        ))
-        .into_owned();
+            ))
+            .into_owned();
         // SQLite spells string_agg group_concat.
         let q = if matches!(self.backend, Backend::Sqlite(_)) { q.replace("string_agg(", "group_concat(") } else { q };
         let rows = with_pool!(self, p => {
@@ -408,9 +409,11 @@ impl Store {
     /// [`StoreError::Conflict`] when a seq is already taken (another writer
     /// owns the room); nothing of the batch is then written.
     pub async fn append(&self, batch: &[Append]) -> Result<()> {
-        let q_action = self.sql("INSERT INTO actions (match_id, seq, seat, action) VALUES ($1::uuid, $2, $3, $4::jsonb)");
+        let q_action =
+            self.sql("INSERT INTO actions (match_id, seq, seat, action) VALUES ($1::uuid, $2, $3, $4::jsonb)");
         let q_seq = self.sql("UPDATE matches SET seq = $2 WHERE id = $1::uuid AND seq = $2 - 1");
-        let q_commit = self.sql("INSERT INTO commitments (match_id, seat, hash, salt, seq) VALUES ($1::uuid, $2, $3, $4, $5)");
+        let q_commit =
+            self.sql("INSERT INTO commitments (match_id, seat, hash, salt, seq) VALUES ($1::uuid, $2, $3, $4, $5)");
         let q_finish = self.sql("UPDATE matches SET status = 'finished', outcome = $2::jsonb WHERE id = $1::uuid");
         let q_snap = self.sql("INSERT INTO snapshots (match_id, seq, state) VALUES ($1::uuid, $2, $3::jsonb)");
         let r: std::result::Result<bool, sqlx::Error> = with_pool!(self, p => async {
@@ -461,7 +464,9 @@ impl Store {
             ))).collect::<std::result::Result<Vec<_>, _>>()?
         });
         rows.into_iter()
-            .map(|(seq, seat, action)| Ok(ActionRecord { seq: seq as u64, seat: seat as u8, action: parse_json(&action)? }))
+            .map(|(seq, seat, action)| {
+                Ok(ActionRecord { seq: seq as u64, seat: seat as u8, action: parse_json(&action)? })
+            })
             .collect()
     }
 

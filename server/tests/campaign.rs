@@ -10,8 +10,7 @@ use serde_json::json;
 async fn a_campaign_links_its_games_and_a_player_starts_the_next() {
     let dir = temp_dir("campaign");
     let server = Server::start(config(&dir)).await;
-    let (status, created) =
-        server.http("POST", "/api/campaigns", Some(r#"{"game":"nim","options":{"pile":3}}"#)).await;
+    let (status, created) = server.http("POST", "/api/campaigns", Some(r#"{"game":"nim","options":{"pile":3}}"#)).await;
     assert_eq!(status, 201, "{created}");
     let campaign = created["campaign_id"].as_str().unwrap().to_owned();
     let joined = server.join(created["join_code"].as_str().unwrap()).await;
@@ -23,7 +22,8 @@ async fn a_campaign_links_its_games_and_a_player_starts_the_next() {
 
     // Not before the game is over.
     let next = |token: &serde_json::Value| json!({"token": token}).to_string();
-    let (status, body) = server.http("POST", &format!("/api/campaigns/{campaign}/next"), Some(&next(&joined["token"]))).await;
+    let (status, body) =
+        server.http("POST", &format!("/api/campaigns/{campaign}/next"), Some(&next(&joined["token"]))).await;
     assert_eq!((status, body["code"].as_str()), (409, Some("campaign")));
 
     b.act(1, json!({"type": "secret", "value": 6})).await;
@@ -34,10 +34,12 @@ async fn a_campaign_links_its_games_and_a_player_starts_the_next() {
     assert_eq!(record["games"][0]["match_id"], created["match_id"]);
     assert_eq!(record["games"][0]["outcome"], json!({"result": "win", "seat": 0}));
 
-    let (status, body) = server.http("POST", &format!("/api/campaigns/{campaign}/next"), Some(&next(&json!("nope")))).await;
+    let (status, body) =
+        server.http("POST", &format!("/api/campaigns/{campaign}/next"), Some(&next(&json!("nope")))).await;
     assert_eq!((status, body["code"].as_str()), (403, Some("bad_token")));
     // Seat 1 starts the next game and keeps its seat; the other joins by code.
-    let (status, second) = server.http("POST", &format!("/api/campaigns/{campaign}/next"), Some(&next(&joined["token"]))).await;
+    let (status, second) =
+        server.http("POST", &format!("/api/campaigns/{campaign}/next"), Some(&next(&joined["token"]))).await;
     assert_eq!(status, 201, "{second}");
     assert_eq!((second["seat"].as_u64(), second["campaign_id"].as_str()), (Some(1), Some(campaign.as_str())));
     let other = server.join(second["join_code"].as_str().unwrap()).await;
@@ -49,7 +51,8 @@ async fn a_campaign_links_its_games_and_a_player_starts_the_next() {
     let (_, record) = server.http("GET", &format!("/api/campaigns/{campaign}"), None).await;
     assert_eq!(record["games"].as_array().unwrap().len(), 2);
     assert_eq!(record["games"][1]["outcome"], serde_json::Value::Null);
-    let (_, summary) = server.http("GET", &format!("/api/matches/{}", second["match_id"].as_str().unwrap()), None).await;
+    let (_, summary) =
+        server.http("GET", &format!("/api/matches/{}", second["match_id"].as_str().unwrap()), None).await;
     assert_eq!(summary["campaign_id"], campaign.as_str());
 
     let (status, body) = server.http("POST", "/api/campaigns", Some(r#"{"game":"nope"}"#)).await;

@@ -12,7 +12,8 @@ async fn a_duel_match_is_created_joined_and_watched() {
     let server = Server::start(config(&dir)).await;
     let created = server.create("duel", json!({"summoning_points": 250, "live": true})).await;
     let joined = server.join(created["join_code"].as_str().unwrap()).await;
-    let (_, summary) = server.http("GET", &format!("/api/matches/{}", created["match_id"].as_str().unwrap()), None).await;
+    let (_, summary) =
+        server.http("GET", &format!("/api/matches/{}", created["match_id"].as_str().unwrap()), None).await;
     assert_eq!((summary["game"].as_str(), summary["live"].as_bool()), (Some("duel"), Some(true)));
 
     let mut a = server.ws().await;
@@ -32,10 +33,12 @@ async fn a_duel_match_is_created_joined_and_watched() {
     assert!(!e["code"].as_str().unwrap().is_empty());
     let e = a.act(2, json!({"type": "summon"})).await;
     assert_eq!(e["code"], "bad_action");
-    let (_, summary) = server.http("GET", &format!("/api/matches/{}", created["match_id"].as_str().unwrap()), None).await;
+    let (_, summary) =
+        server.http("GET", &format!("/api/matches/{}", created["match_id"].as_str().unwrap()), None).await;
     assert_eq!(summary["seq"], 0);
 
-    let (status, body) = server.http("POST", "/api/matches", Some(r#"{"game":"duel","options":{"summoning_points":9999}}"#)).await;
+    let (status, body) =
+        server.http("POST", "/api/matches", Some(r#"{"game":"duel","options":{"summoning_points":9999}}"#)).await;
     assert_eq!((status, body["code"].as_str()), (400, Some("bad_options")));
     server.stop().await;
 }

@@ -72,7 +72,9 @@ async fn bad_frames_get_error_frames_and_the_connection_stays_open() {
     let server = Server::start(config(&dir)).await;
     let mut c = server.ws().await;
 
-    let expect = |m: &Value, code: &str| assert_eq!((m["type"].as_str(), m["code"].as_str()), (Some("error"), Some(code)), "{m}");
+    let expect = |m: &Value, code: &str| {
+        assert_eq!((m["type"].as_str(), m["code"].as_str()), (Some("error"), Some(code)), "{m}")
+    };
     c.send_text("{not json".into()).await;
     expect(&c.recv().await, "bad_json");
     c.send(json!({"type": "dance"})).await;
@@ -242,7 +244,10 @@ async fn after_a_restart_on_the_same_database_the_game_goes_on() {
     let server = Server::start(athlas_server::Config { snapshot_every: 2, ..config(&dir) }).await;
     let mut b = server.ws().await;
     let w = b.hello(&m["tokens"][1], None).await;
-    assert_eq!((w["seq"].as_u64(), w["view"]["pile"].as_u64(), w["view"]["my_secret"].as_u64()), (Some(3), Some(7), Some(6)));
+    assert_eq!(
+        (w["seq"].as_u64(), w["view"]["pile"].as_u64(), w["view"]["my_secret"].as_u64()),
+        (Some(3), Some(7), Some(6))
+    );
     // Commitments made before the restart are sent again.
     assert_eq!(b.recv_type("commitment").await["seat"], 0);
     assert_eq!(b.act(1, json!({"type": "take", "n": 3})).await["seq"], 4);

@@ -47,7 +47,10 @@ async fn suite(store: &Store) {
         (got.game.as_str(), &got.options, got.seed, got.rules_version, got.status.as_str()),
         ("nim", &json!({"pile": 7}), u64::MAX - 5, 3, "open")
     );
-    assert_eq!((got.live, got.seats, got.seq, got.seats_taken.clone(), got.outcome.clone()), (true, 2, 0, vec![0], None));
+    assert_eq!(
+        (got.live, got.seats, got.seq, got.seats_taken.clone(), got.outcome.clone()),
+        (true, 2, 0, vec![0], None)
+    );
     assert!(store.get_match(Uuid::new_v4()).await.unwrap().is_none());
     assert!(store.list_matches("open", 10).await.unwrap().iter().any(|r| r.id == m.id));
 
@@ -82,7 +85,10 @@ async fn suite(store: &Store) {
     assert_eq!(store.actions_after(other.id, 0).await.unwrap().len(), 1);
     assert_eq!(store.latest_snapshot(m.id, None).await.unwrap(), Some((3, json!({"pile": 1}))));
     assert_eq!(store.latest_snapshot(m.id, Some(2)).await.unwrap(), None);
-    assert_eq!(store.commitments(m.id).await.unwrap(), vec![Commitment { seat: 1, hash: "ab".into(), salt: "cd".into(), seq: 3 }]);
+    assert_eq!(
+        store.commitments(m.id).await.unwrap(),
+        vec![Commitment { seat: 1, hash: "ab".into(), salt: "cd".into(), seq: 3 }]
+    );
     let got = store.get_match(m.id).await.unwrap().unwrap();
     assert_eq!((got.status.as_str(), got.seq, got.outcome), ("finished", 3, Some(json!({"result": "win", "seat": 1}))));
     assert!(store.list_matches("finished", 10).await.unwrap().iter().any(|r| r.id == m.id));

@@ -52,9 +52,7 @@ fn terrain_style(t: Terrain) -> Style {
 }
 
 fn unit_style(u: &UnitView) -> Style {
-    let mut s = Style::default()
-        .fg(seat_color(u.owner))
-        .add_modifier(Modifier::BOLD);
+    let mut s = Style::default().fg(seat_color(u.owner)).add_modifier(Modifier::BOLD);
     if u.controller != u.owner {
         s = s.add_modifier(Modifier::UNDERLINED); // taken over this turn
     }
@@ -66,12 +64,7 @@ fn unit_style(u: &UnitView) -> Style {
 
 /// The board, one line per row, hexes in `highlight` shown reversed.
 pub fn board_lines(view: &DuelView, highlight: &[Hex]) -> Vec<Line<'static>> {
-    let Some(radius) = view
-        .hexes
-        .iter()
-        .map(|h| h.hex.distance(Hex::new(0, 0)))
-        .max()
-    else {
+    let Some(radius) = view.hexes.iter().map(|h| h.hex.distance(Hex::new(0, 0))).max() else {
         return vec![Line::from("(no board)")];
     };
     let radius = radius as i32;
@@ -89,8 +82,7 @@ pub fn board_lines(view: &DuelView, highlight: &[Hex]) -> Vec<Line<'static>> {
         for h in row {
             let lit = highlight.contains(&h.hex);
             let base = terrain_style(h.terrain);
-            let mut cell: Vec<Span<'static>> =
-                vec![Span::styled(terrain_letter(h.terrain).to_string(), base)];
+            let mut cell: Vec<Span<'static>> = vec![Span::styled(terrain_letter(h.terrain).to_string(), base)];
             match view.units.iter().find(|u| u.hex == h.hex) {
                 Some(u) => {
                     let style = base.patch(unit_style(u));
@@ -105,25 +97,17 @@ pub fn board_lines(view: &DuelView, highlight: &[Hex]) -> Vec<Line<'static>> {
                     cell.push(Span::styled(marker.to_string(), style));
                 }
                 None if h.relics > 0 => {
-                    let n = if h.relics > 1 {
-                        char::from_digit(h.relics.min(9) as u32, 10).unwrap_or('+')
-                    } else {
-                        ' '
-                    };
+                    let n =
+                        if h.relics > 1 { char::from_digit(h.relics.min(9) as u32, 10).unwrap_or('+') } else { ' ' };
                     cell.push(Span::styled(
                         format!(" *{n}"),
-                        base.patch(
-                            Style::default()
-                                .fg(Color::LightYellow)
-                                .add_modifier(Modifier::BOLD),
-                        ),
+                        base.patch(Style::default().fg(Color::LightYellow).add_modifier(Modifier::BOLD)),
                     ));
                 }
                 None => match h.summoning {
-                    Some(s) => cell.push(Span::styled(
-                        format!(" s{s}"),
-                        base.patch(Style::default().fg(seat_color(s))),
-                    )),
+                    Some(s) => {
+                        cell.push(Span::styled(format!(" s{s}"), base.patch(Style::default().fg(seat_color(s)))))
+                    }
                     None => cell.push(Span::styled("   ", base)),
                 },
             }
@@ -163,10 +147,7 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut out: Vec<Line<'static>> = Vec::new();
     match &view.phase {
-        Phase::Creation => out.push(Line::styled(
-            "Creation Phase: both players create in secret",
-            bold,
-        )),
+        Phase::Creation => out.push(Line::styled("Creation Phase: both players create in secret", bold)),
         Phase::Finished { outcome } => {
             let t = match outcome {
                 Outcome::Win { seat } => format!("Game over: {} wins", seat_name(view, *seat)),
@@ -177,18 +158,12 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
         Phase::Command => {
             out.push(Line::from(vec![
                 Span::styled(format!("Turn {} · ", view.turn), bold),
-                Span::styled(
-                    format!("{} plays", seat_name(view, view.active)),
-                    bold.fg(seat_color(view.active)),
-                ),
+                Span::styled(format!("{} plays", seat_name(view, view.active)), bold.fg(seat_color(view.active))),
                 Span::raw(format!(" · step: {}", step_text(&view.step))),
             ]));
             if let Some(a) = &view.activation {
                 let ended = if a.ended { " (ended)" } else { "" };
-                out.push(Line::from(format!(
-                    "Activating unit {}: m {} · a {} left{ended}",
-                    a.unit, a.m, a.a
-                )));
+                out.push(Line::from(format!("Activating unit {}: m {} · a {} left{ended}", a.unit, a.m, a.a)));
             }
         }
     }
@@ -214,17 +189,10 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
         )));
     }
     if let Some(s) = view.draw_offer {
-        out.push(Line::styled(
-            format!("Draw offered by {}", seat_name(view, s)),
-            Style::default().fg(Color::Yellow),
-        ));
+        out.push(Line::styled(format!("Draw offered by {}", seat_name(view, s)), Style::default().fg(Color::Yellow)));
     }
     if !view.waiting_for.is_empty() {
-        let w: Vec<String> = view
-            .waiting_for
-            .iter()
-            .map(|s| seat_name(view, *s))
-            .collect();
+        let w: Vec<String> = view.waiting_for.iter().map(|s| seat_name(view, *s)).collect();
         out.push(Line::from(format!("Waiting for: {}", w.join(", "))));
     }
     for p in &view.players {
@@ -251,14 +219,9 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
         out.push(Line::from(head));
         if let Some(stack) = &p.di_stack {
             if !stack.is_empty() {
-                let names: Vec<String> = stack
-                    .iter()
-                    .map(|id| cat.di_card(id).map_or(id.clone(), |c| c.name.clone()))
-                    .collect();
-                out.push(Line::from(format!(
-                    "  DI stack (top first): {}",
-                    names.join(", ")
-                )));
+                let names: Vec<String> =
+                    stack.iter().map(|id| cat.di_card(id).map_or(id.clone(), |c| c.name.clone())).collect();
+                out.push(Line::from(format!("  DI stack (top first): {}", names.join(", "))));
             }
         }
         for a in &p.alphas {
@@ -267,11 +230,7 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
                 (Some(l), Some(m)) => format!("life {l}/{m}"),
                 _ => "hidden".into(),
             };
-            let units = view
-                .units
-                .iter()
-                .filter(|u| u.owner == p.seat && u.alpha == a.index)
-                .count();
+            let units = view.units.iter().filter(|u| u.owner == p.seat && u.alpha == a.index).count();
             let mut text = format!("  {name}: {life}");
             if let Some(c) = a.cost {
                 text += &format!(" · cost {c}");
@@ -291,14 +250,9 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
     if !view.active_dis.is_empty() {
         out.push(Line::from(""));
         for d in &view.active_dis {
-            let name = cat
-                .di_card(&d.card)
-                .map_or(d.card.clone(), |c| c.name.clone());
+            let name = cat.di_card(&d.card).map_or(d.card.clone(), |c| c.name.clone());
             let on = d.unit.map(|u| format!(" on unit {u}")).unwrap_or_default();
-            out.push(Line::from(format!(
-                "Lasting DI {name} of seat {}{on}: {} turns left",
-                d.owner, d.cubes
-            )));
+            out.push(Line::from(format!("Lasting DI {name} of seat {}{on}: {} turns left", d.owner, d.cubes)));
         }
     }
     out
@@ -373,16 +327,10 @@ pub(crate) mod tests {
         assert_eq!(hill.style.bg, Some(Color::Yellow));
         let enemy = lines[1].spans.iter().find(|s| s.content == " 2").unwrap();
         assert_eq!(enemy.style.fg, Some(Color::LightRed));
-        assert!(
-            enemy.style.add_modifier.contains(Modifier::REVERSED),
-            "highlighted"
-        );
+        assert!(enemy.style.add_modifier.contains(Modifier::REVERSED), "highlighted");
         let mine = lines[1].spans.iter().find(|s| s.content == " 1").unwrap();
         assert_eq!(mine.style.fg, Some(Color::Cyan));
-        assert!(
-            mine.style.add_modifier.contains(Modifier::DIM),
-            "already activated"
-        );
+        assert!(mine.style.add_modifier.contains(Modifier::DIM), "already activated");
     }
 
     #[test]
@@ -396,12 +344,8 @@ pub(crate) mod tests {
         assert_eq!(t[4], "Waiting for: seat 0 (you)");
         assert!(t.contains(&"seat 0 (you): summoning points 20/250 · DI 1 card".to_owned()));
         assert!(t.contains(&"  DI stack (top first): bolt".to_owned()));
-        assert!(t.contains(
-            &"  Alpha 1 (knight): life 10/12 · cost 20 · 1 unit · CelestialKnight".to_owned()
-        ));
-        assert!(t.contains(
-            &"seat 1: summoning points 20/250 · DI 2 cards · cast a DI this turn".to_owned()
-        ));
+        assert!(t.contains(&"  Alpha 1 (knight): life 10/12 · cost 20 · 1 unit · CelestialKnight".to_owned()));
+        assert!(t.contains(&"seat 1: summoning points 20/250 · DI 2 cards · cast a DI this turn".to_owned()));
         assert!(t.contains(&"  Alpha 2: hidden".to_owned()));
     }
 

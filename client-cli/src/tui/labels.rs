@@ -48,14 +48,9 @@ pub fn group(a: &DuelAction) -> Group {
         DuelAction::Activate { .. } => Group::Activate,
         DuelAction::Move { .. } | DuelAction::PassRelic { .. } => Group::Move,
         DuelAction::UsePower { .. } => Group::Power,
-        DuelAction::CastDi { .. }
-        | DuelAction::DiscardDi { .. }
-        | DuelAction::SetAutoPass { .. } => Group::Di,
+        DuelAction::CastDi { .. } | DuelAction::DiscardDi { .. } | DuelAction::SetAutoPass { .. } => Group::Di,
         DuelAction::EndActivation | DuelAction::EndActivations | DuelAction::EndTurn => Group::End,
-        DuelAction::OfferDraw
-        | DuelAction::AcceptDraw
-        | DuelAction::DeclineDraw
-        | DuelAction::Resign => Group::Other,
+        DuelAction::OfferDraw | DuelAction::AcceptDraw | DuelAction::DeclineDraw | DuelAction::Resign => Group::Other,
     }
 }
 
@@ -68,17 +63,10 @@ fn card_name(cat: &Catalogue, id: &str) -> String {
 
 /// An Alpha's name: its genus card's name where the viewer can see it.
 pub fn alpha_name(cat: &Catalogue, view: &DuelView, seat: Seat, index: usize) -> String {
-    let design = view
-        .players
-        .iter()
-        .find(|p| p.seat == seat)
-        .and_then(|p| p.alphas.get(index))
-        .and_then(|a| a.design.as_ref());
+    let design =
+        view.players.iter().find(|p| p.seat == seat).and_then(|p| p.alphas.get(index)).and_then(|a| a.design.as_ref());
     let genus = design.and_then(|d| {
-        d.cards
-            .iter()
-            .find(|id| cat.card(id).is_some_and(|c| c.kind == CardKind::Genus))
-            .or(d.cards.first())
+        d.cards.iter().find(|id| cat.card(id).is_some_and(|c| c.kind == CardKind::Genus)).or(d.cards.first())
     });
     match genus {
         Some(id) => format!("Alpha {} ({})", index + 1, card_name(cat, id)),
@@ -130,20 +118,14 @@ fn me(view: &DuelView) -> Option<Seat> {
 pub fn label(cat: &Catalogue, view: &DuelView, a: &DuelAction) -> String {
     match a {
         DuelAction::Create { alphas, di_stack } => {
-            format!(
-                "lock in {} Alphas and {} DI cards",
-                alphas.len(),
-                di_stack.len()
-            )
+            format!("lock in {} Alphas and {} DI cards", alphas.len(), di_stack.len())
         }
         DuelAction::UsePreset { preset } => match cat.preset(preset) {
             Some(p) => format!("use preset {}", p.name),
             None => format!("use preset {preset}"),
         },
         DuelAction::Summon { alpha, hex, figure } => {
-            let who = me(view).map_or(format!("Alpha {}", alpha + 1), |s| {
-                alpha_name(cat, view, s, *alpha)
-            });
+            let who = me(view).map_or(format!("Alpha {}", alpha + 1), |s| alpha_name(cat, view, s, *alpha));
             let fig = figure.map(|f| format!(" as {f:?}")).unwrap_or_default();
             format!("summon {who} at {hex}{fig}")
         }
@@ -161,20 +143,12 @@ pub fn label(cat: &Catalogue, view: &DuelView, a: &DuelAction) -> String {
             _ => format!("move to {to}"),
         },
         DuelAction::PassRelic { to } => format!("pass the relic to {}", unit_text(view, *to)),
-        DuelAction::UsePower {
-            card,
-            power,
-            target,
-        } => {
+        DuelAction::UsePower { card, power, target } => {
             let pname = cat
                 .card(card)
                 .and_then(|c| c.powers.get(*power))
                 .map_or_else(|| format!("power {power}"), |p| p.name.clone());
-            format!(
-                "{}: {pname}{}",
-                card_name(cat, card),
-                target_text(view, target)
-            )
+            format!("{}: {pname}{}", card_name(cat, card), target_text(view, target))
         }
         DuelAction::EndActivation => "end this activation".into(),
         DuelAction::EndActivations => "end activations (go to summoning)".into(),
@@ -193,20 +167,14 @@ pub fn label(cat: &Catalogue, view: &DuelView, a: &DuelAction) -> String {
             format!("cast {top}{}{when}", target_text(view, target))
         }
         DuelAction::DiscardDi { count } => {
-            format!(
-                "discard {count} DI card{} from the top",
-                if *count == 1 { "" } else { "s" }
-            )
+            format!("discard {count} DI card{} from the top", if *count == 1 { "" } else { "s" })
         }
         DuelAction::Pass => match (&view.pending_di, view.window) {
             (Some((_, card)), _) => format!("pass: let {} resolve", card_name(cat, card)),
             (None, Some(_)) => "pass: close the response window".into(),
             _ => "pass".into(),
         },
-        DuelAction::SetAutoPass { on } => format!(
-            "auto-pass response windows: {}",
-            if *on { "on" } else { "off" }
-        ),
+        DuelAction::SetAutoPass { on } => format!("auto-pass response windows: {}", if *on { "on" } else { "off" }),
         DuelAction::ChooseCasualty { unit } => {
             format!("{} dies (your choice)", unit_text(view, *unit))
         }
@@ -230,9 +198,9 @@ pub fn hexes(view: &DuelView, a: &DuelAction) -> Vec<Hex> {
     match a {
         DuelAction::Summon { hex, .. } => vec![*hex],
         DuelAction::Move { to, .. } => vec![*to],
-        DuelAction::Activate { unit }
-        | DuelAction::PassRelic { to: unit }
-        | DuelAction::ChooseCasualty { unit } => unit_hex(*unit).into_iter().collect(),
+        DuelAction::Activate { unit } | DuelAction::PassRelic { to: unit } | DuelAction::ChooseCasualty { unit } => {
+            unit_hex(*unit).into_iter().collect()
+        }
         DuelAction::UsePower { target: t, .. } | DuelAction::CastDi { target: t, .. } => target(t),
         _ => Vec::new(),
     }
@@ -253,22 +221,12 @@ pub fn menu(cat: &Catalogue, view: &DuelView) -> Vec<MenuItem> {
     let mut actions = view.legal.clone();
     let in_command = matches!(view.phase, athlas_engine::duel::state::Phase::Command);
     if let (Some(s), true) = (me(view), in_command) {
-        let auto = view
-            .players
-            .iter()
-            .find(|p| p.seat == s)
-            .is_some_and(|p| p.auto_pass);
+        let auto = view.players.iter().find(|p| p.seat == s).is_some_and(|p| p.auto_pass);
         actions.push(DuelAction::SetAutoPass { on: !auto });
         actions.push(DuelAction::Resign);
     }
-    let mut items: Vec<MenuItem> = actions
-        .into_iter()
-        .map(|a| MenuItem {
-            group: group(&a),
-            label: label(cat, view, &a),
-            action: a,
-        })
-        .collect();
+    let mut items: Vec<MenuItem> =
+        actions.into_iter().map(|a| MenuItem { group: group(&a), label: label(cat, view, &a), action: a }).collect();
     items.sort_by_key(|i| i.group); // stable: the server's order within a group
     items
 }
@@ -278,15 +236,8 @@ pub fn event_text(ev: &Value) -> String {
     let Some(obj) = ev.as_object() else {
         return ev.to_string();
     };
-    let name = obj
-        .get("event")
-        .and_then(Value::as_str)
-        .unwrap_or("event")
-        .replace('_', " ");
-    let mut keys: Vec<&String> = obj
-        .keys()
-        .filter(|k| *k != "event" && *k != "only")
-        .collect();
+    let name = obj.get("event").and_then(Value::as_str).unwrap_or("event").replace('_', " ");
+    let mut keys: Vec<&String> = obj.keys().filter(|k| *k != "event" && *k != "only").collect();
     keys.sort();
     let fields: Vec<String> = keys
         .into_iter()
@@ -317,48 +268,22 @@ mod tests {
         let cat = Catalogue::standard();
         let v = small_view();
         let l = |a: DuelAction| label(cat, &v, &a);
+        assert_eq!(l(DuelAction::Move { to: Hex::new(1, -1), carry_relic: None }), "move to [1,-1]");
+        assert_eq!(l(DuelAction::Activate { unit: 1 }), "activate unit 1 at [0,0] — Alpha 1 (knight)");
         assert_eq!(
-            l(DuelAction::Move {
-                to: Hex::new(1, -1),
-                carry_relic: None
-            }),
-            "move to [1,-1]"
-        );
-        assert_eq!(
-            l(DuelAction::Activate { unit: 1 }),
-            "activate unit 1 at [0,0] — Alpha 1 (knight)"
-        );
-        assert_eq!(
-            l(DuelAction::Summon {
-                alpha: 0,
-                hex: Hex::new(0, 1),
-                figure: None
-            }),
+            l(DuelAction::Summon { alpha: 0, hex: Hex::new(0, 1), figure: None }),
             "summon Alpha 1 (knight) at [0,1]"
         );
         assert_eq!(
-            l(DuelAction::CastDi {
-                target: Target {
-                    unit: Some(2),
-                    ..Target::default()
-                },
-                at: Some(0)
-            }),
+            l(DuelAction::CastDi { target: Target { unit: Some(2), ..Target::default() }, at: Some(0) }),
             "cast bolt → unit 2 at [1,0] (timed at the start of the activation)"
         );
-        assert_eq!(
-            l(DuelAction::DiscardDi { count: 2 }),
-            "discard 2 DI cards from the top"
-        );
+        assert_eq!(l(DuelAction::DiscardDi { count: 2 }), "discard 2 DI cards from the top");
         assert_eq!(
             l(DuelAction::UsePower {
                 card: "fire".into(),
                 power: 0,
-                target: Target {
-                    hex: Some(Hex::new(0, 1)),
-                    direction: Some(3),
-                    ..Target::default()
-                }
+                target: Target { hex: Some(Hex::new(0, 1)), direction: Some(3), ..Target::default() }
             }),
             "fire: power 0 → hex [0,1], direction 3"
         );
@@ -370,24 +295,12 @@ mod tests {
         let mut v = small_view();
         v.legal = vec![
             DuelAction::EndTurn,
-            DuelAction::Move {
-                to: Hex::new(0, 1),
-                carry_relic: None,
-            },
+            DuelAction::Move { to: Hex::new(0, 1), carry_relic: None },
             DuelAction::Activate { unit: 1 },
         ];
         let m = menu(cat, &v);
         let groups: Vec<Group> = m.iter().map(|i| i.group).collect();
-        assert_eq!(
-            groups,
-            [
-                Group::Activate,
-                Group::Move,
-                Group::Di,
-                Group::End,
-                Group::Other
-            ]
-        );
+        assert_eq!(groups, [Group::Activate, Group::Move, Group::Di, Group::End, Group::Other]);
         assert_eq!(m.last().unwrap().action, DuelAction::Resign);
         assert_eq!(m[2].label, "auto-pass response windows: on");
     }
@@ -395,24 +308,10 @@ mod tests {
     #[test]
     fn highlighted_hexes_follow_the_action() {
         let v = small_view();
+        assert_eq!(hexes(&v, &DuelAction::Activate { unit: 2 }), [Hex::new(1, 0)]);
+        let t = Target { unit: Some(1), dest: Some(Hex::new(-1, 1)), ..Target::default() };
         assert_eq!(
-            hexes(&v, &DuelAction::Activate { unit: 2 }),
-            [Hex::new(1, 0)]
-        );
-        let t = Target {
-            unit: Some(1),
-            dest: Some(Hex::new(-1, 1)),
-            ..Target::default()
-        };
-        assert_eq!(
-            hexes(
-                &v,
-                &DuelAction::UsePower {
-                    card: "x".into(),
-                    power: 0,
-                    target: t
-                }
-            ),
+            hexes(&v, &DuelAction::UsePower { card: "x".into(), power: 0, target: t }),
             [Hex::new(0, 0), Hex::new(-1, 1)]
         );
         assert!(hexes(&v, &DuelAction::EndTurn).is_empty());
@@ -424,10 +323,7 @@ mod tests {
             event_text(&json!({"event":"moved","unit":3,"from":[0,1],"to":[1,1],"relics":0})),
             "moved: from=[0,1] relics=0 to=[1,1] unit=3"
         );
-        assert_eq!(
-            event_text(&json!({"event":"turn_begins","seat":1,"turn":4})),
-            "turn begins: seat=1 turn=4"
-        );
+        assert_eq!(event_text(&json!({"event":"turn_begins","seat":1,"turn":4})), "turn begins: seat=1 turn=4");
         assert_eq!(
             event_text(&json!({"event":"command_phase_begins","first_player":0})),
             "command phase begins: first_player=0"

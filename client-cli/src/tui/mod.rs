@@ -109,9 +109,7 @@ impl App {
             Ok(v) => {
                 let keep = self.menu.get(self.selected).map(|i| i.action.clone());
                 self.menu = menu(self.cat, &v);
-                self.selected = keep
-                    .and_then(|a| self.menu.iter().position(|i| i.action == a))
-                    .unwrap_or(0);
+                self.selected = keep.and_then(|a| self.menu.iter().position(|i| i.action == a)).unwrap_or(0);
                 self.view = Some(v);
                 if self.creating() {
                     if self.draft.is_none() {
@@ -133,35 +131,19 @@ impl App {
             Err(e) => return self.push_log(format!("! unreadable frame: {e}")),
         };
         match msg {
-            ServerMsg::Welcome {
-                match_id,
-                game,
-                seat,
-                seq,
-                view,
-                ..
-            } => {
+            ServerMsg::Welcome { match_id, game, seat, seq, view, .. } => {
                 self.match_id = match_id;
                 self.seat = seat;
                 self.seq = Some(seq);
                 self.pending = None;
-                self.push_log(format!(
-                    "#{seq} welcome: {}",
-                    seat.map_or("watching".into(), |s| format!("seat {s}"))
-                ));
+                self.push_log(format!("#{seq} welcome: {}", seat.map_or("watching".into(), |s| format!("seat {s}"))));
                 if game == "duel" {
                     self.set_view(view);
                 } else {
                     self.other_game = Some(game);
                 }
             }
-            ServerMsg::Update {
-                seq,
-                seat,
-                events,
-                view,
-                ..
-            } => {
+            ServerMsg::Update { seq, seat, events, view, .. } => {
                 self.seq = Some(seq);
                 if events.is_empty() {
                     self.push_log(format!("#{seq} seat {seat} acted"));
@@ -186,10 +168,7 @@ impl App {
                 if code == "alpha_count" {
                     if let Some(d) = &mut self.draft {
                         let n = if d.alphas.len() == 3 { 4 } else { 3 };
-                        d.alphas.resize(
-                            n,
-                            athlas_engine::duel::alpha::AlphaDesign { cards: Vec::new() },
-                        );
+                        d.alphas.resize(n, athlas_engine::duel::alpha::AlphaDesign { cards: Vec::new() });
                         d.current = d.current.min(n - 1);
                     }
                 }
@@ -203,10 +182,7 @@ impl App {
                 ));
             }
             ServerMsg::Reveal { seat, hash, .. } => {
-                self.push_log(format!(
-                    "seat {seat} revealed the secret behind hash {}…",
-                    &hash[..hash.len().min(12)]
-                ));
+                self.push_log(format!("seat {seat} revealed the secret behind hash {}…", &hash[..hash.len().min(12)]));
             }
             ServerMsg::Seed { seed } => self.push_log(format!("the match seed was {seed}")),
             ServerMsg::Pong => {}
@@ -251,9 +227,7 @@ impl App {
         match key.code {
             KeyCode::Char('q') => self.quit = true,
             KeyCode::Up | KeyCode::Char('k') => self.selected = self.selected.saturating_sub(1),
-            KeyCode::Down | KeyCode::Char('j') => {
-                self.selected = (self.selected + 1).min(n.saturating_sub(1))
-            }
+            KeyCode::Down | KeyCode::Char('j') => self.selected = (self.selected + 1).min(n.saturating_sub(1)),
             KeyCode::PageUp => self.selected = self.selected.saturating_sub(10),
             KeyCode::PageDown => self.selected = (self.selected + 10).min(n.saturating_sub(1)),
             KeyCode::Home => self.selected = 0,
@@ -331,10 +305,7 @@ impl App {
                 if cat.presets.is_empty() {
                     self.notice = Some("this catalogue has no presets".into());
                 } else {
-                    let now = cat
-                        .presets
-                        .iter()
-                        .position(|p| Draft::from_preset(cat, &p.id).as_ref() == Some(draft));
+                    let now = cat.presets.iter().position(|p| Draft::from_preset(cat, &p.id).as_ref() == Some(draft));
                     let next = now.map_or(0, |i| (i + 1) % cat.presets.len());
                     if let Some(d) = Draft::from_preset(cat, &cat.presets[next].id) {
                         *draft = d;
@@ -366,10 +337,7 @@ impl App {
                 }
             }
             LinkEvent::Disconnected { reason, retry_in } => {
-                self.connection = format!(
-                    "disconnected ({reason}); retrying in {:.1}s",
-                    retry_in.as_secs_f32()
-                );
+                self.connection = format!("disconnected ({reason}); retrying in {:.1}s", retry_in.as_secs_f32());
                 // An act in flight is settled by what the resume replays.
                 self.pending = None;
             }
@@ -388,27 +356,20 @@ struct Term {
 impl Term {
     fn open() -> std::io::Result<Term> {
         ratatui::crossterm::terminal::enable_raw_mode()?;
-        ratatui::crossterm::execute!(
-            std::io::stdout(),
-            ratatui::crossterm::terminal::EnterAlternateScreen
-        )?;
+        ratatui::crossterm::execute!(std::io::stdout(), ratatui::crossterm::terminal::EnterAlternateScreen)?;
         let default_hook = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             restore();
             default_hook(info);
         }));
-        let terminal =
-            ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(std::io::stdout()))?;
+        let terminal = ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(std::io::stdout()))?;
         Ok(Term { terminal })
     }
 }
 
 fn restore() {
     let _ = ratatui::crossterm::terminal::disable_raw_mode();
-    let _ = ratatui::crossterm::execute!(
-        std::io::stdout(),
-        ratatui::crossterm::terminal::LeaveAlternateScreen
-    );
+    let _ = ratatui::crossterm::execute!(std::io::stdout(), ratatui::crossterm::terminal::LeaveAlternateScreen);
 }
 
 impl Drop for Term {
@@ -477,10 +438,7 @@ pub async fn run(mut link: Link, mut app: App, mut saved: Option<Saved>) -> anyh
     }
     drop(term);
     if let Some(s) = &saved {
-        println!(
-            "left match {}; `athlas resume {}` to come back",
-            s.match_id, s.match_id
-        );
+        println!("left match {}; `athlas resume {}` to come back", s.match_id, s.match_id);
     }
     Ok(())
 }
@@ -508,27 +466,14 @@ mod tests {
         assert_eq!(app.seat, Some(0));
         assert_eq!(app.match_id, "m1");
         let labels: Vec<&str> = app.menu.iter().map(|i| i.label.as_str()).collect();
-        assert_eq!(
-            labels,
-            ["auto-pass response windows: on", "end the turn", "resign"]
-        );
+        assert_eq!(labels, ["auto-pass response windows: on", "end the turn", "resign"]);
         app.on_key(key(KeyCode::Char('2')));
-        let frame: serde_json::Value =
-            serde_json::from_str(&app.on_key(key(KeyCode::Enter)).unwrap()).unwrap();
-        assert_eq!(
-            frame,
-            json!({"type":"act","id":1,"action":{"type":"end_turn"}})
-        );
-        assert!(
-            app.on_key(key(KeyCode::Enter)).is_none(),
-            "one action at a time"
-        );
+        let frame: serde_json::Value = serde_json::from_str(&app.on_key(key(KeyCode::Enter)).unwrap()).unwrap();
+        assert_eq!(frame, json!({"type":"act","id":1,"action":{"type":"end_turn"}}));
+        assert!(app.on_key(key(KeyCode::Enter)).is_none(), "one action at a time");
         app.on_frame(r#"{"type":"error","id":1,"code":"not_your_turn","message":"wait"}"#);
         assert_eq!(app.notice.as_deref(), Some("not_your_turn: wait"));
-        assert!(
-            app.on_key(key(KeyCode::Enter)).is_some(),
-            "free again after the refusal"
-        );
+        assert!(app.on_key(key(KeyCode::Enter)).is_some(), "free again after the refusal");
     }
 
     #[test]
@@ -556,14 +501,9 @@ mod tests {
         app.on_frame(&frame.to_string());
         assert_eq!(app.screen, Screen::Create);
         assert_eq!(app.draft.as_ref().unwrap().alphas.len(), 3);
-        assert!(
-            app.on_key(key(KeyCode::Char('L'))).is_none(),
-            "an empty draft is not locked in"
-        );
+        assert!(app.on_key(key(KeyCode::Char('L'))).is_none(), "an empty draft is not locked in");
         assert!(app.notice.as_deref().unwrap().contains("genus"));
-        app.on_frame(
-            r#"{"type":"error","id":9,"code":"alpha_count","message":"create exactly 4 Alphas"}"#,
-        );
+        app.on_frame(r#"{"type":"error","id":9,"code":"alpha_count","message":"create exactly 4 Alphas"}"#);
         assert_eq!(app.draft.as_ref().unwrap().alphas.len(), 4);
         app.on_key(key(KeyCode::Tab));
         assert_eq!(app.screen, Screen::Play);

@@ -107,11 +107,7 @@ pub fn count(a: &Attack, roll: &Roll, table: &DiceTable, level_bonus: u32, extra
     }
     if let Some(s) = &a.on_special {
         if specials > 0 {
-            hits += if s.per_special {
-                s.extra_hits * specials
-            } else {
-                s.extra_hits
-            };
+            hits += if s.per_special { s.extra_hits * specials } else { s.extra_hits };
         }
     }
     Count { hits, specials }
@@ -156,22 +152,12 @@ pub fn resolve(a: &Attack, c: Count, t: &Target) -> Effect {
             statuses.extend(s.statuses.iter().copied());
         }
     }
-    statuses.retain(|g| {
-        !t.immune_statuses.contains(&g.status) && !(t.immovable && g.status == Status::KnockedDown)
-    });
-    Effect {
-        harm: h,
-        statuses,
-        removes: a.removes.clone(),
-    }
+    statuses.retain(|g| !t.immune_statuses.contains(&g.status) && !(t.immovable && g.status == Status::KnockedDown));
+    Effect { harm: h, statuses, removes: a.removes.clone() }
 }
 
 /// Step 5: the environment effect placed on the target space, if any.
 pub fn environment(a: &Attack, c: Count) -> Option<Environment> {
-    let special = a
-        .on_special
-        .as_ref()
-        .filter(|_| c.specials > 0)
-        .and_then(|s| s.environment);
+    let special = a.on_special.as_ref().filter(|_| c.specials > 0).and_then(|s| s.environment);
     special.or(a.environment)
 }

@@ -555,11 +555,7 @@ fn parse<T: for<'de> Deserialize<'de>>(name: &str, text: &str) -> Result<T, Cont
     serde_json::from_str(text).map_err(|e| ContentError(format!("{name}: {e}")))
 }
 
-fn by_id<T>(
-    items: Vec<T>,
-    id: impl Fn(&T) -> &str,
-    what: &str,
-) -> Result<BTreeMap<String, T>, ContentError> {
+fn by_id<T>(items: Vec<T>, id: impl Fn(&T) -> &str, what: &str) -> Result<BTreeMap<String, T>, ContentError> {
     let mut out = BTreeMap::new();
     for it in items {
         let k = id(&it).to_string();
@@ -587,51 +583,16 @@ impl Catalogue {
         let cat = Catalogue {
             dice,
             statuses,
-            minions: by_id(
-                parse::<Vec<MinionCard>>("minions.json", content!("minions.json"))?,
-                |m| &m.id,
-                "minion",
-            )?,
-            origins: by_id(
-                parse::<Vec<OriginDef>>("origins.json", content!("origins.json"))?,
-                |m| &m.id,
-                "origin",
-            )?,
-            talents: by_id(
-                parse::<Vec<TalentDef>>("talents.json", content!("talents.json"))?,
-                |m| &m.id,
-                "talent",
-            )?,
-            skills: by_id(
-                parse::<Vec<SkillDef>>("skills.json", content!("skills.json"))?,
-                |m| &m.id,
-                "skill",
-            )?,
-            items: by_id(
-                parse::<Vec<ItemDef>>("items.json", content!("items.json"))?,
-                |m| &m.id,
-                "item",
-            )?,
-            runes: by_id(
-                parse::<Vec<RuneDef>>("runes.json", content!("runes.json"))?,
-                |m| &m.id,
-                "rune",
-            )?,
-            summons: by_id(
-                parse::<Vec<SummonDef>>("summons.json", content!("summons.json"))?,
-                |m| &m.id,
-                "summon",
-            )?,
-            bosses: by_id(
-                parse::<Vec<BossDef>>("bosses.json", content!("bosses.json"))?,
-                |m| &m.id,
-                "boss",
-            )?,
+            minions: by_id(parse::<Vec<MinionCard>>("minions.json", content!("minions.json"))?, |m| &m.id, "minion")?,
+            origins: by_id(parse::<Vec<OriginDef>>("origins.json", content!("origins.json"))?, |m| &m.id, "origin")?,
+            talents: by_id(parse::<Vec<TalentDef>>("talents.json", content!("talents.json"))?, |m| &m.id, "talent")?,
+            skills: by_id(parse::<Vec<SkillDef>>("skills.json", content!("skills.json"))?, |m| &m.id, "skill")?,
+            items: by_id(parse::<Vec<ItemDef>>("items.json", content!("items.json"))?, |m| &m.id, "item")?,
+            runes: by_id(parse::<Vec<RuneDef>>("runes.json", content!("runes.json"))?, |m| &m.id, "rune")?,
+            summons: by_id(parse::<Vec<SummonDef>>("summons.json", content!("summons.json"))?, |m| &m.id, "summon")?,
+            bosses: by_id(parse::<Vec<BossDef>>("bosses.json", content!("bosses.json"))?, |m| &m.id, "boss")?,
             locations: by_id(
-                LOCATIONS
-                    .iter()
-                    .map(|t| parse::<LocationDef>("location", t))
-                    .collect::<Result<Vec<_>, _>>()?,
+                LOCATIONS.iter().map(|t| parse::<LocationDef>("location", t)).collect::<Result<Vec<_>, _>>()?,
                 |m| &m.id,
                 "location",
             )?,
@@ -670,16 +631,11 @@ impl Catalogue {
                 }
             }
             if s.flip_at.is_some_and(|f| f >= s.cooldown) {
-                return e(format!(
-                    "skill {}: flips at or above its cooldown slot",
-                    s.id
-                ));
+                return e(format!("skill {}: flips at or above its cooldown slot", s.id));
             }
         }
         for l in self.locations.values() {
-            l.map
-                .validate()
-                .map_err(|m| ContentError(format!("location {}: {m}", l.id)))?;
+            l.map.validate().map_err(|m| ContentError(format!("location {}: {m}", l.id)))?;
             if l.map.ix(&l.start).is_none() {
                 return e(format!("location {}: unknown start space", l.id));
             }
@@ -698,20 +654,14 @@ impl Catalogue {
                         return e(format!("location {} card {}: no space #{n}", l.id, c.id));
                     }
                 }
-                let mut all: Vec<&CardEffect> = c
-                    .effects
-                    .iter()
-                    .chain(&c.when_explored)
-                    .chain(&c.victory)
-                    .chain(&c.defeat)
-                    .collect();
+                let mut all: Vec<&CardEffect> =
+                    c.effects.iter().chain(&c.when_explored).chain(&c.victory).chain(&c.defeat).collect();
                 if let Some(ch) = &c.challenge {
                     all.extend(ch.results.iter().flat_map(|r| &r.effects));
                 }
                 for eff in all {
-                    self.check_effect(l, &ids, eff).map_err(|m| {
-                        ContentError(format!("location {} card {}: {m}", l.id, c.id))
-                    })?;
+                    self.check_effect(l, &ids, eff)
+                        .map_err(|m| ContentError(format!("location {} card {}: {m}", l.id, c.id)))?;
                 }
             }
         }
@@ -723,12 +673,7 @@ impl Catalogue {
         Ok(())
     }
 
-    fn check_effect(
-        &self,
-        l: &LocationDef,
-        ids: &BTreeSet<&str>,
-        eff: &CardEffect,
-    ) -> Result<(), String> {
+    fn check_effect(&self, l: &LocationDef, ids: &BTreeSet<&str>, eff: &CardEffect) -> Result<(), String> {
         let space = |s: &str| l.map.ix(s).map(|_| ()).ok_or(format!("unknown space {s}"));
         match eff {
             CardEffect::Spawn { rows } => {
@@ -740,23 +685,14 @@ impl Catalogue {
                 }
             }
             CardEffect::SpawnBoss { boss } => {
-                let b = self
-                    .bosses
-                    .get(boss)
-                    .ok_or(format!("unknown boss {boss}"))?;
+                let b = self.bosses.get(boss).ok_or(format!("unknown boss {boss}"))?;
                 space(&b.space)?;
             }
-            CardEffect::Item { item } if !self.items.contains_key(item) => {
-                return Err(format!("unknown item {item}"))
-            }
-            CardEffect::Rune { rune } if !self.runes.contains_key(rune) => {
-                return Err(format!("unknown rune {rune}"))
-            }
+            CardEffect::Item { item } if !self.items.contains_key(item) => return Err(format!("unknown item {item}")),
+            CardEffect::Rune { rune } if !self.runes.contains_key(rune) => return Err(format!("unknown rune {rune}")),
             CardEffect::Key { a, b } => {
                 let found =
-                    l.map.paths.iter().any(|p| {
-                        p.locked && ((&p.a == a && &p.b == b) || (&p.a == b && &p.b == a))
-                    });
+                    l.map.paths.iter().any(|p| p.locked && ((&p.a == a && &p.b == b) || (&p.a == b && &p.b == a)));
                 if !found {
                     return Err(format!("no locked path {a}-{b}"));
                 }
@@ -767,15 +703,9 @@ impl Catalogue {
                     return Err(format!("unknown card {card}"));
                 }
             }
-            CardEffect::PlaceSelf { space: s } | CardEffect::Environment { space: s, .. } => {
-                space(s)?
-            }
-            CardEffect::Resolve { card } if !ids.contains(card.as_str()) => {
-                return Err(format!("unknown card {card}"))
-            }
-            CardEffect::Exit { to, .. }
-                if !self.locations.contains_key(to) && to != &self.campaign.finale =>
-            {
+            CardEffect::PlaceSelf { space: s } | CardEffect::Environment { space: s, .. } => space(s)?,
+            CardEffect::Resolve { card } if !ids.contains(card.as_str()) => return Err(format!("unknown card {card}")),
+            CardEffect::Exit { to, .. } if !self.locations.contains_key(to) && to != &self.campaign.finale => {
                 return Err(format!("unknown exit {to}"))
             }
             _ => {}

@@ -66,9 +66,7 @@ pub struct Track {
 
 impl Track {
     pub fn new(len: u8) -> Track {
-        Track {
-            slots: vec![Vec::new(); len as usize],
-        }
+        Track { slots: vec![Vec::new(); len as usize] }
     }
 
     pub fn len(&self) -> u8 {
@@ -100,10 +98,7 @@ impl Track {
     }
 
     pub fn find(&self, card: &CardRef) -> Option<u8> {
-        self.slots
-            .iter()
-            .position(|slot| slot.iter().any(|c| &c.card == card))
-            .map(|i| i as u8 + 1)
+        self.slots.iter().position(|slot| slot.iter().any(|c| &c.card == card)).map(|i| i as u8 + 1)
     }
 
     pub fn has(&self, s: Status) -> bool {
@@ -125,11 +120,7 @@ impl Track {
 
     /// Face-up cards: the active ongoing effects.
     pub fn active(&self) -> impl Iterator<Item = &CardRef> {
-        self.slots
-            .iter()
-            .flatten()
-            .filter(|c| c.face_up)
-            .map(|c| &c.card)
+        self.slots.iter().flatten().filter(|c| c.face_up).map(|c| &c.card)
     }
 
     /// Apply a status for `cooldown` rounds (L662, L688-692): a new card goes
@@ -140,25 +131,13 @@ impl Track {
         let target = cooldown.clamp(1, self.len());
         match self.status_slot(s) {
             None => {
-                self.place(
-                    TrackCard {
-                        card: CardRef::Status(s),
-                        face_up: true,
-                        flip_at: None,
-                    },
-                    target,
-                );
+                self.place(TrackCard { card: CardRef::Status(s), face_up: true, flip_at: None }, target);
                 Applied::New { slot: target }
             }
             Some(cur) if target > cur => {
-                let card = self
-                    .take(&CardRef::Status(s))
-                    .expect("status is on the track");
+                let card = self.take(&CardRef::Status(s)).expect("status is on the track");
                 self.slots[target as usize - 1].push(card);
-                Applied::Extended {
-                    from: cur,
-                    to: target,
-                }
+                Applied::Extended { from: cur, to: target }
             }
             Some(cur) => Applied::Unchanged { slot: cur },
         }
@@ -190,10 +169,7 @@ impl Track {
     /// End of turn: every card slides one slot; cards off the end are cleared;
     /// ongoing cards reaching their flip slot flip face down (L408, L875).
     pub fn slide(&mut self) -> Slid {
-        let mut out = Slid {
-            cleared: self.slots.remove(0),
-            flipped: Vec::new(),
-        };
+        let mut out = Slid { cleared: self.slots.remove(0), flipped: Vec::new() };
         self.slots.push(Vec::new());
         for (i, slot) in self.slots.iter_mut().enumerate() {
             let n = i as u8 + 1;

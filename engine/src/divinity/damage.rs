@@ -22,14 +22,7 @@ pub enum DamageType {
 impl DamageType {
     /// Elemental and poison damage are reduced by magical armor (L2182).
     pub fn is_magical(self) -> bool {
-        matches!(
-            self,
-            DamageType::Air
-                | DamageType::Water
-                | DamageType::Fire
-                | DamageType::Earth
-                | DamageType::Poison
-        )
+        matches!(self, DamageType::Air | DamageType::Water | DamageType::Fire | DamageType::Earth | DamageType::Poison)
     }
 }
 
@@ -102,19 +95,14 @@ pub fn harm(hits: u32, ty: DamageType, def: &Defence, env: Option<Environment>) 
         return Harm::Nothing;
     }
     if def.undead && ty == DamageType::Poison {
-        return if hits == 0 {
-            Harm::Nothing
-        } else {
-            Harm::Heal(hits)
-        };
+        return if hits == 0 { Harm::Nothing } else { Harm::Heal(hits) };
     }
     let mut total = hits;
     if total > 0 && env.and_then(Environment::boosts) == Some(ty) {
         total += ENVIRONMENT_BONUS;
     }
-    let reduced = total
-        .saturating_sub(def.armor_against(ty))
-        .saturating_sub(def.reduction.get(&ty).copied().unwrap_or(0));
+    let reduced =
+        total.saturating_sub(def.armor_against(ty)).saturating_sub(def.reduction.get(&ty).copied().unwrap_or(0));
     if reduced == 0 {
         Harm::Nothing
     } else {

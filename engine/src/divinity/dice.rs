@@ -68,10 +68,7 @@ impl DiceTable {
     /// The first face of a colour with exactly these icons, for setting dice
     /// and for tests that fix results.
     pub fn find(&self, c: Colour, hits: u8, special: bool) -> Option<u8> {
-        self.faces(c)
-            .iter()
-            .position(|f| f.hits == hits && f.special == special)
-            .map(|i| i as u8)
+        self.faces(c).iter().position(|f| f.hits == hits && f.special == special).map(|i| i as u8)
     }
 
     /// Sum of hit icons per colour: the book's ordering constraints.
@@ -86,16 +83,10 @@ impl DiceTable {
     /// # Errors
     /// When the faces break the book's ordering of the colours.
     pub fn validate(&self) -> Result<(), String> {
-        let (wh, bh, rh) = (
-            self.total_hits(Colour::White),
-            self.total_hits(Colour::Blue),
-            self.total_hits(Colour::Red),
-        );
-        let (ws, bs, rs) = (
-            self.total_specials(Colour::White),
-            self.total_specials(Colour::Blue),
-            self.total_specials(Colour::Red),
-        );
+        let (wh, bh, rh) =
+            (self.total_hits(Colour::White), self.total_hits(Colour::Blue), self.total_hits(Colour::Red));
+        let (ws, bs, rs) =
+            (self.total_specials(Colour::White), self.total_specials(Colour::Blue), self.total_specials(Colour::Red));
         if !(wh < bh && wh < rh && ws < bs && ws < rs) {
             return Err("white dice must have the fewest hits and specials".into());
         }
@@ -105,9 +96,7 @@ impl DiceTable {
         if !(rh > bh) {
             return Err("red dice must have the most hits".into());
         }
-        if !self.targeting.contains(&TargetingFace::Closest)
-            || self.targeting[0] != TargetingFace::Closest
-        {
+        if !self.targeting.contains(&TargetingFace::Closest) || self.targeting[0] != TargetingFace::Closest {
             return Err("a 1 on the targeting die means the closest Origin".into());
         }
         if self.targeting[5] != TargetingFace::Special {
@@ -210,10 +199,7 @@ impl Pool {
         let mut dice = Vec::with_capacity(p.total() as usize);
         for c in Colour::ALL {
             for _ in 0..p.get(c) {
-                dice.push(Die {
-                    colour: c,
-                    face: rng.below(6) as u8,
-                });
+                dice.push(Die { colour: c, face: rng.below(6) as u8 });
             }
         }
         Roll { dice }
@@ -244,9 +230,7 @@ impl Roll {
 
     /// Dice that show no hit (a "miss").
     pub fn misses(&self, t: &DiceTable) -> Vec<usize> {
-        (0..self.dice.len())
-            .filter(|&i| t.face(self.dice[i]).hits == 0)
-            .collect()
+        (0..self.dice.len()).filter(|&i| t.face(self.dice[i]).hits == 0).collect()
     }
 
     /// Reroll all the given dice at the same time (L1529).

@@ -79,10 +79,7 @@ impl MapDef {
                 }
             }
             if s.tactical() && (s.multicard || s.locked) {
-                return Err(format!(
-                    "tactical space {} can't be multicard or locked",
-                    s.id
-                ));
+                return Err(format!("tactical space {} can't be multicard or locked", s.id));
             }
         }
         for p in &self.paths {
@@ -116,10 +113,7 @@ pub struct Graph<'a> {
 
 /// Path endpoints as indices, computed once per map.
 pub fn path_ixs(def: &MapDef) -> Vec<(SpaceIx, SpaceIx)> {
-    def.paths
-        .iter()
-        .map(|p| (def.ix(&p.a).unwrap(), def.ix(&p.b).unwrap()))
-        .collect()
+    def.paths.iter().map(|p| (def.ix(&p.a).unwrap(), def.ix(&p.b).unwrap())).collect()
 }
 
 impl<'a> Graph<'a> {
@@ -141,11 +135,7 @@ impl<'a> Graph<'a> {
     }
 
     pub fn environment(&self, s: SpaceIx) -> Option<Environment> {
-        self.state
-            .tokens
-            .get(&s)
-            .copied()
-            .or(self.def.spaces[s].environment)
+        self.state.tokens.get(&s).copied().or(self.def.spaces[s].environment)
     }
 
     /// Spaces joined to `s` by an unlocked path into an open space.
@@ -210,9 +200,7 @@ impl<'a> Graph<'a> {
         let mut done = vec![false; self.len()];
         d[from] = Some(0);
         loop {
-            let next = (0..self.len())
-                .filter(|&i| !done[i] && d[i].is_some())
-                .min_by_key(|&i| (d[i].unwrap(), i));
+            let next = (0..self.len()).filter(|&i| !done[i] && d[i].is_some()).min_by_key(|&i| (d[i].unwrap(), i));
             let Some(s) = next else { break };
             done[s] = true;
             for n in self.neighbours(s) {
@@ -226,12 +214,7 @@ impl<'a> Graph<'a> {
     }
 
     /// Every least-cost route from `from` to `to` (spaces after `from`).
-    pub fn cheapest_routes(
-        &self,
-        from: SpaceIx,
-        to: SpaceIx,
-        ignore_difficult: bool,
-    ) -> Vec<Vec<SpaceIx>> {
+    pub fn cheapest_routes(&self, from: SpaceIx, to: SpaceIx, ignore_difficult: bool) -> Vec<Vec<SpaceIx>> {
         let costs = self.costs(from, ignore_difficult);
         let Some(total) = costs[to] else {
             return Vec::new();
@@ -265,15 +248,7 @@ impl<'a> Graph<'a> {
         }
         let _ = total;
         let mut out = Vec::new();
-        back(
-            self,
-            &costs,
-            to,
-            from,
-            ignore_difficult,
-            &mut Vec::new(),
-            &mut out,
-        );
+        back(self, &costs, to, from, ignore_difficult, &mut Vec::new(), &mut out);
         out.sort();
         out
     }

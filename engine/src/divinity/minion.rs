@@ -103,12 +103,8 @@ pub fn choose_target(
             TargetRule::LeastMagicalArmor => -(c.magical_armor as i64),
             TargetRule::MostSource => c.source as i64,
             TargetRule::LeastSource => -(c.source as i64),
-            TargetRule::MostOriginsSpace => {
-                cands.iter().filter(|o| o.space == c.space).count() as i64
-            }
-            TargetRule::FewestOriginsSpace => {
-                -(cands.iter().filter(|o| o.space == c.space).count() as i64)
-            }
+            TargetRule::MostOriginsSpace => cands.iter().filter(|o| o.space == c.space).count() as i64,
+            TargetRule::FewestOriginsSpace => -(cands.iter().filter(|o| o.space == c.space).count() as i64),
         }
     };
     let best = cands.iter().map(key).max()?;
@@ -138,20 +134,14 @@ pub fn plan_move(
         return Vec::new();
     }
     let costs = graph.costs(from, ignore_difficult);
-    let reachable: Vec<SpaceIx> = (0..graph.len())
-        .filter(|&s| costs[s].is_some() && to_target[s].is_some())
-        .collect();
+    let reachable: Vec<SpaceIx> = (0..graph.len()).filter(|&s| costs[s].is_some() && to_target[s].is_some()).collect();
     // Spaces at max range; if none exists, the ones closest to it (ASSUMPTIONS.md).
     let miss = |s: SpaceIx| to_target[s].unwrap().abs_diff(range);
     let best_miss = reachable.iter().map(|&s| miss(s)).min().unwrap_or(0);
     if best_miss >= d0.abs_diff(range) {
         return Vec::new();
     }
-    let goals: Vec<SpaceIx> = reachable
-        .iter()
-        .copied()
-        .filter(|&s| miss(s) == best_miss)
-        .collect();
+    let goals: Vec<SpaceIx> = reachable.iter().copied().filter(|&s| miss(s) == best_miss).collect();
     let best_cost = goals.iter().map(|&s| costs[s].unwrap()).min().unwrap();
     let mut options: Vec<Vec<SpaceIx>> = Vec::new();
     for &g in goals.iter().filter(|&&s| costs[s] == Some(best_cost)) {

@@ -37,9 +37,14 @@ pub struct Target {
 pub enum DuelAction {
     // ----- Creation Phase (simultaneous, secret) -----
     /// Lock in Alphas (3, or 4 in a campaign) and a DI stack (top first).
-    Create { alphas: Vec<AlphaDesign>, di_stack: Vec<CardId> },
+    Create {
+        alphas: Vec<AlphaDesign>,
+        di_stack: Vec<CardId>,
+    },
     /// Lock in one of the book's Alpha presets instead.
-    UsePreset { preset: String },
+    UsePreset {
+        preset: String,
+    },
 
     // ----- Command Phase -----
     /// Summon a unit of one of your Alphas on a hex (a summoning hex unless
@@ -51,7 +56,9 @@ pub enum DuelAction {
         figure: Option<Figure>,
     },
     /// Start the activation of one of your units.
-    Activate { unit: UnitId },
+    Activate {
+        unit: UnitId,
+    },
     /// Basic movement power of the activated unit. `carry_relic` (default
     /// true) says whether a held relic goes along.
     Move {
@@ -60,7 +67,9 @@ pub enum DuelAction {
         carry_relic: Option<bool>,
     },
     /// Basic power a: pass a held relic to an adjacent friendly non-flying unit.
-    PassRelic { to: UnitId },
+    PassRelic {
+        to: UnitId,
+    },
     /// Use power number `power` of card `card` of the activated unit's Alpha.
     UsePower {
         card: CardId,
@@ -88,13 +97,19 @@ pub enum DuelAction {
         at: Option<usize>,
     },
     /// Discard cards from the top of your DI stack, without effect.
-    DiscardDi { count: usize },
+    DiscardDi {
+        count: usize,
+    },
     /// Let a pending DI resolve, or close a response window.
     Pass,
     /// Skip response windows automatically (or not).
-    SetAutoPass { on: bool },
+    SetAutoPass {
+        on: bool,
+    },
     /// The defender picks which hit unit dies (multi-target attacks).
-    ChooseCasualty { unit: UnitId },
+    ChooseCasualty {
+        unit: UnitId,
+    },
 
     // ----- Ending -----
     OfferDraw,

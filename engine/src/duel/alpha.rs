@@ -33,10 +33,9 @@ impl std::fmt::Display for Violation {
             Violation::GenusCount { genus } => {
                 write!(f, "an Alpha must have exactly one genus card (it has {genus})")
             }
-            Violation::Hands { red, green } => write!(
-                f,
-                "an Alpha can't have more red hands than green hands ({red} red, {green} green)"
-            ),
+            Violation::Hands { red, green } => {
+                write!(f, "an Alpha can't have more red hands than green hands ({red} red, {green} green)")
+            }
             Violation::SpellPoints { spells, spell_points } => write!(
                 f,
                 "spell cards cost {spells} creation points but the Alpha has only {spell_points} spell points"
@@ -96,12 +95,8 @@ impl AlphaDesign {
     /// genus cannot be fixed by removing cards: `None`.
     pub fn repaired(&self, cat: &Catalogue) -> Option<AlphaDesign> {
         let mut seen = std::collections::BTreeSet::new();
-        let mut cards: Vec<CardId> = self
-            .cards
-            .iter()
-            .filter(|id| cat.card(id).is_some() && seen.insert((*id).clone()))
-            .cloned()
-            .collect();
+        let mut cards: Vec<CardId> =
+            self.cards.iter().filter(|id| cat.card(id).is_some() && seen.insert((*id).clone())).cloned().collect();
         let kind = |id: &CardId| cat.card(id).map(|c| c.kind);
         while cards.iter().filter(|id| kind(id) == Some(CardKind::Genus)).count() > 1 {
             let pos = cards.iter().rposition(|id| kind(id) == Some(CardKind::Genus))?;
@@ -120,9 +115,7 @@ impl AlphaDesign {
                 Violation::Hands { .. } => {
                     cards.iter().rposition(|id| cat.card(id).is_some_and(|c| c.needs_hands > 0))?
                 }
-                Violation::SpellPoints { .. } => {
-                    cards.iter().rposition(|id| kind(id) == Some(CardKind::Spell))?
-                }
+                Violation::SpellPoints { .. } => cards.iter().rposition(|id| kind(id) == Some(CardKind::Spell))?,
                 _ => return None,
             };
             cards.remove(pos);
@@ -156,9 +149,6 @@ impl AlphaDesign {
 
     /// Whether any card of the Alpha has a passive matching `pred`.
     pub fn has_passive(&self, cat: &Catalogue, pred: impl Fn(&Passive) -> bool) -> bool {
-        self.cards
-            .iter()
-            .filter_map(|id| cat.card(id))
-            .any(|c| c.passives.iter().any(&pred))
+        self.cards.iter().filter_map(|id| cat.card(id)).any(|c| c.passives.iter().any(&pred))
     }
 }

@@ -35,8 +35,7 @@ impl BoardLayout {
     /// Malformed JSON, hexes off the board, rows that are not 6 hexes, or a
     /// crater next to water (it would flood at once).
     pub fn from_json(json: &str) -> Result<BoardLayout, ContentError> {
-        let b: BoardLayout =
-            serde_json::from_str(json).map_err(|e| ContentError(format!("board: {e}")))?;
+        let b: BoardLayout = serde_json::from_str(json).map_err(|e| ContentError(format!("board: {e}")))?;
         b.validate()?;
         Ok(b)
     }

@@ -27,7 +27,8 @@ impl RandomBot {
 
     /// A random valid Alpha made of cards not in `used`.
     pub fn random_alpha(&mut self, cat: &Catalogue, used: &mut Vec<String>) -> AlphaDesign {
-        let genus: Vec<&String> = cat.ac.values().filter(|c| c.kind == CardKind::Genus && !used.contains(&c.id)).map(|c| &c.id).collect();
+        let genus: Vec<&String> =
+            cat.ac.values().filter(|c| c.kind == CardKind::Genus && !used.contains(&c.id)).map(|c| &c.id).collect();
         let g = genus[self.below(genus.len())].clone();
         let mut design = AlphaDesign { cards: vec![g.clone()] };
         used.push(g);

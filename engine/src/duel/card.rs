@@ -489,9 +489,7 @@ impl Catalogue {
     pub fn standard() -> &'static Catalogue {
         use std::sync::OnceLock;
         static CAT: OnceLock<Catalogue> = OnceLock::new();
-        CAT.get_or_init(|| {
-            Catalogue::from_json(CARDS_JSON, PRESETS_JSON).expect("shipped duel content is valid")
-        })
+        CAT.get_or_init(|| Catalogue::from_json(CARDS_JSON, PRESETS_JSON).expect("shipped duel content is valid"))
     }
 
     /// Parse and validate a catalogue.
@@ -499,10 +497,8 @@ impl Catalogue {
     /// # Errors
     /// Any malformed card, duplicate id, or preset naming an unknown card.
     pub fn from_json(cards: &str, presets: &str) -> Result<Catalogue, ContentError> {
-        let file: CatalogueFile =
-            serde_json::from_str(cards).map_err(|e| ContentError(format!("cards.json: {e}")))?;
-        let pf: PresetFile =
-            serde_json::from_str(presets).map_err(|e| ContentError(format!("presets.json: {e}")))?;
+        let file: CatalogueFile = serde_json::from_str(cards).map_err(|e| ContentError(format!("cards.json: {e}")))?;
+        let pf: PresetFile = serde_json::from_str(presets).map_err(|e| ContentError(format!("presets.json: {e}")))?;
         let mut ac = BTreeMap::new();
         let mut names = BTreeSet::new();
         for card in file.ac_cards {
@@ -591,10 +587,7 @@ fn validate_di(card: &DiCard) -> Result<(), ContentError> {
     if card.effects.is_empty() {
         return err("no effect");
     }
-    let marks_for_duration = card
-        .effects
-        .iter()
-        .any(|e| matches!(e, Effect::Mark { until: Until::DiDuration, .. }));
+    let marks_for_duration = card.effects.iter().any(|e| matches!(e, Effect::Mark { until: Until::DiDuration, .. }));
     if marks_for_duration && card.duration == 0 {
         return err("marks until its duration ends but has no duration");
     }

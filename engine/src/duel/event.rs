@@ -43,43 +43,155 @@ pub enum LifeCause {
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum EventKind {
     /// A seat locked in its creations (content stays secret).
-    CreationLocked { seat: Seat },
-    CommandPhaseBegins { first_player: Seat },
-    TurnBegins { seat: Seat, turn: u32 },
-    MarkerExpired { unit: UnitId },
-    DiCubeRemoved { seat: Seat, card: CardId, cubes_left: u32 },
-    DiExpired { seat: Seat, card: CardId },
-    Regenerated { seat: Seat, alpha: usize, amount: u32, life: u32 },
+    CreationLocked {
+        seat: Seat,
+    },
+    CommandPhaseBegins {
+        first_player: Seat,
+    },
+    TurnBegins {
+        seat: Seat,
+        turn: u32,
+    },
+    MarkerExpired {
+        unit: UnitId,
+    },
+    DiCubeRemoved {
+        seat: Seat,
+        card: CardId,
+        cubes_left: u32,
+    },
+    DiExpired {
+        seat: Seat,
+        card: CardId,
+    },
+    Regenerated {
+        seat: Seat,
+        alpha: usize,
+        amount: u32,
+        life: u32,
+    },
     /// An Alpha is revealed at its first summon: its cards become public.
-    AlphaRevealed { seat: Seat, alpha: usize, design: AlphaDesign, cost: u32, life: u32, figure: Figure },
-    Summoned { seat: Seat, alpha: usize, unit: UnitId, hex: Hex, spent: u32 },
-    Activated { unit: UnitId },
-    Moved { unit: UnitId, from: Hex, to: Hex, relics: usize },
-    RelicMoved { from: Hex, to: Hex },
-    PowerUsed { unit: UnitId, card: CardId, power: String },
-    Attacked { attacker: Option<UnitId>, target: UnitId, value: i32, armor: u32, damage: u32 },
-    LifeLost { seat: Seat, alpha: usize, unit: UnitId, amount: u32, cause: LifeCause, life: u32 },
-    Healed { seat: Seat, alpha: usize, amount: u32, life: u32 },
-    Died { unit: UnitId, seat: Seat, alpha: usize, life: u32 },
-    TerrainChanged { hex: Hex, terrain: Terrain },
-    Marked { unit: UnitId },
-    Controlled { unit: UnitId, by: Seat },
-    ActivationEnded { unit: UnitId },
-    WindowOpened { seat: Seat },
+    AlphaRevealed {
+        seat: Seat,
+        alpha: usize,
+        design: AlphaDesign,
+        cost: u32,
+        life: u32,
+        figure: Figure,
+    },
+    Summoned {
+        seat: Seat,
+        alpha: usize,
+        unit: UnitId,
+        hex: Hex,
+        spent: u32,
+    },
+    Activated {
+        unit: UnitId,
+    },
+    Moved {
+        unit: UnitId,
+        from: Hex,
+        to: Hex,
+        relics: usize,
+    },
+    RelicMoved {
+        from: Hex,
+        to: Hex,
+    },
+    PowerUsed {
+        unit: UnitId,
+        card: CardId,
+        power: String,
+    },
+    Attacked {
+        attacker: Option<UnitId>,
+        target: UnitId,
+        value: i32,
+        armor: u32,
+        damage: u32,
+    },
+    LifeLost {
+        seat: Seat,
+        alpha: usize,
+        unit: UnitId,
+        amount: u32,
+        cause: LifeCause,
+        life: u32,
+    },
+    Healed {
+        seat: Seat,
+        alpha: usize,
+        amount: u32,
+        life: u32,
+    },
+    Died {
+        unit: UnitId,
+        seat: Seat,
+        alpha: usize,
+        life: u32,
+    },
+    TerrainChanged {
+        hex: Hex,
+        terrain: Terrain,
+    },
+    Marked {
+        unit: UnitId,
+    },
+    Controlled {
+        unit: UnitId,
+        by: Seat,
+    },
+    ActivationEnded {
+        unit: UnitId,
+    },
+    WindowOpened {
+        seat: Seat,
+    },
     /// A DI is cast: the card becomes public.
-    DiCast { seat: Seat, card: CardId },
-    DiResolved { seat: Seat, card: CardId },
-    DiFizzled { seat: Seat, card: CardId, reason: String },
+    DiCast {
+        seat: Seat,
+        card: CardId,
+    },
+    DiResolved {
+        seat: Seat,
+        card: CardId,
+    },
+    DiFizzled {
+        seat: Seat,
+        card: CardId,
+        reason: String,
+    },
     /// The game went back to a checkpoint of the activation to time a DI.
-    Rewound { checkpoint: usize },
-    DiDiscarded { seat: Seat, count: usize },
+    Rewound {
+        checkpoint: usize,
+    },
+    DiDiscarded {
+        seat: Seat,
+        count: usize,
+    },
     /// The discarded cards, for their owner only.
-    DiDiscardedCards { seat: Seat, cards: Vec<CardId> },
-    Passed { seat: Seat },
-    CasualtyChosen { seat: Seat, unit: UnitId },
-    DrawOffered { seat: Seat },
-    DrawDeclined { seat: Seat },
-    GameOver { outcome: Outcome },
+    DiDiscardedCards {
+        seat: Seat,
+        cards: Vec<CardId>,
+    },
+    Passed {
+        seat: Seat,
+    },
+    CasualtyChosen {
+        seat: Seat,
+        unit: UnitId,
+    },
+    DrawOffered {
+        seat: Seat,
+    },
+    DrawDeclined {
+        seat: Seat,
+    },
+    GameOver {
+        outcome: Outcome,
+    },
 }
 
 impl DuelEvent {

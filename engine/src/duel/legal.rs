@@ -8,7 +8,14 @@ use super::state::*;
 use crate::hex::Hex;
 use crate::Seat;
 
-fn targets_for(g: &Game, seat: Seat, targeting: &Targeting, effects: &[Effect], center: Option<Hex>, reach: u32) -> Vec<Target> {
+fn targets_for(
+    g: &Game,
+    seat: Seat,
+    targeting: &Targeting,
+    effects: &[Effect],
+    center: Option<Hex>,
+    reach: u32,
+) -> Vec<Target> {
     let hexes: Vec<Hex> = match center {
         Some(c) => g.grid.hexes().filter(|h| h.distance(c) <= reach).collect(),
         None => g.grid.hexes().collect(),
@@ -35,12 +42,18 @@ fn targets_for(g: &Game, seat: Seat, targeting: &Targeting, effects: &[Effect], 
     for e in effects {
         match e {
             Effect::ForceMove { .. } => {
-                base = base.into_iter().flat_map(|t| (0..6u8).map(move |d| Target { direction: Some(d), ..t.clone() })).collect();
+                base = base
+                    .into_iter()
+                    .flat_map(|t| (0..6u8).map(move |d| Target { direction: Some(d), ..t.clone() }))
+                    .collect();
             }
             Effect::SetTerrain { to: super::card::TerrainTo::Choose, .. }
             | Effect::SetTerrainAround { to: super::card::TerrainTo::Choose } => {
                 let all = [Terrain::Plains, Terrain::Hill, Terrain::Water, Terrain::Crater];
-                base = base.into_iter().flat_map(|t| all.into_iter().map(move |x| Target { terrain: Some(x), ..t.clone() })).collect();
+                base = base
+                    .into_iter()
+                    .flat_map(|t| all.into_iter().map(move |x| Target { terrain: Some(x), ..t.clone() }))
+                    .collect();
             }
             Effect::Teleport { distance } => {
                 let d = *distance;
@@ -61,7 +74,10 @@ fn targets_for(g: &Game, seat: Seat, targeting: &Targeting, effects: &[Effect], 
                     .into_iter()
                     .flat_map(|t| {
                         let from = t.hex.or(center);
-                        from.into_iter().flat_map(|f| f.neighbors()).map(move |h| Target { dest: Some(h), ..t.clone() }).collect::<Vec<_>>()
+                        from.into_iter()
+                            .flat_map(|f| f.neighbors())
+                            .map(move |h| Target { dest: Some(h), ..t.clone() })
+                            .collect::<Vec<_>>()
                     })
                     .collect();
             }
@@ -70,7 +86,10 @@ fn targets_for(g: &Game, seat: Seat, targeting: &Targeting, effects: &[Effect], 
                     .into_iter()
                     .flat_map(|t| {
                         let from = t.hex;
-                        from.into_iter().flat_map(|f| f.neighbors()).map(move |h| Target { hexes: vec![h], ..t.clone() }).collect::<Vec<_>>()
+                        from.into_iter()
+                            .flat_map(|f| f.neighbors())
+                            .map(move |h| Target { hexes: vec![h], ..t.clone() })
+                            .collect::<Vec<_>>()
                     })
                     .collect();
             }
@@ -103,11 +122,8 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction>
     if let Some(top) = g.players[seat as usize].di_stack.first().and_then(|id| cat.di_card(id)) {
         // Timing hints: now, or at the start of the current activation (the
         // view's `checkpoints` tells a client about the moments in between).
-        let ats: Vec<Option<usize>> = if seat != g.active && g.activation.is_some() {
-            vec![None, Some(0)]
-        } else {
-            vec![None]
-        };
+        let ats: Vec<Option<usize>> =
+            if seat != g.active && g.activation.is_some() { vec![None, Some(0)] } else { vec![None] };
         for t in targets_for(g, seat, &top.target, &top.effects, None, 0) {
             for at in &ats {
                 v.push(DuelAction::CastDi { target: t.clone(), at: *at });

@@ -62,9 +62,7 @@ impl Game {
     }
 
     pub fn deploys_anywhere(&self, cat: &Catalogue, seat: Seat, alpha: usize) -> bool {
-        self.players[seat as usize].alphas[alpha]
-            .design
-            .has_passive(cat, |p| matches!(p, Passive::DeployAnywhere))
+        self.players[seat as usize].alphas[alpha].design.has_passive(cat, |p| matches!(p, Passive::DeployAnywhere))
     }
 
     pub fn in_stasis(u: &Unit) -> bool {
@@ -121,7 +119,8 @@ impl Game {
     pub(crate) fn kill(&mut self, cx: &mut Cx, unit: UnitId) {
         let Some(pos) = self.units.iter().position(|u| u.id == unit) else { return };
         let u = self.units.remove(pos);
-        let explosive: u32 = self.alpha_of(&u)
+        let explosive: u32 = self
+            .alpha_of(&u)
             .design
             .cards
             .iter()
@@ -139,8 +138,7 @@ impl Game {
             !c.candidates.is_empty()
         });
         if explosive > 0 {
-            let near: Vec<UnitId> =
-                self.units.iter().filter(|v| v.hex.is_adjacent(u.hex)).map(|v| v.id).collect();
+            let near: Vec<UnitId> = self.units.iter().filter(|v| v.hex.is_adjacent(u.hex)).map(|v| v.id).collect();
             for v in near {
                 self.lose_life(cx, v, explosive, LifeCause::Explosion);
             }
@@ -176,8 +174,7 @@ impl Game {
     fn flood(&mut self, cx: &mut Cx) {
         loop {
             let next = self.grid.iter().find(|(h, t)| {
-                *t == Terrain::Crater
-                    && h.neighbors().any(|n| self.grid.terrain(n) == Some(Terrain::Water))
+                *t == Terrain::Crater && h.neighbors().any(|n| self.grid.terrain(n) == Some(Terrain::Water))
             });
             let Some((h, _)) = next else { break };
             self.grid.set(h, Terrain::Water);
@@ -251,9 +248,8 @@ impl Game {
             let flying = self.is_flying(cx.cat, u);
             let from = u.hex;
             let to = from.neighbor(dir);
-            let blocked = !self.grid.contains(to)
-                || self.unit_at(to).is_some()
-                || (!flying && self.level(to) > self.level(from));
+            let blocked =
+                !self.grid.contains(to) || self.unit_at(to).is_some() || (!flying && self.level(to) > self.level(from));
             if blocked {
                 self.lose_life(cx, unit, CRUSH_LOSS, LifeCause::Crushed);
                 return;

@@ -59,7 +59,12 @@ impl Duel {
     ///
     /// # Errors
     /// The rule the action breaks; the state is then unchanged.
-    pub fn apply_with(cat: &Catalogue, state: &mut DuelState, seat: Seat, action: DuelAction) -> Result<Vec<DuelEvent>, RuleError> {
+    pub fn apply_with(
+        cat: &Catalogue,
+        state: &mut DuelState,
+        seat: Seat,
+        action: DuelAction,
+    ) -> Result<Vec<DuelEvent>, RuleError> {
         let mut next = state.clone();
         let events = next.act(cat, seat, action)?;
         *state = next;

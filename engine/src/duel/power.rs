@@ -101,7 +101,10 @@ impl Game {
                 }
             }
         }
-        Err(err("earthquake", "Earthquake needs a connected path of the target's terrain reaching a hex next to the caster"))
+        Err(err(
+            "earthquake",
+            "Earthquake needs a connected path of the target's terrain reaching a hex next to the caster",
+        ))
     }
 
     /// Check a target choice against a power's or DI's targeting.
@@ -263,7 +266,9 @@ impl Game {
             }
             Effect::ForceMove { distance } => {
                 let Some(u) = alive(self) else { return Ok(()) };
-                let dir = t.direction.ok_or_else(|| err("missing_direction", "choose a direction 0-5 for the forced movement"))?;
+                let dir = t
+                    .direction
+                    .ok_or_else(|| err("missing_direction", "choose a direction 0-5 for the forced movement"))?;
                 if dir > 5 {
                     return Err(err("bad_direction", "directions are 0 to 5"));
                 }
@@ -330,7 +335,10 @@ impl Game {
                 }
             }
             Effect::SummonCopy => {
-                let actor = src.actor.and_then(|a| self.unit(a)).ok_or_else(|| err("no_actor", "only a unit can summon a copy"))?;
+                let actor = src
+                    .actor
+                    .and_then(|a| self.unit(a))
+                    .ok_or_else(|| err("no_actor", "only a unit can summon a copy"))?;
                 let dest = t.dest.ok_or_else(|| err("missing_dest", "choose an empty hex next to the unit"))?;
                 if !dest.is_adjacent(actor.hex) || !self.grid.contains(dest) || self.unit_at(dest).is_some() {
                     return Err(err("occupied", format!("hex {dest} must be an empty hex next to the unit")));
@@ -371,7 +379,15 @@ impl Game {
     /// One attack on several units. Per Alpha: if its pool empties, one of its
     /// hit units dies (the defender's choice when several were hit), the pool
     /// refills, and the rest of this attack's damage to that Alpha is ignored.
-    fn attack_all(&mut self, cx: &mut Cx, actor: Option<UnitId>, kind: super::card::AttackKind, value: i32, targets: &[UnitId], no_height: bool) {
+    fn attack_all(
+        &mut self,
+        cx: &mut Cx,
+        actor: Option<UnitId>,
+        kind: super::card::AttackKind,
+        value: i32,
+        targets: &[UnitId],
+        no_height: bool,
+    ) {
         let mut done: Vec<(Seat, usize)> = Vec::new();
         for &id in targets {
             let Some(u) = self.unit(id) else { continue };
@@ -446,13 +462,23 @@ impl Game {
     }
 
     /// Summoning steps 6-8 for a unit placed by a power: pay, place, cubes.
-    pub(crate) fn place_unit(&mut self, cx: &mut Cx, payer: Seat, owner: Seat, alpha: usize, hex: Hex) -> Result<UnitId, RuleError> {
+    pub(crate) fn place_unit(
+        &mut self,
+        cx: &mut Cx,
+        payer: Seat,
+        owner: Seat,
+        alpha: usize,
+        hex: Hex,
+    ) -> Result<UnitId, RuleError> {
         let cost = self.players[owner as usize].alphas[alpha].cost;
         let max = self.max_points;
         if !self.can_pay(payer, cost, max) {
             return Err(err(
                 "no_points",
-                format!("paying {cost} would exceed the maximum of {max} summoning points (spent {})", self.players[payer as usize].spent),
+                format!(
+                    "paying {cost} would exceed the maximum of {max} summoning points (spent {})",
+                    self.players[payer as usize].spent
+                ),
             ));
         }
         self.players[payer as usize].spent += cost;

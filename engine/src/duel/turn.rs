@@ -38,11 +38,17 @@ impl DuelState {
             match action {
                 DuelAction::Create { alphas, di_stack } => self.create(&mut cx, seat, alphas, di_stack)?,
                 DuelAction::UsePreset { preset } => {
-                    let p = cat.preset(&preset).ok_or_else(|| err("no_such_preset", format!("no preset {preset:?}")))?;
+                    let p =
+                        cat.preset(&preset).ok_or_else(|| err("no_such_preset", format!("no preset {preset:?}")))?;
                     let alphas = p.alphas.iter().map(|a| AlphaDesign::new(a.iter().cloned())).collect();
                     self.create(&mut cx, seat, alphas, p.di_stack.clone())?;
                 }
-                _ => return Err(err("creation_phase", "the Creation Phase is on: create your Alphas and DI stack first")),
+                _ => {
+                    return Err(err(
+                        "creation_phase",
+                        "the Creation Phase is on: create your Alphas and DI stack first",
+                    ))
+                }
             }
             return Ok(cx.events);
         }
@@ -81,7 +87,10 @@ impl DuelState {
             }
             DuelAction::DiscardDi { count } => return self.discard_di(cx, seat, count),
             DuelAction::Create { .. } | DuelAction::UsePreset { .. } => {
-                return Err(err("not_creation_phase", "the Creation Phase is over: no card may be added, removed or replaced"));
+                return Err(err(
+                    "not_creation_phase",
+                    "the Creation Phase is over: no card may be added, removed or replaced",
+                ));
             }
             _ => {}
         }
@@ -172,7 +181,9 @@ impl DuelState {
                 }
             }
             DuelAction::EndTurn => self.end_turn(cx),
-            DuelAction::Pass => Err(err("nothing_to_pass", "there is no Divine Intervention or response window to pass")),
+            DuelAction::Pass => {
+                Err(err("nothing_to_pass", "there is no Divine Intervention or response window to pass"))
+            }
             DuelAction::ChooseCasualty { .. } => Err(err("no_casualty", "there is no casualty to choose")),
             _ => unreachable!("handled above"),
         }
@@ -197,7 +208,10 @@ impl DuelState {
             }
             for c in &a.cards {
                 if !used.insert(c.clone()) {
-                    return Err(err("card_reused", format!("card {c:?} is in two Alphas; your set has one of each card")));
+                    return Err(err(
+                        "card_reused",
+                        format!("card {c:?} is in two Alphas; your set has one of each card"),
+                    ));
                 }
             }
         }
@@ -214,14 +228,20 @@ impl DuelState {
             points += c.divine_points;
         }
         if points > DI_STACK_MAX_POINTS {
-            return Err(err("di_stack", format!("the DI stack totals {points} divine points; at most {DI_STACK_MAX_POINTS}")));
+            return Err(err(
+                "di_stack",
+                format!("the DI stack totals {points} divine points; at most {DI_STACK_MAX_POINTS}"),
+            ));
         }
         if let Some(camp) = &self.options.campaign {
             let prev = &camp.previous[seat as usize];
             if !prev.is_empty() {
                 let changed = prev.iter().zip(&alphas).filter(|(a, b)| a != b).count();
                 if prev.len() != alphas.len() || changed > 1 {
-                    return Err(err("campaign_redesign", format!("between campaign games exactly one Alpha may be redesigned ({changed} changed)")));
+                    return Err(err(
+                        "campaign_redesign",
+                        format!("between campaign games exactly one Alpha may be redesigned ({changed} changed)"),
+                    ));
                 }
             }
         }
@@ -231,7 +251,15 @@ impl DuelState {
             .map(|design| {
                 let cost = design.summoning_cost(cat);
                 let life = design.life_pool(cat);
-                Alpha { design: std::sync::Arc::new(design), revealed: false, figure: None, cost, max_life: life, life, cubes: Default::default() }
+                Alpha {
+                    design: std::sync::Arc::new(design),
+                    revealed: false,
+                    figure: None,
+                    cost,
+                    max_life: life,
+                    life,
+                    cubes: Default::default(),
+                }
             })
             .collect();
         p.locked_stack = di.clone();
@@ -258,7 +286,14 @@ impl DuelState {
 
     // ----------------------------------------------------------- summoning
 
-    fn summon(&mut self, cx: &mut Cx, seat: Seat, alpha: usize, hex: Hex, figure: Option<Figure>) -> Result<(), RuleError> {
+    fn summon(
+        &mut self,
+        cx: &mut Cx,
+        seat: Seat,
+        alpha: usize,
+        hex: Hex,
+        figure: Option<Figure>,
+    ) -> Result<(), RuleError> {
         self.no_activation_running()?;
         let g = &mut self.game;
         let n = g.players[seat as usize].alphas.len();
@@ -308,7 +343,10 @@ impl DuelState {
                 None => *Figure::ALL.iter().find(|f| !taken.contains(f)).expect("4 figures for at most 4 Alphas"),
             };
             if !g.can_pay(seat, cost, g.max_points) {
-                return Err(err("no_points", format!("paying {cost} would exceed your {} summoning points (spent {})", g.max_points, p.spent)));
+                return Err(err(
+                    "no_points",
+                    format!("paying {cost} would exceed your {} summoning points (spent {})", g.max_points, p.spent),
+                ));
             }
             let a = &mut g.players[seat as usize].alphas[alpha];
             a.revealed = true;
@@ -369,8 +407,17 @@ impl DuelState {
 
     /// The activation in progress and its unit, for the seat controlling it.
     fn current(&self, seat: Seat) -> Result<(Activation, Unit), RuleError> {
-        let a = self.game.activation.clone().filter(|a| !a.ended).ok_or_else(|| err("no_activation", "activate a unit first"))?;
-        let u = self.game.unit(a.unit).cloned().ok_or_else(|| err("unit_dead", "the activated unit is no longer on the board"))?;
+        let a = self
+            .game
+            .activation
+            .clone()
+            .filter(|a| !a.ended)
+            .ok_or_else(|| err("no_activation", "activate a unit first"))?;
+        let u = self
+            .game
+            .unit(a.unit)
+            .cloned()
+            .ok_or_else(|| err("unit_dead", "the activated unit is no longer on the board"))?;
         if u.controller != seat {
             return Err(err("not_your_unit", "the activated unit is not under your control"));
         }
@@ -465,7 +512,10 @@ impl DuelState {
         }
         let r = g.unit(to).ok_or_else(|| err("no_such_unit", format!("no unit {to}")))?;
         if !r.hex.is_adjacent(u.hex) || r.controller != seat || g.is_flying(cx.cat, r) || g.is_rooted(cx.cat, r) {
-            return Err(err("bad_receiver", "a relic goes to an adjacent friendly non-flying unit that can hold relics"));
+            return Err(err(
+                "bad_receiver",
+                "a relic goes to an adjacent friendly non-flying unit that can hold relics",
+            ));
         }
         let turn = g.turn;
         let (from, dest) = (u.hex, r.hex);
@@ -482,7 +532,14 @@ impl DuelState {
         Ok(())
     }
 
-    fn use_power(&mut self, cx: &mut Cx, seat: Seat, card_id: CardId, idx: usize, target: Target) -> Result<(), RuleError> {
+    fn use_power(
+        &mut self,
+        cx: &mut Cx,
+        seat: Seat,
+        card_id: CardId,
+        idx: usize,
+        target: Target,
+    ) -> Result<(), RuleError> {
         let (act, u) = self.current(seat)?;
         let g = &self.game;
         let alpha = g.alpha_of(&u);
@@ -490,7 +547,8 @@ impl DuelState {
             return Err(err("not_your_card", format!("{card_id:?} is not a card of this unit's Alpha")));
         }
         let card = cx.cat.card(&card_id).ok_or_else(|| err("unknown_card", format!("no card {card_id:?}")))?;
-        let power = card.powers.get(idx).ok_or_else(|| err("no_such_power", format!("{} has no power {idx}", card.name)))?;
+        let power =
+            card.powers.get(idx).ok_or_else(|| err("no_such_power", format!("{} has no power {idx}", card.name)))?;
         let c = power.cost;
         if (c.m || c.a) && Game::is_paralyzed(&u) {
             return Err(err("paralyzed", "a paralyzed unit may spend neither m nor a"));
@@ -527,7 +585,12 @@ impl DuelState {
     }
 
     fn end_activation(&mut self, cx: &mut Cx, seat: Seat) -> Result<(), RuleError> {
-        let act = self.game.activation.clone().filter(|a| !a.ended).ok_or_else(|| err("no_activation", "no unit is activating"))?;
+        let act = self
+            .game
+            .activation
+            .clone()
+            .filter(|a| !a.ended)
+            .ok_or_else(|| err("no_activation", "no unit is activating"))?;
         let g = &mut self.game;
         if let Some(u) = g.unit(act.unit) {
             if u.controller != seat {
@@ -613,7 +676,11 @@ impl DuelState {
         let mut expired = Vec::new();
         for d in &mut g.active_dis {
             d.cubes = d.cubes.saturating_sub(1);
-            cx.events.push(DuelEvent::public(EventKind::DiCubeRemoved { seat: d.owner, card: d.card.clone(), cubes_left: d.cubes }));
+            cx.events.push(DuelEvent::public(EventKind::DiCubeRemoved {
+                seat: d.owner,
+                card: d.card.clone(),
+                cubes_left: d.cubes,
+            }));
             if d.cubes == 0 {
                 expired.push(d.clone());
             }
@@ -668,7 +735,14 @@ impl DuelState {
         Ok(())
     }
 
-    fn cast_di(&mut self, cx: &mut Cx, seat: Seat, target: Target, at: Option<usize>, responding: bool) -> Result<(), RuleError> {
+    fn cast_di(
+        &mut self,
+        cx: &mut Cx,
+        seat: Seat,
+        target: Target,
+        at: Option<usize>,
+        responding: bool,
+    ) -> Result<(), RuleError> {
         let p = &self.game.players[seat as usize];
         if p.di_stack.is_empty() {
             return Err(err("no_di", "your Divine Intervention stack is empty"));
@@ -678,12 +752,18 @@ impl DuelState {
         }
         if let Some(k) = at {
             if seat == self.game.active {
-                return Err(err("bad_timing", "you cast your own DIs at the current moment; only the opponent times a DI into an activation"));
+                return Err(err(
+                    "bad_timing",
+                    "you cast your own DIs at the current moment; only the opponent times a DI into an activation",
+                ));
             }
             if self.game.activation.is_none() || k >= self.checkpoints.len() {
                 return Err(err(
                     "bad_checkpoint",
-                    format!("checkpoint {k} is not a moment of the current activation ({} available)", self.checkpoints.len()),
+                    format!(
+                        "checkpoint {k} is not a moment of the current activation ({} available)",
+                        self.checkpoints.len()
+                    ),
                 ));
             }
             let mut restored = (*self.checkpoints[k]).clone();

@@ -150,7 +150,11 @@ pub(crate) fn view(state: &DuelState, cat: &Catalogue, viewer: Viewer, legal: Ve
                             life: show.then_some(a.life),
                             max_life: show.then_some(a.max_life),
                             figure: a.figure,
-                            cubes: if show { a.cubes.iter().map(|(k, v)| (k.clone(), *v)).collect() } else { Vec::new() },
+                            cubes: if show {
+                                a.cubes.iter().map(|(k, v)| (k.clone(), *v)).collect()
+                            } else {
+                                Vec::new()
+                            },
                         }
                     })
                     .collect(),

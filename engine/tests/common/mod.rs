@@ -23,7 +23,12 @@ pub fn board(terrain: &[(Hex, Terrain)], relics: [Hex; 3]) -> BoardLayout {
 }
 
 pub fn alpha(cards: &[&str]) -> ScenarioAlpha {
-    ScenarioAlpha { cards: cards.iter().map(|s| s.to_string()).collect(), revealed: true, life: None, cubes: Default::default() }
+    ScenarioAlpha {
+        cards: cards.iter().map(|s| s.to_string()).collect(),
+        revealed: true,
+        life: None,
+        cubes: Default::default(),
+    }
 }
 
 pub fn player(alphas: Vec<ScenarioAlpha>, di: &[&str]) -> ScenarioPlayer {

@@ -248,12 +248,17 @@ impl Server {
         let raw = String::from_utf8(raw).unwrap();
         let status: u16 = raw[9..12].parse().unwrap();
         let (head, rest) = raw.split_once("\r\n\r\n").unwrap();
-        let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_owned() };
+        let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+            dechunk(rest)
+        } else {
+            rest.to_owned()
+        };
         (status, serde_json::from_str(&body).unwrap_or(Value::String(body)))
     }
 
     pub async fn create(&self, game: &str, options: Value) -> Value {
-        let (status, body) = self.http("POST", "/api/matches", Some(&json!({"game": game, "options": options}).to_string())).await;
+        let (status, body) =
+            self.http("POST", "/api/matches", Some(&json!({"game": game, "options": options}).to_string())).await;
         assert_eq!(status, 201, "{body}");
         body
     }
@@ -392,8 +397,8 @@ impl PgDb {
     /// `ATHLAS_REQUIRE_POSTGRES` is set, which makes that a failure.
     pub async fn create() -> Option<PgDb> {
         use sqlx::{Connection, Executor};
-        let admin_url =
-            std::env::var("ATHLAS_TEST_POSTGRES").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+        let admin_url = std::env::var("ATHLAS_TEST_POSTGRES")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
         let mut admin = match sqlx::PgConnection::connect(&admin_url).await {
             Ok(c) => c,
             Err(e) if std::env::var("ATHLAS_REQUIRE_POSTGRES").is_err() => {
