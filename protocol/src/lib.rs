@@ -249,6 +249,12 @@ pub mod code {
     pub const INTERNAL: &str = "internal";
     /// The server is shutting down; reconnect later.
     pub const SHUTTING_DOWN: &str = "shutting_down";
+    /// `/readyz`: the store does not answer or is not migrated.
+    pub const NOT_READY: &str = "not_ready";
+    /// `/ws`: the server holds its maximum number of connections.
+    pub const TOO_MANY_CONNECTIONS: &str = "too_many_connections";
+    /// `/ws`: the request's `Origin` is not among the allowed origins.
+    pub const ORIGIN_NOT_ALLOWED: &str = "origin_not_allowed";
 }
 
 #[cfg(test)]

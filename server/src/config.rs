@@ -2,44 +2,117 @@
 
 use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
+use clap::builder::TypedValueParser as _;
+
 use crate::room::RoomConfig;
 
-/// Everything an operator can set. `athlas-server --help` lists it.
+/// Everything an operator can set. `athlas-server --help` lists it; every
+/// flag has an environment variable, and a bad value stops start-up with a
+/// message naming the flag.
 #[derive(Debug, Clone, clap::Parser)]
-#[command(name = "athlas-server", version, about = "Authoritative WebSocket server for tactical board games")]
+#[command(
+    name = "athlas-server",
+    version,
+    about = "Authoritative WebSocket server for tactical board games",
+    after_help = "Every setting can also come from the environment variable shown with it. \
+                  Health: GET /healthz (alive), GET /readyz (store ready), GET /metrics (Prometheus)."
+)]
 pub struct Config {
-    /// Address to listen on (HTTP lobby and /ws). Port 8080 by default.
+    /// Address and port to listen on (HTTP lobby, /ws, health, metrics).
     #[arg(long, env = "ATHLAS_LISTEN", default_value = "0.0.0.0:8080")]
     pub listen: SocketAddr,
-    /// Postgres (postgres://...) or SQLite (sqlite://...) URL. Unset: SQLite
-    /// file `athlas.db` under the data directory.
-    #[arg(long, env = "DATABASE_URL")]
+    /// Store: postgres://user:pass@host:port/db, or sqlite://path. Unset:
+    /// the SQLite file `athlas.db` under the data directory.
+    #[arg(long, env = "DATABASE_URL", value_parser = parse_database_url)]
     pub database_url: Option<String>,
     /// Where the default SQLite database lives (created if missing).
     #[arg(long, env = "ATHLAS_DATA_DIR", default_value = "./data")]
     pub data_dir: PathBuf,
-    /// Largest WebSocket text frame accepted, in bytes; larger ones are
-    /// refused with an error frame.
-    #[arg(long, env = "ATHLAS_MAX_FRAME_BYTES", default_value_t = athlas_protocol::MAX_FRAME_BYTES)]
+    /// Log format: `pretty` (text) or `json` (one JSON object per line).
+    #[arg(long, env = "ATHLAS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Pretty)]
+    pub log_format: LogFormat,
+    /// Log level or filter, e.g. `info`, `debug`, `athlas_server=debug,info`.
+    #[arg(long, env = "ATHLAS_LOG_LEVEL", default_value = "info", value_parser = parse_log_level)]
+    pub log_level: String,
+    /// Largest WebSocket text frame accepted, in bytes (1024 to 16777216);
+    /// larger ones are refused with an error frame.
+    #[arg(long, env = "ATHLAS_MAX_FRAME_BYTES", default_value_t = athlas_protocol::MAX_FRAME_BYTES,
+          value_parser = clap::value_parser!(u32).range(1024..=16 * 1024 * 1024).map(|v| v as usize))]
     pub max_frame_bytes: usize,
-    /// Frames per second a connection may send on average.
-    #[arg(long, env = "ATHLAS_RATE_PER_SEC", default_value_t = 20.0)]
+    /// Frames per second one connection may send on average (> 0).
+    #[arg(long, env = "ATHLAS_RATE_PER_SEC", default_value_t = 20.0, value_parser = parse_positive)]
     pub rate_per_sec: f64,
-    /// Frames a connection may send in a burst.
-    #[arg(long, env = "ATHLAS_RATE_BURST", default_value_t = 40.0)]
+    /// Frames one connection may send in a burst (>= 1).
+    #[arg(long, env = "ATHLAS_RATE_BURST", default_value_t = 40.0, value_parser = parse_burst)]
     pub rate_burst: f64,
-    /// Seconds a live match's response window stays open before the timer acts.
-    #[arg(long, env = "ATHLAS_RESPONSE_TIMER_SECS", default_value_t = 30)]
+    /// Most WebSocket connections open at once; more get 503.
+    #[arg(long, env = "ATHLAS_MAX_CONNECTIONS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u32).range(1..).map(|v| v as usize))]
+    pub max_connections: usize,
+    /// Browser origins allowed to open /ws, comma-separated (`*`: any).
+    /// Empty: any. Clients that send no Origin (native ones) are always let in.
+    #[arg(long, env = "ATHLAS_ALLOWED_ORIGINS", value_delimiter = ',', value_parser = parse_origin)]
+    pub allowed_origins: Vec<String>,
+    /// Seconds a live match's DI response window stays open before the
+    /// timer acts (1 to 86400). Correspondence matches have no timer.
+    #[arg(long, env = "ATHLAS_RESPONSE_TIMER_SECS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub response_timer_secs: u64,
-    /// Seconds a room with no connection stays in memory before it unloads.
-    #[arg(long, env = "ATHLAS_IDLE_UNLOAD_SECS", default_value_t = 300)]
+    /// Seconds a room with no connection stays in memory before it unloads (>= 1).
+    #[arg(long, env = "ATHLAS_IDLE_UNLOAD_SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_unload_secs: u64,
-    /// A snapshot of the state is stored every this many actions (0: never).
+    /// A snapshot of a match's state is stored every this many actions (0: never).
     #[arg(long, env = "ATHLAS_SNAPSHOT_EVERY", default_value_t = 50)]
     pub snapshot_every: u64,
-    /// Log as JSON lines instead of text.
-    #[arg(long, env = "ATHLAS_LOG_JSON")]
-    pub log_json: bool,
+    /// On SIGTERM or Ctrl-C: seconds to wait for connections and rooms to
+    /// finish before closing the store anyway.
+    #[arg(long, env = "ATHLAS_SHUTDOWN_GRACE_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub shutdown_grace_secs: u64,
+}
+
+/// How log lines look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable text (coloured on a terminal).
+    Pretty,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
+
+fn parse_database_url(s: &str) -> Result<String, String> {
+    let ok = ["postgres://", "postgresql://", "sqlite:"].iter().any(|p| s.starts_with(p));
+    if ok {
+        Ok(s.to_owned())
+    } else {
+        Err("expected postgres://user:pass@host:port/db or sqlite://path".into())
+    }
+}
+
+fn parse_log_level(s: &str) -> Result<String, String> {
+    tracing_subscriber::EnvFilter::try_new(s).map(|_| s.to_owned()).map_err(|e| format!("not a log filter: {e}"))
+}
+
+fn parse_positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err("expected a number greater than 0".into()),
+    }
+}
+
+fn parse_burst(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 1.0 => Ok(v),
+        _ => Err("expected a number of at least 1".into()),
+    }
+}
+
+fn parse_origin(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    if s == "*" || s.starts_with("http://") || s.starts_with("https://") {
+        Ok(s.trim_end_matches('/').to_owned())
+    } else {
+        Err(format!("{s:?} is not an origin like https://example.com"))
+    }
 }
 
 impl Default for Config {
@@ -49,13 +122,17 @@ impl Default for Config {
             listen: ([0, 0, 0, 0], 8080).into(),
             database_url: None,
             data_dir: PathBuf::from("./data"),
+            log_format: LogFormat::Pretty,
+            log_level: "info".into(),
             max_frame_bytes: athlas_protocol::MAX_FRAME_BYTES,
             rate_per_sec: 20.0,
             rate_burst: 40.0,
+            max_connections: 10_000,
+            allowed_origins: Vec::new(),
             response_timer_secs: 30,
             idle_unload_secs: 300,
             snapshot_every: 50,
-            log_json: false,
+            shutdown_grace_secs: 10,
         }
     }
 }
@@ -67,5 +144,41 @@ impl Config {
             idle_unload: Duration::from_secs(self.idle_unload_secs),
             snapshot_every: self.snapshot_every,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[test]
+    fn defaults_match_the_parser() {
+        let parsed = Config::try_parse_from(["athlas-server"]).unwrap();
+        let d = Config::default();
+        assert_eq!(format!("{parsed:?}"), format!("{d:?}"));
+    }
+
+    #[test]
+    fn bad_values_name_the_setting() {
+        for (args, flag) in [
+            (&["--listen", "nowhere"][..], "--listen"),
+            (&["--database-url", "mysql://x"][..], "--database-url"),
+            (&["--rate-per-sec", "0"][..], "--rate-per-sec"),
+            (&["--max-frame-bytes", "10"][..], "--max-frame-bytes"),
+            (&["--max-connections", "0"][..], "--max-connections"),
+            (&["--log-format", "xml"][..], "--log-format"),
+            (&["--allowed-origins", "example.com"][..], "--allowed-origins"),
+        ] {
+            let e = Config::try_parse_from(std::iter::once("athlas-server").chain(args.iter().copied())).unwrap_err();
+            assert!(e.to_string().contains(flag), "{args:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn origins_are_a_comma_separated_list() {
+        let c = Config::try_parse_from(["athlas-server", "--allowed-origins", "https://a.example,https://b.example/"])
+            .unwrap();
+        assert_eq!(c.allowed_origins, ["https://a.example", "https://b.example"]);
     }
 }

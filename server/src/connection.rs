@@ -5,16 +5,24 @@
 //! stays open. Its outbound queue is shared with the room, so an `ack`
 //! always precedes the `update` it caused.
 
-use std::{sync::Arc, time::Duration};
+use std::{
+    sync::{
+        atomic::{AtomicU64, Ordering},
+        Arc,
+    },
+    time::Duration,
+};
 
 use athlas_engine::Viewer;
-use athlas_protocol::{code, ClientMsg, ServerMsg, PROTOCOL_VERSION};
+use athlas_protocol::{code, ClientMsg, ErrorBody, ServerMsg, PROTOCOL_VERSION};
 use axum::{
     extract::{
         ws::{Message, WebSocket, WebSocketUpgrade},
         State,
     },
-    response::Response,
+    http::{header, HeaderMap, StatusCode},
+    response::{IntoResponse, Response},
+    Json,
 };
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use serde_json::Value;
@@ -22,6 +30,7 @@ use tokio::{
     sync::{mpsc, Notify},
     time::Instant,
 };
+use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::{
@@ -32,14 +41,54 @@ use crate::{
 /// Room messages a connection may have queued before it counts as lagging.
 const OUTBOUND_QUEUE: usize = 1024;
 
-/// `GET /ws`.
-pub async fn upgrade(State(hub): State<Arc<Hub>>, ws: WebSocketUpgrade) -> Response {
+/// Connection ids for log spans (never the token: it is a password).
+static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
+
+/// `GET /ws`. Refused before the upgrade, with an error body, when the
+/// browser's origin is not allowed, when shutting down, or at the
+/// connection limit.
+pub async fn upgrade(State(hub): State<Arc<Hub>>, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
+    let refuse = |status: StatusCode, code: &str, message: String| {
+        (status, Json(ErrorBody { code: code.to_owned(), message })).into_response()
+    };
+    // Only browsers send an Origin; native clients (the `athlas` CLI) do not.
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let allowed = &hub.config.allowed_origins;
+        let origin = origin.to_str().unwrap_or("");
+        if !allowed.is_empty() && !allowed.iter().any(|a| a == "*" || a == origin) {
+            return refuse(
+                StatusCode::FORBIDDEN,
+                code::ORIGIN_NOT_ALLOWED,
+                format!("origin {origin:?} is not allowed"),
+            );
+        }
+    }
+    let Some(guard) = hub.connection_guard() else {
+        return if hub.is_shutting_down() {
+            refuse(StatusCode::SERVICE_UNAVAILABLE, code::SHUTTING_DOWN, "the server is shutting down".into())
+        } else {
+            refuse(
+                StatusCode::SERVICE_UNAVAILABLE,
+                code::TOO_MANY_CONNECTIONS,
+                format!("this server holds its maximum of {} connections; try later", hub.config.max_connections),
+            )
+        };
+    };
     // Frames a little over the limit get a polite error frame; frames far
     // over it are cut off by the WebSocket layer itself.
     let hard_limit = (hub.config.max_frame_bytes * 16).max(1 << 20);
-    ws.max_message_size(hard_limit).max_frame_size(hard_limit).on_upgrade(move |socket: WebSocket| async move {
-        let Some(_guard) = hub.connection_guard() else { return };
-        run(socket, hub.clone()).await;
+    let span = tracing::info_span!(
+        "conn",
+        id = NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed),
+        match_id = tracing::field::Empty,
+        seat = tracing::field::Empty
+    );
+    ws.max_message_size(hard_limit).max_frame_size(hard_limit).on_upgrade(move |socket: WebSocket| {
+        async move {
+            let _guard = guard;
+            run(socket, hub.clone()).await;
+        }
+        .instrument(span)
     })
 }
 
@@ -234,7 +283,15 @@ impl Connection {
         };
         match self.hub.subscribe(match_id, &game, viewer, last_seq, self.out.clone()).await {
             Ok((room, sub)) => {
-                tracing::debug!(%match_id, seat = viewer.seat(), "joined");
+                let span = tracing::Span::current();
+                span.record("match_id", tracing::field::display(match_id));
+                if let Some(seat) = viewer.seat() {
+                    span.record("seat", seat);
+                }
+                if viewer.seat().is_some() && last_seq.is_some() {
+                    self.hub.metrics.reconnected();
+                }
+                tracing::info!(spectator = viewer.seat().is_none(), "joined");
                 self.session = Some(Session { room, sub, seat: viewer.seat() });
             }
             Err(Refusal::Error { code, message }) => self.reply(ServerMsg::error(None, code, message)),
@@ -244,15 +301,21 @@ impl Connection {
 
     async fn act(&mut self, id: u64, action: Value) {
         let Some(session) = &self.session else {
-            return self.reply(ServerMsg::error(Some(id), code::NOT_SEATED, "send hello with your seat token first"));
+            return self.refuse_act(id, code::NOT_SEATED, "send hello with your seat token first");
         };
         if session.seat.is_none() {
-            return self.reply(ServerMsg::error(Some(id), code::NOT_SEATED, "spectators cannot act"));
+            return self.refuse_act(id, code::NOT_SEATED, "spectators cannot act");
         }
         if session.room.tx.send(RoomCmd::Act { sub: session.sub, id, action }).await.is_err() {
             self.session = None;
-            self.reply(ServerMsg::error(Some(id), code::INTERNAL, "the match was reloaded; send hello again"));
+            self.refuse_act(id, code::INTERNAL, "the match was reloaded; send hello again");
         }
+    }
+
+    /// An `act` refused before it reached a room (the room counts its own).
+    fn refuse_act(&self, id: u64, code: &'static str, message: &str) {
+        self.hub.metrics.action_rejected(code);
+        self.reply(ServerMsg::error(Some(id), code, message));
     }
 
     fn internal(&self, e: impl std::fmt::Display) {

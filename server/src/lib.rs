@@ -15,6 +15,7 @@ pub mod connection;
 pub mod error;
 pub mod games;
 pub mod lobby;
+pub mod metrics;
 pub mod room;
 pub mod secret;
 pub mod store;
@@ -39,6 +40,7 @@ pub struct Hub {
     pub store: Store,
     pub games: Registry,
     pub rooms: Arc<Rooms>,
+    pub metrics: Arc<metrics::Metrics>,
     ctx: RoomCtx,
     /// Flips to true when the server shuts down; connections watch it.
     shutdown: watch::Sender<bool>,
@@ -68,17 +70,20 @@ impl Hub {
     /// A hub over an already opened store.
     pub fn with_store(config: Config, games: Registry, store: Store) -> Arc<Hub> {
         let rooms = Arc::new(Rooms::default());
+        let metrics = Arc::new(metrics::Metrics::default());
         let ctx = RoomCtx {
             store: store.clone(),
-            writer: writer::Writer::spawn(store.clone()),
+            writer: writer::Writer::spawn(store.clone(), metrics.clone()),
             rooms: rooms.clone(),
             config: config.room(),
+            metrics: metrics.clone(),
         };
         Arc::new(Hub {
             config,
             store,
             games,
             rooms,
+            metrics,
             ctx,
             shutdown: watch::channel(false).0,
             connections: watch::channel(0).0,
@@ -122,13 +127,31 @@ impl Hub {
         Err(Refusal::Error { code: athlas_protocol::code::INTERNAL, message: "the match could not be loaded".into() })
     }
 
-    /// Count a new connection; `None` once shutting down.
+    /// Count a new connection; `None` once shutting down or when the
+    /// server already holds `max_connections`.
     pub fn connection_guard(self: &Arc<Hub>) -> Option<ConnectionGuard> {
-        if *self.shutdown.borrow() {
+        if self.is_shutting_down() {
             return None;
         }
-        self.connections.send_modify(|n| *n += 1);
-        Some(ConnectionGuard(self.clone()))
+        let mut admitted = false;
+        self.connections.send_if_modified(|n| {
+            admitted = *n < self.config.max_connections;
+            if admitted {
+                *n += 1;
+            }
+            admitted
+        });
+        admitted.then(|| ConnectionGuard(self.clone()))
+    }
+
+    /// Open WebSocket connections.
+    pub fn open_connections(&self) -> usize {
+        *self.connections.borrow()
+    }
+
+    /// Whether shutdown has begun.
+    pub fn is_shutting_down(&self) -> bool {
+        *self.shutdown.borrow()
     }
 
     /// Watch for shutdown.
@@ -136,15 +159,21 @@ impl Hub {
         self.shutdown.subscribe()
     }
 
-    /// Tell every connection to close, wait for them (at most `grace`), then
-    /// let queued writes finish and close the store.
+    /// Tell every connection to close and wait for them, let every room
+    /// finish the actions already in its mailbox (each is stored before
+    /// its ack), then close the store. Each wait lasts at most `grace`.
     pub async fn shutdown(&self, grace: Duration) {
         self.shutdown.send_replace(true);
         let mut rx = self.connections.subscribe();
         if tokio::time::timeout(grace, rx.wait_for(|n| *n == 0)).await.is_err() {
             tracing::warn!(open = *rx.borrow(), "connections still open after the grace period");
         }
+        let left = self.rooms.close_all(grace).await;
+        if left > 0 {
+            tracing::warn!(rooms = left, "rooms still busy after the grace period");
+        }
         self.store.close().await;
+        tracing::info!("store closed");
     }
 }
 
@@ -155,6 +184,7 @@ pub fn app(hub: Arc<Hub>) -> Router {
         .route("/ws", get(connection::upgrade))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(lobby::ready))
+        .route("/metrics", get(lobby::metrics))
         .with_state(hub)
 }
 
@@ -177,6 +207,6 @@ pub async fn serve(
         }
     };
     axum::serve(listener, app(hub.clone())).with_graceful_shutdown(on_signal).await?;
-    hub.shutdown(Duration::from_secs(10)).await;
+    hub.shutdown(Duration::from_secs(hub.config.shutdown_grace_secs)).await;
     Ok(())
 }

@@ -1,15 +1,16 @@
 //! `athlas-server`: configuration, logging, migrations, serve.
 
 use anyhow::Context;
-use athlas_server::{Config, Hub, Registry};
+use athlas_server::{config::LogFormat, Config, Hub, Registry};
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let config = Config::parse();
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    if config.log_json {
+    // ATHLAS_LOG_LEVEL / --log-level; validated when parsed.
+    let filter = EnvFilter::new(&config.log_level);
+    if config.log_format == LogFormat::Json {
         tracing_subscriber::fmt().json().with_env_filter(filter).init();
     } else {
         let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());

@@ -15,12 +15,14 @@ use athlas_engine::{Ruleset, Seat, Status, Viewer, Visible};
 use athlas_protocol::{code, ServerMsg, PROTOCOL_VERSION};
 use serde_json::Value;
 use tokio::{
-    sync::{mpsc, oneshot, Notify},
+    sync::{mpsc, oneshot, watch, Notify},
     time::Instant,
 };
+use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::{
+    metrics::Metrics,
     secret,
     store::{ActionRecord, Append, Commitment, MatchRecord, Store},
     writer::Writer,
@@ -48,6 +50,7 @@ pub struct RoomCtx {
     pub writer: Writer,
     pub rooms: Arc<Rooms>,
     pub config: RoomConfig,
+    pub metrics: Arc<Metrics>,
 }
 
 /// A connection's outbound queue, as a room sees it.
@@ -106,10 +109,27 @@ pub struct RoomHandle {
 
 /// The rooms in memory, by match id. The lock guards only this map of
 /// handles, never game state, and is never held across an await.
-#[derive(Default)]
 pub struct Rooms {
     map: std::sync::Mutex<HashMap<Uuid, (u64, RoomHandle)>>,
     next_generation: std::sync::atomic::AtomicU64,
+    /// Room tasks still running (a task outlives its map entry while it
+    /// finishes its mailbox), so shutdown can wait for them.
+    live: watch::Sender<usize>,
+}
+
+impl Default for Rooms {
+    fn default() -> Self {
+        Rooms { map: Default::default(), next_generation: Default::default(), live: watch::channel(0).0 }
+    }
+}
+
+/// Counts a running room task while it lives.
+struct LiveRoom(Arc<Rooms>);
+
+impl Drop for LiveRoom {
+    fn drop(&mut self) {
+        self.0.live.send_modify(|n| *n -= 1);
+    }
 }
 
 impl Rooms {
@@ -143,6 +163,22 @@ impl Rooms {
     /// Whether no room is in memory.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Room tasks running, including ones finishing after being forgotten.
+    pub fn live(&self) -> usize {
+        *self.live.borrow()
+    }
+
+    /// Shutdown: forget every room so that, once the connections holding
+    /// handles are gone, each task finishes what is in its mailbox and ends;
+    /// then wait for them (at most `grace`). Returns the tasks still running.
+    pub async fn close_all(&self, grace: Duration) -> usize {
+        self.map.lock().expect("rooms map").clear();
+        let mut rx = self.live.subscribe();
+        let _ = tokio::time::timeout(grace, rx.wait_for(|n| *n == 0)).await;
+        let left = *rx.borrow();
+        left
     }
 }
 
@@ -178,7 +214,16 @@ where
     R: Hosted,
 {
     let (tx, rx) = mpsc::channel(256);
-    tokio::spawn(run::<R>(id, generation, ctx, rx));
+    ctx.rooms.live.send_modify(|n| *n += 1);
+    let live = LiveRoom(ctx.rooms.clone());
+    let span = tracing::info_span!("room", match_id = %id, game = R::GAME);
+    tokio::spawn(
+        async move {
+            let _live = live;
+            run::<R>(id, generation, ctx, rx).await;
+        }
+        .instrument(span),
+    );
     RoomHandle { tx }
 }
 
@@ -373,11 +418,14 @@ where
 
     /// Handle an `act`; false when the room must stop (the store failed).
     async fn act(&mut self, sub: u64, id: u64, action: Value) -> bool {
+        let received = Instant::now();
         let Some(s) = self.subs.iter().find(|s| s.id == sub) else {
             return true;
         };
         let out = s.out.clone();
-        let reply_err = |code: &str, message: String| {
+        let metrics = self.ctx.metrics.clone();
+        let reply_err = |code: &'static str, message: String| {
+            metrics.action_rejected(code);
             out.send(&ServerMsg::error(Some(id), code, message));
         };
         let Viewer::Seat(seat) = s.viewer else {
@@ -397,11 +445,11 @@ where
         };
         match R::apply(&mut self.state, seat, parsed) {
             Ok(events) => {
-                tracing::info!(match_id = %self.id, seat, action = action_type(&action), "action accepted");
-                self.commit(seat, action, events, Some((out, id))).await
+                tracing::info!(seat, action = action_type(&action), "action accepted");
+                self.commit(seat, action, events, Some((out, id, received))).await
             }
             Err(e) => {
-                tracing::debug!(match_id = %self.id, seat, code = e.code, "action rejected");
+                tracing::debug!(seat, code = e.code, "action rejected");
                 reply_err(e.code, e.message);
                 true
             }
@@ -416,7 +464,7 @@ where
         seat: Seat,
         action: Value,
         events: Vec<R::Event>,
-        actor: Option<(Outbound, u64)>,
+        actor: Option<(Outbound, u64, Instant)>,
     ) -> bool {
         let seq = self.seq + 1;
         let mut new_commitments = Vec::new();
@@ -451,7 +499,8 @@ where
         };
         if let Err(e) = self.ctx.writer.append(append).await {
             tracing::error!(match_id = %self.id, error = %e, "action not stored; reloading the room");
-            if let Some((out, id)) = actor {
+            if let Some((out, id, _)) = actor {
+                self.ctx.metrics.action_rejected(code::INTERNAL);
                 out.send(&ServerMsg::error(
                     Some(id),
                     code::INTERNAL,
@@ -470,7 +519,9 @@ where
             // Before the ack: whoever sees the end can start the next game.
             self.record_campaign_result(outcome.clone()).await;
         }
-        if let Some((out, id)) = actor {
+        if let Some((out, id, received)) = actor {
+            self.ctx.metrics.action_accepted();
+            self.ctx.metrics.ack_latency.observe(received.elapsed());
             out.send(&ServerMsg::Ack { id, seq });
         }
         let mut lagging = Vec::new();

@@ -30,6 +30,8 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("not found")]
     NotFound,
+    #[error("migrations applied up to {applied}, this binary needs {latest}")]
+    NotMigrated { applied: i64, latest: i64 },
     #[error("every seat is taken")]
     Full,
     /// A unique key was already there (join code, seat, action seq).
@@ -242,6 +244,35 @@ impl Store {
     pub async fn ping(&self) -> Result<()> {
         with_pool!(self, p => sqlx::query("SELECT 1").execute(p).await.map(|_| ()))?;
         Ok(())
+    }
+
+    /// Ready to serve: the database answers and every migration this
+    /// binary knows is applied.
+    ///
+    /// # Errors
+    /// When the database does not answer, or [`StoreError::NotMigrated`].
+    pub async fn ready(&self) -> Result<()> {
+        let q = "SELECT COALESCE(MAX(version), 0) FROM _sqlx_migrations WHERE success";
+        let applied: i64 = with_pool!(self, p => sqlx::query_scalar(q).fetch_one(p).await)?;
+        let known = match self.backend {
+            Backend::Sqlite(_) => MIGRATIONS_SQLITE,
+            Backend::Postgres(_) => MIGRATIONS_POSTGRES,
+        };
+        let latest = known.iter().map(|m| m.0).max().unwrap_or(0);
+        if applied < latest {
+            return Err(StoreError::NotMigrated { applied, latest });
+        }
+        Ok(())
+    }
+
+    /// How many matches there are, by game and status.
+    ///
+    /// # Errors
+    /// When the database does not answer.
+    pub async fn count_matches(&self) -> Result<Vec<(String, String, u64)>> {
+        let q = "SELECT game, status, COUNT(*) FROM matches GROUP BY game, status ORDER BY game, status";
+        let rows: Vec<(String, String, i64)> = with_pool!(self, p => sqlx::query_as(q).fetch_all(p).await)?;
+        Ok(rows.into_iter().map(|(g, s, n)| (g, s, u64::try_from(n).unwrap_or(0))).collect())
     }
 
     /// Store a new match and its creator's seat.

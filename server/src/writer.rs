@@ -2,9 +2,14 @@
 //! wait; it writes everything that queued up meanwhile, from any number of
 //! rooms, in one transaction, then answers each room.
 
+use std::sync::Arc;
+
 use tokio::sync::{mpsc, oneshot};
 
-use crate::store::{Append, Store, StoreError};
+use crate::{
+    metrics::Metrics,
+    store::{Append, Store, StoreError},
+};
 
 /// Most actions written in one transaction.
 const MAX_BATCH: usize = 256;
@@ -20,9 +25,9 @@ pub struct Writer {
 impl Writer {
     /// Start the writer task. It ends when every handle is dropped, after
     /// writing what it was given.
-    pub fn spawn(store: Store) -> Writer {
+    pub fn spawn(store: Store, metrics: Arc<Metrics>) -> Writer {
         let (tx, rx) = mpsc::channel(4 * MAX_BATCH);
-        tokio::spawn(run(store, rx));
+        tokio::spawn(run(store, rx, metrics));
         Writer { tx }
     }
 
@@ -37,7 +42,7 @@ impl Writer {
     }
 }
 
-async fn run(store: Store, mut rx: mpsc::Receiver<(Append, Reply)>) {
+async fn run(store: Store, mut rx: mpsc::Receiver<(Append, Reply)>, metrics: Arc<Metrics>) {
     while let Some(first) = rx.recv().await {
         let mut appends = vec![first.0];
         let mut replies = vec![first.1];
@@ -50,7 +55,10 @@ async fn run(store: Store, mut rx: mpsc::Receiver<(Append, Reply)>) {
                 Err(_) => break,
             }
         }
-        match store.append(&appends).await {
+        let started = std::time::Instant::now();
+        let written = store.append(&appends).await;
+        metrics.store_write.observe(started.elapsed());
+        match written {
             Ok(()) => replies.into_iter().for_each(|r| drop(r.send(Ok(())))),
             Err(e) if appends.len() == 1 => {
                 tracing::error!(error = %e, "append failed");
