@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use super::attack::Attack;
-use super::damage::{DamageType, Environment};
+use super::damage::{DamageType, Defence, Environment};
 use super::dice::{Colour, DiceTable};
 use super::map::MapDef;
 use super::minion::{MinionCard, TargetRule};
@@ -50,6 +50,18 @@ pub struct OriginDef {
     pub skills: Vec<String>,
     pub items: Vec<String>,
     pub talents: Vec<String>,
+}
+
+impl OriginDef {
+    /// The stats printed for a level (1-based), if the Origin has it.
+    pub fn at(&self, level: u32) -> Option<&OriginLevel> {
+        self.levels.get((level as usize).checked_sub(1)?)
+    }
+
+    /// What the Origin's own immunities and UNDEAD keyword do to damage.
+    pub fn defence(&self) -> Defence {
+        Defence { immune: self.immune.clone(), undead: self.undead, ..Defence::default() }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -96,6 +108,18 @@ pub struct Bonus {
     pub magical_armor: u32,
     pub reduction: BTreeMap<DamageType, u32>,
     pub keywords: Vec<String>,
+}
+
+impl Bonus {
+    /// Add this bonus to a defence: armor and reductions from every source
+    /// stack (L638, L642).
+    pub fn add_to(&self, d: &mut Defence) {
+        d.physical_armor += self.physical_armor;
+        d.magical_armor += self.magical_armor;
+        for (ty, n) in &self.reduction {
+            *d.reduction.entry(*ty).or_insert(0) += n;
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

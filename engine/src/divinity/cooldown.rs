@@ -12,6 +12,10 @@ pub const ORIGIN_TRACK: u8 = 5;
 /// Slots on a minion track; also their status duration cap (L692).
 pub const MINION_TRACK: u8 = 3;
 
+/// A skill or consumable played only for its keyword goes face down on this
+/// slot, whatever its printed cooldown (L798, L1202).
+pub const KEYWORD_SLOT: u8 = 3;
+
 /// What a card on a track is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", content = "id")]

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use super::attack::Attack;
-use super::damage::DamageType;
+use super::damage::{DamageType, Defence};
 use super::dice::TargetingFace;
 use super::map::{Graph, SpaceIx};
 use super::status::Status;
@@ -61,6 +61,31 @@ pub struct MinionCard {
     pub standard: MinionStats,
     /// The harder side, spawned only when a card says so (L1253).
     pub veteran: MinionStats,
+}
+
+impl MinionStats {
+    /// What this side's printed armor, immunities and UNDEAD keyword do to
+    /// incoming damage (L636, L700, L1709).
+    pub fn defence(&self) -> Defence {
+        Defence {
+            physical_armor: self.physical_armor,
+            magical_armor: self.magical_armor,
+            reduction: Default::default(),
+            immune: self.immune.clone(),
+            undead: self.undead,
+        }
+    }
+}
+
+impl MinionCard {
+    /// The side a spawn row asks for (L1253).
+    pub fn side(&self, veteran: bool) -> &MinionStats {
+        if veteran {
+            &self.veteran
+        } else {
+            &self.standard
+        }
+    }
 }
 
 /// Someone a minion may target: a standing, visible Origin or a DOMINATED minion.
