@@ -50,6 +50,9 @@ pub struct OriginDef {
     pub skills: Vec<String>,
     pub items: Vec<String>,
     pub talents: Vec<String>,
+    /// The Origin's own Source skills, unlocked once its collar breaks (L909-915).
+    #[serde(default)]
+    pub source_skills: Vec<String>,
 }
 
 impl OriginDef {
@@ -491,6 +494,30 @@ pub struct LocationDef {
     pub cards: Vec<LocationCard>,
 }
 
+impl LocationDef {
+    /// Every exit any card of the deck can resolve: (destination, level up).
+    pub fn exits(&self) -> Vec<(&str, bool)> {
+        let mut out = Vec::new();
+        for c in &self.cards {
+            let mut all: Vec<&CardEffect> =
+                c.effects.iter().chain(&c.when_explored).chain(&c.victory).chain(&c.defeat).collect();
+            if let Some(ch) = &c.challenge {
+                all.extend(ch.results.iter().flat_map(|r| &r.effects));
+            }
+            for e in all {
+                if let CardEffect::Exit { to, level_up, .. } = e {
+                    out.push((to.as_str(), *level_up));
+                }
+            }
+        }
+        out
+    }
+
+    pub fn card(&self, id: &str) -> Option<&LocationCard> {
+        self.cards.iter().find(|c| c.id == id)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BossTactic {
@@ -533,6 +560,15 @@ pub struct BossDef {
     pub special_rules: String,
 }
 
+/// A journal card (L1312-1318): the symbols steer the story.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JournalCard {
+    pub id: u32,
+    pub symbol: String,
+    pub text: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CampaignDef {
@@ -558,6 +594,7 @@ pub struct Catalogue {
     pub summons: BTreeMap<String, SummonDef>,
     pub bosses: BTreeMap<String, BossDef>,
     pub locations: BTreeMap<String, LocationDef>,
+    pub journal: BTreeMap<u32, JournalCard>,
     pub campaign: CampaignDef,
 }
 
@@ -620,78 +657,217 @@ impl Catalogue {
                 |m| &m.id,
                 "location",
             )?,
+            journal: by_id(
+                parse::<Vec<JournalCard>>("journal.json", content!("journal.json"))?
+                    .into_iter()
+                    .map(|j| (j.id.to_string(), j))
+                    .collect(),
+                |(k, _)| k,
+                "journal card",
+            )?
+            .into_values()
+            .map(|(_, j)| (j.id, j))
+            .collect(),
             campaign: parse("campaign.json", content!("campaign.json"))?,
         };
         cat.validate()?;
         Ok(cat)
     }
 
-    fn validate(&self) -> Result<(), ContentError> {
-        let e = |m: String| Err(ContentError(m));
+    /// Every cross-reference and every constraint the book puts on content.
+    ///
+    /// # Errors
+    /// The first dangling reference or broken constraint, in words.
+    pub fn validate(&self) -> Result<(), ContentError> {
+        self.validate_people().map_err(ContentError)?;
+        self.validate_locations().map_err(ContentError)?;
+        self.validate_campaign().map_err(ContentError)
+    }
+
+    fn validate_people(&self) -> Result<(), String> {
+        let mut starting_talents = BTreeSet::new();
         for o in self.origins.values() {
-            if o.levels.is_empty() {
-                return e(format!("origin {} has no levels", o.id));
-            }
+            let first = o.levels.first().ok_or(format!("origin {} has no levels", o.id))?;
             for s in &o.skills {
-                if !self.skills.contains_key(s) {
-                    return e(format!("origin {}: unknown skill {s}", o.id));
+                let sk = self.skills.get(s).ok_or(format!("origin {}: unknown skill {s}", o.id))?;
+                if sk.level != 1 || sk.school == School::Source {
+                    return Err(format!("origin {}: starting skill {s} is not a level-1 school skill", o.id));
+                }
+                if let Some(k) = &sk.requires {
+                    let has = o.items.iter().any(|i| self.items.get(i).is_some_and(|it| it.bonus.keywords.contains(k)));
+                    if !has {
+                        return Err(format!(
+                            "origin {}: starting skill {s} needs {k} and no starting item gives it",
+                            o.id
+                        ));
+                    }
+                }
+            }
+            for s in &o.source_skills {
+                let sk = self.skills.get(s).ok_or(format!("origin {}: unknown Source skill {s}", o.id))?;
+                if sk.school != School::Source || sk.source == 0 {
+                    return Err(format!("origin {}: {s} is not a Source skill", o.id));
                 }
             }
             for s in &o.items {
                 if !self.items.contains_key(s) {
-                    return e(format!("origin {}: unknown item {s}", o.id));
+                    return Err(format!("origin {}: unknown item {s}", o.id));
                 }
             }
+            if o.talents.len() != first.talents as usize {
+                return Err(format!(
+                    "origin {}: starts with {} talents, its card shows {}",
+                    o.id,
+                    o.talents.len(),
+                    first.talents
+                ));
+            }
             for s in &o.talents {
-                if !self.talents.contains_key(s) {
-                    return e(format!("origin {}: unknown talent {s}", o.id));
+                let t = self.talents.get(s).ok_or(format!("origin {}: unknown talent {s}", o.id))?;
+                if t.level > 1 {
+                    return Err(format!("origin {}: starting talent {s} is above level 1", o.id));
+                }
+                // One tile of each talent (L561): starting kits never collide.
+                if !starting_talents.insert(s.clone()) {
+                    return Err(format!("talent {s} starts with two Origins"));
                 }
             }
         }
+        let trained: BTreeSet<School> = self.talents.values().filter_map(|t| t.training).collect();
         for s in self.skills.values() {
             if let Some(m) = &s.summon {
                 if !self.summons.contains_key(m) {
-                    return e(format!("skill {}: unknown summon {m}", s.id));
+                    return Err(format!("skill {}: unknown summon {m}", s.id));
                 }
             }
             if s.flip_at.is_some_and(|f| f >= s.cooldown) {
-                return e(format!("skill {}: flips at or above its cooldown slot", s.id));
+                return Err(format!("skill {}: flips at or above its cooldown slot", s.id));
+            }
+            if (s.school == School::Source) != (s.source > 0) {
+                return Err(format!("skill {}: Source skills, and only they, cost Source", s.id));
+            }
+            if s.level >= 3 && s.school != School::Source && !trained.contains(&s.school) {
+                return Err(format!("skill {}: advanced, but its school has no training talent", s.id));
             }
         }
+        for i in self.items.values() {
+            match i.kind {
+                ItemKind::Equipment(_) if i.ongoing_slot.is_some() => {
+                    return Err(format!("item {}: only consumables go on the track", i.id))
+                }
+                ItemKind::Consumable(_) if i.unique => return Err(format!("item {}: unique consumable", i.id)),
+                _ => {}
+            }
+        }
+        for m in self.minions.values() {
+            if m.veteran.hp < m.standard.hp || m.veteran.level != m.standard.level {
+                return Err(format!("minion {}: the Veteran side must be the harder side of the same minion", m.id));
+            }
+        }
+        for b in self.bosses.values() {
+            if b.tactics.is_empty() {
+                return Err(format!("boss {} has no tactics", b.id));
+            }
+            if b.hp.windows(2).any(|w| w[0] > w[1]) {
+                return Err(format!("boss {}: HP must not fall with more players", b.id));
+            }
+            let ids: BTreeSet<&str> = b.tactics.iter().map(|t| t.id.as_str()).collect();
+            if ids.len() != b.tactics.len() {
+                return Err(format!("boss {}: duplicate tactic id", b.id));
+            }
+            for t in &b.tactics {
+                if t.targeting.is_some() != t.attack.is_some() {
+                    return Err(format!(
+                        "boss {} tactic {}: an attack tactic has a targeting rule and an attack",
+                        b.id, t.id
+                    ));
+                }
+                if t.attack.is_none() && t.heal == 0 {
+                    return Err(format!("boss {} tactic {}: does nothing", b.id, t.id));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_locations(&self) -> Result<(), String> {
         for l in self.locations.values() {
-            l.map.validate().map_err(|m| ContentError(format!("location {}: {m}", l.id)))?;
+            let at = |m: String| format!("location {}: {m}", l.id);
+            l.map.validate().map_err(at)?;
             if l.map.ix(&l.start).is_none() {
-                return e(format!("location {}: unknown start space", l.id));
+                return Err(at("unknown start space".into()));
+            }
+            let t = &l.time;
+            if t.length == 0 || t.start.iter().any(|&s| s == 0 || s >= t.length) {
+                return Err(at("time track starts outside it".into()));
+            }
+            if t.events.keys().any(|&s| s == 0 || s >= t.length) {
+                return Err(at("timed event outside the track (the last space holds the end event)".into()));
             }
             let ids: BTreeSet<&str> = l.cards.iter().map(|c| c.id.as_str()).collect();
             if ids.len() != l.cards.len() {
-                return e(format!("location {}: duplicate card id", l.id));
+                return Err(at("duplicate card id".into()));
             }
-            for id in l.time.events.values().chain(std::iter::once(&l.time.end)) {
+            for id in t.events.values().chain(std::iter::once(&t.end)) {
                 if !ids.contains(id.as_str()) {
-                    return e(format!("location {}: event card {id} missing", l.id));
+                    return Err(at(format!("event card {id} missing")));
                 }
             }
             for c in &l.cards {
                 if let Some(n) = c.space {
-                    if l.map.by_number(n).is_none() {
-                        return e(format!("location {} card {}: no space #{n}", l.id, c.id));
+                    let ix = l.map.by_number(n).ok_or(at(format!("card {}: no space #{n}", c.id)))?;
+                    if l.map.spaces[ix].locked {
+                        return Err(at(format!("card {}: locked space #{n} is found by placing a card", c.id)));
                     }
                 }
                 let mut all: Vec<&CardEffect> =
                     c.effects.iter().chain(&c.when_explored).chain(&c.victory).chain(&c.defeat).collect();
                 if let Some(ch) = &c.challenge {
+                    if ch.results.first().map(|r| r.min_hits) != Some(0) {
+                        return Err(at(format!("card {}: the challenge has no result for 0 hits", c.id)));
+                    }
+                    if ch.results.windows(2).any(|w| w[0].min_hits >= w[1].min_hits) {
+                        return Err(at(format!("card {}: challenge results out of order", c.id)));
+                    }
                     all.extend(ch.results.iter().flat_map(|r| &r.effects));
                 }
+                let spawns = all.iter().any(|e| matches!(e, CardEffect::Spawn { .. } | CardEffect::SpawnBoss { .. }));
+                if !spawns && !(c.victory.is_empty() && c.defeat.is_empty()) {
+                    return Err(at(format!("card {}: victory/defeat on a card that spawns no enemy", c.id)));
+                }
                 for eff in all {
-                    self.check_effect(l, &ids, eff)
-                        .map_err(|m| ContentError(format!("location {} card {}: {m}", l.id, c.id)))?;
+                    self.check_effect(l, &ids, eff).map_err(|m| at(format!("card {}: {m}", c.id)))?;
                 }
             }
         }
-        for b in self.bosses.values() {
-            if b.tactics.is_empty() {
-                return e(format!("boss {} has no tactics", b.id));
+        Ok(())
+    }
+
+    fn validate_campaign(&self) -> Result<(), String> {
+        let c = &self.campaign;
+        if self.locations.contains_key(&c.finale) {
+            return Err("the finale is not a location".into());
+        }
+        for l in c.locations.iter().chain(std::iter::once(&c.first)) {
+            if !self.locations.contains_key(l) {
+                return Err(format!("campaign: unknown location {l}"));
+            }
+        }
+        let max_level = self.locations.values().map(|l| l.level).max().unwrap_or(1);
+        for o in self.origins.values() {
+            if (o.levels.len() as u32) < max_level {
+                return Err(format!("origin {} has no card for level {max_level}", o.id));
+            }
+        }
+        // A location's level is the party's level there (L531): exits that
+        // level up lead one level higher, the others to the same level.
+        for l in self.locations.values() {
+            for (to, level_up) in l.exits() {
+                if let Some(next) = self.locations.get(to) {
+                    if next.level != l.level + u32::from(level_up) {
+                        return Err(format!("exit {} -> {to}: level {} does not follow", l.id, next.level));
+                    }
+                }
             }
         }
         Ok(())
@@ -732,6 +908,27 @@ impl Catalogue {
             CardEffect::Exit { to, .. } if !self.locations.contains_key(to) && to != &self.campaign.finale => {
                 return Err(format!("unknown exit {to}"))
             }
+            CardEffect::Journal { card } if !self.journal.contains_key(card) => {
+                return Err(format!("unknown journal card {card}"))
+            }
+            CardEffect::RandomItem { level } => {
+                let any = self
+                    .items
+                    .values()
+                    .any(|i| i.level == *level && !i.unique && matches!(i.kind, ItemKind::Equipment(_)));
+                if !any {
+                    return Err(format!("no level-{level} equipment deck"));
+                }
+            }
+            CardEffect::RandomConsumable { deck } => {
+                if !self.items.values().any(|i| i.kind == ItemKind::Consumable(*deck)) {
+                    return Err(format!("empty {deck:?} deck"));
+                }
+            }
+            CardEffect::SetTime { space: n } if *n == 0 || *n >= l.time.length => {
+                return Err(format!("time space {n} is off the track"))
+            }
+            CardEffect::Status { cooldown: 0, .. } => return Err("a status on slot 0".into()),
             _ => {}
         }
         Ok(())

@@ -1,0 +1,297 @@
+//! The shipped Divinity content: it loads, every cross-reference resolves,
+//! and it has what issue #5 asks for. Breaking any reference makes the
+//! catalogue refuse to load.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use athlas_engine::divinity::content::{CardEffect, Catalogue, ItemKind, LocationDef};
+
+fn cat() -> &'static Catalogue {
+    Catalogue::standard()
+}
+
+fn effects(l: &LocationDef) -> Vec<(&str, &CardEffect)> {
+    let mut out = Vec::new();
+    for c in &l.cards {
+        let mut all: Vec<&CardEffect> =
+            c.effects.iter().chain(&c.when_explored).chain(&c.victory).chain(&c.defeat).collect();
+        if let Some(ch) = &c.challenge {
+            all.extend(ch.results.iter().flat_map(|r| &r.effects));
+        }
+        out.extend(all.into_iter().map(|e| (c.id.as_str(), e)));
+    }
+    out
+}
+
+#[test]
+fn catalogue_loads_and_validates() {
+    let c = Catalogue::load().expect("content loads");
+    c.validate().unwrap();
+    assert_eq!(&c, cat());
+}
+
+#[test]
+fn location_cards_reference_known_things() {
+    let c = cat();
+    let mut journal_seen = BTreeSet::new();
+    for l in c.locations.values() {
+        let ids: BTreeSet<&str> = l.cards.iter().map(|k| k.id.as_str()).collect();
+        for (card, e) in effects(l) {
+            let ok = match e {
+                CardEffect::Spawn { rows } => {
+                    rows.iter().all(|r| c.minions.contains_key(&r.minion) && l.map.ix(&r.space).is_some())
+                }
+                CardEffect::SpawnBoss { boss } => c.bosses.get(boss).is_some_and(|b| l.map.ix(&b.space).is_some()),
+                CardEffect::Item { item } => c.items.contains_key(item),
+                CardEffect::Rune { rune } => c.runes.contains_key(rune),
+                CardEffect::Journal { card } => {
+                    journal_seen.insert(*card);
+                    c.journal.contains_key(card)
+                }
+                CardEffect::PlaceCard { card, space } => ids.contains(card.as_str()) && l.map.ix(space).is_some(),
+                CardEffect::Resolve { card } => ids.contains(card.as_str()),
+                CardEffect::Exit { to, .. } => c.locations.contains_key(to) || to == &c.campaign.finale,
+                CardEffect::Environment { space, .. } | CardEffect::PlaceSelf { space } => l.map.ix(space).is_some(),
+                _ => true,
+            };
+            assert!(ok, "location {} card {card}: dangling reference in {e:?}", l.id);
+        }
+    }
+    assert_eq!(journal_seen, c.journal.keys().copied().collect(), "every journal card is reachable");
+}
+
+#[test]
+fn origins_reference_known_skills_talents_and_items() {
+    let c = cat();
+    assert!(c.origins.len() >= 10, "10 playable Origins (G5)");
+    for o in c.origins.values() {
+        assert_eq!(o.skills.len(), 4, "{}: 4 level-1 skills at creation (G6)", o.id);
+        for s in o.skills.iter().chain(&o.source_skills) {
+            assert!(c.skills.contains_key(s), "{}: {s}", o.id);
+        }
+        assert!(!o.source_skills.is_empty(), "{}: has a Source skill", o.id);
+        for t in &o.talents {
+            assert!(c.talents.contains_key(t), "{}: {t}", o.id);
+        }
+        // The starting kit fits the equipment slots (R126-R128).
+        let mut hands = 0;
+        let mut slots = BTreeMap::new();
+        for i in &o.items {
+            match c.items[i].kind {
+                ItemKind::Equipment(s) => {
+                    use athlas_engine::divinity::content::Slot::*;
+                    match s {
+                        OneHand => hands += 1,
+                        TwoHands => hands += 2,
+                        other => *slots.entry(other).or_insert(0) += 1,
+                    }
+                }
+                ItemKind::Consumable(_) => {}
+            }
+        }
+        assert!(hands <= 2 && slots.values().all(|&n| n <= 1), "{}: starting items fit", o.id);
+    }
+    assert!(c.origins["ifan"].keywords.iter().any(|k| k == "MERCENARY"), "L1192");
+    let rp = &c.origins["red_prince"];
+    assert!(rp.immune.contains(&athlas_engine::divinity::damage::DamageType::Fire), "L702");
+    assert!(rp.immune_statuses.contains(&athlas_engine::divinity::status::Status::Burning), "L702");
+    // E06 needs these at their printed levels.
+    assert_eq!(c.talents["arrow_recovery"].level, 1);
+    assert_eq!(c.skills["pin_down"].level, 2);
+    assert_eq!(c.skills["ricochet"].level, 1);
+    assert_eq!(c.skills["fireball"].level, 3);
+    assert!(c.origins["sebille"].skills.iter().any(|s| s == "tentacle_lash"));
+}
+
+/// Every location reachable from the first, with the party's level there.
+fn reachable() -> BTreeMap<String, u32> {
+    let c = cat();
+    let first = &c.locations[&c.campaign.first];
+    let mut seen = BTreeMap::from([(first.id.clone(), first.level)]);
+    let mut q = VecDeque::from([first.id.clone()]);
+    while let Some(id) = q.pop_front() {
+        let level = seen[&id];
+        for (to, up) in c.locations[&id].exits() {
+            if c.locations.contains_key(to) && !seen.contains_key(to) {
+                seen.insert(to.to_string(), level + u32::from(up));
+                q.push_back(to.to_string());
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn issue_counts() {
+    let c = cat();
+    // A tutorial location, first in the campaign.
+    assert_eq!(c.campaign.first, "tutorial");
+    assert!(c.locations.contains_key("tutorial"));
+    // At least three more with full decks, timed events and exits.
+    let mut full = 0;
+    for l in c.locations.values() {
+        let numbered: Vec<u32> = l.map.spaces.iter().filter_map(|s| s.number).collect();
+        let placed: BTreeSet<&str> = effects(l)
+            .into_iter()
+            .filter_map(|(_, e)| match e {
+                CardEffect::PlaceCard { space, .. } => Some(space.as_str()),
+                _ => None,
+            })
+            .collect();
+        let deck_full = l.map.spaces.iter().filter(|s| s.number.is_some()).all(|s| {
+            if s.locked {
+                placed.contains(s.id.as_str())
+            } else {
+                l.cards.iter().any(|k| k.space == s.number)
+            }
+        });
+        assert!(deck_full, "{}: every numbered space has its card ({numbered:?})", l.id);
+        assert!(l.card(&l.time.end).is_some(), "{}: end-of-scenario event", l.id);
+        if l.id != "tutorial" && !l.time.events.is_empty() && !l.exits().is_empty() {
+            full += 1;
+        }
+    }
+    assert!(full >= 3, "three locations besides the tutorial with events and exits, got {full}");
+    // Every location is reachable and the campaign can end.
+    let reach = reachable();
+    assert_eq!(reach.keys().cloned().collect::<BTreeSet<_>>(), c.locations.keys().cloned().collect());
+    assert!(c.locations.values().any(|l| l.exits().iter().any(|(to, _)| *to == c.campaign.finale)));
+    // Location levels follow the level-ups along the exits (L531).
+    for (id, level) in &reach {
+        assert_eq!(c.locations[id].level, *level, "{id}");
+    }
+    // Origins have a card for every level the campaign reaches.
+    let top = *reach.values().max().unwrap();
+    for o in c.origins.values() {
+        assert!(o.at(top).is_some(), "{} at level {top}", o.id);
+    }
+    // At least one boss with a tactics deck, spawned somewhere.
+    let spawned: BTreeSet<&str> = c
+        .locations
+        .values()
+        .flat_map(effects)
+        .filter_map(|(_, e)| match e {
+            CardEffect::SpawnBoss { boss } => Some(boss.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(c.bosses.values().any(|b| b.tactics.len() >= 3 && spawned.contains(b.id.as_str())));
+    // Minions: standard and veteran sides, the veteran the harder one.
+    assert!(c.minions.len() >= 4);
+    for m in c.minions.values() {
+        assert!(m.veteran.hp > m.standard.hp, "{}", m.id);
+    }
+    for id in ["darkhans_lackey", "undead_ranger", "crocodile", "bandit_hydrosophist"] {
+        assert!(c.minions.contains_key(id), "{id} is named in the book");
+    }
+    assert_eq!(c.minions["darkhans_lackey"].standard.hp, 28, "L1233");
+    // Items named in the book, with the costs its examples need (E30).
+    assert_eq!(c.items["long_sword"].cost, Some(2));
+    assert_eq!(c.items["fire_staff"].cost, Some(4));
+    assert_eq!(c.items["fire_staff"].level, 2);
+    assert_eq!(c.items["blessed_arrows"].cost, Some(3));
+}
+
+#[test]
+fn broken_references_are_refused() {
+    let base = cat().clone();
+    let mut breaks: Vec<(&str, Box<dyn Fn(&mut Catalogue)>)> = vec![
+        (
+            "unknown minion",
+            Box::new(|c| {
+                let l = c.locations.get_mut("tutorial").unwrap();
+                for k in &mut l.cards {
+                    if let Some(CardEffect::Spawn { rows }) = k.effects.first_mut() {
+                        rows[0].minion = "nobody".into();
+                    }
+                }
+            }),
+        ),
+        (
+            "unknown item",
+            Box::new(|c| {
+                let l = c.locations.get_mut("temple").unwrap();
+                l.cards[1].effects.push(CardEffect::Item { item: "nothing".into() });
+            }),
+        ),
+        (
+            "unknown journal card",
+            Box::new(|c| {
+                c.journal.remove(&1);
+            }),
+        ),
+        (
+            "unknown exit",
+            Box::new(|c| {
+                let l = c.locations.get_mut("tutorial").unwrap();
+                l.cards[0].effects.push(CardEffect::Exit { to: "atlantis".into(), level_up: false, optional: false });
+            }),
+        ),
+        (
+            "boss without tactics",
+            Box::new(|c| {
+                c.bosses.values_mut().next().unwrap().tactics.clear();
+            }),
+        ),
+        (
+            "unknown boss",
+            Box::new(|c| {
+                c.bosses.clear();
+            }),
+        ),
+        (
+            "origin's unknown skill",
+            Box::new(|c| {
+                c.origins.get_mut("ifan").unwrap().skills[0] = "juggling".into();
+            }),
+        ),
+        (
+            "origin's unknown talent",
+            Box::new(|c| {
+                c.origins.get_mut("ifan").unwrap().talents[0] = "juggling".into();
+            }),
+        ),
+        (
+            "two Origins start with one talent tile",
+            Box::new(|c| {
+                let t = c.origins["ifan"].talents[0].clone();
+                c.origins.get_mut("sebille").unwrap().talents[0] = t;
+            }),
+        ),
+        (
+            "origin missing a level",
+            Box::new(|c| {
+                c.origins.get_mut("fane").unwrap().levels.truncate(2);
+            }),
+        ),
+        (
+            "advanced skill without training",
+            Box::new(|c| {
+                c.talents.retain(|_, t| t.training.is_none());
+            }),
+        ),
+        (
+            "timed event without its card",
+            Box::new(|c| {
+                c.locations.get_mut("shipwreck").unwrap().time.events.insert(3, "Q".into());
+            }),
+        ),
+        (
+            "level does not follow the exits",
+            Box::new(|c| {
+                c.locations.get_mut("fort_joy").unwrap().level = 5;
+            }),
+        ),
+        (
+            "skill needing a keyword no starting item gives",
+            Box::new(|c| {
+                c.origins.get_mut("ifan").unwrap().items.retain(|i| i != "short_bow");
+            }),
+        ),
+    ];
+    for (what, f) in breaks.iter_mut() {
+        let mut c = base.clone();
+        f(&mut c);
+        assert!(c.validate().is_err(), "{what} was accepted");
+    }
+}
