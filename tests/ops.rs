@@ -1,0 +1,341 @@
+//! Operations: the server as `docker compose up` runs it, health and
+//! metrics, graceful shutdown, settings and logs. No Docker engine runs on CI
+//! machines, so the compose file's environment is given to the binary here
+//! directly (the release build when `.ci/run` sets `ATHLAS_SERVER_BIN`).
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::process::{Command, Stdio};
+
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use support::*;
+use tokio_tungstenite::tungstenite::Message;
+
+/// The `athlas` service's environment in docker-compose.yml, with
+/// `${VAR:-default}` resolved as Compose does.
+fn compose_environment() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docker-compose.yml")).unwrap();
+    let mut env = Vec::new();
+    let (mut in_athlas, mut in_env) = (false, false);
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start().len();
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        match indent {
+            0 => in_athlas = false,
+            2 => {
+                in_athlas = t == "athlas:";
+                in_env = false;
+            }
+            4 if in_athlas => in_env = t == "environment:",
+            6 if in_env => {
+                let (k, v) = t.split_once(':').expect("KEY: value");
+                env.push((k.trim().to_owned(), resolve(v.trim().trim_matches('"'))));
+            }
+            _ => {}
+        }
+    }
+    assert!(env.iter().any(|(k, _)| k == "DATABASE_URL"), "the compose file gives athlas a DATABASE_URL");
+    env
+}
+
+fn resolve(v: &str) -> String {
+    let mut out = String::new();
+    let mut rest = v;
+    while let Some(i) = rest.find("${") {
+        out.push_str(&rest[..i]);
+        let end = rest[i..].find('}').expect("closing brace") + i;
+        let inner = &rest[i + 2..end];
+        let (name, default) = inner.split_once(":-").unwrap_or((inner, ""));
+        out.push_str(&std::env::var(name).unwrap_or_else(|_| default.to_owned()));
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Run SQL on the local Postgres as its superuser; false when there is none
+/// (outside CI only: `.ci/run` makes sure it runs).
+fn psql(sql: &[&str]) -> bool {
+    let admin =
+        std::env::var("ATHLAS_TEST_POSTGRES").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+    let mut cmd = Command::new("psql");
+    cmd.args([admin.as_str(), "-q", "-v", "ON_ERROR_STOP=1"]);
+    for s in sql {
+        cmd.args(["-c", s]);
+    }
+    match cmd.output() {
+        Ok(out) if out.status.success() => true,
+        other => {
+            assert!(std::env::var("CI").is_err(), "no Postgres for the ops tests: {other:?}");
+            eprintln!("no Postgres, skipped: {other:?}");
+            false
+        }
+    }
+}
+
+/// Metric value of the series `line_prefix` (name with labels), 0 if absent.
+fn metric(text: &str, series: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(series).and_then(|v| v.strip_prefix(' ')))
+        .map_or(0.0, |v| v.trim().parse().unwrap())
+}
+
+async fn scrape(addr: &str) -> String {
+    let (status, body) = http_text(addr, "GET", "/metrics", None).await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+/// Play the quick win of the e2e tests; returns the last seq, which is the
+/// number of acknowledged actions (seq counts them from 1).
+async fn quick_win(addr: &str) -> u64 {
+    let m = new_match(addr, json!({"board": quick_board(), "first_player": 0})).await;
+    let (mut a, mut b) = started(addr, &m).await;
+    a.ok(json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
+    let s = a.ok(json!({"type": "end_turn"})).await;
+    b.catch_up(s).await;
+    let s = b.ok(json!({"type": "end_turn"})).await;
+    a.catch_up(s).await;
+    let u = a.unit_at([-5, 5]).unwrap();
+    a.ok(json!({"type": "activate", "unit": u})).await;
+    let last = a.ok(json!({"type": "move", "to": [-4, 4]})).await;
+    assert_eq!(a.view["phase"]["outcome"], json!({"result": "win", "seat": 0}));
+    last
+}
+
+#[tokio::test]
+async fn the_compose_environment_serves_readyz_metrics_and_a_duel_on_postgres() {
+    let db = format!("athlas_ops_compose_{}", std::process::id());
+    let ok = psql(&[
+        "DO $$ BEGIN CREATE ROLE athlas LOGIN PASSWORD 'athlas'; EXCEPTION WHEN duplicate_object THEN NULL; END $$",
+        &format!("DROP DATABASE IF EXISTS {db}"),
+        &format!("CREATE DATABASE {db} OWNER athlas"),
+    ]);
+    if !ok {
+        return;
+    }
+    let mut cmd = Command::new(server_bin());
+    cmd.env_clear();
+    for (k, v) in compose_environment() {
+        // Compose's service names and published port, as seen from this machine.
+        let v = match k.as_str() {
+            "DATABASE_URL" => v.replace("@postgres:5432/athlas", &format!("@127.0.0.1:5432/{db}")),
+            "ATHLAS_LISTEN" => "127.0.0.1:0".to_owned(),
+            _ => v,
+        };
+        cmd.env(k, v);
+    }
+    let server = spawn(cmd);
+    let (status, ready) = http(&server.addr, "GET", "/readyz", None).await;
+    assert_eq!((status, ready["store"].as_str()), (200, Some("postgres")), "{ready}");
+    assert_eq!(http_text(&server.addr, "GET", "/healthz", None).await.0, 200);
+    // The container healthcheck: the binary probes its own /readyz.
+    let probe = Command::new(server_bin())
+        .arg("--healthcheck")
+        .env_clear()
+        .env("ATHLAS_LISTEN", &server.addr)
+        .status()
+        .unwrap();
+    assert!(probe.success());
+    let acks = quick_win(&server.addr).await;
+    let text = scrape(&server.addr).await;
+    assert_eq!(metric(&text, "athlas_matches{game=\"duel\",status=\"finished\"}"), 1.0, "{text}");
+    assert_eq!(metric(&text, "athlas_actions_accepted_total"), acks as f64, "{text}");
+    // JSON logs, one object per line, with the match in the span fields.
+    let logs = server.logs.lock().unwrap().clone();
+    assert!(logs.iter().all(|l| serde_json::from_str::<Value>(l).is_ok()), "JSON log lines");
+    assert!(logs.iter().any(|l| l.contains("action accepted") && l.contains("match_id")), "{logs:?}");
+    drop(server);
+    psql(&[&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)")]);
+}
+
+#[tokio::test]
+async fn readyz_is_503_when_the_store_is_gone() {
+    let db = format!("athlas_ops_gone_{}", std::process::id());
+    if !psql(&[&format!("DROP DATABASE IF EXISTS {db}"), &format!("CREATE DATABASE {db}")]) {
+        return;
+    }
+    let server = Db::Postgres(format!("postgres://postgres@127.0.0.1:5432/{db}")).start();
+    assert_eq!(http_text(&server.addr, "GET", "/readyz", None).await.0, 200);
+    psql(&[&format!("DROP DATABASE {db} WITH (FORCE)")]);
+    let (status, body) = http(&server.addr, "GET", "/readyz", None).await;
+    assert_eq!((status, body["code"].as_str()), (503, Some("not_ready")), "{body}");
+    // Alive all the same.
+    assert_eq!(http_text(&server.addr, "GET", "/healthz", None).await.0, 200);
+}
+
+/// SIGTERM mid-game: clients get a close with a reason, the process exits 0,
+/// and after a restart the game resumes with every acknowledged action.
+async fn sigterm_loses_nothing(db: Db) {
+    let mut server = db.start();
+    let m = new_match(&server.addr, json!({"first_player": 0})).await;
+    let (mut a, b) = started(&server.addr, &m).await;
+    a.ok(json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
+    // One more action in flight as the signal arrives.
+    a.send(json!({"type": "act", "id": 900, "action": {"type": "summon", "alpha": 1, "hex": [-4, 5]}})).await;
+    let kill = Command::new("kill").args(["-TERM", &server.child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    // Read a's frames to the close: an ack for the action in flight may come
+    // first; then the reason; then the close frame.
+    let mut acked = a.seq;
+    let mut reason = None;
+    while let Ok(Some(Ok(frame))) = tokio::time::timeout(WAIT, a.ws.next()).await {
+        match frame {
+            Message::Text(t) => {
+                let v: Value = serde_json::from_str(&t).unwrap();
+                match v["type"].as_str() {
+                    Some("ack") => acked = acked.max(v["seq"].as_u64().unwrap()),
+                    Some("error") if v["id"].is_null() => reason = v["code"].as_str().map(str::to_owned),
+                    _ => {}
+                }
+            }
+            Message::Close(_) => break,
+            _ => {}
+        }
+    }
+    assert_eq!(reason.as_deref(), Some("shutting_down"), "clients are told why");
+    let status = server.child.wait().unwrap();
+    assert!(status.success(), "exit 0 on SIGTERM, got {status}");
+    let b_seen = b.seq;
+    drop((a, b));
+    let server = db.start();
+    let mut a = Client::player(&server.addr, &m.tokens[0], Some(acked)).await;
+    assert!(a.seq >= acked, "no acknowledged action lost: {} < {acked}", a.seq);
+    let mut b = Client::player(&server.addr, &m.tokens[1], Some(b_seen)).await;
+    b.catch_up(a.seq).await;
+    let s = a.ok(json!({"type": "end_turn"})).await;
+    b.catch_up(s).await;
+    b.ok(json!({"type": "summon", "alpha": 0, "hex": [0, -5]})).await;
+}
+
+#[tokio::test]
+async fn sigterm_mid_game_loses_nothing_on_sqlite() {
+    sigterm_loses_nothing(Db::sqlite("sigterm")).await;
+}
+
+#[tokio::test]
+async fn sigterm_mid_game_loses_nothing_on_postgres() {
+    let db = format!("athlas_ops_term_{}", std::process::id());
+    if psql(&[&format!("DROP DATABASE IF EXISTS {db}"), &format!("CREATE DATABASE {db}")]) {
+        sigterm_loses_nothing(Db::Postgres(format!("postgres://postgres@127.0.0.1:5432/{db}"))).await;
+    }
+}
+
+#[tokio::test]
+async fn metrics_count_accepted_and_rejected_actions_and_reconnects() {
+    let server = Db::sqlite("metrics").start();
+    let before = scrape(&server.addr).await;
+    assert_eq!(metric(&before, "athlas_actions_accepted_total"), 0.0);
+    let m = new_match(&server.addr, json!({"first_player": 0})).await;
+    let (mut a, mut b) = started(&server.addr, &m).await;
+    let r = b.act(json!({"type": "end_turn"})).await;
+    assert_eq!(r["code"], "not_your_turn");
+    let seq = a.ok(json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
+    let text = scrape(&server.addr).await;
+    assert_eq!(metric(&text, "athlas_actions_accepted_total"), 3.0, "two creations and a summon\n{text}");
+    assert_eq!(metric(&text, "athlas_actions_rejected_total{code=\"not_your_turn\"}"), 1.0, "{text}");
+    assert_eq!(metric(&text, "athlas_ack_latency_seconds_count"), 3.0, "{text}");
+    assert!(metric(&text, "athlas_store_write_seconds_count") >= 1.0, "{text}");
+    assert_eq!(metric(&text, "athlas_connections"), 2.0, "{text}");
+    assert_eq!(metric(&text, "athlas_rooms"), 1.0, "{text}");
+    assert_eq!(metric(&text, "athlas_matches{game=\"duel\",status=\"active\"}"), 1.0, "{text}");
+    // A player who comes back with last_seq is a reconnect.
+    drop(b);
+    let _b = Client::player(&server.addr, &m.tokens[1], Some(seq)).await;
+    let text = scrape(&server.addr).await;
+    assert_eq!(metric(&text, "athlas_reconnects_total"), 1.0, "{text}");
+}
+
+#[tokio::test]
+async fn tokens_salts_and_unrevealed_cards_are_never_logged() {
+    let db = Db::sqlite("logs");
+    let mut cmd = db.command();
+    cmd.env("ATHLAS_LOG_LEVEL", "debug");
+    let server = spawn(cmd);
+    let m = new_match(&server.addr, json!({"first_player": 0})).await;
+    let (mut a, mut b) = started(&server.addr, &m).await;
+    a.ok(json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
+    let s = a.ok(json!({"type": "resign"})).await;
+    b.catch_up(s).await;
+    let mut salts = Vec::new();
+    while salts.len() < 2 {
+        let v = b.until(|m| m["type"] == "reveal").await;
+        salts.push(v["salt"].as_str().unwrap().to_owned());
+    }
+    let logs = server.logs.lock().unwrap().join("\n");
+    assert!(logs.contains("action accepted"), "debug logs were written");
+    for secret in m.tokens.iter().chain(&salts) {
+        assert!(!logs.contains(secret.as_str()), "a token or salt was logged");
+    }
+    for card in ["etynian_crossbow", "marksmanship", "watch_tower", "time_warp", "karoos_blade", "lightning_bolt"] {
+        assert!(!logs.contains(card), "{card} was logged");
+    }
+}
+
+/// Every setting `docs/OPERATIONS.md` documents, as flag and variable.
+const SETTINGS: [(&str, &str); 15] = [
+    ("--listen", "ATHLAS_LISTEN"),
+    ("--database-url", "DATABASE_URL"),
+    ("--data-dir", "ATHLAS_DATA_DIR"),
+    ("--log-format", "ATHLAS_LOG_FORMAT"),
+    ("--log-level", "ATHLAS_LOG_LEVEL"),
+    ("--max-frame-bytes", "ATHLAS_MAX_FRAME_BYTES"),
+    ("--rate-per-sec", "ATHLAS_RATE_PER_SEC"),
+    ("--rate-burst", "ATHLAS_RATE_BURST"),
+    ("--max-connections", "ATHLAS_MAX_CONNECTIONS"),
+    ("--allowed-origins", "ATHLAS_ALLOWED_ORIGINS"),
+    ("--response-timer-secs", "ATHLAS_RESPONSE_TIMER_SECS"),
+    ("--idle-unload-secs", "ATHLAS_IDLE_UNLOAD_SECS"),
+    ("--snapshot-every", "ATHLAS_SNAPSHOT_EVERY"),
+    ("--shutdown-grace-secs", "ATHLAS_SHUTDOWN_GRACE_SECS"),
+    ("--healthcheck", ""),
+];
+
+#[test]
+fn help_lists_every_setting_and_the_operations_guide_documents_it() {
+    let out = Command::new(server_bin()).arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/OPERATIONS.md")).unwrap();
+    for (flag, var) in SETTINGS {
+        assert!(help.contains(flag), "--help lacks {flag}");
+        assert!(help.contains(var), "--help lacks {var}");
+        assert!(guide.contains(flag) && guide.contains(var), "docs/OPERATIONS.md lacks {flag} / {var}");
+    }
+}
+
+#[test]
+fn a_bad_setting_stops_start_up_naming_it() {
+    for (var, value, named) in [
+        ("ATHLAS_MAX_CONNECTIONS", "0", "--max-connections"),
+        ("ATHLAS_LISTEN", "everywhere", "--listen"),
+        ("DATABASE_URL", "mysql://db/athlas", "--database-url"),
+        ("ATHLAS_LOG_FORMAT", "xml", "--log-format"),
+    ] {
+        let out = Command::new(server_bin()).env_clear().env(var, value).stdout(Stdio::null()).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{var}={value}: {err}");
+        assert!(err.contains(named) && err.contains(value), "{var}={value}: {err}");
+    }
+    // A store that cannot be opened: exit 1, saying so.
+    let out = Command::new(server_bin())
+        .env_clear()
+        .env("DATABASE_URL", "sqlite:///proc/no-such-dir/athlas.db")
+        .env("ATHLAS_LISTEN", "127.0.0.1:0")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("opening the store"));
+}
+
+#[test]
+fn the_healthcheck_fails_when_nothing_answers() {
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let out = Command::new(server_bin()).args(["--healthcheck", "--listen", &free.to_string()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}

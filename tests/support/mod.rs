@@ -1,0 +1,331 @@
+//! What the end-to-end and operations tests share: a real `athlas-server`
+//! process, a minimal HTTP client, a WebSocket client that keeps every raw
+//! frame, and a quick duel set-up.
+#![allow(dead_code)] // each test file uses its own part
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+
+pub const WAIT: Duration = Duration::from_secs(20);
+
+/// A running server process; killed when dropped.
+pub struct Server {
+    pub child: Child,
+    pub addr: String,
+    /// Every line the server wrote to stdout, colour codes removed.
+    pub logs: Arc<Mutex<Vec<String>>>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Where the store lives: an SQLite file in a fresh directory, or a fresh
+/// Postgres database.
+#[derive(Clone)]
+pub enum Db {
+    Sqlite(std::path::PathBuf),
+    Postgres(String),
+}
+
+impl Db {
+    pub fn sqlite(name: &str) -> Db {
+        let dir = std::env::temp_dir().join(format!("athlas-e2e-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Db::Sqlite(dir)
+    }
+
+    /// A fresh database on the local Postgres, or `None` when none runs.
+    pub async fn postgres(name: &str) -> Option<Db> {
+        let admin = std::env::var("ATHLAS_TEST_POSTGRES")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+        let db = format!("athlas_e2e_{name}_{}", std::process::id());
+        let out = Command::new("psql")
+            .args([
+                admin.as_str(),
+                "-q",
+                "-c",
+                &format!("DROP DATABASE IF EXISTS {db}"),
+                "-c",
+                &format!("CREATE DATABASE {db}"),
+            ])
+            .output()
+            .ok();
+        let Some(out) = out else {
+            assert!(std::env::var("CI").is_err(), "psql is missing");
+            return None;
+        };
+        if !out.status.success() {
+            // CI makes sure Postgres runs (.ci/run): there, a missing one is a failure.
+            assert!(std::env::var("CI").is_err(), "no Postgres for e2e: {}", String::from_utf8_lossy(&out.stderr));
+            eprintln!("no Postgres for e2e, skipped: {}", String::from_utf8_lossy(&out.stderr));
+            return None;
+        }
+        let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap();
+        Some(Db::Postgres(format!("{base}/{db}")))
+    }
+
+    /// The server command for this store: `ATHLAS_SERVER_BIN` or the
+    /// binary Cargo built, listening on a free port.
+    pub fn command(&self) -> Command {
+        let mut cmd = Command::new(server_bin());
+        cmd.args(["--listen", "127.0.0.1:0"]).env("ATHLAS_LOG_LEVEL", "info").env_remove("DATABASE_URL");
+        match self {
+            Db::Sqlite(dir) => {
+                cmd.arg("--data-dir").arg(dir);
+            }
+            Db::Postgres(url) => {
+                cmd.env("DATABASE_URL", url);
+            }
+        }
+        cmd
+    }
+
+    pub fn start(&self) -> Server {
+        spawn(self.command())
+    }
+}
+
+/// The server binary: `ATHLAS_SERVER_BIN` when set (`.ci/run` points it at
+/// the release build), else the one Cargo built for these tests.
+pub fn server_bin() -> String {
+    std::env::var("ATHLAS_SERVER_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_athlas-server").to_owned())
+}
+
+/// Start `cmd`, keep its stdout, and wait until it says where it listens.
+pub fn spawn(mut cmd: Command) -> Server {
+    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn().expect("start athlas-server");
+    let out = child.stdout.take().unwrap();
+    let logs = Arc::new(Mutex::new(Vec::new()));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let kept = logs.clone();
+    std::thread::spawn(move || {
+        let mut tx = Some(tx);
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            let line = strip_ansi(&line);
+            if let Some(t) = tx.as_ref() {
+                if line.contains("listening") {
+                    let addr = line
+                        .split("addr=")
+                        .nth(1)
+                        .or_else(|| line.split("\"addr\":\"").nth(1))
+                        .and_then(|s| s.split(|c: char| c.is_whitespace() || c == '"').next())
+                        .map(str::to_string);
+                    if let Some(a) = addr {
+                        let _ = t.send(a);
+                        tx = None;
+                    }
+                }
+            }
+            kept.lock().unwrap().push(line);
+        }
+    });
+    let addr = rx.recv_timeout(WAIT).expect("the server says where it listens");
+    Server { child, addr, logs }
+}
+
+/// Log lines may carry colour codes.
+pub fn strip_ansi(s: &str) -> String {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Minimal HTTP/1.1 client: one request per connection; status and body.
+pub async fn http_text(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, String) {
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await.unwrap();
+    let text = String::from_utf8_lossy(&buf);
+    let status: u16 = text.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default();
+    (status, body)
+}
+
+/// [`http_text`] with a JSON body.
+pub async fn http(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let (status, text) = http_text(addr, method, path, body).await;
+    // Tolerate chunked encoding: take the outermost JSON object.
+    let json = match (text.find('{'), text.rfind('}')) {
+        (Some(a), Some(b)) => &text[a..=b],
+        _ => "null",
+    };
+    (status, serde_json::from_str(json).unwrap_or(Value::Null))
+}
+
+pub type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A WebSocket client that keeps every raw frame it received.
+pub struct Client {
+    pub ws: Ws,
+    pub raw: Vec<String>,
+    pub next_id: u64,
+    pub seq: u64,
+    pub view: Value,
+}
+
+impl Client {
+    pub async fn open(addr: &str, first: Value) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.unwrap();
+        let mut c = Client { ws, raw: Vec::new(), next_id: 1, seq: 0, view: Value::Null };
+        c.send(first).await;
+        let w = c.until(|m| m["type"] == "welcome").await;
+        c.seq = w["seq"].as_u64().unwrap();
+        c.view = w["view"].clone();
+        c
+    }
+
+    pub async fn player(addr: &str, token: &str, last_seq: Option<u64>) -> Client {
+        let mut hello = json!({"type": "hello", "token": token});
+        if let Some(s) = last_seq {
+            hello["last_seq"] = json!(s);
+        }
+        Client::open(addr, hello).await
+    }
+
+    pub async fn send(&mut self, v: Value) {
+        self.ws.send(Message::Text(v.to_string().into())).await.unwrap();
+    }
+
+    /// The next frame (recorded), waiting at most WAIT.
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let m = tokio::time::timeout(WAIT, self.ws.next()).await.expect("a frame in time").expect("open").unwrap();
+            if let Message::Text(t) = m {
+                self.raw.push(t.to_string());
+                let v: Value = serde_json::from_str(&t).unwrap();
+                if v["type"] == "update" {
+                    self.seq = v["seq"].as_u64().unwrap();
+                    self.view = v["view"].clone();
+                }
+                return v;
+            }
+        }
+    }
+
+    pub async fn until(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let v = self.next().await;
+            if pred(&v) {
+                return v;
+            }
+        }
+    }
+
+    /// Send an action; the ack or error that answers it.
+    pub async fn act(&mut self, action: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"type": "act", "id": id, "action": action})).await;
+        self.until(|m| (m["type"] == "ack" || m["type"] == "error") && m["id"] == json!(id)).await
+    }
+
+    pub async fn ok(&mut self, action: Value) -> u64 {
+        let r = self.act(action.clone()).await;
+        assert_eq!(r["type"], "ack", "{action} → {r}");
+        let seq = r["seq"].as_u64().unwrap();
+        // Our own update for that seq follows.
+        while self.seq < seq {
+            self.next().await;
+        }
+        seq
+    }
+
+    /// Read frames until this client has seen update `seq`.
+    pub async fn catch_up(&mut self, seq: u64) {
+        while self.seq < seq {
+            self.next().await;
+        }
+    }
+
+    pub fn unit_at(&self, hex: [i32; 2]) -> Option<u64> {
+        self.view["units"].as_array().unwrap().iter().find(|u| u["hex"] == json!(hex)).and_then(|u| u["id"].as_u64())
+    }
+}
+
+/// A small board: two relics next to seat 0's summoning row, so a game can be
+/// won in three turns.
+pub fn quick_board() -> Value {
+    json!({
+        "id": "e2e",
+        "radius": 5,
+        "terrain": [],
+        "summoning": [[[-5,5],[-4,5],[-3,5],[-2,5],[-1,5],[0,5]], [[0,-5],[1,-5],[2,-5],[3,-5],[4,-5],[5,-5]]],
+        "relics": [[-5,5],[-4,4],[3,0]]
+    })
+}
+
+pub struct Match {
+    pub id: String,
+    pub tokens: [String; 2],
+}
+
+pub async fn new_match(addr: &str, options: Value) -> Match {
+    let (st, created) = http(addr, "POST", "/api/matches", Some(json!({"game": "duel", "options": options}))).await;
+    assert_eq!(st, 201, "{created}");
+    let code = created["join_code"].as_str().unwrap();
+    let (st, joined) = http(addr, "POST", &format!("/api/join/{code}"), None).await;
+    assert_eq!(st, 200, "{joined}");
+    let (st, full) = http(addr, "POST", &format!("/api/join/{code}"), None).await;
+    assert_eq!(st, 409, "a full match: {full}");
+    assert!(full["code"].is_string() && full["message"].is_string());
+    Match {
+        id: created["match_id"].as_str().unwrap().into(),
+        tokens: [created["token"].as_str().unwrap().into(), joined["token"].as_str().unwrap().into()],
+    }
+}
+
+/// Seat 0's secret Alphas: cards that seat 1 does not use.
+pub fn seat0_creation() -> Value {
+    json!({"type": "create", "alphas": [
+        {"cards": ["spell_binder", "pathfinding", "magic_bolt"]},
+        {"cards": ["shadow_ranger", "etynian_crossbow", "marksmanship"]},
+        {"cards": ["watch_tower", "obsidian_sword"]}
+    ], "di_stack": ["teleport", "time_warp"]})
+}
+
+pub fn seat1_creation() -> Value {
+    json!({"type": "create", "alphas": [
+        {"cards": ["savage_warrior", "karoos_blade"]},
+        {"cards": ["forsaken_drake", "rakios_battle_suit"]},
+        {"cards": ["raider_of_the_deep", "full_plate_armor"]}
+    ], "di_stack": ["lightning_bolt"]})
+}
+
+/// Create, join, lock both creations. Returns both clients.
+pub async fn started(addr: &str, m: &Match) -> (Client, Client) {
+    let mut a = Client::player(addr, &m.tokens[0], None).await;
+    let mut b = Client::player(addr, &m.tokens[1], None).await;
+    a.ok(seat0_creation()).await;
+    let s = b.ok(seat1_creation()).await;
+    a.catch_up(s).await;
+    (a, b)
+}
