@@ -229,6 +229,17 @@ impl Store {
         with_pool!(self, p => p.close().await)
     }
 
+    /// How a transaction that writes begins. SQLite: IMMEDIATE, taking the
+    /// write lock up front; a deferred transaction that reads first and then
+    /// writes fails at once with "database is locked" (SQLITE_BUSY_SNAPSHOT)
+    /// when another connection committed in between, busy timeout or not.
+    fn begin_write(&self) -> &'static str {
+        match self.backend {
+            Backend::Sqlite(_) => "BEGIN IMMEDIATE",
+            Backend::Postgres(_) => "BEGIN",
+        }
+    }
+
     /// SQL in the Postgres dialect, adapted to this backend.
     fn sql<'a>(&self, sql: &'a str) -> Cow<'a, str> {
         match self.backend {
@@ -286,7 +297,7 @@ impl Store {
         );
         let q2 = self.sql("INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
         let r: std::result::Result<(), sqlx::Error> = with_pool!(self, p => async {
-            let mut tx = p.begin().await?;
+            let mut tx = p.begin_with(self.begin_write()).await?;
             sqlx::query(&q1)
                 .bind(m.id.to_string())
                 .bind(&m.game)
@@ -319,7 +330,7 @@ impl Store {
         let q_insert = self.sql("INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
         let q_status = self.sql("UPDATE matches SET status = 'active' WHERE id = $1::uuid AND status = 'open'");
         let r: std::result::Result<Option<(String, Option<u8>)>, sqlx::Error> = with_pool!(self, p => async {
-            let mut tx = p.begin().await?;
+            let mut tx = p.begin_with(self.begin_write()).await?;
             let Some(row) = sqlx::query(&q_match).bind(join_code).fetch_optional(&mut *tx).await? else {
                 return Ok(None);
             };
@@ -448,7 +459,7 @@ impl Store {
         let q_finish = self.sql("UPDATE matches SET status = 'finished', outcome = $2::jsonb WHERE id = $1::uuid");
         let q_snap = self.sql("INSERT INTO snapshots (match_id, seq, state) VALUES ($1::uuid, $2, $3::jsonb)");
         let r: std::result::Result<bool, sqlx::Error> = with_pool!(self, p => async {
-            let mut tx = p.begin().await?;
+            let mut tx = p.begin_with(self.begin_write()).await?;
             for a in batch {
                 let id = a.match_id.to_string();
                 let seq = a.action.seq as i64;

@@ -103,6 +103,37 @@ async fn suite(store: &Store) {
     in_campaign.campaign_id = Some(c);
     store.create_match(&in_campaign).await.unwrap();
     assert_eq!(store.get_match(in_campaign.id).await.unwrap().unwrap().campaign_id, Some(c));
+
+    // Ready once migrated; matches counted by game and status.
+    store.ready().await.unwrap();
+    let counts = store.count_matches().await.unwrap();
+    let total: u64 = counts.iter().map(|(_, _, n)| n).sum();
+    assert_eq!(
+        total,
+        store.list_matches("open", 100).await.unwrap().len() as u64
+            + counts.iter().filter(|c| c.1 != "open").map(|c| c.2).sum::<u64>()
+    );
+    assert!(counts.iter().all(|(g, _, _)| g == "nim"));
+
+    // Lobby writes and action appends at once, from many tasks: none may
+    // fail with "database is locked" (a read-then-write transaction on
+    // SQLite must take the write lock up front).
+    let tasks: Vec<_> = (0..16)
+        .map(|i| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                let m = new_match(&format!("CONC{i:04}"), &format!("conc-a-{i}"));
+                store.create_match(&m).await.unwrap();
+                store.join(&m.join_code, &format!("conc-b-{i}")).await.unwrap();
+                for seq in 1..=10 {
+                    store.append(&[append(m.id, seq)]).await.unwrap();
+                }
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap();
+    }
 }
 
 #[tokio::test]
