@@ -1,6 +1,7 @@
 //! `duel_apply`: validate and apply one typical action (an attack) in the
 //! middle of a game. `duel_replay`: rebuild a 300-action game from its log.
-//! Targets (DESIGN.md): ≤ 20 µs median and ≤ 10 ms.
+//! Targets (DESIGN.md): ≤ 20 µs median and ≤ 10 ms. `duel_view_json`: the
+//! acting seat's view with its legal actions, serialized, as sent per update.
 
 use athlas_engine::duel::bot::RandomBot;
 use athlas_engine::duel::card::Catalogue;
@@ -51,6 +52,13 @@ fn benches(c: &mut Criterion) {
         )
     });
     c.bench_function("duel_replay", |b| b.iter(|| replay::<Duel>(&options, seed, log.clone()).unwrap()));
+    // What the server does per seat per update: the acting seat's view, with
+    // its legal actions, as JSON.
+    let mid = &states[150];
+    let acting = RandomBot::new(0).seat_to_act(mid).expect("someone acts mid-game");
+    c.bench_function("duel_view_json", |b| {
+        b.iter(|| serde_json::to_string(&Duel::view(mid, athlas_engine::Viewer::Seat(acting))).unwrap())
+    });
 }
 
 criterion_group!(duel, benches);
