@@ -68,6 +68,10 @@ pub struct Config {
     /// finish before closing the store anyway.
     #[arg(long, env = "ATHLAS_SHUTDOWN_GRACE_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=3600))]
     pub shutdown_grace_secs: u64,
+    /// Do not serve: probe GET /readyz on the --listen port and exit 0 when
+    /// ready, 1 otherwise (for container healthchecks; the image has no curl).
+    #[arg(long)]
+    pub healthcheck: bool,
 }
 
 /// How log lines look.
@@ -133,6 +137,7 @@ impl Default for Config {
             idle_unload_secs: 300,
             snapshot_every: 50,
             shutdown_grace_secs: 10,
+            healthcheck: false,
         }
     }
 }

@@ -8,6 +8,9 @@ use tracing_subscriber::EnvFilter;
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let config = Config::parse();
+    if config.healthcheck {
+        std::process::exit(probe_ready(config.listen).await);
+    }
     // ATHLAS_LOG_LEVEL / --log-level; validated when parsed.
     let filter = EnvFilter::new(&config.log_level);
     if config.log_format == LogFormat::Json {
@@ -22,6 +25,37 @@ async fn main() -> anyhow::Result<()> {
     tracing::info!(addr = %listener.local_addr()?, store = hub.store.backend_name(), "listening");
     athlas_server::serve(listener, hub, shutdown_signal()).await.context("serving")?;
     Ok(())
+}
+
+/// `--healthcheck`: 0 when `/readyz` on this machine answers 200.
+async fn probe_ready(listen: std::net::SocketAddr) -> i32 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut addr = listen;
+    if addr.ip().is_unspecified() {
+        addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+    }
+    let probe = async {
+        let mut s = tokio::net::TcpStream::connect(addr).await?;
+        s.write_all(format!("GET /readyz HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes()).await?;
+        let mut head = [0u8; 12];
+        s.read_exact(&mut head).await?;
+        Ok::<bool, std::io::Error>(head.starts_with(b"HTTP/1.1 200"))
+    };
+    match tokio::time::timeout(std::time::Duration::from_secs(3), probe).await {
+        Ok(Ok(true)) => 0,
+        Ok(Ok(false)) => {
+            eprintln!("{addr}: /readyz is not 200");
+            1
+        }
+        Ok(Err(e)) => {
+            eprintln!("{addr}: {e}");
+            1
+        }
+        Err(_) => {
+            eprintln!("{addr}: no answer in 3 s");
+            1
+        }
+    }
 }
 
 /// Ctrl-C or SIGTERM.
