@@ -5,13 +5,32 @@
 //!
 //! Modules by domain noun: [`dice`], [`damage`], [`status`], [`cooldown`],
 //! [`attack`], [`map`], [`minion`], [`content`] (the catalogue and its
-//! vocabulary).
+//! vocabulary); the match itself: [`state`], [`action`], [`event`],
+//! `figure` (damage, healing, statuses on figures), `location` (setup,
+//! exploring, location cards, challenges), `round` (the round loop, Rest,
+//! the time track), `combat` (Origin turns, attacks, enemy turns), [`view`]
+//! and [`ruleset`].
 
+pub mod action;
 pub mod attack;
+mod combat;
 pub mod content;
 pub mod cooldown;
 pub mod damage;
 pub mod dice;
+pub mod event;
+mod figure;
+mod location;
 pub mod map;
 pub mod minion;
+mod round;
+pub mod ruleset;
+pub mod state;
 pub mod status;
+pub mod view;
+
+pub use action::{Aim, CardUse, DivinityAction, KeywordFrom};
+pub use event::DivinityEvent;
+pub use ruleset::Divinity;
+pub use state::{CampaignState, DivinityOptions, DivinityState};
+pub use view::DivinityView;

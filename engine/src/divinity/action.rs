@@ -1,0 +1,149 @@
+//! What a seat may ask for. Each action is one JSON object tagged by `type`.
+//! Collective party decisions (round type, the order cards resolve in) are
+//! taken by the party leader, the lowest seat (ASSUMPTIONS.md).
+
+use serde::{Deserialize, Serialize};
+
+use super::state::Who;
+use super::status::Status;
+use crate::Seat;
+
+/// What a card's action is aimed at: someone (single target) or a space (area).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "id")]
+pub enum Aim {
+    Origin(Seat),
+    Enemy(u32),
+    /// A space id, for area attacks.
+    Space(String),
+}
+
+impl Aim {
+    pub fn who(&self) -> Option<Who> {
+        match self {
+            Aim::Origin(s) => Some(Who::Origin(*s)),
+            Aim::Enemy(e) => Some(Who::Enemy(*e)),
+            Aim::Space(_) => None,
+        }
+    }
+}
+
+/// Which card an action uses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "id")]
+pub enum CardUse {
+    /// A skill in hand (Source skills cost Source instead of AP).
+    Skill(String),
+    /// An equipped item's action.
+    Item(String),
+    /// A consumable from the backpack.
+    Consumable(String),
+    /// The active summon's action.
+    Summon,
+}
+
+/// Where an automatic success's keyword comes from (L1198, L796, L1009).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "id")]
+pub enum KeywordFrom {
+    /// The Origin card, a talent, an equipped item or the summon.
+    Permanent,
+    /// A skill in hand, played at 0 AP face down on slot 3.
+    Skill(String),
+    /// A consumable in the backpack, discarded at once.
+    Consumable(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum DivinityAction {
+    // ----- Between rounds -----
+    /// The party leader picks the round when no enemy is on the map.
+    ChooseRound {
+        explore: bool,
+    },
+
+    // ----- Explore round -----
+    /// Travel any distance to a numbered space along unlocked paths (or stay: `to` = None).
+    Travel {
+        to: Option<String>,
+    },
+    /// A group reveals the card of its space.
+    Reveal,
+    /// A group resolves a card from the holding area instead (L309).
+    TakeHolding {
+        card: String,
+    },
+    /// A group explores nothing this round.
+    Pass,
+    /// The leader resolves one revealed card next.
+    Resolve {
+        card: String,
+    },
+    /// The leader puts a revealed card that allows it in the holding area.
+    Hold {
+        card: String,
+    },
+
+    // ----- Challenges -----
+    /// Roll for the current challenge, or succeed automatically with a
+    /// keyword and choose result row `row` (before any die is rolled).
+    Challenge {
+        #[serde(default)]
+        auto: Option<(String, KeywordFrom, usize)>,
+    },
+
+    // ----- Rolls -----
+    /// Reroll dice of the pending roll: with 1 Source, or with the card's own reroll.
+    Reroll {
+        dice: Vec<usize>,
+        source: bool,
+    },
+    /// Keep the pending roll and resolve it.
+    Accept,
+
+    // ----- Combat and Rest turns -----
+    /// Start this Origin's Combat turn (start-of-turn effects, then AP).
+    StartTurn,
+    /// Move into an adjacent space.
+    Move {
+        to: String,
+    },
+    Use {
+        card: CardUse,
+        aim: Aim,
+    },
+    /// Pull an enemy from an adjacent space into yours (1 AP).
+    Taunt {
+        enemy: u32,
+    },
+    /// Equip an item from the backpack (the displaced item goes to the backpack).
+    Equip {
+        item: String,
+    },
+    /// Store an equipped item in the backpack.
+    Store {
+        item: String,
+    },
+    /// Give an item to an Origin in your space (anywhere in a Rest round).
+    Give {
+        item: String,
+        to: Seat,
+    },
+    /// Discard an item to the bottom of its deck.
+    Discard {
+        item: String,
+    },
+    /// Heal 2 HP, or slide one status one slot (Combat, 2 AP); in a Rest
+    /// round heal 2 and clear every status (`status` ignored).
+    Recover {
+        #[serde(default)]
+        status: Option<Status>,
+    },
+    /// Give `hp` of your HP to a downed Origin.
+    Revive {
+        to: Seat,
+        hp: u32,
+    },
+    EndTurn,
+}

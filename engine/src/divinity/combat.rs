@@ -1,0 +1,1067 @@
+//! Combat (L1400-1837): the Combat round's steps, Origin turns with AP and
+//! the combat actions, attack rolls open to rerolls, minion and Boss turns,
+//! and ending a combat.
+
+use super::action::{Aim, CardUse};
+use super::attack::{self, Attack, Outcome, Targets};
+use super::content::{Catalogue, ItemKind};
+use super::cooldown::{CardRef, TrackCard};
+use super::damage::DamageType;
+use super::dice::{Colour, Pool, TargetingFace};
+use super::event::DivinityEvent as Ev;
+use super::map::SpaceIx;
+use super::minion::{choose_target, plan_move, Candidate};
+use super::state::*;
+use crate::{RuleError, Seat};
+
+fn err(code: &'static str, m: impl Into<String>) -> RuleError {
+    RuleError::new(code, m)
+}
+
+/// What using a card costs and leaves behind.
+struct Play {
+    attack: Option<Attack>,
+    ap: u32,
+    source: u32,
+    label: String,
+    revives: Option<u32>,
+}
+
+impl DivinityState {
+    // ----- The round -----
+
+    /// A Combat round (L373-396): FAST enemies, then the Origins, then SLOW
+    /// enemies; the round ends when every Origin has had its turn.
+    pub(super) fn combat_round(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
+        let n = self.origins.len();
+        self.phase = Phase::Combat { done: vec![false; n], active: None };
+        self.enemy_step(cat, true, ev);
+        if matches!(self.phase, Phase::Combat { .. }) {
+            self.after_origin_turn(cat, ev);
+        }
+    }
+
+    fn enemy_step(&mut self, cat: &Catalogue, fast: bool, ev: &mut Vec<Ev>) {
+        let order: Vec<u32> = self.enemies.iter().filter(|e| e.fast == fast).map(|e| e.id).collect();
+        for id in order {
+            if !matches!(self.phase, Phase::Combat { .. }) {
+                return;
+            }
+            let Some(e) = self.enemy(id) else { continue };
+            match e.kind.clone() {
+                EnemyKind::Minion { .. } => self.minion_turn(cat, id, ev),
+                EnemyKind::Boss { boss } => self.boss_turn(cat, id, &boss, ev),
+            }
+            self.check_combat_end(cat, ev);
+        }
+    }
+
+    /// When every standing Origin has had its turn: downed Origins gain AP and
+    /// slide (L757), the SLOW enemies act, and the round ends.
+    pub(super) fn after_origin_turn(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
+        let Phase::Combat { done, active: None } = &self.phase else { return };
+        let n = self.origins.len();
+        if (0..n).any(|s| !done[s] && !self.origins[s].downed) {
+            return;
+        }
+        let waiting: Vec<Seat> = (0..n as Seat).filter(|s| !done[*s as usize]).collect();
+        for s in waiting {
+            self.gain_ap(cat, s);
+            self.slide_origin(cat, s, ev);
+        }
+        if let Phase::Combat { done, .. } = &mut self.phase {
+            done.iter_mut().for_each(|d| *d = true);
+        }
+        self.enemy_step(cat, false, ev);
+        if matches!(self.phase, Phase::Combat { .. }) {
+            self.end_of_round(cat, ev);
+        }
+    }
+
+    fn gain_ap(&mut self, cat: &Catalogue, seat: Seat) {
+        let o = &self.origins[seat as usize];
+        let card = cat.origins[&o.origin].at(o.level).map_or(0, |l| l.ap) as i64;
+        let rules = self.rules_of(cat, Who::Origin(seat));
+        let gain = if rules.iter().any(|r| r.skips_turn) {
+            0
+        } else {
+            (card + rules.iter().map(|r| r.ap_gain as i64).sum::<i64>()).max(0) as u32
+        };
+        let max = self.max_ap(cat, seat);
+        let o = &mut self.origins[seat as usize];
+        o.ap = (o.ap + gain).min(max);
+    }
+
+    /// Combat ends at once when every enemy is defeated or every Origin is downed (L1743).
+    pub(super) fn check_combat_end(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
+        if !matches!(self.phase, Phase::Combat { .. }) || self.pending.is_some() {
+            return;
+        }
+        if self.enemies.is_empty() {
+            self.end_combat(cat, true, ev);
+        } else if self.standing().next().is_none() {
+            self.end_combat(cat, false, ev);
+        }
+    }
+
+    /// Ending a combat (L1751-1756).
+    fn end_combat(&mut self, cat: &Catalogue, victory: bool, ev: &mut Vec<Ev>) {
+        let Phase::Combat { done, active } = self.phase.clone() else { return };
+        ev.push(Ev::CombatEnded { victory });
+        // (1) Flip the active combat stack and resolve victory or defeat effects.
+        let stack = std::mem::take(&mut self.combat_stack);
+        let party: Vec<Seat> = (0..self.origins.len() as Seat).collect();
+        for card in &stack {
+            let Some(c) = self.loc(cat).card(card).cloned() else { continue };
+            let effects = if victory { c.victory } else { c.defeat };
+            let space = self.origins[0].space;
+            self.apply_card_effects(cat, card, &effects, &party, space, ev);
+            if matches!(self.phase, Phase::Finished { .. }) {
+                return;
+            }
+        }
+        // (2) Discard the stack and return every enemy.
+        self.discard.extend(stack);
+        self.enemies.clear();
+        // (3) Origins that had no turn resolve start-of-turn effects and slide (L1758);
+        // the one whose turn was under way slides too (G33).
+        for s in 0..self.origins.len() as Seat {
+            if !done[s as usize] && active != Some(s) {
+                self.start_of_turn(cat, Who::Origin(s), ev);
+                self.slide_origin(cat, s, ev);
+            }
+        }
+        if let Some(s) = active {
+            self.slide_origin(cat, s, ev);
+        }
+        // (4) Revive the downed with 1 HP; (5) AP to 0.
+        for s in 0..self.origins.len() {
+            let o = &mut self.origins[s];
+            if o.downed {
+                o.downed = false;
+                o.hp = 1;
+                ev.push(Ev::Revived { seat: s as Seat, hp: 1 });
+            }
+            o.ap = 0;
+        }
+        // (6) End of round.
+        self.phase = Phase::ChooseRound;
+        self.end_of_round(cat, ev);
+    }
+
+    // ----- Origin turns (L1558-1594) -----
+
+    /// Start this Origin's Combat turn (L390): start-of-turn effects, then
+    /// AP. An Origin downed by them has its turn end at once.
+    pub(super) fn start_turn(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let Phase::Combat { done, active } = &self.phase else {
+            return Err(err("not_combat", "Origins take turns like this only in a Combat round"));
+        };
+        if active.is_some() {
+            return Err(err("turn_under_way", "another turn is under way"));
+        }
+        if done[seat as usize] {
+            return Err(err("turn_taken", "this Origin has had its turn this round"));
+        }
+        if self.origins[seat as usize].downed {
+            return Err(err("downed", "a downed Origin only gains AP and slides its track (L757)"));
+        }
+        if let Phase::Combat { active, .. } = &mut self.phase {
+            *active = Some(seat);
+        }
+        self.start_of_turn(cat, Who::Origin(seat), ev);
+        if self.origins[seat as usize].downed {
+            self.finish_turn(cat, seat, ev);
+            return Ok(());
+        }
+        self.gain_ap(cat, seat);
+        ev.push(Ev::TurnStarted { seat, ap: self.origins[seat as usize].ap });
+        Ok(())
+    }
+
+    /// The seat's Combat turn must be under way.
+    pub(super) fn ensure_turn(&mut self, _cat: &Catalogue, seat: Seat, _ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let Phase::Combat { active, .. } = &self.phase else {
+            return Err(err("not_combat", "not an Origin's Combat turn"));
+        };
+        if self.pending.is_some() {
+            return Err(err("roll_pending", "accept or reroll the pending roll first"));
+        }
+        match active {
+            Some(a) if *a == seat => Ok(()),
+            Some(_) => Err(err("not_your_turn", "another Origin's turn is under way")),
+            None => Err(err("turn_not_started", "start your turn first")),
+        }
+    }
+
+    /// After any action: an Origin downed during its own turn ends it.
+    pub(super) fn settle_combat(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
+        if let (Phase::Combat { active: Some(a), .. }, None) = (&self.phase, &self.pending) {
+            let a = *a;
+            if self.origins[a as usize].downed {
+                self.finish_turn(cat, a, ev);
+            }
+        }
+    }
+
+    fn finish_turn(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) {
+        self.slide_origin(cat, seat, ev);
+        ev.push(Ev::TurnEnded { who: Who::Origin(seat) });
+        if let Phase::Combat { done, active } = &mut self.phase {
+            done[seat as usize] = true;
+            *active = None;
+        }
+        self.check_combat_end(cat, ev);
+        self.after_origin_turn(cat, ev);
+    }
+
+    /// End the turn. An Origin can't end it in a tactical space with another
+    /// Origin, downed ones included, unless a status pins it there (L753, L1438).
+    pub(super) fn end_turn(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        self.ensure_turn(cat, seat, ev)?;
+        let here = self.origins[seat as usize].space;
+        let tactical = self.loc(cat).map.spaces[here].tactical();
+        let shared = (0..self.origins.len()).any(|s| s != seat as usize && self.origins[s].space == here);
+        let pinned = self.has_status(cat, Who::Origin(seat), |r| r.blocks_moving || r.skips_turn);
+        if tactical && shared && !pinned {
+            return Err(err(
+                "tactical_space_taken",
+                "an Origin can't end its turn in a tactical space with another Origin (L1438)",
+            ));
+        }
+        self.finish_turn(cat, seat, ev);
+        Ok(())
+    }
+
+    fn spend_ap(&mut self, seat: Seat, ap: u32) -> Result<(), RuleError> {
+        let o = &mut self.origins[seat as usize];
+        if o.ap < ap {
+            return Err(err("not_enough_ap", format!("this costs {ap} AP and you have {}", o.ap)));
+        }
+        o.ap -= ap;
+        Ok(())
+    }
+
+    /// Move into an adjacent space: 1 AP, +1 into DIFFICULT TERRAIN (L1430).
+    pub(super) fn move_origin(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        to: &str,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        self.ensure_turn(cat, seat, ev)?;
+        let here = self.origins[seat as usize].space;
+        let ix = self.space_ix(cat, to).ok_or_else(|| err("no_such_space", format!("no space {to}")))?;
+        if !self.with_graph(cat, |g| g.adjacent(here, ix)) {
+            return Err(err("not_adjacent", "move one space at a time along an unlocked path"));
+        }
+        if self.has_status(cat, Who::Origin(seat), |r| r.blocks_moving) {
+            return Err(err("cannot_move", "a status stops this Origin moving"));
+        }
+        let cost = self.with_graph(cat, |g| g.enter_cost(ix, false));
+        self.spend_ap(seat, cost)?;
+        self.origins[seat as usize].space = ix;
+        ev.push(Ev::Moved { who: Who::Origin(seat), to: to.to_string() });
+        self.bleed_on_move(cat, Who::Origin(seat), ev);
+        self.check_combat_end(cat, ev);
+        Ok(())
+    }
+
+    /// Taunt (L1587): 1 AP, an adjacent enemy comes into your space; never a
+    /// Boss or an immovable enemy (L708, L1829).
+    pub(super) fn taunt(&mut self, cat: &Catalogue, seat: Seat, enemy: u32, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        self.ensure_turn(cat, seat, ev)?;
+        let here = self.origins[seat as usize].space;
+        let e = self.enemy(enemy).ok_or_else(|| err("no_such_enemy", "no such enemy on the map"))?;
+        if !self.with_graph(cat, |g| g.adjacent(here, e.space)) {
+            return Err(err("not_adjacent", "Taunt pulls an enemy from an adjacent space"));
+        }
+        if self.immovable(cat, Who::Enemy(enemy)) {
+            return Err(err("immovable", "an immovable enemy can't be taunted"));
+        }
+        self.spend_ap(seat, 1)?;
+        let to = self.space_id(cat, here);
+        self.enemy_mut(enemy).unwrap().space = here;
+        ev.push(Ev::Moved { who: Who::Enemy(enemy), to });
+        Ok(())
+    }
+
+    /// Recover in combat (L1592): 2 AP with no enemy in your space; heal 2,
+    /// or slide one status one slot (clearing it from slot 1).
+    pub(super) fn combat_recover(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        status: Option<super::status::Status>,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        self.ensure_turn(cat, seat, ev)?;
+        let here = self.origins[seat as usize].space;
+        if self.enemies.iter().any(|e| e.space == here) {
+            return Err(err("enemy_here", "Recover needs a space without enemies (L1592)"));
+        }
+        if let Some(s) = status {
+            if !self.origins[seat as usize].track.has(s) {
+                return Err(err("no_such_status", "this Origin doesn't have that status"));
+            }
+        }
+        self.spend_ap(seat, 2)?;
+        match status {
+            Some(s) => {
+                if self.origins[seat as usize].track.slide_one(&CardRef::Status(s)).is_some() {
+                    ev.push(Ev::StatusCleared { who: Who::Origin(seat), status: s });
+                }
+            }
+            None => self.heal(cat, Who::Origin(seat), 2, ev),
+        }
+        Ok(())
+    }
+
+    /// Revive (L765, L1594): 1 AP in combat to a downed Origin in your space
+    /// or an adjacent one; free and anywhere in a Rest round (L767).
+    pub(super) fn revive(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        to: Seat,
+        hp: u32,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let rest = matches!(self.phase, Phase::Rest { .. });
+        if rest {
+            self.rest_turn_of(seat)?;
+        } else {
+            self.ensure_turn(cat, seat, ev)?;
+        }
+        let target = self.origins.get(to as usize).ok_or_else(|| err("no_such_origin", "no such Origin"))?;
+        if !target.downed {
+            return Err(err("not_downed", "only a downed Origin can be revived"));
+        }
+        if hp == 0 || hp > self.origins[seat as usize].hp {
+            return Err(err("bad_transfer", "transfer at least 1 HP and no more than you have"));
+        }
+        if hp > self.max_hp(cat, Who::Origin(to)) {
+            return Err(err("bad_transfer", "no more than the downed Origin's max HP (G35)"));
+        }
+        if !rest {
+            let (a, b) = (self.origins[seat as usize].space, target.space);
+            if a != b && !self.with_graph(cat, |g| g.adjacent(a, b)) {
+                return Err(err("too_far", "Revive reaches your space or an adjacent one"));
+            }
+            self.spend_ap(seat, 1)?;
+        }
+        let me = &mut self.origins[seat as usize];
+        me.hp -= hp;
+        if me.hp == 0 {
+            me.downed = true;
+            ev.push(Ev::Downed { seat });
+        }
+        let t = &mut self.origins[to as usize];
+        t.downed = false;
+        t.hp = hp;
+        ev.push(Ev::Revived { seat: to, hp });
+        if !rest {
+            self.check_combat_end(cat, ev);
+        }
+        Ok(())
+    }
+
+    /// Whether item management costs AP now: 1 in combat, free in a Rest round (L941-944).
+    fn item_turn(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<u32, RuleError> {
+        if matches!(self.phase, Phase::Rest { .. }) {
+            self.rest_turn_of(seat)?;
+            Ok(0)
+        } else {
+            self.ensure_turn(cat, seat, ev)?;
+            Ok(1)
+        }
+    }
+
+    /// Equip from the backpack; items it displaces go to the backpack (L943).
+    pub(super) fn equip(&mut self, cat: &Catalogue, seat: Seat, item: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let cost = self.item_turn(cat, seat, ev)?;
+        let o = &self.origins[seat as usize];
+        let i = o
+            .backpack
+            .iter()
+            .position(|x| x == item)
+            .ok_or_else(|| err("not_carried", "the item is not in the backpack"))?;
+        let Some(ItemKind::Equipment(slot)) = cat.items.get(item).map(|d| d.kind) else {
+            return Err(err("not_equipment", "only equipment can be equipped (L239)"));
+        };
+        let mut equipped = o.equipped.clone();
+        let mut backpack = o.backpack.clone();
+        backpack.remove(i);
+        equipped.push(item.to_string());
+        // Displace what blocks the new item, oldest first.
+        while !fits(cat, &equipped) {
+            let pos = equipped.iter().position(|x| {
+                let k = cat.items[x].kind;
+                x != item
+                    && match slot {
+                        super::content::Slot::OneHand | super::content::Slot::TwoHands => matches!(
+                            k,
+                            ItemKind::Equipment(super::content::Slot::OneHand | super::content::Slot::TwoHands)
+                        ),
+                        s => k == ItemKind::Equipment(s),
+                    }
+            });
+            let Some(p) = pos else { return Err(err("does_not_fit", "the item does not fit")) };
+            backpack.push(equipped.remove(p));
+        }
+        if backpack.len() > BACKPACK {
+            return Err(err("backpack_full", "no room for the displaced item: discard something first (L1056)"));
+        }
+        self.spend_ap(seat, cost)?;
+        let o = &mut self.origins[seat as usize];
+        o.equipped = equipped;
+        o.backpack = backpack;
+        Ok(())
+    }
+
+    pub(super) fn store(&mut self, cat: &Catalogue, seat: Seat, item: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let cost = self.item_turn(cat, seat, ev)?;
+        let o = &self.origins[seat as usize];
+        let i =
+            o.equipped.iter().position(|x| x == item).ok_or_else(|| err("not_equipped", "the item is not equipped"))?;
+        if o.backpack.len() >= BACKPACK {
+            return Err(err("backpack_full", "the backpack holds 3 items (L919)"));
+        }
+        self.spend_ap(seat, cost)?;
+        let o = &mut self.origins[seat as usize];
+        let it = o.equipped.remove(i);
+        o.backpack.push(it);
+        Ok(())
+    }
+
+    /// Give an item (L1049-1050): 1 AP to an Origin in your space in combat;
+    /// free to anyone in a Rest round. It lands in the receiver's backpack.
+    pub(super) fn give(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        item: &str,
+        to: Seat,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let cost = self.item_turn(cat, seat, ev)?;
+        let r = self.origins.get(to as usize).ok_or_else(|| err("no_such_origin", "no such Origin"))?;
+        if to == seat || r.downed {
+            return Err(err("bad_receiver", "give to another Origin that is not downed (L747)"));
+        }
+        if cost > 0 && r.space != self.origins[seat as usize].space {
+            return Err(err("too_far", "in combat you trade only with an Origin in your space"));
+        }
+        if r.backpack.len() >= BACKPACK {
+            return Err(err("backpack_full", "the receiver's backpack is full"));
+        }
+        let o = &self.origins[seat as usize];
+        let from_pack = o.backpack.iter().position(|x| x == item);
+        let from_eq = o.equipped.iter().position(|x| x == item);
+        if from_pack.is_none() && from_eq.is_none() {
+            return Err(err("not_carried", "you don't carry that item"));
+        }
+        self.spend_ap(seat, cost)?;
+        let o = &mut self.origins[seat as usize];
+        match from_pack {
+            Some(i) => o.backpack.remove(i),
+            None => o.equipped.remove(from_eq.unwrap()),
+        };
+        self.origins[to as usize].backpack.push(item.to_string());
+        Ok(())
+    }
+
+    pub(super) fn discard_carried(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        item: &str,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let _ = self.item_turn(cat, seat, ev)?;
+        let o = &mut self.origins[seat as usize];
+        if let Some(i) = o.backpack.iter().position(|x| x == item) {
+            o.backpack.remove(i);
+        } else if let Some(i) = o.equipped.iter().position(|x| x == item) {
+            o.equipped.remove(i);
+        } else {
+            return Err(err("not_carried", "you don't carry that item"));
+        }
+        self.discard_item(seat, item, ev);
+        Ok(())
+    }
+
+    // ----- Using cards and attack rolls -----
+
+    /// Use a skill, item, consumable or summon (L1584): pay, roll, and wait
+    /// for rerolls. In a Rest round one card is free (L360).
+    pub(super) fn use_card(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        card: &CardUse,
+        aim: &Aim,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let rest = matches!(self.phase, Phase::Rest { .. });
+        if rest {
+            self.rest_turn_of(seat)?;
+        } else {
+            self.ensure_turn(cat, seat, ev)?;
+        }
+        if self.has_status(cat, Who::Origin(seat), |r| r.blocks_attacks) {
+            return Err(err("cannot_act", "a status stops this Origin using cards"));
+        }
+        let keywords = self.keywords(cat, seat);
+        let o = &self.origins[seat as usize];
+        let play = match card {
+            CardUse::Skill(id) => {
+                if !o.hand.contains(id) {
+                    return Err(err("not_in_hand", format!("{id} is not in hand")));
+                }
+                let s = &cat.skills[id];
+                if let Some(k) = &s.requires {
+                    if !keywords.contains(k) {
+                        return Err(err("needs_keyword", format!("{id} needs an equipped {k} (L790)")));
+                    }
+                }
+                if s.source > 0 && !o.collar_broken {
+                    return Err(err("collar_intact", "Source skills need a broken collar (L518)"));
+                }
+                Play { attack: s.attack.clone(), ap: s.ap, source: s.source, label: id.clone(), revives: None }
+            }
+            CardUse::Item(id) => {
+                if !o.equipped.contains(id) {
+                    return Err(err("not_equipped", format!("{id} is not equipped")));
+                }
+                let a = cat.items[id].action.as_ref().ok_or_else(|| err("no_action", "this item has no action"))?;
+                self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), &keywords)?;
+                Play { attack: Some(a.attack.clone()), ap: a.ap, source: 0, label: id.clone(), revives: None }
+            }
+            CardUse::Consumable(id) => {
+                if !o.backpack.contains(id) {
+                    return Err(err("not_carried", format!("{id} is not in the backpack")));
+                }
+                let d = cat
+                    .items
+                    .get(id)
+                    .filter(|d| matches!(d.kind, ItemKind::Consumable(_)))
+                    .ok_or_else(|| err("not_consumable", format!("{id} is not a consumable")))?;
+                let a = d.action.as_ref().ok_or_else(|| err("no_action", "this consumable has no action"))?;
+                self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), &keywords)?;
+                Play { attack: Some(a.attack.clone()), ap: a.ap, source: 0, label: id.clone(), revives: d.revives }
+            }
+            CardUse::Summon => {
+                let s = o.summon.clone().ok_or_else(|| err("no_summon", "no active summon"))?;
+                let a = &cat.summons[&s].action;
+                self.check_action_limits(seat, &s, a.per_round, a.requires.as_deref(), &keywords)?;
+                Play { attack: Some(a.attack.clone()), ap: a.ap, source: 0, label: s, revives: None }
+            }
+        };
+        let targets = match &play.attack {
+            Some(a) => self.aim(cat, seat, a, aim, play.revives.is_some())?,
+            None => (Vec::new(), self.origins[seat as usize].space),
+        };
+        // Pay.
+        if play.source > 0 {
+            if self.origins[seat as usize].source < play.source {
+                return Err(err("not_enough_source", "not enough Source"));
+            }
+            self.origins[seat as usize].source -= play.source;
+        } else if rest {
+            let Phase::Rest { used_card, .. } = &mut self.phase else { unreachable!() };
+            if used_card[seat as usize] {
+                return Err(err("card_used", "a Rest turn allows one skill or item action (L360)"));
+            }
+            used_card[seat as usize] = true;
+        } else {
+            self.spend_ap(seat, play.ap)?;
+        }
+        self.used.insert(format!("{seat}:{}", play.label), self.round);
+        self.after_use(cat, seat, card, ev);
+        if let Some(n) = play.revives {
+            if let Some(Who::Origin(t)) = targets.0.first() {
+                let max = self.max_hp(cat, Who::Origin(*t));
+                let o = &mut self.origins[*t as usize];
+                o.downed = false;
+                o.hp = n.min(max);
+                ev.push(Ev::Revived { seat: *t, hp: self.origins[*t as usize].hp });
+            }
+            return Ok(());
+        }
+        if let Some(a) = play.attack {
+            self.roll_attack(cat, seat, a, targets.0, targets.1, play.label, ev);
+        }
+        Ok(())
+    }
+
+    fn check_action_limits(
+        &self,
+        seat: Seat,
+        id: &str,
+        per_round: Option<u32>,
+        requires: Option<&str>,
+        keywords: &std::collections::BTreeSet<String>,
+    ) -> Result<(), RuleError> {
+        if per_round.is_some() && self.used.get(&format!("{seat}:{id}")) == Some(&self.round) {
+            return Err(err("once_per_round", "this can be used once per round (L968)"));
+        }
+        if let Some(k) = requires {
+            if !keywords.contains(k) {
+                return Err(err("needs_keyword", format!("this needs {k}")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Who a card's roll lands on (L1543-1548): a single target in range, or
+    /// everyone in a space in range except the user (a healing area includes
+    /// the user, as the Healing Grenade example does).
+    fn aim(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        a: &Attack,
+        aim: &Aim,
+        revive: bool,
+    ) -> Result<(Vec<Who>, SpaceIx), RuleError> {
+        let here = self.origins[seat as usize].space;
+        let (space, single) = match (a.targets, aim) {
+            (Targets::Single, Aim::Origin(s)) => {
+                let o = self.origins.get(*s as usize).ok_or_else(|| err("no_such_origin", "no such Origin"))?;
+                if revive && !o.downed {
+                    return Err(err("not_downed", "this revives a downed Origin"));
+                }
+                (o.space, Some(Who::Origin(*s)))
+            }
+            (Targets::Single, Aim::Enemy(e)) if !revive => {
+                let e = self.enemy(*e).ok_or_else(|| err("no_such_enemy", "no such enemy"))?;
+                (e.space, Some(Who::Enemy(e.id)))
+            }
+            (Targets::Area, Aim::Space(id)) => {
+                (self.space_ix(cat, id).ok_or_else(|| err("no_such_space", format!("no space {id}")))?, None)
+            }
+            _ => return Err(err("bad_aim", "aim a single-target card at someone and an area card at a space")),
+        };
+        let d = self.with_graph(cat, |g| g.distance(here, space));
+        if d.is_none_or(|d| d > a.range) {
+            return Err(err("out_of_range", format!("the target is beyond range {}", a.range)));
+        }
+        let targets = match single {
+            Some(w) => vec![w],
+            None => {
+                let heal = matches!(a.outcome, Outcome::Heal { .. });
+                let mut v: Vec<Who> = (0..self.origins.len() as Seat)
+                    .filter(|s| self.origins[*s as usize].space == space && (*s != seat || heal))
+                    .map(Who::Origin)
+                    .collect();
+                v.extend(self.enemies.iter().filter(|e| e.space == space).map(|e| Who::Enemy(e.id)));
+                v
+            }
+        };
+        Ok((targets, space))
+    }
+
+    /// After paying: skills go on cooldown (face up if ongoing), a summon
+    /// takes the slot, consumables are spent or go on the track (L784, L992).
+    fn after_use(&mut self, cat: &Catalogue, seat: Seat, card: &CardUse, ev: &mut Vec<Ev>) {
+        let o = &mut self.origins[seat as usize];
+        match card {
+            CardUse::Skill(id) => {
+                let s = &cat.skills[id];
+                o.hand.retain(|x| x != id);
+                let ongoing = s.flip_at.is_some() || s.ongoing != Default::default() || s.summon.is_some();
+                let tc = TrackCard { card: CardRef::Skill(id.clone()), face_up: ongoing, flip_at: s.flip_at };
+                if let Some(back) = o.track.place(tc, s.cooldown) {
+                    if let CardRef::Skill(id) = back.card {
+                        o.hand.push(id);
+                    }
+                }
+                if let Some(m) = &s.summon {
+                    o.summon = Some(m.clone());
+                }
+            }
+            CardUse::Consumable(id) => {
+                let i = o.backpack.iter().position(|x| x == id).expect("checked");
+                o.backpack.remove(i);
+                match cat.items[id].ongoing_slot {
+                    Some(slot) => {
+                        o.track.place(
+                            TrackCard { card: CardRef::Consumable(id.clone()), face_up: true, flip_at: None },
+                            slot,
+                        );
+                    }
+                    None => self.discard_item(seat, id, ev),
+                }
+            }
+            CardUse::Item(_) | CardUse::Summon => {}
+        }
+    }
+
+    /// A roll's dice after reductions (L1515): the roller drops white dice
+    /// first, then blue, then red (their fixed choice).
+    fn pool_for(&self, cat: &Catalogue, who: Who, a: &Attack) -> Pool {
+        let mut p = a.dice;
+        let n: u32 = self.rules_of(cat, who).iter().map(|r| r.dice_reduction).sum();
+        p.reduce_by(n, &[Colour::White, Colour::Blue, Colour::Red]);
+        p
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn roll_attack(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        a: Attack,
+        targets: Vec<Who>,
+        space: SpaceIx,
+        label: String,
+        ev: &mut Vec<Ev>,
+    ) {
+        let who = Who::Origin(seat);
+        let pool = self.pool_for(cat, who, &a);
+        let roll = pool.roll(&mut self.rng);
+        ev.push(Ev::Rolled {
+            who,
+            dice: roll.dice.clone(),
+            hits: roll.hits(&cat.dice),
+            specials: roll.specials(&cat.dice),
+        });
+        let o = &self.origins[seat as usize];
+        let level_bonus = cat.origins[&o.origin].at(o.level).map_or(0, |l| l.level_bonus);
+        let extra: u32 = self.rules_of(cat, who).iter().map(|r| r.extra_hits).sum();
+        let card_rerolls = if space == o.space { a.reroll_in_space } else { 0 };
+        let purpose = Purpose::Attack { attack: a, targets, space, level_bonus, extra, label };
+        self.pending = Some(PendingRoll { seat, roll, purpose, card_rerolls });
+        if self.pending.as_ref().is_some_and(|p| p.roll.dice.is_empty()) {
+            self.accept(cat, seat, ev).expect("a 0-dice roll resolves at once");
+        }
+    }
+
+    /// Reroll (L511, L1529): 1 Source for any number of dice, or the card's
+    /// own reroll, or the Copper Band once a Combat round after a physical attack.
+    pub(super) fn reroll(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        dice: &[usize],
+        source: bool,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let p = self.pending.clone().ok_or_else(|| err("no_roll", "no roll is waiting"))?;
+        if p.seat != seat {
+            return Err(err("not_your_roll", "only the roller rerolls this roll"));
+        }
+        if dice.is_empty() {
+            return Err(err("no_dice", "choose the dice to reroll"));
+        }
+        let mut roll = p.roll.clone();
+        if source {
+            let o = &mut self.origins[seat as usize];
+            if o.source == 0 {
+                return Err(err("not_enough_source", "a Source reroll costs 1 Source"));
+            }
+            o.source -= 1;
+        } else if p.card_rerolls as usize >= dice.len() {
+            self.pending.as_mut().unwrap().card_rerolls = 0;
+        } else {
+            let physical = matches!(&p.purpose, Purpose::Attack { attack, .. } if attack.damage_type() == Some(DamageType::Physical));
+            let band = self.origins[seat as usize]
+                .equipped
+                .iter()
+                .find(|i| cat.items[*i].reroll_after == Some(DamageType::Physical))
+                .cloned();
+            let key = band.as_ref().map(|b| format!("{seat}:{b}:reroll"));
+            let fresh = key.as_ref().is_some_and(|k| self.used.get(k) != Some(&self.round));
+            if !(physical && fresh && dice.len() == 1 && self.round_kind == RoundKind::Combat) {
+                return Err(err("no_reroll", "no reroll available for these dice"));
+            }
+            self.used.insert(key.unwrap(), self.round);
+        }
+        roll.reroll(dice, &mut self.rng).map_err(|m| err("bad_dice", m))?;
+        ev.push(Ev::Rerolled { seat, dice: roll.dice.clone(), source });
+        self.pending.as_mut().unwrap().roll = roll;
+        Ok(())
+    }
+
+    /// Keep the roll and resolve it in the book's order (L1479-1483).
+    pub(super) fn accept(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let p = self.pending.clone().ok_or_else(|| err("no_roll", "no roll is waiting"))?;
+        if p.seat != seat {
+            return Err(err("not_your_roll", "only the roller accepts this roll"));
+        }
+        self.pending = None;
+        match p.purpose {
+            Purpose::Challenge => {
+                let hits = p.roll.hits(&cat.dice);
+                if let Some(ch) = self.challenge.as_mut() {
+                    ch.results.insert(seat, ChallengeResultKind::Hits(hits));
+                }
+                self.finish_challenge(cat, ev);
+            }
+            Purpose::Attack { attack: a, targets, space, level_bonus, extra, .. } => {
+                let c = attack::count(&a, &p.roll, &cat.dice, level_bonus, extra);
+                self.land(cat, &a, c, &targets, space, ev);
+                self.check_combat_end(cat, ev);
+            }
+        }
+        Ok(())
+    }
+
+    /// Steps 3-5 for every target at once: damage or healing, statuses, then
+    /// the environment on the target space.
+    fn land(
+        &mut self,
+        cat: &Catalogue,
+        a: &Attack,
+        c: attack::Count,
+        targets: &[Who],
+        space: SpaceIx,
+        ev: &mut Vec<Ev>,
+    ) {
+        let effects: Vec<(Who, attack::Effect)> =
+            targets.iter().map(|w| (*w, attack::resolve(a, c, &self.target(cat, *w)))).collect();
+        for (w, e) in &effects {
+            self.apply_harm(cat, *w, e.harm, ev);
+        }
+        for (w, e) in &effects {
+            if self.space_of(*w).is_none() {
+                continue;
+            }
+            for g in &e.statuses {
+                self.give_status(cat, *w, *g, ev);
+            }
+            for s in &e.removes {
+                self.remove_status(*w, *s, ev);
+            }
+        }
+        if let Some(env) = attack::environment(a, c) {
+            self.map.tokens.insert(space, env);
+            ev.push(Ev::EnvironmentPlaced { space: self.space_id(cat, space), environment: env });
+        }
+    }
+
+    // ----- Enemy turns (L1596-1837) -----
+
+    /// Origins (and DOMINATED minions) an enemy may target (L1627).
+    fn candidates(&self, cat: &Catalogue, except: u32) -> (Vec<Who>, Vec<Candidate>) {
+        let mut who = Vec::new();
+        let mut cands = Vec::new();
+        for s in self.standing() {
+            let w = Who::Origin(s);
+            if self.has_status(cat, w, |r| r.untargetable) {
+                continue;
+            }
+            let d = self.defence(cat, w);
+            let o = &self.origins[s as usize];
+            who.push(w);
+            cands.push(Candidate {
+                space: o.space,
+                hp: o.hp,
+                physical_armor: d.physical_armor,
+                magical_armor: d.magical_armor,
+                source: o.source,
+            });
+        }
+        for e in &self.enemies {
+            let w = Who::Enemy(e.id);
+            if e.id != except && self.has_status(cat, w, |r| r.dominated) {
+                let d = self.defence(cat, w);
+                who.push(w);
+                cands.push(Candidate {
+                    space: e.space,
+                    hp: e.hp,
+                    physical_armor: d.physical_armor,
+                    magical_armor: d.magical_armor,
+                    source: 0,
+                });
+            }
+        }
+        (who, cands)
+    }
+
+    fn slide_enemy(&mut self, id: u32, ev: &mut Vec<Ev>) {
+        let Some(e) = self.enemy_mut(id) else { return };
+        let slid = e.track.slide();
+        for c in slid.cleared {
+            match c.card {
+                CardRef::Tactic(t) => e.tactics.push(t),
+                CardRef::Status(s) => ev.push(Ev::StatusCleared { who: Who::Enemy(id), status: s }),
+                _ => {}
+            }
+        }
+        ev.push(Ev::TurnEnded { who: Who::Enemy(id) });
+    }
+
+    /// Move an enemy along a planned walk; BLEEDING hurts on every space.
+    fn walk(&mut self, cat: &Catalogue, id: u32, walk: &[SpaceIx], ev: &mut Vec<Ev>) {
+        for &s in walk {
+            let Some(e) = self.enemy_mut(id) else { return };
+            e.space = s;
+            let to = self.space_id(cat, s);
+            ev.push(Ev::Moved { who: Who::Enemy(id), to });
+            self.bleed_on_move(cat, Who::Enemy(id), ev);
+        }
+    }
+
+    fn enemy_attack(&mut self, cat: &Catalogue, id: u32, a: &Attack, target: Who, ev: &mut Vec<Ev>) {
+        let Some(space) = self.space_of(target) else { return };
+        let targets: Vec<Who> = match a.targets {
+            Targets::Single => vec![target],
+            // Everyone in the target's space except the attacker (L1699).
+            Targets::Area => (0..self.origins.len() as Seat)
+                .filter(|s| self.origins[*s as usize].space == space)
+                .map(Who::Origin)
+                .chain(self.enemies.iter().filter(|e| e.space == space && e.id != id).map(|e| Who::Enemy(e.id)))
+                .collect(),
+        };
+        let who = Who::Enemy(id);
+        let pool = self.pool_for(cat, who, a);
+        let roll = pool.roll(&mut self.rng);
+        ev.push(Ev::Rolled {
+            who,
+            dice: roll.dice.clone(),
+            hits: roll.hits(&cat.dice),
+            specials: roll.specials(&cat.dice),
+        });
+        let extra: u32 = self.rules_of(cat, who).iter().map(|r| r.extra_hits).sum();
+        // ★ never applies to enemies (G55).
+        let c = attack::count(a, &roll, &cat.dice, 0, extra);
+        self.land(cat, a, c, &targets, space, ev);
+    }
+
+    /// A minion's turn (L381-387, L1614-1699).
+    fn minion_turn(&mut self, cat: &Catalogue, id: u32, ev: &mut Vec<Ev>) {
+        let me = Who::Enemy(id);
+        self.start_of_turn(cat, me, ev);
+        let Some(e) = self.enemy(id) else { return };
+        let EnemyKind::Minion { card, veteran } = e.kind.clone() else { return };
+        let stats = cat.minions[&card].side(veteran).clone();
+        if self.has_status(cat, me, |r| r.skips_turn) {
+            self.slide_enemy(id, ev);
+            return;
+        }
+        let from = e.space;
+        // Target: a DOMINATED minion goes for the closest other enemy (the
+        // party's choice, fixed); others roll the targeting die (L1735, L1620).
+        let (target, others): (Option<Who>, Vec<SpaceIx>) = if self.has_status(cat, me, |r| r.dominated) {
+            let dist = self.with_graph(cat, |g| g.distances(from));
+            let t = self
+                .enemies
+                .iter()
+                .filter(|o| o.id != id && !self.has_status(cat, Who::Enemy(o.id), |r| r.dominated))
+                .min_by_key(|o| (dist[o.space].unwrap_or(u32::MAX), o.id))
+                .map(|o| Who::Enemy(o.id));
+            (t, Vec::new())
+        } else {
+            let (n, face) = cat.dice.roll_targeting(&mut self.rng);
+            let (who, cands) = self.candidates(cat, id);
+            let pick = self.with_graph(cat, |g| choose_target(g, from, face, stats.targeting, &cands));
+            let t = pick.map(|i| who[i]);
+            if let Some(t) = t {
+                ev.push(Ev::Targeted { enemy: id, target: t, face: n });
+            }
+            let others = cands.iter().zip(&who).filter(|(_, w)| Some(**w) != t).map(|(c, _)| c.space).collect();
+            (t, others)
+        };
+        let level = stats.level;
+        let Some(target) = target else {
+            // No one to target: no move, no attack, heal its level (G22).
+            self.heal(cat, me, level, ev);
+            self.slide_enemy(id, ev);
+            return;
+        };
+        let tspace = self.space_of(target).unwrap();
+        let movement = if self.has_status(cat, me, |r| r.blocks_moving) { 0 } else { stats.movement };
+        let walk = self.with_graph(cat, |g| plan_move(g, from, tspace, stats.attack.range, movement, false, &others));
+        self.walk(cat, id, &walk, ev);
+        let Some(now) = self.enemy(id).map(|e| e.space) else { return };
+        let in_range = self.with_graph(cat, |g| g.distance(now, tspace)).is_some_and(|d| d <= stats.attack.range);
+        let blocked = self.has_status(cat, me, |r| r.blocks_attacks);
+        if in_range && !blocked {
+            self.enemy_attack(cat, id, &stats.attack, target, ev);
+        } else {
+            // Out of range: heal HP equal to its level (L386, L1697).
+            self.heal(cat, me, level, ev);
+        }
+        self.slide_enemy(id, ev);
+    }
+
+    /// A Boss' turn (L1785-1825).
+    fn boss_turn(&mut self, cat: &Catalogue, id: u32, boss: &str, ev: &mut Vec<Ev>) {
+        let me = Who::Enemy(id);
+        let b = &cat.bosses[boss];
+        self.start_of_turn(cat, me, ev);
+        if self.enemy(id).is_none() {
+            return;
+        }
+        let skip = self.has_status(cat, me, |r| r.skips_turn);
+        {
+            let e = self.enemy_mut(id).unwrap();
+            e.ap = (e.ap + b.ap).min(MAX_AP);
+        }
+        while !skip && matches!(self.phase, Phase::Combat { .. }) {
+            let Some(e) = self.enemy(id) else { return };
+            let Some(top) = e.tactics.first().cloned() else { break };
+            let t = b.tactics.iter().find(|t| t.id == top).expect("tactic of this boss").clone();
+            if e.ap < t.ap {
+                break; // the rest is saved (L1799)
+            }
+            {
+                let e = self.enemy_mut(id).unwrap();
+                e.ap -= t.ap;
+                e.tactics.remove(0);
+            }
+            let mut end_turn = false;
+            if let (Some(rule), Some(a)) = (t.targeting, &t.attack) {
+                let (who, cands) = self.candidates(cat, id);
+                let from = self.enemy(id).unwrap().space;
+                let pick = self.with_graph(cat, |g| choose_target(g, from, TargetingFace::Special, rule, &cands));
+                match pick {
+                    None => {
+                        // No Origin can be targeted: refund, cooldown, end the turn (L1815).
+                        self.enemy_mut(id).unwrap().ap += t.ap;
+                        end_turn = true;
+                    }
+                    Some(i) => {
+                        let target = who[i];
+                        let tspace = cands[i].space;
+                        let others: Vec<SpaceIx> =
+                            cands.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, c)| c.space).collect();
+                        let walk =
+                            self.with_graph(cat, |g| plan_move(g, from, tspace, a.range, t.movement, true, &others));
+                        self.walk(cat, id, &walk, ev);
+                        let Some(now) = self.enemy(id).map(|e| e.space) else { return };
+                        let in_range = self.with_graph(cat, |g| g.distance(now, tspace)).is_some_and(|d| d <= a.range);
+                        let origins_there = self.origins.iter().any(|o| o.space == tspace && !o.downed);
+                        if in_range && origins_there {
+                            self.enemy_attack(cat, id, a, target, ev);
+                        } else {
+                            // No attack: the AP comes back, no heal (L1813).
+                            if let Some(e) = self.enemy_mut(id) {
+                                e.ap += t.ap;
+                            }
+                        }
+                    }
+                }
+            } else if t.heal > 0 {
+                self.heal(cat, me, t.heal, ev);
+            }
+            let Some(e) = self.enemy_mut(id) else { return };
+            let card = TrackCard { card: CardRef::Tactic(t.id.clone()), face_up: false, flip_at: None };
+            if let Some(back) = e.track.place(card, t.cooldown) {
+                if let CardRef::Tactic(tid) = back.card {
+                    e.tactics.push(tid);
+                }
+            }
+            self.check_combat_end(cat, ev);
+            if end_turn {
+                break;
+            }
+        }
+        if matches!(self.phase, Phase::Combat { .. }) {
+            self.slide_enemy(id, ev);
+        }
+    }
+}

@@ -1,0 +1,330 @@
+//! Figures on the map, Origins and enemies alike: what protects them, what
+//! they are called, and what damage, healing and statuses do to them
+//! (L587-770).
+
+use std::collections::BTreeSet;
+
+use super::attack::{StatusGrant, Target};
+use super::content::{Catalogue, ItemKind};
+use super::cooldown::{Applied, CardRef};
+use super::damage::{harm, DamageType, Defence, Environment, Harm};
+use super::event::DivinityEvent as Ev;
+use super::map::{path_ixs, Graph, SpaceIx};
+use super::state::{DivinityState, EnemyKind, Who, MAX_AP};
+use super::status::{Status, StatusRule};
+use crate::Seat;
+
+impl DivinityState {
+    pub fn space_id(&self, cat: &Catalogue, s: SpaceIx) -> String {
+        self.loc(cat).map.spaces[s].id.clone()
+    }
+
+    pub fn space_ix(&self, cat: &Catalogue, id: &str) -> Option<SpaceIx> {
+        self.loc(cat).map.ix(id)
+    }
+
+    /// The map as it stands, for distances and routes.
+    pub fn with_graph<T>(&self, cat: &Catalogue, f: impl FnOnce(&Graph) -> T) -> T {
+        let def = &self.loc(cat).map;
+        let ixs = path_ixs(def);
+        f(&Graph::new(def, &self.map, &ixs))
+    }
+
+    pub fn environment(&self, cat: &Catalogue, s: SpaceIx) -> Option<Environment> {
+        self.with_graph(cat, |g| g.environment(s))
+    }
+
+    pub fn space_of(&self, who: Who) -> Option<SpaceIx> {
+        match who {
+            Who::Origin(s) => self.origins.get(s as usize).map(|o| o.space),
+            Who::Enemy(e) => self.enemy(e).map(|e| e.space),
+        }
+    }
+
+    fn statuses_of(&self, who: Who) -> Vec<Status> {
+        match who {
+            Who::Origin(s) => self.origins[s as usize].track.statuses(),
+            Who::Enemy(e) => self.enemy(e).map(|e| e.track.statuses()).unwrap_or_default(),
+        }
+    }
+
+    /// The rules of every status the figure bears.
+    pub fn rules_of<'c>(&self, cat: &'c Catalogue, who: Who) -> Vec<&'c StatusRule> {
+        self.statuses_of(who).into_iter().map(|s| cat.statuses.get(s)).collect()
+    }
+
+    pub fn has_status(&self, cat: &Catalogue, who: Who, f: impl Fn(&StatusRule) -> bool) -> bool {
+        self.rules_of(cat, who).into_iter().any(f)
+    }
+
+    /// Combined armor, reductions and immunities from every source (L638):
+    /// the Origin card, equipped items, face-up skills and consumables on the
+    /// track, the summon, and statuses (never below 0).
+    pub fn defence(&self, cat: &Catalogue, who: Who) -> Defence {
+        let mut d = match who {
+            Who::Origin(s) => {
+                let o = &self.origins[s as usize];
+                let mut d = cat.origins[&o.origin].defence();
+                for i in &o.equipped {
+                    cat.items[i].bonus.add_to(&mut d);
+                }
+                for c in o.track.active() {
+                    match c {
+                        CardRef::Skill(id) => cat.skills[id].ongoing.add_to(&mut d),
+                        CardRef::Consumable(id) => cat.items[id].ongoing.add_to(&mut d),
+                        _ => {}
+                    }
+                }
+                d
+            }
+            Who::Enemy(id) => match self.enemy(id).map(|e| &e.kind) {
+                Some(EnemyKind::Minion { card, veteran }) => cat.minions[card].side(*veteran).defence(),
+                Some(EnemyKind::Boss { boss }) => {
+                    let b = &cat.bosses[boss];
+                    Defence {
+                        physical_armor: b.physical_armor,
+                        magical_armor: b.magical_armor,
+                        immune: b.immune.clone(),
+                        ..Defence::default()
+                    }
+                }
+                None => Defence::default(),
+            },
+        };
+        let (mut pa, mut ma) = (d.physical_armor as i64, d.magical_armor as i64);
+        for r in self.rules_of(cat, who) {
+            pa += r.physical_armor as i64;
+            ma += r.magical_armor as i64;
+        }
+        d.physical_armor = pa.max(0) as u32;
+        d.magical_armor = ma.max(0) as u32;
+        d
+    }
+
+    pub fn immune_statuses(&self, cat: &Catalogue, who: Who) -> BTreeSet<Status> {
+        match who {
+            Who::Origin(s) => cat.origins[&self.origins[s as usize].origin].immune_statuses.clone(),
+            Who::Enemy(id) => match self.enemy(id).map(|e| &e.kind) {
+                Some(EnemyKind::Minion { card, veteran }) => cat.minions[card].side(*veteran).immune_statuses.clone(),
+                Some(EnemyKind::Boss { boss }) => cat.bosses[boss].immune_statuses.clone(),
+                None => BTreeSet::new(),
+            },
+        }
+    }
+
+    /// Bosses are immovable (L1829); so are minions whose card says so.
+    pub fn immovable(&self, cat: &Catalogue, who: Who) -> bool {
+        match self.enemy_kind(who) {
+            Some(EnemyKind::Minion { card, veteran }) => cat.minions[card].side(*veteran).immovable,
+            Some(EnemyKind::Boss { .. }) => true,
+            None => false,
+        }
+    }
+
+    fn enemy_kind(&self, who: Who) -> Option<&EnemyKind> {
+        match who {
+            Who::Enemy(id) => self.enemy(id).map(|e| &e.kind),
+            Who::Origin(_) => None,
+        }
+    }
+
+    /// The figure as an attack sees it.
+    pub fn target(&self, cat: &Catalogue, who: Who) -> Target {
+        let space = self.space_of(who).unwrap_or(0);
+        Target {
+            defence: self.defence(cat, who),
+            environment: self.environment(cat, space),
+            immune_statuses: self.immune_statuses(cat, who),
+            immovable: self.immovable(cat, who),
+            downed: matches!(who, Who::Origin(s) if self.origins[s as usize].downed),
+            healing_blocked: self.has_status(cat, who, |r| r.blocks_healing),
+        }
+    }
+
+    /// Keywords an Origin has for good: its card, talents, equipped items
+    /// and its summon (L497, L986).
+    pub fn keywords(&self, cat: &Catalogue, seat: Seat) -> BTreeSet<String> {
+        let o = &self.origins[seat as usize];
+        let mut k: BTreeSet<String> = cat.origins[&o.origin].keywords.iter().cloned().collect();
+        for t in &o.talents {
+            k.extend(cat.talents[t].keywords.iter().cloned());
+        }
+        for i in &o.equipped {
+            k.extend(cat.items[i].bonus.keywords.iter().cloned());
+        }
+        if let Some(s) = &o.summon {
+            k.extend(cat.summons[s].keywords.iter().cloned());
+        }
+        k
+    }
+
+    pub fn max_hp(&self, cat: &Catalogue, who: Who) -> u32 {
+        match who {
+            Who::Origin(s) => {
+                let o = &self.origins[s as usize];
+                cat.origins[&o.origin].at(o.level).map_or(1, |l| l.hp)
+            }
+            Who::Enemy(id) => self.enemy(id).map_or(0, |e| e.max_hp),
+        }
+    }
+
+    /// 8, or what HASTE raises it to (L1564, L1574).
+    pub fn max_ap(&self, cat: &Catalogue, seat: Seat) -> u32 {
+        self.rules_of(cat, Who::Origin(seat)).iter().filter_map(|r| r.max_ap).max().unwrap_or(MAX_AP).max(MAX_AP)
+    }
+
+    pub fn hp(&self, who: Who) -> u32 {
+        match who {
+            Who::Origin(s) => self.origins[s as usize].hp,
+            Who::Enemy(id) => self.enemy(id).map_or(0, |e| e.hp),
+        }
+    }
+
+    /// Apply what one instance of damage or healing does (L591-592): HP
+    /// never below 0 or above max; an Origin at 0 is downed at once, an
+    /// enemy defeated and removed (L739, L743).
+    pub fn apply_harm(&mut self, cat: &Catalogue, who: Who, h: Harm, ev: &mut Vec<Ev>) {
+        match h {
+            Harm::Nothing => {}
+            Harm::Heal(n) => self.heal(cat, who, n, ev),
+            Harm::Damage(n) => {
+                if matches!(who, Who::Origin(s) if self.origins[s as usize].downed) {
+                    return;
+                }
+                let hp = self.hp(who).saturating_sub(n);
+                match who {
+                    Who::Origin(s) => {
+                        let o = &mut self.origins[s as usize];
+                        o.hp = hp;
+                        ev.push(Ev::Damaged { who, amount: n, hp });
+                        if hp == 0 {
+                            o.downed = true;
+                            ev.push(Ev::Downed { seat: s });
+                        }
+                    }
+                    Who::Enemy(id) => {
+                        let Some(e) = self.enemy_mut(id) else { return };
+                        e.hp = hp;
+                        ev.push(Ev::Damaged { who, amount: n, hp });
+                        if hp == 0 {
+                            self.enemies.retain(|e| e.id != id);
+                            ev.push(Ev::Defeated { enemy: id });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Heal, capped at max HP; nothing for a downed Origin or a bearer of a
+    /// status that blocks healing (L761, L770). Rune bonuses are not modelled.
+    pub fn heal(&mut self, cat: &Catalogue, who: Who, n: u32, ev: &mut Vec<Ev>) {
+        if n == 0 || self.target(cat, who).downed || self.has_status(cat, who, |r| r.blocks_healing) {
+            return;
+        }
+        let max = self.max_hp(cat, who);
+        let hp = (self.hp(who) + n).min(max);
+        let gained = hp - self.hp(who);
+        match who {
+            Who::Origin(s) => self.origins[s as usize].hp = hp,
+            Who::Enemy(id) => {
+                if let Some(e) = self.enemy_mut(id) {
+                    e.hp = hp;
+                }
+            }
+        }
+        if gained > 0 {
+            ev.push(Ev::Healed { who, amount: gained, hp });
+        }
+    }
+
+    /// Damage from a card or status: through the damage pipeline of the
+    /// figure's space (L1163: the +2 applies to any damage of its type).
+    pub fn damage(&mut self, cat: &Catalogue, who: Who, amount: u32, ty: DamageType, ev: &mut Vec<Ev>) {
+        let t = self.target(cat, who);
+        let h = harm(amount, ty, &t.defence, t.environment);
+        let h = match h {
+            Harm::Heal(_) if t.healing_blocked || t.downed => Harm::Nothing,
+            other => other,
+        };
+        self.apply_harm(cat, who, h, ev);
+    }
+
+    /// Put a status on the figure's track (L662, L688-692), unless immune.
+    pub fn give_status(&mut self, cat: &Catalogue, who: Who, g: StatusGrant, ev: &mut Vec<Ev>) {
+        if self.immune_statuses(cat, who).contains(&g.status)
+            || (g.status == Status::KnockedDown && self.immovable(cat, who))
+        {
+            return;
+        }
+        let track = match who {
+            Who::Origin(s) => &mut self.origins[s as usize].track,
+            Who::Enemy(id) => match self.enemy_mut(id) {
+                Some(e) => &mut e.track,
+                None => return,
+            },
+        };
+        let slot = match track.apply_status(g.status, g.cooldown) {
+            Applied::New { slot } | Applied::Unchanged { slot } => slot,
+            Applied::Extended { to, .. } => to,
+        };
+        ev.push(Ev::StatusGained { who, status: g.status, slot });
+    }
+
+    pub fn remove_status(&mut self, who: Who, s: Status, ev: &mut Vec<Ev>) {
+        let track = match who {
+            Who::Origin(seat) => &mut self.origins[seat as usize].track,
+            Who::Enemy(id) => match self.enemy_mut(id) {
+                Some(e) => &mut e.track,
+                None => return,
+            },
+        };
+        if track.take(&CardRef::Status(s)).is_some() {
+            ev.push(Ev::StatusCleared { who, status: s });
+        }
+    }
+
+    /// Start-of-turn effects, before anything else (L682): each status'
+    /// damage, in track order (the player's or party's choice, fixed).
+    pub fn start_of_turn(&mut self, cat: &Catalogue, who: Who, ev: &mut Vec<Ev>) {
+        for s in self.statuses_of(who) {
+            if let Some(d) = cat.statuses.get(s).start_of_turn {
+                if self.space_of(who).is_none() {
+                    return;
+                }
+                self.damage(cat, who, d.amount, d.ty, ev);
+            }
+        }
+    }
+
+    /// Once an item or card leaves, it goes to the bottom of its deck; the
+    /// engine keeps no item decks beyond the catalogue, so this only reports it.
+    pub fn discard_item(&mut self, seat: Seat, item: &str, ev: &mut Vec<Ev>) {
+        ev.push(Ev::ItemDiscarded { seat, item: item.to_string() });
+    }
+
+    /// A new item for an Origin: into the backpack if there is room,
+    /// otherwise discarded (L1056; the engine never asks whom to drop).
+    pub fn gain_item(&mut self, cat: &Catalogue, seat: Option<Seat>, item: &str, ev: &mut Vec<Ev>) {
+        let target = seat
+            .filter(|&s| self.has_room(s))
+            .or_else(|| self.standing().find(|&s| self.has_room(s)))
+            .or_else(|| (0..self.origins.len() as Seat).find(|&s| self.has_room(s)));
+        ev.push(Ev::ItemGained { seat: target, item: item.to_string() });
+        if let Some(s) = target {
+            let o = &mut self.origins[s as usize];
+            let equip = cat.items.get(item).is_some_and(|i| matches!(i.kind, ItemKind::Equipment(_)));
+            let mut with = o.equipped.clone();
+            with.push(item.to_string());
+            if equip && super::state::fits(cat, &with) {
+                o.equipped.push(item.to_string());
+            } else {
+                o.backpack.push(item.to_string());
+            }
+        }
+    }
+
+    fn has_room(&self, s: Seat) -> bool {
+        self.origins[s as usize].backpack.len() < super::state::BACKPACK
+    }
+}

@@ -1,0 +1,840 @@
+//! A location: setting it up (L248-256), exploring it (L285-336), and the
+//! location cards' vocabulary (L1144-1160, L1208-1292): challenges, spawns,
+//! rewards, keys, placed cards, journal, time, exits and restarts.
+
+use std::collections::BTreeSet;
+
+use super::action::KeywordFrom;
+use super::content::{CardEffect, Catalogue, ItemKind, Rollers, Who as CardWho};
+use super::cooldown::{CardRef, Track, TrackCard, KEYWORD_SLOT, MINION_TRACK, ORIGIN_TRACK};
+use super::dice::{Colour, Pool};
+use super::event::DivinityEvent as Ev;
+use super::map::{MapState, SpaceIx};
+use super::state::*;
+use crate::rng::GameRng;
+use crate::{RuleError, Seat, SetupError};
+
+fn err(code: &'static str, m: impl Into<String>) -> RuleError {
+    RuleError::new(code, m)
+}
+
+/// What happens to a card once resolved (L1160, L1216, L1260, L1263).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Disposition {
+    Discard,
+    CombatStack,
+    Placed,
+    ReturnToDeck,
+}
+
+/// Set up a location for a party (L248-256).
+///
+/// # Errors
+/// Unknown location or Origin, a party of 0 or more than 4, two Origins
+/// sharing a talent tile, or a level the Origins' cards don't have.
+pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<DivinityState, SetupError> {
+    let saved = options.campaign.clone();
+    if saved.as_ref().is_some_and(|c| c.finished) {
+        return Err(SetupError::new("this campaign is over"));
+    }
+    let location = options
+        .location
+        .clone()
+        .or_else(|| saved.as_ref().map(|c| c.location.clone()))
+        .unwrap_or_else(|| cat.campaign.first.clone());
+    let loc = cat.locations.get(&location).ok_or_else(|| SetupError::new(format!("unknown location {location}")))?;
+    let level = saved.as_ref().map_or(loc.level, |c| c.level);
+    let party: Vec<OriginSave> = match &saved {
+        Some(c) => c.origins.clone(),
+        None => options
+            .party
+            .iter()
+            .map(|id| {
+                let d = cat.origins.get(id).ok_or_else(|| SetupError::new(format!("unknown Origin {id}")))?;
+                Ok(OriginSave {
+                    origin: id.clone(),
+                    talents: d.talents.clone(),
+                    skills: d.skills.clone(),
+                    items: d.items.clone(),
+                    collar_broken: false,
+                })
+            })
+            .collect::<Result<_, SetupError>>()?,
+    };
+    if party.is_empty() || party.len() > 4 {
+        return Err(SetupError::new("a party is 1 to 4 Origins"));
+    }
+    if options.solo && party.len() != 2 {
+        return Err(SetupError::new("Solo Mode is a 2-Origin setup (L1855)"));
+    }
+    let mut names = BTreeSet::new();
+    let mut tiles = BTreeSet::new();
+    for p in &party {
+        if !names.insert(p.origin.clone()) {
+            return Err(SetupError::new(format!("{} is in the party twice", p.origin)));
+        }
+        for t in &p.talents {
+            if !cat.talents.contains_key(t) {
+                return Err(SetupError::new(format!("unknown talent {t}")));
+            }
+            if !tiles.insert(t.clone()) {
+                return Err(SetupError::new(format!("only one tile of talent {t} exists (L561)")));
+            }
+        }
+        for s in &p.skills {
+            if !cat.skills.contains_key(s) {
+                return Err(SetupError::new(format!("unknown skill {s}")));
+            }
+        }
+        for i in &p.items {
+            if !cat.items.contains_key(i) && !cat.runes.contains_key(i) {
+                return Err(SetupError::new(format!("unknown item {i}")));
+            }
+        }
+    }
+    let start = loc.map.ix(&loc.start).expect("validated start space");
+    let mut origins = Vec::new();
+    for p in &party {
+        let def = cat.origins.get(&p.origin).ok_or_else(|| SetupError::new(format!("unknown Origin {}", p.origin)))?;
+        let card = def.at(level).ok_or_else(|| SetupError::new(format!("{} has no level-{level} card", p.origin)))?;
+        let mut skills = p.skills.clone();
+        if p.collar_broken {
+            for s in &def.source_skills {
+                if !skills.contains(s) {
+                    skills.push(s.clone());
+                }
+            }
+        }
+        // Equip what fits, store the rest (L239, L1045: free at a new location).
+        let mut equipped = Vec::new();
+        let mut backpack = Vec::new();
+        for i in &p.items {
+            let mut with = equipped.clone();
+            with.push(i.clone());
+            if cat.items.get(i).is_some_and(|d| matches!(d.kind, ItemKind::Equipment(_))) && fits(cat, &with) {
+                equipped = with;
+            } else {
+                backpack.push(i.clone());
+            }
+        }
+        if backpack.len() > BACKPACK {
+            return Err(SetupError::new(format!("{} carries more than fits", p.origin)));
+        }
+        origins.push(OriginState {
+            origin: p.origin.clone(),
+            level,
+            hp: card.hp,
+            ap: 0,
+            source: card.source,
+            space: start,
+            downed: false,
+            track: Track::new(ORIGIN_TRACK),
+            hand: skills.clone(),
+            skills,
+            talents: p.talents.clone(),
+            talents_used: Vec::new(),
+            equipped,
+            backpack,
+            summon: None,
+            collar_broken: p.collar_broken,
+        });
+    }
+    let players = if options.solo { 2 } else { origins.len() };
+    let time = if loc.time.unset { None } else { Some(loc.time.start[players - 1]) };
+    Ok(DivinityState {
+        options: options.clone(),
+        rng: GameRng::from_seed(seed),
+        location,
+        level,
+        origins,
+        enemies: Vec::new(),
+        next_enemy: 1,
+        map: MapState::default(),
+        deck: loc.cards.iter().map(|c| c.id.clone()).collect(),
+        holding: Vec::new(),
+        discard: Vec::new(),
+        combat_stack: Vec::new(),
+        revealed: Vec::new(),
+        time,
+        time_paused: false,
+        round: 1,
+        round_kind: RoundKind::Explore,
+        explored: BTreeSet::new(),
+        phase: Phase::ChooseRound,
+        pending: None,
+        challenge: None,
+        gold: saved.as_ref().map_or(0, |c| c.gold),
+        journal: saved.as_ref().map_or(Vec::new(), |c| c.journal.clone()),
+        found: saved.as_ref().map_or(Vec::new(), |c| c.found.clone()),
+        used: Default::default(),
+    })
+}
+
+impl DivinityState {
+    /// The groups of standing Origins sharing a space, lowest seat first (L293).
+    pub fn groups(&self) -> Vec<Vec<Seat>> {
+        let mut out: Vec<Vec<Seat>> = Vec::new();
+        for s in self.standing() {
+            let sp = self.origins[s as usize].space;
+            match out.iter_mut().find(|g| self.origins[g[0] as usize].space == sp) {
+                Some(g) => g.push(s),
+                None => out.push(vec![s]),
+            }
+        }
+        out
+    }
+
+    /// Explore step 1 for one Origin (L316-320): start-of-turn effects,
+    /// travel along unlocked paths to a numbered space, slide.
+    pub(super) fn travel(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        to: Option<&str>,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let Phase::Travel { done } = &self.phase else {
+            return Err(err("not_travelling", "Origins travel only in step 1 of an Explore round"));
+        };
+        if done[seat as usize] {
+            return Err(err("turn_taken", "this Origin has already taken its Explore turn"));
+        }
+        let here = self.origins[seat as usize].space;
+        let dest = match to {
+            None => None,
+            Some(id) => {
+                let ix = self.space_ix(cat, id).ok_or_else(|| err("no_such_space", format!("no space {id}")))?;
+                let def = &self.loc(cat).map.spaces[ix];
+                if def.tactical() {
+                    return Err(err(
+                        "tactical_space",
+                        "you may pass through a tactical space but not end there (L1116)",
+                    ));
+                }
+                let steps = self
+                    .with_graph(cat, |g| g.distance(here, ix))
+                    .ok_or_else(|| err("unreachable", format!("space {id} can't be reached along unlocked paths")))?;
+                if steps > 0 && self.has_status(cat, Who::Origin(seat), |r| r.blocks_moving || r.skips_turn) {
+                    return Err(err("cannot_move", "a status stops this Origin moving (G32)"));
+                }
+                Some((ix, steps))
+            }
+        };
+        self.start_of_turn(cat, Who::Origin(seat), ev);
+        if let Some((ix, steps)) = dest {
+            if !self.origins[seat as usize].downed && ix != here {
+                self.origins[seat as usize].space = ix;
+                ev.push(Ev::Travelled { seat, to: self.space_id(cat, ix) });
+                for _ in 0..steps {
+                    self.bleed_on_move(cat, Who::Origin(seat), ev);
+                }
+            }
+        }
+        self.slide_origin(cat, seat, ev);
+        if let Phase::Travel { done } = &mut self.phase {
+            done[seat as usize] = true;
+        }
+        self.after_travel(cat, ev);
+        Ok(())
+    }
+
+    /// Moving into a space costs a BLEEDING bearer its per-move damage (L674).
+    pub(super) fn bleed_on_move(&mut self, cat: &Catalogue, who: Who, ev: &mut Vec<Ev>) {
+        let hurts: Vec<_> = self.rules_of(cat, who).iter().filter_map(|r| r.per_move).collect();
+        for d in hurts {
+            self.damage(cat, who, d.amount, d.ty, ev);
+        }
+    }
+
+    pub(super) fn after_travel(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
+        if let Phase::Travel { done } = &self.phase {
+            if done.iter().all(|d| *d) {
+                let groups = self.groups();
+                if groups.is_empty() {
+                    self.end_of_round(cat, ev);
+                } else {
+                    let n = groups.len();
+                    self.phase = Phase::Groups { groups, chosen: vec![false; n] };
+                }
+            }
+        }
+    }
+
+    fn group_of(&self, seat: Seat) -> Result<usize, RuleError> {
+        let Phase::Groups { groups, chosen } = &self.phase else {
+            return Err(err("not_exploring", "groups choose what to explore in step 2 of an Explore round"));
+        };
+        let g = groups
+            .iter()
+            .position(|g| g.contains(&seat))
+            .ok_or_else(|| err("not_in_group", "a downed Origin explores nothing (L750)"))?;
+        if chosen[g] {
+            return Err(err("group_chose", "this group has already chosen this round"));
+        }
+        Ok(g)
+    }
+
+    /// Explore step 2 (L293-309): reveal the space's card, take a holding
+    /// card, or pass.
+    pub(super) fn group_choice(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        choice: GroupChoice,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let g = self.group_of(seat)?;
+        let Phase::Groups { groups, .. } = &self.phase else { unreachable!() };
+        let seats = groups[g].clone();
+        let space = self.origins[seat as usize].space;
+        match choice {
+            GroupChoice::Pass => {}
+            GroupChoice::Holding(card) => {
+                let i = self
+                    .holding
+                    .iter()
+                    .position(|c| *c == card)
+                    .ok_or_else(|| err("not_held", format!("card {card} is not in the holding area")))?;
+                self.holding.remove(i);
+                self.revealed.push(Revealed { card, seats, space, placed: false });
+            }
+            GroupChoice::Reveal => {
+                let r = self.reveal_at(cat, space)?;
+                let text = self.loc(cat).card(&r).map(|c| c.text.clone()).unwrap_or_default();
+                let placed = self.map.placed.get(&space) == Some(&r);
+                ev.push(Ev::CardRevealed { card: r.clone(), text });
+                self.revealed.push(Revealed { card: r, seats, space, placed });
+            }
+        }
+        if let Phase::Groups { chosen, .. } = &mut self.phase {
+            chosen[g] = true;
+            if chosen.iter().all(|c| *c) {
+                self.phase = Phase::Resolve;
+                self.after_resolution(cat, ev);
+            }
+        }
+        Ok(())
+    }
+
+    /// The card a space gives (L297, L1102, L1124-1128).
+    fn reveal_at(&mut self, cat: &Catalogue, space: SpaceIx) -> Result<String, RuleError> {
+        let loc = self.loc(cat);
+        if let Some(card) = self.map.placed.get(&space) {
+            let has_text = loc.card(card).is_some_and(|c| !c.when_explored.is_empty());
+            return if has_text {
+                Ok(card.clone())
+            } else {
+                Err(err("fully_explored", "this space is fully explored (G60)"))
+            };
+        }
+        let def = &loc.map.spaces[space];
+        let number = def.number.ok_or_else(|| err("tactical_space", "a tactical space has no card"))?;
+        if self.explored.contains(&space) {
+            return Err(err("explored_this_round", "only one card a round comes from a space (L1128)"));
+        }
+        let matching: Vec<usize> = (0..self.deck.len())
+            .filter(|&i| loc.card(&self.deck[i]).is_some_and(|c| c.space == Some(number)))
+            .collect();
+        if matching.is_empty() {
+            return Err(err("fully_explored", "no card of this space is left in the deck (L301)"));
+        }
+        let pick = if def.multicard { matching[self.rng.below(matching.len() as u32) as usize] } else { matching[0] };
+        self.explored.insert(space);
+        Ok(self.deck.remove(pick))
+    }
+
+    /// Explore step 3: the party resolves one revealed card (L299).
+    pub(super) fn resolve_revealed(&mut self, cat: &Catalogue, card: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        if self.phase != Phase::Resolve {
+            return Err(err("not_resolving", "revealed cards resolve in step 3 of an Explore round"));
+        }
+        if self.challenge.is_some() || self.pending.is_some() {
+            return Err(err("challenge_under_way", "finish the current challenge first"));
+        }
+        let i = self
+            .revealed
+            .iter()
+            .position(|r| r.card == card)
+            .ok_or_else(|| err("not_revealed", format!("card {card} is not waiting to be resolved")))?;
+        let r = self.revealed.remove(i);
+        self.resolve_card(cat, r, ev);
+        self.after_resolution(cat, ev);
+        Ok(())
+    }
+
+    /// Put a revealed card that allows it in the holding area (L307).
+    pub(super) fn hold(&mut self, cat: &Catalogue, card: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        if self.phase != Phase::Resolve || self.challenge.is_some() {
+            return Err(err("not_resolving", "cards are held in step 3 of an Explore round"));
+        }
+        let i = self
+            .revealed
+            .iter()
+            .position(|r| r.card == card && !r.placed)
+            .ok_or_else(|| err("not_revealed", format!("card {card} is not waiting to be resolved")))?;
+        if !self.loc(cat).card(card).is_some_and(|c| c.holdable) {
+            return Err(err("not_holdable", "this card can't go to the holding area"));
+        }
+        self.revealed.remove(i);
+        self.holding.push(card.to_string());
+        ev.push(Ev::CardHeld { card: card.to_string() });
+        self.after_resolution(cat, ev);
+        Ok(())
+    }
+
+    /// After a card or challenge: a downed party restarts (L1272); when every
+    /// revealed card is done, the round ends.
+    pub(super) fn after_resolution(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
+        if matches!(self.phase, Phase::Finished { .. }) || self.challenge.is_some() {
+            return;
+        }
+        if self.round_kind != RoundKind::Combat && self.standing().next().is_none() {
+            self.finish(Finish::Restart, ev);
+            return;
+        }
+        if self.phase == Phase::Resolve && self.revealed.is_empty() {
+            self.end_of_round(cat, ev);
+        }
+    }
+
+    /// Resolve a card's front (or its "when explored" text) for a group.
+    pub(super) fn resolve_card(&mut self, cat: &Catalogue, r: Revealed, ev: &mut Vec<Ev>) {
+        let loc = self.loc(cat);
+        let Some(card) = loc.card(&r.card).cloned() else { return };
+        let effects = if r.placed { card.when_explored.clone() } else { card.effects.clone() };
+        let group: Vec<Seat> = r.seats.iter().copied().filter(|&s| !self.origins[s as usize].downed).collect();
+        let mut disp = if r.placed { Disposition::Placed } else { Disposition::Discard };
+        self.apply_effects(cat, &card.id, &effects, &group, r.space, &mut disp, ev);
+        if matches!(self.phase, Phase::Finished { .. }) {
+            return;
+        }
+        if let (Some(_), false) = (&card.challenge, r.placed) {
+            if !group.is_empty() && disp == Disposition::Discard {
+                self.challenge =
+                    Some(ChallengeState { card: card.id.clone(), group, space: r.space, results: Default::default() });
+                return;
+            }
+        }
+        ev.push(Ev::CardResolved { card: card.id.clone() });
+        self.dispose(cat, &card.id, disp);
+    }
+
+    fn dispose(&mut self, cat: &Catalogue, card: &str, d: Disposition) {
+        match d {
+            Disposition::Discard => self.discard.push(card.to_string()),
+            Disposition::CombatStack => self.combat_stack.push(card.to_string()),
+            Disposition::Placed => {}
+            Disposition::ReturnToDeck => {
+                // Back in numerical (deck) order (L1263).
+                let order: Vec<&str> = self.loc(cat).cards.iter().map(|c| c.id.as_str()).collect();
+                let pos = |id: &str| order.iter().position(|c| *c == id).unwrap_or(usize::MAX);
+                let at = self.deck.iter().position(|c| pos(c) > pos(card)).unwrap_or(self.deck.len());
+                self.deck.insert(at, card.to_string());
+            }
+        }
+    }
+
+    fn targets_of(&self, who: CardWho, group: &[Seat]) -> Vec<Seat> {
+        match who {
+            CardWho::Group => group.to_vec(),
+            CardWho::Party => (0..self.origins.len() as Seat).collect(),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn apply_effects(
+        &mut self,
+        cat: &Catalogue,
+        card: &str,
+        effects: &[CardEffect],
+        group: &[Seat],
+        space: SpaceIx,
+        disp: &mut Disposition,
+        ev: &mut Vec<Ev>,
+    ) {
+        for e in effects {
+            if matches!(self.phase, Phase::Finished { .. }) {
+                return;
+            }
+            self.apply_effect(cat, card, e, group, space, disp, ev);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn apply_effect(
+        &mut self,
+        cat: &Catalogue,
+        card: &str,
+        e: &CardEffect,
+        group: &[Seat],
+        space: SpaceIx,
+        disp: &mut Disposition,
+        ev: &mut Vec<Ev>,
+    ) {
+        let finder = group.first().copied();
+        match e {
+            CardEffect::Spawn { rows } => {
+                for row in rows {
+                    let c = row.counts[self.players() - 1];
+                    let sp = self.space_ix(cat, &row.space).expect("validated space");
+                    for fast in std::iter::repeat(true)
+                        .take(c.fast as usize)
+                        .chain(std::iter::repeat(false).take(c.slow as usize))
+                    {
+                        self.spawn_minion(cat, &row.minion, row.veteran, sp, fast, ev);
+                    }
+                }
+                *disp = Disposition::CombatStack;
+            }
+            CardEffect::SpawnBoss { boss } => {
+                self.spawn_boss(cat, boss, ev);
+                *disp = Disposition::CombatStack;
+            }
+            CardEffect::Gold { amount } => {
+                self.gold += amount;
+                ev.push(Ev::GoldGained { amount: *amount, total: self.gold });
+            }
+            CardEffect::Item { item } | CardEffect::Rune { rune: item } => {
+                let unique = cat.items.get(item).map_or(true, |i| i.unique) || cat.runes.contains_key(item);
+                // A specific reward already found is not found again after a restart (L1336).
+                let specific = format!("{}:{card}:{item}", self.location);
+                if self.found.contains(&specific) || (unique && self.owned(item)) {
+                    return;
+                }
+                self.found.push(specific);
+                self.gain_item(cat, finder, item, ev);
+            }
+            CardEffect::RandomItem { level } => {
+                let deck: Vec<&String> = cat
+                    .items
+                    .values()
+                    .filter(|i| i.level == *level && !i.unique && matches!(i.kind, ItemKind::Equipment(_)))
+                    .map(|i| &i.id)
+                    .collect();
+                let pick = deck[self.rng.below(deck.len() as u32) as usize].clone();
+                self.gain_item(cat, finder, &pick, ev);
+            }
+            CardEffect::RandomConsumable { deck } => {
+                let cards: Vec<&String> =
+                    cat.items.values().filter(|i| i.kind == ItemKind::Consumable(*deck)).map(|i| &i.id).collect();
+                let pick = cards[self.rng.below(cards.len() as u32) as usize].clone();
+                self.gain_item(cat, finder, &pick, ev);
+            }
+            CardEffect::Key { a, b } => {
+                let paths = &self.loc(cat).map.paths;
+                if let Some(i) = paths.iter().position(|p| (&p.a == a && &p.b == b) || (&p.a == b && &p.b == a)) {
+                    self.map.keys.insert(i);
+                    ev.push(Ev::KeyPlaced { a: a.clone(), b: b.clone() });
+                }
+            }
+            CardEffect::PlaceCard { card: other, space: at } => {
+                if let Some(i) = self.deck.iter().position(|c| c == other) {
+                    self.deck.remove(i);
+                }
+                let ix = self.space_ix(cat, at).expect("validated space");
+                self.map.placed.insert(ix, other.clone());
+                ev.push(Ev::CardPlaced { card: other.clone(), space: at.clone() });
+            }
+            CardEffect::PlaceSelf { space: at } => {
+                let ix = self.space_ix(cat, at).expect("validated space");
+                self.map.placed.insert(ix, card.to_string());
+                ev.push(Ev::CardPlaced { card: card.to_string(), space: at.clone() });
+                *disp = Disposition::Placed;
+            }
+            CardEffect::Resolve { card: other } => {
+                // Only if it is still in the deck (L1259).
+                if let Some(i) = self.deck.iter().position(|c| c == other) {
+                    let id = self.deck.remove(i);
+                    if self.challenge.is_none() {
+                        let r = Revealed { card: id, seats: group.to_vec(), space, placed: false };
+                        self.resolve_card(cat, r, ev);
+                    }
+                }
+            }
+            CardEffect::Journal { card: n } => {
+                if !self.journal.contains(n) {
+                    self.journal.push(*n);
+                }
+                ev.push(Ev::JournalRevealed { card: *n, text: cat.journal[n].text.clone() });
+            }
+            CardEffect::Exit { to, level_up, .. } => {
+                self.finish(Finish::Exit { to: to.clone(), level_up: *level_up }, ev);
+            }
+            CardEffect::Damage { amount, ty, who } => {
+                for s in self.targets_of(*who, group) {
+                    self.damage(cat, Who::Origin(s), *amount, *ty, ev);
+                }
+            }
+            CardEffect::Heal { amount, who } => {
+                for s in self.targets_of(*who, group) {
+                    self.heal(cat, Who::Origin(s), *amount, ev);
+                }
+            }
+            CardEffect::Status { status, cooldown, who } => {
+                for s in self.targets_of(*who, group) {
+                    let g = super::attack::StatusGrant { status: *status, cooldown: *cooldown };
+                    self.give_status(cat, Who::Origin(s), g, ev);
+                }
+            }
+            CardEffect::Environment { space: at, environment } => {
+                let ix = self.space_ix(cat, at).expect("validated space");
+                self.map.tokens.insert(ix, *environment);
+                ev.push(Ev::EnvironmentPlaced { space: at.clone(), environment: *environment });
+            }
+            CardEffect::SetTime { space: t } => {
+                self.time = Some(*t);
+                ev.push(Ev::TimeSet { space: *t });
+            }
+            CardEffect::PauseTime => {
+                self.time_paused = true;
+                ev.push(Ev::TimePaused { paused: true });
+            }
+            CardEffect::ResumeTime => {
+                self.time_paused = false;
+                ev.push(Ev::TimePaused { paused: false });
+            }
+            CardEffect::ReturnToDeck => *disp = Disposition::ReturnToDeck,
+            CardEffect::BreakCollar { who } => {
+                for s in self.targets_of(*who, group) {
+                    let o = &mut self.origins[s as usize];
+                    if o.collar_broken {
+                        continue;
+                    }
+                    o.collar_broken = true;
+                    for sk in &cat.origins[&o.origin].source_skills {
+                        if !o.skills.contains(sk) {
+                            o.skills.push(sk.clone());
+                            o.hand.push(sk.clone());
+                        }
+                    }
+                    ev.push(Ev::CollarBroken { seat: s });
+                }
+            }
+            CardEffect::Restart => self.finish(Finish::Restart, ev),
+        }
+    }
+
+    /// Effects with no card to dispose of (the back of a combat card).
+    pub(super) fn apply_card_effects(
+        &mut self,
+        cat: &Catalogue,
+        card: &str,
+        effects: &[CardEffect],
+        group: &[Seat],
+        space: SpaceIx,
+        ev: &mut Vec<Ev>,
+    ) {
+        let mut disp = Disposition::Discard;
+        self.apply_effects(cat, card, effects, group, space, &mut disp, ev);
+    }
+
+    fn owned(&self, item: &str) -> bool {
+        self.origins.iter().any(|o| o.equipped.iter().chain(&o.backpack).any(|i| i == item))
+    }
+
+    /// Spawn one minion (L1216-1219): the lowest free tray, at the right end
+    /// of its track; never a seventh (L1245).
+    fn spawn_minion(
+        &mut self,
+        cat: &Catalogue,
+        minion: &str,
+        veteran: bool,
+        space: SpaceIx,
+        fast: bool,
+        ev: &mut Vec<Ev>,
+    ) {
+        let used: BTreeSet<char> = self.enemies.iter().filter_map(|e| e.letter).collect();
+        if used.len() >= MAX_MINIONS {
+            return;
+        }
+        let letter = ('A'..='F').find(|l| !used.contains(l)).expect("a free tray");
+        let card = &cat.minions[minion];
+        let hp = card.side(veteran).hp;
+        let id = self.next_enemy;
+        self.next_enemy += 1;
+        self.enemies.push(Enemy {
+            id,
+            letter: Some(letter),
+            kind: EnemyKind::Minion { card: minion.to_string(), veteran },
+            hp,
+            max_hp: hp,
+            space,
+            fast,
+            track: Track::new(MINION_TRACK),
+            ap: 0,
+            tactics: Vec::new(),
+        });
+        ev.push(Ev::Spawned { enemy: id, name: card.name.clone(), space: self.space_id(cat, space), fast });
+    }
+
+    /// Boss setup (L1772-1777): HP for the party size, a shuffled tactics deck.
+    fn spawn_boss(&mut self, cat: &Catalogue, boss: &str, ev: &mut Vec<Ev>) {
+        let b = &cat.bosses[boss];
+        let mut tactics: Vec<String> = b.tactics.iter().map(|t| t.id.clone()).collect();
+        self.rng.shuffle(&mut tactics);
+        let hp = b.hp[self.players() - 1];
+        let space = self.space_ix(cat, &b.space).expect("validated boss space");
+        let id = self.next_enemy;
+        self.next_enemy += 1;
+        self.enemies.push(Enemy {
+            id,
+            letter: None,
+            kind: EnemyKind::Boss { boss: boss.to_string() },
+            hp,
+            max_hp: hp,
+            space,
+            fast: b.fast,
+            track: Track::new(ORIGIN_TRACK),
+            ap: 0,
+            tactics,
+        });
+        ev.push(Ev::Spawned { enemy: id, name: b.name.clone(), space: b.space.clone(), fast: b.fast });
+    }
+
+    /// The location ends (L1278, L1332).
+    pub(super) fn finish(&mut self, result: Finish, ev: &mut Vec<Ev>) {
+        ev.push(Ev::LocationFinished { result: result.clone() });
+        self.phase = Phase::Finished { result };
+        self.pending = None;
+        self.challenge = None;
+    }
+
+    // ----- Challenges (L1178-1206) -----
+
+    /// Who still has to roll (or succeed automatically).
+    pub fn challenge_waiting(&self, cat: &Catalogue) -> Vec<Seat> {
+        let Some(ch) = &self.challenge else { return Vec::new() };
+        if let Some(p) = &self.pending {
+            return vec![p.seat];
+        }
+        let card = self.loc(cat).card(&ch.card).and_then(|c| c.challenge.as_ref());
+        let one = card.is_some_and(|c| c.rollers == Rollers::One);
+        if one && !ch.results.is_empty() {
+            return Vec::new();
+        }
+        ch.group.iter().copied().filter(|s| !ch.results.contains_key(s) && !self.origins[*s as usize].downed).collect()
+    }
+
+    pub(super) fn challenge_roll(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        auto: Option<(String, KeywordFrom, usize)>,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        if !self.challenge_waiting(cat).contains(&seat) || self.pending.is_some() {
+            return Err(err("not_your_roll", "this Origin has no challenge roll to make"));
+        }
+        let ch = self.challenge.clone().expect("challenge");
+        let card = self.loc(cat).card(&ch.card).and_then(|c| c.challenge.clone()).expect("challenge card");
+        match auto {
+            Some((kw, from, row)) => {
+                if !card.auto.contains(&kw) {
+                    return Err(err("no_auto", format!("{kw} gives no automatic success here")));
+                }
+                if row >= card.results.len() {
+                    return Err(err("no_such_result", "no such result row"));
+                }
+                self.use_keyword(cat, seat, &kw, &from, ev)?;
+                self.challenge.as_mut().unwrap().results.insert(seat, ChallengeResultKind::Row(row));
+            }
+            None => {
+                let mut pool = Pool::of(Colour::White, 3);
+                let kws = self.keywords(cat, seat);
+                let here = self.origins[seat as usize].space;
+                let present = self.standing().filter(|s| self.origins[*s as usize].space == here).count() as u32;
+                for b in &card.bonus {
+                    let ok = b.keyword.as_ref().is_some_and(|k| kws.contains(k))
+                        || b.origins_present.is_some_and(|n| present >= n);
+                    if ok {
+                        pool.add(b.colour, 1);
+                    }
+                }
+                let roll = pool.roll(&mut self.rng);
+                ev.push(Ev::Rolled {
+                    who: Who::Origin(seat),
+                    dice: roll.dice.clone(),
+                    hits: roll.hits(&cat.dice),
+                    specials: roll.specials(&cat.dice),
+                });
+                self.pending = Some(PendingRoll { seat, roll, purpose: Purpose::Challenge, card_rerolls: 0 });
+            }
+        }
+        self.finish_challenge(cat, ev);
+        Ok(())
+    }
+
+    /// Use a keyword for a condition (L796, L1009): permanent ones cost
+    /// nothing; a skill goes face down on slot 3; a consumable is discarded.
+    fn use_keyword(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        kw: &str,
+        from: &KeywordFrom,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let o = &self.origins[seat as usize];
+        match from {
+            KeywordFrom::Permanent => {
+                if !self.keywords(cat, seat).contains(kw) {
+                    return Err(err("no_keyword", format!("this Origin lacks {kw}")));
+                }
+            }
+            KeywordFrom::Skill(id) => {
+                if !o.hand.contains(id) || cat.skills.get(id).and_then(|s| s.keyword.as_deref()) != Some(kw) {
+                    return Err(err("no_keyword", format!("no skill in hand gives {kw}")));
+                }
+                let o = &mut self.origins[seat as usize];
+                o.hand.retain(|s| s != id);
+                o.track
+                    .place(TrackCard { card: CardRef::Skill(id.clone()), face_up: false, flip_at: None }, KEYWORD_SLOT);
+            }
+            KeywordFrom::Consumable(id) => {
+                let gives = cat.items.get(id).is_some_and(|i| i.bonus.keywords.iter().any(|k| k == kw));
+                if !o.backpack.contains(id) || !gives {
+                    return Err(err("no_keyword", format!("no consumable in the backpack gives {kw}")));
+                }
+                let o = &mut self.origins[seat as usize];
+                let i = o.backpack.iter().position(|x| x == id).unwrap();
+                o.backpack.remove(i);
+                self.discard_item(seat, id, ev);
+            }
+        }
+        Ok(())
+    }
+
+    /// Once every roller has a result, flip the card and resolve each
+    /// roller's row (L1184).
+    pub(super) fn finish_challenge(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
+        if self.challenge.is_none() || self.pending.is_some() || !self.challenge_waiting(cat).is_empty() {
+            return;
+        }
+        let ch = self.challenge.take().unwrap();
+        let card = self.loc(cat).card(&ch.card).cloned().expect("card");
+        let table = card.challenge.as_ref().expect("challenge");
+        let mut disp = Disposition::Discard;
+        for (seat, res) in &ch.results {
+            let row = match res {
+                ChallengeResultKind::Row(r) => *r,
+                ChallengeResultKind::Hits(h) => table.results.iter().rposition(|r| r.min_hits <= *h).unwrap_or(0),
+            };
+            let effects = table.results[row].effects.clone();
+            self.apply_effects(cat, &card.id, &effects, &[*seat], ch.space, &mut disp, ev);
+            if matches!(self.phase, Phase::Finished { .. }) {
+                return;
+            }
+        }
+        ev.push(Ev::CardResolved { card: card.id.clone() });
+        self.dispose(cat, &card.id, disp);
+        self.after_resolution(cat, ev);
+    }
+}
+
+/// What a group does in Explore step 2.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum GroupChoice {
+    Reveal,
+    Holding(String),
+    Pass,
+}

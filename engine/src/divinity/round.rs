@@ -1,0 +1,203 @@
+//! The round loop (L272-435): choosing Explore or Rest when no enemy is on
+//! the map, a Combat round whenever one is; Rest turns; the end of every
+//! round, when the time tracker advances and timed events resolve.
+
+use super::content::Catalogue;
+use super::cooldown::CardRef;
+use super::event::DivinityEvent as Ev;
+use super::state::*;
+use crate::{RuleError, Seat};
+
+fn err(code: &'static str, m: impl Into<String>) -> RuleError {
+    RuleError::new(code, m)
+}
+
+impl DivinityState {
+    /// A new round: Combat if any enemy is on the map (L277), otherwise the
+    /// party chooses (L276).
+    pub(super) fn start_round(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
+        if matches!(self.phase, Phase::Finished { .. }) {
+            return;
+        }
+        self.explored.clear();
+        if self.in_combat() {
+            self.round_kind = RoundKind::Combat;
+            ev.push(Ev::RoundStarted { round: self.round, kind: RoundKind::Combat });
+            self.combat_round(cat, ev);
+        } else {
+            self.phase = Phase::ChooseRound;
+        }
+    }
+
+    /// The party leader picks Explore or Rest (L276, L346).
+    pub(super) fn choose_round(&mut self, cat: &Catalogue, explore: bool, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        if self.phase != Phase::ChooseRound {
+            return Err(err("not_between_rounds", "the round type is chosen only at the start of a round"));
+        }
+        if self.in_combat() {
+            return Err(err("enemies_present", "with an enemy on the map the round must be a Combat round (L277)"));
+        }
+        let n = self.origins.len();
+        let kind = if explore { RoundKind::Explore } else { RoundKind::Rest };
+        self.round_kind = kind;
+        ev.push(Ev::RoundStarted { round: self.round, kind });
+        let mut done = vec![false; n];
+        // A downed Origin's Explore or Rest turn only slides its track (L757).
+        for s in 0..n {
+            if self.origins[s].downed {
+                self.slide_origin(cat, s as Seat, ev);
+                done[s] = true;
+            }
+        }
+        if explore {
+            self.phase = Phase::Travel { done };
+            self.after_travel(cat, ev);
+        } else {
+            // Rest turns are simultaneous: start-of-turn effects now (L353).
+            for s in 0..n as Seat {
+                if !done[s as usize] {
+                    self.start_of_turn(cat, Who::Origin(s), ev);
+                }
+            }
+            self.phase = Phase::Rest { done, used_card: vec![false; n] };
+            self.after_rest_turn(cat, ev);
+        }
+        Ok(())
+    }
+
+    pub(super) fn rest_turn_of(&self, seat: Seat) -> Result<(), RuleError> {
+        match &self.phase {
+            Phase::Rest { done, .. } if !done[seat as usize] && !self.origins[seat as usize].downed => Ok(()),
+            Phase::Rest { .. } => Err(err("turn_taken", "this Origin's Rest turn is over")),
+            _ => Err(err("not_resting", "not a Rest round")),
+        }
+    }
+
+    /// Rest step (b): heal 2 and discard every status (L355), once.
+    pub(super) fn rest_recover(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        self.rest_turn_of(seat)?;
+        let key = format!("recover:{seat}");
+        if self.used.get(&key) == Some(&self.round) {
+            return Err(err("already_recovered", "Recover happens once in a Rest turn"));
+        }
+        self.used.insert(key, self.round);
+        // Statuses go first so POISONED does not block the heal it is cleared with.
+        let cleared = self.origins[seat as usize].track.clear_statuses();
+        for s in cleared {
+            ev.push(Ev::StatusCleared { who: Who::Origin(seat), status: s });
+        }
+        self.heal(cat, Who::Origin(seat), 2, ev);
+        Ok(())
+    }
+
+    pub(super) fn end_rest_turn(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        self.rest_turn_of(seat)?;
+        self.slide_origin(cat, seat, ev);
+        if let Phase::Rest { done, .. } = &mut self.phase {
+            done[seat as usize] = true;
+        }
+        self.after_rest_turn(cat, ev);
+        Ok(())
+    }
+
+    /// Downed Origins (say, by start-of-turn damage) take no Rest turn; when
+    /// every turn is over the round ends.
+    pub(super) fn after_rest_turn(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
+        let n = self.origins.len();
+        let mut finished = false;
+        if let Phase::Rest { done, .. } = &self.phase {
+            let mut done = done.clone();
+            for s in 0..n {
+                if self.origins[s].downed && !done[s] {
+                    done[s] = true;
+                    self.slide_origin(cat, s as Seat, ev);
+                }
+            }
+            finished = done.iter().all(|d| *d);
+            if let Phase::Rest { done: d, .. } = &mut self.phase {
+                *d = done;
+            }
+        }
+        if self.standing().next().is_none() {
+            self.finish(Finish::Restart, ev);
+            return;
+        }
+        if finished {
+            self.end_of_round(cat, ev);
+        }
+    }
+
+    /// The end of a turn: every card slides one slot (L408). Cleared skills
+    /// return to hand, statuses and consumables to the supply; a summon goes
+    /// when the card that keeps it flips face down or leaves (L895).
+    pub(super) fn slide_origin(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) {
+        let max_before = self.max_ap(cat, seat);
+        let o = &mut self.origins[seat as usize];
+        let slid = o.track.slide();
+        let mut gone = slid.flipped;
+        for c in slid.cleared {
+            match &c.card {
+                CardRef::Skill(id) => {
+                    if o.skills.contains(id) && !o.hand.contains(id) {
+                        o.hand.push(id.clone());
+                    }
+                }
+                CardRef::Status(s) => ev.push(Ev::StatusCleared { who: Who::Origin(seat), status: *s }),
+                CardRef::Consumable(id) => ev.push(Ev::ItemDiscarded { seat, item: id.clone() }),
+                CardRef::Tactic(_) => {}
+            }
+            if c.face_up {
+                gone.push(c.card.clone());
+            }
+        }
+        for c in gone {
+            if let CardRef::Skill(id) = c {
+                let s = cat.skills[&id].summon.clone();
+                if s.is_some() && o.summon == s {
+                    o.summon = None;
+                }
+            }
+        }
+        // HASTE leaving: AP above the normal maximum is lost (G34).
+        let max_after = self.max_ap(cat, seat);
+        if max_after < max_before {
+            let o = &mut self.origins[seat as usize];
+            o.ap = o.ap.min(max_after);
+        }
+    }
+
+    /// End of round (L424-435): advance the tracker unless it is unset or
+    /// paused; resolve a timed event or the end-of-scenario event reached.
+    pub(super) fn end_of_round(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
+        if matches!(self.phase, Phase::Finished { .. }) {
+            return;
+        }
+        if let (Some(t), false) = (self.time, self.time_paused) {
+            let loc = self.loc(cat);
+            let next = (t + 1).min(loc.time.length);
+            self.time = Some(next);
+            ev.push(Ev::TimeAdvanced { space: next });
+            let event =
+                if next >= loc.time.length { Some(loc.time.end.clone()) } else { loc.time.events.get(&next).cloned() };
+            if let Some(card) = event {
+                if let Some(i) = self.deck.iter().position(|c| *c == card) {
+                    self.deck.remove(i);
+                    let text = self.loc(cat).card(&card).map(|c| c.text.clone()).unwrap_or_default();
+                    ev.push(Ev::CardRevealed { card: card.clone(), text });
+                    let seats: Vec<Seat> = (0..self.origins.len() as Seat).collect();
+                    let space = self.origins[0].space;
+                    self.resolve_card(cat, Revealed { card, seats, space, placed: false }, ev);
+                }
+            }
+        }
+        if matches!(self.phase, Phase::Finished { .. }) {
+            return;
+        }
+        if self.round_kind != RoundKind::Combat && self.standing().next().is_none() {
+            self.finish(Finish::Restart, ev);
+            return;
+        }
+        self.round += 1;
+        self.start_round(cat, ev);
+    }
+}

@@ -1,0 +1,212 @@
+//! [`Divinity`]: the board game as a [`Ruleset`]. One match is one party
+//! playing one location; the campaign goes in through the options and comes
+//! out through [`Divinity::campaign`].
+
+use super::action::DivinityAction as A;
+use super::content::{Catalogue, School};
+use super::event::DivinityEvent;
+use super::location::{setup, GroupChoice};
+use super::state::*;
+use super::view::DivinityView;
+use crate::{Outcome, RuleError, Ruleset, Seat, SetupError, Status, Viewer};
+
+/// The Divinity ruleset on the standard catalogue.
+pub struct Divinity;
+
+/// The party leader takes the party's collective decisions (ASSUMPTIONS.md).
+pub const LEADER: Seat = 0;
+
+fn err(code: &'static str, m: impl Into<String>) -> RuleError {
+    RuleError::new(code, m)
+}
+
+impl Divinity {
+    /// Who must act now, or how the location ended: an exit is the party's
+    /// win (reported as seat 0's); a forced restart is a draw.
+    pub fn status_of(state: &DivinityState, cat: &Catalogue) -> Status {
+        let n = state.origins.len() as Seat;
+        let seats: Vec<Seat> = match &state.phase {
+            Phase::Finished { result: Finish::Exit { .. } } => return Status::Finished(Outcome::Win { seat: LEADER }),
+            Phase::Finished { result: Finish::Restart } => return Status::Finished(Outcome::Draw),
+            _ if state.pending.is_some() => vec![state.pending.as_ref().unwrap().seat],
+            _ if state.challenge.is_some() => state.challenge_waiting(cat),
+            Phase::ChooseRound | Phase::Resolve => vec![LEADER],
+            Phase::Travel { done } => (0..n).filter(|s| !done[*s as usize]).collect(),
+            Phase::Groups { groups, chosen } => {
+                let mut v: Vec<Seat> =
+                    groups.iter().zip(chosen).filter(|(_, c)| !**c).flat_map(|(g, _)| g.clone()).collect();
+                v.sort_unstable();
+                v
+            }
+            Phase::Rest { done, .. } => {
+                (0..n).filter(|s| !done[*s as usize] && !state.origins[*s as usize].downed).collect()
+            }
+            Phase::Combat { active: Some(a), .. } => vec![*a],
+            Phase::Combat { done, active: None } => {
+                (0..n).filter(|s| !done[*s as usize] && !state.origins[*s as usize].downed).collect()
+            }
+        };
+        Status::Waiting { seats }
+    }
+
+    /// Apply with an explicit catalogue. The action runs on a copy that
+    /// replaces the state only when it is accepted.
+    ///
+    /// # Errors
+    /// The rule the action breaks; the state is then unchanged.
+    pub fn apply_with(
+        cat: &Catalogue,
+        state: &mut DivinityState,
+        seat: Seat,
+        action: A,
+    ) -> Result<Vec<DivinityEvent>, RuleError> {
+        if seat as usize >= state.origins.len() {
+            return Err(err("no_such_seat", "no such seat"));
+        }
+        if matches!(state.phase, Phase::Finished { .. }) {
+            return Err(err("finished", "the location is over"));
+        }
+        if state.pending.is_some() && !matches!(action, A::Reroll { .. } | A::Accept) {
+            return Err(err("roll_pending", "accept or reroll the pending roll first"));
+        }
+        if state.challenge.is_some() && !matches!(action, A::Challenge { .. } | A::Reroll { .. } | A::Accept) {
+            return Err(err("challenge_under_way", "finish the challenge first"));
+        }
+        let mut next = state.clone();
+        let mut ev = Vec::new();
+        act(cat, &mut next, seat, action, &mut ev)?;
+        settle(cat, &mut next, &mut ev);
+        *state = next;
+        Ok(ev)
+    }
+
+    /// The campaign after the location, once it is over (L1326-1398): the
+    /// next location and level, gold (lost on a restart, L1334), journal,
+    /// and what each Origin keeps. HP and Source are not kept.
+    pub fn campaign(state: &DivinityState, cat: &Catalogue) -> Option<CampaignState> {
+        let Phase::Finished { result } = &state.phase else { return None };
+        let (location, level, gold) = match result {
+            Finish::Exit { to, level_up } => (to.clone(), state.level + u32::from(*level_up), state.gold),
+            Finish::Restart => (state.location.clone(), state.level, 0),
+        };
+        let finished = location == cat.campaign.finale;
+        let origins = state
+            .origins
+            .iter()
+            .map(|o| OriginSave {
+                origin: o.origin.clone(),
+                talents: o.talents.clone(),
+                skills: o.skills.iter().filter(|s| cat.skills[*s].school != School::Source).cloned().collect(),
+                items: o.equipped.iter().chain(&o.backpack).cloned().collect(),
+                collar_broken: o.collar_broken,
+            })
+            .collect();
+        Some(CampaignState {
+            rules_version: Divinity::RULES_VERSION,
+            location,
+            level,
+            gold,
+            journal: state.journal.clone(),
+            origins,
+            found: state.found.clone(),
+            finished,
+        })
+    }
+}
+
+/// Whatever an action left to the rules: a challenge every roller has
+/// finished, a Rest round or a turn whose Origin was downed.
+fn settle(cat: &Catalogue, s: &mut DivinityState, ev: &mut Vec<DivinityEvent>) {
+    if s.challenge.is_some() && s.pending.is_none() {
+        s.finish_challenge(cat, ev);
+    }
+    match s.phase {
+        Phase::Rest { .. } => s.after_rest_turn(cat, ev),
+        Phase::Combat { .. } => s.settle_combat(cat, ev),
+        _ => {}
+    }
+}
+
+fn leader(seat: Seat) -> Result<(), RuleError> {
+    if seat != LEADER {
+        return Err(err("not_leader", "the party leader (seat 0) takes the party's decisions"));
+    }
+    Ok(())
+}
+
+fn act(
+    cat: &Catalogue,
+    s: &mut DivinityState,
+    seat: Seat,
+    action: A,
+    ev: &mut Vec<DivinityEvent>,
+) -> Result<(), RuleError> {
+    let rest = matches!(s.phase, Phase::Rest { .. });
+    match action {
+        A::ChooseRound { explore } => {
+            leader(seat)?;
+            s.choose_round(cat, explore, ev)
+        }
+        A::Travel { to } => s.travel(cat, seat, to.as_deref(), ev),
+        A::Reveal => s.group_choice(cat, seat, GroupChoice::Reveal, ev),
+        A::TakeHolding { card } => s.group_choice(cat, seat, GroupChoice::Holding(card), ev),
+        A::Pass => s.group_choice(cat, seat, GroupChoice::Pass, ev),
+        A::Resolve { card } => {
+            leader(seat)?;
+            s.resolve_revealed(cat, &card, ev)
+        }
+        A::Hold { card } => {
+            leader(seat)?;
+            s.hold(cat, &card, ev)
+        }
+        A::Challenge { auto } => s.challenge_roll(cat, seat, auto, ev),
+        A::Reroll { dice, source } => s.reroll(cat, seat, &dice, source, ev),
+        A::Accept => s.accept(cat, seat, ev),
+        A::StartTurn => s.start_turn(cat, seat, ev),
+        A::Move { to } => s.move_origin(cat, seat, &to, ev),
+        A::Use { card, aim } => s.use_card(cat, seat, &card, &aim, ev),
+        A::Taunt { enemy } => s.taunt(cat, seat, enemy, ev),
+        A::Equip { item } => s.equip(cat, seat, &item, ev),
+        A::Store { item } => s.store(cat, seat, &item, ev),
+        A::Give { item, to } => s.give(cat, seat, &item, to, ev),
+        A::Discard { item } => s.discard_carried(cat, seat, &item, ev),
+        A::Recover { status } if rest => {
+            let _ = status;
+            s.rest_recover(cat, seat, ev)
+        }
+        A::Recover { status } => s.combat_recover(cat, seat, status, ev),
+        A::Revive { to, hp } => s.revive(cat, seat, to, hp, ev),
+        A::EndTurn if rest => s.end_rest_turn(cat, seat, ev),
+        A::EndTurn => s.end_turn(cat, seat, ev),
+    }
+}
+
+impl Ruleset for Divinity {
+    const GAME: &'static str = "divinity";
+    const RULES_VERSION: u32 = 1;
+    type Options = DivinityOptions;
+    type State = DivinityState;
+    type Action = A;
+    type Event = DivinityEvent;
+    type View = DivinityView;
+
+    fn seats(options: &DivinityOptions) -> usize {
+        options.campaign.as_ref().map_or(options.party.len(), |c| c.origins.len())
+    }
+
+    fn start(options: &DivinityOptions, seed: u64) -> Result<DivinityState, SetupError> {
+        setup(Catalogue::standard(), options, seed)
+    }
+
+    fn apply(state: &mut DivinityState, seat: Seat, action: A) -> Result<Vec<DivinityEvent>, RuleError> {
+        Divinity::apply_with(Catalogue::standard(), state, seat, action)
+    }
+
+    fn view(state: &DivinityState, viewer: Viewer) -> DivinityView {
+        super::view::view(state, Catalogue::standard(), viewer)
+    }
+
+    fn status(state: &DivinityState) -> Status {
+        Divinity::status_of(state, Catalogue::standard())
+    }
+}

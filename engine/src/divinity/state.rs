@@ -1,0 +1,317 @@
+//! The state of one match: one party playing one location. Everything is
+//! here, secrets included (the location deck's order and the Boss' tactics);
+//! [`super::view`] decides what a seat sees.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::attack::Attack;
+use super::content::{Catalogue, LocationDef, Slot};
+use super::cooldown::Track;
+use super::dice::Roll;
+use super::map::{MapState, SpaceIx};
+use crate::rng::GameRng;
+use crate::Seat;
+
+/// The maximum AP an Origin (or a Boss) may hold without HASTE (L1564).
+pub const MAX_AP: u32 = 8;
+/// Items a backpack holds, runes included (L919).
+pub const BACKPACK: usize = 3;
+/// Minions on the map at most: one per tray (L1245).
+pub const MAX_MINIONS: usize = 6;
+
+/// Agreed before play.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DivinityOptions {
+    /// One Origin per seat, for a new campaign (1-4 seats). Ignored when a
+    /// campaign is carried over: its Origins sit in the same seats.
+    pub party: Vec<String>,
+    /// The location to play; by default the campaign's next location, or
+    /// the campaign's first.
+    pub location: Option<String>,
+    /// The campaign as the last match left it.
+    pub campaign: Option<CampaignState>,
+    /// Variant "Solo Mode" (L1855): player-count values use the 2-player
+    /// entries. Set it when one person plays two Origins.
+    pub solo: bool,
+}
+
+impl Default for DivinityOptions {
+    fn default() -> Self {
+        DivinityOptions { party: vec!["ifan".into(), "sebille".into()], location: None, campaign: None, solo: false }
+    }
+}
+
+/// What one Origin keeps between locations and sessions (L1387-1398): its
+/// card's level, talents, skills, items and runes, and its collar's side.
+/// HP and Source are not kept: both refill at a new location.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OriginSave {
+    pub origin: String,
+    pub talents: Vec<String>,
+    pub skills: Vec<String>,
+    /// Equipped and stored items and runes.
+    pub items: Vec<String>,
+    pub collar_broken: bool,
+}
+
+/// The campaign between matches: produced when a match ends, accepted in
+/// the options of the next.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CampaignState {
+    /// The rules version that wrote it, so old saves can be migrated.
+    pub rules_version: u32,
+    /// The location to play next (after a restart: the same one).
+    pub location: String,
+    /// The party's level (L531, L1342).
+    pub level: u32,
+    pub gold: u32,
+    pub journal: Vec<u32>,
+    pub origins: Vec<OriginSave>,
+    /// Unique items, runes and specific rewards already found: a restarted
+    /// location does not give them again (L1336).
+    pub found: Vec<String>,
+    /// The campaign is over (the finale was reached).
+    pub finished: bool,
+}
+
+/// One Origin on the table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OriginState {
+    pub origin: String,
+    pub level: u32,
+    pub hp: u32,
+    pub ap: u32,
+    pub source: u32,
+    pub space: SpaceIx,
+    pub downed: bool,
+    pub track: Track,
+    /// Skills in hand, ready to play.
+    pub hand: Vec<String>,
+    /// Every skill learned, Source skills included once unlocked.
+    pub skills: Vec<String>,
+    pub talents: Vec<String>,
+    /// Once-per-location talents already used (face down, L559).
+    pub talents_used: Vec<String>,
+    pub equipped: Vec<String>,
+    pub backpack: Vec<String>,
+    /// The active summon and the track card that keeps it (None: permanent).
+    pub summon: Option<String>,
+    pub collar_broken: bool,
+}
+
+/// Where an enemy came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum EnemyKind {
+    Minion { card: String, veteran: bool },
+    Boss { boss: String },
+}
+
+/// A minion in a tray, or a Boss.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Enemy {
+    pub id: u32,
+    /// Tray and standee letter A-F (L222); Bosses have none.
+    pub letter: Option<char>,
+    pub kind: EnemyKind,
+    pub hp: u32,
+    pub max_hp: u32,
+    pub space: SpaceIx,
+    pub fast: bool,
+    pub track: Track,
+    /// A Boss' saved AP (L1799).
+    pub ap: u32,
+    /// A Boss' tactics draw deck, top first (secret).
+    pub tactics: Vec<String>,
+}
+
+/// The three kinds of round (L272-279).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoundKind {
+    Explore,
+    Rest,
+    Combat,
+}
+
+/// A card revealed (or taken from the holding area) and waiting to be
+/// resolved in the order the party picks (L299).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Revealed {
+    pub card: String,
+    /// The group resolving it.
+    pub seats: Vec<Seat>,
+    pub space: SpaceIx,
+    /// The card lies on the map and this is its "when explored" text.
+    pub placed: bool,
+}
+
+/// Where a match stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "phase")]
+pub enum Phase {
+    /// No enemies: the party picks Explore or Rest (L276).
+    ChooseRound,
+    /// Explore step 1: each Origin travels (or stays), in any order.
+    Travel { done: Vec<bool> },
+    /// Explore step 2: each group reveals a card, takes one from the holding area, or passes.
+    Groups { groups: Vec<Vec<Seat>>, chosen: Vec<bool> },
+    /// Explore step 3: the party resolves the revealed cards in its chosen order.
+    Resolve,
+    /// Each Origin takes its Rest turn, simultaneously.
+    Rest { done: Vec<bool>, used_card: Vec<bool> },
+    /// The Origins' step of a Combat round; `active` is the Origin whose turn is under way.
+    Combat { done: Vec<bool>, active: Option<Seat> },
+    /// The location is over.
+    Finished { result: Finish },
+}
+
+/// How a location ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "how")]
+pub enum Finish {
+    /// An exit was resolved (L1278).
+    Exit { to: String, level_up: bool },
+    /// A forced restart (L1332).
+    Restart,
+}
+
+/// What a roll waiting for rerolls is for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Purpose {
+    Attack {
+        attack: Attack,
+        targets: Vec<Who>,
+        /// The space the environment effect lands on.
+        space: SpaceIx,
+        level_bonus: u32,
+        extra: u32,
+        /// What made the attack: the Copper Band only rerolls after physical attacks.
+        label: String,
+    },
+    Challenge,
+}
+
+/// A roll an Origin made, open to rerolls until accepted (L511, L1529).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingRoll {
+    pub seat: Seat,
+    pub roll: Roll,
+    pub purpose: Purpose,
+    /// Dice the card itself lets the roller reroll once (Poison Dart).
+    pub card_rerolls: u8,
+}
+
+/// A challenge under way (L1178-1206).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChallengeState {
+    pub card: String,
+    pub group: Vec<Seat>,
+    pub space: SpaceIx,
+    /// Each roller's result once made: hits, or the result row chosen by an automatic success.
+    pub results: BTreeMap<Seat, ChallengeResultKind>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "value")]
+pub enum ChallengeResultKind {
+    Hits(u32),
+    Row(usize),
+}
+
+/// Someone an effect lands on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "id")]
+pub enum Who {
+    Origin(Seat),
+    Enemy(u32),
+}
+
+/// Everything about one match.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DivinityState {
+    pub options: DivinityOptions,
+    pub rng: GameRng,
+    pub location: String,
+    /// The party's level.
+    pub level: u32,
+    pub origins: Vec<OriginState>,
+    pub enemies: Vec<Enemy>,
+    pub next_enemy: u32,
+    pub map: MapState,
+    /// The location deck, in order (secret).
+    pub deck: Vec<String>,
+    pub holding: Vec<String>,
+    pub discard: Vec<String>,
+    pub combat_stack: Vec<String>,
+    pub revealed: Vec<Revealed>,
+    /// The time tracker's space; None: not set, no time limit (L1308).
+    pub time: Option<u32>,
+    pub time_paused: bool,
+    pub round: u32,
+    pub round_kind: RoundKind,
+    /// Multicard spaces already explored this round (L1126).
+    pub explored: BTreeSet<SpaceIx>,
+    pub phase: Phase,
+    pub pending: Option<PendingRoll>,
+    pub challenge: Option<ChallengeState>,
+    pub gold: u32,
+    pub journal: Vec<u32>,
+    pub found: Vec<String>,
+    /// (seat, card) → the round it was last used: once-per-round limits.
+    pub used: BTreeMap<String, u32>,
+}
+
+impl DivinityState {
+    pub fn loc<'c>(&self, cat: &'c Catalogue) -> &'c LocationDef {
+        &cat.locations[&self.location]
+    }
+
+    /// Player count for card values: Solo uses the 2-player entries (L1855).
+    pub fn players(&self) -> usize {
+        if self.options.solo {
+            2
+        } else {
+            self.origins.len()
+        }
+    }
+
+    pub fn enemy(&self, id: u32) -> Option<&Enemy> {
+        self.enemies.iter().find(|e| e.id == id)
+    }
+
+    pub fn enemy_mut(&mut self, id: u32) -> Option<&mut Enemy> {
+        self.enemies.iter_mut().find(|e| e.id == id)
+    }
+
+    pub fn in_combat(&self) -> bool {
+        !self.enemies.is_empty()
+    }
+
+    pub fn standing(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.origins.iter().enumerate().filter(|(_, o)| !o.downed).map(|(s, _)| s as Seat)
+    }
+}
+
+/// Which equipment slot kinds an item list fills: two hands, one head, one
+/// chest, one trinket (R126-R128, G8).
+pub fn fits(cat: &Catalogue, equipped: &[String]) -> bool {
+    let mut hands = 0;
+    let mut other: BTreeMap<Slot, u32> = BTreeMap::new();
+    for id in equipped {
+        let Some(item) = cat.items.get(id) else { return false };
+        match item.kind {
+            super::content::ItemKind::Equipment(Slot::OneHand) => hands += 1,
+            super::content::ItemKind::Equipment(Slot::TwoHands) => hands += 2,
+            super::content::ItemKind::Equipment(s) => *other.entry(s).or_insert(0) += 1,
+            super::content::ItemKind::Consumable(_) => return false,
+        }
+    }
+    hands <= 2 && other.values().all(|&n| n <= 1)
+}

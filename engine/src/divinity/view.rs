@@ -1,0 +1,110 @@
+//! What a seat (or a spectator) sees. The party plays in the open, so every
+//! seat sees the same table; what stays hidden is what is hidden at the real
+//! table: the location deck (only its size shows) and the order of a Boss'
+//! tactics deck (only its size shows).
+
+use serde::Serialize;
+
+use super::content::Catalogue;
+use super::map::MapState;
+use super::state::*;
+use crate::{Seat, Viewer};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CardView {
+    pub id: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EnemyView {
+    pub id: u32,
+    pub letter: Option<char>,
+    pub kind: EnemyKind,
+    pub hp: u32,
+    pub max_hp: u32,
+    pub space: String,
+    pub fast: bool,
+    pub track: super::cooldown::Track,
+    pub ap: u32,
+    /// Tactics left in the Boss' draw deck (their order is secret).
+    pub tactics_left: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DivinityView {
+    pub you: Option<Seat>,
+    pub location: String,
+    pub level: u32,
+    pub round: u32,
+    pub round_kind: RoundKind,
+    pub phase: Phase,
+    /// Seats expected to act now.
+    pub waiting: Vec<Seat>,
+    pub time: Option<u32>,
+    pub time_length: u32,
+    pub time_paused: bool,
+    pub origins: Vec<OriginState>,
+    pub enemies: Vec<EnemyView>,
+    pub map: MapState,
+    pub deck_size: usize,
+    pub holding: Vec<CardView>,
+    pub revealed: Vec<CardView>,
+    pub combat_stack: Vec<String>,
+    pub discard: Vec<String>,
+    pub gold: u32,
+    pub journal: Vec<u32>,
+    pub pending: Option<PendingRoll>,
+    pub challenge: Option<ChallengeState>,
+    /// The campaign to carry on with, once the location is over.
+    pub campaign: Option<CampaignState>,
+}
+
+pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityView {
+    let loc = state.loc(cat);
+    let card =
+        |id: &String| CardView { id: id.clone(), text: loc.card(id).map(|c| c.text.clone()).unwrap_or_default() };
+    DivinityView {
+        you: viewer.seat(),
+        location: state.location.clone(),
+        level: state.level,
+        round: state.round,
+        round_kind: state.round_kind,
+        phase: state.phase.clone(),
+        waiting: match super::Divinity::status_of(state, cat) {
+            crate::Status::Waiting { seats } => seats,
+            crate::Status::Finished(_) => Vec::new(),
+        },
+        time: state.time,
+        time_length: loc.time.length,
+        time_paused: state.time_paused,
+        origins: state.origins.clone(),
+        enemies: state
+            .enemies
+            .iter()
+            .map(|e| EnemyView {
+                id: e.id,
+                letter: e.letter,
+                kind: e.kind.clone(),
+                hp: e.hp,
+                max_hp: e.max_hp,
+                space: state.space_id(cat, e.space),
+                fast: e.fast,
+                track: e.track.clone(),
+                ap: e.ap,
+                tactics_left: e.tactics.len(),
+            })
+            .collect(),
+        map: state.map.clone(),
+        deck_size: state.deck.len(),
+        holding: state.holding.iter().map(card).collect(),
+        revealed: state.revealed.iter().map(|r| card(&r.card)).collect(),
+        combat_stack: state.combat_stack.clone(),
+        discard: state.discard.clone(),
+        gold: state.gold,
+        journal: state.journal.clone(),
+        pending: state.pending.clone(),
+        challenge: state.challenge.clone(),
+        campaign: super::Divinity::campaign(state, cat),
+    }
+}
