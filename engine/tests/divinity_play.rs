@@ -1,0 +1,675 @@
+//! The Divinity ruleset played through its public API: location setup, the
+//! round loop, exploring, challenges, combat, enemies, ending a combat,
+//! exits and the campaign value. Each test cites the rule (R…), worked
+//! example (E…) or derived case (D…) of the facts file. Dice are set by
+//! editing the pending roll, as "setting dice" does (L1531).
+
+use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A, KeywordFrom};
+use athlas_engine::divinity::content::Catalogue;
+use athlas_engine::divinity::cooldown::{CardRef, Track, MINION_TRACK};
+use athlas_engine::divinity::damage::Environment;
+use athlas_engine::divinity::dice::{Colour, Die, Roll};
+use athlas_engine::divinity::event::DivinityEvent as Ev;
+use athlas_engine::divinity::state::{EnemyKind, Finish, Phase, RoundKind, Who};
+use athlas_engine::divinity::status::Status as St;
+use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
+use athlas_engine::{Outcome, RuleError, Ruleset, Seat, Status, Viewer};
+
+fn cat() -> &'static Catalogue {
+    Catalogue::standard()
+}
+
+fn options(loc: &str, party: &[&str]) -> DivinityOptions {
+    DivinityOptions {
+        party: party.iter().map(|p| p.to_string()).collect(),
+        location: Some(loc.into()),
+        ..DivinityOptions::default()
+    }
+}
+
+fn start(loc: &str, party: &[&str]) -> DivinityState {
+    Divinity::start(&options(loc, party), 7).expect("setup")
+}
+
+#[track_caller]
+fn ok(s: &mut DivinityState, seat: Seat, a: A) -> Vec<Ev> {
+    match Divinity::apply(s, seat, a.clone()) {
+        Ok(ev) => ev,
+        Err(e) => panic!("{a:?} by seat {seat} was rejected: {}", e.message),
+    }
+}
+
+#[track_caller]
+fn rejected(s: &mut DivinityState, seat: Seat, a: A) -> RuleError {
+    let before = serde_json::to_string(s).unwrap();
+    let e = Divinity::apply(s, seat, a.clone()).expect_err("the action should be rejected");
+    assert_eq!(before, serde_json::to_string(s).unwrap(), "a rejected action changed the state");
+    e
+}
+
+fn ix(s: &DivinityState, id: &str) -> usize {
+    cat().locations[&s.location].map.ix(id).unwrap()
+}
+
+#[track_caller]
+fn die(c: Colour, hits: u8, special: bool) -> Die {
+    Die { colour: c, face: cat().dice.find(c, hits, special).unwrap() }
+}
+
+/// Set the pending roll's faces (L1531).
+fn set_dice(s: &mut DivinityState, dice: Vec<Die>) {
+    s.pending.as_mut().expect("a roll is pending").roll = Roll::set(dice);
+}
+
+fn waiting(s: &DivinityState) -> Vec<Seat> {
+    match Divinity::status(s) {
+        Status::Waiting { seats } => seats,
+        Status::Finished(_) => vec![],
+    }
+}
+
+/// One Rest round in which every standing Origin just ends its turn.
+fn rest_round(s: &mut DivinityState) {
+    ok(s, 0, A::ChooseRound { explore: false });
+    for seat in waiting(s) {
+        ok(s, seat, A::EndTurn);
+    }
+}
+
+/// Tutorial: every Origin travels to the Galley (#2) and reveals card 2,
+/// which spawns a Darkhan's Lackey; the next round is a Combat round.
+fn tutorial_combat(party: &[&str]) -> DivinityState {
+    let mut s = start("tutorial", party);
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    for seat in 0..party.len() as Seat {
+        ok(&mut s, seat, A::Travel { to: Some("2".into()) });
+    }
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "2".into() });
+    assert_eq!(s.round_kind, RoundKind::Combat);
+    s
+}
+
+// ---- Setup (R11-R19) ----
+
+#[test]
+fn r14_r17_location_setup() {
+    let loc = &cat().locations["tutorial"];
+    let party = ["ifan", "sebille", "red_prince", "fane"];
+    for n in 1..=4 {
+        let s = start("tutorial", &party[..n]);
+        assert_eq!(s.time, Some(loc.time.start[n - 1]), "R14: tracker by party size");
+        let ids: Vec<String> = loc.cards.iter().map(|c| c.id.clone()).collect();
+        assert_eq!(s.deck, ids, "R13: the deck in order, not shuffled");
+        for o in &s.origins {
+            let d = &cat().origins[&o.origin];
+            let card = d.at(1).unwrap();
+            assert_eq!(o.space, ix(&s, &loc.start), "R15: on the starting space");
+            assert_eq!((o.hp, o.ap, o.source), (card.hp, 0, card.source), "R9, R17");
+            assert_eq!(o.hand, d.skills, "R17: every skill in hand");
+        }
+        assert_eq!(Divinity::seats(&options("tutorial", &party[..n])), n);
+    }
+    assert!(Divinity::start(&options("tutorial", &[]), 1).is_err());
+    assert!(Divinity::start(&options("tutorial", &["ifan", "ifan"]), 1).is_err());
+    assert!(Divinity::start(&options("atlantis", &["ifan"]), 1).is_err());
+    assert!(Divinity::start(&DivinityOptions { solo: true, ..options("tutorial", &["ifan"]) }, 1).is_err());
+}
+
+#[test]
+fn r18_r19_unset_tracker_until_a_card_sets_it() {
+    let mut s = start("fort_joy", &["ifan"]);
+    assert_eq!(s.time, None);
+    rest_round(&mut s);
+    assert_eq!(s.time, None, "R18: no time limit, the tracker does not advance");
+    // Card 2 (the courtyard) sets the tracker on 3 and spawns guards.
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: Some("2".into()) });
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "2".into() });
+    assert!(s.time.unwrap() >= 4, "R19: set on 3, then it advances at the round's end");
+}
+
+// ---- Rounds (R20-R23, R50) ----
+
+#[test]
+fn r20_r21_round_choice() {
+    let mut s = start("tutorial", &["ifan", "sebille"]);
+    assert_eq!(waiting(&s), vec![0]);
+    assert_eq!(rejected(&mut s, 1, A::ChooseRound { explore: true }).code, "not_leader");
+    let mut c = tutorial_combat(&["ifan"]);
+    assert!(c.in_combat());
+    rejected(&mut c, 0, A::ChooseRound { explore: false });
+}
+
+// E04, R22, R50: the tracker advances at the end of every round; event A triggers on 6.
+#[test]
+fn e04_timed_event() {
+    let mut s = start("tutorial", &["ifan"]);
+    assert_eq!(s.time, Some(1));
+    for t in 2..=5 {
+        rest_round(&mut s);
+        assert_eq!(s.time, Some(t));
+    }
+    assert!(s.deck.contains(&"A".to_string()));
+    rest_round(&mut s);
+    assert_eq!(s.time, Some(6));
+    assert!(!s.deck.contains(&"A".to_string()) && s.discard.contains(&"A".to_string()));
+    assert_eq!(s.map.tokens.get(&ix(&s, "1")), Some(&Environment::Wet), "card A floods the deck");
+}
+
+// R52, R185: the end-of-scenario event here forces a restart: gold is lost, items kept.
+#[test]
+fn end_of_scenario_restart() {
+    let mut s = start("tutorial", &["ifan"]);
+    s.gold = 5;
+    let items = s.origins[0].equipped.clone();
+    while !matches!(s.phase, Phase::Finished { .. }) {
+        rest_round(&mut s);
+    }
+    assert_eq!(s.phase, Phase::Finished { result: Finish::Restart });
+    assert_eq!(Divinity::status(&s), Status::Finished(Outcome::Draw));
+    let c = Divinity::campaign(&s, cat()).unwrap();
+    assert_eq!((c.location.as_str(), c.gold, c.level), ("tutorial", 0, 1));
+    assert!(items.iter().all(|i| c.origins[0].items.contains(i)));
+    rejected(&mut s, 0, A::ChooseRound { explore: true });
+}
+
+// ---- Exploring (R24-R33, E01, E26, E28) ----
+
+// E01 + E28 + E26: Shipwreck with 3 players; the Red Prince goes to the Tide Pools.
+#[test]
+fn e01_e26_e28_explore_split_party() {
+    let mut s = start("shipwreck", &["ifan", "sebille", "red_prince"]);
+    let t0 = s.time.unwrap();
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: None });
+    ok(&mut s, 1, A::Travel { to: None });
+    ok(&mut s, 2, A::Travel { to: Some("3".into()) });
+    assert!(matches!(&s.phase, Phase::Groups { groups, .. } if groups == &vec![vec![0, 1], vec![2]]));
+    assert_eq!(waiting(&s), vec![0, 1, 2]);
+    ok(&mut s, 1, A::Reveal);
+    ok(&mut s, 2, A::Reveal);
+    // Both revealed, nothing resolved yet (R29).
+    let revealed: Vec<&str> = s.revealed.iter().map(|r| r.card.as_str()).collect();
+    assert_eq!(revealed, vec!["1", "3"]);
+    assert!(s.enemies.is_empty());
+    assert_eq!(waiting(&s), vec![0], "the party (leader) picks the order");
+    // The party resolves #3 first: E28's Lackeys.
+    ok(&mut s, 0, A::Resolve { card: "3".into() });
+    assert_eq!(s.enemies.len(), 3);
+    let letters: Vec<char> = s.enemies.iter().map(|e| e.letter.unwrap()).collect();
+    assert_eq!(letters, vec!['A', 'B', 'C']);
+    assert!(s.enemies.iter().all(|e| e.hp == 28 && e.space == ix(&s, "3")));
+    assert_eq!(s.enemies.iter().filter(|e| e.fast).count(), 1);
+    assert_eq!(s.combat_stack, vec!["3".to_string()]);
+    assert_eq!(s.round_kind, RoundKind::Explore, "R23: spawning does not interrupt the round");
+    // Then the supply challenge (E26): Ifan has MERCENARY, +1 die; Sebille rolls 3.
+    ok(&mut s, 0, A::Resolve { card: "1".into() });
+    assert!(s.challenge.is_some());
+    ok(&mut s, 0, A::Challenge { auto: None });
+    assert_eq!(s.pending.as_ref().unwrap().roll.dice.len(), 4);
+    rejected(&mut s, 1, A::Challenge { auto: None });
+    ok(&mut s, 0, A::Accept);
+    ok(&mut s, 1, A::Challenge { auto: None });
+    assert_eq!(s.pending.as_ref().unwrap().roll.dice.len(), 3);
+    set_dice(&mut s, vec![die(Colour::White, 1, false), die(Colour::White, 1, true), die(Colour::White, 1, false)]);
+    let gold = s.gold;
+    ok(&mut s, 1, A::Accept);
+    assert!(s.gold >= gold + 2, "3 hits: the best row, +2 gold");
+    assert!(s.discard.contains(&"1".to_string()));
+    // The round ended: time +1 and the next round is Combat (R23).
+    assert_eq!(s.time, Some(t0 + 1));
+    assert_eq!(s.round_kind, RoundKind::Combat);
+}
+
+// D29, D30, E25: no ending in a tactical space, no locked path or space; a placed card opens it.
+#[test]
+fn d29_d30_travel_limits() {
+    let mut s = start("tutorial", &["ifan"]);
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    assert_eq!(rejected(&mut s, 0, A::Travel { to: Some("t1".into()) }).code, "tactical_space");
+    assert_eq!(rejected(&mut s, 0, A::Travel { to: Some("5".into()) }).code, "unreachable");
+    assert_eq!(rejected(&mut s, 0, A::Travel { to: Some("4".into()) }).code, "unreachable");
+    ok(&mut s, 0, A::Travel { to: Some("3".into()) });
+    assert_eq!(s.origins[0].space, ix(&s, "3"), "passing through the tactical space is fine");
+}
+
+// D31 + E25: the Hold is multicard: one random card a round; 3b places card 4 on the locked Brig.
+#[test]
+fn d31_e25_multicard_and_placed_card() {
+    for seed in 0..20 {
+        let mut s = Divinity::start(&options("tutorial", &["ifan"]), seed).unwrap();
+        ok(&mut s, 0, A::ChooseRound { explore: true });
+        ok(&mut s, 0, A::Travel { to: Some("3".into()) });
+        ok(&mut s, 0, A::Reveal);
+        let card = s.revealed[0].card.clone();
+        assert!(card == "3a" || card == "3b");
+        let other = if card == "3a" { "3b" } else { "3a" };
+        assert!(s.deck.contains(&other.to_string()), "the other card stays in the deck");
+        if card != "3b" {
+            continue;
+        }
+        ok(&mut s, 0, A::Resolve { card });
+        assert_eq!(s.map.placed.get(&ix(&s, "4")), Some(&"4".to_string()));
+        // Next round: the Brig can be entered, and exploring it resolves "when explored".
+        ok(&mut s, 0, A::ChooseRound { explore: true });
+        ok(&mut s, 0, A::Travel { to: Some("4".into()) });
+        let deck = s.deck.clone();
+        ok(&mut s, 0, A::Reveal);
+        assert_eq!(s.deck, deck, "no new card is drawn");
+        ok(&mut s, 0, A::Resolve { card: "4".into() });
+        assert_eq!(s.journal, vec![1]);
+        assert!(s.origins[0].equipped.iter().chain(&s.origins[0].backpack).any(|i| i == "collar_key"));
+        return;
+    }
+    panic!("no seed drew 3b");
+}
+
+// E27, E39: Phoenix Dive for TELEPORTATION: 0 AP, face down on slot 3, the chosen result.
+#[test]
+fn e27_automatic_success_with_a_skill_keyword() {
+    let mut s = start("tutorial", &["ifan", "sebille"]);
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: None });
+    ok(&mut s, 1, A::Travel { to: None });
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "1".into() });
+    // Sebille rolls first; Ifan succeeds automatically before rolling.
+    ok(&mut s, 1, A::Challenge { auto: None });
+    ok(&mut s, 1, A::Accept);
+    let auto = ("TELEPORTATION".to_string(), KeywordFrom::Skill("phoenix_dive".into()), 2);
+    let bad = ("TELEPORTATION".to_string(), KeywordFrom::Permanent, 2);
+    assert_eq!(rejected(&mut s, 0, A::Challenge { auto: Some(bad) }).code, "no_keyword");
+    ok(&mut s, 0, A::Challenge { auto: Some(auto) });
+    let o = &s.origins[0];
+    assert!(!o.hand.contains(&"phoenix_dive".to_string()));
+    assert_eq!(o.track.find(&CardRef::Skill("phoenix_dive".into())), Some(3));
+    assert_eq!(o.track.active().count(), 0, "face down");
+    assert_eq!(o.ap, 0);
+    assert!(s.map.keys.contains(&4), "row 2 puts the key on the cabin path");
+    assert!(s.challenge.is_none() && s.discard.contains(&"1".to_string()));
+
+    // Once your dice are rolled, it is too late for an automatic success.
+    let mut s = start("tutorial", &["ifan"]);
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: None });
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "1".into() });
+    ok(&mut s, 0, A::Challenge { auto: None });
+    let auto = ("TELEPORTATION".to_string(), KeywordFrom::Skill("phoenix_dive".into()), 2);
+    rejected(&mut s, 0, A::Challenge { auto: Some(auto) });
+}
+
+// R61, R166, E33: a Source reroll on a challenge roll costs 1 Source and rerolls the dice together.
+#[test]
+fn r61_source_reroll_on_a_challenge() {
+    let mut s = start("tutorial", &["ifan"]);
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: None });
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "1".into() });
+    ok(&mut s, 0, A::Challenge { auto: None });
+    assert_eq!(s.origins[0].source, 1);
+    assert!(!s.origins[0].collar_broken, "allowed with an intact collar (L518)");
+    let before = s.pending.as_ref().unwrap().roll.clone();
+    ok(&mut s, 0, A::Reroll { dice: vec![0, 1], source: true });
+    assert_eq!(s.origins[0].source, 0);
+    assert_eq!(s.pending.as_ref().unwrap().roll.dice[2..], before.dice[2..]);
+    assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![0], source: true }).code, "not_enough_source");
+    assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![0], source: false }).code, "no_reroll");
+    ok(&mut s, 0, A::Accept);
+}
+
+// ---- Combat (R38-R44, R200-R218, R216) ----
+
+// D03, R216: AP: card value added to leftovers, capped at 8, 10 with HASTE; kept between rounds.
+#[test]
+fn d03_ap_gain_and_cap() {
+    let mut s = tutorial_combat(&["ifan"]);
+    assert_eq!(waiting(&s), vec![0]);
+    assert_eq!(rejected(&mut s, 0, A::Move { to: "1".into() }).code, "turn_not_started");
+    ok(&mut s, 0, A::StartTurn);
+    assert_eq!(s.origins[0].ap, 4);
+    ok(&mut s, 0, A::EndTurn);
+    assert!(s.in_combat(), "the Lackey (28 HP) is still standing");
+    s.origins[0].ap = 6;
+    ok(&mut s, 0, A::StartTurn);
+    assert_eq!(s.origins[0].ap, 8, "6 + 4 capped at 8");
+    ok(&mut s, 0, A::EndTurn);
+    assert!(s.in_combat(), "the Lackey (28 HP) is still standing");
+    s.origins[0].ap = 6;
+    s.origins[0].track.apply_status(St::Haste, 3);
+    ok(&mut s, 0, A::StartTurn);
+    assert_eq!(s.origins[0].ap, 10, "HASTE: max 10 (and +2 gained)");
+}
+
+// E31, R200-R202: moving costs 1 AP, +1 into DIFFICULT TERRAIN; no ending a turn in a tactical
+// space another Origin holds.
+#[test]
+fn e31_moving_in_combat() {
+    let mut s = tutorial_combat(&["ifan", "sebille"]);
+    // Keep the fight going whatever the fast Lackey did.
+    for o in &mut s.origins {
+        o.hp = 20;
+        o.downed = false;
+    }
+    let seat = waiting(&s)[0];
+    let other = 1 - seat;
+    s.origins[other as usize].space = ix(&s, "t1");
+    ok(&mut s, seat, A::StartTurn);
+    s.origins[seat as usize].ap = 5;
+    ok(&mut s, seat, A::Move { to: "t1".into() });
+    assert_eq!(s.origins[seat as usize].ap, 3, "2 AP into difficult terrain");
+    assert_eq!(rejected(&mut s, seat, A::EndTurn).code, "tactical_space_taken");
+    s.origins[other as usize].downed = true;
+    assert_eq!(rejected(&mut s, seat, A::EndTurn).code, "tactical_space_taken", "downed Origins block too (L753)");
+    s.origins[other as usize].downed = false;
+    ok(&mut s, seat, A::Move { to: "2".into() });
+    assert_eq!(s.origins[seat as usize].ap, 2, "1 AP back out");
+    assert_eq!(rejected(&mut s, seat, A::Move { to: "3".into() }).code, "not_adjacent");
+    ok(&mut s, seat, A::EndTurn);
+}
+
+/// A combat in the tutorial against one minion of our choosing in the Origins' space.
+fn duel(party: &[&str], minion: &str, hp: u32) -> DivinityState {
+    let mut s = tutorial_combat(party);
+    let galley = ix(&s, "2");
+    for o in &mut s.origins {
+        o.hp = 20;
+        o.downed = false;
+        o.space = galley;
+    }
+    let e = &mut s.enemies[0];
+    e.kind = EnemyKind::Minion { card: minion.into(), veteran: false };
+    e.hp = hp;
+    e.max_hp = cat().minions[minion].standard.hp;
+    e.fast = false;
+    e.track = Track::new(MINION_TRACK);
+    s
+}
+
+// E32 through the ruleset: the Fire Staff against a Bandit Hydrosophist in a WARM space.
+#[test]
+fn e32_fire_staff_in_play() {
+    let mut s = duel(&["red_prince"], "bandit_hydrosophist", 16);
+    let here = ix(&s, "2");
+    s.map.tokens.insert(here, Environment::Warm);
+    s.origins[0].equipped = vec!["fire_staff".into()];
+    ok(&mut s, 0, A::StartTurn);
+    let id = s.enemies[0].id;
+    ok(&mut s, 0, A::Use { card: CardUse::Item("fire_staff".into()), aim: Aim::Enemy(id) });
+    assert_eq!(s.origins[0].ap, 2, "2 AP paid");
+    assert_eq!(rejected(&mut s, 0, A::EndTurn).code, "roll_pending");
+    set_dice(&mut s, vec![die(Colour::White, 1, false), die(Colour::White, 1, false), die(Colour::White, 1, true)]);
+    ok(&mut s, 0, A::Accept);
+    let e = s.enemy(id).unwrap();
+    assert_eq!(e.hp, 11, "5 + 2 WARM - 2 magical armor = 5");
+    assert_eq!(e.track.status_slot(St::Burning), Some(2));
+}
+
+// E21: equipment has no cooldown: the dagger attacks twice for 2 AP; out of range is refused.
+#[test]
+fn e21_dagger_twice_and_range() {
+    let mut s = duel(&["sebille"], "crocodile", 20);
+    ok(&mut s, 0, A::StartTurn);
+    let id = s.enemies[0].id;
+    for _ in 0..2 {
+        ok(&mut s, 0, A::Use { card: CardUse::Item("rusty_dagger".into()), aim: Aim::Enemy(id) });
+        set_dice(&mut s, vec![die(Colour::White, 0, false), die(Colour::White, 0, false)]);
+        ok(&mut s, 0, A::Accept);
+    }
+    assert_eq!(s.origins[0].ap, 2);
+    s.enemy_mut(id).unwrap().space = ix(&s, "1");
+    let e = rejected(&mut s, 0, A::Use { card: CardUse::Item("rusty_dagger".into()), aim: Aim::Enemy(id) });
+    assert_eq!(e.code, "out_of_range");
+}
+
+// R117, R235, D04, D59: the last enemy falls mid-turn: combat ends at once; victory effects;
+// AP to 0; the round ends and the party chooses again.
+#[test]
+fn d59_victory_ends_combat_at_once() {
+    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 1);
+    let seat = waiting(&s)[0];
+    ok(&mut s, seat, A::StartTurn);
+    let t = s.time;
+    let id = s.enemies[0].id;
+    let weapon = if seat == 0 { "short_bow" } else { "rusty_dagger" };
+    ok(&mut s, seat, A::Use { card: CardUse::Item(weapon.into()), aim: Aim::Enemy(id) });
+    let n = s.pending.as_ref().unwrap().roll.dice.len();
+    let c = s.pending.as_ref().unwrap().roll.dice[0].colour;
+    set_dice(&mut s, vec![die(c, if c == Colour::Red { 2 } else { 1 }, false); n]);
+    let gold = s.gold;
+    let ev = ok(&mut s, seat, A::Accept);
+    assert!(ev.contains(&Ev::CombatEnded { victory: true }));
+    assert!(s.enemies.is_empty() && s.combat_stack.is_empty());
+    assert_eq!(s.gold, gold + 2, "card 2's victory: 2 gold");
+    assert!(s.origins.iter().any(|o| o.backpack.contains(&"healing_potion".to_string())));
+    assert!(s.origins.iter().all(|o| o.ap == 0));
+    assert_eq!(s.time, t.map(|t| t + 1), "the end of combat ends the round");
+    assert_eq!(s.phase, Phase::ChooseRound);
+    assert!(s.discard.contains(&"2".to_string()));
+}
+
+// D10, D14, R123: Revive transfers HP; giving all of it downs the giver; a fully downed party
+// loses the combat and everyone comes back with 1 HP.
+#[test]
+fn d10_d14_revive_and_defeat() {
+    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
+    let seat = waiting(&s)[0];
+    let other = 1 - seat;
+    s.origins[other as usize].hp = 0;
+    s.origins[other as usize].downed = true;
+    ok(&mut s, seat, A::StartTurn);
+    s.origins[seat as usize].hp = 5;
+    assert_eq!(rejected(&mut s, seat, A::Revive { to: other, hp: 0 }).code, "bad_transfer");
+    assert_eq!(rejected(&mut s, seat, A::Revive { to: other, hp: 6 }).code, "bad_transfer");
+    let ap = s.origins[seat as usize].ap;
+    let ev = ok(&mut s, seat, A::Revive { to: other, hp: 5 });
+    assert!(ev.contains(&Ev::Revived { seat: other, hp: 5 }));
+    assert!(ev.contains(&Ev::Downed { seat }));
+    // The reviver's turn is over; the other is up with 5 HP and 1 AP was spent.
+    assert_eq!(s.origins[seat as usize].ap, ap - 1);
+    assert_eq!(s.origins[other as usize].hp, 5);
+    // Now down the last one: the combat is lost and both come back with 1 HP.
+    ok(&mut s, other, A::StartTurn);
+    s.origins[other as usize].hp = 1;
+    let ev = ok(&mut s, other, A::Revive { to: seat, hp: 1 });
+    assert!(ev.contains(&Ev::CombatEnded { victory: false }));
+    assert!(s.origins.iter().all(|o| !o.downed && o.hp == 1 && o.ap == 0));
+    assert!(s.enemies.is_empty());
+}
+
+// D09: Recover: refused with an enemy in the space; otherwise 2 AP to heal 2 or slide a status.
+#[test]
+fn d09_recover() {
+    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
+    ok(&mut s, 0, A::StartTurn);
+    assert_eq!(rejected(&mut s, 0, A::Recover { status: None }).code, "enemy_here");
+    s.enemies[0].space = ix(&s, "1");
+    s.origins[0].hp = 10;
+    ok(&mut s, 0, A::Recover { status: None });
+    assert_eq!((s.origins[0].hp, s.origins[0].ap), (12, 2));
+    s.origins[0].track.apply_status(St::Burning, 1);
+    ok(&mut s, 0, A::Recover { status: Some(St::Burning) });
+    assert!(!s.origins[0].track.has(St::Burning), "slid off from slot 1");
+    assert_eq!(rejected(&mut s, 0, A::Recover { status: None }).code, "not_enough_ap");
+}
+
+// D08: Taunt pulls an adjacent enemy for 1 AP; never an immovable one.
+#[test]
+fn d08_taunt() {
+    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
+    s.enemies[0].space = ix(&s, "t1");
+    ok(&mut s, 0, A::StartTurn);
+    let id = s.enemies[0].id;
+    ok(&mut s, 0, A::Taunt { enemy: id });
+    assert_eq!((s.enemies[0].space, s.origins[0].ap), (ix(&s, "2"), 3), "1 AP, difficult terrain ignored");
+    let mut s = duel(&["ifan"], "marsh_troll", 34);
+    s.enemies[0].space = ix(&s, "1");
+    ok(&mut s, 0, A::StartTurn);
+    let id = s.enemies[0].id;
+    assert_eq!(rejected(&mut s, 0, A::Taunt { enemy: id }).code, "immovable");
+}
+
+// D05, R229: a minion that can't get in range attacks no one and heals its level.
+#[test]
+fn d05_minion_out_of_range_heals() {
+    let mut s = duel(&["ifan"], "undead_ranger", 20);
+    s.enemies[0].space = ix(&s, "3");
+    s.enemies[0].track.apply_status(St::Frozen, 2);
+    ok(&mut s, 0, A::StartTurn);
+    let hp = s.origins[0].hp;
+    ok(&mut s, 0, A::EndTurn);
+    assert_eq!(s.enemies[0].hp, 22, "level 2: heals 2");
+    assert_eq!(s.origins[0].hp, hp, "and attacks no one");
+}
+
+// R39, R221-R229: a minion's turn through the ruleset: targeting die, move, attack, slide.
+#[test]
+fn minion_turn_in_play() {
+    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
+    s.enemies[0].space = ix(&s, "1");
+    let seat = waiting(&s)[0];
+    ok(&mut s, seat, A::StartTurn);
+    ok(&mut s, seat, A::EndTurn);
+    let seat = waiting(&s)[0];
+    ok(&mut s, seat, A::StartTurn);
+    let ev = ok(&mut s, seat, A::EndTurn);
+    let targeted = ev.iter().find_map(|e| match e {
+        Ev::Targeted { enemy, target, face } => Some((*enemy, *target, *face)),
+        _ => None,
+    });
+    let (_, target, face) = targeted.expect("the Lackey rolled the targeting die");
+    assert!((1..=6).contains(&face));
+    assert!(matches!(target, Who::Origin(_)));
+    // Range 0, movement 2: from #1 to #2 is one step, so it reached its target and attacked.
+    assert_eq!(s.enemies[0].space, ix(&s, "2"));
+    assert!(ev.iter().any(|e| matches!(e, Ev::Rolled { who: Who::Enemy(_), .. })));
+    assert!(ev.iter().any(|e| matches!(e, Ev::TurnEnded { who: Who::Enemy(_) })));
+}
+
+// R224: downed and INVISIBLE Origins are never targeted.
+#[test]
+fn r224_invisible_and_downed_are_ignored() {
+    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
+    s.origins[1].downed = true;
+    s.origins[1].hp = 0;
+    s.origins[0].track.apply_status(St::Invisible, 5);
+    ok(&mut s, 0, A::StartTurn);
+    let ev = ok(&mut s, 0, A::EndTurn);
+    assert!(!ev.iter().any(|e| matches!(e, Ev::Targeted { .. })));
+    assert_eq!(s.enemies[0].hp, 28, "no target: heals its level, already at max");
+}
+
+// ---- Rest (R34-R37, D40) ----
+
+#[test]
+fn d40_rest_round() {
+    let mut s = start("tutorial", &["ifan", "sebille"]);
+    s.origins[1].downed = true;
+    s.origins[1].hp = 0;
+    s.origins[0].hp = 10;
+    s.origins[0].track.apply_status(St::Poisoned, 3);
+    s.origins[0].track.apply_status(St::Haste, 3);
+    s.origins[0].space = ix(&s, "3");
+    ok(&mut s, 0, A::ChooseRound { explore: false });
+    assert_eq!(waiting(&s), vec![0]);
+    ok(&mut s, 0, A::Recover { status: None });
+    assert!(s.origins[0].track.statuses().is_empty(), "every status, positive ones too");
+    assert_eq!(s.origins[0].hp, 10 - 2 + 2, "POISONED's start-of-turn 2, then Recover heals 2");
+    assert_eq!(rejected(&mut s, 0, A::Recover { status: None }).code, "already_recovered");
+    ok(&mut s, 0, A::Revive { to: 1, hp: 3 });
+    assert_eq!((s.origins[1].hp, s.origins[1].downed, s.origins[0].ap), (3, false, 0), "anywhere, free");
+    ok(&mut s, 0, A::Use { card: CardUse::Skill("searing_daggers".into()), aim: Aim::Origin(0) });
+    ok(&mut s, 0, A::Accept);
+    let e = rejected(&mut s, 0, A::Use { card: CardUse::Skill("ricochet".into()), aim: Aim::Origin(0) });
+    assert_eq!(e.code, "card_used");
+    ok(&mut s, 0, A::EndTurn);
+    assert_eq!(
+        s.origins[0].track.find(&CardRef::Skill("searing_daggers".into())),
+        Some(1),
+        "slid at the end of the turn"
+    );
+}
+
+// ---- Exits and the campaign (R177, R184, R194-R195, R60) ----
+
+#[test]
+fn r177_exit_and_campaign_carry_over() {
+    let mut s = start("tutorial", &["ifan", "sebille"]);
+    s.map.keys.insert(4); // the key on the cabin path (card 1's reward)
+    s.gold = 3;
+    s.origins[1].backpack.push("healing_potion".into());
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: Some("5".into()) });
+    ok(&mut s, 1, A::Travel { to: None });
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 1, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "5".into() });
+    assert_eq!(Divinity::status(&s), Status::Finished(Outcome::Win { seat: 0 }));
+    assert!(s.revealed.iter().any(|r| r.card == "1"), "E29: an exit resolved first ends it; the rest stay unresolved");
+    let c = Divinity::campaign(&s, cat()).unwrap();
+    assert_eq!((c.location.as_str(), c.level, c.gold, c.finished), ("shipwreck", 1, 3, false));
+    assert!(c.origins[1].items.contains(&"healing_potion".to_string()));
+    let v = Divinity::view(&s, Viewer::Seat(1));
+    assert_eq!(v.campaign, Some(c.clone()));
+    // The next match starts from it: same Origins and items, HP and Source refilled.
+    let next = DivinityOptions { campaign: Some(c), party: vec![], ..DivinityOptions::default() };
+    assert_eq!(Divinity::seats(&next), 2);
+    let n = Divinity::start(&next, 3).unwrap();
+    assert_eq!(n.location, "shipwreck");
+    assert_eq!(n.gold, 3);
+    assert!(n.origins[1].backpack.contains(&"healing_potion".to_string()));
+    assert!(n.origins.iter().all(|o| o.hp == 24 && o.source == 1));
+}
+
+// ---- Bosses (R236-R242) ----
+
+#[test]
+fn r236_boss_setup_and_turns() {
+    let mut s = start("temple", &["ifan", "sebille", "red_prince"]);
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    for seat in 0..3 {
+        ok(&mut s, seat, A::Travel { to: Some("3".into()) });
+    }
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "3".into() });
+    let b = &cat().bosses["the_warden"];
+    let e = s.enemies.iter().find(|e| matches!(e.kind, EnemyKind::Boss { .. })).unwrap().clone();
+    assert_eq!((e.hp, e.letter, e.fast), (b.hp[2], None, b.fast));
+    let mut ids: Vec<String> = e.tactics.clone();
+    ids.sort();
+    let mut all: Vec<String> = b.tactics.iter().map(|t| t.id.clone()).collect();
+    all.sort();
+    assert_eq!(ids, all, "the whole tactics deck, shuffled");
+    // Play a few rounds: the Boss never holds more than 8 AP and no tactic is lost.
+    for _ in 0..4 {
+        for seat in waiting(&s) {
+            if s.in_combat() && waiting(&s).contains(&seat) {
+                ok(&mut s, seat, A::StartTurn);
+                ok(&mut s, seat, A::EndTurn);
+            }
+        }
+        if let Some(e) = s.enemies.iter().find(|e| matches!(e.kind, EnemyKind::Boss { .. })) {
+            assert!(e.ap <= 8);
+            let on_track = e.track.slots.iter().flatten().count();
+            assert_eq!(e.tactics.len() + on_track, b.tactics.len());
+        }
+    }
+    // The view shows how many tactics are left, never their order.
+    let v = serde_json::to_value(Divinity::view(&s, Viewer::Spectator)).unwrap();
+    assert!(v.get("deck").is_none());
+    assert!(!v.to_string().contains("\"tactics\":"));
+}
+
+// The view never shows the location deck's cards, only its size.
+#[test]
+fn view_hides_the_location_deck() {
+    let s = start("shipwreck", &["ifan"]);
+    let v = serde_json::to_string(&Divinity::view(&s, Viewer::Seat(0))).unwrap();
+    for c in &cat().locations["shipwreck"].cards {
+        assert!(!v.contains(&c.text), "card {} leaked", c.id);
+    }
+    assert!(v.contains("\"deck_size\":8"));
+}
