@@ -6,10 +6,12 @@
 
 use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A, KeywordFrom};
 use athlas_engine::divinity::content::Catalogue;
+use athlas_engine::divinity::content::ConsumableDeck;
 use athlas_engine::divinity::cooldown::{CardRef, Track, MINION_TRACK};
 use athlas_engine::divinity::damage::Environment;
 use athlas_engine::divinity::dice::{Colour, Die, Roll};
 use athlas_engine::divinity::event::DivinityEvent as Ev;
+use athlas_engine::divinity::interlude::{valid_skills, MerchantDeck};
 use athlas_engine::divinity::state::{EnemyKind, Finish, Phase, RoundKind, Who};
 use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
@@ -607,6 +609,10 @@ fn r177_exit_and_campaign_carry_over() {
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 1, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "5".into() });
+    assert!(matches!(s.phase, Phase::Interlude(_)), "an exit opens the interlude");
+    assert_eq!(waiting(&s), vec![0], "no level-up here: the leader closes it");
+    assert_eq!(rejected(&mut s, 1, A::FinishInterlude).code, "not_leader");
+    ok(&mut s, 0, A::FinishInterlude);
     assert_eq!(Divinity::status(&s), Status::Finished(Outcome::Win { seat: 0 }));
     assert!(s.revealed.iter().any(|r| r.card == "1"), "E29: an exit resolved first ends it; the rest stay unresolved");
     let c = Divinity::campaign(&s, cat()).unwrap();
@@ -672,4 +678,153 @@ fn view_hides_the_location_deck() {
         assert!(!v.contains(&c.text), "card {} leaked", c.id);
     }
     assert!(v.contains("\"deck_size\":8"));
+}
+
+// ---- Interlude: levelling up and the Merchant (R66-R70, R187-R192) ----
+
+/// Shipwreck until the optional exit 5b (level up) is found and taken.
+fn to_interlude(party: &[&str], gold: u32, opts: impl Fn(&mut DivinityOptions)) -> impl Iterator<Item = DivinityState> {
+    let mut o = options("shipwreck", party);
+    opts(&mut o);
+    let n = party.len() as Seat;
+    (0..200u64).filter_map(move |seed| {
+        let mut s = Divinity::start(&o, seed).unwrap();
+        ok(&mut s, 0, A::ChooseRound { explore: true });
+        for seat in 0..n {
+            ok(&mut s, seat, A::Travel { to: Some("5".into()) });
+        }
+        ok(&mut s, 0, A::Reveal);
+        if s.revealed[0].card != "5b" {
+            return None;
+        }
+        s.gold = gold;
+        ok(&mut s, 0, A::Resolve { card: "5b".into() });
+        Some(s)
+    })
+}
+
+// E06: Sebille levels from 1 to 2: card flipped, a talent, Pin Down, Tentacle Lash swapped for Ricochet.
+#[test]
+fn e06_sebille_levels_up() {
+    let mut s = to_interlude(&["sebille"], 0, |_| {}).next().unwrap();
+    assert!(matches!(&s.phase, Phase::Interlude(i) if i.level_up));
+    assert_eq!((s.level, s.origins[0].level), (2, 2), "all Origins level up together");
+    assert_eq!(waiting(&s), vec![0]);
+    let up = |talent: Option<&str>, learn: &str, respec: Vec<(&str, &str)>| A::LevelUp {
+        talent: talent.map(String::from),
+        learn: learn.into(),
+        respec: respec.into_iter().map(|(a, b)| (a.to_string(), b.to_string())).collect(),
+    };
+    assert_eq!(rejected(&mut s, 0, up(None, "pin_down", vec![])).code, "talent_needed");
+    assert_eq!(rejected(&mut s, 0, up(Some("opportunist"), "pin_down", vec![])).code, "talent_level");
+    assert_eq!(rejected(&mut s, 0, up(Some("arrow_recovery"), "fireball", vec![])).code, "skill_set");
+    assert_eq!(rejected(&mut s, 0, up(Some("arrow_recovery"), "poison_dart", vec![])).code, "known_skill");
+    assert_eq!(rejected(&mut s, 0, A::FinishInterlude).code, "level_up_pending");
+    ok(&mut s, 0, up(Some("arrow_recovery"), "pin_down", vec![("tentacle_lash", "ricochet")]));
+    let o = &s.origins[0];
+    assert_eq!(o.talents, vec!["leech".to_string(), "arrow_recovery".into()]);
+    assert!(o.skills.contains(&"pin_down".to_string()) && o.skills.contains(&"ricochet".to_string()));
+    assert!(!o.skills.contains(&"tentacle_lash".to_string()));
+    assert_eq!(o.skills.len(), 5, "one skill more, none twice");
+    assert_eq!(cat().origins["sebille"].at(2).unwrap().hp, 28, "her level-2 card");
+    ok(&mut s, 0, A::FinishInterlude);
+    let c = Divinity::campaign(&s, cat()).unwrap();
+    assert_eq!((c.level, c.location.as_str()), (2, "fort_joy"));
+    let next = Divinity::start(&DivinityOptions { campaign: Some(c), ..DivinityOptions::default() }, 1).unwrap();
+    assert_eq!((next.origins[0].level, next.origins[0].hp), (2, 28));
+}
+
+// D48: Unrestricted Talents lifts the level limit of talents, not of skills.
+#[test]
+fn d48_unrestricted_talents() {
+    let mut s = to_interlude(&["sebille"], 0, |o| o.unrestricted_talents = true).next().unwrap();
+    let bad_skill = A::LevelUp { talent: Some("opportunist".into()), learn: "fireball".into(), respec: vec![] };
+    assert_eq!(rejected(&mut s, 0, bad_skill).code, "skill_set");
+    ok(&mut s, 0, A::LevelUp { talent: Some("opportunist".into()), learn: "pin_down".into(), respec: vec![] });
+}
+
+// E07, E08: which skill sets an Origin may hold (L529, L575-583).
+#[test]
+fn e07_e08_skill_sets() {
+    let l1 = ["ricochet", "tracking", "searing_daggers", "phoenix_dive"].map(String::from).to_vec();
+    let with = |extra: &[&str]| [l1.clone(), extra.iter().map(|s| s.to_string()).collect()].concat();
+    let training = vec!["pyrokinetic_training".to_string()];
+    assert!(valid_skills(cat(), 3, &with(&["pin_down", "fireball"]), &training).is_ok());
+    assert!(valid_skills(cat(), 3, &with(&["pin_down", "fireball"]), &[]).is_err(), "no training");
+    let three_l1 = l1[..3].to_vec();
+    let bad = [three_l1, ["pin_down", "hail_strike", "fireball"].map(String::from).to_vec()].concat();
+    assert!(valid_skills(cat(), 3, &bad, &training).is_err(), "too many of level 2 or more");
+    assert!(valid_skills(cat(), 3, &with(&["pin_down", "fireball", "rain"]), &training).is_err(), "7 skills");
+    // E08: Fireball needs level 3 and the training.
+    assert!(valid_skills(cat(), 2, &with(&["fireball"]), &training).is_err());
+    assert!(valid_skills(cat(), 3, &with(&["fireball", "pin_down"]), &[]).is_err());
+    assert!(valid_skills(cat(), 1, &l1, &[]).is_ok());
+    let mut source = l1[..3].to_vec();
+    source.push("ifan_source".into());
+    assert!(valid_skills(cat(), 1, &source, &[]).is_err(), "no Source skill in the set (L569)");
+}
+
+// E30: the Merchant example: 9 gold, level 2, three Origins, ending with 0 gold.
+#[test]
+fn e30_merchant() {
+    let party = ["ifan", "sebille", "red_prince"];
+    let mut s = to_interlude(&party, 9, |_| {})
+        .find_map(|mut s| {
+            // Sell before paying is refused (L1357); a level-3 deck too (L1354).
+            assert_eq!(rejected(&mut s, 2, A::Sell { item: "long_sword".into() }).code, "merchant_closed");
+            assert_eq!(rejected(&mut s, 0, A::VisitMerchant { level: 3, consumables: None }).code, "deck_level");
+            ok(&mut s, 0, A::VisitMerchant { level: 2, consumables: Some(ConsumableDeck::Potions) });
+            let Phase::Interlude(i) = &s.phase else { unreachable!() };
+            (i.offer.contains(&"fire_staff".to_string())).then_some(s)
+        })
+        .expect("some seed shows the Fire Staff");
+    assert_eq!(s.gold, 7);
+    let Phase::Interlude(i) = &s.phase else { unreachable!() };
+    let equipment = i.offer.iter().filter(|x| cat().items[*x].level == 2).count();
+    let potions = i
+        .offer
+        .iter()
+        .filter(|x| {
+            cat().items[*x].kind == athlas_engine::divinity::content::ItemKind::Consumable(ConsumableDeck::Potions)
+        })
+        .count();
+    assert_eq!((equipment, potions), (4, 4), "1 per player + 1 of each");
+    assert!(i.offer.iter().all(|x| !cat().items[x].unique));
+    ok(&mut s, 2, A::Sell { item: "long_sword".into() });
+    assert_eq!(s.gold, 8, "half of 2");
+    ok(&mut s, 0, A::Buy { item: "fire_staff".into(), to: 2 });
+    assert_eq!(s.gold, 4, "the Staff costs 4: '3 more gold' after the sale");
+    ok(&mut s, 2, A::Equip { item: "fire_staff".into() });
+    assert!(s.origins[2].equipped.contains(&"fire_staff".to_string()));
+    assert!(s.origins[2].backpack.contains(&"wooden_shield".to_string()), "the shield makes room for two hands");
+    ok(&mut s, 0, A::Restock { deck: MerchantDeck::Consumables(ConsumableDeck::Arrows) });
+    assert_eq!(s.gold, 3);
+    ok(&mut s, 0, A::Buy { item: "blessed_arrows".into(), to: 1 });
+    assert_eq!(s.gold, 0, "no gold left");
+    assert!(s.origins[1].backpack.contains(&"blessed_arrows".to_string()));
+    assert_eq!(rejected(&mut s, 0, A::Restock { deck: MerchantDeck::Equipment(1) }).code, "not_enough_gold");
+    // The Merchant never buys runes.
+    s.origins[0].backpack.push("flame_rune".into());
+    assert_eq!(rejected(&mut s, 0, A::Sell { item: "flame_rune".into() }).code, "unsellable");
+    // Sale prices round up: the Assassin's Dagger (3) sells for 2.
+    s.origins[0].backpack.push("assassins_dagger".into());
+    ok(&mut s, 0, A::Sell { item: "assassins_dagger".into() });
+    assert_eq!(s.gold, 2);
+}
+
+// D49: Honor Mode: a forced restart restarts the whole campaign with new Origins.
+#[test]
+fn d49_honor_mode() {
+    let mut o = options("shipwreck", &["ifan"]);
+    o.honor_mode = true;
+    let mut s = Divinity::start(&o, 2).unwrap();
+    s.gold = 4;
+    s.origins[0].backpack.push("healing_potion".into());
+    while !matches!(s.phase, Phase::Finished { .. }) {
+        rest_round(&mut s);
+    }
+    let c = Divinity::campaign(&s, cat()).unwrap();
+    assert_eq!((c.location.as_str(), c.level, c.gold), ("tutorial", 1, 0));
+    assert_eq!(c.origins[0].items, cat().origins["ifan"].items);
+    assert!(c.honor_mode);
 }

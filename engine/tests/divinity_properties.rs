@@ -63,6 +63,24 @@ fn candidates(s: &DivinityState, seat: Seat, rng: &mut GameRng) -> Vec<A> {
             out.push(A::Revive { to: t as Seat, hp: 1 + rng.below(3) });
         }
     }
+    // Interlude.
+    out.push(A::FinishInterlude);
+    out.push(A::VisitMerchant { level: 1 + rng.below(2), consumables: None });
+    let learnable: Vec<&String> = cat.skills.keys().collect();
+    let talents: Vec<&String> = cat.talents.keys().collect();
+    out.push(A::LevelUp {
+        talent: Some(talents[rng.below(talents.len() as u32) as usize].clone()),
+        learn: learnable[rng.below(learnable.len() as u32) as usize].clone(),
+        respec: vec![],
+    });
+    if let Some(i) = o.equipped.first() {
+        out.push(A::Sell { item: i.clone() });
+    }
+    if let athlas_engine::divinity::state::Phase::Interlude(i) = &s.phase {
+        for item in &i.offer {
+            out.push(A::Buy { item: item.clone(), to: seat });
+        }
+    }
     out
 }
 

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::content::ConsumableDeck;
+use super::interlude::MerchantDeck;
 use super::state::Who;
 use super::status::Status;
 use crate::Seat;
@@ -146,4 +148,35 @@ pub enum DivinityAction {
         hp: u32,
     },
     EndTurn,
+
+    // ----- Interlude (L1340-1375) -----
+    /// Level up: a talent if the new card shows more, one skill, and any
+    /// respec as (old, new) skill or talent pairs.
+    LevelUp {
+        #[serde(default)]
+        talent: Option<String>,
+        learn: String,
+        #[serde(default)]
+        respec: Vec<(String, String)>,
+    },
+    /// The leader pays an equipment deck's level to see the Merchant's wares.
+    VisitMerchant {
+        level: u32,
+        #[serde(default)]
+        consumables: Option<ConsumableDeck>,
+    },
+    Restock {
+        deck: MerchantDeck,
+    },
+    /// The leader buys a revealed item for an Origin.
+    Buy {
+        item: String,
+        to: Seat,
+    },
+    /// Sell one of your items for half its cost, rounded up.
+    Sell {
+        item: String,
+    },
+    /// The leader closes the interlude: the location is done.
+    FinishInterlude,
 }

@@ -116,7 +116,7 @@ impl DivinityState {
             let effects = if victory { c.victory } else { c.defeat };
             let space = self.origins[0].space;
             self.apply_card_effects(cat, card, &effects, &party, space, ev);
-            if matches!(self.phase, Phase::Finished { .. }) {
+            if self.over() {
                 return;
             }
         }
@@ -369,7 +369,10 @@ impl DivinityState {
 
     /// Whether item management costs AP now: 1 in combat, free in a Rest round (L941-944).
     fn item_turn(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<u32, RuleError> {
-        if matches!(self.phase, Phase::Rest { .. }) {
+        if matches!(self.phase, Phase::Interlude(_)) {
+            // Interlude step 5: equip, store and trade freely (L1347).
+            Ok(0)
+        } else if matches!(self.phase, Phase::Rest { .. }) {
             self.rest_turn_of(seat)?;
             Ok(0)
         } else {

@@ -44,6 +44,8 @@ pub enum DivinityEvent {
     TimeSet { space: u32 },
     TimePaused { paused: bool },
     CombatEnded { victory: bool },
+    LocationExited { to: String, level_up: bool },
+    MerchantShows { items: Vec<String>, gold: u32 },
     LocationFinished { result: Finish },
 }
 

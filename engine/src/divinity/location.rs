@@ -141,8 +141,13 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
     }
     let players = if options.solo { 2 } else { origins.len() };
     let time = if loc.time.unset { None } else { Some(loc.time.start[players - 1]) };
+    let mut options = options.clone();
+    if let Some(c) = &saved {
+        options.unrestricted_talents = c.unrestricted_talents;
+        options.honor_mode = c.honor_mode;
+    }
     Ok(DivinityState {
-        options: options.clone(),
+        options,
         rng: GameRng::from_seed(seed),
         location,
         level,
@@ -385,7 +390,7 @@ impl DivinityState {
     /// After a card or challenge: a downed party restarts (L1272); when every
     /// revealed card is done, the round ends.
     pub(super) fn after_resolution(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
-        if matches!(self.phase, Phase::Finished { .. }) || self.challenge.is_some() {
+        if self.over() || self.challenge.is_some() {
             return;
         }
         if self.round_kind != RoundKind::Combat && self.standing().next().is_none() {
@@ -405,7 +410,7 @@ impl DivinityState {
         let group: Vec<Seat> = r.seats.iter().copied().filter(|&s| !self.origins[s as usize].downed).collect();
         let mut disp = if r.placed { Disposition::Placed } else { Disposition::Discard };
         self.apply_effects(cat, &card.id, &effects, &group, r.space, &mut disp, ev);
-        if matches!(self.phase, Phase::Finished { .. }) {
+        if self.over() {
             return;
         }
         if let (Some(_), false) = (&card.challenge, r.placed) {
@@ -453,7 +458,7 @@ impl DivinityState {
         ev: &mut Vec<Ev>,
     ) {
         for e in effects {
-            if matches!(self.phase, Phase::Finished { .. }) {
+            if self.over() {
                 return;
             }
             self.apply_effect(cat, card, e, group, space, disp, ev);
@@ -558,7 +563,8 @@ impl DivinityState {
                 ev.push(Ev::JournalRevealed { card: *n, text: cat.journal[n].text.clone() });
             }
             CardEffect::Exit { to, level_up, .. } => {
-                self.finish(Finish::Exit { to: to.clone(), level_up: *level_up }, ev);
+                ev.push(Ev::LocationExited { to: to.clone(), level_up: *level_up });
+                self.open_interlude(cat, to.clone(), *level_up);
             }
             CardEffect::Damage { amount, ty, who } => {
                 for s in self.targets_of(*who, group) {
@@ -821,7 +827,7 @@ impl DivinityState {
             };
             let effects = table.results[row].effects.clone();
             self.apply_effects(cat, &card.id, &effects, &[*seat], ch.space, &mut disp, ev);
-            if matches!(self.phase, Phase::Finished { .. }) {
+            if self.over() {
                 return;
             }
         }

@@ -20,6 +20,7 @@ pub mod damage;
 pub mod dice;
 pub mod event;
 mod figure;
+pub mod interlude;
 mod location;
 pub mod map;
 pub mod minion;

@@ -16,7 +16,7 @@ impl DivinityState {
     /// A new round: Combat if any enemy is on the map (L277), otherwise the
     /// party chooses (L276).
     pub(super) fn start_round(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
-        if matches!(self.phase, Phase::Finished { .. }) {
+        if self.over() {
             return;
         }
         self.explored.clear();
@@ -169,7 +169,7 @@ impl DivinityState {
     /// End of round (L424-435): advance the tracker unless it is unset or
     /// paused; resolve a timed event or the end-of-scenario event reached.
     pub(super) fn end_of_round(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
-        if matches!(self.phase, Phase::Finished { .. }) {
+        if self.over() {
             return;
         }
         if let (Some(t), false) = (self.time, self.time_paused) {
@@ -190,7 +190,7 @@ impl DivinityState {
                 }
             }
         }
-        if matches!(self.phase, Phase::Finished { .. }) {
+        if self.over() {
             return;
         }
         if self.round_kind != RoundKind::Combat && self.standing().next().is_none() {

@@ -41,6 +41,14 @@ impl Divinity {
             Phase::Rest { done, .. } => {
                 (0..n).filter(|s| !done[*s as usize] && !state.origins[*s as usize].downed).collect()
             }
+            Phase::Interlude(i) => {
+                let v: Vec<Seat> = (0..n).filter(|s| !i.leveled[*s as usize]).collect();
+                if v.is_empty() {
+                    vec![LEADER]
+                } else {
+                    v
+                }
+            }
             Phase::Combat { active: Some(a), .. } => vec![*a],
             Phase::Combat { done, active: None } => {
                 (0..n).filter(|s| !done[*s as usize] && !state.origins[*s as usize].downed).collect()
@@ -85,8 +93,12 @@ impl Divinity {
     /// and what each Origin keeps. HP and Source are not kept.
     pub fn campaign(state: &DivinityState, cat: &Catalogue) -> Option<CampaignState> {
         let Phase::Finished { result } = &state.phase else { return None };
+        if *result == Finish::Restart && state.options.honor_mode {
+            return Some(Divinity::new_campaign(state, cat));
+        }
+        // The level went up when the interlude opened.
         let (location, level, gold) = match result {
-            Finish::Exit { to, level_up } => (to.clone(), state.level + u32::from(*level_up), state.gold),
+            Finish::Exit { to, .. } => (to.clone(), state.level, state.gold),
             Finish::Restart => (state.location.clone(), state.level, 0),
         };
         let finished = location == cat.campaign.finale;
@@ -110,7 +122,40 @@ impl Divinity {
             origins,
             found: state.found.clone(),
             finished,
+            unrestricted_talents: state.options.unrestricted_talents,
+            honor_mode: state.options.honor_mode,
         })
+    }
+
+    /// Honor Mode's forced restart (L1851): the whole campaign again, with
+    /// newly created Origins of the same names.
+    fn new_campaign(state: &DivinityState, cat: &Catalogue) -> CampaignState {
+        let first = &cat.locations[&cat.campaign.first];
+        CampaignState {
+            rules_version: Divinity::RULES_VERSION,
+            location: first.id.clone(),
+            level: first.level,
+            gold: 0,
+            journal: Vec::new(),
+            origins: state
+                .origins
+                .iter()
+                .map(|o| {
+                    let d = &cat.origins[&o.origin];
+                    OriginSave {
+                        origin: d.id.clone(),
+                        talents: d.talents.clone(),
+                        skills: d.skills.clone(),
+                        items: d.items.clone(),
+                        collar_broken: false,
+                    }
+                })
+                .collect(),
+            found: Vec::new(),
+            finished: false,
+            unrestricted_talents: state.options.unrestricted_talents,
+            honor_mode: true,
+        }
     }
 }
 
@@ -178,6 +223,24 @@ fn act(
         A::Revive { to, hp } => s.revive(cat, seat, to, hp, ev),
         A::EndTurn if rest => s.end_rest_turn(cat, seat, ev),
         A::EndTurn => s.end_turn(cat, seat, ev),
+        A::LevelUp { talent, learn, respec } => s.level_up(cat, seat, talent, learn, respec),
+        A::VisitMerchant { level, consumables } => {
+            leader(seat)?;
+            s.visit_merchant(cat, level, consumables, ev)
+        }
+        A::Restock { deck } => {
+            leader(seat)?;
+            s.restock(cat, deck, ev)
+        }
+        A::Buy { item, to } => {
+            leader(seat)?;
+            s.buy(cat, &item, to, ev)
+        }
+        A::Sell { item } => s.sell(cat, seat, &item, ev),
+        A::FinishInterlude => {
+            leader(seat)?;
+            s.finish_interlude(ev)
+        }
     }
 }
 

@@ -36,11 +36,23 @@ pub struct DivinityOptions {
     /// Variant "Solo Mode" (L1855): player-count values use the 2-player
     /// entries. Set it when one person plays two Origins.
     pub solo: bool,
+    /// Variant "Unrestricted Talents" (L1843): talents ignore level limits.
+    /// A carried-over campaign keeps its own setting.
+    pub unrestricted_talents: bool,
+    /// Variant "Honor Mode" (L1849): a forced restart restarts the campaign.
+    pub honor_mode: bool,
 }
 
 impl Default for DivinityOptions {
     fn default() -> Self {
-        DivinityOptions { party: vec!["ifan".into(), "sebille".into()], location: None, campaign: None, solo: false }
+        DivinityOptions {
+            party: vec!["ifan".into(), "sebille".into()],
+            location: None,
+            campaign: None,
+            solo: false,
+            unrestricted_talents: false,
+            honor_mode: false,
+        }
     }
 }
 
@@ -77,6 +89,10 @@ pub struct CampaignState {
     pub found: Vec<String>,
     /// The campaign is over (the finale was reached).
     pub finished: bool,
+    #[serde(default)]
+    pub unrestricted_talents: bool,
+    #[serde(default)]
+    pub honor_mode: bool,
 }
 
 /// One Origin on the table.
@@ -167,6 +183,8 @@ pub enum Phase {
     Rest { done: Vec<bool>, used_card: Vec<bool> },
     /// The Origins' step of a Combat round; `active` is the Origin whose turn is under way.
     Combat { done: Vec<bool>, active: Option<Seat> },
+    /// After an exit: level up, visit the Merchant (L1340-1375).
+    Interlude(super::interlude::Interlude),
     /// The location is over.
     Finished { result: Finish },
 }
@@ -288,6 +306,11 @@ impl DivinityState {
 
     pub fn enemy_mut(&mut self, id: u32) -> Option<&mut Enemy> {
         self.enemies.iter_mut().find(|e| e.id == id)
+    }
+
+    /// The location is over, or only its interlude is left.
+    pub fn over(&self) -> bool {
+        matches!(self.phase, Phase::Finished { .. } | Phase::Interlude(_))
     }
 
     pub fn in_combat(&self) -> bool {

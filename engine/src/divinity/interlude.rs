@@ -1,0 +1,324 @@
+//! Finishing a location (L1324-1375): the interlude after an exit, with
+//! levelling up (L520-583) and the Merchant (L1350-1375). Reviving,
+//! healing, clearing tracks and refilling Source (interlude steps 2-4) are
+//! what the next location's setup does, so they need no action here.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::content::{Catalogue, ConsumableDeck, ItemKind, School};
+use super::event::DivinityEvent as Ev;
+use super::state::*;
+use crate::{RuleError, Seat};
+
+fn err(code: &'static str, m: impl Into<String>) -> RuleError {
+    RuleError::new(code, m)
+}
+
+/// The interlude under way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Interlude {
+    pub to: String,
+    pub level_up: bool,
+    /// Origins that have finished levelling up.
+    pub leveled: Vec<bool>,
+    /// The entry fee is paid: selling and restocking are open (L1357, L1361).
+    pub merchant_open: bool,
+    /// Items the Merchant has revealed and nobody bought yet.
+    pub offer: Vec<String>,
+}
+
+/// A deck the Merchant may show: an equipment deck of a level, or a consumable deck.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "value")]
+pub enum MerchantDeck {
+    Equipment(u32),
+    Consumables(ConsumableDeck),
+}
+
+/// The skills an Origin may hold at a level (L529, G6): 3 + level skills,
+/// no two alike, no Source skill; at most `level - k + 1` of level k or
+/// more for every k ≥ 2; an advanced skill (level ≥ 3) needs its school's
+/// training talent.
+///
+/// # Errors
+/// Which of those the set breaks.
+pub fn valid_skills(cat: &Catalogue, level: u32, skills: &[String], talents: &[String]) -> Result<(), String> {
+    if skills.len() != 3 + level as usize {
+        return Err(format!("a level-{level} Origin holds {} skills, not {}", 3 + level, skills.len()));
+    }
+    let distinct: BTreeSet<&String> = skills.iter().collect();
+    if distinct.len() != skills.len() {
+        return Err("never two copies of a skill (L567)".into());
+    }
+    let trained: BTreeSet<School> =
+        talents.iter().filter_map(|t| cat.talents.get(t).and_then(|t| t.training)).collect();
+    let mut levels = Vec::new();
+    for s in skills {
+        let d = cat.skills.get(s).ok_or(format!("unknown skill {s}"))?;
+        if d.school == School::Source {
+            return Err("Source skills are not learned by levelling up (L569)".into());
+        }
+        if d.level > level {
+            return Err(format!("{s} is level {}, above level {level}", d.level));
+        }
+        if d.level >= 3 && !trained.contains(&d.school) {
+            return Err(format!("{s} is advanced: it needs the {:?} training talent (L575)", d.school));
+        }
+        levels.push(d.level);
+    }
+    for k in 2..=level {
+        let n = levels.iter().filter(|&&l| l >= k).count() as u32;
+        if n > level - k + 1 {
+            return Err(format!("{n} skills of level {k} or more: more than the level-ups allowed"));
+        }
+    }
+    Ok(())
+}
+
+impl DivinityState {
+    /// An exit opens the interlude; with a level-up every Origin takes the
+    /// next level's card at once (L522, L1342).
+    pub(super) fn open_interlude(&mut self, cat: &Catalogue, to: String, level_up: bool) {
+        let n = self.origins.len();
+        let can = level_up && self.origins.iter().all(|o| cat.origins[&o.origin].at(o.level + 1).is_some());
+        if can {
+            self.level += 1;
+            for o in &mut self.origins {
+                o.level += 1;
+            }
+        }
+        self.pending = None;
+        self.challenge = None;
+        self.phase = Phase::Interlude(Interlude {
+            to,
+            level_up: can,
+            leveled: vec![!can; n],
+            merchant_open: false,
+            offer: Vec::new(),
+        });
+    }
+
+    fn interlude(&mut self) -> Result<&mut Interlude, RuleError> {
+        match &mut self.phase {
+            Phase::Interlude(i) => Ok(i),
+            _ => Err(err("not_interlude", "only during the interlude")),
+        }
+    }
+
+    /// Steps 2-4 of levelling up for one Origin: a talent if the new card
+    /// shows more, one skill, and any respec (L527-529).
+    pub(super) fn level_up(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        talent: Option<String>,
+        learn: String,
+        respec: Vec<(String, String)>,
+    ) -> Result<(), RuleError> {
+        let unrestricted = self.options.unrestricted_talents;
+        let i = self.interlude()?;
+        if !i.level_up || i.leveled[seat as usize] {
+            return Err(err("no_level_up", "this Origin has no level-up to make"));
+        }
+        let o = &self.origins[seat as usize];
+        let card = cat.origins[&o.origin].at(o.level).expect("card checked when the interlude opened");
+        let mut talents = o.talents.clone();
+        match (talent, (card.talents as usize) > talents.len()) {
+            (Some(t), true) => talents.push(t),
+            (None, false) => {}
+            (Some(_), false) => return Err(err("no_new_talent", "the new card shows no more talents")),
+            (None, true) => return Err(err("talent_needed", "the new card unlocks a talent: choose one")),
+        }
+        let mut skills: Vec<String> =
+            o.skills.iter().filter(|s| cat.skills[*s].school != School::Source).cloned().collect();
+        if skills.contains(&learn) {
+            return Err(err("known_skill", "never two copies of a skill (L567)"));
+        }
+        skills.push(learn);
+        for (old, new) in respec {
+            if let Some(p) = skills.iter().position(|s| *s == old) {
+                skills[p] = new;
+            } else if let Some(p) = talents.iter().position(|t| *t == old) {
+                talents[p] = new;
+            } else {
+                return Err(err("respec", format!("{old} is not yours to replace")));
+            }
+        }
+        // Talents: of your level or lower (unless Unrestricted Talents), one tile each (L561, L1845).
+        let others: BTreeSet<&String> = self
+            .origins
+            .iter()
+            .enumerate()
+            .filter(|(s, _)| *s != seat as usize)
+            .flat_map(|(_, o)| &o.talents)
+            .collect();
+        let mut mine = BTreeSet::new();
+        for t in &talents {
+            let d = cat.talents.get(t).ok_or_else(|| err("unknown_talent", format!("unknown talent {t}")))?;
+            if !unrestricted && d.level > o.level {
+                return Err(err("talent_level", format!("{t} is above level {}", o.level)));
+            }
+            if others.contains(t) || !mine.insert(t) {
+                return Err(err("talent_taken", format!("there is one tile of {t} (L561)")));
+            }
+        }
+        valid_skills(cat, o.level, &skills, &talents).map_err(|m| err("skill_set", m))?;
+        let source: Vec<String> =
+            o.skills.iter().filter(|s| cat.skills[*s].school == School::Source).cloned().collect();
+        let o = &mut self.origins[seat as usize];
+        o.talents = talents;
+        o.skills = skills.into_iter().chain(source).collect();
+        o.hand = o.skills.clone();
+        self.interlude()?.leveled[seat as usize] = true;
+        Ok(())
+    }
+
+    fn reveal_from(&mut self, cat: &Catalogue, deck: MerchantDeck) -> Vec<String> {
+        let offer = match &self.phase {
+            Phase::Interlude(i) => i.offer.clone(),
+            _ => Vec::new(),
+        };
+        // The Merchant never shows unique items, runes or summons (L1363).
+        let mut cards: Vec<String> = cat
+            .items
+            .values()
+            .filter(|d| !d.unique && !offer.contains(&d.id))
+            .filter(|d| match deck {
+                MerchantDeck::Equipment(l) => matches!(d.kind, ItemKind::Equipment(_)) && d.level == l,
+                MerchantDeck::Consumables(c) => d.kind == ItemKind::Consumable(c),
+            })
+            .map(|d| d.id.clone())
+            .collect();
+        self.rng.shuffle(&mut cards);
+        cards.truncate(self.origins.len() + 1);
+        cards
+    }
+
+    /// Merchant steps 1-2 (L1354-1355): pay an equipment deck's level, see
+    /// one item per player plus one, and as many from a consumable deck.
+    pub(super) fn visit_merchant(
+        &mut self,
+        cat: &Catalogue,
+        level: u32,
+        consumables: Option<ConsumableDeck>,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        if self.interlude()?.merchant_open {
+            return Err(err("merchant_open", "the entry fee is paid once; restock to see more"));
+        }
+        self.pay_for(level)?;
+        let mut shown = self.reveal_from(cat, MerchantDeck::Equipment(level));
+        if let Some(c) = consumables {
+            shown.extend(self.reveal_from(cat, MerchantDeck::Consumables(c)));
+        }
+        let i = self.interlude()?;
+        i.merchant_open = true;
+        i.offer.extend(shown.iter().cloned());
+        ev.push(Ev::MerchantShows { items: shown, gold: self.gold });
+        Ok(())
+    }
+
+    fn pay_for(&mut self, level: u32) -> Result<(), RuleError> {
+        if level == 0 || level > self.level {
+            return Err(err("deck_level", format!("an equipment deck of level 1 to {} (L1354)", self.level)));
+        }
+        if self.gold < level {
+            return Err(err("not_enough_gold", "the stash can't pay that"));
+        }
+        self.gold -= level;
+        Ok(())
+    }
+
+    /// Merchant step 5 (L1361): another deck's level, or 1 gold for a consumable deck.
+    pub(super) fn restock(&mut self, cat: &Catalogue, deck: MerchantDeck, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        if !self.interlude()?.merchant_open {
+            return Err(err("merchant_closed", "pay the entry fee first"));
+        }
+        match deck {
+            MerchantDeck::Equipment(l) => self.pay_for(l)?,
+            MerchantDeck::Consumables(_) => {
+                if self.gold < 1 {
+                    return Err(err("not_enough_gold", "restocking consumables costs 1 gold"));
+                }
+                self.gold -= 1;
+            }
+        }
+        let shown = self.reveal_from(cat, deck);
+        self.interlude()?.offer.extend(shown.iter().cloned());
+        ev.push(Ev::MerchantShows { items: shown, gold: self.gold });
+        Ok(())
+    }
+
+    /// Merchant step 3 (L1356): buy a revealed item for its printed cost; an
+    /// Origin equips it if it fits, or stores it.
+    pub(super) fn buy(&mut self, cat: &Catalogue, item: &str, to: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let i = self.interlude()?;
+        let at = i
+            .offer
+            .iter()
+            .position(|x| x == item)
+            .ok_or_else(|| err("not_offered", "the Merchant shows no such item"))?;
+        let cost = cat.items[item].cost.unwrap_or(0);
+        if to as usize >= self.origins.len() {
+            return Err(err("no_such_origin", "no such Origin"));
+        }
+        if self.gold < cost {
+            return Err(err("not_enough_gold", format!("{item} costs {cost} and the stash holds {}", self.gold)));
+        }
+        let o = &self.origins[to as usize];
+        let mut with = o.equipped.clone();
+        with.push(item.to_string());
+        let equip = matches!(cat.items[item].kind, ItemKind::Equipment(_)) && fits(cat, &with);
+        if !equip && o.backpack.len() >= BACKPACK {
+            return Err(err("no_room", "the Origin can neither equip nor store it (L1056)"));
+        }
+        self.gold -= cost;
+        self.interlude()?.offer.remove(at);
+        let o = &mut self.origins[to as usize];
+        if equip {
+            o.equipped.push(item.to_string());
+        } else {
+            o.backpack.push(item.to_string());
+        }
+        ev.push(Ev::ItemGained { seat: Some(to), item: item.to_string() });
+        ev.push(Ev::GoldGained { amount: 0, total: self.gold });
+        Ok(())
+    }
+
+    /// Merchant step 4 (L1357, L1363): sell for half the cost, rounded up;
+    /// never a rune, never an item without a cost.
+    pub(super) fn sell(&mut self, cat: &Catalogue, seat: Seat, item: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        if !self.interlude()?.merchant_open {
+            return Err(err("merchant_closed", "selling opens once the entry fee is paid (L1357)"));
+        }
+        let cost = cat
+            .items
+            .get(item)
+            .and_then(|d| d.cost)
+            .ok_or_else(|| err("unsellable", "the Merchant never buys runes or items without a cost (L1363)"))?;
+        let o = &mut self.origins[seat as usize];
+        if let Some(p) = o.backpack.iter().position(|x| x == item) {
+            o.backpack.remove(p);
+        } else if let Some(p) = o.equipped.iter().position(|x| x == item) {
+            o.equipped.remove(p);
+        } else {
+            return Err(err("not_carried", "you don't carry that item"));
+        }
+        let price = cost.div_ceil(2);
+        self.gold += price;
+        ev.push(Ev::GoldGained { amount: price, total: self.gold });
+        Ok(())
+    }
+
+    /// End the interlude once every Origin has levelled up.
+    pub(super) fn finish_interlude(&mut self, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let i = self.interlude()?.clone();
+        if i.leveled.iter().any(|l| !l) {
+            return Err(err("level_up_pending", "every Origin levels up first"));
+        }
+        self.finish(Finish::Exit { to: i.to, level_up: i.level_up }, ev);
+        Ok(())
+    }
+}
