@@ -828,3 +828,247 @@ fn d49_honor_mode() {
     assert_eq!(c.origins[0].items, cat().origins["ifan"].items);
     assert!(c.honor_mode);
 }
+
+// ---- More cards in play (E15, E19, E22, E23, E33, D15-D17, D25, D26, R179) ----
+
+// E15: a 2-AP skill can't be played with 1 AP; used, it sits face down on slot 2 and is
+// back in hand at the end of the next turn.
+#[test]
+fn e15_skill_cooldown_in_play() {
+    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
+    ok(&mut s, 0, A::StartTurn);
+    s.origins[0].ap = 1;
+    let id = s.enemies[0].id;
+    let use_it = A::Use { card: CardUse::Skill("searing_daggers".into()), aim: Aim::Enemy(id) };
+    assert_eq!(rejected(&mut s, 0, use_it.clone()).code, "not_enough_ap");
+    s.origins[0].ap = 2;
+    ok(&mut s, 0, use_it.clone());
+    ok(&mut s, 0, A::Accept);
+    let card = CardRef::Skill("searing_daggers".into());
+    assert_eq!(s.origins[0].track.find(&card), Some(2));
+    assert_eq!(s.origins[0].track.active().count(), 0, "face down");
+    assert_eq!(rejected(&mut s, 0, use_it).code, "not_in_hand");
+    ok(&mut s, 0, A::EndTurn);
+    assert_eq!(s.origins[0].track.find(&card), Some(1));
+    s.enemies[0].hp = 28;
+    ok(&mut s, 0, A::StartTurn);
+    ok(&mut s, 0, A::EndTurn);
+    assert!(s.origins[0].hand.contains(&"searing_daggers".to_string()));
+}
+
+// E19: Conjure Incarnate: the summon comes with the skill, its action is once per round,
+// and it goes when the card flips face down on slot 2.
+#[test]
+fn e19_conjure_incarnate_in_play() {
+    let mut s = duel(&["farzanah"], "darkhans_lackey", 28);
+    ok(&mut s, 0, A::StartTurn);
+    s.origins[0].ap = 8;
+    let id = s.enemies[0].id;
+    ok(&mut s, 0, A::Use { card: CardUse::Skill("conjure_incarnate".into()), aim: Aim::Origin(0) });
+    assert_eq!(s.origins[0].summon.as_deref(), Some("incarnate"));
+    assert!(s.keywords(cat(), 0).contains("SPIRITS"), "the summon's keywords count");
+    let card = CardRef::Skill("conjure_incarnate".into());
+    assert_eq!(s.origins[0].track.find(&card), Some(5));
+    ok(&mut s, 0, A::Use { card: CardUse::Summon, aim: Aim::Enemy(id) });
+    ok(&mut s, 0, A::Accept);
+    let again = A::Use { card: CardUse::Summon, aim: Aim::Enemy(id) };
+    assert_eq!(rejected(&mut s, 0, again).code, "once_per_round");
+    for slot in [4, 3, 2] {
+        ok(&mut s, 0, A::EndTurn);
+        assert_eq!(s.origins[0].track.find(&card), Some(slot));
+        s.enemies[0].hp = 28;
+        s.origins[0].hp = 20;
+        ok(&mut s, 0, A::StartTurn);
+    }
+    assert_eq!(s.origins[0].summon, None, "discarded when the card flipped on slot 2");
+}
+
+// E23: the Physical Armor Potion: 1 AP, face up on slot 3, +2 physical armor while there.
+#[test]
+fn e23_potion_in_play() {
+    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
+    s.origins[0].backpack.push("physical_armor_potion".into());
+    let before = s.defence(cat(), Who::Origin(0)).physical_armor;
+    ok(&mut s, 0, A::StartTurn);
+    ok(&mut s, 0, A::Use { card: CardUse::Consumable("physical_armor_potion".into()), aim: Aim::Origin(0) });
+    assert_eq!(s.origins[0].ap, 3);
+    assert!(s.origins[0].backpack.is_empty());
+    assert_eq!(s.origins[0].track.find(&CardRef::Consumable("physical_armor_potion".into())), Some(3));
+    assert_eq!(s.defence(cat(), Who::Origin(0)).physical_armor, before + 2);
+}
+
+// E22: the Copper Band rerolls 1 die after a physical attack, once per Combat round.
+#[test]
+fn e22_copper_band() {
+    let mut s = duel(&["red_prince"], "darkhans_lackey", 28);
+    s.origins[0].equipped.push("copper_band".into());
+    ok(&mut s, 0, A::StartTurn);
+    let id = s.enemies[0].id;
+    let sword = A::Use { card: CardUse::Item("long_sword".into()), aim: Aim::Enemy(id) };
+    ok(&mut s, 0, sword.clone());
+    assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![0, 1], source: false }).code, "no_reroll");
+    ok(&mut s, 0, A::Reroll { dice: vec![0], source: false });
+    assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![1], source: false }).code, "no_reroll");
+    ok(&mut s, 0, A::Accept);
+    s.origins[0].ap = 2;
+    ok(&mut s, 0, sword);
+    assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![0], source: false }).code, "no_reroll", "same round");
+}
+
+// E33: Poison Dart's own reroll needs the target in her space; a Source reroll is allowed
+// with an intact collar and costs 1 Source.
+#[test]
+fn e33_poison_dart_in_play() {
+    let mut s = duel(&["sebille"], "darkhans_lackey", 28);
+    ok(&mut s, 0, A::StartTurn);
+    let id = s.enemies[0].id;
+    ok(&mut s, 0, A::Use { card: CardUse::Skill("poison_dart".into()), aim: Aim::Enemy(id) });
+    set_dice(&mut s, vec![die(Colour::White, 0, false); 3].into_iter().chain([die(Colour::White, 1, false)]).collect());
+    ok(&mut s, 0, A::Reroll { dice: vec![0], source: false });
+    assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![1], source: false }).code, "no_reroll", "once");
+    ok(&mut s, 0, A::Reroll { dice: vec![0, 1, 2], source: true });
+    assert_eq!(s.origins[0].source, 0);
+    ok(&mut s, 0, A::Accept);
+    // Not in her space: no card reroll.
+    s.origins[0].ap = 2;
+    s.origins[0].hand.push("poison_dart".into());
+    s.origins[0].track = Track::new(5);
+    s.enemies[0].space = ix(&s, "1");
+    ok(&mut s, 0, A::Use { card: CardUse::Skill("poison_dart".into()), aim: Aim::Enemy(id) });
+    assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![0], source: false }).code, "no_reroll");
+}
+
+// D26: a Source skill needs a broken collar; then it costs Source and no AP.
+#[test]
+fn d26_source_skills() {
+    let mut s = duel(&["sebille"], "darkhans_lackey", 28);
+    s.origins[0].hand.push("sebille_source".into());
+    s.origins[0].skills.push("sebille_source".into());
+    ok(&mut s, 0, A::StartTurn);
+    let id = s.enemies[0].id;
+    let src = A::Use { card: CardUse::Skill("sebille_source".into()), aim: Aim::Enemy(id) };
+    assert_eq!(rejected(&mut s, 0, src.clone()).code, "collar_intact");
+    s.origins[0].collar_broken = true;
+    s.origins[0].ap = 0;
+    ok(&mut s, 0, src);
+    assert_eq!((s.origins[0].source, s.origins[0].ap), (0, 0));
+}
+
+// D25: a consumable played for its keyword is discarded at once, nothing else happens.
+#[test]
+fn d25_consumable_keyword() {
+    let mut s = start("tutorial", &["sebille"]);
+    s.origins[0].backpack.push("teleport_scroll".into());
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: None });
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "1".into() });
+    let auto = ("TELEPORTATION".to_string(), KeywordFrom::Consumable("teleport_scroll".into()), 1);
+    ok(&mut s, 0, A::Challenge { auto: Some(auto) });
+    assert!(s.origins[0].backpack.is_empty());
+    assert!(s.origins[0].track.is_empty());
+    assert!(s.map.keys.contains(&4));
+}
+
+// D15 + E28 variant: with 5 trays in use only the first Lackey of the row fits.
+#[test]
+fn d15_minion_limit() {
+    let mut s = start("shipwreck", &["ifan", "sebille", "red_prince"]);
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    for seat in 0..3 {
+        ok(&mut s, seat, A::Travel { to: Some("3".into()) });
+    }
+    // Five trays in use when the card is revealed.
+    let far = ix(&s, "5");
+    for (i, l) in ['A', 'B', 'C', 'D', 'E'].into_iter().enumerate() {
+        s.enemies.push(athlas_engine::divinity::state::Enemy {
+            id: 100 + i as u32,
+            letter: Some(l),
+            kind: EnemyKind::Minion { card: "crocodile".into(), veteran: false },
+            hp: 20,
+            max_hp: 20,
+            space: far,
+            fast: false,
+            track: Track::new(MINION_TRACK),
+            ap: 0,
+            tactics: vec![],
+        });
+    }
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "3".into() });
+    let lackeys: Vec<_> = s
+        .enemies
+        .iter()
+        .filter(|e| matches!(&e.kind, EnemyKind::Minion { card, .. } if card == "darkhans_lackey"))
+        .collect();
+    assert_eq!(lackeys.len(), 1);
+    assert_eq!(lackeys[0].letter, Some('F'));
+    assert!(lackeys[0].fast, "the row's first minion (FAST) spawned");
+}
+
+// D16 + D17: two spawning cards make one combat; both victories resolve; an Origin that had
+// no turn resolves its start-of-turn effects and slides.
+#[test]
+fn d16_d17_combined_combat() {
+    let mut s = start("shipwreck", &["ifan", "red_prince"]);
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: Some("3".into()) });
+    ok(&mut s, 1, A::Travel { to: Some("2".into()) });
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 1, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "3".into() });
+    ok(&mut s, 0, A::Resolve { card: "2".into() });
+    assert_eq!(s.combat_stack, vec!["3".to_string(), "2".to_string()]);
+    // Everyone into the Beach, every enemy at 1 HP, the Red Prince stomps them all.
+    let beach = ix(&s, "2");
+    for e in &mut s.enemies {
+        e.space = beach;
+        e.hp = 1;
+    }
+    for o in &mut s.origins {
+        o.space = beach;
+        o.hp = 20;
+        o.downed = false;
+    }
+    s.origins[0].track.apply_status(St::Bleeding, 1);
+    if let Phase::Combat { done, .. } = &mut s.phase {
+        done.iter_mut().for_each(|d| *d = false);
+    }
+    let gold = s.gold;
+    ok(&mut s, 1, A::StartTurn);
+    ok(&mut s, 1, A::Use { card: CardUse::Skill("battle_stomp".into()), aim: Aim::Space("2".into()) });
+    set_dice(&mut s, vec![die(Colour::Blue, 1, false), die(Colour::Blue, 1, false)]);
+    let ev = ok(&mut s, 1, A::Accept);
+    assert!(ev.contains(&Ev::CombatEnded { victory: true }));
+    assert_eq!(s.gold, gold + 3 + 2, "both cards' victory gold");
+    assert!(s.map.keys.contains(&4), "card 3's victory key");
+    assert!(s.discard.contains(&"3".to_string()) && s.discard.contains(&"2".to_string()));
+    // Ifan stood in the stomped space (2 + 1 hits - 1 armor = 2), then, having had no
+    // turn, BLEEDING hurt him once (1) before sliding off.
+    assert_eq!(s.origins[0].hp, 20 - 2 - 1);
+    assert!(!s.origins[0].track.has(St::Bleeding), "and slid off");
+}
+
+// R179, D54: an optional exit may wait in the holding area and be taken later.
+#[test]
+fn r179_optional_exit_from_the_holding_area() {
+    let o = options("shipwreck", &["ifan"]);
+    let mut s = (0..200u64)
+        .find_map(|seed| {
+            let mut s = Divinity::start(&o, seed).unwrap();
+            ok(&mut s, 0, A::ChooseRound { explore: true });
+            ok(&mut s, 0, A::Travel { to: Some("5".into()) });
+            ok(&mut s, 0, A::Reveal);
+            (s.revealed[0].card == "5b").then_some(s)
+        })
+        .unwrap();
+    ok(&mut s, 0, A::Hold { card: "5b".into() });
+    assert_eq!(s.holding, vec!["5b".to_string()]);
+    assert!(!matches!(s.phase, Phase::Interlude(_)));
+    // Later, from anywhere, a group takes it instead of exploring.
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: Some("1".into()) });
+    ok(&mut s, 0, A::TakeHolding { card: "5b".into() });
+    ok(&mut s, 0, A::Resolve { card: "5b".into() });
+    assert!(matches!(s.phase, Phase::Interlude(_)));
+}
