@@ -1072,3 +1072,50 @@ fn r179_optional_exit_from_the_holding_area() {
     ok(&mut s, 0, A::Resolve { card: "5b".into() });
     assert!(matches!(s.phase, Phase::Interlude(_)));
 }
+
+// E24: a rune: the trinket side adds 1 to every heal; the hand side changes the weapon's
+// damage type; it never goes on a chest item; it follows a replaced weapon, and comes off
+// into the backpack when the weapon is stored.
+#[test]
+fn e24_runes() {
+    let mut s = start("tutorial", &["ifan"]);
+    s.origins[0].equipped.push("copper_band".into());
+    s.origins[0].backpack.push("flame_rune".into());
+    s.origins[0].hp = 10;
+    ok(&mut s, 0, A::ChooseRound { explore: false });
+    let chest = A::AttachRune { rune: "flame_rune".into(), item: "leather_armor".into() };
+    assert_eq!(rejected(&mut s, 0, chest).code, "rune_does_not_fit");
+    ok(&mut s, 0, A::AttachRune { rune: "flame_rune".into(), item: "copper_band".into() });
+    ok(&mut s, 0, A::Recover { status: None });
+    assert_eq!(s.origins[0].hp, 13, "Recover's 2, +1 from the rune");
+
+    // The hand side: the Long Sword deals fire, which a Fire Slug ignores.
+    let hit = |with_rune: bool| {
+        let mut s = duel(&["red_prince"], "fire_slug", 20);
+        if with_rune {
+            s.origins[0].backpack.push("flame_rune".into());
+        }
+        ok(&mut s, 0, A::StartTurn);
+        if with_rune {
+            ok(&mut s, 0, A::AttachRune { rune: "flame_rune".into(), item: "long_sword".into() });
+            s.origins[0].ap = 4;
+        }
+        let id = s.enemies[0].id;
+        ok(&mut s, 0, A::Use { card: CardUse::Item("long_sword".into()), aim: Aim::Enemy(id) });
+        set_dice(&mut s, vec![die(Colour::Red, 2, false), die(Colour::Red, 2, false)]);
+        ok(&mut s, 0, A::Accept);
+        (s.enemy(id).unwrap().hp, s)
+    };
+    assert_eq!(hit(false).0, 20 - 4, "physical: 4 hits, no physical armor");
+    let (hp, mut s) = hit(true);
+    assert_eq!(hp, 20, "fire: the slug is immune");
+    // Replacing the sword moves the rune onto the new one-hand weapon for free.
+    s.origins[0].backpack.push("rusty_dagger".into());
+    s.origins[0].ap = 2;
+    ok(&mut s, 0, A::Equip { item: "rusty_dagger".into() });
+    assert_eq!(s.origins[0].runes[0].item, "rusty_dagger");
+    assert_eq!(s.origins[0].ap, 1, "one equip, the rune rides along");
+    ok(&mut s, 0, A::Store { item: "rusty_dagger".into() });
+    assert!(s.origins[0].runes.is_empty());
+    assert!(s.origins[0].backpack.contains(&"flame_rune".to_string()));
+}

@@ -51,6 +51,12 @@ fn candidates(s: &DivinityState, seat: Seat, rng: &mut GameRng) -> Vec<A> {
     for i in &o.backpack {
         out.push(A::Use { card: CardUse::Consumable(i.clone()), aim: aim.clone() });
         out.push(A::Equip { item: i.clone() });
+        for e in &o.equipped {
+            out.push(A::AttachRune { rune: i.clone(), item: e.clone() });
+        }
+    }
+    for e in &o.equipped {
+        out.push(A::Store { item: e.clone() });
     }
     for k in &o.hand {
         out.push(A::Use { card: CardUse::Skill(k.clone()), aim: aim.clone() });

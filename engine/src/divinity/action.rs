@@ -123,6 +123,11 @@ pub enum DivinityAction {
     Equip {
         item: String,
     },
+    /// Attach a rune (from the backpack, or moved from another item) to an equipped item.
+    AttachRune {
+        rune: String,
+        item: String,
+    },
     /// Store an equipped item in the backpack.
     Store {
         item: String,

@@ -420,7 +420,81 @@ impl DivinityState {
         let o = &mut self.origins[seat as usize];
         o.equipped = equipped;
         o.backpack = backpack;
+        // A replaced item's rune moves onto the new item when a side fits, for free (L1078).
+        let gone: Vec<String> =
+            o.runes.iter().filter(|a| !o.equipped.contains(&a.item)).map(|a| a.item.clone()).collect();
+        for old in gone {
+            let o = &mut self.origins[seat as usize];
+            let p = o.runes.iter().position(|a| a.item == old).unwrap();
+            let side = cat.runes[&o.runes[p].rune].sides.iter().position(|s| s.slot == slot);
+            match side {
+                Some(side) if !o.runes.iter().any(|a| a.item == item) => {
+                    o.runes[p].item = item.to_string();
+                    o.runes[p].side = side;
+                }
+                _ => self.unrune(seat, &old, ev),
+            }
+        }
         Ok(())
+    }
+
+    /// Attach a rune from the backpack (or move one) to an equipped item, the
+    /// side that fits the item's slot up; done instead of an equip (L1066-1074).
+    pub(super) fn attach_rune(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        rune: &str,
+        item: &str,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let cost = self.item_turn(cat, seat, ev)?;
+        let r = cat.runes.get(rune).ok_or_else(|| err("not_a_rune", format!("{rune} is not a rune")))?;
+        let o = &self.origins[seat as usize];
+        if !o.equipped.iter().any(|x| x == item) {
+            return Err(err("not_equipped", "a rune goes on an equipped item"));
+        }
+        let Some(ItemKind::Equipment(slot)) = cat.items.get(item).map(|d| d.kind) else {
+            return Err(err("not_equipment", "a rune goes on equipment"));
+        };
+        let side =
+            r.sides.iter().position(|s| s.slot == slot).ok_or_else(|| {
+                err("rune_does_not_fit", format!("neither side of {rune} fits a {slot:?} item (L1066)"))
+            })?;
+        if o.runes.iter().any(|a| a.item == item) {
+            return Err(err("item_has_rune", "one rune per item"));
+        }
+        let in_pack = o.backpack.iter().position(|x| x == rune);
+        let attached = o.runes.iter().position(|a| a.rune == rune);
+        if in_pack.is_none() && attached.is_none() {
+            return Err(err("not_carried", "you don't carry that rune"));
+        }
+        self.spend_ap(seat, cost)?;
+        let o = &mut self.origins[seat as usize];
+        match attached {
+            Some(p) => {
+                o.runes.remove(p);
+            }
+            None => {
+                o.backpack.remove(in_pack.unwrap());
+            }
+        }
+        o.runes.push(AttachedRune { rune: rune.to_string(), item: item.to_string(), side });
+        Ok(())
+    }
+
+    /// An item leaving the equipment slots takes its rune off: into the
+    /// backpack if there is room, otherwise discarded (L1078).
+    fn unrune(&mut self, seat: Seat, item: &str, ev: &mut Vec<Ev>) {
+        let o = &mut self.origins[seat as usize];
+        if let Some(p) = o.runes.iter().position(|a| a.item == item) {
+            let r = o.runes.remove(p);
+            if o.backpack.len() < BACKPACK {
+                o.backpack.push(r.rune);
+            } else {
+                ev.push(Ev::ItemDiscarded { seat, item: r.rune });
+            }
+        }
     }
 
     pub(super) fn store(&mut self, cat: &Catalogue, seat: Seat, item: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
@@ -435,6 +509,7 @@ impl DivinityState {
         let o = &mut self.origins[seat as usize];
         let it = o.equipped.remove(i);
         o.backpack.push(it);
+        self.unrune(seat, item, ev);
         Ok(())
     }
 
@@ -471,6 +546,7 @@ impl DivinityState {
             Some(i) => o.backpack.remove(i),
             None => o.equipped.remove(from_eq.unwrap()),
         };
+        self.unrune(seat, item, ev);
         self.origins[to as usize].backpack.push(item.to_string());
         Ok(())
     }
@@ -488,9 +564,12 @@ impl DivinityState {
             o.backpack.remove(i);
         } else if let Some(i) = o.equipped.iter().position(|x| x == item) {
             o.equipped.remove(i);
+        } else if let Some(i) = o.runes.iter().position(|a| a.rune == item) {
+            o.runes.remove(i);
         } else {
             return Err(err("not_carried", "you don't carry that item"));
         }
+        self.unrune(seat, item, ev);
         self.discard_item(seat, item, ev);
         Ok(())
     }
@@ -540,7 +619,16 @@ impl DivinityState {
                 }
                 let a = cat.items[id].action.as_ref().ok_or_else(|| err("no_action", "this item has no action"))?;
                 self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), &keywords)?;
-                Play { attack: Some(a.attack.clone()), ap: a.ap, source: 0, label: id.clone(), revives: None }
+                let mut attack = a.attack.clone();
+                // A rune may change the item's damage type (L1070).
+                for r in o.runes.iter().filter(|r| &r.item == id) {
+                    if let (Some(ty), Outcome::Damage { .. }) =
+                        (cat.runes[&r.rune].sides[r.side].damage_type, attack.outcome)
+                    {
+                        attack.outcome = Outcome::Damage { damage_type: ty };
+                    }
+                }
+                Play { attack: Some(attack), ap: a.ap, source: 0, label: id.clone(), revives: None }
             }
             CardUse::Consumable(id) => {
                 if !o.backpack.contains(id) {

@@ -68,6 +68,9 @@ impl DivinityState {
                 for i in &o.equipped {
                     cat.items[i].bonus.add_to(&mut d);
                 }
+                for r in &o.runes {
+                    cat.runes[&r.rune].sides[r.side].bonus.add_to(&mut d);
+                }
                 for c in o.track.active() {
                     match c {
                         CardRef::Skill(id) => cat.skills[id].ongoing.add_to(&mut d),
@@ -152,6 +155,9 @@ impl DivinityState {
         for i in &o.equipped {
             k.extend(cat.items[i].bonus.keywords.iter().cloned());
         }
+        for r in &o.runes {
+            k.extend(cat.runes[&r.rune].sides[r.side].bonus.keywords.iter().cloned());
+        }
         if let Some(s) = &o.summon {
             k.extend(cat.summons[s].keywords.iter().cloned());
         }
@@ -217,11 +223,21 @@ impl DivinityState {
     }
 
     /// Heal, capped at max HP; nothing for a downed Origin or a bearer of a
-    /// status that blocks healing (L761, L770). Rune bonuses are not modelled.
+    /// status that blocks healing (L761, L770). A rune may add to every heal (L1070).
     pub fn heal(&mut self, cat: &Catalogue, who: Who, n: u32, ev: &mut Vec<Ev>) {
         if n == 0 || self.target(cat, who).downed || self.has_status(cat, who, |r| r.blocks_healing) {
             return;
         }
+        let n = match who {
+            Who::Origin(s) => {
+                n + self.origins[s as usize]
+                    .runes
+                    .iter()
+                    .map(|r| cat.runes[&r.rune].sides[r.side].heal_bonus)
+                    .sum::<u32>()
+            }
+            Who::Enemy(_) => n,
+        };
         let max = self.max_hp(cat, who);
         let hp = (self.hp(who) + n).min(max);
         let gained = hp - self.hp(who);

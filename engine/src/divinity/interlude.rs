@@ -303,6 +303,12 @@ impl DivinityState {
             o.backpack.remove(p);
         } else if let Some(p) = o.equipped.iter().position(|x| x == item) {
             o.equipped.remove(p);
+            if let Some(r) = o.runes.iter().position(|a| a.item == item) {
+                let r = o.runes.remove(r);
+                if o.backpack.len() < BACKPACK {
+                    o.backpack.push(r.rune);
+                }
+            }
         } else {
             return Err(err("not_carried", "you don't carry that item"));
         }

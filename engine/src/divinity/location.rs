@@ -57,6 +57,7 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
                     skills: d.skills.clone(),
                     items: d.items.clone(),
                     collar_broken: false,
+                    runes: Vec::new(),
                 })
             })
             .collect::<Result<_, SetupError>>()?,
@@ -117,6 +118,18 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
                 backpack.push(i.clone());
             }
         }
+        // Runes go back on their items if these are equipped again.
+        let mut runes = Vec::new();
+        for r in &p.runes {
+            if !cat.runes.contains_key(&r.rune) {
+                return Err(SetupError::new(format!("unknown rune {}", r.rune)));
+            }
+            if equipped.contains(&r.item) && !runes.iter().any(|a: &AttachedRune| a.item == r.item) {
+                runes.push(r.clone());
+            } else {
+                backpack.push(r.rune.clone());
+            }
+        }
         if backpack.len() > BACKPACK {
             return Err(SetupError::new(format!("{} carries more than fits", p.origin)));
         }
@@ -137,6 +150,7 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
             backpack,
             summon: None,
             collar_broken: p.collar_broken,
+            runes,
         });
     }
     let players = if options.solo { 2 } else { origins.len() };

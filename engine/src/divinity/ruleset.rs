@@ -111,6 +111,7 @@ impl Divinity {
                 skills: o.skills.iter().filter(|s| cat.skills[*s].school != School::Source).cloned().collect(),
                 items: o.equipped.iter().chain(&o.backpack).cloned().collect(),
                 collar_broken: o.collar_broken,
+                runes: o.runes.clone(),
             })
             .collect();
         Some(CampaignState {
@@ -148,6 +149,7 @@ impl Divinity {
                         skills: d.skills.clone(),
                         items: d.items.clone(),
                         collar_broken: false,
+                        runes: Vec::new(),
                     }
                 })
                 .collect(),
@@ -213,6 +215,7 @@ fn act(
         A::Taunt { enemy } => s.taunt(cat, seat, enemy, ev),
         A::Equip { item } => s.equip(cat, seat, &item, ev),
         A::Store { item } => s.store(cat, seat, &item, ev),
+        A::AttachRune { rune, item } => s.attach_rune(cat, seat, &rune, &item, ev),
         A::Give { item, to } => s.give(cat, seat, &item, to, ev),
         A::Discard { item } => s.discard_carried(cat, seat, &item, ev),
         A::Recover { status } if rest => {

@@ -65,9 +65,12 @@ pub struct OriginSave {
     pub origin: String,
     pub talents: Vec<String>,
     pub skills: Vec<String>,
-    /// Equipped and stored items and runes.
+    /// Equipped and stored items and stored runes.
     pub items: Vec<String>,
     pub collar_broken: bool,
+    /// Runes attached to items.
+    #[serde(default)]
+    pub runes: Vec<AttachedRune>,
 }
 
 /// The campaign between matches: produced when a match ends, accepted in
@@ -118,6 +121,17 @@ pub struct OriginState {
     /// The active summon and the track card that keeps it (None: permanent).
     pub summon: Option<String>,
     pub collar_broken: bool,
+    /// Runes attached to equipped items: (rune, item, side index) (L1066).
+    #[serde(default)]
+    pub runes: Vec<AttachedRune>,
+}
+
+/// A rune on an equipped item, one side up.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttachedRune {
+    pub rune: String,
+    pub item: String,
+    pub side: usize,
 }
 
 /// Where an enemy came from.
