@@ -277,6 +277,14 @@ fn broken_references_are_refused() {
             }),
         ),
         (
+            "an event card with a challenge",
+            Box::new(|c| {
+                let l = c.locations.get_mut("tutorial").unwrap();
+                let ch = l.cards[0].challenge.clone();
+                l.cards.iter_mut().find(|k| k.id == "A").unwrap().challenge = ch;
+            }),
+        ),
+        (
             "level does not follow the exits",
             Box::new(|c| {
                 c.locations.get_mut("fort_joy").unwrap().level = 5;

@@ -400,7 +400,7 @@ fn e32_fire_staff_in_play() {
     s.origins[0].equipped = vec!["fire_staff".into()];
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
-    ok(&mut s, 0, A::Use { card: CardUse::Item("fire_staff".into()), aim: Aim::Enemy(id) });
+    ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Item("fire_staff".into()), aim: Aim::Enemy(id) });
     assert_eq!(s.origins[0].ap, 2, "2 AP paid");
     assert_eq!(rejected(&mut s, 0, A::EndTurn).code, "roll_pending");
     set_dice(&mut s, vec![die(Colour::White, 1, false), die(Colour::White, 1, false), die(Colour::White, 1, true)]);
@@ -417,13 +417,17 @@ fn e21_dagger_twice_and_range() {
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
     for _ in 0..2 {
-        ok(&mut s, 0, A::Use { card: CardUse::Item("rusty_dagger".into()), aim: Aim::Enemy(id) });
+        ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Item("rusty_dagger".into()), aim: Aim::Enemy(id) });
         set_dice(&mut s, vec![die(Colour::White, 0, false), die(Colour::White, 0, false)]);
         ok(&mut s, 0, A::Accept);
     }
     assert_eq!(s.origins[0].ap, 2);
     s.enemy_mut(id).unwrap().space = ix(&s, "1");
-    let e = rejected(&mut s, 0, A::Use { card: CardUse::Item("rusty_dagger".into()), aim: Aim::Enemy(id) });
+    let e = rejected(
+        &mut s,
+        0,
+        A::Use { first_aura: None, card: CardUse::Item("rusty_dagger".into()), aim: Aim::Enemy(id) },
+    );
     assert_eq!(e.code, "out_of_range");
 }
 
@@ -437,7 +441,7 @@ fn d59_victory_ends_combat_at_once() {
     let t = s.time;
     let id = s.enemies[0].id;
     let weapon = if seat == 0 { "short_bow" } else { "rusty_dagger" };
-    ok(&mut s, seat, A::Use { card: CardUse::Item(weapon.into()), aim: Aim::Enemy(id) });
+    ok(&mut s, seat, A::Use { first_aura: None, card: CardUse::Item(weapon.into()), aim: Aim::Enemy(id) });
     let n = s.pending.as_ref().unwrap().roll.dice.len();
     let c = s.pending.as_ref().unwrap().roll.dice[0].colour;
     set_dice(&mut s, vec![die(c, if c == Colour::Red { 2 } else { 1 }, false); n]);
@@ -583,9 +587,10 @@ fn d40_rest_round() {
     assert_eq!(rejected(&mut s, 0, A::Recover { status: None }).code, "already_recovered");
     ok(&mut s, 0, A::Revive { to: 1, hp: 3 });
     assert_eq!((s.origins[1].hp, s.origins[1].downed, s.origins[0].ap), (3, false, 0), "anywhere, free");
-    ok(&mut s, 0, A::Use { card: CardUse::Skill("searing_daggers".into()), aim: Aim::Origin(0) });
+    ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Skill("searing_daggers".into()), aim: Aim::Origin(0) });
     ok(&mut s, 0, A::Accept);
-    let e = rejected(&mut s, 0, A::Use { card: CardUse::Skill("ricochet".into()), aim: Aim::Origin(0) });
+    let e =
+        rejected(&mut s, 0, A::Use { first_aura: None, card: CardUse::Skill("ricochet".into()), aim: Aim::Origin(0) });
     assert_eq!(e.code, "card_used");
     ok(&mut s, 0, A::EndTurn);
     assert_eq!(
@@ -839,7 +844,7 @@ fn e15_skill_cooldown_in_play() {
     ok(&mut s, 0, A::StartTurn);
     s.origins[0].ap = 1;
     let id = s.enemies[0].id;
-    let use_it = A::Use { card: CardUse::Skill("searing_daggers".into()), aim: Aim::Enemy(id) };
+    let use_it = A::Use { first_aura: None, card: CardUse::Skill("searing_daggers".into()), aim: Aim::Enemy(id) };
     assert_eq!(rejected(&mut s, 0, use_it.clone()).code, "not_enough_ap");
     s.origins[0].ap = 2;
     ok(&mut s, 0, use_it.clone());
@@ -864,14 +869,14 @@ fn e19_conjure_incarnate_in_play() {
     ok(&mut s, 0, A::StartTurn);
     s.origins[0].ap = 8;
     let id = s.enemies[0].id;
-    ok(&mut s, 0, A::Use { card: CardUse::Skill("conjure_incarnate".into()), aim: Aim::Origin(0) });
+    ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Skill("conjure_incarnate".into()), aim: Aim::Origin(0) });
     assert_eq!(s.origins[0].summon.as_deref(), Some("incarnate"));
     assert!(s.keywords(cat(), 0).contains("SPIRITS"), "the summon's keywords count");
     let card = CardRef::Skill("conjure_incarnate".into());
     assert_eq!(s.origins[0].track.find(&card), Some(5));
-    ok(&mut s, 0, A::Use { card: CardUse::Summon, aim: Aim::Enemy(id) });
+    ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Summon, aim: Aim::Enemy(id) });
     ok(&mut s, 0, A::Accept);
-    let again = A::Use { card: CardUse::Summon, aim: Aim::Enemy(id) };
+    let again = A::Use { first_aura: None, card: CardUse::Summon, aim: Aim::Enemy(id) };
     assert_eq!(rejected(&mut s, 0, again).code, "once_per_round");
     for slot in [4, 3, 2] {
         ok(&mut s, 0, A::EndTurn);
@@ -890,7 +895,11 @@ fn e23_potion_in_play() {
     s.origins[0].backpack.push("physical_armor_potion".into());
     let before = s.defence(cat(), Who::Origin(0)).physical_armor;
     ok(&mut s, 0, A::StartTurn);
-    ok(&mut s, 0, A::Use { card: CardUse::Consumable("physical_armor_potion".into()), aim: Aim::Origin(0) });
+    ok(
+        &mut s,
+        0,
+        A::Use { first_aura: None, card: CardUse::Consumable("physical_armor_potion".into()), aim: Aim::Origin(0) },
+    );
     assert_eq!(s.origins[0].ap, 3);
     assert!(s.origins[0].backpack.is_empty());
     assert_eq!(s.origins[0].track.find(&CardRef::Consumable("physical_armor_potion".into())), Some(3));
@@ -904,7 +913,7 @@ fn e22_copper_band() {
     s.origins[0].equipped.push("copper_band".into());
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
-    let sword = A::Use { card: CardUse::Item("long_sword".into()), aim: Aim::Enemy(id) };
+    let sword = A::Use { first_aura: None, card: CardUse::Item("long_sword".into()), aim: Aim::Enemy(id) };
     ok(&mut s, 0, sword.clone());
     assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![0, 1], source: false }).code, "no_reroll");
     ok(&mut s, 0, A::Reroll { dice: vec![0], source: false });
@@ -922,7 +931,7 @@ fn e33_poison_dart_in_play() {
     let mut s = duel(&["sebille"], "darkhans_lackey", 28);
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
-    ok(&mut s, 0, A::Use { card: CardUse::Skill("poison_dart".into()), aim: Aim::Enemy(id) });
+    ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Skill("poison_dart".into()), aim: Aim::Enemy(id) });
     set_dice(&mut s, vec![die(Colour::White, 0, false); 3].into_iter().chain([die(Colour::White, 1, false)]).collect());
     ok(&mut s, 0, A::Reroll { dice: vec![0], source: false });
     assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![1], source: false }).code, "no_reroll", "once");
@@ -934,7 +943,7 @@ fn e33_poison_dart_in_play() {
     s.origins[0].hand.push("poison_dart".into());
     s.origins[0].track = Track::new(5);
     s.enemies[0].space = ix(&s, "1");
-    ok(&mut s, 0, A::Use { card: CardUse::Skill("poison_dart".into()), aim: Aim::Enemy(id) });
+    ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Skill("poison_dart".into()), aim: Aim::Enemy(id) });
     assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![0], source: false }).code, "no_reroll");
 }
 
@@ -946,7 +955,7 @@ fn d26_source_skills() {
     s.origins[0].skills.push("sebille_source".into());
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
-    let src = A::Use { card: CardUse::Skill("sebille_source".into()), aim: Aim::Enemy(id) };
+    let src = A::Use { first_aura: None, card: CardUse::Skill("sebille_source".into()), aim: Aim::Enemy(id) };
     assert_eq!(rejected(&mut s, 0, src.clone()).code, "collar_intact");
     s.origins[0].collar_broken = true;
     s.origins[0].ap = 0;
@@ -1036,7 +1045,11 @@ fn d16_d17_combined_combat() {
     }
     let gold = s.gold;
     ok(&mut s, 1, A::StartTurn);
-    ok(&mut s, 1, A::Use { card: CardUse::Skill("battle_stomp".into()), aim: Aim::Space("2".into()) });
+    ok(
+        &mut s,
+        1,
+        A::Use { first_aura: None, card: CardUse::Skill("battle_stomp".into()), aim: Aim::Space("2".into()) },
+    );
     set_dice(&mut s, vec![die(Colour::Blue, 1, false), die(Colour::Blue, 1, false)]);
     let ev = ok(&mut s, 1, A::Accept);
     assert!(ev.contains(&Ev::CombatEnded { victory: true }));
@@ -1101,7 +1114,7 @@ fn e24_runes() {
             s.origins[0].ap = 4;
         }
         let id = s.enemies[0].id;
-        ok(&mut s, 0, A::Use { card: CardUse::Item("long_sword".into()), aim: Aim::Enemy(id) });
+        ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Item("long_sword".into()), aim: Aim::Enemy(id) });
         set_dice(&mut s, vec![die(Colour::Red, 2, false), die(Colour::Red, 2, false)]);
         ok(&mut s, 0, A::Accept);
         (s.enemy(id).unwrap().hp, s)
@@ -1118,4 +1131,62 @@ fn e24_runes() {
     ok(&mut s, 0, A::Store { item: "rusty_dagger".into() });
     assert!(s.origins[0].runes.is_empty());
     assert!(s.origins[0].backpack.contains(&"flame_rune".to_string()));
+}
+
+// E16: a skill that attacks twice with the equipped one-hand melee weapon: the weapon's
+// dice, ★ on each roll, the skill's 2 AP and not the weapon's.
+#[test]
+fn e16_weapon_skill() {
+    let mut s = duel(&["sebille"], "fire_slug", 20);
+    ok(&mut s, 0, A::StartTurn);
+    let id = s.enemies[0].id;
+    ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Skill("flurry".into()), aim: Aim::Enemy(id) });
+    assert_eq!(s.origins[0].ap, 2, "2 AP for the skill, nothing for the dagger");
+    assert_eq!(s.pending.as_ref().unwrap().roll.dice.len(), 2, "the dagger's 2 white dice");
+    for _ in 0..2 {
+        set_dice(&mut s, vec![die(Colour::White, 0, false); 2]);
+        ok(&mut s, 0, A::Accept);
+    }
+    assert!(s.pending.is_none(), "exactly two rolls");
+    assert_eq!(s.enemies[0].hp, 18, "each miss still adds ★ 1");
+    // No one-hand melee weapon, no Flurry.
+    let mut s = duel(&["ifan"], "fire_slug", 20);
+    s.origins[0].hand.push("flurry".into());
+    ok(&mut s, 0, A::StartTurn);
+    let id = s.enemies[0].id;
+    let e =
+        rejected(&mut s, 0, A::Use { first_aura: None, card: CardUse::Skill("flurry".into()), aim: Aim::Enemy(id) });
+    assert_eq!(e.code, "needs_weapon");
+}
+
+// E18: two auras in the attacker's space: the attacker picks which resolves first, and the
+// physical attack takes that aura's type.
+#[test]
+fn e18_stacking_auras() {
+    use athlas_engine::divinity::cooldown::TrackCard;
+    use athlas_engine::divinity::damage::DamageType;
+    use athlas_engine::divinity::state::Purpose;
+    let attack_type = |first: Option<&str>| {
+        let mut s = duel(&["ifan", "sebille"], "fire_slug", 20);
+        for (seat, aura) in [(0usize, "lightning_aura"), (1, "frost_aura")] {
+            let c = TrackCard { card: CardRef::Skill(aura.into()), face_up: true, flip_at: Some(1) };
+            s.origins[seat].track.place(c, 3);
+        }
+        let seat = waiting(&s)[0];
+        if seat != 0 {
+            ok(&mut s, seat, A::StartTurn);
+            ok(&mut s, seat, A::EndTurn);
+        }
+        ok(&mut s, 0, A::StartTurn);
+        let id = s.enemies[0].id;
+        let first_aura = first.map(String::from);
+        ok(&mut s, 0, A::Use { first_aura, card: CardUse::Item("short_bow".into()), aim: Aim::Enemy(id) });
+        match &s.pending.as_ref().unwrap().purpose {
+            Purpose::Attack { attack, .. } => attack.damage_type().unwrap(),
+            Purpose::Challenge => unreachable!(),
+        }
+    };
+    assert_eq!(attack_type(Some("lightning_aura")), DamageType::Air);
+    assert_eq!(attack_type(Some("frost_aura")), DamageType::Water);
+    assert_eq!(attack_type(None), DamageType::Air, "by default his own aura first");
 }

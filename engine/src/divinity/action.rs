@@ -114,6 +114,9 @@ pub enum DivinityAction {
     Use {
         card: CardUse,
         aim: Aim,
+        /// With several auras on a physical attack, the one that resolves first (L883).
+        #[serde(default)]
+        first_aura: Option<String>,
     },
     /// Pull an enemy from an adjacent space into yours (1 AP).
     Taunt {

@@ -21,6 +21,10 @@ fn err(code: &'static str, m: impl Into<String>) -> RuleError {
 /// What using a card costs and leaves behind.
 struct Play {
     attack: Option<Attack>,
+    /// Rolls of the attack: more than one for a weapon skill.
+    rolls: u32,
+    /// A weapon skill also spends the weapon's once-per-round use.
+    weapon: Option<String>,
     ap: u32,
     source: u32,
     label: String,
@@ -584,6 +588,7 @@ impl DivinityState {
         seat: Seat,
         card: &CardUse,
         aim: &Aim,
+        first_aura: Option<&str>,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
         let rest = matches!(self.phase, Phase::Rest { .. });
@@ -611,7 +616,44 @@ impl DivinityState {
                 if s.source > 0 && !o.collar_broken {
                     return Err(err("collar_intact", "Source skills need a broken collar (L518)"));
                 }
-                Play { attack: s.attack.clone(), ap: s.ap, source: s.source, label: id.clone(), revives: None }
+                match s.weapon {
+                    None => Play {
+                        attack: s.attack.clone(),
+                        rolls: 1,
+                        weapon: None,
+                        ap: s.ap,
+                        source: s.source,
+                        label: id.clone(),
+                        revives: None,
+                    },
+                    Some(w) => {
+                        let weapon = o
+                            .equipped
+                            .iter()
+                            .find(|i| {
+                                let d = &cat.items[*i];
+                                d.kind == ItemKind::Equipment(w.slot)
+                                    && d.action.as_ref().is_some_and(|a| !w.melee || a.attack.range == 0)
+                            })
+                            .ok_or_else(|| {
+                                err("needs_weapon", format!("{id} needs an equipped {:?} weapon (L864)", w.slot))
+                            })?;
+                        let a = cat.items[weapon].action.as_ref().expect("weapon action");
+                        self.check_action_limits(seat, weapon, a.per_round, a.requires.as_deref(), &keywords)?;
+                        let mut attack = self.item_attack(cat, seat, weapon);
+                        attack.level_bonus = true;
+                        let rolls = if a.per_round.is_some() { 1 } else { w.attacks };
+                        Play {
+                            attack: Some(attack),
+                            rolls,
+                            weapon: Some(weapon.clone()),
+                            ap: s.ap,
+                            source: s.source,
+                            label: id.clone(),
+                            revives: None,
+                        }
+                    }
+                }
             }
             CardUse::Item(id) => {
                 if !o.equipped.contains(id) {
@@ -619,16 +661,16 @@ impl DivinityState {
                 }
                 let a = cat.items[id].action.as_ref().ok_or_else(|| err("no_action", "this item has no action"))?;
                 self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), &keywords)?;
-                let mut attack = a.attack.clone();
-                // A rune may change the item's damage type (L1070).
-                for r in o.runes.iter().filter(|r| &r.item == id) {
-                    if let (Some(ty), Outcome::Damage { .. }) =
-                        (cat.runes[&r.rune].sides[r.side].damage_type, attack.outcome)
-                    {
-                        attack.outcome = Outcome::Damage { damage_type: ty };
-                    }
+                let attack = self.item_attack(cat, seat, id);
+                Play {
+                    attack: Some(attack),
+                    rolls: 1,
+                    weapon: None,
+                    ap: a.ap,
+                    source: 0,
+                    label: id.clone(),
+                    revives: None,
                 }
-                Play { attack: Some(attack), ap: a.ap, source: 0, label: id.clone(), revives: None }
             }
             CardUse::Consumable(id) => {
                 if !o.backpack.contains(id) {
@@ -641,13 +683,29 @@ impl DivinityState {
                     .ok_or_else(|| err("not_consumable", format!("{id} is not a consumable")))?;
                 let a = d.action.as_ref().ok_or_else(|| err("no_action", "this consumable has no action"))?;
                 self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), &keywords)?;
-                Play { attack: Some(a.attack.clone()), ap: a.ap, source: 0, label: id.clone(), revives: d.revives }
+                Play {
+                    attack: Some(a.attack.clone()),
+                    rolls: 1,
+                    weapon: None,
+                    ap: a.ap,
+                    source: 0,
+                    label: id.clone(),
+                    revives: d.revives,
+                }
             }
             CardUse::Summon => {
                 let s = o.summon.clone().ok_or_else(|| err("no_summon", "no active summon"))?;
                 let a = &cat.summons[&s].action;
                 self.check_action_limits(seat, &s, a.per_round, a.requires.as_deref(), &keywords)?;
-                Play { attack: Some(a.attack.clone()), ap: a.ap, source: 0, label: s, revives: None }
+                Play {
+                    attack: Some(a.attack.clone()),
+                    rolls: 1,
+                    weapon: None,
+                    ap: a.ap,
+                    source: 0,
+                    label: s,
+                    revives: None,
+                }
             }
         };
         let targets = match &play.attack {
@@ -670,6 +728,9 @@ impl DivinityState {
             self.spend_ap(seat, play.ap)?;
         }
         self.used.insert(format!("{seat}:{}", play.label), self.round);
+        if let Some(w) = &play.weapon {
+            self.used.insert(format!("{seat}:{w}"), self.round);
+        }
         self.after_use(cat, seat, card, ev);
         if let Some(n) = play.revives {
             if let Some(Who::Origin(t)) = targets.0.first() {
@@ -681,10 +742,64 @@ impl DivinityState {
             }
             return Ok(());
         }
-        if let Some(a) = play.attack {
-            self.roll_attack(cat, seat, a, targets.0, targets.1, play.label, ev);
+        if let Some(mut a) = play.attack {
+            if let Some(ty) = self.aura_for(cat, seat, &a, first_aura)? {
+                a.outcome = Outcome::Damage { damage_type: ty };
+            }
+            self.roll_attack(cat, seat, a, targets.0, targets.1, play.label, play.rolls - 1, ev);
         }
         Ok(())
+    }
+
+    /// An equipped item's attack, with the damage type its rune gives (L1070).
+    fn item_attack(&self, cat: &Catalogue, seat: Seat, id: &str) -> Attack {
+        let o = &self.origins[seat as usize];
+        let mut attack = cat.items[id].action.as_ref().expect("item action").attack.clone();
+        for r in o.runes.iter().filter(|r| r.item == id) {
+            if let (Some(ty), Outcome::Damage { .. }) = (cat.runes[&r.rune].sides[r.side].damage_type, attack.outcome) {
+                attack.outcome = Outcome::Damage { damage_type: ty };
+            }
+        }
+        attack
+    }
+
+    /// Auras of Origins in the attacker's space turn a physical attack into
+    /// their type. With several, the attacker picks the one that resolves
+    /// first, and the attack is then no longer physical (L883-887); by
+    /// default its own aura, then the lowest seat's.
+    fn aura_for(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        a: &Attack,
+        first: Option<&str>,
+    ) -> Result<Option<DamageType>, RuleError> {
+        if a.damage_type() != Some(DamageType::Physical) {
+            return Ok(None);
+        }
+        let here = self.origins[seat as usize].space;
+        let mut auras: Vec<(Seat, String, DamageType)> = Vec::new();
+        for (s, o) in self.origins.iter().enumerate() {
+            if o.space != here || o.downed {
+                continue;
+            }
+            for c in o.track.active() {
+                if let CardRef::Skill(id) = c {
+                    if let Some(ty) = cat.skills[id].aura {
+                        auras.push((s as Seat, id.clone(), ty));
+                    }
+                }
+            }
+        }
+        auras.sort_by_key(|(s, _, _)| (*s != seat, *s));
+        match first {
+            Some(f) => auras
+                .iter()
+                .find(|(_, id, _)| id == f)
+                .map(|(_, _, ty)| Some(*ty))
+                .ok_or_else(|| err("no_such_aura", format!("no active {f} in your space"))),
+            None => Ok(auras.first().map(|(_, _, ty)| *ty)),
+        }
     }
 
     fn check_action_limits(
@@ -808,6 +923,7 @@ impl DivinityState {
         targets: Vec<Who>,
         space: SpaceIx,
         label: String,
+        repeat: u32,
         ev: &mut Vec<Ev>,
     ) {
         let who = Who::Origin(seat);
@@ -823,7 +939,7 @@ impl DivinityState {
         let level_bonus = cat.origins[&o.origin].at(o.level).map_or(0, |l| l.level_bonus);
         let extra: u32 = self.rules_of(cat, who).iter().map(|r| r.extra_hits).sum();
         let card_rerolls = if space == o.space { a.reroll_in_space } else { 0 };
-        let purpose = Purpose::Attack { attack: a, targets, space, level_bonus, extra, label };
+        let purpose = Purpose::Attack { attack: a, targets, space, level_bonus, extra, label, repeat };
         self.pending = Some(PendingRoll { seat, roll, purpose, card_rerolls });
         if self.pending.as_ref().is_some_and(|p| p.roll.dice.is_empty()) {
             self.accept(cat, seat, ev).expect("a 0-dice roll resolves at once");
@@ -891,10 +1007,16 @@ impl DivinityState {
                 }
                 self.finish_challenge(cat, ev);
             }
-            Purpose::Attack { attack: a, targets, space, level_bonus, extra, .. } => {
+            Purpose::Attack { attack: a, targets, space, level_bonus, extra, label, repeat } => {
                 let c = attack::count(&a, &p.roll, &cat.dice, level_bonus, extra);
                 self.land(cat, &a, c, &targets, space, ev);
-                self.check_combat_end(cat, ev);
+                // The next roll of a multi-attack skill, while its target stands (L867).
+                let alive: Vec<Who> = targets.into_iter().filter(|w| self.space_of(*w).is_some()).collect();
+                if repeat > 0 && !alive.is_empty() {
+                    self.roll_attack(cat, seat, a, alive, space, label, repeat - 1, ev);
+                } else {
+                    self.check_combat_end(cat, ev);
+                }
             }
         }
         Ok(())

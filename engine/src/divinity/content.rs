@@ -154,7 +154,26 @@ pub struct SkillDef {
     pub summon: Option<String>,
     #[serde(default)]
     pub ongoing: Bonus,
+    /// Attacks made with an equipped weapon's stats (L864).
+    #[serde(default)]
+    pub weapon: Option<WeaponAttacks>,
+    /// While face up, physical attacks by Origins in the owner's space deal
+    /// this type instead (auras, L883-887).
+    #[serde(default)]
+    pub aura: Option<DamageType>,
     pub text: String,
+}
+
+/// "Make n attacks with an equipped weapon": its dice, type and specials,
+/// ★ added to each roll, its AP not paid, its per-round limit kept (L864-867).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponAttacks {
+    pub attacks: u32,
+    pub slot: Slot,
+    /// Only a melee (range 0) weapon will do.
+    #[serde(default)]
+    pub melee: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -740,6 +759,12 @@ impl Catalogue {
                     return Err(format!("skill {}: unknown summon {m}", s.id));
                 }
             }
+            if s.weapon.is_some() && s.attack.is_some() {
+                return Err(format!("skill {}: attacks with a weapon or with its own stats, not both", s.id));
+            }
+            if s.aura.is_some() && s.flip_at.is_none() {
+                return Err(format!("skill {}: an aura is an ongoing skill", s.id));
+            }
             if s.flip_at.is_some_and(|f| f >= s.cooldown) {
                 return Err(format!("skill {}: flips at or above its cooldown slot", s.id));
             }
@@ -809,8 +834,11 @@ impl Catalogue {
                 return Err(at("duplicate card id".into()));
             }
             for id in t.events.values().chain(std::iter::once(&t.end)) {
-                if !ids.contains(id.as_str()) {
-                    return Err(at(format!("event card {id} missing")));
+                let card = l.card(id).ok_or(at(format!("event card {id} missing")))?;
+                // Events resolve at the end of a round, for the whole party:
+                // they carry no challenge (ASSUMPTIONS.md, "Locations").
+                if card.challenge.is_some() || card.space.is_some() {
+                    return Err(at(format!("event card {id} has a challenge or a space")));
                 }
             }
             for c in &l.cards {

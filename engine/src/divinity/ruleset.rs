@@ -211,7 +211,7 @@ fn act(
         A::Accept => s.accept(cat, seat, ev),
         A::StartTurn => s.start_turn(cat, seat, ev),
         A::Move { to } => s.move_origin(cat, seat, &to, ev),
-        A::Use { card, aim } => s.use_card(cat, seat, &card, &aim, ev),
+        A::Use { card, aim, first_aura } => s.use_card(cat, seat, &card, &aim, first_aura.as_deref(), ev),
         A::Taunt { enemy } => s.taunt(cat, seat, enemy, ev),
         A::Equip { item } => s.equip(cat, seat, &item, ev),
         A::Store { item } => s.store(cat, seat, &item, ev),

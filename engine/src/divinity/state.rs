@@ -224,8 +224,11 @@ pub enum Purpose {
         space: SpaceIx,
         level_bonus: u32,
         extra: u32,
-        /// What made the attack: the Copper Band only rerolls after physical attacks.
+        /// What made the attack.
         label: String,
+        /// Further rolls of the same attack on the same targets (L867).
+        #[serde(default)]
+        repeat: u32,
     },
     Challenge,
 }
