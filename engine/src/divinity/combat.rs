@@ -39,6 +39,10 @@ impl DivinityState {
     pub(super) fn combat_round(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
         let n = self.origins.len();
         self.phase = Phase::Combat { done: vec![false; n], active: None };
+        self.check_combat_end(cat, ev);
+        if !matches!(self.phase, Phase::Combat { .. }) {
+            return;
+        }
         self.enemy_step(cat, true, ev);
         if matches!(self.phase, Phase::Combat { .. }) {
             self.after_origin_turn(cat, ev);
