@@ -195,7 +195,8 @@ fn issue_counts() {
 #[test]
 fn broken_references_are_refused() {
     let base = cat().clone();
-    let mut breaks: Vec<(&str, Box<dyn Fn(&mut Catalogue)>)> = vec![
+    type Break = Box<dyn Fn(&mut Catalogue)>;
+    let mut breaks: Vec<(&str, Break)> = vec![
         (
             "unknown minion",
             Box::new(|c| {

@@ -152,7 +152,7 @@ pub fn resolve(a: &Attack, c: Count, t: &Target) -> Effect {
             statuses.extend(s.statuses.iter().copied());
         }
     }
-    statuses.retain(|g| !t.immune_statuses.contains(&g.status) && !(t.immovable && g.status == Status::KnockedDown));
+    statuses.retain(|g| !t.immune_statuses.contains(&g.status) && (!t.immovable || g.status != Status::KnockedDown));
     Effect { harm: h, statuses, removes: a.removes.clone() }
 }
 

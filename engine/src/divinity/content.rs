@@ -860,7 +860,7 @@ impl Catalogue {
                     all.extend(ch.results.iter().flat_map(|r| &r.effects));
                 }
                 let spawns = all.iter().any(|e| matches!(e, CardEffect::Spawn { .. } | CardEffect::SpawnBoss { .. }));
-                if !spawns && !(c.victory.is_empty() && c.defeat.is_empty()) {
+                if !spawns && (!c.victory.is_empty() || !c.defeat.is_empty()) {
                     return Err(at(format!("card {}: victory/defeat on a card that spawns no enemy", c.id)));
                 }
                 for eff in all {
@@ -948,10 +948,10 @@ impl Catalogue {
                     return Err(format!("no level-{level} equipment deck"));
                 }
             }
-            CardEffect::RandomConsumable { deck } => {
-                if !self.items.values().any(|i| i.kind == ItemKind::Consumable(*deck)) {
-                    return Err(format!("empty {deck:?} deck"));
-                }
+            CardEffect::RandomConsumable { deck }
+                if !self.items.values().any(|i| i.kind == ItemKind::Consumable(*deck)) =>
+            {
+                return Err(format!("empty {deck:?} deck"));
             }
             CardEffect::SetTime { space: n } if *n == 0 || *n >= l.time.length => {
                 return Err(format!("time space {n} is off the track"))

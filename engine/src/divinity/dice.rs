@@ -90,10 +90,10 @@ impl DiceTable {
         if !(wh < bh && wh < rh && ws < bs && ws < rs) {
             return Err("white dice must have the fewest hits and specials".into());
         }
-        if !(bs > rs) {
+        if bs <= rs {
             return Err("blue dice must have the most specials".into());
         }
-        if !(rh > bh) {
+        if rh <= bh {
             return Err("red dice must have the most hits".into());
         }
         if !self.targeting.contains(&TargetingFace::Closest) || self.targeting[0] != TargetingFace::Closest {

@@ -496,9 +496,8 @@ impl DivinityState {
                 for row in rows {
                     let c = row.counts[self.players() - 1];
                     let sp = self.space_ix(cat, &row.space).expect("validated space");
-                    for fast in std::iter::repeat(true)
-                        .take(c.fast as usize)
-                        .chain(std::iter::repeat(false).take(c.slow as usize))
+                    for fast in
+                        std::iter::repeat_n(true, c.fast as usize).chain(std::iter::repeat_n(false, c.slow as usize))
                     {
                         self.spawn_minion(cat, &row.minion, row.veteran, sp, fast, ev);
                     }
@@ -514,7 +513,7 @@ impl DivinityState {
                 ev.push(Ev::GoldGained { amount: *amount, total: self.gold });
             }
             CardEffect::Item { item } | CardEffect::Rune { rune: item } => {
-                let unique = cat.items.get(item).map_or(true, |i| i.unique) || cat.runes.contains_key(item);
+                let unique = cat.items.get(item).is_none_or(|i| i.unique) || cat.runes.contains_key(item);
                 // A specific reward already found is not found again after a restart (L1336).
                 let specific = format!("{}:{card}:{item}", self.location);
                 if self.found.contains(&specific) || (unique && self.owned(item)) {

@@ -205,7 +205,7 @@ impl<'a> Graph<'a> {
             done[s] = true;
             for n in self.neighbours(s) {
                 let c = d[s].unwrap() + self.enter_cost(n, ignore_difficult);
-                if d[n].map_or(true, |old| c < old) {
+                if d[n].is_none_or(|old| c < old) {
                     d[n] = Some(c);
                 }
             }

@@ -43,10 +43,10 @@ impl DivinityState {
         ev.push(Ev::RoundStarted { round: self.round, kind });
         let mut done = vec![false; n];
         // A downed Origin's Explore or Rest turn only slides its track (L757).
-        for s in 0..n {
+        for (s, d) in done.iter_mut().enumerate() {
             if self.origins[s].downed {
                 self.slide_origin(cat, s as Seat, ev);
-                done[s] = true;
+                *d = true;
             }
         }
         if explore {
@@ -103,13 +103,12 @@ impl DivinityState {
     /// Downed Origins (say, by start-of-turn damage) take no Rest turn; when
     /// every turn is over the round ends.
     pub(super) fn after_rest_turn(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
-        let n = self.origins.len();
         let mut finished = false;
         if let Phase::Rest { done, .. } = &self.phase {
             let mut done = done.clone();
-            for s in 0..n {
-                if self.origins[s].downed && !done[s] {
-                    done[s] = true;
+            for (s, d) in done.iter_mut().enumerate() {
+                if self.origins[s].downed && !*d {
+                    *d = true;
                     self.slide_origin(cat, s as Seat, ev);
                 }
             }
