@@ -70,6 +70,24 @@ fn waiting(s: &DivinityState) -> Vec<Seat> {
     }
 }
 
+/// Let every enemy roll stand (each Origin with Source passes its reroll, L511).
+fn pass(s: &mut DivinityState) -> Vec<Ev> {
+    let mut ev = Vec::new();
+    while s.enemy_roll.is_some() {
+        let seat = waiting(s)[0];
+        ev.extend(ok(s, seat, A::Accept));
+    }
+    ev
+}
+
+/// End a turn and let the enemy rolls that follow stand.
+#[track_caller]
+fn end_turn(s: &mut DivinityState, seat: Seat) -> Vec<Ev> {
+    let mut ev = ok(s, seat, A::EndTurn);
+    ev.extend(pass(s));
+    ev
+}
+
 /// One Rest round in which every standing Origin just ends its turn.
 fn rest_round(s: &mut DivinityState) {
     ok(s, 0, A::ChooseRound { explore: false });
@@ -88,6 +106,7 @@ fn tutorial_combat(party: &[&str]) -> DivinityState {
     }
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "2".into() });
+    pass(&mut s);
     assert_eq!(s.round_kind, RoundKind::Combat);
     s
 }
@@ -333,12 +352,12 @@ fn d03_ap_gain_and_cap() {
     assert_eq!(rejected(&mut s, 0, A::Move { to: "1".into() }).code, "turn_not_started");
     ok(&mut s, 0, A::StartTurn);
     assert_eq!(s.origins[0].ap, 4);
-    ok(&mut s, 0, A::EndTurn);
+    end_turn(&mut s, 0);
     assert!(s.in_combat(), "the Lackey (28 HP) is still standing");
     s.origins[0].ap = 6;
     ok(&mut s, 0, A::StartTurn);
     assert_eq!(s.origins[0].ap, 8, "6 + 4 capped at 8");
-    ok(&mut s, 0, A::EndTurn);
+    end_turn(&mut s, 0);
     assert!(s.in_combat(), "the Lackey (28 HP) is still standing");
     s.origins[0].ap = 6;
     s.origins[0].track.apply_status(St::Haste, 3);
@@ -370,7 +389,7 @@ fn e31_moving_in_combat() {
     ok(&mut s, seat, A::Move { to: "2".into() });
     assert_eq!(s.origins[seat as usize].ap, 2, "1 AP back out");
     assert_eq!(rejected(&mut s, seat, A::Move { to: "3".into() }).code, "not_adjacent");
-    ok(&mut s, seat, A::EndTurn);
+    end_turn(&mut s, seat);
 }
 
 /// A combat in the tutorial against one minion of our choosing in the Origins' space.
@@ -480,7 +499,9 @@ fn d10_d14_revive_and_defeat() {
     // Now down the last one: the combat is lost and both come back with 1 HP.
     ok(&mut s, other, A::StartTurn);
     s.origins[other as usize].hp = 1;
-    let ev = ok(&mut s, other, A::Revive { to: seat, hp: 1 });
+    // The giver is down; the SLOW Lackey then downs the last one (2 bonus hits - 1 armor at least).
+    let mut ev = ok(&mut s, other, A::Revive { to: seat, hp: 1 });
+    ev.extend(pass(&mut s));
     assert!(ev.contains(&Ev::CombatEnded { victory: false }));
     assert!(s.origins.iter().all(|o| !o.downed && o.hp == 1 && o.ap == 0));
     assert!(s.enemies.is_empty());
@@ -526,7 +547,7 @@ fn d05_minion_out_of_range_heals() {
     s.enemies[0].track.apply_status(St::Frozen, 2);
     ok(&mut s, 0, A::StartTurn);
     let hp = s.origins[0].hp;
-    ok(&mut s, 0, A::EndTurn);
+    end_turn(&mut s, 0);
     assert_eq!(s.enemies[0].hp, 22, "level 2: heals 2");
     assert_eq!(s.origins[0].hp, hp, "and attacks no one");
 }
@@ -538,10 +559,10 @@ fn minion_turn_in_play() {
     s.enemies[0].space = ix(&s, "1");
     let seat = waiting(&s)[0];
     ok(&mut s, seat, A::StartTurn);
-    ok(&mut s, seat, A::EndTurn);
+    end_turn(&mut s, seat);
     let seat = waiting(&s)[0];
     ok(&mut s, seat, A::StartTurn);
-    let ev = ok(&mut s, seat, A::EndTurn);
+    let ev = end_turn(&mut s, seat);
     let targeted = ev.iter().find_map(|e| match e {
         Ev::Targeted { enemy, target, face } => Some((*enemy, *target, *face)),
         _ => None,
@@ -563,7 +584,7 @@ fn r224_invisible_and_downed_are_ignored() {
     s.origins[1].hp = 0;
     s.origins[0].track.apply_status(St::Invisible, 5);
     ok(&mut s, 0, A::StartTurn);
-    let ev = ok(&mut s, 0, A::EndTurn);
+    let ev = end_turn(&mut s, 0);
     assert!(!ev.iter().any(|e| matches!(e, Ev::Targeted { .. })));
     assert_eq!(s.enemies[0].hp, 28, "no target: heals its level, already at max");
 }
@@ -592,7 +613,7 @@ fn d40_rest_round() {
     let e =
         rejected(&mut s, 0, A::Use { first_aura: None, card: CardUse::Skill("ricochet".into()), aim: Aim::Origin(0) });
     assert_eq!(e.code, "card_used");
-    ok(&mut s, 0, A::EndTurn);
+    end_turn(&mut s, 0);
     assert_eq!(
         s.origins[0].track.find(&CardRef::Skill("searing_daggers".into())),
         Some(1),
@@ -659,7 +680,7 @@ fn r236_boss_setup_and_turns() {
         for seat in waiting(&s) {
             if s.in_combat() && waiting(&s).contains(&seat) {
                 ok(&mut s, seat, A::StartTurn);
-                ok(&mut s, seat, A::EndTurn);
+                end_turn(&mut s, seat);
             }
         }
         if let Some(e) = s.enemies.iter().find(|e| matches!(e.kind, EnemyKind::Boss { .. })) {
@@ -853,11 +874,11 @@ fn e15_skill_cooldown_in_play() {
     assert_eq!(s.origins[0].track.find(&card), Some(2));
     assert_eq!(s.origins[0].track.active().count(), 0, "face down");
     assert_eq!(rejected(&mut s, 0, use_it).code, "not_in_hand");
-    ok(&mut s, 0, A::EndTurn);
+    end_turn(&mut s, 0);
     assert_eq!(s.origins[0].track.find(&card), Some(1));
     s.enemies[0].hp = 28;
     ok(&mut s, 0, A::StartTurn);
-    ok(&mut s, 0, A::EndTurn);
+    end_turn(&mut s, 0);
     assert!(s.origins[0].hand.contains(&"searing_daggers".to_string()));
 }
 
@@ -879,7 +900,7 @@ fn e19_conjure_incarnate_in_play() {
     let again = A::Use { first_aura: None, card: CardUse::Summon, aim: Aim::Enemy(id) };
     assert_eq!(rejected(&mut s, 0, again).code, "once_per_round");
     for slot in [4, 3, 2] {
-        ok(&mut s, 0, A::EndTurn);
+        end_turn(&mut s, 0);
         assert_eq!(s.origins[0].track.find(&card), Some(slot));
         s.enemies[0].hp = 28;
         s.origins[0].hp = 20;
@@ -1027,6 +1048,7 @@ fn d16_d17_combined_combat() {
     ok(&mut s, 1, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "3".into() });
     ok(&mut s, 0, A::Resolve { card: "2".into() });
+    pass(&mut s);
     assert_eq!(s.combat_stack, vec!["3".to_string(), "2".to_string()]);
     // Everyone into the Beach, every enemy at 1 HP, the Red Prince stomps them all.
     let beach = ix(&s, "2");
@@ -1175,7 +1197,7 @@ fn e18_stacking_auras() {
         let seat = waiting(&s)[0];
         if seat != 0 {
             ok(&mut s, seat, A::StartTurn);
-            ok(&mut s, seat, A::EndTurn);
+            end_turn(&mut s, seat);
         }
         ok(&mut s, 0, A::StartTurn);
         let id = s.enemies[0].id;
@@ -1189,4 +1211,43 @@ fn e18_stacking_auras() {
     assert_eq!(attack_type(Some("lightning_aura")), DamageType::Air);
     assert_eq!(attack_type(Some("frost_aura")), DamageType::Water);
     assert_eq!(attack_type(None), DamageType::Air, "by default his own aura first");
+}
+
+// D42, R61: any Origin may spend 1 Source to reroll an enemy's dice; the roll waits until
+// every Origin with Source lets it stand, and a reroll reopens the others' say.
+#[test]
+fn d42_source_reroll_of_an_enemy_roll() {
+    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
+    let seat = waiting(&s)[0];
+    ok(&mut s, seat, A::StartTurn);
+    ok(&mut s, seat, A::EndTurn);
+    let other = 1 - seat;
+    ok(&mut s, other, A::StartTurn);
+    ok(&mut s, other, A::EndTurn);
+    // The SLOW Lackey has rolled; both Origins have 1 Source.
+    let r = s.enemy_roll.clone().expect("the Lackey's roll waits");
+    assert_eq!(waiting(&s), vec![0, 1]);
+    let hp: Vec<u32> = s.origins.iter().map(|o| o.hp).collect();
+    ok(&mut s, 0, A::Accept);
+    assert_eq!(waiting(&s), vec![1]);
+    assert_eq!(rejected(&mut s, 1, A::Reroll { dice: vec![0], source: false }).code, "no_reroll");
+    ok(&mut s, 1, A::Reroll { dice: vec![0, 1, 2], source: true });
+    assert_eq!(s.origins[1].source, 0);
+    assert_ne!(s.enemy_roll.as_ref().unwrap().roll, r.roll, "rerolled (or the same faces by chance)");
+    assert_eq!(waiting(&s), vec![0], "seat 0 may answer the new roll; seat 1 has no Source left");
+    assert_eq!(rejected(&mut s, 0, A::StartTurn).code, "roll_pending");
+    assert_eq!(Divinity::timeout_action(&s), Some((0, A::Accept)), "a timer lets it stand");
+    let ev = ok(&mut s, 0, A::Accept);
+    assert!(s.enemy_roll.is_none());
+    assert!(ev.iter().any(|e| matches!(e, Ev::Damaged { who: Who::Origin(_), .. })));
+    assert!(s.origins.iter().zip(&hp).any(|(o, h)| o.hp < *h), "the roll landed");
+
+    // With the window off, enemy rolls land at once.
+    let mut s = tutorial_combat(&["ifan"]);
+    s.options.reroll_enemy_rolls = false;
+    ok(&mut s, 0, A::StartTurn);
+    let hp = s.origins[0].hp;
+    ok(&mut s, 0, A::EndTurn);
+    assert!(s.enemy_roll.is_none());
+    assert!(s.origins[0].hp < hp);
 }

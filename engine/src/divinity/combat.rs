@@ -49,12 +49,28 @@ impl DivinityState {
         }
     }
 
+    /// Start an initiative step: its enemies act left to right (L1598).
     fn enemy_step(&mut self, cat: &Catalogue, fast: bool, ev: &mut Vec<Ev>) {
-        let order: Vec<u32> = self.enemies.iter().filter(|e| e.fast == fast).map(|e| e.id).collect();
-        for id in order {
+        self.enemy_queue = self.enemies.iter().filter(|e| e.fast == fast).map(|e| e.id).collect();
+        self.queue_fast = fast;
+        self.run_queue(cat, ev);
+    }
+
+    /// Run enemy turns until the step is over or an enemy roll waits for
+    /// rerolls; then the Origins' step (after FAST) or the round's end (after SLOW).
+    pub(super) fn run_queue(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
+        loop {
             if !matches!(self.phase, Phase::Combat { .. }) {
+                self.enemy_queue.clear();
                 return;
             }
+            if self.enemy_roll.is_some() {
+                return;
+            }
+            if self.enemy_queue.is_empty() {
+                break;
+            }
+            let id = self.enemy_queue.remove(0);
             let Some(e) = self.enemy(id) else { continue };
             match e.kind.clone() {
                 EnemyKind::Minion { .. } => self.minion_turn(cat, id, ev),
@@ -62,11 +78,20 @@ impl DivinityState {
             }
             self.check_combat_end(cat, ev);
         }
+        if self.queue_fast {
+            self.queue_fast = false;
+            self.after_origin_turn(cat, ev);
+        } else if matches!(&self.phase, Phase::Combat { done, .. } if done.iter().all(|d| *d)) {
+            self.end_of_round(cat, ev);
+        }
     }
 
     /// When every standing Origin has had its turn: downed Origins gain AP and
     /// slide (L757), the SLOW enemies act, and the round ends.
     pub(super) fn after_origin_turn(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
+        if self.enemy_roll.is_some() || !self.enemy_queue.is_empty() || self.queue_fast {
+            return;
+        }
         let Phase::Combat { done, active: None } = &self.phase else { return };
         let n = self.origins.len();
         if (0..n).any(|s| !done[s] && !self.origins[s].downed) {
@@ -81,9 +106,6 @@ impl DivinityState {
             done.iter_mut().for_each(|d| *d = true);
         }
         self.enemy_step(cat, false, ev);
-        if matches!(self.phase, Phase::Combat { .. }) {
-            self.end_of_round(cat, ev);
-        }
     }
 
     fn gain_ap(&mut self, cat: &Catalogue, seat: Seat) {
@@ -102,7 +124,7 @@ impl DivinityState {
 
     /// Combat ends at once when every enemy is defeated or every Origin is downed (L1743).
     pub(super) fn check_combat_end(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
-        if !matches!(self.phase, Phase::Combat { .. }) || self.pending.is_some() {
+        if !matches!(self.phase, Phase::Combat { .. }) || self.pending.is_some() || self.enemy_roll.is_some() {
             return;
         }
         if self.enemies.is_empty() {
@@ -131,6 +153,8 @@ impl DivinityState {
         // (2) Discard the stack and return every enemy.
         self.discard.extend(stack);
         self.enemies.clear();
+        self.enemy_queue.clear();
+        self.queue_fast = false;
         // (3) Origins that had no turn resolve start-of-turn effects and slide (L1758);
         // the one whose turn was under way slides too (G33).
         for s in 0..self.origins.len() as Seat {
@@ -960,6 +984,9 @@ impl DivinityState {
         source: bool,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
+        if self.enemy_roll.is_some() {
+            return self.reroll_enemy(cat, seat, dice, source, ev);
+        }
         let p = self.pending.clone().ok_or_else(|| err("no_roll", "no roll is waiting"))?;
         if p.seat != seat {
             return Err(err("not_your_roll", "only the roller rerolls this roll"));
@@ -998,6 +1025,9 @@ impl DivinityState {
 
     /// Keep the roll and resolve it in the book's order (L1479-1483).
     pub(super) fn accept(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        if self.enemy_roll.is_some() {
+            return self.pass_enemy_roll(cat, seat, ev);
+        }
         let p = self.pending.clone().ok_or_else(|| err("no_roll", "no roll is waiting"))?;
         if p.seat != seat {
             return Err(err("not_your_roll", "only the roller accepts this roll"));
@@ -1122,8 +1152,18 @@ impl DivinityState {
         }
     }
 
-    fn enemy_attack(&mut self, cat: &Catalogue, id: u32, a: &Attack, target: Who, ev: &mut Vec<Ev>) {
-        let Some(space) = self.space_of(target) else { return };
+    /// An enemy's attack roll. When some Origin could spend Source on it,
+    /// it waits for their rerolls (`true`); otherwise it lands at once.
+    fn enemy_attack(
+        &mut self,
+        cat: &Catalogue,
+        id: u32,
+        a: &Attack,
+        target: Who,
+        boss: bool,
+        ev: &mut Vec<Ev>,
+    ) -> bool {
+        let Some(space) = self.space_of(target) else { return false };
         let targets: Vec<Who> = match a.targets {
             Targets::Single => vec![target],
             // Everyone in the target's space except the attacker (L1699).
@@ -1142,10 +1182,100 @@ impl DivinityState {
             hits: roll.hits(&cat.dice),
             specials: roll.specials(&cat.dice),
         });
-        let extra: u32 = self.rules_of(cat, who).iter().map(|r| r.extra_hits).sum();
+        let r = EnemyRoll {
+            enemy: id,
+            attack: a.clone(),
+            targets,
+            space,
+            roll,
+            passed: vec![false; self.origins.len()],
+            boss,
+        };
+        if self.options.reroll_enemy_rolls && !r.roll.dice.is_empty() && !self.enemy_roll_waiting_for(&r).is_empty() {
+            self.enemy_roll = Some(r);
+            return true;
+        }
+        self.land_enemy_roll(cat, r, ev);
+        false
+    }
+
+    /// Seats that may still reroll an enemy roll: standing, with Source, not passed.
+    pub fn enemy_roll_waiting_for(&self, r: &EnemyRoll) -> Vec<Seat> {
+        (0..self.origins.len() as Seat)
+            .filter(|s| {
+                let o = &self.origins[*s as usize];
+                !o.downed && o.source > 0 && !r.passed[*s as usize]
+            })
+            .collect()
+    }
+
+    fn land_enemy_roll(&mut self, cat: &Catalogue, r: EnemyRoll, ev: &mut Vec<Ev>) {
+        let who = Who::Enemy(r.enemy);
+        let extra: u32 = self.rules_of(cat, who).iter().map(|x| x.extra_hits).sum();
         // ★ never applies to enemies (G55).
-        let c = attack::count(a, &roll, &cat.dice, 0, extra);
-        self.land(cat, a, c, &targets, space, ev);
+        let c = attack::count(&r.attack, &r.roll, &cat.dice, 0, extra);
+        self.land(cat, &r.attack, c, &r.targets, r.space, ev);
+    }
+
+    /// Reroll an enemy's dice with 1 Source (L511): the others may answer again.
+    fn reroll_enemy(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        dice: &[usize],
+        source: bool,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let r = self.enemy_roll.clone().expect("enemy roll");
+        if !self.enemy_roll_waiting_for(&r).contains(&seat) {
+            return Err(err("not_your_roll", "this Origin can't reroll this roll now"));
+        }
+        if !source {
+            return Err(err("no_reroll", "only Source rerolls an enemy's roll"));
+        }
+        if dice.is_empty() {
+            return Err(err("no_dice", "choose the dice to reroll"));
+        }
+        let mut roll = r.roll.clone();
+        roll.reroll(dice, &mut self.rng).map_err(|m| err("bad_dice", m))?;
+        self.origins[seat as usize].source -= 1;
+        ev.push(Ev::Rerolled { seat, dice: roll.dice.clone(), source: true });
+        let e = self.enemy_roll.as_mut().unwrap();
+        e.roll = roll;
+        e.passed = vec![false; e.passed.len()];
+        self.settle_enemy_roll(cat, ev);
+        Ok(())
+    }
+
+    /// Let an enemy's roll stand; once everyone has, it lands and the enemy
+    /// goes on (a minion ends its turn, a Boss plays on).
+    fn pass_enemy_roll(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let r = self.enemy_roll.clone().expect("enemy roll");
+        if !self.enemy_roll_waiting_for(&r).contains(&seat) {
+            return Err(err("not_your_roll", "this Origin has no say on this roll now"));
+        }
+        self.enemy_roll.as_mut().unwrap().passed[seat as usize] = true;
+        self.settle_enemy_roll(cat, ev);
+        Ok(())
+    }
+
+    /// Once nobody may reroll any more, the enemy roll lands and the enemy goes on.
+    fn settle_enemy_roll(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
+        let Some(r) = self.enemy_roll.clone() else { return };
+        if !self.enemy_roll_waiting_for(&r).is_empty() {
+            return;
+        }
+        self.enemy_roll = None;
+        self.land_enemy_roll(cat, r.clone(), ev);
+        if self.enemy(r.enemy).is_some() && matches!(self.phase, Phase::Combat { .. }) {
+            if r.boss {
+                self.boss_tactics(cat, r.enemy, ev);
+            } else {
+                self.slide_enemy(r.enemy, ev);
+            }
+        }
+        self.check_combat_end(cat, ev);
+        self.run_queue(cat, ev);
     }
 
     /// A minion's turn (L381-387, L1614-1699).
@@ -1197,7 +1327,9 @@ impl DivinityState {
         let in_range = self.with_graph(cat, |g| g.distance(now, tspace)).is_some_and(|d| d <= stats.attack.range);
         let blocked = self.has_status(cat, me, |r| r.blocks_attacks);
         if in_range && !blocked {
-            self.enemy_attack(cat, id, &stats.attack, target, ev);
+            if self.enemy_attack(cat, id, &stats.attack, target, false, ev) {
+                return; // the turn ends once the roll has landed
+            }
         } else {
             // Out of range: heal HP equal to its level (L386, L1697).
             self.heal(cat, me, level, ev);
@@ -1205,20 +1337,27 @@ impl DivinityState {
         self.slide_enemy(id, ev);
     }
 
-    /// A Boss' turn (L1785-1825).
+    /// A Boss' turn (L1785-1825): start-of-turn effects, AP, then tactics.
     fn boss_turn(&mut self, cat: &Catalogue, id: u32, boss: &str, ev: &mut Vec<Ev>) {
         let me = Who::Enemy(id);
         let b = &cat.bosses[boss];
         self.start_of_turn(cat, me, ev);
-        if self.enemy(id).is_none() {
+        let Some(e) = self.enemy_mut(id) else { return };
+        e.ap = (e.ap + b.ap).min(MAX_AP);
+        if self.has_status(cat, me, |r| r.skips_turn) {
+            self.slide_enemy(id, ev);
             return;
         }
-        let skip = self.has_status(cat, me, |r| r.skips_turn);
-        {
-            let e = self.enemy_mut(id).unwrap();
-            e.ap = (e.ap + b.ap).min(MAX_AP);
-        }
-        while !skip && matches!(self.phase, Phase::Combat { .. }) {
+        self.boss_tactics(cat, id, ev);
+    }
+
+    /// Play tactics while the Boss can pay for the top card (L1795-1799).
+    /// Each goes on cooldown as it is played (L1803).
+    fn boss_tactics(&mut self, cat: &Catalogue, id: u32, ev: &mut Vec<Ev>) {
+        let me = Who::Enemy(id);
+        let Some(EnemyKind::Boss { boss }) = self.enemy(id).map(|e| e.kind.clone()) else { return };
+        let b = &cat.bosses[&boss];
+        while matches!(self.phase, Phase::Combat { .. }) {
             let Some(e) = self.enemy(id) else { return };
             let Some(top) = e.tactics.first().cloned() else { break };
             let t = b.tactics.iter().find(|t| t.id == top).expect("tactic of this boss").clone();
@@ -1229,55 +1368,45 @@ impl DivinityState {
                 let e = self.enemy_mut(id).unwrap();
                 e.ap -= t.ap;
                 e.tactics.remove(0);
+                let card = TrackCard { card: CardRef::Tactic(t.id.clone()), face_up: false, flip_at: None };
+                if let Some(back) = e.track.place(card, t.cooldown) {
+                    if let CardRef::Tactic(tid) = back.card {
+                        e.tactics.push(tid);
+                    }
+                }
             }
-            let mut end_turn = false;
             if let (Some(rule), Some(a)) = (t.targeting, &t.attack) {
                 let (who, cands) = self.candidates(cat, id);
                 let from = self.enemy(id).unwrap().space;
                 let pick = self.with_graph(cat, |g| choose_target(g, from, TargetingFace::Special, rule, &cands));
-                match pick {
-                    None => {
-                        // No Origin can be targeted: refund, cooldown, end the turn (L1815).
-                        self.enemy_mut(id).unwrap().ap += t.ap;
-                        end_turn = true;
+                let Some(i) = pick else {
+                    // No Origin can be targeted: refund, cooldown, end the turn (L1815).
+                    self.enemy_mut(id).unwrap().ap += t.ap;
+                    break;
+                };
+                let target = who[i];
+                let tspace = cands[i].space;
+                let others: Vec<SpaceIx> =
+                    cands.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, c)| c.space).collect();
+                let walk = self.with_graph(cat, |g| plan_move(g, from, tspace, a.range, t.movement, true, &others));
+                self.walk(cat, id, &walk, ev);
+                let Some(now) = self.enemy(id).map(|e| e.space) else { return };
+                let in_range = self.with_graph(cat, |g| g.distance(now, tspace)).is_some_and(|d| d <= a.range);
+                let origins_there = self.origins.iter().any(|o| o.space == tspace && !o.downed);
+                if in_range && origins_there {
+                    if self.enemy_attack(cat, id, a, target, true, ev) {
+                        return; // the Boss plays on once the roll has landed
                     }
-                    Some(i) => {
-                        let target = who[i];
-                        let tspace = cands[i].space;
-                        let others: Vec<SpaceIx> =
-                            cands.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, c)| c.space).collect();
-                        let walk =
-                            self.with_graph(cat, |g| plan_move(g, from, tspace, a.range, t.movement, true, &others));
-                        self.walk(cat, id, &walk, ev);
-                        let Some(now) = self.enemy(id).map(|e| e.space) else { return };
-                        let in_range = self.with_graph(cat, |g| g.distance(now, tspace)).is_some_and(|d| d <= a.range);
-                        let origins_there = self.origins.iter().any(|o| o.space == tspace && !o.downed);
-                        if in_range && origins_there {
-                            self.enemy_attack(cat, id, a, target, ev);
-                        } else {
-                            // No attack: the AP comes back, no heal (L1813).
-                            if let Some(e) = self.enemy_mut(id) {
-                                e.ap += t.ap;
-                            }
-                        }
-                    }
+                } else if let Some(e) = self.enemy_mut(id) {
+                    // No attack: the AP comes back, no heal (L1813).
+                    e.ap += t.ap;
                 }
             } else if t.heal > 0 {
                 self.heal(cat, me, t.heal, ev);
             }
-            let Some(e) = self.enemy_mut(id) else { return };
-            let card = TrackCard { card: CardRef::Tactic(t.id.clone()), face_up: false, flip_at: None };
-            if let Some(back) = e.track.place(card, t.cooldown) {
-                if let CardRef::Tactic(tid) = back.card {
-                    e.tactics.push(tid);
-                }
-            }
             self.check_combat_end(cat, ev);
-            if end_turn {
-                break;
-            }
         }
-        if matches!(self.phase, Phase::Combat { .. }) {
+        if matches!(self.phase, Phase::Combat { .. }) && self.enemy(id).is_some() {
             self.slide_enemy(id, ev);
         }
     }

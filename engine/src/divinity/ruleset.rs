@@ -28,6 +28,7 @@ impl Divinity {
         let seats: Vec<Seat> = match &state.phase {
             Phase::Finished { result: Finish::Exit { .. } } => return Status::Finished(Outcome::Win { seat: LEADER }),
             Phase::Finished { result: Finish::Restart } => return Status::Finished(Outcome::Draw),
+            _ if state.enemy_roll.is_some() => state.enemy_roll_waiting_for(state.enemy_roll.as_ref().unwrap()),
             _ if state.pending.is_some() => vec![state.pending.as_ref().unwrap().seat],
             _ if state.challenge.is_some() => state.challenge_waiting(cat),
             Phase::ChooseRound | Phase::Resolve => vec![LEADER],
@@ -74,7 +75,7 @@ impl Divinity {
         if matches!(state.phase, Phase::Finished { .. }) {
             return Err(err("finished", "the location is over"));
         }
-        if state.pending.is_some() && !matches!(action, A::Reroll { .. } | A::Accept) {
+        if (state.pending.is_some() || state.enemy_roll.is_some()) && !matches!(action, A::Reroll { .. } | A::Accept) {
             return Err(err("roll_pending", "accept or reroll the pending roll first"));
         }
         if state.challenge.is_some() && !matches!(action, A::Challenge { .. } | A::Reroll { .. } | A::Accept) {
@@ -274,5 +275,12 @@ impl Ruleset for Divinity {
 
     fn status(state: &DivinityState) -> Status {
         Divinity::status_of(state, Catalogue::standard())
+    }
+
+    /// An enemy roll's reroll window is timed: a seat that lets the timer
+    /// run out lets the roll stand.
+    fn timeout_action(state: &DivinityState) -> Option<(Seat, A)> {
+        let r = state.enemy_roll.as_ref()?;
+        state.enemy_roll_waiting_for(r).first().map(|s| (*s, A::Accept))
     }
 }

@@ -41,6 +41,9 @@ pub struct DivinityOptions {
     pub unrestricted_talents: bool,
     /// Variant "Honor Mode" (L1849): a forced restart restarts the campaign.
     pub honor_mode: bool,
+    /// Every enemy roll waits until each Origin with Source lets it stand
+    /// or rerolls it (L511). Off, enemy rolls resolve at once.
+    pub reroll_enemy_rolls: bool,
 }
 
 impl Default for DivinityOptions {
@@ -52,6 +55,7 @@ impl Default for DivinityOptions {
             solo: false,
             unrestricted_talents: false,
             honor_mode: false,
+            reroll_enemy_rolls: true,
         }
     }
 }
@@ -243,6 +247,20 @@ pub struct PendingRoll {
     pub card_rerolls: u8,
 }
 
+/// An enemy's roll waiting for the Origins' Source rerolls (L511).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnemyRoll {
+    pub enemy: u32,
+    pub attack: Attack,
+    pub targets: Vec<Who>,
+    pub space: SpaceIx,
+    pub roll: Roll,
+    /// Seats that let the roll stand since it last changed.
+    pub passed: Vec<bool>,
+    /// A Boss goes on with its tactics afterwards; a minion ends its turn.
+    pub boss: bool,
+}
+
 /// A challenge under way (L1178-1206).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChallengeState {
@@ -295,6 +313,15 @@ pub struct DivinityState {
     pub explored: BTreeSet<SpaceIx>,
     pub phase: Phase,
     pub pending: Option<PendingRoll>,
+    /// An enemy roll open to Source rerolls.
+    #[serde(default)]
+    pub enemy_roll: Option<EnemyRoll>,
+    /// Enemies still to act in the current initiative step, left to right.
+    #[serde(default)]
+    pub enemy_queue: Vec<u32>,
+    /// The step under way is the FAST one.
+    #[serde(default)]
+    pub queue_fast: bool,
     pub challenge: Option<ChallengeState>,
     pub gold: u32,
     pub journal: Vec<u32>,

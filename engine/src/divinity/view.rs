@@ -55,6 +55,7 @@ pub struct DivinityView {
     pub gold: u32,
     pub journal: Vec<u32>,
     pub pending: Option<PendingRoll>,
+    pub enemy_roll: Option<EnemyRoll>,
     pub challenge: Option<ChallengeState>,
     /// The campaign to carry on with, once the location is over.
     pub campaign: Option<CampaignState>,
@@ -104,6 +105,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         gold: state.gold,
         journal: state.journal.clone(),
         pending: state.pending.clone(),
+        enemy_roll: state.enemy_roll.clone(),
         challenge: state.challenge.clone(),
         campaign: super::Divinity::campaign(state, cat),
     }
