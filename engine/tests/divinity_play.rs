@@ -1251,3 +1251,37 @@ fn d42_source_reroll_of_an_enemy_roll() {
     assert!(s.enemy_roll.is_none());
     assert!(s.origins[0].hp < hp);
 }
+
+// D37, R232: a DOMINATED minion rolls no targeting die; the party picks its target, here
+// another enemy, and it goes for it.
+#[test]
+fn d37_dominated_minion() {
+    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
+    let lackey = s.enemies[0].id;
+    // A Fire Slug (no physical armor) next to it, and the Lackey dominated.
+    let mut croc = s.enemies[0].clone();
+    croc.id = 99;
+    croc.letter = Some('B');
+    croc.kind = EnemyKind::Minion { card: "fire_slug".into(), veteran: false };
+    croc.hp = 20;
+    croc.max_hp = 20;
+    croc.space = ix(&s, "1");
+    croc.fast = true;
+    s.enemies.push(croc);
+    s.enemies[0].track.apply_status(St::Dominated, 3);
+    s.origins[0].source = 0; // no reroll windows in this test
+    ok(&mut s, 0, A::StartTurn);
+    let ev = ok(&mut s, 0, A::EndTurn);
+    assert_eq!(s.dominated_turn, Some(lackey));
+    assert!(!ev.iter().any(|e| matches!(e, Ev::Targeted { enemy, .. } if *enemy == lackey)), "no targeting die");
+    assert_eq!(waiting(&s), vec![0]);
+    assert_eq!(rejected(&mut s, 0, A::Command { target: Aim::Enemy(lackey) }).code, "bad_target");
+    let ev = ok(&mut s, 0, A::Command { target: Aim::Enemy(99) });
+    assert!(ev.contains(&Ev::Targeted { enemy: lackey, target: Who::Enemy(99), face: 0 }));
+    assert_eq!(s.enemies.iter().find(|e| e.id == lackey).unwrap().space, ix(&s, "1"), "it went for the Slug");
+    assert!(
+        ev.iter().any(|e| matches!(e, Ev::Damaged { who: Who::Enemy(99), .. })),
+        "and attacked it: 2 bonus hits at least, no armor"
+    );
+    assert!(s.dominated_turn.is_none());
+}

@@ -63,7 +63,9 @@ fn candidates(s: &DivinityState, seat: Seat, rng: &mut GameRng) -> Vec<A> {
     }
     for e in &s.enemies {
         out.push(A::Taunt { enemy: e.id });
+        out.push(A::Command { target: Aim::Enemy(e.id) });
     }
+    out.push(A::Command { target: Aim::Origin(seat) });
     for (t, other) in s.origins.iter().enumerate() {
         if other.downed {
             out.push(A::Revive { to: t as Seat, hp: 1 + rng.below(3) });

@@ -157,6 +157,11 @@ pub enum DivinityAction {
     },
     EndTurn,
 
+    /// The leader picks a DOMINATED minion's target (L1735).
+    Command {
+        target: Aim,
+    },
+
     // ----- Interlude (L1340-1375) -----
     /// Level up: a talent if the new card shows more, one skill, and any
     /// respec as (old, new) skill or talent pairs.

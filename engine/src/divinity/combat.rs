@@ -64,7 +64,7 @@ impl DivinityState {
                 self.enemy_queue.clear();
                 return;
             }
-            if self.enemy_roll.is_some() {
+            if self.enemy_roll.is_some() || self.dominated_turn.is_some() {
                 return;
             }
             if self.enemy_queue.is_empty() {
@@ -89,7 +89,8 @@ impl DivinityState {
     /// When every standing Origin has had its turn: downed Origins gain AP and
     /// slide (L757), the SLOW enemies act, and the round ends.
     pub(super) fn after_origin_turn(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
-        if self.enemy_roll.is_some() || !self.enemy_queue.is_empty() || self.queue_fast {
+        if self.enemy_roll.is_some() || self.dominated_turn.is_some() || !self.enemy_queue.is_empty() || self.queue_fast
+        {
             return;
         }
         let Phase::Combat { done, active: None } = &self.phase else { return };
@@ -124,7 +125,11 @@ impl DivinityState {
 
     /// Combat ends at once when every enemy is defeated or every Origin is downed (L1743).
     pub(super) fn check_combat_end(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
-        if !matches!(self.phase, Phase::Combat { .. }) || self.pending.is_some() || self.enemy_roll.is_some() {
+        if !matches!(self.phase, Phase::Combat { .. })
+            || self.pending.is_some()
+            || self.enemy_roll.is_some()
+            || self.dominated_turn.is_some()
+        {
             return;
         }
         if self.enemies.is_empty() {
@@ -155,6 +160,7 @@ impl DivinityState {
         self.enemies.clear();
         self.enemy_queue.clear();
         self.queue_fast = false;
+        self.dominated_turn = None;
         // (3) Origins that had no turn resolve start-of-turn effects and slide (L1758);
         // the one whose turn was under way slides too (G33).
         for s in 0..self.origins.len() as Seat {
@@ -1290,28 +1296,30 @@ impl DivinityState {
             return;
         }
         let from = e.space;
-        // Target: a DOMINATED minion goes for the closest other enemy (the
-        // party's choice, fixed); others roll the targeting die (L1735, L1620).
-        let (target, others): (Option<Who>, Vec<SpaceIx>) = if self.has_status(cat, me, |r| r.dominated) {
-            let dist = self.with_graph(cat, |g| g.distances(from));
-            let t = self
-                .enemies
-                .iter()
-                .filter(|o| o.id != id && !self.has_status(cat, Who::Enemy(o.id), |r| r.dominated))
-                .min_by_key(|o| (dist[o.space].unwrap_or(u32::MAX), o.id))
-                .map(|o| Who::Enemy(o.id));
-            (t, Vec::new())
-        } else {
-            let (n, face) = cat.dice.roll_targeting(&mut self.rng);
-            let (who, cands) = self.candidates(cat, id);
-            let pick = self.with_graph(cat, |g| choose_target(g, from, face, stats.targeting, &cands));
-            let t = pick.map(|i| who[i]);
-            if let Some(t) = t {
-                ev.push(Ev::Targeted { enemy: id, target: t, face: n });
-            }
-            let others = cands.iter().zip(&who).filter(|(_, w)| Some(**w) != t).map(|(c, _)| c.space).collect();
-            (t, others)
-        };
+        // A DOMINATED minion rolls no targeting die: the party picks its target (L1735).
+        if self.has_status(cat, me, |r| r.dominated) {
+            self.dominated_turn = Some(id);
+            return;
+        }
+        let (n, face) = cat.dice.roll_targeting(&mut self.rng);
+        let (who, cands) = self.candidates(cat, id);
+        let pick = self.with_graph(cat, |g| choose_target(g, from, face, stats.targeting, &cands));
+        let target = pick.map(|i| who[i]);
+        if let Some(t) = target {
+            ev.push(Ev::Targeted { enemy: id, target: t, face: n });
+        }
+        let others: Vec<SpaceIx> =
+            cands.iter().zip(&who).filter(|(_, w)| Some(**w) != target).map(|(c, _)| c.space).collect();
+        self.minion_act(cat, id, target, &others, ev);
+    }
+
+    /// The rest of a minion's turn once it has a target (L385-387): move to
+    /// max range, attack if in range or heal its level, slide.
+    fn minion_act(&mut self, cat: &Catalogue, id: u32, target: Option<Who>, others: &[SpaceIx], ev: &mut Vec<Ev>) {
+        let me = Who::Enemy(id);
+        let Some(EnemyKind::Minion { card, veteran }) = self.enemy(id).map(|e| e.kind.clone()) else { return };
+        let stats = cat.minions[&card].side(veteran).clone();
+        let from = self.enemy(id).unwrap().space;
         let level = stats.level;
         let Some(target) = target else {
             // No one to target: no move, no attack, heal its level (G22).
@@ -1321,7 +1329,7 @@ impl DivinityState {
         };
         let tspace = self.space_of(target).unwrap();
         let movement = if self.has_status(cat, me, |r| r.blocks_moving) { 0 } else { stats.movement };
-        let walk = self.with_graph(cat, |g| plan_move(g, from, tspace, stats.attack.range, movement, false, &others));
+        let walk = self.with_graph(cat, |g| plan_move(g, from, tspace, stats.attack.range, movement, false, others));
         self.walk(cat, id, &walk, ev);
         let Some(now) = self.enemy(id).map(|e| e.space) else { return };
         let in_range = self.with_graph(cat, |g| g.distance(now, tspace)).is_some_and(|d| d <= stats.attack.range);
@@ -1335,6 +1343,24 @@ impl DivinityState {
             self.heal(cat, me, level, ev);
         }
         self.slide_enemy(id, ev);
+    }
+
+    /// The party (its leader) picks a DOMINATED minion's target: another
+    /// enemy or an Origin; it moves toward it and attacks if it can (L1735).
+    pub(super) fn command(&mut self, cat: &Catalogue, target: &Aim, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let id =
+            self.dominated_turn.ok_or_else(|| err("no_dominated_turn", "no DOMINATED minion is waiting for orders"))?;
+        let t = match target {
+            Aim::Enemy(e) if *e != id && self.enemy(*e).is_some() => Who::Enemy(*e),
+            Aim::Origin(s) if self.origins.get(*s as usize).is_some_and(|o| !o.downed) => Who::Origin(*s),
+            _ => return Err(err("bad_target", "choose another enemy on the map or a standing Origin")),
+        };
+        self.dominated_turn = None;
+        ev.push(Ev::Targeted { enemy: id, target: t, face: 0 });
+        self.minion_act(cat, id, Some(t), &[], ev);
+        self.check_combat_end(cat, ev);
+        self.run_queue(cat, ev);
+        Ok(())
     }
 
     /// A Boss' turn (L1785-1825): start-of-turn effects, AP, then tactics.

@@ -184,6 +184,7 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
         enemy_roll: None,
         enemy_queue: Vec::new(),
         queue_fast: false,
+        dominated_turn: None,
         challenge: None,
         gold: saved.as_ref().map_or(0, |c| c.gold),
         journal: saved.as_ref().map_or(Vec::new(), |c| c.journal.clone()),

@@ -322,6 +322,9 @@ pub struct DivinityState {
     /// The step under way is the FAST one.
     #[serde(default)]
     pub queue_fast: bool,
+    /// A DOMINATED minion waiting for the party to pick its target (L1735).
+    #[serde(default)]
+    pub dominated_turn: Option<u32>,
     pub challenge: Option<ChallengeState>,
     pub gold: u32,
     pub journal: Vec<u32>,

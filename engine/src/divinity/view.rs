@@ -56,6 +56,8 @@ pub struct DivinityView {
     pub journal: Vec<u32>,
     pub pending: Option<PendingRoll>,
     pub enemy_roll: Option<EnemyRoll>,
+    /// A DOMINATED minion waiting for the party's orders.
+    pub dominated_turn: Option<u32>,
     pub challenge: Option<ChallengeState>,
     /// The campaign to carry on with, once the location is over.
     pub campaign: Option<CampaignState>,
@@ -106,6 +108,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         journal: state.journal.clone(),
         pending: state.pending.clone(),
         enemy_roll: state.enemy_roll.clone(),
+        dominated_turn: state.dominated_turn,
         challenge: state.challenge.clone(),
         campaign: super::Divinity::campaign(state, cat),
     }
