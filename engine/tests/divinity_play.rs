@@ -1285,3 +1285,41 @@ fn d37_dominated_minion() {
     );
     assert!(s.dominated_turn.is_none());
 }
+
+// R238, R241: special tactics do what they say (heal and clear statuses, spawn minions);
+// an ongoing tactic goes face up and works until it flips.
+#[test]
+fn r241_special_and_ongoing_tactics() {
+    let mut s = start("temple", &["ifan"]);
+    s.options.reroll_enemy_rolls = false;
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: Some("3".into()) });
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "3".into() });
+    let id = s.enemies[0].id;
+    let armor = s.defence(cat(), Who::Enemy(id));
+    {
+        let e = s.enemy_mut(id).unwrap();
+        e.tactics = vec!["w_ward".into(), "w_mend".into(), "w_summon".into(), "w_strike".into()];
+        e.ap = 1; // + 4 this turn = 5: ward (1), mend (2), summon (2)
+        e.hp = 30;
+        e.track.apply_status(St::Burning, 2);
+    }
+    ok(&mut s, 0, A::StartTurn);
+    ok(&mut s, 0, A::EndTurn);
+    let e = s.enemy(id).unwrap();
+    let d = s.defence(cat(), Who::Enemy(id));
+    assert_eq!(
+        (d.physical_armor, d.magical_armor),
+        (armor.physical_armor + 2, armor.magical_armor + 2),
+        "ward face up"
+    );
+    assert!(!e.track.has(St::Burning), "mend cleared its statuses");
+    assert_eq!(e.hp, 35, "and healed 5");
+    assert!(s
+        .enemies
+        .iter()
+        .any(|m| matches!(&m.kind, EnemyKind::Minion { card, .. } if card == "shambling_skeleton")));
+    assert_eq!(e.ap, 0);
+    assert_eq!(e.tactics, vec!["w_strike".to_string()], "strike waits for next turn");
+}

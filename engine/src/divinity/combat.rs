@@ -1394,7 +1394,8 @@ impl DivinityState {
                 let e = self.enemy_mut(id).unwrap();
                 e.ap -= t.ap;
                 e.tactics.remove(0);
-                let card = TrackCard { card: CardRef::Tactic(t.id.clone()), face_up: false, flip_at: None };
+                let ongoing = t.ongoing.is_some();
+                let card = TrackCard { card: CardRef::Tactic(t.id.clone()), face_up: ongoing, flip_at: t.flip_at };
                 if let Some(back) = e.track.place(card, t.cooldown) {
                     if let CardRef::Tactic(tid) = back.card {
                         e.tactics.push(tid);
@@ -1427,8 +1428,26 @@ impl DivinityState {
                     // No attack: the AP comes back, no heal (L1813).
                     e.ap += t.ap;
                 }
-            } else if t.heal > 0 {
-                self.heal(cat, me, t.heal, ev);
+            } else {
+                // Special tactics do exactly what they say (L1825).
+                if t.removes_statuses {
+                    let cleared = self.enemy_mut(id).map(|e| e.track.clear_statuses()).unwrap_or_default();
+                    for s in cleared {
+                        ev.push(Ev::StatusCleared { who: me, status: s });
+                    }
+                }
+                if t.heal > 0 {
+                    self.heal(cat, me, t.heal, ev);
+                }
+                for row in &t.spawn {
+                    let c = row.counts[self.players() - 1];
+                    let sp = self.space_ix(cat, &row.space).expect("validated space");
+                    let sides =
+                        std::iter::repeat_n(true, c.fast as usize).chain(std::iter::repeat_n(false, c.slow as usize));
+                    for fast in sides {
+                        self.spawn_minion(cat, &row.minion, row.veteran, sp, fast, ev);
+                    }
+                }
             }
             self.check_combat_end(cat, ev);
         }

@@ -554,6 +554,17 @@ pub struct BossTactic {
     /// Special tactic: heal the Boss.
     #[serde(default)]
     pub heal: u32,
+    /// Special tactic: the Boss clears every status from its track.
+    #[serde(default)]
+    pub removes_statuses: bool,
+    /// Special tactic: spawn minions (rows as on location cards; `space` is a map space id).
+    #[serde(default)]
+    pub spawn: Vec<SpawnRow>,
+    /// Ongoing tactic: goes on cooldown face up and gives this while face up (L1803, L1823).
+    #[serde(default)]
+    pub ongoing: Option<Bonus>,
+    #[serde(default)]
+    pub flip_at: Option<u8>,
     pub text: String,
 }
 
@@ -807,8 +818,17 @@ impl Catalogue {
                         b.id, t.id
                     ));
                 }
-                if t.attack.is_none() && t.heal == 0 {
+                let special = t.heal > 0 || t.removes_statuses || !t.spawn.is_empty() || t.ongoing.is_some();
+                if t.attack.is_none() && !special {
                     return Err(format!("boss {} tactic {}: does nothing", b.id, t.id));
+                }
+                if t.flip_at.is_some() != t.ongoing.is_some() || t.flip_at.is_some_and(|f| f >= t.cooldown) {
+                    return Err(format!("boss {} tactic {}: an ongoing tactic flips below its slot", b.id, t.id));
+                }
+                for r in &t.spawn {
+                    if !self.minions.contains_key(&r.minion) {
+                        return Err(format!("boss {} tactic {}: unknown minion {}", b.id, t.id, r.minion));
+                    }
                 }
             }
         }
@@ -915,6 +935,9 @@ impl Catalogue {
             CardEffect::SpawnBoss { boss } => {
                 let b = self.bosses.get(boss).ok_or(format!("unknown boss {boss}"))?;
                 space(&b.space)?;
+                for r in b.tactics.iter().flat_map(|t| &t.spawn) {
+                    space(&r.space)?;
+                }
             }
             CardEffect::Item { item } if !self.items.contains_key(item) => return Err(format!("unknown item {item}")),
             CardEffect::Rune { rune } if !self.runes.contains_key(rune) => return Err(format!("unknown rune {rune}")),

@@ -84,12 +84,21 @@ impl DivinityState {
                 Some(EnemyKind::Minion { card, veteran }) => cat.minions[card].side(*veteran).defence(),
                 Some(EnemyKind::Boss { boss }) => {
                     let b = &cat.bosses[boss];
-                    Defence {
+                    let mut d = Defence {
                         physical_armor: b.physical_armor,
                         magical_armor: b.magical_armor,
                         immune: b.immune.clone(),
                         ..Defence::default()
+                    };
+                    // Face-up ongoing tactics (L1823).
+                    for c in self.enemy(id).map(|e| e.track.active().cloned().collect::<Vec<_>>()).unwrap_or_default() {
+                        if let CardRef::Tactic(t) = c {
+                            if let Some(bonus) = b.tactics.iter().find(|x| x.id == t).and_then(|x| x.ongoing.as_ref()) {
+                                bonus.add_to(&mut d);
+                            }
+                        }
                     }
+                    d
                 }
                 None => Defence::default(),
             },

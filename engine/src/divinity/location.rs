@@ -657,7 +657,7 @@ impl DivinityState {
 
     /// Spawn one minion (L1216-1219): the lowest free tray, at the right end
     /// of its track; never a seventh (L1245).
-    fn spawn_minion(
+    pub(super) fn spawn_minion(
         &mut self,
         cat: &Catalogue,
         minion: &str,
