@@ -374,7 +374,8 @@ impl Game {
         let winner = self
             .units
             .iter()
-            .find(|u| u.controller == u.owner && self.holds_relics(cx.cat, u) && self.relics_at(u.hex) >= 2)
+            // Cheapest test first: this runs after every action.
+            .find(|u| u.controller == u.owner && self.relics_at(u.hex) >= 2 && self.holds_relics(cx.cat, u))
             .map(|u| u.owner);
         if let Some(seat) = winner {
             let outcome = Outcome::Win { seat };
