@@ -376,3 +376,54 @@ async fn an_idle_room_unloads_and_reloads_on_the_next_connection() {
     assert_eq!(server.hub.rooms.len(), 1);
     server.stop().await;
 }
+
+/// A WebSocket upgrade request with an optional `Origin`: the HTTP status
+/// line and body the server answers with.
+async fn upgrade(addr: std::net::SocketAddr, origin: Option<&str>) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let origin = origin.map(|o| format!("Origin: {o}\r\n")).unwrap_or_default();
+    let req = format!(
+        "GET /ws HTTP/1.1\r\nHost: test\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n{origin}\r\n"
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = vec![0u8; 4096];
+    let n = tokio::time::timeout(std::time::Duration::from_secs(5), s.read(&mut buf)).await.unwrap().unwrap();
+    let text = String::from_utf8_lossy(&buf[..n]).to_string();
+    (text[9..12].parse().unwrap(), text)
+}
+
+#[tokio::test]
+async fn browser_origins_outside_the_allowed_list_are_refused() {
+    let dir = temp_dir("origins");
+    let cfg = athlas_server::Config { allowed_origins: vec!["https://play.example".into()], ..config(&dir) };
+    let server = Server::start(cfg).await;
+    assert_eq!(upgrade(server.addr, Some("https://play.example")).await.0, 101);
+    let (status, body) = upgrade(server.addr, Some("https://evil.example")).await;
+    assert_eq!(status, 403);
+    assert!(body.contains("origin_not_allowed"), "{body}");
+    // Native clients send no Origin and are let in.
+    assert_eq!(upgrade(server.addr, None).await.0, 101);
+}
+
+#[tokio::test]
+async fn connections_past_the_maximum_get_503() {
+    let dir = temp_dir("maxconn");
+    let server = Server::start(athlas_server::Config { max_connections: 2, ..config(&dir) }).await;
+    let _a = server.ws().await;
+    let _b = server.ws().await;
+    let (status, body) = upgrade(server.addr, None).await;
+    assert_eq!(status, 503);
+    assert!(body.contains("too_many_connections"), "{body}");
+    drop(_a);
+    // The slot frees once the first connection is gone.
+    let mut freed = false;
+    for _ in 0..50 {
+        if upgrade(server.addr, None).await.0 == 101 {
+            freed = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(freed, "a closed connection frees its slot");
+}
