@@ -419,7 +419,11 @@ fn e32_fire_staff_in_play() {
     s.origins[0].equipped = vec!["fire_staff".into()];
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
-    ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Item("fire_staff".into()), aim: Aim::Enemy(id) });
+    ok(
+        &mut s,
+        0,
+        A::Use { first_aura: None, include_self: None, card: CardUse::Item("fire_staff".into()), aim: Aim::Enemy(id) },
+    );
     assert_eq!(s.origins[0].ap, 2, "2 AP paid");
     assert_eq!(rejected(&mut s, 0, A::EndTurn).code, "roll_pending");
     set_dice(&mut s, vec![die(Colour::White, 1, false), die(Colour::White, 1, false), die(Colour::White, 1, true)]);
@@ -436,7 +440,16 @@ fn e21_dagger_twice_and_range() {
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
     for _ in 0..2 {
-        ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Item("rusty_dagger".into()), aim: Aim::Enemy(id) });
+        ok(
+            &mut s,
+            0,
+            A::Use {
+                first_aura: None,
+                include_self: None,
+                card: CardUse::Item("rusty_dagger".into()),
+                aim: Aim::Enemy(id),
+            },
+        );
         set_dice(&mut s, vec![die(Colour::White, 0, false), die(Colour::White, 0, false)]);
         ok(&mut s, 0, A::Accept);
     }
@@ -445,7 +458,12 @@ fn e21_dagger_twice_and_range() {
     let e = rejected(
         &mut s,
         0,
-        A::Use { first_aura: None, card: CardUse::Item("rusty_dagger".into()), aim: Aim::Enemy(id) },
+        A::Use {
+            first_aura: None,
+            include_self: None,
+            card: CardUse::Item("rusty_dagger".into()),
+            aim: Aim::Enemy(id),
+        },
     );
     assert_eq!(e.code, "out_of_range");
 }
@@ -460,7 +478,11 @@ fn d59_victory_ends_combat_at_once() {
     let t = s.time;
     let id = s.enemies[0].id;
     let weapon = if seat == 0 { "short_bow" } else { "rusty_dagger" };
-    ok(&mut s, seat, A::Use { first_aura: None, card: CardUse::Item(weapon.into()), aim: Aim::Enemy(id) });
+    ok(
+        &mut s,
+        seat,
+        A::Use { first_aura: None, include_self: None, card: CardUse::Item(weapon.into()), aim: Aim::Enemy(id) },
+    );
     let n = s.pending.as_ref().unwrap().roll.dice.len();
     let c = s.pending.as_ref().unwrap().roll.dice[0].colour;
     set_dice(&mut s, vec![die(c, if c == Colour::Red { 2 } else { 1 }, false); n]);
@@ -608,10 +630,22 @@ fn d40_rest_round() {
     assert_eq!(rejected(&mut s, 0, A::Recover { status: None }).code, "already_recovered");
     ok(&mut s, 0, A::Revive { to: 1, hp: 3 });
     assert_eq!((s.origins[1].hp, s.origins[1].downed, s.origins[0].ap), (3, false, 0), "anywhere, free");
-    ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Skill("searing_daggers".into()), aim: Aim::Origin(0) });
+    ok(
+        &mut s,
+        0,
+        A::Use {
+            first_aura: None,
+            include_self: None,
+            card: CardUse::Skill("searing_daggers".into()),
+            aim: Aim::Origin(0),
+        },
+    );
     ok(&mut s, 0, A::Accept);
-    let e =
-        rejected(&mut s, 0, A::Use { first_aura: None, card: CardUse::Skill("ricochet".into()), aim: Aim::Origin(0) });
+    let e = rejected(
+        &mut s,
+        0,
+        A::Use { first_aura: None, include_self: None, card: CardUse::Skill("ricochet".into()), aim: Aim::Origin(0) },
+    );
     assert_eq!(e.code, "card_used");
     end_turn(&mut s, 0);
     assert_eq!(
@@ -865,7 +899,12 @@ fn e15_skill_cooldown_in_play() {
     ok(&mut s, 0, A::StartTurn);
     s.origins[0].ap = 1;
     let id = s.enemies[0].id;
-    let use_it = A::Use { first_aura: None, card: CardUse::Skill("searing_daggers".into()), aim: Aim::Enemy(id) };
+    let use_it = A::Use {
+        first_aura: None,
+        include_self: None,
+        card: CardUse::Skill("searing_daggers".into()),
+        aim: Aim::Enemy(id),
+    };
     assert_eq!(rejected(&mut s, 0, use_it.clone()).code, "not_enough_ap");
     s.origins[0].ap = 2;
     ok(&mut s, 0, use_it.clone());
@@ -890,14 +929,23 @@ fn e19_conjure_incarnate_in_play() {
     ok(&mut s, 0, A::StartTurn);
     s.origins[0].ap = 8;
     let id = s.enemies[0].id;
-    ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Skill("conjure_incarnate".into()), aim: Aim::Origin(0) });
+    ok(
+        &mut s,
+        0,
+        A::Use {
+            first_aura: None,
+            include_self: None,
+            card: CardUse::Skill("conjure_incarnate".into()),
+            aim: Aim::Origin(0),
+        },
+    );
     assert_eq!(s.origins[0].summon.as_deref(), Some("incarnate"));
     assert!(s.keywords(cat(), 0).contains("SPIRITS"), "the summon's keywords count");
     let card = CardRef::Skill("conjure_incarnate".into());
     assert_eq!(s.origins[0].track.find(&card), Some(5));
-    ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Summon, aim: Aim::Enemy(id) });
+    ok(&mut s, 0, A::Use { first_aura: None, include_self: None, card: CardUse::Summon, aim: Aim::Enemy(id) });
     ok(&mut s, 0, A::Accept);
-    let again = A::Use { first_aura: None, card: CardUse::Summon, aim: Aim::Enemy(id) };
+    let again = A::Use { first_aura: None, include_self: None, card: CardUse::Summon, aim: Aim::Enemy(id) };
     assert_eq!(rejected(&mut s, 0, again).code, "once_per_round");
     for slot in [4, 3, 2] {
         end_turn(&mut s, 0);
@@ -919,7 +967,12 @@ fn e23_potion_in_play() {
     ok(
         &mut s,
         0,
-        A::Use { first_aura: None, card: CardUse::Consumable("physical_armor_potion".into()), aim: Aim::Origin(0) },
+        A::Use {
+            first_aura: None,
+            include_self: None,
+            card: CardUse::Consumable("physical_armor_potion".into()),
+            aim: Aim::Origin(0),
+        },
     );
     assert_eq!(s.origins[0].ap, 3);
     assert!(s.origins[0].backpack.is_empty());
@@ -934,7 +987,8 @@ fn e22_copper_band() {
     s.origins[0].equipped.push("copper_band".into());
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
-    let sword = A::Use { first_aura: None, card: CardUse::Item("long_sword".into()), aim: Aim::Enemy(id) };
+    let sword =
+        A::Use { first_aura: None, include_self: None, card: CardUse::Item("long_sword".into()), aim: Aim::Enemy(id) };
     ok(&mut s, 0, sword.clone());
     assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![0, 1], source: false }).code, "no_reroll");
     ok(&mut s, 0, A::Reroll { dice: vec![0], source: false });
@@ -952,7 +1006,16 @@ fn e33_poison_dart_in_play() {
     let mut s = duel(&["sebille"], "darkhans_lackey", 28);
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
-    ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Skill("poison_dart".into()), aim: Aim::Enemy(id) });
+    ok(
+        &mut s,
+        0,
+        A::Use {
+            first_aura: None,
+            include_self: None,
+            card: CardUse::Skill("poison_dart".into()),
+            aim: Aim::Enemy(id),
+        },
+    );
     set_dice(&mut s, vec![die(Colour::White, 0, false); 3].into_iter().chain([die(Colour::White, 1, false)]).collect());
     ok(&mut s, 0, A::Reroll { dice: vec![0], source: false });
     assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![1], source: false }).code, "no_reroll", "once");
@@ -964,7 +1027,16 @@ fn e33_poison_dart_in_play() {
     s.origins[0].hand.push("poison_dart".into());
     s.origins[0].track = Track::new(5);
     s.enemies[0].space = ix(&s, "1");
-    ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Skill("poison_dart".into()), aim: Aim::Enemy(id) });
+    ok(
+        &mut s,
+        0,
+        A::Use {
+            first_aura: None,
+            include_self: None,
+            card: CardUse::Skill("poison_dart".into()),
+            aim: Aim::Enemy(id),
+        },
+    );
     assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![0], source: false }).code, "no_reroll");
 }
 
@@ -976,7 +1048,12 @@ fn d26_source_skills() {
     s.origins[0].skills.push("sebille_source".into());
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
-    let src = A::Use { first_aura: None, card: CardUse::Skill("sebille_source".into()), aim: Aim::Enemy(id) };
+    let src = A::Use {
+        first_aura: None,
+        include_self: None,
+        card: CardUse::Skill("sebille_source".into()),
+        aim: Aim::Enemy(id),
+    };
     assert_eq!(rejected(&mut s, 0, src.clone()).code, "collar_intact");
     s.origins[0].collar_broken = true;
     s.origins[0].ap = 0;
@@ -1070,7 +1147,12 @@ fn d16_d17_combined_combat() {
     ok(
         &mut s,
         1,
-        A::Use { first_aura: None, card: CardUse::Skill("battle_stomp".into()), aim: Aim::Space("2".into()) },
+        A::Use {
+            first_aura: None,
+            include_self: None,
+            card: CardUse::Skill("battle_stomp".into()),
+            aim: Aim::Space("2".into()),
+        },
     );
     set_dice(&mut s, vec![die(Colour::Blue, 1, false), die(Colour::Blue, 1, false)]);
     let ev = ok(&mut s, 1, A::Accept);
@@ -1136,7 +1218,16 @@ fn e24_runes() {
             s.origins[0].ap = 4;
         }
         let id = s.enemies[0].id;
-        ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Item("long_sword".into()), aim: Aim::Enemy(id) });
+        ok(
+            &mut s,
+            0,
+            A::Use {
+                first_aura: None,
+                include_self: None,
+                card: CardUse::Item("long_sword".into()),
+                aim: Aim::Enemy(id),
+            },
+        );
         set_dice(&mut s, vec![die(Colour::Red, 2, false), die(Colour::Red, 2, false)]);
         ok(&mut s, 0, A::Accept);
         (s.enemy(id).unwrap().hp, s)
@@ -1162,7 +1253,11 @@ fn e16_weapon_skill() {
     let mut s = duel(&["sebille"], "fire_slug", 20);
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
-    ok(&mut s, 0, A::Use { first_aura: None, card: CardUse::Skill("flurry".into()), aim: Aim::Enemy(id) });
+    ok(
+        &mut s,
+        0,
+        A::Use { first_aura: None, include_self: None, card: CardUse::Skill("flurry".into()), aim: Aim::Enemy(id) },
+    );
     assert_eq!(s.origins[0].ap, 2, "2 AP for the skill, nothing for the dagger");
     assert_eq!(s.pending.as_ref().unwrap().roll.dice.len(), 2, "the dagger's 2 white dice");
     for _ in 0..2 {
@@ -1176,8 +1271,11 @@ fn e16_weapon_skill() {
     s.origins[0].hand.push("flurry".into());
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
-    let e =
-        rejected(&mut s, 0, A::Use { first_aura: None, card: CardUse::Skill("flurry".into()), aim: Aim::Enemy(id) });
+    let e = rejected(
+        &mut s,
+        0,
+        A::Use { first_aura: None, include_self: None, card: CardUse::Skill("flurry".into()), aim: Aim::Enemy(id) },
+    );
     assert_eq!(e.code, "needs_weapon");
 }
 
@@ -1202,7 +1300,11 @@ fn e18_stacking_auras() {
         ok(&mut s, 0, A::StartTurn);
         let id = s.enemies[0].id;
         let first_aura = first.map(String::from);
-        ok(&mut s, 0, A::Use { first_aura, card: CardUse::Item("short_bow".into()), aim: Aim::Enemy(id) });
+        ok(
+            &mut s,
+            0,
+            A::Use { first_aura, include_self: None, card: CardUse::Item("short_bow".into()), aim: Aim::Enemy(id) },
+        );
         match &s.pending.as_ref().unwrap().purpose {
             Purpose::Attack { attack, .. } => attack.damage_type().unwrap(),
             Purpose::Challenge => unreachable!(),
@@ -1322,4 +1424,63 @@ fn r241_special_and_ongoing_tactics() {
         .any(|m| matches!(&m.kind, EnemyKind::Minion { card, .. } if card == "shambling_skeleton")));
     assert_eq!(e.ap, 0);
     assert_eq!(e.tactics, vec!["w_strike".to_string()], "strike waits for next turn");
+}
+
+// R72, R76: a once-per-location talent costs 0 AP, flips face down, and is face up again at
+// the next location; an ongoing talent's armor counts (R95).
+#[test]
+fn r72_r76_talents() {
+    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
+    s.origins[0].talents.push("all_skilled_up".into());
+    s.origins[0].talents.push("thick_skin".into());
+    let pa = s.defence(cat(), Who::Origin(0)).physical_armor;
+    s.origins[0].talents.pop();
+    assert_eq!(s.defence(cat(), Who::Origin(0)).physical_armor + 1, pa, "Thick Skin: +1 physical armor");
+    ok(&mut s, 0, A::StartTurn);
+    s.origins[0].ap = 0;
+    ok(&mut s, 0, A::UseTalent { talent: "all_skilled_up".into() });
+    assert_eq!(s.origins[0].ap, 2, "usable at 0 AP");
+    assert_eq!(rejected(&mut s, 0, A::UseTalent { talent: "all_skilled_up".into() }).code, "talent_used");
+    assert_eq!(rejected(&mut s, 0, A::UseTalent { talent: "pet_pal".into() }).code, "ongoing_talent");
+    // A new location: face up again.
+    let mut t = start("tutorial", &["ifan"]);
+    t.origins[0].talents.push("all_skilled_up".into());
+    t.map.keys.insert(4);
+    ok(&mut t, 0, A::ChooseRound { explore: true });
+    ok(&mut t, 0, A::Travel { to: Some("5".into()) });
+    ok(&mut t, 0, A::Reveal);
+    ok(&mut t, 0, A::Resolve { card: "5".into() });
+    t.origins[0].talents_used.push("all_skilled_up".into());
+    ok(&mut t, 0, A::FinishInterlude);
+    let c = Divinity::campaign(&t, cat()).unwrap();
+    let next = Divinity::start(&DivinityOptions { campaign: Some(c), ..DivinityOptions::default() }, 1).unwrap();
+    assert!(next.origins[0].talents_used.is_empty());
+    assert!(next.origins[0].talents.contains(&"all_skilled_up".to_string()));
+}
+
+// E35 in play: an area attack on your own space hits everyone else; you are hit only if you opt in.
+#[test]
+fn e35_area_attack_and_yourself() {
+    let stomp = |include_self: Option<bool>| {
+        let mut s = duel(&["red_prince", "ifan"], "fire_slug", 20);
+        s.options.reroll_enemy_rolls = false;
+        let seat = waiting(&s)[0];
+        if seat != 0 {
+            end_turn(&mut s, seat);
+            ok(&mut s, 1, A::StartTurn);
+            end_turn(&mut s, 1);
+        }
+        for o in &mut s.origins {
+            o.hp = 20;
+        }
+        ok(&mut s, 0, A::StartTurn);
+        let card = CardUse::Skill("battle_stomp".into());
+        ok(&mut s, 0, A::Use { first_aura: None, include_self, card, aim: Aim::Space("2".into()) });
+        set_dice(&mut s, vec![die(Colour::Blue, 1, false), die(Colour::Blue, 1, false)]);
+        ok(&mut s, 0, A::Accept);
+        (s.origins[0].hp, s.origins[1].hp, s.enemies[0].hp)
+    };
+    // 2 hits + 1 bonus = 3: the slug (no physical armor) loses 3, Ifan (1 armor) 2.
+    assert_eq!(stomp(None), (20, 18, 17));
+    assert_eq!(stomp(Some(true)), (18, 18, 17), "the Red Prince opted in (1 armor)");
 }

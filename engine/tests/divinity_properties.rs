@@ -46,10 +46,15 @@ fn candidates(s: &DivinityState, seat: Seat, rng: &mut GameRng) -> Vec<A> {
         .collect();
     let aim = aims[rng.below(aims.len() as u32) as usize].clone();
     for i in &o.equipped {
-        out.push(A::Use { first_aura: None, card: CardUse::Item(i.clone()), aim: aim.clone() });
+        out.push(A::Use { first_aura: None, include_self: None, card: CardUse::Item(i.clone()), aim: aim.clone() });
     }
     for i in &o.backpack {
-        out.push(A::Use { first_aura: None, card: CardUse::Consumable(i.clone()), aim: aim.clone() });
+        out.push(A::Use {
+            first_aura: None,
+            include_self: None,
+            card: CardUse::Consumable(i.clone()),
+            aim: aim.clone(),
+        });
         out.push(A::Equip { item: i.clone() });
         for e in &o.equipped {
             out.push(A::AttachRune { rune: i.clone(), item: e.clone() });
@@ -58,8 +63,11 @@ fn candidates(s: &DivinityState, seat: Seat, rng: &mut GameRng) -> Vec<A> {
     for e in &o.equipped {
         out.push(A::Store { item: e.clone() });
     }
+    for t in &o.talents {
+        out.push(A::UseTalent { talent: t.clone() });
+    }
     for k in &o.hand {
-        out.push(A::Use { first_aura: None, card: CardUse::Skill(k.clone()), aim: aim.clone() });
+        out.push(A::Use { first_aura: None, include_self: None, card: CardUse::Skill(k.clone()), aim: aim.clone() });
     }
     for e in &s.enemies {
         out.push(A::Taunt { enemy: e.id });

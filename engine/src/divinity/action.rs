@@ -117,6 +117,10 @@ pub enum DivinityAction {
         /// With several auras on a physical attack, the one that resolves first (L883).
         #[serde(default)]
         first_aura: Option<String>,
+        /// For an area card on your own space: include yourself (L1546). By
+        /// default a healing area does and a damaging one doesn't.
+        #[serde(default)]
+        include_self: Option<bool>,
     },
     /// Pull an enemy from an adjacent space into yours (1 AP).
     Taunt {
@@ -149,6 +153,10 @@ pub enum DivinityAction {
     Recover {
         #[serde(default)]
         status: Option<Status>,
+    },
+    /// Flip a once-per-location talent face down for its effect (0 AP, L559).
+    UseTalent {
+        talent: String,
     },
     /// Give `hp` of your HP to a downed Origin.
     Revive {

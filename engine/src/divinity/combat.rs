@@ -325,6 +325,37 @@ impl DivinityState {
         Ok(())
     }
 
+    /// A once-per-location talent (L559): 0 AP, flipped face down until the
+    /// next location's setup (interlude step 4, L1346).
+    pub(super) fn use_talent(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        talent: &str,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        self.ensure_turn(cat, seat, ev)?;
+        let o = &self.origins[seat as usize];
+        if !o.talents.iter().any(|t| t == talent) {
+            return Err(err("no_such_talent", "this Origin doesn't have that talent"));
+        }
+        let d = &cat.talents[talent];
+        if !d.once_per_location {
+            return Err(err("ongoing_talent", "an ongoing talent is always on; nothing to flip"));
+        }
+        if o.talents_used.iter().any(|t| t == talent) {
+            return Err(err("talent_used", "once per location: it is face down until the next location"));
+        }
+        if d.gain_ap == 0 {
+            return Err(err("not_modelled", "this talent's effect is printed text the engine does not play"));
+        }
+        let max = self.max_ap(cat, seat);
+        let o = &mut self.origins[seat as usize];
+        o.talents_used.push(talent.to_string());
+        o.ap = (o.ap + d.gain_ap).min(max);
+        Ok(())
+    }
+
     /// Recover in combat (L1592): 2 AP with no enemy in your space; heal 2,
     /// or slide one status one slot (clearing it from slot 1).
     pub(super) fn combat_recover(
@@ -623,6 +654,7 @@ impl DivinityState {
         card: &CardUse,
         aim: &Aim,
         first_aura: Option<&str>,
+        include_self: Option<bool>,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
         let rest = matches!(self.phase, Phase::Rest { .. });
@@ -743,7 +775,7 @@ impl DivinityState {
             }
         };
         let targets = match &play.attack {
-            Some(a) => self.aim(cat, seat, a, aim, play.revives.is_some())?,
+            Some(a) => self.aim(cat, seat, a, aim, play.revives.is_some(), include_self)?,
             None => (Vec::new(), self.origins[seat as usize].space),
         };
         // Pay.
@@ -856,8 +888,9 @@ impl DivinityState {
     }
 
     /// Who a card's roll lands on (L1543-1548): a single target in range, or
-    /// everyone in a space in range except the user (a healing area includes
-    /// the user, as the Healing Grenade example does).
+    /// everyone in a space in range except the user unless the user opts in
+    /// (a healing area includes the user by default, as the Healing Grenade
+    /// example does).
     fn aim(
         &self,
         cat: &Catalogue,
@@ -865,6 +898,7 @@ impl DivinityState {
         a: &Attack,
         aim: &Aim,
         revive: bool,
+        include_self: Option<bool>,
     ) -> Result<(Vec<Who>, SpaceIx), RuleError> {
         let here = self.origins[seat as usize].space;
         let (space, single) = match (a.targets, aim) {
@@ -891,9 +925,9 @@ impl DivinityState {
         let targets = match single {
             Some(w) => vec![w],
             None => {
-                let heal = matches!(a.outcome, Outcome::Heal { .. });
+                let me_too = include_self.unwrap_or(matches!(a.outcome, Outcome::Heal { .. }));
                 let mut v: Vec<Who> = (0..self.origins.len() as Seat)
-                    .filter(|s| self.origins[*s as usize].space == space && (*s != seat || heal))
+                    .filter(|s| self.origins[*s as usize].space == space && (*s != seat || me_too))
                     .map(Who::Origin)
                     .collect();
                 v.extend(self.enemies.iter().filter(|e| e.space == space).map(|e| Who::Enemy(e.id)));

@@ -99,6 +99,12 @@ pub struct TalentDef {
     pub keywords: Vec<String>,
     #[serde(default)]
     pub once_per_location: bool,
+    /// Ongoing armor or damage reduction (most talents are text only).
+    #[serde(default)]
+    pub bonus: Bonus,
+    /// A once-per-location talent that gives AP when flipped (up to the maximum).
+    #[serde(default)]
+    pub gain_ap: u32,
     pub text: String,
 }
 

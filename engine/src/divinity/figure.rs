@@ -71,6 +71,9 @@ impl DivinityState {
                 for r in &o.runes {
                     cat.runes[&r.rune].sides[r.side].bonus.add_to(&mut d);
                 }
+                for t in &o.talents {
+                    cat.talents[t].bonus.add_to(&mut d);
+                }
                 for c in o.track.active() {
                     match c {
                         CardRef::Skill(id) => cat.skills[id].ongoing.add_to(&mut d),

@@ -216,7 +216,9 @@ fn act(
         A::Accept => s.accept(cat, seat, ev),
         A::StartTurn => s.start_turn(cat, seat, ev),
         A::Move { to } => s.move_origin(cat, seat, &to, ev),
-        A::Use { card, aim, first_aura } => s.use_card(cat, seat, &card, &aim, first_aura.as_deref(), ev),
+        A::Use { card, aim, first_aura, include_self } => {
+            s.use_card(cat, seat, &card, &aim, first_aura.as_deref(), include_self, ev)
+        }
         A::Taunt { enemy } => s.taunt(cat, seat, enemy, ev),
         A::Equip { item } => s.equip(cat, seat, &item, ev),
         A::Store { item } => s.store(cat, seat, &item, ev),
@@ -228,6 +230,7 @@ fn act(
             s.rest_recover(cat, seat, ev)
         }
         A::Recover { status } => s.combat_recover(cat, seat, status, ev),
+        A::UseTalent { talent } => s.use_talent(cat, seat, &talent, ev),
         A::Revive { to, hp } => s.revive(cat, seat, to, hp, ev),
         A::EndTurn if rest => s.end_rest_turn(cat, seat, ev),
         A::EndTurn => s.end_turn(cat, seat, ev),
