@@ -647,6 +647,7 @@ impl DivinityState {
 
     /// Use a skill, item, consumable or summon (L1584): pay, roll, and wait
     /// for rerolls. In a Rest round one card is free (L360).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn use_card(
         &mut self,
         cat: &Catalogue,
