@@ -1484,3 +1484,86 @@ fn e35_area_attack_and_yourself() {
     assert_eq!(stomp(None), (20, 18, 17));
     assert_eq!(stomp(Some(true)), (18, 18, 17), "the Red Prince opted in (1 armor)");
 }
+
+// R125, D18: the whole party downed by a location card while exploring restarts the
+// location: gold is lost, items kept.
+#[test]
+fn d18_party_downed_while_exploring() {
+    let mut s = start("tutorial", &["ifan"]);
+    s.origins[0].hp = 2;
+    s.gold = 4;
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: None });
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "1".into() });
+    ok(&mut s, 0, A::Challenge { auto: None });
+    let n = s.pending.as_ref().unwrap().roll.dice.len();
+    set_dice(&mut s, vec![die(Colour::White, 0, false); n]);
+    ok(&mut s, 0, A::Accept);
+    assert_eq!(s.phase, Phase::Finished { result: Finish::Restart }, "0 hits: 2 direct damage downs him");
+    let c = Divinity::campaign(&s, cat()).unwrap();
+    assert_eq!((c.location.as_str(), c.gold), ("tutorial", 0));
+    assert_eq!(c.origins[0].items, cat().origins["ifan"].items);
+}
+
+// R36 (d): in a Rest round items change hands for free, across the map.
+#[test]
+fn r36_rest_trading_anywhere() {
+    let mut s = start("tutorial", &["ifan", "sebille"]);
+    s.origins[1].space = ix(&s, "3");
+    ok(&mut s, 0, A::ChooseRound { explore: false });
+    ok(&mut s, 0, A::Give { item: "leather_armor".into(), to: 1 });
+    assert!(s.origins[1].backpack.contains(&"leather_armor".to_string()));
+    ok(&mut s, 1, A::Store { item: "leather_armor".into() });
+    assert_eq!(s.origins[1].backpack.len(), 2);
+    assert_eq!((s.origins[0].ap, s.origins[1].ap), (0, 0));
+    // In combat it costs 1 AP and needs the same space (D23).
+    let mut c = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
+    let seat = waiting(&c)[0];
+    let other = 1 - seat;
+    c.origins[other as usize].space = ix(&c, "1");
+    ok(&mut c, seat, A::StartTurn);
+    let item = c.origins[seat as usize].equipped[0].clone();
+    assert_eq!(rejected(&mut c, seat, A::Give { item: item.clone(), to: other }).code, "too_far");
+    c.origins[other as usize].space = c.origins[seat as usize].space;
+    let ap = c.origins[seat as usize].ap;
+    ok(&mut c, seat, A::Give { item, to: other });
+    assert_eq!(c.origins[seat as usize].ap, ap - 1);
+}
+
+// R63-R65, R90: a broken collar unlocks the Origin's Source skills, and the side is kept
+// with the campaign.
+#[test]
+fn r65_collar_breaks_and_is_kept() {
+    let mut s = start("hollow_marshes", &["fane"]);
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: Some("3".into()) });
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "3".into() });
+    assert!(s.origins[0].collar_broken);
+    assert!(s.origins[0].hand.contains(&"fane_source".to_string()));
+    assert_eq!(s.journal, vec![3]);
+    // A saved campaign with a broken collar starts with the Source skills in hand.
+    let c = athlas_engine::divinity::CampaignState {
+        rules_version: 1,
+        location: "temple".into(),
+        level: 4,
+        gold: 0,
+        journal: vec![],
+        origins: vec![athlas_engine::divinity::state::OriginSave {
+            origin: "fane".into(),
+            talents: vec!["necromancer_training".into()],
+            skills: cat().origins["fane"].skills.clone(),
+            items: vec![],
+            collar_broken: true,
+            runes: vec![],
+        }],
+        found: vec![],
+        finished: false,
+        unrestricted_talents: false,
+        honor_mode: false,
+    };
+    let n = Divinity::start(&DivinityOptions { campaign: Some(c), ..DivinityOptions::default() }, 1).unwrap();
+    assert!(n.origins[0].collar_broken && n.origins[0].hand.contains(&"fane_source".to_string()));
+    assert_eq!(n.origins[0].source, 2, "level-4 card: max Source 2, refilled");
+}
