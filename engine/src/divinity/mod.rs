@@ -8,8 +8,11 @@
 //! vocabulary); the match itself: [`state`], [`action`], [`event`],
 //! `figure` (damage, healing, statuses on figures), `location` (setup,
 //! exploring, location cards, challenges), `round` (the round loop, Rest,
-//! the time track), `combat` (Origin turns, attacks, enemy turns), [`view`]
-//! and [`ruleset`].
+//! the time track), `combat` (Origin turns, attacks, enemy turns),
+//! [`interlude`] (levelling up, the Merchant), [`view`] and [`ruleset`].
+//!
+//! Content choices the rulebook leaves open are in
+//! `content/divinity/ASSUMPTIONS.md`.
 
 pub mod action;
 pub mod attack;
