@@ -1567,3 +1567,66 @@ fn r65_collar_breaks_and_is_kept() {
     assert!(n.origins[0].collar_broken && n.origins[0].hand.contains(&"fane_source".to_string()));
     assert_eq!(n.origins[0].source, 2, "level-4 card: max Source 2, refilled");
 }
+
+// D36, R53: a paused tracker does not advance and no event triggers, until resumed.
+#[test]
+fn d36_paused_time() {
+    use athlas_engine::divinity::content::CardEffect;
+    let mut c = cat().clone();
+    let l = c.locations.get_mut("tutorial").unwrap();
+    let card = l.cards.iter_mut().find(|k| k.id == "1").unwrap();
+    card.challenge = None;
+    card.effects = vec![CardEffect::PauseTime];
+    let card = l.cards.iter_mut().find(|k| k.id == "3a").unwrap();
+    card.effects = vec![CardEffect::ResumeTime];
+    let l = c.locations.get_mut("tutorial").unwrap();
+    l.map.spaces.iter_mut().find(|sp| sp.id == "3").unwrap().multicard = false;
+    c.validate().unwrap();
+    let act = |s: &mut DivinityState, seat: Seat, a: A| Divinity::apply_with(&c, s, seat, a).unwrap();
+    let mut s = Divinity::start_with(&c, &options("tutorial", &["ifan"]), 1).unwrap();
+    act(&mut s, 0, A::ChooseRound { explore: true });
+    act(&mut s, 0, A::Travel { to: None });
+    act(&mut s, 0, A::Reveal);
+    act(&mut s, 0, A::Resolve { card: "1".into() });
+    assert!(s.time_paused);
+    assert_eq!(s.time, Some(1), "the round that paused it did not advance it");
+    for _ in 0..6 {
+        act(&mut s, 0, A::ChooseRound { explore: false });
+        act(&mut s, 0, A::EndTurn);
+    }
+    assert_eq!(s.time, Some(1));
+    assert!(s.deck.contains(&"A".to_string()), "no event while paused");
+    act(&mut s, 0, A::ChooseRound { explore: true });
+    act(&mut s, 0, A::Travel { to: Some("3".into()) });
+    act(&mut s, 0, A::Reveal);
+    act(&mut s, 0, A::Resolve { card: "3a".into() });
+    assert!(!s.time_paused);
+    assert_eq!(s.time, Some(2), "resumed: it advances again");
+}
+
+// D34, R240: with every Origin INVISIBLE the Boss' attack tactic does nothing: its AP comes
+// back, the tactic goes on cooldown, and the turn ends with the AP saved.
+#[test]
+fn d34_boss_with_no_target() {
+    let mut s = start("temple", &["ifan"]);
+    s.options.reroll_enemy_rolls = false;
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: Some("3".into()) });
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "3".into() });
+    let id = s.enemies[0].id;
+    {
+        let e = s.enemy_mut(id).unwrap();
+        e.tactics = vec!["w_strike".into(), "w_mend".into(), "w_sweep".into()];
+        e.ap = 0;
+    }
+    s.origins[0].track.apply_status(St::Invisible, 5);
+    let hp = s.origins[0].hp;
+    ok(&mut s, 0, A::StartTurn);
+    end_turn(&mut s, 0);
+    let e = s.enemy(id).unwrap();
+    assert_eq!(e.ap, 4, "the strike's 2 AP came back and the turn ended: 4 saved");
+    assert_eq!(e.tactics, vec!["w_mend".to_string(), "w_sweep".to_string()], "mend was not played");
+    assert_eq!(e.track.find(&CardRef::Tactic("w_strike".into())), Some(1), "strike on cooldown (2, slid to 1)");
+    assert_eq!(s.origins[0].hp, hp);
+}

@@ -59,6 +59,14 @@ impl Divinity {
         Status::Waiting { seats }
     }
 
+    /// Start with an explicit catalogue (custom content, tests).
+    ///
+    /// # Errors
+    /// As [`Ruleset::start`].
+    pub fn start_with(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<DivinityState, SetupError> {
+        setup(cat, options, seed)
+    }
+
     /// Apply with an explicit catalogue. The action runs on a copy that
     /// replaces the state only when it is accepted.
     ///
