@@ -1630,3 +1630,35 @@ fn d34_boss_with_no_target() {
     assert_eq!(e.track.find(&CardRef::Tactic("w_strike".into())), Some(1), "strike on cooldown (2, slid to 1)");
     assert_eq!(s.origins[0].hp, hp);
 }
+
+// R242, R184: defeating the Boss wins the combat; its card's victory exits to the finale and
+// the campaign is over.
+#[test]
+fn r242_boss_defeat_ends_the_campaign() {
+    let mut s = start("temple", &["red_prince"]);
+    s.options.reroll_enemy_rolls = false;
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: Some("3".into()) });
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "3".into() });
+    let id = s.enemies[0].id;
+    s.enemy_mut(id).unwrap().hp = 1;
+    s.origins[0].hp = 30;
+    ok(&mut s, 0, A::StartTurn);
+    ok(
+        &mut s,
+        0,
+        A::Use { first_aura: None, include_self: None, card: CardUse::Item("long_sword".into()), aim: Aim::Enemy(id) },
+    );
+    set_dice(&mut s, vec![die(Colour::Red, 2, false), die(Colour::Red, 2, false)]);
+    let ev = ok(&mut s, 0, A::Accept);
+    assert!(ev.contains(&Ev::Defeated { enemy: id }));
+    assert!(ev.contains(&Ev::CombatEnded { victory: true }));
+    assert!(s.journal.contains(&4));
+    assert!(matches!(&s.phase, Phase::Interlude(i) if i.to == "epilogue" && !i.level_up));
+    ok(&mut s, 0, A::FinishInterlude);
+    let c = Divinity::campaign(&s, cat()).unwrap();
+    assert!(c.finished);
+    let e = Divinity::start(&DivinityOptions { campaign: Some(c), ..DivinityOptions::default() }, 1).unwrap_err();
+    assert!(e.message.contains("over"));
+}
