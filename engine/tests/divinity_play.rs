@@ -70,14 +70,21 @@ fn waiting(s: &DivinityState) -> Vec<Seat> {
     }
 }
 
-/// Let every enemy roll stand (each Origin with Source passes its reroll, L511).
+/// Let every enemy roll stand (each Origin with Source passes its reroll,
+/// L511) and break target ties for the lowest seat (L1623).
 fn pass(s: &mut DivinityState) -> Vec<Ev> {
     let mut ev = Vec::new();
-    while s.enemy_roll.is_some() {
-        let seat = waiting(s)[0];
-        ev.extend(ok(s, seat, A::Accept));
+    loop {
+        if let Some(t) = s.tie.clone() {
+            let Who::Origin(o) = t.options[0] else { unreachable!("ties are between Origins here") };
+            ev.extend(ok(s, 0, A::BreakTie { target: Aim::Origin(o) }));
+        } else if s.enemy_roll.is_some() {
+            let seat = waiting(s)[0];
+            ev.extend(ok(s, seat, A::Accept));
+        } else {
+            return ev;
+        }
     }
-    ev
 }
 
 /// End a turn and let the enemy rolls that follow stand.
@@ -1326,6 +1333,10 @@ fn d42_source_reroll_of_an_enemy_roll() {
     let other = 1 - seat;
     ok(&mut s, other, A::StartTurn);
     ok(&mut s, other, A::EndTurn);
+    // Both stand in the Galley with equal armor: the party picks the target first.
+    if s.tie.is_some() {
+        ok(&mut s, 0, A::BreakTie { target: Aim::Origin(0) });
+    }
     // The SLOW Lackey has rolled; both Origins have 1 Source.
     let r = s.enemy_roll.clone().expect("the Lackey's roll waits");
     assert_eq!(waiting(&s), vec![0, 1]);
@@ -1661,4 +1672,50 @@ fn r242_boss_defeat_ends_the_campaign() {
     assert!(c.finished);
     let e = Divinity::start(&DivinityOptions { campaign: Some(c), ..DivinityOptions::default() }, 1).unwrap_err();
     assert!(e.message.contains("over"));
+}
+
+// R222 (L1623): when several Origins qualify equally the party picks the target.
+#[test]
+fn r222_party_breaks_ties() {
+    // Ifan and Sebille share the Galley with 1 physical armor each: a tie under either face.
+    let mut s = tutorial_combat(&["ifan", "sebille"]);
+    s.options.reroll_enemy_rolls = false;
+    let galley = ix(&s, "2");
+    for o in &mut s.origins {
+        o.hp = 20;
+        o.downed = false;
+        o.space = galley;
+    }
+    let lackey = s.enemies[0].id;
+    s.enemies[0].fast = false;
+    s.enemies[0].space = ix(&s, "1");
+    let seat = waiting(&s)[0];
+    ok(&mut s, seat, A::StartTurn);
+    end_turn(&mut s, seat);
+    ok(&mut s, 1 - seat, A::StartTurn);
+    let ev = ok(&mut s, 1 - seat, A::EndTurn);
+    assert!(ev.contains(&Ev::TieToBreak { enemy: lackey, options: vec![Who::Origin(0), Who::Origin(1)] }));
+    assert_eq!(waiting(&s), vec![0]);
+    assert_eq!(rejected(&mut s, 0, A::StartTurn).code, "tie_pending");
+    assert_eq!(rejected(&mut s, 0, A::BreakTie { target: Aim::Enemy(lackey) }).code, "not_tied");
+    let hp = s.origins[1].hp;
+    let ev = ok(&mut s, 0, A::BreakTie { target: Aim::Origin(1) });
+    assert!(ev.iter().any(|e| matches!(e, Ev::Targeted { target: Who::Origin(1), .. })));
+    assert!(s.origins[1].hp < hp, "Sebille was attacked (2 bonus hits - 1 armor at least)");
+    // With the option off, the lowest seat is taken at once.
+    let mut s = tutorial_combat(&["ifan", "sebille"]);
+    s.options.party_breaks_ties = false;
+    s.options.reroll_enemy_rolls = false;
+    for o in &mut s.origins {
+        o.space = galley;
+        o.hp = 20;
+        o.downed = false;
+    }
+    let seat = waiting(&s)[0];
+    ok(&mut s, seat, A::StartTurn);
+    end_turn(&mut s, seat);
+    ok(&mut s, 1 - seat, A::StartTurn);
+    let ev = ok(&mut s, 1 - seat, A::EndTurn);
+    assert!(s.tie.is_none());
+    assert!(!ev.iter().any(|e| matches!(e, Ev::TieToBreak { .. })));
 }

@@ -73,6 +73,9 @@ fn candidates(s: &DivinityState, seat: Seat, rng: &mut GameRng) -> Vec<A> {
         out.push(A::Taunt { enemy: e.id });
         out.push(A::Command { target: Aim::Enemy(e.id) });
     }
+    for t in 0..s.origins.len() as Seat {
+        out.push(A::BreakTie { target: Aim::Origin(t) });
+    }
     out.push(A::Command { target: Aim::Origin(seat) });
     for (t, other) in s.origins.iter().enumerate() {
         if other.downed {

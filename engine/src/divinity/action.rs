@@ -165,6 +165,10 @@ pub enum DivinityAction {
     },
     EndTurn,
 
+    /// The leader picks an enemy's target among equals (L1623).
+    BreakTie {
+        target: Aim,
+    },
     /// The leader picks a DOMINATED minion's target (L1735).
     Command {
         target: Aim,

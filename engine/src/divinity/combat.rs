@@ -4,13 +4,13 @@
 
 use super::action::{Aim, CardUse};
 use super::attack::{self, Attack, Outcome, Targets};
-use super::content::{Catalogue, ItemKind};
+use super::content::{BossTactic, Catalogue, ItemKind};
 use super::cooldown::{CardRef, TrackCard};
 use super::damage::DamageType;
 use super::dice::{Colour, Pool, TargetingFace};
 use super::event::DivinityEvent as Ev;
 use super::map::SpaceIx;
-use super::minion::{choose_target, plan_move, Candidate};
+use super::minion::{plan_move, tied_targets, Candidate};
 use super::state::*;
 use crate::{RuleError, Seat};
 
@@ -64,7 +64,7 @@ impl DivinityState {
                 self.enemy_queue.clear();
                 return;
             }
-            if self.enemy_roll.is_some() || self.dominated_turn.is_some() {
+            if self.enemy_roll.is_some() || self.dominated_turn.is_some() || self.tie.is_some() {
                 return;
             }
             if self.enemy_queue.is_empty() {
@@ -129,6 +129,7 @@ impl DivinityState {
             || self.pending.is_some()
             || self.enemy_roll.is_some()
             || self.dominated_turn.is_some()
+            || self.tie.is_some()
         {
             return;
         }
@@ -161,6 +162,7 @@ impl DivinityState {
         self.enemy_queue.clear();
         self.queue_fast = false;
         self.dominated_turn = None;
+        self.tie = None;
         // (3) Origins that had no turn resolve start-of-turn effects and slide (L1758);
         // the one whose turn was under way slides too (G33).
         for s in 0..self.origins.len() as Seat {
@@ -1338,8 +1340,14 @@ impl DivinityState {
         }
         let (n, face) = cat.dice.roll_targeting(&mut self.rng);
         let (who, cands) = self.candidates(cat, id);
-        let pick = self.with_graph(cat, |g| choose_target(g, from, face, stats.targeting, &cands));
-        let target = pick.map(|i| who[i]);
+        let tied = self.with_graph(cat, |g| tied_targets(g, from, face, stats.targeting, &cands));
+        if tied.len() > 1 && self.options.party_breaks_ties {
+            let options: Vec<Who> = tied.iter().map(|i| who[*i]).collect();
+            ev.push(Ev::TieToBreak { enemy: id, options: options.clone() });
+            self.tie = Some(TieChoice { enemy: id, options, tactic: None, face: n });
+            return;
+        }
+        let target = tied.first().map(|i| who[*i]);
         if let Some(t) = target {
             ev.push(Ev::Targeted { enemy: id, target: t, face: n });
         }
@@ -1412,6 +1420,64 @@ impl DivinityState {
         self.boss_tactics(cat, id, ev);
     }
 
+    /// An attack tactic on its target (L1811-1813): move to max range ignoring
+    /// DIFFICULT TERRAIN, attack if in range and the space holds an Origin,
+    /// else take the AP back. True when the roll waits for rerolls.
+    fn boss_strike(&mut self, cat: &Catalogue, id: u32, t: &BossTactic, target: Who, ev: &mut Vec<Ev>) -> bool {
+        let Some(a) = &t.attack else { return false };
+        let (who, cands) = self.candidates(cat, id);
+        let Some(from) = self.enemy(id).map(|e| e.space) else { return false };
+        let Some(tspace) = self.space_of(target) else { return false };
+        let others: Vec<SpaceIx> =
+            cands.iter().zip(&who).filter(|(_, w)| **w != target).map(|(c, _)| c.space).collect();
+        let walk = self.with_graph(cat, |g| plan_move(g, from, tspace, a.range, t.movement, true, &others));
+        self.walk(cat, id, &walk, ev);
+        let Some(now) = self.enemy(id).map(|e| e.space) else { return false };
+        let in_range = self.with_graph(cat, |g| g.distance(now, tspace)).is_some_and(|d| d <= a.range);
+        let origins_there = self.origins.iter().any(|o| o.space == tspace && !o.downed);
+        if in_range && origins_there {
+            ev.push(Ev::Targeted { enemy: id, target, face: 0 });
+            return self.enemy_attack(cat, id, a, target, true, ev);
+        }
+        if let Some(e) = self.enemy_mut(id) {
+            // No attack: the AP comes back, no heal (L1813).
+            e.ap += t.ap;
+        }
+        false
+    }
+
+    /// The party picks an enemy's target among equals (L1623); the enemy goes on.
+    pub(super) fn break_tie(&mut self, cat: &Catalogue, target: &Aim, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let tie = self.tie.clone().ok_or_else(|| err("no_tie", "no enemy is waiting for the party's choice"))?;
+        let t = target
+            .who()
+            .filter(|w| tie.options.contains(w))
+            .ok_or_else(|| err("not_tied", "choose one of the Origins that qualify equally"))?;
+        self.tie = None;
+        match &tie.tactic {
+            None => {
+                ev.push(Ev::Targeted { enemy: tie.enemy, target: t, face: tie.face });
+                let (who, cands) = self.candidates(cat, tie.enemy);
+                let others: Vec<SpaceIx> =
+                    cands.iter().zip(&who).filter(|(_, w)| **w != t).map(|(c, _)| c.space).collect();
+                self.minion_act(cat, tie.enemy, Some(t), &others, ev);
+            }
+            Some(tactic) => {
+                let Some(EnemyKind::Boss { boss }) = self.enemy(tie.enemy).map(|e| e.kind.clone()) else {
+                    return Ok(());
+                };
+                let tac = cat.bosses[&boss].tactics.iter().find(|x| &x.id == tactic).expect("tactic").clone();
+                if !self.boss_strike(cat, tie.enemy, &tac, t, ev) {
+                    self.check_combat_end(cat, ev);
+                    self.boss_tactics(cat, tie.enemy, ev);
+                }
+            }
+        }
+        self.check_combat_end(cat, ev);
+        self.run_queue(cat, ev);
+        Ok(())
+    }
+
     /// Play tactics while the Boss can pay for the top card (L1795-1799).
     /// Each goes on cooldown as it is played (L1803).
     fn boss_tactics(&mut self, cat: &Catalogue, id: u32, ev: &mut Vec<Ev>) {
@@ -1437,31 +1503,23 @@ impl DivinityState {
                     }
                 }
             }
-            if let (Some(rule), Some(a)) = (t.targeting, &t.attack) {
+            if let (Some(rule), Some(_)) = (t.targeting, &t.attack) {
                 let (who, cands) = self.candidates(cat, id);
                 let from = self.enemy(id).unwrap().space;
-                let pick = self.with_graph(cat, |g| choose_target(g, from, TargetingFace::Special, rule, &cands));
-                let Some(i) = pick else {
+                let tied = self.with_graph(cat, |g| tied_targets(g, from, TargetingFace::Special, rule, &cands));
+                if tied.is_empty() {
                     // No Origin can be targeted: refund, cooldown, end the turn (L1815).
                     self.enemy_mut(id).unwrap().ap += t.ap;
                     break;
-                };
-                let target = who[i];
-                let tspace = cands[i].space;
-                let others: Vec<SpaceIx> =
-                    cands.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, c)| c.space).collect();
-                let walk = self.with_graph(cat, |g| plan_move(g, from, tspace, a.range, t.movement, true, &others));
-                self.walk(cat, id, &walk, ev);
-                let Some(now) = self.enemy(id).map(|e| e.space) else { return };
-                let in_range = self.with_graph(cat, |g| g.distance(now, tspace)).is_some_and(|d| d <= a.range);
-                let origins_there = self.origins.iter().any(|o| o.space == tspace && !o.downed);
-                if in_range && origins_there {
-                    if self.enemy_attack(cat, id, a, target, true, ev) {
-                        return; // the Boss plays on once the roll has landed
-                    }
-                } else if let Some(e) = self.enemy_mut(id) {
-                    // No attack: the AP comes back, no heal (L1813).
-                    e.ap += t.ap;
+                }
+                if tied.len() > 1 && self.options.party_breaks_ties {
+                    let options: Vec<Who> = tied.iter().map(|i| who[*i]).collect();
+                    ev.push(Ev::TieToBreak { enemy: id, options: options.clone() });
+                    self.tie = Some(TieChoice { enemy: id, options, tactic: Some(t.id.clone()), face: 0 });
+                    return;
+                }
+                if self.boss_strike(cat, id, &t, who[tied[0]], ev) {
+                    return; // the Boss plays on once the roll has landed
                 }
             } else {
                 // Special tactics do exactly what they say (L1825).

@@ -31,6 +31,7 @@ pub enum DivinityEvent {
     Revived { seat: Seat, hp: u32 },
     Spawned { enemy: u32, name: String, space: String, fast: bool },
     Targeted { enemy: u32, target: Who, face: u8 },
+    TieToBreak { enemy: u32, options: Vec<Who> },
     Defeated { enemy: u32 },
     EnvironmentPlaced { space: String, environment: Environment },
     GoldGained { amount: u32, total: u32 },

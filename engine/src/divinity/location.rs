@@ -185,6 +185,7 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
         enemy_queue: Vec::new(),
         queue_fast: false,
         dominated_turn: None,
+        tie: None,
         challenge: None,
         gold: saved.as_ref().map_or(0, |c| c.gold),
         journal: saved.as_ref().map_or(Vec::new(), |c| c.journal.clone()),

@@ -99,8 +99,8 @@ pub struct Candidate {
 }
 
 /// Pick a target (index into `cands`). Ties go to the first candidate in
-/// party order: the party's collective choice (L1623) is fixed that way
-/// (ASSUMPTIONS.md, "Party choices").
+/// party order (ASSUMPTIONS.md, "Party choices"); [`tied_targets`] lists
+/// them all when the party is to choose (L1623).
 pub fn choose_target(
     graph: &Graph,
     me: SpaceIx,
@@ -108,8 +108,19 @@ pub fn choose_target(
     rule: TargetRule,
     cands: &[Candidate],
 ) -> Option<usize> {
+    tied_targets(graph, me, face, rule, cands).first().copied()
+}
+
+/// Every candidate that qualifies equally (indices into `cands`, in order).
+pub fn tied_targets(
+    graph: &Graph,
+    me: SpaceIx,
+    face: TargetingFace,
+    rule: TargetRule,
+    cands: &[Candidate],
+) -> Vec<usize> {
     if cands.is_empty() {
-        return None;
+        return Vec::new();
     }
     let rule = match face {
         TargetingFace::Closest => TargetRule::Closest,
@@ -132,8 +143,8 @@ pub fn choose_target(
             TargetRule::FewestOriginsSpace => -(cands.iter().filter(|o| o.space == c.space).count() as i64),
         }
     };
-    let best = cands.iter().map(key).max()?;
-    cands.iter().position(|c| key(c) == best)
+    let best = cands.iter().map(key).max().expect("candidates");
+    (0..cands.len()).filter(|&i| key(&cands[i]) == best).collect()
 }
 
 /// Where a minion (or Boss) moves: the spaces it enters, in order.

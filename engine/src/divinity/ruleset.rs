@@ -28,7 +28,7 @@ impl Divinity {
         let seats: Vec<Seat> = match &state.phase {
             Phase::Finished { result: Finish::Exit { .. } } => return Status::Finished(Outcome::Win { seat: LEADER }),
             Phase::Finished { result: Finish::Restart } => return Status::Finished(Outcome::Draw),
-            _ if state.dominated_turn.is_some() => vec![LEADER],
+            _ if state.dominated_turn.is_some() || state.tie.is_some() => vec![LEADER],
             _ if state.enemy_roll.is_some() => state.enemy_roll_waiting_for(state.enemy_roll.as_ref().unwrap()),
             _ if state.pending.is_some() => vec![state.pending.as_ref().unwrap().seat],
             _ if state.challenge.is_some() => state.challenge_waiting(cat),
@@ -86,6 +86,9 @@ impl Divinity {
         }
         if state.dominated_turn.is_some() && !matches!(action, A::Command { .. }) {
             return Err(err("orders_pending", "the party first picks the DOMINATED minion's target"));
+        }
+        if state.tie.is_some() && !matches!(action, A::BreakTie { .. }) {
+            return Err(err("tie_pending", "the party first picks the enemy's target among equals"));
         }
         if (state.pending.is_some() || state.enemy_roll.is_some()) && !matches!(action, A::Reroll { .. } | A::Accept) {
             return Err(err("roll_pending", "accept or reroll the pending roll first"));
@@ -242,6 +245,10 @@ fn act(
         A::Revive { to, hp } => s.revive(cat, seat, to, hp, ev),
         A::EndTurn if rest => s.end_rest_turn(cat, seat, ev),
         A::EndTurn => s.end_turn(cat, seat, ev),
+        A::BreakTie { target } => {
+            leader(seat)?;
+            s.break_tie(cat, &target, ev)
+        }
         A::Command { target } => {
             leader(seat)?;
             s.command(cat, &target, ev)

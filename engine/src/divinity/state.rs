@@ -44,6 +44,9 @@ pub struct DivinityOptions {
     /// Every enemy roll waits until each Origin with Source lets it stand
     /// or rerolls it (L511). Off, enemy rolls resolve at once.
     pub reroll_enemy_rolls: bool,
+    /// The party picks among equally qualified targets (L1623). Off, the
+    /// lowest seat is taken.
+    pub party_breaks_ties: bool,
 }
 
 impl Default for DivinityOptions {
@@ -56,6 +59,7 @@ impl Default for DivinityOptions {
             unrestricted_talents: false,
             honor_mode: false,
             reroll_enemy_rolls: true,
+            party_breaks_ties: true,
         }
     }
 }
@@ -247,6 +251,18 @@ pub struct PendingRoll {
     pub card_rerolls: u8,
 }
 
+/// Several Origins qualify equally as an enemy's target: the party picks (L1623).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TieChoice {
+    pub enemy: u32,
+    pub options: Vec<Who>,
+    /// The Boss tactic under way, for a Boss.
+    pub tactic: Option<String>,
+    /// The targeting die's face, for a minion (0: no die).
+    #[serde(default)]
+    pub face: u8,
+}
+
 /// An enemy's roll waiting for the Origins' Source rerolls (L511).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EnemyRoll {
@@ -325,6 +341,9 @@ pub struct DivinityState {
     /// A DOMINATED minion waiting for the party to pick its target (L1735).
     #[serde(default)]
     pub dominated_turn: Option<u32>,
+    /// An enemy whose target the party picks among equals (L1623).
+    #[serde(default)]
+    pub tie: Option<TieChoice>,
     pub challenge: Option<ChallengeState>,
     pub gold: u32,
     pub journal: Vec<u32>,

@@ -58,6 +58,8 @@ pub struct DivinityView {
     pub enemy_roll: Option<EnemyRoll>,
     /// A DOMINATED minion waiting for the party's orders.
     pub dominated_turn: Option<u32>,
+    /// An enemy waiting for the party to pick its target among equals.
+    pub tie: Option<TieChoice>,
     pub challenge: Option<ChallengeState>,
     /// The campaign to carry on with, once the location is over.
     pub campaign: Option<CampaignState>,
@@ -109,6 +111,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         pending: state.pending.clone(),
         enemy_roll: state.enemy_roll.clone(),
         dominated_turn: state.dominated_turn,
+        tie: state.tie.clone(),
         challenge: state.challenge.clone(),
         campaign: super::Divinity::campaign(state, cat),
     }
