@@ -1,0 +1,152 @@
+//! `divinity_combat_round`: one whole Combat round with 4 Origins and 6
+//! minions on the map, played through `Divinity::apply` from a clone of the
+//! state at the round's start: every enemy roll's reroll window, each
+//! Origin's turn (start, attacks, end), the minions' turns and the end of
+//! the round, up to the action that starts the next round.
+//!
+//! The state is reached through the public API: four Origins explore the
+//! Shipwreck in two groups of two, the Beach (card 2: 2 bandits + 2
+//! archers for 4 players) and the Tide Pools (card 3: 4 of Darkhan's
+//! Lackeys, of which only 2 fit under the 6-minion limit).
+
+use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A};
+use athlas_engine::divinity::state::{Phase, RoundKind};
+use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
+use athlas_engine::{Ruleset, Seat, Status};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+
+fn ok(s: &mut DivinityState, seat: Seat, a: A) {
+    if let Err(e) = Divinity::apply(s, seat, a.clone()) {
+        panic!("{a:?} by seat {seat} rejected: {}", e.message);
+    }
+}
+
+fn waiting(s: &DivinityState) -> Vec<Seat> {
+    match Divinity::status(s) {
+        Status::Waiting { seats } => seats,
+        Status::Finished(_) => Vec::new(),
+    }
+}
+
+/// The state at the start of the first Combat round, with 6 minions.
+fn prepared(seed: u64) -> DivinityState {
+    let options = DivinityOptions {
+        party: ["ifan", "sebille", "red_prince", "fane"].iter().map(|p| p.to_string()).collect(),
+        location: Some("shipwreck".into()),
+        ..DivinityOptions::default()
+    };
+    let mut s = Divinity::start(&options, seed).expect("setup");
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    for (seat, to) in [(0, "2"), (1, "2"), (2, "3"), (3, "3")] {
+        ok(&mut s, seat, A::Travel { to: Some(to.into()) });
+    }
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 2, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "2".into() });
+    ok(&mut s, 0, A::Resolve { card: "3".into() });
+    assert_eq!(s.round_kind, RoundKind::Combat, "the next round is a Combat round");
+    assert_eq!(s.origins.len(), 4);
+    assert_eq!(s.enemies.len(), 6, "6 minions on the map");
+    s
+}
+
+/// Party decisions named by their JSON form, so that a decision this
+/// version of the engine does not know is simply not offered.
+fn party_choices(s: &DivinityState) -> Vec<A> {
+    let mut out = Vec::new();
+    for t in 0..s.origins.len() {
+        for ty in ["break_tie", "command"] {
+            let json = serde_json::json!({ "type": ty, "target": { "kind": "origin", "id": t } });
+            if let Ok(a) = serde_json::from_value::<A>(json) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// A simple deterministic party: let enemy rolls stand, keep own rolls,
+/// start the first waiting Origin's turn, attack the first enemy in range
+/// with the first equipped weapon, then the first skill that is accepted,
+/// and end the turn when nothing more is accepted. Returns the accepted
+/// actions of one round.
+fn script_round(start: &DivinityState) -> Vec<(Seat, A)> {
+    let mut s = start.clone();
+    let round = s.round;
+    let mut log = Vec::new();
+    while s.round == round {
+        let seats = waiting(&s);
+        assert!(!seats.is_empty(), "someone acts in a combat round: {:?}", s.phase);
+        let seat = seats[0];
+        let mut tries: Vec<A> = Vec::new();
+        if s.enemy_roll.is_some() || s.pending.is_some() {
+            tries.push(A::Accept);
+        } else if s.dominated_turn.is_some() {
+            tries.extend(s.enemies.iter().map(|e| A::Command { target: Aim::Enemy(e.id) }));
+        } else if matches!(s.phase, Phase::Combat { active: None, .. }) {
+            tries.push(A::StartTurn);
+        } else {
+            let o = &s.origins[seat as usize];
+            for e in &s.enemies {
+                for i in &o.equipped {
+                    tries.push(A::Use {
+                        card: CardUse::Item(i.clone()),
+                        aim: Aim::Enemy(e.id),
+                        first_aura: None,
+                        include_self: None,
+                    });
+                }
+            }
+            for e in &s.enemies {
+                for k in &o.hand {
+                    tries.push(A::Use {
+                        card: CardUse::Skill(k.clone()),
+                        aim: Aim::Enemy(e.id),
+                        first_aura: None,
+                        include_self: None,
+                    });
+                }
+            }
+            tries.push(A::EndTurn);
+        }
+        // Another decision of the party (say, an enemy's target among
+        // equals): the leader picks the first Origin the engine accepts.
+        tries.extend(party_choices(&s));
+        let mut accepted = false;
+        for a in tries {
+            if Divinity::apply(&mut s, seat, a.clone()).is_ok() {
+                log.push((seat, a));
+                accepted = true;
+                break;
+            }
+        }
+        assert!(accepted, "nothing accepted for seat {seat} in {:?}", s.phase);
+        assert!(log.len() < 500, "the round does not end");
+    }
+    log
+}
+
+fn benches(c: &mut Criterion) {
+    let start = prepared(1);
+    let round = script_round(&start);
+    let uses = round.iter().filter(|(_, a)| matches!(a, A::Use { .. })).count();
+    let turns = round.iter().filter(|(_, a)| matches!(a, A::StartTurn)).count();
+    assert_eq!(turns, 4, "each of the 4 Origins takes a turn");
+    assert!(uses >= 4, "the Origins attack ({uses} cards used)");
+    eprintln!("divinity_combat_round: {} actions ({turns} turns, {uses} cards used)", round.len());
+    c.bench_function("divinity_combat_round", |b| {
+        b.iter_batched(
+            || start.clone(),
+            |mut s| {
+                for (seat, a) in &round {
+                    Divinity::apply(&mut s, *seat, a.clone()).unwrap();
+                }
+                s
+            },
+            BatchSize::SmallInput,
+        )
+    });
+}
+
+criterion_group!(divinity, benches);
+criterion_main!(divinity);
