@@ -25,7 +25,7 @@ fn kind(a: &Value) -> &str {
 }
 
 /// Pick one of `legal` by weight, with `below(n)` a uniform draw in `0..n`.
-pub fn weighted_pick<'a>(legal: &'a [Value], below: impl FnOnce(u32) -> u32) -> Option<&'a Value> {
+pub fn weighted_pick(legal: &[Value], below: impl FnOnce(u32) -> u32) -> Option<&Value> {
     let total: u32 = legal.iter().map(|a| weight(kind(a))).sum();
     if total == 0 {
         return None;

@@ -48,10 +48,6 @@ impl Hex {
         -self.q - self.r
     }
 
-    pub fn add(self, o: Hex) -> Hex {
-        Hex::new(self.q + o.q, self.r + o.r)
-    }
-
     /// Steps between hex centres, ignoring anything on the board.
     pub fn distance(self, o: Hex) -> u32 {
         let dq = (self.q - o.q).abs();
@@ -61,11 +57,11 @@ impl Hex {
     }
 
     pub fn neighbor(self, direction: usize) -> Hex {
-        self.add(DIRECTIONS[direction % 6])
+        self + DIRECTIONS[direction % 6]
     }
 
     pub fn neighbors(self) -> impl Iterator<Item = Hex> {
-        DIRECTIONS.into_iter().map(move |d| self.add(d))
+        DIRECTIONS.into_iter().map(move |d| self + d)
     }
 
     pub fn is_adjacent(self, o: Hex) -> bool {
@@ -115,6 +111,14 @@ fn cube_round((q, r, s): (f64, f64, f64)) -> Hex {
         rr = -rq - rs;
     }
     Hex::new(rq as i32, rr as i32)
+}
+
+impl std::ops::Add for Hex {
+    type Output = Hex;
+
+    fn add(self, o: Hex) -> Hex {
+        Hex::new(self.q + o.q, self.r + o.r)
+    }
 }
 
 #[cfg(test)]

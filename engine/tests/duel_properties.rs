@@ -67,10 +67,11 @@ fn assert_no_leak(s: &DuelState, viewer: Viewer, cast: &BTreeSet<String>, json: 
 /// An action that is usually illegal: random ids, hexes and timings.
 fn junk(bot: &mut RandomBot) -> DuelAction {
     let hex = Hex::new(bot.below(13) as i32 - 6, bot.below(13) as i32 - 6);
-    let unit = Some(bot.below(12) as u32);
+    let id = bot.below(12) as u32;
+    let unit = Some(id);
     match bot.below(10) {
         0 => DuelAction::Move { to: hex, carry_relic: None },
-        1 => DuelAction::Activate { unit: unit.unwrap() },
+        1 => DuelAction::Activate { unit: id },
         2 => DuelAction::Summon { alpha: bot.below(5), hex, figure: None },
         3 => DuelAction::UsePower {
             card: "karoos_blade".into(),
@@ -81,9 +82,9 @@ fn junk(bot: &mut RandomBot) -> DuelAction {
             target: Target { unit, hex: Some(hex), direction: Some(bot.below(8) as u8), ..Default::default() },
             at: Some(bot.below(4)),
         },
-        5 => DuelAction::PassRelic { to: unit.unwrap() },
+        5 => DuelAction::PassRelic { to: id },
         6 => DuelAction::EndTurn,
-        7 => DuelAction::ChooseCasualty { unit: unit.unwrap() },
+        7 => DuelAction::ChooseCasualty { unit: id },
         8 => DuelAction::DiscardDi { count: bot.below(6) },
         _ => DuelAction::AcceptDraw,
     }

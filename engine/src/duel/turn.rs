@@ -798,9 +798,7 @@ impl DuelState {
     /// After a DI: if it was cast in an open response window, the activation
     /// is over; if it was timed into the activation, the activation goes on.
     fn after_di(&mut self) {
-        if self.window.is_some() {
-            self.finish_activation();
-        } else if self.game.activation.as_ref().is_some_and(|a| a.ended) {
+        if self.window.is_some() || self.game.activation.as_ref().is_some_and(|a| a.ended) {
             self.finish_activation();
         }
     }
