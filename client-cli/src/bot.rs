@@ -109,7 +109,7 @@ impl Bot {
         }
         let mut used = Vec::new();
         let alphas = (0..self.alphas).map(|_| self.rng.random_alpha(self.cat, &mut used)).collect();
-        let ids: Vec<&String> = self.cat.di.keys().collect();
+        let ids: Vec<&athlas_engine::duel::card::CardId> = self.cat.di.keys().collect();
         let mut di_stack = Vec::new();
         let mut points = 0;
         for _ in 0..4 {

@@ -65,11 +65,11 @@ pub fn entry_label(cat: &Catalogue, e: &Entry) -> String {
                 }
                 s + ")"
             }
-            None => id.clone(),
+            None => id.to_string(),
         },
         Entry::Di(id) => match cat.di_card(id) {
             Some(c) => format!("{} ({} dp)", c.name, c.divine_points),
-            None => id.clone(),
+            None => id.to_string(),
         },
     }
 }
@@ -111,7 +111,7 @@ impl Draft {
 
     /// Which Alpha (if any) already holds this card: a set has one of each.
     pub fn holder(&self, id: &str) -> Option<usize> {
-        self.alphas.iter().position(|a| a.cards.iter().any(|c| c == id))
+        self.alphas.iter().position(|a| a.cards.iter().any(|c| **c == *id))
     }
 
     /// Add an AC card to the current Alpha, or a DI card to the stack; a
@@ -199,6 +199,10 @@ impl Draft {
 pub(crate) mod tests {
     use super::*;
 
+    fn strs(ids: &[athlas_engine::duel::card::CardId]) -> Vec<&str> {
+        ids.iter().map(|c| &**c).collect()
+    }
+
     /// A small catalogue for tests: the shipped one may be empty.
     pub fn small_catalogue() -> Catalogue {
         let cards = r#"{
@@ -259,19 +263,19 @@ pub(crate) mod tests {
         let e = d.toggle(&cat, &Entry::Di("gust".into())).unwrap_err();
         assert!(e.contains("10 divine points"), "{e}");
         d.toggle(&cat, &Entry::Di("bolt".into())).unwrap();
-        assert_eq!(d.di_stack, ["calm"]);
+        assert_eq!(strs(&d.di_stack), ["calm"]);
     }
 
     #[test]
     fn a_preset_fills_the_draft_and_locks_in_as_create() {
         let cat = small_catalogue();
         let d = Draft::from_preset(&cat, "p1").unwrap();
-        assert_eq!(d.alphas[0].cards, ["knight", "sword"]);
+        assert_eq!(strs(&d.alphas[0].cards), ["knight", "sword"]);
         assert_eq!(d.summary(&cat, 0).cost, 30);
         match d.to_action() {
             DuelAction::Create { alphas, di_stack } => {
                 assert_eq!(alphas.len(), 3);
-                assert_eq!(di_stack, ["bolt"]);
+                assert_eq!(strs(&di_stack), ["bolt"]);
             }
             other => panic!("{other:?}"),
         }

@@ -45,8 +45,8 @@ fn ids_and_names_are_unique_and_ids_are_snake_case_names() {
     let c = cat();
     let cards: Vec<(&str, &str, &str)> =
         c.ac.values()
-            .map(|x| (x.id.as_str(), x.name.as_str(), x.text.as_str()))
-            .chain(c.di.values().map(|x| (x.id.as_str(), x.name.as_str(), x.text.as_str())))
+            .map(|x| (&*x.id, x.name.as_str(), x.text.as_str()))
+            .chain(c.di.values().map(|x| (&*x.id, x.name.as_str(), x.text.as_str())))
             .collect();
     let ids: BTreeSet<&str> = cards.iter().map(|x| x.0).collect();
     let names: BTreeSet<&str> = cards.iter().map(|x| x.1).collect();
@@ -197,7 +197,10 @@ fn presets_are_valid_at_the_printed_costs() {
     // Aquatic #3: a flying Dark Mentalist (L1497-1500).
     let dm = design(&["dark_mentalist", "forsaken_wings"]);
     assert!(dm.is_valid(c));
-    assert_eq!(c.preset("aquatic").unwrap().alphas[2], vec!["dark_mentalist", "forsaken_wings"]);
+    assert_eq!(
+        c.preset("aquatic").unwrap().alphas[2].iter().map(|x| &**x).collect::<Vec<_>>(),
+        ["dark_mentalist", "forsaken_wings"]
+    );
     assert!(dm.has_passive(c, |p| matches!(p, athlas_engine::duel::card::Passive::Flying)));
 }
 
@@ -211,7 +214,7 @@ fn preset_di_stacks_fit_four_cards_and_eight_points() {
     ];
     for (id, stack) in want {
         let p = c.preset(id).unwrap();
-        assert_eq!(p.di_stack, stack.to_vec());
+        assert_eq!(p.di_stack.iter().map(|x| &**x).collect::<Vec<_>>(), stack.to_vec());
         let points: u32 = p.di_stack.iter().map(|d| c.di_card(d).unwrap().divine_points).sum();
         assert!(p.di_stack.len() <= 4 && points <= 8, "{id}: {} cards, {points} points", p.di_stack.len());
         assert_eq!(points, 8, "{id}: the book's stack uses the whole allowance");

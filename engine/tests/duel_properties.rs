@@ -25,20 +25,20 @@ fn secrets(s: &DuelState, viewer: Viewer, cast: &BTreeSet<String>) -> BTreeSet<S
         let mine = viewer == Viewer::Seat(seat as Seat);
         for a in &p.alphas {
             if mine || a.revealed {
-                public.extend(a.design.cards.iter().cloned());
+                public.extend(a.design.cards.iter().map(|c| c.to_string()));
             } else {
-                hidden.extend(a.design.cards.iter().cloned());
+                hidden.extend(a.design.cards.iter().map(|c| c.to_string()));
             }
         }
         if mine {
-            public.extend(p.locked_stack.iter().cloned());
+            public.extend(p.locked_stack.iter().map(|c| c.to_string()));
         } else {
-            hidden.extend(p.di_stack.iter().cloned());
+            hidden.extend(p.di_stack.iter().map(|c| c.to_string()));
         }
     }
-    public.extend(g.active_dis.iter().map(|d| d.card.clone()));
+    public.extend(g.active_dis.iter().map(|d| d.card.to_string()));
     if let Some(p) = &s.pending {
-        public.insert(p.card.clone());
+        public.insert(p.card.to_string());
     }
     hidden.difference(&public).cloned().collect()
 }
@@ -109,7 +109,7 @@ fn play(seed: u64, campaign: bool, steps: usize) {
             Ok(events) => {
                 for e in &events {
                     if let athlas_engine::duel::event::EventKind::DiCast { card, .. } = &e.kind {
-                        cast.insert(card.clone());
+                        cast.insert(card.to_string());
                     }
                 }
                 log.push((seat, j));
@@ -128,7 +128,7 @@ fn play(seed: u64, campaign: bool, steps: usize) {
         log.push((seat, a));
         for e in &events {
             if let athlas_engine::duel::event::EventKind::DiCast { card, .. } = &e.kind {
-                cast.insert(card.clone());
+                cast.insert(card.to_string());
             }
         }
         for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator] {

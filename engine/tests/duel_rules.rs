@@ -19,7 +19,7 @@ fn a3() -> Vec<AlphaDesign> {
 }
 
 fn create(alphas: Vec<AlphaDesign>, di: &[&str]) -> DuelAction {
-    DuelAction::Create { alphas, di_stack: di.iter().map(|s| s.to_string()).collect() }
+    DuelAction::Create { alphas, di_stack: di.iter().map(|s| (*s).into()).collect() }
 }
 
 fn started(first: u8) -> athlas_engine::duel::DuelState {
@@ -77,7 +77,7 @@ fn three_alphas_each_valid_each_card_once() {
 fn di_stack_up_to_four_cards_and_eight_points() {
     let cat = Catalogue::standard();
     let mut s = Duel::start(&DuelOptions::default(), 1).unwrap();
-    let ids: Vec<&str> = cat.di.keys().map(String::as_str).collect();
+    let ids: Vec<&str> = cat.di.keys().map(|k| &**k).collect();
     rejected(&mut s, 0, create(a3(), &ids[..5]), "di_stack");
     // Three cards over 8 points.
     let mut heavy: Vec<&str> = ids.clone();
@@ -718,7 +718,7 @@ fn only_the_top_di_one_per_turn_discards_are_free() {
     let v = Duel::view(&s, Viewer::Seat(1));
     assert_eq!((v.players[0].di_count, v.players[0].di_stack.clone()), (1, None));
     let v = Duel::view(&s, Viewer::Seat(0));
-    assert_eq!(v.players[0].di_stack, Some(vec!["athilian_strength".to_string()]));
+    assert_eq!(v.players[0].di_stack, Some(vec!["athilian_strength".into()]));
 }
 
 #[test]
@@ -749,7 +749,7 @@ fn a_response_di_resolves_first() {
     let order: Vec<&str> = ev
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::DiResolved { card, .. } => Some(card.as_str()),
+            EventKind::DiResolved { card, .. } => Some(&**card),
             _ => None,
         })
         .collect();

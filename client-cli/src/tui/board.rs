@@ -168,7 +168,7 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
         }
     }
     if let Some((s, card)) = &view.pending_di {
-        let name = cat.di_card(card).map_or(card.clone(), |c| c.name.clone());
+        let name = cat.di_card(card).map_or(card.to_string(), |c| c.name.clone());
         out.push(Line::styled(
             format!("Pending DI: {name} cast by {}", seat_name(view, *s)),
             Style::default().fg(Color::Magenta),
@@ -220,7 +220,7 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
         if let Some(stack) = &p.di_stack {
             if !stack.is_empty() {
                 let names: Vec<String> =
-                    stack.iter().map(|id| cat.di_card(id).map_or(id.clone(), |c| c.name.clone())).collect();
+                    stack.iter().map(|id| cat.di_card(id).map_or(id.to_string(), |c| c.name.clone())).collect();
                 out.push(Line::from(format!("  DI stack (top first): {}", names.join(", "))));
             }
         }
@@ -250,7 +250,7 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
     if !view.active_dis.is_empty() {
         out.push(Line::from(""));
         for d in &view.active_dis {
-            let name = cat.di_card(&d.card).map_or(d.card.clone(), |c| c.name.clone());
+            let name = cat.di_card(&d.card).map_or(d.card.to_string(), |c| c.name.clone());
             let on = d.unit.map(|u| format!(" on unit {u}")).unwrap_or_default();
             out.push(Line::from(format!("Lasting DI {name} of seat {}{on}: {} turns left", d.owner, d.cubes)));
         }

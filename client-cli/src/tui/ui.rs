@@ -186,7 +186,7 @@ fn draw_create(f: &mut Frame<'_>, app: &App, main: Rect, bottom: Rect) {
         };
         out.push(Line::styled(head, style));
         let names: Vec<String> =
-            a.cards.iter().map(|id| app.cat.card(id).map_or(id.clone(), |c| c.name.clone())).collect();
+            a.cards.iter().map(|id| app.cat.card(id).map_or(id.to_string(), |c| c.name.clone())).collect();
         out.push(Line::from(format!("  {}", if names.is_empty() { "(no cards)".into() } else { names.join(", ") })));
         if s.problems.is_empty() {
             out.push(Line::styled("  valid", Style::default().fg(Color::Green)));
@@ -202,7 +202,7 @@ fn draw_create(f: &mut Frame<'_>, app: &App, main: Rect, bottom: Rect) {
         Style::default().add_modifier(Modifier::BOLD),
     ));
     let di: Vec<String> =
-        draft.di_stack.iter().map(|id| app.cat.di_card(id).map_or(id.clone(), |c| c.name.clone())).collect();
+        draft.di_stack.iter().map(|id| app.cat.di_card(id).map_or(id.to_string(), |c| c.name.clone())).collect();
     out.push(Line::from(format!("  {}", if di.is_empty() { "(empty)".into() } else { di.join(", ") })));
     if let Some(v) = &app.view {
         out.push(Line::from(""));

@@ -3,7 +3,7 @@
 
 use super::action::DuelAction;
 use super::alpha::AlphaDesign;
-use super::card::{CardKind, Catalogue};
+use super::card::{CardId, CardKind, Catalogue};
 use super::legal::legal_actions;
 use super::state::{DuelState, Phase};
 use super::Duel;
@@ -26,13 +26,13 @@ impl RandomBot {
     }
 
     /// A random valid Alpha made of cards not in `used`.
-    pub fn random_alpha(&mut self, cat: &Catalogue, used: &mut Vec<String>) -> AlphaDesign {
-        let genus: Vec<&String> =
+    pub fn random_alpha(&mut self, cat: &Catalogue, used: &mut Vec<CardId>) -> AlphaDesign {
+        let genus: Vec<&CardId> =
             cat.ac.values().filter(|c| c.kind == CardKind::Genus && !used.contains(&c.id)).map(|c| &c.id).collect();
         let g = genus[self.below(genus.len())].clone();
         let mut design = AlphaDesign { cards: vec![g.clone()] };
         used.push(g);
-        let others: Vec<&String> = cat.ac.values().filter(|c| c.kind != CardKind::Genus).map(|c| &c.id).collect();
+        let others: Vec<&CardId> = cat.ac.values().filter(|c| c.kind != CardKind::Genus).map(|c| &c.id).collect();
         for _ in 0..self.below(4) {
             let c = others[self.below(others.len())].clone();
             if used.contains(&c) {
@@ -58,7 +58,7 @@ impl RandomBot {
         let designs = (0..alphas).map(|_| self.random_alpha(cat, &mut used)).collect();
         let mut di = Vec::new();
         let mut points = 0;
-        let ids: Vec<&String> = cat.di.keys().collect();
+        let ids: Vec<&CardId> = cat.di.keys().collect();
         for _ in 0..4 {
             let id = ids[self.below(ids.len())];
             let dp = cat.di[id].divine_points;

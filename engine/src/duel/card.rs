@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 /// A card's stable id (`"shadow_ranger"`).
-pub type CardId = String;
+pub type CardId = std::sync::Arc<str>;
 
 /// The four kinds of Alpha Creation card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

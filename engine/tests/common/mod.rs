@@ -24,7 +24,7 @@ pub fn board(terrain: &[(Hex, Terrain)], relics: [Hex; 3]) -> BoardLayout {
 
 pub fn alpha(cards: &[&str]) -> ScenarioAlpha {
     ScenarioAlpha {
-        cards: cards.iter().map(|s| s.to_string()).collect(),
+        cards: cards.iter().map(|s| (*s).into()).collect(),
         revealed: true,
         life: None,
         cubes: Default::default(),
@@ -32,7 +32,7 @@ pub fn alpha(cards: &[&str]) -> ScenarioAlpha {
 }
 
 pub fn player(alphas: Vec<ScenarioAlpha>, di: &[&str]) -> ScenarioPlayer {
-    ScenarioPlayer { alphas, di_stack: di.iter().map(|s| s.to_string()).collect(), spent: 0 }
+    ScenarioPlayer { alphas, di_stack: di.iter().map(|s| (*s).into()).collect(), spent: 0 }
 }
 
 pub fn unit(owner: Seat, alpha: usize, hex: Hex) -> ScenarioUnit {
