@@ -127,10 +127,8 @@ fn leaks(s: &DivinityState, json: &str, except: &BTreeSet<String>) -> Vec<String
                 out.push(format!("tactic {t}, face down in enemy {}'s draw deck", e.id));
             }
         }
-        if e.tactics.len() >= 2 {
-            if contains(&value, &serde_json::to_value(&e.tactics).unwrap()) {
-                out.push(format!("the order of enemy {}'s tactics deck", e.id));
-            }
+        if e.tactics.len() >= 2 && contains(&value, &serde_json::to_value(&e.tactics).unwrap()) {
+            out.push(format!("the order of enemy {}'s tactics deck", e.id));
         }
     }
     // The RNG decides every future shuffle and draw.
