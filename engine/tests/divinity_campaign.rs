@@ -664,7 +664,6 @@ fn accepts(s: &DivinityState, seat: Seat, a: &A) -> bool {
 /// once its AP is spent there it can neither move off nor end its turn,
 /// and no other action is accepted: the match can't go on.
 #[test]
-#[ignore = "engine softlock: an Origin with 0 AP in a tactical space shared with another Origin can't EndTurn (tactical_space_taken, L1438) nor Move; nothing is accepted"]
 fn an_origin_stranded_in_a_shared_tactical_space_can_still_end_its_turn() {
     let options = DivinityOptions {
         party: vec!["ifan".into(), "sebille".into()],

@@ -263,7 +263,12 @@ impl DivinityState {
         let tactical = self.loc(cat).map.spaces[here].tactical();
         let shared = (0..self.origins.len()).any(|s| s != seat as usize && self.origins[s].space == here);
         let pinned = self.has_status(cat, Who::Origin(seat), |r| r.blocks_moving || r.skips_turn);
-        if tactical && shared && !pinned {
+        // The book is silent on an Origin that stopped there "temporarily"
+        // and then spent the AP it needed to leave: it stays (ASSUMPTIONS),
+        // rather than the match locking up.
+        let ap = self.origins[seat as usize].ap;
+        let stranded = self.with_graph(cat, |g| g.neighbours(here).into_iter().all(|n| g.enter_cost(n, false) > ap));
+        if tactical && shared && !pinned && !stranded {
             return Err(err(
                 "tactical_space_taken",
                 "an Origin can't end its turn in a tactical space with another Origin (L1438)",
