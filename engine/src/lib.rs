@@ -43,8 +43,14 @@ impl Viewer {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "result")]
 pub enum Outcome {
-    Win { seat: Seat },
+    Win {
+        seat: Seat,
+    },
     Draw,
+    /// A co-operative game: every seat won together (a party took an exit).
+    PartyWon,
+    /// A co-operative game: every seat lost together (a party must restart).
+    PartyLost,
 }
 
 /// Whose move it is, or how the game ended.

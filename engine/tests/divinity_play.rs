@@ -196,7 +196,7 @@ fn end_of_scenario_restart() {
         rest_round(&mut s);
     }
     assert_eq!(s.phase, Phase::Finished { result: Finish::Restart });
-    assert_eq!(Divinity::status(&s), Status::Finished(Outcome::Draw));
+    assert_eq!(Divinity::status(&s), Status::Finished(Outcome::PartyLost));
     let c = Divinity::campaign(&s, cat()).unwrap();
     assert_eq!((c.location.as_str(), c.gold, c.level), ("tutorial", 0, 1));
     assert!(items.iter().all(|i| c.origins[0].items.contains(i)));
@@ -680,7 +680,7 @@ fn r177_exit_and_campaign_carry_over() {
     assert_eq!(waiting(&s), vec![0], "no level-up here: the leader closes it");
     assert_eq!(rejected(&mut s, 1, A::FinishInterlude).code, "not_leader");
     ok(&mut s, 0, A::FinishInterlude);
-    assert_eq!(Divinity::status(&s), Status::Finished(Outcome::Win { seat: 0 }));
+    assert_eq!(Divinity::status(&s), Status::Finished(Outcome::PartyWon));
     assert!(s.revealed.iter().any(|r| r.card == "1"), "E29: an exit resolved first ends it; the rest stay unresolved");
     let c = Divinity::campaign(&s, cat()).unwrap();
     assert_eq!((c.location.as_str(), c.level, c.gold, c.finished), ("shipwreck", 1, 3, false));

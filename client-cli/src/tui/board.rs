@@ -152,6 +152,8 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
             let t = match outcome {
                 Outcome::Win { seat } => format!("Game over: {} wins", seat_name(view, *seat)),
                 Outcome::Draw => "Game over: a draw".into(),
+                Outcome::PartyWon => "Game over: the party won".into(),
+                Outcome::PartyLost => "Game over: the party lost".into(),
             };
             out.push(Line::styled(t, bold.fg(Color::Yellow)));
         }

@@ -22,12 +22,12 @@ fn err(code: &'static str, m: impl Into<String>) -> RuleError {
 
 impl Divinity {
     /// Who must act now, or how the location ended: an exit is the party's
-    /// win (reported as seat 0's); a forced restart is a draw.
+    /// win, a forced restart the party's loss.
     pub fn status_of(state: &DivinityState, cat: &Catalogue) -> Status {
         let n = state.origins.len() as Seat;
         let seats: Vec<Seat> = match &state.phase {
-            Phase::Finished { result: Finish::Exit { .. } } => return Status::Finished(Outcome::Win { seat: LEADER }),
-            Phase::Finished { result: Finish::Restart } => return Status::Finished(Outcome::Draw),
+            Phase::Finished { result: Finish::Exit { .. } } => return Status::Finished(Outcome::PartyWon),
+            Phase::Finished { result: Finish::Restart } => return Status::Finished(Outcome::PartyLost),
             _ if state.dominated_turn.is_some() || state.tie.is_some() => vec![LEADER],
             _ if state.enemy_roll.is_some() => state.enemy_roll_waiting_for(state.enemy_roll.as_ref().unwrap()),
             _ if state.pending.is_some() => vec![state.pending.as_ref().unwrap().seat],
