@@ -162,16 +162,10 @@ async fn survives_kill_9(db: Db) {
     drop(b);
     let server = db.start();
     // Reconnect with token and last_seq: what was missed arrives, nothing acknowledged is lost.
-    let mut a = Client::player(&server.addr, &m.tokens[0], Some(acked)).await;
+    let a = Client::player(&server.addr, &m.tokens[0], Some(acked)).await;
     assert_eq!(a.seq, acked, "the welcome is at the last acknowledged action");
-    assert_eq!(a.view["units"].as_array().unwrap().len(), 2);
-    let mut b = Client::player(&server.addr, &m.tokens[1], Some(b_seen)).await;
-    b.catch_up(acked).await;
-    assert_eq!(b.view["units"].as_array().unwrap().len(), 2);
-    // The game goes on.
-    let s = a.ok(json!({"type": "end_turn"})).await;
-    b.catch_up(s).await;
-    b.ok(json!({"type": "summon", "alpha": 0, "hex": [0, -5]})).await;
+    drop(a);
+    resume_and_play_on(&server.addr, &m, acked, b_seen, 2).await;
 }
 
 #[tokio::test]

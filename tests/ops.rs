@@ -204,13 +204,8 @@ async fn sigterm_loses_nothing(db: Db) {
     let b_seen = b.seq;
     drop((a, b));
     let server = db.start();
-    let mut a = Client::player(&server.addr, &m.tokens[0], Some(acked)).await;
-    assert!(a.seq >= acked, "no acknowledged action lost: {} < {acked}", a.seq);
-    let mut b = Client::player(&server.addr, &m.tokens[1], Some(b_seen)).await;
-    b.catch_up(a.seq).await;
-    let s = a.ok(json!({"type": "end_turn"})).await;
-    b.catch_up(s).await;
-    b.ok(json!({"type": "summon", "alpha": 0, "hex": [0, -5]})).await;
+    let units = if acked >= 4 { 2 } else { 1 };
+    resume_and_play_on(&server.addr, &m, acked, b_seen, units).await;
 }
 
 #[tokio::test]
@@ -220,9 +215,8 @@ async fn sigterm_mid_game_loses_nothing_on_sqlite() {
 
 #[tokio::test]
 async fn sigterm_mid_game_loses_nothing_on_postgres() {
-    let db = format!("athlas_ops_term_{}", std::process::id());
-    if psql(&[&format!("DROP DATABASE IF EXISTS {db}"), &format!("CREATE DATABASE {db}")]) {
-        sigterm_loses_nothing(Db::Postgres(format!("postgres://postgres@127.0.0.1:5432/{db}"))).await;
+    if let Some(db) = Db::postgres("ops_term").await {
+        sigterm_loses_nothing(db).await;
     }
 }
 

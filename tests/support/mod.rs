@@ -329,3 +329,18 @@ pub async fn started(addr: &str, m: &Match) -> (Client, Client) {
     a.catch_up(s).await;
     (a, b)
 }
+
+/// After a restart: both seats come back with their last seq, every
+/// acknowledged action is there (at least the `units` seat 0 summoned with
+/// an ack), and the game goes on: seat 0 ends its turn, seat 1 summons.
+pub async fn resume_and_play_on(addr: &str, m: &Match, acked: u64, b_seen: u64, units: usize) {
+    let mut a = Client::player(addr, &m.tokens[0], Some(acked)).await;
+    assert!(a.seq >= acked, "no acknowledged action lost: {} < {acked}", a.seq);
+    assert!(a.view["units"].as_array().unwrap().len() >= units, "{}", a.view["units"]);
+    let mut b = Client::player(addr, &m.tokens[1], Some(b_seen)).await;
+    b.catch_up(a.seq).await;
+    assert_eq!(b.view["units"], a.view["units"], "both seats see the same board");
+    let s = a.ok(json!({"type": "end_turn"})).await;
+    b.catch_up(s).await;
+    b.ok(json!({"type": "summon", "alpha": 0, "hex": [0, -5]})).await;
+}
