@@ -183,6 +183,20 @@ fn challenge_choices(s: &DivinityState, seat: Seat) -> Vec<A> {
 /// their JSON form so that a decision this engine does not know is skipped.
 fn party_choices(s: &DivinityState) -> Vec<A> {
     let mut out = Vec::new();
+    // An item nobody has room for (L1056): a taker drops a consumable for
+    // new equipment; otherwise the new item goes back to its deck.
+    if let Some(o) = s.overflow.first() {
+        if matches!(cat().items.get(&o.item).map(|i| i.kind), Some(ItemKind::Equipment(_))) {
+            for &t in &o.takers {
+                for d in &s.origins[t as usize].backpack {
+                    if matches!(cat().items.get(d).map(|i| i.kind), Some(ItemKind::Consumable(_))) {
+                        out.push(A::PlaceItem { to: Some(t), drop: Some(d.clone()), pass_to: None });
+                    }
+                }
+            }
+        }
+        out.push(A::PlaceItem { to: None, drop: None, pass_to: None });
+    }
     let aims: Vec<Aim> =
         (0..s.origins.len() as Seat).map(Aim::Origin).chain(s.enemies.iter().map(|e| Aim::Enemy(e.id))).collect();
     for aim in &aims {
@@ -643,9 +657,10 @@ fn settle(s: &mut DivinityState) {
         if !(s.enemy_roll.is_some() || s.pending.is_some()) && party_choices(s).iter().all(|a| !accepts(s, 0, a)) {
             return;
         }
-        let step = choices(s, &Plan::default())
-            .into_iter()
-            .find(|(seat, a)| matches!(a, A::Accept | A::BreakTie { .. } | A::Command { .. }) && accepts(s, *seat, a));
+        let step = choices(s, &Plan::default()).into_iter().find(|(seat, a)| {
+            matches!(a, A::Accept | A::BreakTie { .. } | A::Command { .. } | A::PlaceItem { .. })
+                && accepts(s, *seat, a)
+        });
         match step {
             Some((seat, a)) => {
                 Divinity::apply(s, seat, a).unwrap();

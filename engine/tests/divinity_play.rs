@@ -12,7 +12,7 @@ use athlas_engine::divinity::damage::Environment;
 use athlas_engine::divinity::dice::{Colour, Die, Roll};
 use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::interlude::{valid_skills, MerchantDeck};
-use athlas_engine::divinity::state::{EnemyKind, Finish, Phase, RoundKind, Who};
+use athlas_engine::divinity::state::{EnemyKind, Finish, Overflow, Phase, Revealed, RoundKind, Who};
 use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
 use athlas_engine::{Outcome, RuleError, Ruleset, Seat, Status, Viewer};
@@ -1718,4 +1718,145 @@ fn r222_party_breaks_ties() {
     let ev = ok(&mut s, 1 - seat, A::EndTurn);
     assert!(s.tie.is_none());
     assert!(!ev.iter().any(|e| matches!(e, Ev::TieToBreak { .. })));
+}
+
+/// Two Origins in the brig (tutorial space 4) with full backpacks and a
+/// trinket each, about to explore the placed brig card: it gives the unique
+/// Magister's Collar Key (a trinket).
+fn brig_with_full_packs() -> DivinityState {
+    let mut s = start("tutorial", &["ifan", "sebille"]);
+    let brig = ix(&s, "4");
+    for (o, trinket) in s.origins.iter_mut().zip(["lucky_charm", "copper_band"]) {
+        o.space = brig;
+        o.equipped.push(trinket.into());
+        o.backpack = vec!["healing_potion".into(), "fire_grenade".into(), "blessed_arrows".into()];
+    }
+    s.phase = Phase::Resolve;
+    s.revealed = vec![Revealed { card: "4".into(), seats: vec![0], space: brig, placed: true }];
+    s
+}
+
+// R146 (L1056): an item nobody in the space has room for waits for the party's choice; the
+// leader answers; nothing else happens first; dropping another item makes room.
+#[test]
+fn r146_no_room_party_drops_another_item() {
+    let mut s = brig_with_full_packs();
+    let ev = ok(&mut s, 0, A::Resolve { card: "4".into() });
+    assert!(ev.contains(&Ev::NoRoom { item: "collar_key".into(), takers: vec![0, 1] }), "{ev:?}");
+    assert!(s.origins.iter().all(|o| !o.equipped.iter().chain(&o.backpack).any(|i| i == "collar_key")));
+    assert_eq!(waiting(&s), vec![0], "the leader answers for the party");
+    assert_eq!(rejected(&mut s, 1, A::PlaceItem { to: Some(1), drop: None, pass_to: None }).code, "not_leader");
+    assert_eq!(rejected(&mut s, 0, A::ChooseRound { explore: true }).code, "item_waiting");
+    assert_eq!(rejected(&mut s, 0, A::PlaceItem { to: Some(0), drop: None, pass_to: None }).code, "no_room");
+    let keep = |d: &str| A::PlaceItem { to: Some(1), drop: Some(d.into()), pass_to: None };
+    assert_eq!(rejected(&mut s, 0, keep("long_sword")).code, "not_carried");
+    // Trading is not allowed in an Explore round (L1047): the dropped item can't be passed on.
+    let pass = A::PlaceItem { to: Some(1), drop: Some("copper_band".into()), pass_to: Some(0) };
+    assert_eq!(rejected(&mut s, 0, pass).code, "no_trading_now");
+    // Sebille drops her Copper Band: the key takes its trinket slot.
+    let ev = ok(&mut s, 0, keep("copper_band"));
+    assert!(ev.contains(&Ev::ItemDiscarded { seat: 1, item: "copper_band".into() }));
+    assert!(ev.contains(&Ev::ItemGained { seat: Some(1), item: "collar_key".into() }));
+    assert!(s.origins[1].equipped.contains(&"collar_key".to_string()));
+    assert!(!s.origins[1].equipped.contains(&"copper_band".to_string()));
+    assert!(s.overflow.is_empty());
+    assert_ne!(waiting(&s), Vec::<Seat>::new());
+}
+
+// R146 (L1056): or the new item itself is discarded; a specific reward is still found (L1336).
+#[test]
+fn r146_no_room_party_discards_the_new_item() {
+    let mut s = brig_with_full_packs();
+    ok(&mut s, 0, A::Resolve { card: "4".into() });
+    let before: Vec<_> = s.origins.iter().map(|o| (o.equipped.clone(), o.backpack.clone())).collect();
+    assert_eq!(
+        rejected(&mut s, 0, A::PlaceItem { to: None, drop: Some("healing_potion".into()), pass_to: None }).code,
+        "bad_choice"
+    );
+    let ev = ok(&mut s, 0, A::PlaceItem { to: None, drop: None, pass_to: None });
+    assert!(ev.contains(&Ev::RewardDiscarded { item: "collar_key".into() }));
+    let after: Vec<_> = s.origins.iter().map(|o| (o.equipped.clone(), o.backpack.clone())).collect();
+    assert_eq!(before, after);
+    assert!(s.found.iter().any(|f| f.ends_with(":collar_key")));
+}
+
+// R143 + R146 (L1039): only Origins in the finder's space may take an item found exploring:
+// one elsewhere with room gets nothing and can't be named; one in the space with room takes it.
+#[test]
+fn r143_found_item_goes_to_someone_in_the_space() {
+    let mut s = brig_with_full_packs();
+    s.origins[1].backpack.clear();
+    s.origins[1].space = ix(&s, "1");
+    ok(&mut s, 0, A::Resolve { card: "4".into() });
+    assert_eq!(s.overflow, vec![Overflow { item: "collar_key".into(), takers: vec![0] }]);
+    let to_far = A::PlaceItem { to: Some(1), drop: None, pass_to: None };
+    assert_eq!(rejected(&mut s, 0, to_far).code, "not_a_taker");
+    // Dropping a backpack item makes room in the backpack (the trinket slot is taken).
+    ok(&mut s, 0, A::PlaceItem { to: Some(0), drop: Some("fire_grenade".into()), pass_to: None });
+    assert!(s.origins[0].backpack.contains(&"collar_key".to_string()));
+    assert!(!s.origins[0].backpack.contains(&"fire_grenade".to_string()));
+
+    let mut s = brig_with_full_packs();
+    s.origins[1].backpack.clear();
+    let ev = ok(&mut s, 0, A::Resolve { card: "4".into() });
+    assert!(ev.contains(&Ev::ItemGained { seat: Some(1), item: "collar_key".into() }));
+    assert!(s.overflow.is_empty());
+}
+
+// R146 + R144 (L1050, L1056): where trading is free (a Rest round), the dropped item may go
+// to another Origin who has room for it instead of the deck.
+#[test]
+fn r146_dropped_item_passed_on_in_a_rest_round() {
+    let mut s = start("tutorial", &["ifan", "sebille"]);
+    s.origins[1].space = ix(&s, "3");
+    ok(&mut s, 0, A::ChooseRound { explore: false });
+    s.origins[0].backpack = vec!["iron_helmet".into(), "fire_grenade".into(), "blessed_arrows".into()];
+    s.origins[1].backpack = vec!["healing_potion".into(), "fire_arrows".into(), "teleport_scroll".into()];
+    s.overflow = vec![Overflow { item: "curative_elixir".into(), takers: vec![0, 1] }];
+    // Sebille has no room for a potion, but her head slot is free for the helmet.
+    let no = A::PlaceItem { to: Some(0), drop: Some("fire_grenade".into()), pass_to: Some(1) };
+    assert_eq!(rejected(&mut s, 0, no).code, "bad_receiver");
+    let ev = ok(&mut s, 0, A::PlaceItem { to: Some(0), drop: Some("iron_helmet".into()), pass_to: Some(1) });
+    assert!(ev.contains(&Ev::ItemTraded { from: 0, to: 1, item: "iron_helmet".into() }));
+    assert!(s.origins[1].equipped.contains(&"iron_helmet".to_string()));
+    assert!(s.origins[0].backpack.contains(&"curative_elixir".to_string()));
+    assert!(!ev.iter().any(|e| matches!(e, Ev::ItemDiscarded { .. })));
+}
+
+// R144 (L1047-1052, L1590): items may be taken as well as given; free anywhere in a Rest
+// round, 1 AP and the same space in combat, never in an Explore round; a receiver with a
+// full backpack may equip the item at once if it fits.
+#[test]
+fn r144_take_by_round_type() {
+    let mut s = start("tutorial", &["ifan", "sebille"]);
+    s.origins[1].space = ix(&s, "3");
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    assert_eq!(rejected(&mut s, 1, A::Take { item: "leather_armor".into(), from: 0 }).code, "not_combat");
+    assert_eq!(rejected(&mut s, 0, A::Give { item: "leather_armor".into(), to: 1 }).code, "not_combat");
+
+    let mut s = start("tutorial", &["ifan", "sebille"]);
+    s.origins[1].space = ix(&s, "3");
+    ok(&mut s, 0, A::ChooseRound { explore: false });
+    s.origins[1].backpack = vec!["healing_potion".into(), "fire_arrows".into(), "teleport_scroll".into()];
+    s.origins[0].backpack = vec!["iron_helmet".into(), "fire_grenade".into()];
+    // A full backpack: a consumable can't be received, a helmet for the free head slot can.
+    assert_eq!(rejected(&mut s, 1, A::Take { item: "fire_grenade".into(), from: 0 }).code, "no_room");
+    let ev = ok(&mut s, 1, A::Take { item: "iron_helmet".into(), from: 0 });
+    assert!(ev.contains(&Ev::ItemTraded { from: 0, to: 1, item: "iron_helmet".into() }));
+    assert!(s.origins[1].equipped.contains(&"iron_helmet".to_string()));
+    assert_eq!(rejected(&mut s, 1, A::Take { item: "iron_helmet".into(), from: 0 }).code, "not_carried");
+    assert_eq!(s.origins[1].ap, 0);
+
+    let mut c = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
+    let seat = waiting(&c)[0];
+    let other = 1 - seat;
+    c.origins[other as usize].space = ix(&c, "1");
+    ok(&mut c, seat, A::StartTurn);
+    let item = c.origins[other as usize].equipped[0].clone();
+    assert_eq!(rejected(&mut c, seat, A::Take { item: item.clone(), from: other }).code, "too_far");
+    c.origins[other as usize].space = c.origins[seat as usize].space;
+    let ap = c.origins[seat as usize].ap;
+    ok(&mut c, seat, A::Take { item: item.clone(), from: other });
+    assert_eq!(c.origins[seat as usize].ap, ap - 1);
+    assert!(c.origins[seat as usize].backpack.contains(&item));
 }

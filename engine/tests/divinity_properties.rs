@@ -77,6 +77,20 @@ fn candidates(s: &DivinityState, seat: Seat, rng: &mut GameRng) -> Vec<A> {
         out.push(A::BreakTie { target: Aim::Origin(t) });
     }
     out.push(A::Command { target: Aim::Origin(seat) });
+    // Trading both ways, and placing an item nobody had room for (L1056).
+    for (t, other) in s.origins.iter().enumerate() {
+        let t = t as Seat;
+        for i in other.equipped.iter().chain(&other.backpack) {
+            out.push(A::Take { item: i.clone(), from: t });
+        }
+        for i in o.equipped.iter().chain(&o.backpack) {
+            out.push(A::Give { item: i.clone(), to: t });
+            out.push(A::PlaceItem { to: Some(t), drop: Some(i.clone()), pass_to: None });
+            out.push(A::PlaceItem { to: Some(seat), drop: Some(i.clone()), pass_to: Some(t) });
+        }
+        out.push(A::PlaceItem { to: Some(t), drop: None, pass_to: None });
+    }
+    out.push(A::PlaceItem { to: None, drop: None, pass_to: None });
     for (t, other) in s.origins.iter().enumerate() {
         if other.downed {
             out.push(A::Revive { to: t as Seat, hp: 1 + rng.below(3) });

@@ -144,6 +144,22 @@ pub enum DivinityAction {
         item: String,
         to: Seat,
     },
+    /// Take an item from an Origin in your space (anywhere in a Rest round, L1049-1050).
+    Take {
+        item: String,
+        from: Seat,
+    },
+    /// The leader places an item nobody had room for (L1056): Origin `to`
+    /// takes it, dropping `drop` (discarded, or passed to `pass_to` where
+    /// trading is free); `to: None` discards the new item.
+    PlaceItem {
+        #[serde(default)]
+        to: Option<Seat>,
+        #[serde(default)]
+        drop: Option<String>,
+        #[serde(default)]
+        pass_to: Option<Seat>,
+    },
     /// Discard an item to the bottom of its deck.
     Discard {
         item: String,

@@ -589,41 +589,134 @@ impl DivinityState {
         Ok(())
     }
 
-    /// Give an item (L1049-1050): 1 AP to an Origin in your space in combat;
-    /// free to anyone in a Rest round. It lands in the receiver's backpack.
-    pub(super) fn give(
+    /// Trade an item (L1043-1052): give one of yours to, or take one from,
+    /// another Origin. In combat 1 AP per item and only in your space
+    /// (L1049, L1590); free with anyone anywhere in a Rest round (L1050) and
+    /// in the interlude (L1347); never in an Explore round (L1047). The
+    /// receiver stores it, or equips it when its backpack is full and it
+    /// fits (L1052); with neither it cannot receive it (L1056).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn trade(
         &mut self,
         cat: &Catalogue,
         seat: Seat,
-        item: &str,
+        from: Seat,
         to: Seat,
+        item: &str,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
         let cost = self.item_turn(cat, seat, ev)?;
-        let r = self.origins.get(to as usize).ok_or_else(|| err("no_such_origin", "no such Origin"))?;
-        if to == seat || r.downed {
-            return Err(err("bad_receiver", "give to another Origin that is not downed (L747)"));
+        let other = if from == seat { to } else { from };
+        let r = self.origins.get(other as usize).ok_or_else(|| err("no_such_origin", "no such Origin"))?;
+        if other == seat || r.downed {
+            return Err(err("bad_partner", "trade with another Origin that is not downed (L747)"));
         }
         if cost > 0 && r.space != self.origins[seat as usize].space {
-            return Err(err("too_far", "in combat you trade only with an Origin in your space"));
+            return Err(err("too_far", "in combat you trade only with an Origin in your space (L1049)"));
         }
-        if r.backpack.len() >= BACKPACK {
-            return Err(err("backpack_full", "the receiver's backpack is full"));
-        }
-        let o = &self.origins[seat as usize];
+        let o = &self.origins[from as usize];
         let from_pack = o.backpack.iter().position(|x| x == item);
         let from_eq = o.equipped.iter().position(|x| x == item);
         if from_pack.is_none() && from_eq.is_none() {
-            return Err(err("not_carried", "you don't carry that item"));
+            return Err(err("not_carried", format!("Origin {from} does not carry {item}")));
+        }
+        if !self.has_room(cat, to, item) {
+            return Err(err("no_room", "the receiver can neither store nor equip it (L1056)"));
         }
         self.spend_ap(seat, cost)?;
-        let o = &mut self.origins[seat as usize];
+        let o = &mut self.origins[from as usize];
         match from_pack {
             Some(i) => o.backpack.remove(i),
             None => o.equipped.remove(from_eq.unwrap()),
         };
-        self.unrune(seat, item, ev);
-        self.origins[to as usize].backpack.push(item.to_string());
+        self.unrune(from, item, ev);
+        let r = &mut self.origins[to as usize];
+        if r.backpack.len() < BACKPACK {
+            r.backpack.push(item.to_string());
+        } else {
+            r.equipped.push(item.to_string());
+        }
+        ev.push(Ev::ItemTraded { from, to, item: item.to_string() });
+        Ok(())
+    }
+
+    /// The party's answer to an item nobody had room for (L1056): `to`
+    /// takes it, dropping `drop` first if it has no room; the dropped item
+    /// is discarded to its deck, or given to `pass_to` where trading is free
+    /// (a Rest round, the interlude: L1050, L1347). `to: None` discards the
+    /// new item.
+    pub(super) fn place_overflow(
+        &mut self,
+        cat: &Catalogue,
+        to: Option<Seat>,
+        drop: Option<&str>,
+        pass_to: Option<Seat>,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let Some(o) = self.overflow.first().cloned() else {
+            return Err(err("no_item_waiting", "no item is waiting for room"));
+        };
+        let Some(to) = to else {
+            if drop.is_some() || pass_to.is_some() {
+                return Err(err("bad_choice", "discarding the new item drops nothing else"));
+            }
+            self.overflow.remove(0);
+            ev.push(Ev::RewardDiscarded { item: o.item });
+            return Ok(());
+        };
+        if !o.takers.contains(&to) {
+            return Err(err("not_a_taker", format!("Origin {to} may not take {} (L1039)", o.item)));
+        }
+        match drop {
+            None if !self.has_room(cat, to, &o.item) => {
+                return Err(err("no_room", "drop another item to make room (L1056)"));
+            }
+            None if pass_to.is_some() => return Err(err("bad_choice", "nothing dropped to pass on")),
+            None => {}
+            Some(d) => {
+                let c = &self.origins[to as usize];
+                let in_pack = c.backpack.iter().position(|x| x == d);
+                let in_eq = c.equipped.iter().position(|x| x == d);
+                let rune = c.runes.iter().position(|a| a.rune == d);
+                if in_pack.is_none() && in_eq.is_none() && rune.is_none() {
+                    return Err(err("not_carried", format!("Origin {to} does not carry {d}")));
+                }
+                let mut next = self.clone();
+                let c = &mut next.origins[to as usize];
+                if let Some(i) = in_pack {
+                    c.backpack.remove(i);
+                } else if let Some(i) = in_eq {
+                    c.equipped.remove(i);
+                } else {
+                    c.runes.remove(rune.unwrap());
+                }
+                next.unrune(to, d, ev);
+                if !next.has_room(cat, to, &o.item) {
+                    return Err(err("still_no_room", format!("dropping {d} makes no room for {}", o.item)));
+                }
+                match pass_to {
+                    None => next.discard_item(to, d, ev),
+                    Some(p) => {
+                        if !matches!(self.phase, Phase::Rest { .. } | Phase::Interlude(_)) {
+                            return Err(err(
+                                "no_trading_now",
+                                "only a Rest round or the interlude lets the party trade freely (L1047-1050)",
+                            ));
+                        }
+                        let r = next.origins.get(p as usize).ok_or_else(|| err("no_such_origin", "no such Origin"))?;
+                        if p == to || r.downed || !next.has_room(cat, p, d) {
+                            return Err(err("bad_receiver", format!("Origin {p} cannot receive {d} (L747, L1056)")));
+                        }
+                        next.place_item(cat, p, d);
+                        ev.push(Ev::ItemTraded { from: to, to: p, item: d.to_string() });
+                    }
+                }
+                *self = next;
+            }
+        }
+        self.overflow.remove(0);
+        self.place_item(cat, to, &o.item);
+        ev.push(Ev::ItemGained { seat: Some(to), item: o.item });
         Ok(())
     }
 

@@ -331,28 +331,59 @@ impl DivinityState {
         ev.push(Ev::ItemDiscarded { seat, item: item.to_string() });
     }
 
-    /// A new item for an Origin: into the backpack if there is room,
-    /// otherwise discarded (L1056; the engine never asks whom to drop).
-    pub fn gain_item(&mut self, cat: &Catalogue, seat: Option<Seat>, item: &str, ev: &mut Vec<Ev>) {
-        let target = seat
-            .filter(|&s| self.has_room(s))
-            .or_else(|| self.standing().find(|&s| self.has_room(s)))
-            .or_else(|| (0..self.origins.len() as Seat).find(|&s| self.has_room(s)));
-        ev.push(Ev::ItemGained { seat: target, item: item.to_string() });
-        if let Some(s) = target {
-            let o = &mut self.origins[s as usize];
-            let equip = cat.items.get(item).is_some_and(|i| matches!(i.kind, ItemKind::Equipment(_)));
-            let mut with = o.equipped.clone();
-            with.push(item.to_string());
-            if equip && super::state::fits(cat, &with) {
-                o.equipped.push(item.to_string());
-            } else {
-                o.backpack.push(item.to_string());
+    /// A new item (L1039, L1056): the finder takes it if it has room, else
+    /// another Origin who may take it and has room; it is equipped when it
+    /// fits, else stored. When none of them has room the party must choose
+    /// (`PlaceItem`): the item waits in [`DivinityState::overflow`].
+    pub fn gain_item(&mut self, cat: &Catalogue, group: &[Seat], item: &str, ev: &mut Vec<Ev>) {
+        let takers = self.takers(group);
+        match takers.iter().copied().find(|&s| self.has_room(cat, s, item)) {
+            Some(s) => {
+                ev.push(Ev::ItemGained { seat: Some(s), item: item.to_string() });
+                self.place_item(cat, s, item);
+            }
+            None => {
+                ev.push(Ev::NoRoom { item: item.to_string(), takers: takers.clone() });
+                self.overflow.push(super::state::Overflow { item: item.to_string(), takers });
             }
         }
     }
 
-    fn has_room(&self, s: Seat) -> bool {
-        self.origins[s as usize].backpack.len() < super::state::BACKPACK
+    /// Who may take an item the group found: the group and every Origin in
+    /// its space (the whole party after a combat), finder first, never a
+    /// downed Origin (L747, L1039).
+    fn takers(&self, group: &[Seat]) -> Vec<Seat> {
+        let spaces: Vec<_> = group.iter().map(|&s| self.origins[s as usize].space).collect();
+        let mut v: Vec<Seat> = group.iter().copied().filter(|&s| !self.origins[s as usize].downed).collect();
+        for s in self.standing() {
+            if !v.contains(&s) && spaces.contains(&self.origins[s as usize].space) {
+                v.push(s);
+            }
+        }
+        v
+    }
+
+    /// The Origin can equip or store the item (L1056).
+    pub(super) fn has_room(&self, cat: &Catalogue, s: Seat, item: &str) -> bool {
+        let o = &self.origins[s as usize];
+        if o.backpack.len() < super::state::BACKPACK {
+            return true;
+        }
+        let mut with = o.equipped.clone();
+        with.push(item.to_string());
+        cat.items.get(item).is_some_and(|i| matches!(i.kind, ItemKind::Equipment(_))) && super::state::fits(cat, &with)
+    }
+
+    /// Equip the item if it fits, else store it; the caller checked the room.
+    pub(super) fn place_item(&mut self, cat: &Catalogue, s: Seat, item: &str) {
+        let o = &mut self.origins[s as usize];
+        let mut with = o.equipped.clone();
+        with.push(item.to_string());
+        let equip = cat.items.get(item).is_some_and(|i| matches!(i.kind, ItemKind::Equipment(_)));
+        if equip && super::state::fits(cat, &with) {
+            o.equipped.push(item.to_string());
+        } else {
+            o.backpack.push(item.to_string());
+        }
     }
 }

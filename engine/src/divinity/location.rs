@@ -187,6 +187,7 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
         dominated_turn: None,
         tie: None,
         challenge: None,
+        overflow: Vec::new(),
         gold: saved.as_ref().map_or(0, |c| c.gold),
         journal: saved.as_ref().map_or(Vec::new(), |c| c.journal.clone()),
         found: saved.as_ref().map_or(Vec::new(), |c| c.found.clone()),
@@ -495,7 +496,6 @@ impl DivinityState {
         disp: &mut Disposition,
         ev: &mut Vec<Ev>,
     ) {
-        let finder = group.first().copied();
         match e {
             CardEffect::Spawn { rows } => {
                 for row in rows {
@@ -525,7 +525,7 @@ impl DivinityState {
                     return;
                 }
                 self.found.push(specific);
-                self.gain_item(cat, finder, item, ev);
+                self.gain_item(cat, group, item, ev);
             }
             CardEffect::RandomItem { level } => {
                 let deck: Vec<&String> = cat
@@ -535,13 +535,13 @@ impl DivinityState {
                     .map(|i| &i.id)
                     .collect();
                 let pick = deck[self.rng.below(deck.len() as u32) as usize].clone();
-                self.gain_item(cat, finder, &pick, ev);
+                self.gain_item(cat, group, &pick, ev);
             }
             CardEffect::RandomConsumable { deck } => {
                 let cards: Vec<&String> =
                     cat.items.values().filter(|i| i.kind == ItemKind::Consumable(*deck)).map(|i| &i.id).collect();
                 let pick = cards[self.rng.below(cards.len() as u32) as usize].clone();
-                self.gain_item(cat, finder, &pick, ev);
+                self.gain_item(cat, group, &pick, ev);
             }
             CardEffect::Key { a, b } => {
                 let paths = &self.loc(cat).map.paths;

@@ -28,7 +28,7 @@ impl Divinity {
         let seats: Vec<Seat> = match &state.phase {
             Phase::Finished { result: Finish::Exit { .. } } => return Status::Finished(Outcome::PartyWon),
             Phase::Finished { result: Finish::Restart } => return Status::Finished(Outcome::PartyLost),
-            _ if state.dominated_turn.is_some() || state.tie.is_some() => vec![LEADER],
+            _ if state.dominated_turn.is_some() || state.tie.is_some() || !state.overflow.is_empty() => vec![LEADER],
             _ if state.enemy_roll.is_some() => state.enemy_roll_waiting_for(state.enemy_roll.as_ref().unwrap()),
             _ if state.pending.is_some() => vec![state.pending.as_ref().unwrap().seat],
             _ if state.challenge.is_some() => state.challenge_waiting(cat),
@@ -84,16 +84,21 @@ impl Divinity {
         if matches!(state.phase, Phase::Finished { .. }) {
             return Err(err("finished", "the location is over"));
         }
-        if state.dominated_turn.is_some() && !matches!(action, A::Command { .. }) {
+        let placing = !state.overflow.is_empty();
+        if placing && !matches!(action, A::PlaceItem { .. }) {
+            return Err(err("item_waiting", "the party first finds room for the new item or discards it (L1056)"));
+        }
+        if placing {
+            // The item is placed at once, whatever else waits (L1056).
+        } else if state.dominated_turn.is_some() && !matches!(action, A::Command { .. }) {
             return Err(err("orders_pending", "the party first picks the DOMINATED minion's target"));
-        }
-        if state.tie.is_some() && !matches!(action, A::BreakTie { .. }) {
+        } else if state.tie.is_some() && !matches!(action, A::BreakTie { .. }) {
             return Err(err("tie_pending", "the party first picks the enemy's target among equals"));
-        }
-        if (state.pending.is_some() || state.enemy_roll.is_some()) && !matches!(action, A::Reroll { .. } | A::Accept) {
+        } else if (state.pending.is_some() || state.enemy_roll.is_some())
+            && !matches!(action, A::Reroll { .. } | A::Accept)
+        {
             return Err(err("roll_pending", "accept or reroll the pending roll first"));
-        }
-        if state.challenge.is_some() && !matches!(action, A::Challenge { .. } | A::Reroll { .. } | A::Accept) {
+        } else if state.challenge.is_some() && !matches!(action, A::Challenge { .. } | A::Reroll { .. } | A::Accept) {
             return Err(err("challenge_under_way", "finish the challenge first"));
         }
         let mut next = state.clone();
@@ -234,7 +239,12 @@ fn act(
         A::Equip { item } => s.equip(cat, seat, &item, ev),
         A::Store { item } => s.store(cat, seat, &item, ev),
         A::AttachRune { rune, item } => s.attach_rune(cat, seat, &rune, &item, ev),
-        A::Give { item, to } => s.give(cat, seat, &item, to, ev),
+        A::Give { item, to } => s.trade(cat, seat, seat, to, &item, ev),
+        A::Take { item, from } => s.trade(cat, seat, from, seat, &item, ev),
+        A::PlaceItem { to, drop, pass_to } => {
+            leader(seat)?;
+            s.place_overflow(cat, to, drop.as_deref(), pass_to, ev)
+        }
         A::Discard { item } => s.discard_carried(cat, seat, &item, ev),
         A::Recover { status } if rest => {
             let _ = status;

@@ -263,6 +263,16 @@ pub struct TieChoice {
     pub face: u8,
 }
 
+/// An item nobody who may take it has room for (L1056): the party must at
+/// once discard it or make room for it by dropping another item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Overflow {
+    pub item: String,
+    /// The Origins who may take it: those in the finder's space for an item
+    /// found exploring, anyone after a combat (L1039); never a downed one (L747).
+    pub takers: Vec<Seat>,
+}
+
 /// An enemy's roll waiting for the Origins' Source rerolls (L511).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EnemyRoll {
@@ -345,6 +355,10 @@ pub struct DivinityState {
     #[serde(default)]
     pub tie: Option<TieChoice>,
     pub challenge: Option<ChallengeState>,
+    /// Items acquired when no one who may take them had room (L1056),
+    /// oldest first: the party places or discards each before anything else.
+    #[serde(default)]
+    pub overflow: Vec<Overflow>,
     pub gold: u32,
     pub journal: Vec<u32>,
     pub found: Vec<String>,

@@ -61,6 +61,8 @@ pub struct DivinityView {
     /// An enemy waiting for the party to pick its target among equals.
     pub tie: Option<TieChoice>,
     pub challenge: Option<ChallengeState>,
+    /// Items waiting for the party to find room (L1056).
+    pub overflow: Vec<super::state::Overflow>,
     /// The campaign to carry on with, once the location is over.
     pub campaign: Option<CampaignState>,
 }
@@ -113,6 +115,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         dominated_turn: state.dominated_turn,
         tie: state.tie.clone(),
         challenge: state.challenge.clone(),
+        overflow: state.overflow.clone(),
         campaign: super::Divinity::campaign(state, cat),
     }
 }
