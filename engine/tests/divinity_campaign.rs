@@ -731,3 +731,51 @@ fn an_origin_stranded_in_a_shared_tactical_space_can_still_end_its_turn() {
     let open: Vec<&A> = ways.iter().filter(|a| accepts(&s, 0, a)).collect();
     assert!(!open.is_empty(), "Ifan is stranded in t1 with 0 AP: no way to end his turn; waiting {:?}", waiting(&s));
 }
+
+/// The book's default party of four (Ifan, Sebille, the Red Prince, Fane).
+const BOOK_PARTY: [&str; 4] = ["ifan", "sebille", "red_prince", "fane"];
+
+#[test]
+fn the_first_campaign_with_the_books_party_of_four() {
+    complete(&BOOK_PARTY, false);
+}
+
+/// Fort Joy's courtyard fight against the clock (content/divinity/locations/fort_joy.json)
+/// is winnable by the book's party with the script's policy: on most table seeds 1-12 it
+/// leaves Fort Joy by its exit at the first attempt, and on every seed within three.
+#[test]
+fn the_books_party_of_four_leaves_fort_joy() {
+    let mut first_try = 0;
+    let mut attempts_per_seed = Vec::new();
+    for seed in 1..=12u64 {
+        let mut journey = Journey::default();
+        let mut campaign: Option<CampaignState> = None;
+        let mut attempts = 0;
+        for m in 0..MAX_MATCHES {
+            let options = DivinityOptions {
+                party: BOOK_PARTY.iter().map(|p| p.to_string()).collect(),
+                campaign: campaign.clone(),
+                ..DivinityOptions::default()
+            };
+            let mut s = Divinity::start(&options, seed.wrapping_add(m)).expect("the next location starts");
+            let at_fort = s.location == "fort_joy";
+            play_location(&mut s, &mut journey);
+            let c = Divinity::campaign(&s, cat()).expect("a finished location gives the campaign");
+            if at_fort {
+                attempts += 1;
+                if c.location != "fort_joy" {
+                    assert_eq!(c.location, "hollow_marshes", "Fort Joy's exit leads to the marshes");
+                    break;
+                }
+            }
+            campaign = Some(c);
+        }
+        if attempts == 1 {
+            first_try += 1;
+        }
+        attempts_per_seed.push(attempts);
+    }
+    eprintln!("Fort Joy attempts per seed: {attempts_per_seed:?}");
+    assert!(first_try >= 9, "Fort Joy left at the first attempt on {first_try} of 12 seeds: {attempts_per_seed:?}");
+    assert!(attempts_per_seed.iter().all(|&a| (1..=3).contains(&a)), "{attempts_per_seed:?}");
+}
