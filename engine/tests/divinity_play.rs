@@ -1860,3 +1860,83 @@ fn r144_take_by_round_type() {
     assert_eq!(c.origins[seat as usize].ap, ap - 1);
     assert!(c.origins[seat as usize].backpack.contains(&item));
 }
+
+// R142 (L1031) and the supply's decks: one copy of each card no Origin carries, shuffled
+// from the table seed (the same seed, the same order), never a unique item twice.
+#[test]
+fn r142_item_decks_are_shuffled_decks_without_carried_cards() {
+    let party = ["ifan", "sebille", "red_prince"];
+    let s = Divinity::start(&options("fort_joy", &party), 3).unwrap();
+    let carried: Vec<&String> = s.origins.iter().flat_map(|o| o.equipped.iter().chain(&o.backpack)).collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for (name, cards) in &s.item_decks {
+        for c in cards {
+            assert!(seen.insert(c.clone()), "{c} twice in the decks");
+            assert!(!carried.contains(&c), "{c} is carried and in deck {name}");
+        }
+    }
+    for (id, item) in &cat().items {
+        assert!(seen.contains(id) || carried.contains(&id), "{id} is neither carried nor in a deck");
+        if item.unique {
+            assert!(s.item_decks["unique"].contains(id));
+        }
+    }
+    assert!(s.item_decks["runes"].contains(&"flame_rune".to_string()));
+    let again = Divinity::start(&options("fort_joy", &party), 3).unwrap();
+    assert_eq!(again.item_decks, s.item_decks, "deterministic from the seed");
+    let orders: std::collections::BTreeSet<Vec<String>> = (1..6)
+        .map(|seed| Divinity::start(&options("fort_joy", &party), seed).unwrap().item_decks["potions"].clone())
+        .collect();
+    assert!(orders.len() > 1, "the seed shuffles the decks");
+}
+
+// R142 (L1031): a generic reward is the top card of its deck; an empty deck gives nothing.
+#[test]
+fn r142_generic_reward_is_drawn_from_the_top() {
+    let mut s = start("fort_joy", &["ifan"]);
+    let barracks = ix(&s, "3");
+    s.origins[0].space = barracks;
+    let explore = |s: &mut DivinityState| {
+        s.phase = Phase::Resolve;
+        s.revealed = vec![Revealed { card: "3".into(), seats: vec![0], space: barracks, placed: false }];
+        ok(s, 0, A::Resolve { card: "3".into() })
+    };
+    let deck = s.item_decks["equipment_2"].clone();
+    let ev = explore(&mut s);
+    assert!(ev.contains(&Ev::ItemGained { seat: Some(0), item: deck[0].clone() }), "{ev:?}");
+    assert_eq!(s.item_decks["equipment_2"], deck[1..].to_vec());
+    s.item_decks.insert("equipment_2".into(), Vec::new());
+    let held = (s.origins[0].equipped.clone(), s.origins[0].backpack.clone());
+    let ev = explore(&mut s);
+    assert!(ev.contains(&Ev::DeckEmpty { deck: "equipment_2".into() }));
+    assert!(!ev.iter().any(|e| matches!(e, Ev::ItemGained { .. })));
+    assert_eq!(held, (s.origins[0].equipped.clone(), s.origins[0].backpack.clone()));
+}
+
+// R146 (L1056), L1358: discarded, sold and unbought cards go to the bottom of their decks; a
+// specific reward is searched out of its deck (L1030); the Merchant reveals from the top of
+// the shuffled deck (L1355).
+#[test]
+fn r146_discards_go_to_the_bottom_of_their_decks() {
+    let mut s = start("tutorial", &["ifan", "sebille"]);
+    ok(&mut s, 0, A::ChooseRound { explore: false });
+    ok(&mut s, 0, A::Discard { item: "leather_armor".into() });
+    assert_eq!(s.item_decks["equipment_1"].last().map(String::as_str), Some("leather_armor"));
+
+    let mut s = brig_with_full_packs();
+    ok(&mut s, 0, A::Resolve { card: "4".into() });
+    assert!(!s.item_decks["unique"].contains(&"collar_key".to_string()), "searched out of its deck");
+    ok(&mut s, 0, A::PlaceItem { to: None, drop: None, pass_to: None });
+    assert_eq!(s.item_decks["unique"].last().map(String::as_str), Some("collar_key"));
+
+    let party = ["ifan", "sebille", "red_prince"];
+    let mut s = to_interlude(&party, 9, |_| {}).next().expect("an interlude");
+    let before = s.item_decks["equipment_2"].len();
+    ok(&mut s, 0, A::VisitMerchant { level: 2, consumables: None });
+    let Phase::Interlude(i) = &s.phase else { unreachable!() };
+    assert_eq!(i.offer.len(), 4);
+    assert_eq!(s.item_decks["equipment_2"].len(), before - 4);
+    assert!(i.offer.iter().all(|x| !s.item_decks["equipment_2"].contains(x)), "revealed cards left the deck");
+    ok(&mut s, 2, A::Sell { item: "long_sword".into() });
+    assert_eq!(s.item_decks["equipment_1"].last().map(String::as_str), Some("long_sword"));
+}

@@ -7,12 +7,13 @@
 //!   card in the deck, revealed or held, the victory and defeat sides of a
 //!   combat card in the deck, revealed, held or on the active combat stack,
 //! - the order of a shuffled deck: a Boss' tactics draw deck
-//!   (`Enemy::tactics`) and the RNG that will shuffle the Merchant's decks
+//!   (`Enemy::tactics`), the item decks (`DivinityState::item_decks`: only
+//!   their sizes show) and the RNG that will shuffle the Merchant's decks
 //!   and pick multicard draws (`DivinityState::rng`).
 //!
 //! Two checks: the serialized view is searched for every hidden thing, and
-//! the view must not change when only hidden things change (the deck and
-//! the tactics re-ordered, the RNG replaced).
+//! the view must not change when only hidden things change (the deck, the
+//! item decks and the tactics re-ordered, the RNG replaced).
 
 use std::collections::BTreeSet;
 
@@ -131,6 +132,12 @@ fn leaks(s: &DivinityState, json: &str, except: &BTreeSet<String>) -> Vec<String
             out.push(format!("the order of enemy {}'s tactics deck", e.id));
         }
     }
+    // The item decks' order (L1031: generic rewards are drawn from the top).
+    for (name, cards) in &s.item_decks {
+        if cards.len() >= 2 && contains(&value, &serde_json::to_value(cards).unwrap()) {
+            out.push(format!("the order of item deck {name}"));
+        }
+    }
     // The RNG decides every future shuffle and draw.
     let rng = serde_json::to_value(&s.rng).unwrap();
     let mut rng_parts = vec![rng.clone()];
@@ -175,6 +182,9 @@ fn scrambled(s: &DivinityState, salt: u64) -> DivinityState {
             e.tactics[1..].rotate_left(1);
         }
     }
+    for cards in t.item_decks.values_mut() {
+        cards.reverse();
+    }
     t.rng = GameRng::from_seed(salt ^ 0xdead_beef);
     t
 }
@@ -197,7 +207,7 @@ fn check(s: &DivinityState, events: &[Ev]) -> Result<(), String> {
         }
         if v != viewer_json(&other, viewer) {
             return Err(format!(
-                "{viewer:?}'s view changes when only the deck order, tactics order or RNG change (phase {:?})",
+                "{viewer:?}'s view changes when only the deck order, item deck order, tactics order or RNG change (phase {:?})",
                 s.phase
             ));
         }
@@ -445,6 +455,14 @@ fn the_checks_find_planted_leaks() {
     // The RNG.
     let rng = serde_json::to_value(&s.rng).unwrap();
     assert!(!plant(&|v| v["extra"] = rng.clone()).is_empty());
+    // An item deck's order, and the differential check on it.
+    let potions = s.item_decks["potions"].clone();
+    assert!(potions.len() >= 2);
+    assert!(!plant(&|v| v["extra"] = serde_json::json!(potions)).is_empty());
+    let mut t = s.clone();
+    t.item_decks.get_mut("potions").unwrap().reverse();
+    assert_eq!(clean, view_json(&t, 0), "the view shows item deck sizes, not their order");
+    assert_eq!(Divinity::view(&s, Viewer::Seat(0)).item_deck_sizes["potions"], potions.len());
     // A Boss' draw deck: the party wakes the Warden in the Temple's Sanctum.
     let mut s = Divinity::start(&options(4, 2, false), 5).unwrap();
     let steps = [

@@ -568,6 +568,8 @@ impl DivinityState {
             if o.backpack.len() < BACKPACK {
                 o.backpack.push(r.rune);
             } else {
+                // To the bottom of the rune deck (L1056).
+                self.item_decks.entry("runes".into()).or_default().push(r.rune.clone());
                 ev.push(Ev::ItemDiscarded { seat, item: r.rune });
             }
         }
@@ -661,6 +663,7 @@ impl DivinityState {
                 return Err(err("bad_choice", "discarding the new item drops nothing else"));
             }
             self.overflow.remove(0);
+            self.to_deck_bottom(cat, &o.item);
             ev.push(Ev::RewardDiscarded { item: o.item });
             return Ok(());
         };
@@ -695,7 +698,7 @@ impl DivinityState {
                     return Err(err("still_no_room", format!("dropping {d} makes no room for {}", o.item)));
                 }
                 match pass_to {
-                    None => next.discard_item(to, d, ev),
+                    None => next.discard_item(cat, to, d, ev),
                     Some(p) => {
                         if !matches!(self.phase, Phase::Rest { .. } | Phase::Interlude(_)) {
                             return Err(err(
@@ -739,7 +742,7 @@ impl DivinityState {
             return Err(err("not_carried", "you don't carry that item"));
         }
         self.unrune(seat, item, ev);
-        self.discard_item(seat, item, ev);
+        self.discard_item(cat, seat, item, ev);
         Ok(())
     }
 
@@ -1067,7 +1070,7 @@ impl DivinityState {
                             slot,
                         );
                     }
-                    None => self.discard_item(seat, id, ev),
+                    None => self.discard_item(cat, seat, id, ev),
                 }
             }
             CardUse::Item(_) | CardUse::Summon => {}

@@ -40,6 +40,7 @@ pub enum DivinityEvent {
     NoRoom { item: String, takers: Vec<Seat> },
     RewardDiscarded { item: String },
     ItemTraded { from: Seat, to: Seat, item: String },
+    DeckEmpty { deck: String },
     KeyPlaced { a: String, b: String },
     CardPlaced { card: String, space: String },
     JournalRevealed { card: u32, text: String },

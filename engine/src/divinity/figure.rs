@@ -325,10 +325,17 @@ impl DivinityState {
         }
     }
 
-    /// Once an item or card leaves, it goes to the bottom of its deck; the
-    /// engine keeps no item decks beyond the catalogue, so this only reports it.
-    pub fn discard_item(&mut self, seat: Seat, item: &str, ev: &mut Vec<Ev>) {
+    /// A discarded item or rune goes to the bottom of its deck (L1056).
+    pub fn discard_item(&mut self, cat: &Catalogue, seat: Seat, item: &str, ev: &mut Vec<Ev>) {
+        self.to_deck_bottom(cat, item);
         ev.push(Ev::ItemDiscarded { seat, item: item.to_string() });
+    }
+
+    /// Put a card back at the bottom of its deck (L1056, L1358).
+    pub fn to_deck_bottom(&mut self, cat: &Catalogue, item: &str) {
+        if let Some(d) = super::state::item_deck(cat, item) {
+            self.item_decks.entry(d).or_default().push(item.to_string());
+        }
     }
 
     /// A new item (L1039, L1056): the finder takes it if it has room, else

@@ -175,32 +175,24 @@ impl DivinityState {
         Ok(())
     }
 
-    fn reveal_from(&mut self, cat: &Catalogue, deck: MerchantDeck) -> Vec<String> {
-        let offer = match &self.phase {
-            Phase::Interlude(i) => i.offer.clone(),
-            _ => Vec::new(),
+    fn reveal_from(&mut self, deck: MerchantDeck) -> Vec<String> {
+        // Shuffle the deck and reveal one card per player plus one from its
+        // top (L1355); the Merchant never shows the unique, rune or summon
+        // decks (L1363), which are not merchant decks.
+        let name = match deck {
+            MerchantDeck::Equipment(l) => format!("equipment_{l}"),
+            MerchantDeck::Consumables(c) => consumable_deck(c).to_string(),
         };
-        // The Merchant never shows unique items, runes or summons (L1363).
-        let mut cards: Vec<String> = cat
-            .items
-            .values()
-            .filter(|d| !d.unique && !offer.contains(&d.id))
-            .filter(|d| match deck {
-                MerchantDeck::Equipment(l) => matches!(d.kind, ItemKind::Equipment(_)) && d.level == l,
-                MerchantDeck::Consumables(c) => d.kind == ItemKind::Consumable(c),
-            })
-            .map(|d| d.id.clone())
-            .collect();
-        self.rng.shuffle(&mut cards);
-        cards.truncate(self.origins.len() + 1);
-        cards
+        let n = self.origins.len() + 1;
+        let Some(cards) = self.item_decks.get_mut(&name) else { return Vec::new() };
+        self.rng.shuffle(cards);
+        cards.drain(..n.min(cards.len())).collect()
     }
 
     /// Merchant steps 1-2 (L1354-1355): pay an equipment deck's level, see
     /// one item per player plus one, and as many from a consumable deck.
     pub(super) fn visit_merchant(
         &mut self,
-        cat: &Catalogue,
         level: u32,
         consumables: Option<ConsumableDeck>,
         ev: &mut Vec<Ev>,
@@ -209,9 +201,9 @@ impl DivinityState {
             return Err(err("merchant_open", "the entry fee is paid once; restock to see more"));
         }
         self.pay_for(level)?;
-        let mut shown = self.reveal_from(cat, MerchantDeck::Equipment(level));
+        let mut shown = self.reveal_from(MerchantDeck::Equipment(level));
         if let Some(c) = consumables {
-            shown.extend(self.reveal_from(cat, MerchantDeck::Consumables(c)));
+            shown.extend(self.reveal_from(MerchantDeck::Consumables(c)));
         }
         let i = self.interlude()?;
         i.merchant_open = true;
@@ -232,7 +224,7 @@ impl DivinityState {
     }
 
     /// Merchant step 5 (L1361): another deck's level, or 1 gold for a consumable deck.
-    pub(super) fn restock(&mut self, cat: &Catalogue, deck: MerchantDeck, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+    pub(super) fn restock(&mut self, deck: MerchantDeck, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
         if !self.interlude()?.merchant_open {
             return Err(err("merchant_closed", "pay the entry fee first"));
         }
@@ -245,7 +237,7 @@ impl DivinityState {
                 self.gold -= 1;
             }
         }
-        let shown = self.reveal_from(cat, deck);
+        let shown = self.reveal_from(deck);
         self.interlude()?.offer.extend(shown.iter().cloned());
         ev.push(Ev::MerchantShows { items: shown, gold: self.gold });
         Ok(())
@@ -312,6 +304,8 @@ impl DivinityState {
         } else {
             return Err(err("not_carried", "you don't carry that item"));
         }
+        // A sold item goes to the bottom of its deck (L1358).
+        self.to_deck_bottom(cat, item);
         let price = cost.div_ceil(2);
         self.gold += price;
         ev.push(Ev::GoldGained { amount: price, total: self.gold });
@@ -319,10 +313,14 @@ impl DivinityState {
     }
 
     /// End the interlude once every Origin has levelled up.
-    pub(super) fn finish_interlude(&mut self, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+    pub(super) fn finish_interlude(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
         let i = self.interlude()?.clone();
         if i.leveled.iter().any(|l| !l) {
             return Err(err("level_up_pending", "every Origin levels up first"));
+        }
+        // What nobody bought goes back under its deck.
+        for item in &i.offer {
+            self.to_deck_bottom(cat, item);
         }
         self.finish(Finish::Exit { to: i.to, level_up: i.level_up }, ev);
         Ok(())

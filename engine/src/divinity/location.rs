@@ -27,6 +27,9 @@ enum Disposition {
     ReturnToDeck,
 }
 
+/// Mixed into the table seed for the item decks' shuffle.
+const ITEM_DECK_STREAM: u64 = 0x1DEC_0F17_E55E_ED00;
+
 /// Set up a location for a party (L248-256).
 ///
 /// # Errors
@@ -160,6 +163,13 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
         options.unrestricted_talents = c.unrestricted_talents;
         options.honor_mode = c.honor_mode;
     }
+    // The item decks are shuffled with their own stream of the table seed,
+    // so that the rest of the match's dice do not depend on the catalogue.
+    let carried: Vec<&String> = origins
+        .iter()
+        .flat_map(|o| o.equipped.iter().chain(&o.backpack).chain(o.runes.iter().map(|r| &r.rune)))
+        .collect();
+    let item_decks = item_decks(cat, &carried, &mut GameRng::from_seed(seed ^ ITEM_DECK_STREAM));
     Ok(DivinityState {
         options,
         rng: GameRng::from_seed(seed),
@@ -188,6 +198,7 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
         tie: None,
         challenge: None,
         overflow: Vec::new(),
+        item_decks,
         gold: saved.as_ref().map_or(0, |c| c.gold),
         journal: saved.as_ref().map_or(Vec::new(), |c| c.journal.clone()),
         found: saved.as_ref().map_or(Vec::new(), |c| c.found.clone()),
@@ -525,24 +536,12 @@ impl DivinityState {
                     return;
                 }
                 self.found.push(specific);
+                // Searched for in its deck (L1030).
+                self.take_from_deck(cat, item);
                 self.gain_item(cat, group, item, ev);
             }
-            CardEffect::RandomItem { level } => {
-                let deck: Vec<&String> = cat
-                    .items
-                    .values()
-                    .filter(|i| i.level == *level && !i.unique && matches!(i.kind, ItemKind::Equipment(_)))
-                    .map(|i| &i.id)
-                    .collect();
-                let pick = deck[self.rng.below(deck.len() as u32) as usize].clone();
-                self.gain_item(cat, group, &pick, ev);
-            }
-            CardEffect::RandomConsumable { deck } => {
-                let cards: Vec<&String> =
-                    cat.items.values().filter(|i| i.kind == ItemKind::Consumable(*deck)).map(|i| &i.id).collect();
-                let pick = cards[self.rng.below(cards.len() as u32) as usize].clone();
-                self.gain_item(cat, group, &pick, ev);
-            }
+            CardEffect::RandomItem { level } => self.draw_item(cat, &format!("equipment_{level}"), group, ev),
+            CardEffect::RandomConsumable { deck } => self.draw_item(cat, consumable_deck(*deck), group, ev),
             CardEffect::Key { a, b } => {
                 let paths = &self.loc(cat).map.paths;
                 if let Some(i) = paths.iter().position(|p| (&p.a == a && &p.b == b) || (&p.a == b && &p.b == a)) {
@@ -650,6 +649,24 @@ impl DivinityState {
     ) {
         let mut disp = Disposition::Discard;
         self.apply_effects(cat, card, effects, group, space, &mut disp, ev);
+    }
+
+    /// A generic reward (L1031): the top card of the deck, if any is left.
+    fn draw_item(&mut self, cat: &Catalogue, deck: &str, group: &[Seat], ev: &mut Vec<Ev>) {
+        let card = self.item_decks.get_mut(deck).filter(|d| !d.is_empty()).map(|d| d.remove(0));
+        match card {
+            Some(c) => self.gain_item(cat, group, &c, ev),
+            None => ev.push(Ev::DeckEmpty { deck: deck.to_string() }),
+        }
+    }
+
+    /// Take a named card out of its deck (a specific reward, L1030).
+    fn take_from_deck(&mut self, cat: &Catalogue, card: &str) {
+        if let Some(d) = item_deck(cat, card).and_then(|d| self.item_decks.get_mut(&d)) {
+            if let Some(i) = d.iter().position(|c| c == card) {
+                d.remove(i);
+            }
+        }
     }
 
     fn owned(&self, item: &str) -> bool {
@@ -822,7 +839,7 @@ impl DivinityState {
                 let o = &mut self.origins[seat as usize];
                 let i = o.backpack.iter().position(|x| x == id).unwrap();
                 o.backpack.remove(i);
-                self.discard_item(seat, id, ev);
+                self.discard_item(cat, seat, id, ev);
             }
         }
         Ok(())

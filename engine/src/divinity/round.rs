@@ -134,6 +134,7 @@ impl DivinityState {
         let o = &mut self.origins[seat as usize];
         let slid = o.track.slide();
         let mut gone = slid.flipped;
+        let mut used_up = Vec::new();
         for c in slid.cleared {
             match &c.card {
                 CardRef::Skill(id) => {
@@ -142,7 +143,10 @@ impl DivinityState {
                     }
                 }
                 CardRef::Status(s) => ev.push(Ev::StatusCleared { who: Who::Origin(seat), status: *s }),
-                CardRef::Consumable(id) => ev.push(Ev::ItemDiscarded { seat, item: id.clone() }),
+                CardRef::Consumable(id) => {
+                    used_up.push(id.clone());
+                    ev.push(Ev::ItemDiscarded { seat, item: id.clone() });
+                }
                 CardRef::Tactic(_) => {}
             }
             if c.face_up {
@@ -156,6 +160,10 @@ impl DivinityState {
                     o.summon = None;
                 }
             }
+        }
+        // Used-up consumables go to the bottom of their decks (L1584).
+        for id in used_up {
+            self.to_deck_bottom(cat, &id);
         }
         // HASTE leaving: AP above the normal maximum is lost (G34).
         let max_after = self.max_ap(cat, seat);

@@ -266,11 +266,11 @@ fn act(
         A::LevelUp { talent, learn, respec } => s.level_up(cat, seat, talent, learn, respec),
         A::VisitMerchant { level, consumables } => {
             leader(seat)?;
-            s.visit_merchant(cat, level, consumables, ev)
+            s.visit_merchant(level, consumables, ev)
         }
         A::Restock { deck } => {
             leader(seat)?;
-            s.restock(cat, deck, ev)
+            s.restock(deck, ev)
         }
         A::Buy { item, to } => {
             leader(seat)?;
@@ -279,7 +279,7 @@ fn act(
         A::Sell { item } => s.sell(cat, seat, &item, ev),
         A::FinishInterlude => {
             leader(seat)?;
-            s.finish_interlude(ev)
+            s.finish_interlude(cat, ev)
         }
     }
 }

@@ -360,6 +360,12 @@ pub struct DivinityState {
     #[serde(default)]
     pub overflow: Vec<Overflow>,
     pub gold: u32,
+    /// The item decks in the supply, top first (secret order): each holds
+    /// one copy of every card of the deck that no Origin carries, shuffled
+    /// at setup; draws come from the top, discards go to the bottom (L1031,
+    /// L1056, L1358). Keyed by [`item_deck`].
+    #[serde(default)]
+    pub item_decks: BTreeMap<String, Vec<String>>,
     pub journal: Vec<u32>,
     pub found: Vec<String>,
     /// (seat, card) → the round it was last used: once-per-round limits.
@@ -400,6 +406,51 @@ impl DivinityState {
     pub fn standing(&self) -> impl Iterator<Item = Seat> + '_ {
         self.origins.iter().enumerate().filter(|(_, o)| !o.downed).map(|(s, _)| s as Seat)
     }
+}
+
+/// The deck an item or rune card belongs to: `equipment_<level>`, one of
+/// the four consumable decks, `unique` or `runes` (G19-G22). None for an
+/// unknown card.
+pub fn item_deck(cat: &Catalogue, card: &str) -> Option<String> {
+    use super::content::ItemKind;
+    if cat.runes.contains_key(card) {
+        return Some("runes".into());
+    }
+    let d = cat.items.get(card)?;
+    Some(match d.kind {
+        _ if d.unique => "unique".into(),
+        ItemKind::Equipment(_) => format!("equipment_{}", d.level),
+        ItemKind::Consumable(c) => consumable_deck(c).into(),
+    })
+}
+
+/// The name of a consumable deck in [`DivinityState::item_decks`].
+pub fn consumable_deck(c: super::content::ConsumableDeck) -> &'static str {
+    use super::content::ConsumableDeck as C;
+    match c {
+        C::Scrolls => "scrolls",
+        C::Potions => "potions",
+        C::Grenades => "grenades",
+        C::Arrows => "arrows",
+    }
+}
+
+/// The item decks at a location's setup (L1031): every item and rune card
+/// of the catalogue that no Origin carries, one copy each, shuffled.
+pub fn item_decks(cat: &Catalogue, carried: &[&String], rng: &mut GameRng) -> BTreeMap<String, Vec<String>> {
+    let mut decks: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for card in cat.items.keys().chain(cat.runes.keys()) {
+        if carried.contains(&card) {
+            continue;
+        }
+        if let Some(d) = item_deck(cat, card) {
+            decks.entry(d).or_default().push(card.clone());
+        }
+    }
+    for cards in decks.values_mut() {
+        rng.shuffle(cards);
+    }
+    decks
 }
 
 /// Which equipment slot kinds an item list fills: two hands, one head, one

@@ -1,7 +1,8 @@
 //! What a seat (or a spectator) sees. The party plays in the open, so every
 //! seat sees the same table; what stays hidden is what is hidden at the real
-//! table: the location deck (only its size shows) and the order of a Boss'
-//! tactics deck (only its size shows).
+//! table: the location deck (only its size shows), the item decks (only
+//! their sizes show) and the order of a Boss' tactics deck (only its size
+//! shows).
 
 use serde::Serialize;
 
@@ -48,6 +49,8 @@ pub struct DivinityView {
     pub enemies: Vec<EnemyView>,
     pub map: MapState,
     pub deck_size: usize,
+    /// Cards left in each item deck (their order is secret).
+    pub item_deck_sizes: std::collections::BTreeMap<String, usize>,
     pub holding: Vec<CardView>,
     pub revealed: Vec<CardView>,
     pub combat_stack: Vec<String>,
@@ -104,6 +107,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
             .collect(),
         map: state.map.clone(),
         deck_size: state.deck.len(),
+        item_deck_sizes: state.item_decks.iter().map(|(k, v)| (k.clone(), v.len())).collect(),
         holding: state.holding.iter().map(card).collect(),
         revealed: state.revealed.iter().map(|r| card(&r.card)).collect(),
         combat_stack: state.combat_stack.clone(),
