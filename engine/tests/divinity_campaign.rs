@@ -197,6 +197,10 @@ fn party_choices(s: &DivinityState) -> Vec<A> {
         }
         out.push(A::PlaceItem { to: None, drop: None, pass_to: None });
     }
+    // A minion's route among equals (L1689): the first offered.
+    if s.route.is_some() {
+        out.push(A::ChooseRoute { route: 0 });
+    }
     let aims: Vec<Aim> =
         (0..s.origins.len() as Seat).map(Aim::Origin).chain(s.enemies.iter().map(|e| Aim::Enemy(e.id))).collect();
     for aim in &aims {
@@ -658,8 +662,10 @@ fn settle(s: &mut DivinityState) {
             return;
         }
         let step = choices(s, &Plan::default()).into_iter().find(|(seat, a)| {
-            matches!(a, A::Accept | A::BreakTie { .. } | A::Command { .. } | A::PlaceItem { .. })
-                && accepts(s, *seat, a)
+            matches!(
+                a,
+                A::Accept | A::BreakTie { .. } | A::Command { .. } | A::PlaceItem { .. } | A::ChooseRoute { .. }
+            ) && accepts(s, *seat, a)
         });
         match step {
             Some((seat, a)) => {

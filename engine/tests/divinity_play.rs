@@ -78,6 +78,8 @@ fn pass(s: &mut DivinityState) -> Vec<Ev> {
         if let Some(t) = s.tie.clone() {
             let Who::Origin(o) = t.options[0] else { unreachable!("ties are between Origins here") };
             ev.extend(ok(s, 0, A::BreakTie { target: Aim::Origin(o) }));
+        } else if s.route.is_some() {
+            ev.extend(ok(s, 0, A::ChooseRoute { route: 0 }));
         } else if s.enemy_roll.is_some() {
             let seat = waiting(s)[0];
             ev.extend(ok(s, seat, A::Accept));
@@ -1939,4 +1941,55 @@ fn r146_discards_go_to_the_bottom_of_their_decks() {
     assert!(i.offer.iter().all(|x| !s.item_decks["equipment_2"].contains(x)), "revealed cards left the deck");
     ok(&mut s, 2, A::Sell { item: "long_sword".into() });
     assert_eq!(s.item_decks["equipment_1"].last().map(String::as_str), Some("long_sword"));
+}
+
+/// Ifan on the Shipwreck's Beach (space 1) and a Lackey (movement 2) in the
+/// tactical space t1, from where two routes of equal cost lead to him: by
+/// space 2 and by space 3. No other Origin to be furthest from.
+fn lackey_between_two_routes(party_breaks_ties: bool) -> DivinityState {
+    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
+    s.enemies.truncate(1);
+    s.location = "shipwreck".into();
+    s.map = Default::default();
+    s.options.party_breaks_ties = party_breaks_ties;
+    s.origins[0].space = ix(&s, "1");
+    s.enemies[0].space = ix(&s, "t1");
+    s
+}
+
+// D (L1689): a minion moves by the shortest route; when several end equally far from the
+// other Origins, the party (its leader) picks the route, and the minion goes on along it.
+#[test]
+fn l1689_the_party_picks_a_minions_route_among_equals() {
+    for pick in [0, 1] {
+        let mut s = lackey_between_two_routes(true);
+        let id = s.enemies[0].id;
+        ok(&mut s, 0, A::StartTurn);
+        let ev = ok(&mut s, 0, A::EndTurn);
+        let r = s.route.clone().expect("a route to choose");
+        assert!(ev.contains(&Ev::RouteToChoose { enemy: id, routes: r.routes.clone() }));
+        let mut routes = r.routes.clone();
+        routes.sort();
+        assert_eq!(routes, vec![vec!["2".to_string(), "1".into()], vec!["3".into(), "1".into()]]);
+        assert_eq!(waiting(&s), vec![0]);
+        assert_eq!(s.enemies[0].space, ix(&s, "t1"), "it has not moved yet");
+        assert_eq!(rejected(&mut s, 0, A::EndTurn).code, "route_pending");
+        assert_eq!(rejected(&mut s, 0, A::ChooseRoute { route: 2 }).code, "no_such_route");
+        let ev = ok(&mut s, 0, A::ChooseRoute { route: pick });
+        let moved: Vec<String> = ev
+            .iter()
+            .filter_map(|e| match e {
+                Ev::Moved { who: Who::Enemy(e), to } if *e == id => Some(to.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(moved, r.routes[pick], "it walks the chosen route");
+        assert!(s.route.is_none());
+        assert_eq!(s.enemies[0].space, ix(&s, "1"));
+    }
+    // Without the party's say, the first route is taken at once.
+    let mut s = lackey_between_two_routes(false);
+    ok(&mut s, 0, A::StartTurn);
+    ok(&mut s, 0, A::EndTurn);
+    assert!(s.route.is_none());
 }

@@ -91,6 +91,9 @@ fn candidates(s: &DivinityState, seat: Seat, rng: &mut GameRng) -> Vec<A> {
         out.push(A::PlaceItem { to: Some(t), drop: None, pass_to: None });
     }
     out.push(A::PlaceItem { to: None, drop: None, pass_to: None });
+    for route in 0..3 {
+        out.push(A::ChooseRoute { route });
+    }
     for (t, other) in s.origins.iter().enumerate() {
         if other.downed {
             out.push(A::Revive { to: t as Seat, hp: 1 + rng.below(3) });

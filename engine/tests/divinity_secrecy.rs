@@ -83,9 +83,10 @@ fn leaves<'v>(v: &'v Value, key: &str, out: &mut Vec<(String, &'v str)>) {
 
 /// Keys whose strings name spaces or standee letters, which share their
 /// spelling with card ids ("1", "A") without naming a card: a key token's
-/// path ends ("a", "b"), a move's destination ("to").
+/// path ends ("a", "b"), a move's destination ("to"), a minion's routes
+/// the party chooses among ("routes").
 fn names_no_card(key: &str) -> bool {
-    key.contains("space") || matches!(key, "letter" | "start" | "a" | "b" | "to" | "from")
+    key.contains("space") || matches!(key, "letter" | "start" | "a" | "b" | "to" | "from" | "routes")
 }
 
 /// What a seat must not see in `json` (a serialized view or event) of
@@ -225,6 +226,11 @@ fn check(s: &DivinityState, events: &[Ev]) -> Result<(), String> {
 /// version of the engine does not know is simply not offered.
 fn party_choices(s: &DivinityState) -> Vec<A> {
     let mut out = Vec::new();
+    for route in 0..3 {
+        if let Ok(a) = serde_json::from_value::<A>(serde_json::json!({ "type": "choose_route", "route": route })) {
+            out.push(a);
+        }
+    }
     let aims = (0..s.origins.len())
         .map(|t| serde_json::json!({ "kind": "origin", "id": t }))
         .chain(s.enemies.iter().map(|e| serde_json::json!({ "kind": "enemy", "id": e.id })));

@@ -185,6 +185,11 @@ pub enum DivinityAction {
     BreakTie {
         target: Aim,
     },
+    /// The leader picks a minion's route among equals (L1689): an index
+    /// into the routes offered.
+    ChooseRoute {
+        route: usize,
+    },
     /// The leader picks a DOMINATED minion's target (L1735).
     Command {
         target: Aim,

@@ -10,7 +10,7 @@ use super::damage::DamageType;
 use super::dice::{Colour, Pool, TargetingFace};
 use super::event::DivinityEvent as Ev;
 use super::map::SpaceIx;
-use super::minion::{plan_move, tied_targets, Candidate};
+use super::minion::{plan_move, plan_moves, tied_targets, Candidate};
 use super::state::*;
 use crate::{RuleError, Seat};
 
@@ -64,7 +64,8 @@ impl DivinityState {
                 self.enemy_queue.clear();
                 return;
             }
-            if self.enemy_roll.is_some() || self.dominated_turn.is_some() || self.tie.is_some() {
+            if self.enemy_roll.is_some() || self.dominated_turn.is_some() || self.tie.is_some() || self.route.is_some()
+            {
                 return;
             }
             if self.enemy_queue.is_empty() {
@@ -130,6 +131,7 @@ impl DivinityState {
             || self.enemy_roll.is_some()
             || self.dominated_turn.is_some()
             || self.tie.is_some()
+            || self.route.is_some()
         {
             return;
         }
@@ -163,6 +165,7 @@ impl DivinityState {
         self.queue_fast = false;
         self.dominated_turn = None;
         self.tie = None;
+        self.route = None;
         // (3) Origins that had no turn resolve start-of-turn effects and slide (L1758);
         // the one whose turn was under way slides too (G33).
         for s in 0..self.origins.len() as Seat {
@@ -1473,8 +1476,27 @@ impl DivinityState {
         };
         let tspace = self.space_of(target).unwrap();
         let movement = if self.has_status(cat, me, |r| r.blocks_moving) { 0 } else { stats.movement };
-        let walk = self.with_graph(cat, |g| plan_move(g, from, tspace, stats.attack.range, movement, false, others));
-        self.walk(cat, id, &walk, ev);
+        let walks = self.with_graph(cat, |g| plan_moves(g, from, tspace, stats.attack.range, movement, false, others));
+        if walks.len() > 1 && self.options.party_breaks_ties {
+            let routes: Vec<Vec<String>> =
+                walks.iter().map(|w| w.iter().map(|&s| self.space_id(cat, s)).collect()).collect();
+            ev.push(Ev::RouteToChoose { enemy: id, routes: routes.clone() });
+            self.route = Some(RouteChoice { enemy: id, target, routes });
+            return;
+        }
+        let walk = walks.into_iter().next().unwrap_or_default();
+        self.minion_move_and_attack(cat, id, target, &walk, ev);
+    }
+
+    /// A minion on its chosen route, then its attack if in range or a heal
+    /// of its level (L385-387), then its slide.
+    fn minion_move_and_attack(&mut self, cat: &Catalogue, id: u32, target: Who, walk: &[SpaceIx], ev: &mut Vec<Ev>) {
+        let me = Who::Enemy(id);
+        let Some(EnemyKind::Minion { card, veteran }) = self.enemy(id).map(|e| e.kind.clone()) else { return };
+        let stats = cat.minions[&card].side(veteran).clone();
+        let level = stats.level;
+        let Some(tspace) = self.space_of(target) else { return };
+        self.walk(cat, id, walk, ev);
         let Some(now) = self.enemy(id).map(|e| e.space) else { return };
         let in_range = self.with_graph(cat, |g| g.distance(now, tspace)).is_some_and(|d| d <= stats.attack.range);
         let blocked = self.has_status(cat, me, |r| r.blocks_attacks);
@@ -1545,6 +1567,21 @@ impl DivinityState {
             e.ap += t.ap;
         }
         false
+    }
+
+    /// The party picks a minion's route among equals (L1689); it goes on.
+    pub(super) fn choose_route(&mut self, cat: &Catalogue, route: usize, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let r = self.route.clone().ok_or_else(|| err("no_route_choice", "no minion is waiting for a route"))?;
+        let chosen = r
+            .routes
+            .get(route)
+            .ok_or_else(|| err("no_such_route", format!("choose a route from 0 to {}", r.routes.len() - 1)))?;
+        let walk: Vec<SpaceIx> = chosen.iter().map(|s| self.space_ix(cat, s).expect("a space of the map")).collect();
+        self.route = None;
+        self.minion_move_and_attack(cat, r.enemy, r.target, &walk, ev);
+        self.check_combat_end(cat, ev);
+        self.run_queue(cat, ev);
+        Ok(())
     }
 
     /// The party picks an enemy's target among equals (L1623); the enemy goes on.

@@ -41,6 +41,7 @@ pub enum DivinityEvent {
     RewardDiscarded { item: String },
     ItemTraded { from: Seat, to: Seat, item: String },
     DeckEmpty { deck: String },
+    RouteToChoose { enemy: u32, routes: Vec<Vec<String>> },
     KeyPlaced { a: String, b: String },
     CardPlaced { card: String, space: String },
     JournalRevealed { card: u32, text: String },

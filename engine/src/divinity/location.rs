@@ -196,6 +196,7 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
         queue_fast: false,
         dominated_turn: None,
         tie: None,
+        route: None,
         challenge: None,
         overflow: Vec::new(),
         item_decks,

@@ -147,12 +147,9 @@ pub fn tied_targets(
     (0..cands.len()).filter(|&i| key(&cands[i]) == best).collect()
 }
 
-/// Where a minion (or Boss) moves: the spaces it enters, in order.
-///
-/// It moves to a space at exactly `range` from the target by a least-cost
-/// route, stopping when its movement runs out or it can't pay for a
-/// DIFFICULT TERRAIN space (L1681-1691); among routes it prefers the one that
-/// ends furthest from the other Origins (`others`), then the lowest space.
+/// Where a minion (or Boss) moves: the spaces it enters, in order, on the
+/// route [`plan_moves`] lists first (the fixed choice when the party does
+/// not choose).
 pub fn plan_move(
     graph: &Graph,
     from: SpaceIx,
@@ -162,12 +159,30 @@ pub fn plan_move(
     ignore_difficult: bool,
     others: &[SpaceIx],
 ) -> Vec<SpaceIx> {
+    plan_moves(graph, from, target, range, movement, ignore_difficult, others).into_iter().next().unwrap_or_default()
+}
+
+/// Every route a minion (or Boss) may take, each the spaces it enters in
+/// order: to a space at exactly `range` from the target by a least-cost
+/// route, stopping when its movement runs out or it can't pay for a
+/// DIFFICULT TERRAIN space (L1681-1691); only the routes that end furthest
+/// from the other Origins (`others`) are kept. More than one left: the
+/// party chooses (L1689). Listed lowest end space first.
+pub fn plan_moves(
+    graph: &Graph,
+    from: SpaceIx,
+    target: SpaceIx,
+    range: u32,
+    movement: u32,
+    ignore_difficult: bool,
+    others: &[SpaceIx],
+) -> Vec<Vec<SpaceIx>> {
     let to_target = graph.distances(target);
     let Some(d0) = to_target[from] else {
-        return Vec::new();
+        return vec![Vec::new()];
     };
     if d0 == range || movement == 0 {
-        return Vec::new();
+        return vec![Vec::new()];
     }
     let costs = graph.costs(from, ignore_difficult);
     let reachable: Vec<SpaceIx> = (0..graph.len()).filter(|&s| costs[s].is_some() && to_target[s].is_some()).collect();
@@ -175,7 +190,7 @@ pub fn plan_move(
     let miss = |s: SpaceIx| to_target[s].unwrap().abs_diff(range);
     let best_miss = reachable.iter().map(|&s| miss(s)).min().unwrap_or(0);
     if best_miss >= d0.abs_diff(range) {
-        return Vec::new();
+        return vec![Vec::new()];
     }
     let goals: Vec<SpaceIx> = reachable.iter().copied().filter(|&s| miss(s) == best_miss).collect();
     let best_cost = goals.iter().map(|&s| costs[s].unwrap()).min().unwrap();
@@ -203,7 +218,12 @@ pub fn plan_move(
         let ds: Vec<u32> = others.iter().map(|&o| d[o].unwrap_or(1000)).collect();
         let min = ds.iter().copied().min().unwrap_or(1000);
         let sum: u32 = ds.iter().sum();
-        (min, sum, std::cmp::Reverse(end))
+        (min, sum)
     };
-    options.into_iter().max_by_key(score).unwrap_or_default()
+    let Some(best) = options.iter().map(score).max() else { return vec![Vec::new()] };
+    let mut tied: Vec<Vec<SpaceIx>> = options.into_iter().filter(|w| score(w) == best).collect();
+    // Among routes to the same space, the one found last first (the former fixed choice).
+    tied.reverse();
+    tied.sort_by_key(|w| w.last().copied().unwrap_or(from));
+    tied
 }

@@ -28,7 +28,13 @@ impl Divinity {
         let seats: Vec<Seat> = match &state.phase {
             Phase::Finished { result: Finish::Exit { .. } } => return Status::Finished(Outcome::PartyWon),
             Phase::Finished { result: Finish::Restart } => return Status::Finished(Outcome::PartyLost),
-            _ if state.dominated_turn.is_some() || state.tie.is_some() || !state.overflow.is_empty() => vec![LEADER],
+            _ if state.dominated_turn.is_some()
+                || state.tie.is_some()
+                || state.route.is_some()
+                || !state.overflow.is_empty() =>
+            {
+                vec![LEADER]
+            }
             _ if state.enemy_roll.is_some() => state.enemy_roll_waiting_for(state.enemy_roll.as_ref().unwrap()),
             _ if state.pending.is_some() => vec![state.pending.as_ref().unwrap().seat],
             _ if state.challenge.is_some() => state.challenge_waiting(cat),
@@ -92,6 +98,8 @@ impl Divinity {
             // The item is placed at once, whatever else waits (L1056).
         } else if state.dominated_turn.is_some() && !matches!(action, A::Command { .. }) {
             return Err(err("orders_pending", "the party first picks the DOMINATED minion's target"));
+        } else if state.route.is_some() && !matches!(action, A::ChooseRoute { .. }) {
+            return Err(err("route_pending", "the party first picks the minion's route among equals (L1689)"));
         } else if state.tie.is_some() && !matches!(action, A::BreakTie { .. }) {
             return Err(err("tie_pending", "the party first picks the enemy's target among equals"));
         } else if (state.pending.is_some() || state.enemy_roll.is_some())
@@ -258,6 +266,10 @@ fn act(
         A::BreakTie { target } => {
             leader(seat)?;
             s.break_tie(cat, &target, ev)
+        }
+        A::ChooseRoute { route } => {
+            leader(seat)?;
+            s.choose_route(cat, route, ev)
         }
         A::Command { target } => {
             leader(seat)?;

@@ -273,6 +273,15 @@ pub struct Overflow {
     pub takers: Vec<Seat>,
 }
 
+/// Several routes serve a minion equally: the party picks one (L1689).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouteChoice {
+    pub enemy: u32,
+    pub target: Who,
+    /// Each route: the space ids the minion enters, in order.
+    pub routes: Vec<Vec<String>>,
+}
+
 /// An enemy's roll waiting for the Origins' Source rerolls (L511).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EnemyRoll {
@@ -354,6 +363,9 @@ pub struct DivinityState {
     /// An enemy whose target the party picks among equals (L1623).
     #[serde(default)]
     pub tie: Option<TieChoice>,
+    /// A minion whose route the party picks among equals (L1689).
+    #[serde(default)]
+    pub route: Option<RouteChoice>,
     pub challenge: Option<ChallengeState>,
     /// Items acquired when no one who may take them had room (L1056),
     /// oldest first: the party places or discards each before anything else.

@@ -63,6 +63,7 @@ pub struct DivinityView {
     pub dominated_turn: Option<u32>,
     /// An enemy waiting for the party to pick its target among equals.
     pub tie: Option<TieChoice>,
+    pub route: Option<super::state::RouteChoice>,
     pub challenge: Option<ChallengeState>,
     /// Items waiting for the party to find room (L1056).
     pub overflow: Vec<super::state::Overflow>,
@@ -118,6 +119,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         enemy_roll: state.enemy_roll.clone(),
         dominated_turn: state.dominated_turn,
         tie: state.tie.clone(),
+        route: state.route.clone(),
         challenge: state.challenge.clone(),
         overflow: state.overflow.clone(),
         campaign: super::Divinity::campaign(state, cat),
