@@ -201,6 +201,18 @@ fn party_choices(s: &DivinityState) -> Vec<A> {
     if s.route.is_some() {
         out.push(A::ChooseRoute { route: 0 });
     }
+    // An enemy's dice reduction (L1515): white dice first, then blue, then red.
+    if let Some(r) = &s.reduction {
+        use athlas_engine::divinity::dice::Colour;
+        let mut left = r.attack.dice;
+        let mut remove = Vec::new();
+        for c in [Colour::White, Colour::Blue, Colour::Red] {
+            while remove.len() < r.remove as usize && left.reduce(c) {
+                remove.push(c);
+            }
+        }
+        out.push(A::ReduceDice { remove });
+    }
     let aims: Vec<Aim> =
         (0..s.origins.len() as Seat).map(Aim::Origin).chain(s.enemies.iter().map(|e| Aim::Enemy(e.id))).collect();
     for aim in &aims {
@@ -664,7 +676,12 @@ fn settle(s: &mut DivinityState) {
         let step = choices(s, &Plan::default()).into_iter().find(|(seat, a)| {
             matches!(
                 a,
-                A::Accept | A::BreakTie { .. } | A::Command { .. } | A::PlaceItem { .. } | A::ChooseRoute { .. }
+                A::Accept
+                    | A::BreakTie { .. }
+                    | A::Command { .. }
+                    | A::PlaceItem { .. }
+                    | A::ChooseRoute { .. }
+                    | A::ReduceDice { .. }
             ) && accepts(s, *seat, a)
         });
         match step {

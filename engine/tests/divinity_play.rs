@@ -1993,3 +1993,77 @@ fn l1689_the_party_picks_a_minions_route_among_equals() {
     ok(&mut s, 0, A::EndTurn);
     assert!(s.route.is_none());
 }
+
+/// A catalogue whose Lackey rolls 2 white and 2 red dice, and Ifan with a
+/// BLINDED Lackey in the Galley, his turn under way.
+fn blinded_mixed_lackey(party_breaks_ties: bool) -> (Catalogue, DivinityState) {
+    use athlas_engine::divinity::dice::Pool;
+    let mut c = cat().clone();
+    c.minions.get_mut("darkhans_lackey").unwrap().standard.attack.dice = Pool::new(2, 0, 2);
+    let opts = DivinityOptions { party_breaks_ties, ..options("tutorial", &["ifan"]) };
+    let mut s = Divinity::start_with(&c, &opts, 7).unwrap();
+    for (seat, a) in [
+        (0, A::ChooseRound { explore: true }),
+        (0, A::Travel { to: Some("2".into()) }),
+        (0, A::Reveal),
+        (0, A::Resolve { card: "2".into() }),
+    ] {
+        Divinity::apply_with(&c, &mut s, seat, a).unwrap();
+    }
+    assert_eq!(s.enemies.len(), 1);
+    s.enemies[0].track.apply_status(St::Blinded, 2);
+    s.origins[0].hp = 30;
+    Divinity::apply_with(&c, &mut s, 0, A::StartTurn).unwrap();
+    (c, s)
+}
+
+// L1515: an enemy that must roll fewer dice of several colours waits for the party (its
+// leader) to pick the dice it loses; the roll then has exactly the dice left.
+#[test]
+fn l1515_the_party_picks_the_dice_an_enemy_loses() {
+    use athlas_engine::divinity::dice::Colour;
+    let (c, mut s) = blinded_mixed_lackey(true);
+    let id = s.enemies[0].id;
+    let ev = Divinity::apply_with(&c, &mut s, 0, A::EndTurn).unwrap();
+    assert!(ev.contains(&Ev::DiceToReduce { enemy: id, remove: 1 }), "{ev:?}");
+    assert!(!ev.iter().any(|e| matches!(e, Ev::Rolled { .. })), "no roll before the choice");
+    assert_eq!(waiting(&s), vec![0]);
+    let before = serde_json::to_string(&s).unwrap();
+    for (a, code) in [
+        (A::Recover { status: None }, "reduction_pending"),
+        (A::ReduceDice { remove: vec![] }, "reduction_count"),
+        (A::ReduceDice { remove: vec![Colour::Red, Colour::Red] }, "reduction_count"),
+        (A::ReduceDice { remove: vec![Colour::Blue] }, "no_such_die"),
+    ] {
+        assert_eq!(Divinity::apply_with(&c, &mut s, 0, a).unwrap_err().code, code);
+        assert_eq!(before, serde_json::to_string(&s).unwrap());
+    }
+    // The party takes a red die (the fixed rule would have taken a white one).
+    let mut ev = Divinity::apply_with(&c, &mut s, 0, A::ReduceDice { remove: vec![Colour::Red] }).unwrap();
+    while s.enemy_roll.is_some() {
+        ev.extend(Divinity::apply_with(&c, &mut s, 0, A::Accept).unwrap());
+    }
+    let dice = ev
+        .iter()
+        .find_map(|e| match e {
+            Ev::Rolled { who: Who::Enemy(e), dice, .. } if *e == id => Some(dice.clone()),
+            _ => None,
+        })
+        .expect("the Lackey rolled");
+    let colours: Vec<Colour> = dice.iter().map(|d| d.colour).collect();
+    assert_eq!(colours.iter().filter(|c| **c == Colour::White).count(), 2);
+    assert_eq!(colours.iter().filter(|c| **c == Colour::Red).count(), 1);
+    assert!(s.reduction.is_none());
+
+    // Without the party's say, white dice go first.
+    let (c, mut s) = blinded_mixed_lackey(false);
+    let ev = Divinity::apply_with(&c, &mut s, 0, A::EndTurn).unwrap();
+    let dice = ev
+        .iter()
+        .find_map(|e| match e {
+            Ev::Rolled { who: Who::Enemy(_), dice, .. } => Some(dice.clone()),
+            _ => None,
+        })
+        .expect("the Lackey rolled at once");
+    assert_eq!(dice.iter().filter(|d| d.colour == Colour::White).count(), 1);
+}

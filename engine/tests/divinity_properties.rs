@@ -77,22 +77,38 @@ fn candidates(s: &DivinityState, seat: Seat, rng: &mut GameRng) -> Vec<A> {
         out.push(A::BreakTie { target: Aim::Origin(t) });
     }
     out.push(A::Command { target: Aim::Origin(seat) });
-    // Trading both ways, and placing an item nobody had room for (L1056).
-    for (t, other) in s.origins.iter().enumerate() {
-        let t = t as Seat;
-        for i in other.equipped.iter().chain(&other.backpack) {
-            out.push(A::Take { item: i.clone(), from: t });
+    // Trading both ways: one item of a random Origin (L1049).
+    let t = rng.below(s.origins.len() as u32) as Seat;
+    if let Some(i) = s.origins[t as usize].backpack.first() {
+        out.push(A::Take { item: i.clone(), from: t });
+    }
+    if let Some(i) = o.backpack.first() {
+        out.push(A::Give { item: i.clone(), to: t });
+    }
+    // The party's pending choices: every answer while one waits, one otherwise.
+    use athlas_engine::divinity::dice::Colour;
+    if !s.overflow.is_empty() {
+        for (t, other) in s.origins.iter().enumerate() {
+            let t = t as Seat;
+            for i in other.equipped.iter().chain(&other.backpack) {
+                out.push(A::PlaceItem { to: Some(t), drop: Some(i.clone()), pass_to: None });
+                out.push(A::PlaceItem { to: Some(t), drop: Some(i.clone()), pass_to: Some(seat) });
+            }
+            out.push(A::PlaceItem { to: Some(t), drop: None, pass_to: None });
         }
-        for i in o.equipped.iter().chain(&o.backpack) {
-            out.push(A::Give { item: i.clone(), to: t });
-            out.push(A::PlaceItem { to: Some(t), drop: Some(i.clone()), pass_to: None });
-            out.push(A::PlaceItem { to: Some(seat), drop: Some(i.clone()), pass_to: Some(t) });
-        }
-        out.push(A::PlaceItem { to: Some(t), drop: None, pass_to: None });
     }
     out.push(A::PlaceItem { to: None, drop: None, pass_to: None });
-    for route in 0..3 {
+    let routes = s.route.as_ref().map_or(1, |r| r.routes.len() + 1);
+    for route in 0..routes {
         out.push(A::ChooseRoute { route });
+    }
+    if s.reduction.is_some() {
+        for c in [Colour::White, Colour::Blue, Colour::Red] {
+            out.push(A::ReduceDice { remove: vec![c] });
+            out.push(A::ReduceDice { remove: vec![c, Colour::White] });
+        }
+    } else {
+        out.push(A::ReduceDice { remove: vec![Colour::Red] });
     }
     for (t, other) in s.origins.iter().enumerate() {
         if other.downed {

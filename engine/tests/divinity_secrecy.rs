@@ -231,6 +231,11 @@ fn party_choices(s: &DivinityState) -> Vec<A> {
             out.push(a);
         }
     }
+    for colour in ["white", "blue", "red"] {
+        if let Ok(a) = serde_json::from_value::<A>(serde_json::json!({ "type": "reduce_dice", "remove": [colour] })) {
+            out.push(a);
+        }
+    }
     let aims = (0..s.origins.len())
         .map(|t| serde_json::json!({ "kind": "origin", "id": t }))
         .chain(s.enemies.iter().map(|e| serde_json::json!({ "kind": "enemy", "id": e.id })));

@@ -190,6 +190,10 @@ pub enum DivinityAction {
     ChooseRoute {
         route: usize,
     },
+    /// The leader picks the dice an enemy's roll loses (L1515): one colour per die.
+    ReduceDice {
+        remove: Vec<super::dice::Colour>,
+    },
     /// The leader picks a DOMINATED minion's target (L1735).
     Command {
         target: Aim,

@@ -64,7 +64,11 @@ impl DivinityState {
                 self.enemy_queue.clear();
                 return;
             }
-            if self.enemy_roll.is_some() || self.dominated_turn.is_some() || self.tie.is_some() || self.route.is_some()
+            if self.enemy_roll.is_some()
+                || self.dominated_turn.is_some()
+                || self.tie.is_some()
+                || self.route.is_some()
+                || self.reduction.is_some()
             {
                 return;
             }
@@ -132,6 +136,7 @@ impl DivinityState {
             || self.dominated_turn.is_some()
             || self.tie.is_some()
             || self.route.is_some()
+            || self.reduction.is_some()
         {
             return;
         }
@@ -166,6 +171,7 @@ impl DivinityState {
         self.dominated_turn = None;
         self.tie = None;
         self.route = None;
+        self.reduction = None;
         // (3) Origins that had no turn resolve start-of-turn effects and slide (L1758);
         // the one whose turn was under way slides too (G33).
         for s in 0..self.origins.len() as Seat {
@@ -1310,6 +1316,33 @@ impl DivinityState {
         boss: bool,
         ev: &mut Vec<Ev>,
     ) -> bool {
+        let who = Who::Enemy(id);
+        // Dice of several colours to lose: the party picks which (L1515).
+        let n: u32 = self.rules_of(cat, who).iter().map(|r| r.dice_reduction).sum();
+        let d = a.dice;
+        let colours = [d.white, d.blue, d.red].iter().filter(|&&c| c > 0).count();
+        let total = (d.white + d.blue + d.red) as u32;
+        if n > 0 && n < total && colours > 1 && self.options.party_breaks_ties && self.space_of(target).is_some() {
+            ev.push(Ev::DiceToReduce { enemy: id, remove: n });
+            self.reduction = Some(ReductionChoice { enemy: id, attack: a.clone(), target, remove: n, boss });
+            return true;
+        }
+        let pool = self.pool_for(cat, who, a);
+        self.enemy_roll_with(cat, id, a, target, boss, pool, ev)
+    }
+
+    /// An enemy's attack roll with its dice after reductions.
+    #[allow(clippy::too_many_arguments)]
+    fn enemy_roll_with(
+        &mut self,
+        cat: &Catalogue,
+        id: u32,
+        a: &Attack,
+        target: Who,
+        boss: bool,
+        pool: Pool,
+        ev: &mut Vec<Ev>,
+    ) -> bool {
         let Some(space) = self.space_of(target) else { return false };
         let targets: Vec<Who> = match a.targets {
             Targets::Single => vec![target],
@@ -1321,7 +1354,6 @@ impl DivinityState {
                 .collect(),
         };
         let who = Who::Enemy(id);
-        let pool = self.pool_for(cat, who, a);
         let roll = pool.roll(&mut self.rng);
         ev.push(Ev::Rolled {
             who,
@@ -1567,6 +1599,41 @@ impl DivinityState {
             e.ap += t.ap;
         }
         false
+    }
+
+    /// The party picks the dice an enemy loses (L1515); its attack rolls and
+    /// the enemy goes on.
+    pub(super) fn reduce_enemy_dice(
+        &mut self,
+        cat: &Catalogue,
+        remove: &[Colour],
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let r =
+            self.reduction.clone().ok_or_else(|| err("no_reduction", "no enemy roll waits for a dice reduction"))?;
+        if remove.len() != r.remove as usize {
+            return Err(err("reduction_count", format!("remove exactly {} dice (L1515)", r.remove)));
+        }
+        let mut pool = r.attack.dice;
+        for &c in remove {
+            if !pool.reduce(c) {
+                return Err(err("no_such_die", format!("the roll has no {c:?} die left to remove")));
+            }
+        }
+        self.reduction = None;
+        if !self.enemy_roll_with(cat, r.enemy, &r.attack, r.target, r.boss, pool, ev)
+            && self.enemy(r.enemy).is_some()
+            && matches!(self.phase, Phase::Combat { .. })
+        {
+            if r.boss {
+                self.boss_tactics(cat, r.enemy, ev);
+            } else {
+                self.slide_enemy(r.enemy, ev);
+            }
+        }
+        self.check_combat_end(cat, ev);
+        self.run_queue(cat, ev);
+        Ok(())
     }
 
     /// The party picks a minion's route among equals (L1689); it goes on.

@@ -42,6 +42,7 @@ pub enum DivinityEvent {
     ItemTraded { from: Seat, to: Seat, item: String },
     DeckEmpty { deck: String },
     RouteToChoose { enemy: u32, routes: Vec<Vec<String>> },
+    DiceToReduce { enemy: u32, remove: u32 },
     KeyPlaced { a: String, b: String },
     CardPlaced { card: String, space: String },
     JournalRevealed { card: u32, text: String },

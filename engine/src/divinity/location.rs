@@ -197,6 +197,7 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
         dominated_turn: None,
         tie: None,
         route: None,
+        reduction: None,
         challenge: None,
         overflow: Vec::new(),
         item_decks,

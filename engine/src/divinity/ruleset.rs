@@ -31,6 +31,7 @@ impl Divinity {
             _ if state.dominated_turn.is_some()
                 || state.tie.is_some()
                 || state.route.is_some()
+                || state.reduction.is_some()
                 || !state.overflow.is_empty() =>
             {
                 vec![LEADER]
@@ -98,6 +99,8 @@ impl Divinity {
             // The item is placed at once, whatever else waits (L1056).
         } else if state.dominated_turn.is_some() && !matches!(action, A::Command { .. }) {
             return Err(err("orders_pending", "the party first picks the DOMINATED minion's target"));
+        } else if state.reduction.is_some() && !matches!(action, A::ReduceDice { .. }) {
+            return Err(err("reduction_pending", "the party first picks the dice the enemy loses (L1515)"));
         } else if state.route.is_some() && !matches!(action, A::ChooseRoute { .. }) {
             return Err(err("route_pending", "the party first picks the minion's route among equals (L1689)"));
         } else if state.tie.is_some() && !matches!(action, A::BreakTie { .. }) {
@@ -266,6 +269,10 @@ fn act(
         A::BreakTie { target } => {
             leader(seat)?;
             s.break_tie(cat, &target, ev)
+        }
+        A::ReduceDice { remove } => {
+            leader(seat)?;
+            s.reduce_enemy_dice(cat, &remove, ev)
         }
         A::ChooseRoute { route } => {
             leader(seat)?;

@@ -282,6 +282,19 @@ pub struct RouteChoice {
     pub routes: Vec<Vec<String>>,
 }
 
+/// An enemy must roll fewer dice of several colours: the party picks which
+/// go (L1515). The attack waits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReductionChoice {
+    pub enemy: u32,
+    pub attack: Attack,
+    pub target: Who,
+    /// How many dice go.
+    pub remove: u32,
+    /// A Boss goes on with its tactics afterwards; a minion ends its turn.
+    pub boss: bool,
+}
+
 /// An enemy's roll waiting for the Origins' Source rerolls (L511).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EnemyRoll {
@@ -366,6 +379,9 @@ pub struct DivinityState {
     /// A minion whose route the party picks among equals (L1689).
     #[serde(default)]
     pub route: Option<RouteChoice>,
+    /// An enemy's dice reduction the party picks (L1515).
+    #[serde(default)]
+    pub reduction: Option<ReductionChoice>,
     pub challenge: Option<ChallengeState>,
     /// Items acquired when no one who may take them had room (L1056),
     /// oldest first: the party places or discards each before anything else.

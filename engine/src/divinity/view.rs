@@ -64,6 +64,7 @@ pub struct DivinityView {
     /// An enemy waiting for the party to pick its target among equals.
     pub tie: Option<TieChoice>,
     pub route: Option<super::state::RouteChoice>,
+    pub reduction: Option<super::state::ReductionChoice>,
     pub challenge: Option<ChallengeState>,
     /// Items waiting for the party to find room (L1056).
     pub overflow: Vec<super::state::Overflow>,
@@ -120,6 +121,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         dominated_turn: state.dominated_turn,
         tie: state.tie.clone(),
         route: state.route.clone(),
+        reduction: state.reduction.clone(),
         challenge: state.challenge.clone(),
         overflow: state.overflow.clone(),
         campaign: super::Divinity::campaign(state, cat),
