@@ -292,6 +292,12 @@ fn broken_references_are_refused() {
             }),
         ),
         (
+            "a talent flipped for its effect that is not once per location",
+            Box::new(|c| {
+                c.talents.get_mut("comeback_kid").unwrap().once_per_location = false;
+            }),
+        ),
+        (
             "skill needing a keyword no starting item gives",
             Box::new(|c| {
                 c.origins.get_mut("ifan").unwrap().items.retain(|i| i != "short_bow");

@@ -2067,3 +2067,91 @@ fn l1515_the_party_picks_the_dice_an_enemy_loses() {
         .expect("the Lackey rolled at once");
     assert_eq!(dice.iter().filter(|d| d.colour == Colour::White).count(), 1);
 }
+
+/// The extra hits of the pending attack roll of `seat` with `weapon` (equipped only).
+fn extra_hits(party: &[&str], weapon: &str, talent: Option<&str>, hurt: bool) -> u32 {
+    use athlas_engine::divinity::state::Purpose;
+    let mut s = duel(party, "darkhans_lackey", 28);
+    s.enemies.truncate(1);
+    let o = &mut s.origins[0];
+    o.hp = cat().origins[&o.origin].at(o.level).unwrap().hp - u32::from(hurt);
+    o.equipped = vec![weapon.into()];
+    o.talents.extend(talent.map(String::from));
+    let seat = waiting(&s)[0];
+    if seat != 0 {
+        ok(&mut s, seat, A::StartTurn);
+        end_turn(&mut s, seat);
+    }
+    ok(&mut s, 0, A::StartTurn);
+    let id = s.enemies[0].id;
+    let card = CardUse::Item(weapon.into());
+    ok(&mut s, 0, A::Use { first_aura: None, include_self: None, card, aim: Aim::Enemy(id) });
+    match &s.pending.as_ref().expect("a roll").purpose {
+        Purpose::Attack { extra, .. } => *extra,
+        p => panic!("{p:?}"),
+    }
+}
+
+// Talents as data (content/divinity/talents.json): Hothead adds a hit at full HP only;
+// Savage Sortilege adds a hit to attacks of any type but physical.
+#[test]
+fn talents_add_hits_by_their_conditions() {
+    let base = extra_hits(&["ifan"], "short_bow", None, false);
+    assert_eq!(extra_hits(&["ifan"], "short_bow", Some("hothead"), false), base + 1);
+    assert_eq!(extra_hits(&["ifan"], "short_bow", Some("hothead"), true), base, "not at full HP");
+    assert_eq!(extra_hits(&["ifan"], "short_bow", Some("savage_sortilege"), false), base, "physical");
+    let fire = extra_hits(&["red_prince"], "fire_staff", None, false);
+    assert_eq!(extra_hits(&["red_prince"], "fire_staff", Some("savage_sortilege"), false), fire + 1);
+}
+
+// Comeback Kid (once per location, content): the blow that would down Ifan leaves him on
+// 1 HP and flips the talent; without it the same blow downs him (D18).
+#[test]
+fn comeback_kid_survives_one_killing_blow() {
+    let run = |talent: bool| {
+        let mut s = start("tutorial", &["ifan"]);
+        s.origins[0].hp = 2;
+        if talent {
+            s.origins[0].talents.push("comeback_kid".into());
+        }
+        ok(&mut s, 0, A::ChooseRound { explore: true });
+        ok(&mut s, 0, A::Travel { to: None });
+        ok(&mut s, 0, A::Reveal);
+        ok(&mut s, 0, A::Resolve { card: "1".into() });
+        ok(&mut s, 0, A::Challenge { auto: None });
+        let n = s.pending.as_ref().unwrap().roll.dice.len();
+        set_dice(&mut s, vec![die(Colour::White, 0, false); n]);
+        let ev = ok(&mut s, 0, A::Accept);
+        (s, ev)
+    };
+    let (s, ev) = run(true);
+    assert!(ev.contains(&Ev::TalentUsed { seat: 0, talent: "comeback_kid".into() }));
+    assert_eq!((s.origins[0].hp, s.origins[0].downed), (1, false));
+    assert_eq!(s.origins[0].talents_used, vec!["comeback_kid".to_string()]);
+    assert_ne!(s.phase, Phase::Finished { result: Finish::Restart });
+    let (s, _) = run(false);
+    assert!(s.origins[0].downed);
+}
+
+// Arrow Recovery (once per location, content): takes the bottom card of the arrows deck (the
+// last arrow used or discarded) into the backpack; nothing under the deck, nothing to take.
+#[test]
+fn arrow_recovery_takes_the_last_arrow_back() {
+    let mut s = duel(&["sebille"], "darkhans_lackey", 28);
+    s.enemies.truncate(1);
+    s.origins[0].talents = vec!["arrow_recovery".into()];
+    let seat = waiting(&s)[0];
+    assert_eq!(seat, 0);
+    ok(&mut s, 0, A::StartTurn);
+    let arrows = s.item_decks["arrows"].clone();
+    s.item_decks.insert("arrows".into(), Vec::new());
+    let t = A::UseTalent { talent: "arrow_recovery".into() };
+    assert_eq!(rejected(&mut s, 0, t.clone()).code, "nothing_to_recover");
+    s.item_decks.insert("arrows".into(), arrows.clone());
+    let last = arrows.last().unwrap().clone();
+    let ev = ok(&mut s, 0, t.clone());
+    assert!(ev.contains(&Ev::ItemGained { seat: Some(0), item: last.clone() }));
+    assert!(s.origins[0].backpack.contains(&last));
+    assert_eq!(s.item_decks["arrows"], arrows[..arrows.len() - 1].to_vec());
+    assert_eq!(rejected(&mut s, 0, t).code, "talent_used");
+}

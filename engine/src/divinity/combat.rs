@@ -362,14 +362,42 @@ impl DivinityState {
         if o.talents_used.iter().any(|t| t == talent) {
             return Err(err("talent_used", "once per location: it is face down until the next location"));
         }
-        if d.gain_ap == 0 {
+        if d.gain_ap == 0 && d.recover_from.is_none() {
             return Err(err("not_modelled", "this talent's effect is printed text the engine does not play"));
+        }
+        if let Some(deck) = d.recover_from {
+            let name = super::state::consumable_deck(deck);
+            let card = self
+                .item_decks
+                .get(name)
+                .and_then(|c| c.last())
+                .cloned()
+                .ok_or_else(|| err("nothing_to_recover", format!("no card lies under the {name} deck")))?;
+            if o.backpack.len() >= BACKPACK {
+                return Err(err("backpack_full", "the backpack holds 3 items (L919)"));
+            }
+            self.item_decks.get_mut(name).expect("checked").pop();
+            self.origins[seat as usize].backpack.push(card.clone());
+            ev.push(Ev::ItemGained { seat: Some(seat), item: card });
         }
         let max = self.max_ap(cat, seat);
         let o = &mut self.origins[seat as usize];
         o.talents_used.push(talent.to_string());
         o.ap = (o.ap + d.gain_ap).min(max);
         Ok(())
+    }
+
+    /// Extra hits the Origin's ongoing talents add to a damaging attack.
+    fn talent_hits(&self, cat: &Catalogue, seat: Seat, a: &Attack) -> u32 {
+        let Some(ty) = a.damage_type() else { return 0 };
+        let o = &self.origins[seat as usize];
+        let full = cat.origins[&o.origin].at(o.level).is_some_and(|c| o.hp >= c.hp);
+        o.talents
+            .iter()
+            .filter_map(|t| cat.talents.get(t)?.extra_hits.as_ref())
+            .filter(|h| (!h.at_full_hp || full) && (!h.magical || ty != DamageType::Physical))
+            .map(|h| h.hits)
+            .sum()
     }
 
     /// Recover in combat (L1592): 2 AP with no enemy in your space; heal 2,
@@ -1118,7 +1146,9 @@ impl DivinityState {
         });
         let o = &self.origins[seat as usize];
         let level_bonus = cat.origins[&o.origin].at(o.level).map_or(0, |l| l.level_bonus);
-        let extra: u32 = self.rules_of(cat, who).iter().map(|r| r.extra_hits).sum();
+        let mut extra: u32 = self.rules_of(cat, who).iter().map(|r| r.extra_hits).sum();
+        extra += self.talent_hits(cat, seat, &a);
+        let o = &self.origins[seat as usize];
         let card_rerolls = if space == o.space { a.reroll_in_space } else { 0 };
         let purpose = Purpose::Attack { attack: a, targets, space, level_bonus, extra, label, repeat };
         self.pending = Some(PendingRoll { seat, roll, purpose, card_rerolls });

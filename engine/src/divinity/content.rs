@@ -105,7 +105,31 @@ pub struct TalentDef {
     /// A once-per-location talent that gives AP when flipped (up to the maximum).
     #[serde(default)]
     pub gain_ap: u32,
+    /// Ongoing extra hits on this Origin's attacks, under a condition.
+    #[serde(default)]
+    pub extra_hits: Option<TalentHits>,
+    /// Once per location, flipped by itself: a blow that would down the
+    /// Origin leaves it on 1 HP instead.
+    #[serde(default)]
+    pub survive_downing: bool,
+    /// A once-per-location talent that, when flipped, takes the card at the
+    /// bottom of this deck (the last one used or discarded) into the backpack.
+    #[serde(default)]
+    pub recover_from: Option<ConsumableDeck>,
     pub text: String,
+}
+
+/// Extra hits a talent adds to its Origin's attacks (damaging ones only).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TalentHits {
+    pub hits: u32,
+    /// Only while the Origin's HP is at its maximum.
+    #[serde(default)]
+    pub at_full_hp: bool,
+    /// Only with damage of another type than physical.
+    #[serde(default)]
+    pub magical: bool,
 }
 
 /// Ongoing bonuses while a card is face up (skills, ongoing consumables) or
@@ -790,6 +814,12 @@ impl Catalogue {
             }
             if s.level >= 3 && s.school != School::Source && !trained.contains(&s.school) {
                 return Err(format!("skill {}: advanced, but its school has no training talent", s.id));
+            }
+        }
+        for t in self.talents.values() {
+            let flipped = t.gain_ap > 0 || t.survive_downing || t.recover_from.is_some();
+            if flipped && !t.once_per_location {
+                return Err(format!("talent {}: an effect used by flipping needs once_per_location", t.id));
             }
         }
         for i in self.items.values() {

@@ -212,6 +212,24 @@ impl DivinityState {
                 let hp = self.hp(who).saturating_sub(n);
                 match who {
                     Who::Origin(s) => {
+                        // A once-per-location talent may keep the Origin standing on 1 HP.
+                        let o = &self.origins[s as usize];
+                        let saver = o
+                            .talents
+                            .iter()
+                            .find(|t| {
+                                cat.talents.get(*t).is_some_and(|d| d.survive_downing) && !o.talents_used.contains(t)
+                            })
+                            .cloned();
+                        let (hp, n) = match saver {
+                            Some(t) if hp == 0 => {
+                                let o = &mut self.origins[s as usize];
+                                o.talents_used.push(t.clone());
+                                ev.push(Ev::TalentUsed { seat: s, talent: t });
+                                (1, o.hp - 1)
+                            }
+                            _ => (hp, n),
+                        };
                         let o = &mut self.origins[s as usize];
                         o.hp = hp;
                         ev.push(Ev::Damaged { who, amount: n, hp });
