@@ -2155,3 +2155,50 @@ fn arrow_recovery_takes_the_last_arrow_back() {
     assert_eq!(s.item_decks["arrows"], arrows[..arrows.len() - 1].to_vec());
     assert_eq!(rejected(&mut s, 0, t).code, "talent_used");
 }
+
+// L1689 for a Boss' attack tactic: the Warden's Strike (move 2, melee) from t1 to Ifan and
+// Sebille on the Beach has two equal routes; the party picks one, she walks it and strikes.
+#[test]
+fn l1689_the_party_picks_a_bosses_route_among_equals() {
+    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
+    s.enemies.truncate(1);
+    s.location = "shipwreck".into();
+    s.map = Default::default();
+    let beach = ix(&s, "1");
+    for o in &mut s.origins {
+        o.space = beach;
+    }
+    let e = &mut s.enemies[0];
+    e.kind = EnemyKind::Boss { boss: "the_warden".into() };
+    e.hp = 40;
+    e.max_hp = 40;
+    e.tactics = vec!["w_strike".into(), "w_mend".into()];
+    e.track = Track::new(5);
+    e.ap = 0;
+    let id = e.id;
+    s.enemies[0].space = ix(&s, "t1");
+    for seat in 0..2 {
+        ok(&mut s, seat, A::StartTurn);
+        ok(&mut s, seat, A::EndTurn);
+    }
+    while let Some(t) = s.tie.clone() {
+        let Who::Origin(o) = t.options[0] else { unreachable!() };
+        ok(&mut s, 0, A::BreakTie { target: Aim::Origin(o) });
+    }
+    let r = s.route.clone().expect("the Warden waits for her route");
+    assert_eq!(r.tactic.as_deref(), Some("w_strike"));
+    let mut routes = r.routes.clone();
+    routes.sort();
+    assert_eq!(routes, vec![vec!["2".to_string(), "1".into()], vec!["3".into(), "1".into()]]);
+    assert_eq!(s.enemies[0].space, ix(&s, "t1"));
+    let ev = ok(&mut s, 0, A::ChooseRoute { route: 1 });
+    let moved: Vec<String> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Ev::Moved { who: Who::Enemy(e), to } if *e == id => Some(to.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(moved, r.routes[1]);
+    assert!(ev.iter().any(|e| matches!(e, Ev::Targeted { enemy, .. } if *enemy == id)), "she strikes: {ev:?}");
+}

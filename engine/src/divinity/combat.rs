@@ -10,7 +10,7 @@ use super::damage::DamageType;
 use super::dice::{Colour, Pool, TargetingFace};
 use super::event::DivinityEvent as Ev;
 use super::map::SpaceIx;
-use super::minion::{plan_move, plan_moves, tied_targets, Candidate};
+use super::minion::{plan_moves, tied_targets, Candidate};
 use super::state::*;
 use crate::{RuleError, Seat};
 
@@ -1543,7 +1543,7 @@ impl DivinityState {
             let routes: Vec<Vec<String>> =
                 walks.iter().map(|w| w.iter().map(|&s| self.space_id(cat, s)).collect()).collect();
             ev.push(Ev::RouteToChoose { enemy: id, routes: routes.clone() });
-            self.route = Some(RouteChoice { enemy: id, target, routes });
+            self.route = Some(RouteChoice { enemy: id, target, routes, tactic: None });
             return;
         }
         let walk = walks.into_iter().next().unwrap_or_default();
@@ -1615,8 +1615,34 @@ impl DivinityState {
         let Some(tspace) = self.space_of(target) else { return false };
         let others: Vec<SpaceIx> =
             cands.iter().zip(&who).filter(|(_, w)| **w != target).map(|(c, _)| c.space).collect();
-        let walk = self.with_graph(cat, |g| plan_move(g, from, tspace, a.range, t.movement, true, &others));
-        self.walk(cat, id, &walk, ev);
+        let walks = self.with_graph(cat, |g| plan_moves(g, from, tspace, a.range, t.movement, true, &others));
+        if walks.len() > 1 && self.options.party_breaks_ties {
+            // The party picks the route among equals (L1689); the Boss waits.
+            let routes: Vec<Vec<String>> =
+                walks.iter().map(|w| w.iter().map(|&s| self.space_id(cat, s)).collect()).collect();
+            ev.push(Ev::RouteToChoose { enemy: id, routes: routes.clone() });
+            self.route = Some(RouteChoice { enemy: id, target, routes, tactic: Some(t.id.clone()) });
+            return true;
+        }
+        let walk = walks.into_iter().next().unwrap_or_default();
+        self.boss_strike_along(cat, id, t, target, &walk, ev)
+    }
+
+    /// An attack tactic along its route: attack if in range and the space
+    /// holds an Origin, else take the AP back (L1811-1813). True when the
+    /// roll waits.
+    fn boss_strike_along(
+        &mut self,
+        cat: &Catalogue,
+        id: u32,
+        t: &BossTactic,
+        target: Who,
+        walk: &[SpaceIx],
+        ev: &mut Vec<Ev>,
+    ) -> bool {
+        let Some(a) = &t.attack else { return false };
+        let Some(tspace) = self.space_of(target) else { return false };
+        self.walk(cat, id, walk, ev);
         let Some(now) = self.enemy(id).map(|e| e.space) else { return false };
         let in_range = self.with_graph(cat, |g| g.distance(now, tspace)).is_some_and(|d| d <= a.range);
         let origins_there = self.origins.iter().any(|o| o.space == tspace && !o.downed);
@@ -1675,7 +1701,19 @@ impl DivinityState {
             .ok_or_else(|| err("no_such_route", format!("choose a route from 0 to {}", r.routes.len() - 1)))?;
         let walk: Vec<SpaceIx> = chosen.iter().map(|s| self.space_ix(cat, s).expect("a space of the map")).collect();
         self.route = None;
-        self.minion_move_and_attack(cat, r.enemy, r.target, &walk, ev);
+        match &r.tactic {
+            None => self.minion_move_and_attack(cat, r.enemy, r.target, &walk, ev),
+            Some(tactic) => {
+                let Some(EnemyKind::Boss { boss }) = self.enemy(r.enemy).map(|e| e.kind.clone()) else {
+                    return Ok(());
+                };
+                let tac = cat.bosses[&boss].tactics.iter().find(|x| &x.id == tactic).expect("tactic").clone();
+                if !self.boss_strike_along(cat, r.enemy, &tac, r.target, &walk, ev) {
+                    self.check_combat_end(cat, ev);
+                    self.boss_tactics(cat, r.enemy, ev);
+                }
+            }
+        }
         self.check_combat_end(cat, ev);
         self.run_queue(cat, ev);
         Ok(())

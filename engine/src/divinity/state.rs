@@ -273,13 +273,17 @@ pub struct Overflow {
     pub takers: Vec<Seat>,
 }
 
-/// Several routes serve a minion equally: the party picks one (L1689).
+/// Several routes serve a minion (or a Boss' attack tactic) equally: the
+/// party picks one (L1689).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RouteChoice {
     pub enemy: u32,
     pub target: Who,
     /// Each route: the space ids the minion enters, in order.
     pub routes: Vec<Vec<String>>,
+    /// The Boss tactic under way, for a Boss.
+    #[serde(default)]
+    pub tactic: Option<String>,
 }
 
 /// An enemy must roll fewer dice of several colours: the party picks which
