@@ -2202,3 +2202,25 @@ fn l1689_the_party_picks_a_bosses_route_among_equals() {
     assert_eq!(moved, r.routes[1]);
     assert!(ev.iter().any(|e| matches!(e, Ev::Targeted { enemy, .. } if *enemy == id)), "she strikes: {ev:?}");
 }
+
+// Torturer (content): a status the Origin's attack gives goes 1 slot further (E32's BURNING
+// 2 lands on 3); without the talent it lands on 2.
+#[test]
+fn torturer_statuses_last_longer() {
+    let burning_slot = |talent: bool| {
+        let mut s = duel(&["red_prince"], "bandit_hydrosophist", 16);
+        s.origins[0].equipped = vec!["fire_staff".into()];
+        if talent {
+            s.origins[0].talents.push("torturer".into());
+        }
+        ok(&mut s, 0, A::StartTurn);
+        let id = s.enemies[0].id;
+        let card = CardUse::Item("fire_staff".into());
+        ok(&mut s, 0, A::Use { first_aura: None, include_self: None, card, aim: Aim::Enemy(id) });
+        set_dice(&mut s, vec![die(Colour::White, 1, false), die(Colour::White, 1, false), die(Colour::White, 1, true)]);
+        ok(&mut s, 0, A::Accept);
+        s.enemy(id).unwrap().track.status_slot(St::Burning)
+    };
+    assert_eq!(burning_slot(false), Some(2));
+    assert_eq!(burning_slot(true), Some(3));
+}

@@ -1226,7 +1226,13 @@ impl DivinityState {
             }
             Purpose::Attack { attack: a, targets, space, level_bonus, extra, label, repeat } => {
                 let c = attack::count(&a, &p.roll, &cat.dice, level_bonus, extra);
-                self.land(cat, &a, c, &targets, space, ev);
+                let longer = self.origins[seat as usize]
+                    .talents
+                    .iter()
+                    .filter_map(|t| cat.talents.get(t))
+                    .map(|t| t.status_extension)
+                    .sum();
+                self.land(cat, &a, c, &targets, space, longer, ev);
                 // The next roll of a multi-attack skill, while its target stands (L867).
                 let alive: Vec<Who> = targets.into_iter().filter(|w| self.space_of(*w).is_some()).collect();
                 if repeat > 0 && !alive.is_empty() {
@@ -1239,8 +1245,10 @@ impl DivinityState {
         Ok(())
     }
 
-    /// Steps 3-5 for every target at once: damage or healing, statuses, then
-    /// the environment on the target space.
+    /// Steps 3-5 for every target at once: damage or healing, statuses (each
+    /// lasting `longer` slots more, from the attacker's talents), then the
+    /// environment on the target space.
+    #[allow(clippy::too_many_arguments)]
     fn land(
         &mut self,
         cat: &Catalogue,
@@ -1248,6 +1256,7 @@ impl DivinityState {
         c: attack::Count,
         targets: &[Who],
         space: SpaceIx,
+        longer: u8,
         ev: &mut Vec<Ev>,
     ) {
         let effects: Vec<(Who, attack::Effect)> =
@@ -1260,7 +1269,8 @@ impl DivinityState {
                 continue;
             }
             for g in &e.statuses {
-                self.give_status(cat, *w, *g, ev);
+                let g = attack::StatusGrant { status: g.status, cooldown: g.cooldown.saturating_add(longer) };
+                self.give_status(cat, *w, g, ev);
             }
             for s in &e.removes {
                 self.remove_status(*w, *s, ev);
@@ -1423,7 +1433,7 @@ impl DivinityState {
         let extra: u32 = self.rules_of(cat, who).iter().map(|x| x.extra_hits).sum();
         // ★ never applies to enemies (G55).
         let c = attack::count(&r.attack, &r.roll, &cat.dice, 0, extra);
-        self.land(cat, &r.attack, c, &r.targets, r.space, ev);
+        self.land(cat, &r.attack, c, &r.targets, r.space, 0, ev);
     }
 
     /// Reroll an enemy's dice with 1 Source (L511): the others may answer again.

@@ -108,6 +108,10 @@ pub struct TalentDef {
     /// Ongoing extra hits on this Origin's attacks, under a condition.
     #[serde(default)]
     pub extra_hits: Option<TalentHits>,
+    /// Ongoing: statuses this Origin's attacks give go this many slots
+    /// further right on the track (capped by the track, L688-692).
+    #[serde(default)]
+    pub status_extension: u8,
     /// Once per location, flipped by itself: a blow that would down the
     /// Origin leaves it on 1 HP instead.
     #[serde(default)]
