@@ -2224,3 +2224,46 @@ fn torturer_statuses_last_longer() {
     assert_eq!(burning_slot(false), Some(2));
     assert_eq!(burning_slot(true), Some(3));
 }
+
+// Executioner (content, once per location): the attack that defeats an enemy gives 2 AP back
+// and flips the talent; an attack that leaves it standing gives nothing.
+#[test]
+fn executioner_gains_ap_after_a_kill() {
+    let after = |talent: bool, hp: u32| {
+        let mut s = duel(&["red_prince"], "bandit_hydrosophist", hp);
+        s.enemies.truncate(1);
+        // A second enemy, so that the combat goes on after the kill.
+        let mut other = s.enemies[0].clone();
+        other.id = s.next_enemy;
+        other.letter = Some('B');
+        other.hp = 16;
+        s.next_enemy += 1;
+        s.enemies.push(other);
+        s.origins[0].equipped = vec!["fire_staff".into()];
+        if talent {
+            s.origins[0].talents.push("executioner".into());
+        }
+        ok(&mut s, 0, A::StartTurn);
+        let ap = s.origins[0].ap;
+        let id = s.enemies[0].id;
+        let card = CardUse::Item("fire_staff".into());
+        ok(&mut s, 0, A::Use { first_aura: None, include_self: None, card, aim: Aim::Enemy(id) });
+        set_dice(
+            &mut s,
+            vec![die(Colour::White, 1, false), die(Colour::White, 1, false), die(Colour::White, 1, false)],
+        );
+        let ev = ok(&mut s, 0, A::Accept);
+        (ap, s, ev)
+    };
+    let (ap, s, ev) = after(true, 2);
+    assert!(ev.contains(&Ev::TalentUsed { seat: 0, talent: "executioner".into() }), "{ev:?}");
+    assert!(s.origins[0].talents_used.contains(&"executioner".to_string()));
+    assert_eq!(s.origins[0].ap, ap, "2 AP paid, 2 AP gained");
+    let (_, s, ev) = after(false, 2);
+    assert!(!ev.iter().any(|e| matches!(e, Ev::TalentUsed { .. })));
+    assert!(s.origins[0].talents_used.is_empty());
+    let (ap, s, _) = after(true, 16);
+    assert_eq!(s.enemies.len(), 2, "it stands");
+    assert_eq!(s.origins[0].ap, ap - 2);
+    assert!(s.origins[0].talents_used.is_empty());
+}

@@ -387,6 +387,25 @@ impl DivinityState {
         Ok(())
     }
 
+    /// A once-per-location talent that flips by itself when the Origin's
+    /// attack defeats an enemy gives its AP (up to the maximum).
+    fn kill_talents(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) {
+        let o = &self.origins[seat as usize];
+        let Some((t, ap)) = o
+            .talents
+            .iter()
+            .filter(|t| !o.talents_used.contains(t))
+            .find_map(|t| cat.talents.get(t).filter(|d| d.ap_on_kill > 0).map(|d| (t.clone(), d.ap_on_kill)))
+        else {
+            return;
+        };
+        let max = self.max_ap(cat, seat);
+        let o = &mut self.origins[seat as usize];
+        o.talents_used.push(t.clone());
+        o.ap = (o.ap + ap).min(max);
+        ev.push(Ev::TalentUsed { seat, talent: t });
+    }
+
     /// Extra hits the Origin's ongoing talents add to a damaging attack.
     fn talent_hits(&self, cat: &Catalogue, seat: Seat, a: &Attack) -> u32 {
         let Some(ty) = a.damage_type() else { return 0 };
@@ -1233,6 +1252,10 @@ impl DivinityState {
                     .map(|t| t.status_extension)
                     .sum();
                 self.land(cat, &a, c, &targets, space, longer, ev);
+                let killed = targets.iter().any(|w| matches!(w, Who::Enemy(_)) && self.space_of(*w).is_none());
+                if killed {
+                    self.kill_talents(cat, seat, ev);
+                }
                 // The next roll of a multi-attack skill, while its target stands (L867).
                 let alive: Vec<Who> = targets.into_iter().filter(|w| self.space_of(*w).is_some()).collect();
                 if repeat > 0 && !alive.is_empty() {

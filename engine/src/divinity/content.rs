@@ -112,6 +112,10 @@ pub struct TalentDef {
     /// further right on the track (capped by the track, L688-692).
     #[serde(default)]
     pub status_extension: u8,
+    /// Once per location, flipped by itself when the Origin's attack
+    /// defeats an enemy: gain this much AP (up to the maximum).
+    #[serde(default)]
+    pub ap_on_kill: u32,
     /// Once per location, flipped by itself: a blow that would down the
     /// Origin leaves it on 1 HP instead.
     #[serde(default)]
@@ -821,7 +825,7 @@ impl Catalogue {
             }
         }
         for t in self.talents.values() {
-            let flipped = t.gain_ap > 0 || t.survive_downing || t.recover_from.is_some();
+            let flipped = t.gain_ap > 0 || t.ap_on_kill > 0 || t.survive_downing || t.recover_from.is_some();
             if flipped && !t.once_per_location {
                 return Err(format!("talent {}: an effect used by flipping needs once_per_location", t.id));
             }
