@@ -54,6 +54,14 @@ fn prepared(seed: u64) -> DivinityState {
 /// version of the engine does not know is simply not offered.
 fn party_choices(s: &DivinityState) -> Vec<A> {
     let mut out = Vec::new();
+    // A minion's route among equals (L1689): the first one offered.
+    if s.route.is_some() {
+        out.push(A::ChooseRoute { route: 0 });
+    }
+    // An item nobody has room for (L1056): discard it.
+    if !s.overflow.is_empty() {
+        out.push(A::PlaceItem { to: None, drop: None, pass_to: None });
+    }
     for t in 0..s.origins.len() {
         for ty in ["break_tie", "command"] {
             let json = serde_json::json!({ "type": ty, "target": { "kind": "origin", "id": t } });
