@@ -2267,3 +2267,128 @@ fn executioner_gains_ap_after_a_kill() {
     assert_eq!(s.origins[0].ap, ap - 2);
     assert!(s.origins[0].talents_used.is_empty());
 }
+
+// ---- Conditional location cards (L1150-1158, L1312-1318, L750) ----
+
+/// Explore one space with the whole party and resolve what it reveals.
+fn explore_space(s: &mut DivinityState, space: &str) -> Vec<Ev> {
+    ok(s, 0, A::ChooseRound { explore: true });
+    for seat in 0..s.origins.len() as Seat {
+        ok(s, seat, A::Travel { to: Some(space.into()) });
+    }
+    ok(s, 0, A::Reveal);
+    let card = s.revealed[0].card.clone();
+    ok(s, 0, A::Resolve { card })
+}
+
+// L1316-1318: a card checks the journal envelope; Fort Joy #3 pays out only
+// to a party holding journal card 1.
+#[test]
+fn l1318_card_checks_the_journal() {
+    let mut without = start("fort_joy", &["ifan"]);
+    explore_space(&mut without, "3");
+    let mut with = start("fort_joy", &["ifan"]);
+    with.journal = vec![1];
+    explore_space(&mut with, "3");
+    assert_eq!(without.gold, 1);
+    assert_eq!(with.gold, 3, "journal card 1 adds 2 gold");
+}
+
+// L1318: a symbol count, checked against the cards held, with a catalogue of our own.
+#[test]
+fn l1318_card_checks_journal_symbols() {
+    use athlas_engine::divinity::content::{CardEffect, Condition};
+    let mut c = cat().clone();
+    let card = c.locations.get_mut("fort_joy").unwrap().cards.iter_mut().find(|k| k.id == "3").unwrap();
+    card.effects = vec![CardEffect::If {
+        condition: Condition::Symbol { symbol: "eye".into(), count: 2 },
+        then: vec![CardEffect::Gold { amount: 5 }],
+        otherwise: vec![CardEffect::Gold { amount: 1 }],
+    }];
+    c.validate().unwrap();
+    let mut gold = Vec::new();
+    for journal in [vec![3], vec![3, 4], vec![1, 2]] {
+        let mut s = Divinity::start_with(&c, &options("fort_joy", &["ifan"]), 7).unwrap();
+        s.journal = journal;
+        Divinity::apply_with(&c, &mut s, 0, A::ChooseRound { explore: true }).unwrap();
+        Divinity::apply_with(&c, &mut s, 0, A::Travel { to: Some("3".into()) }).unwrap();
+        Divinity::apply_with(&c, &mut s, 0, A::Reveal).unwrap();
+        Divinity::apply_with(&c, &mut s, 0, A::Resolve { card: "3".into() }).unwrap();
+        gold.push(s.gold);
+    }
+    assert_eq!(gold, vec![1, 5, 1], "two eye cards are needed");
+}
+
+// L750 + L1438: Fort Joy's alarm (event A) forces the party back to the Gate
+// unless a SOLDIER is in it (a keyword check).
+#[test]
+fn l750_forced_move_unless_keyword() {
+    for (party, to) in [(&["sebille"][..], "1"), (&["ifan"][..], "2")] {
+        let mut s = start("fort_joy", party);
+        s.origins[0].space = ix(&s, "2");
+        s.time = Some(6);
+        rest_round(&mut s);
+        assert_eq!(s.combat_stack, vec!["A".to_string()], "event A resolved and spawned");
+        assert_eq!(s.origins[0].space, ix(&s, to), "{party:?}");
+    }
+}
+
+// Paying gold: the Hollow Marshes shrine takes 1 gold if the stash has it, and heals.
+#[test]
+fn card_pays_gold_when_the_stash_holds_it() {
+    for gold in [0, 3] {
+        let mut s = start("hollow_marshes", &["ifan"]);
+        s.gold = gold;
+        s.origins[0].hp -= 4;
+        let hp = s.origins[0].hp;
+        let ev = explore_space(&mut s, "3");
+        if gold == 0 {
+            assert_eq!((s.gold, s.origins[0].hp), (0, hp));
+            assert!(!ev.iter().any(|e| matches!(e, Ev::GoldSpent { .. })));
+        } else {
+            assert_eq!((s.gold, s.origins[0].hp), (2, hp + 2));
+            assert!(ev.iter().any(|e| matches!(e, Ev::GoldSpent { amount: 1, total: 2 })));
+        }
+    }
+}
+
+// Conditions are checked at load: unknown journal cards, symbols, keywords,
+// tactical forced moves and nested dangling references are refused.
+#[test]
+fn conditional_cards_are_validated() {
+    use athlas_engine::divinity::content::{CardEffect, Condition, Who as CW};
+    let bad = [
+        CardEffect::If {
+            condition: Condition::Journal { card: 99 },
+            then: vec![CardEffect::Gold { amount: 1 }],
+            otherwise: vec![],
+        },
+        CardEffect::If {
+            condition: Condition::Symbol { symbol: "eye".into(), count: 9 },
+            then: vec![CardEffect::Gold { amount: 1 }],
+            otherwise: vec![],
+        },
+        CardEffect::If {
+            condition: Condition::Keyword { keyword: "NO_SUCH".into(), who: CW::Party },
+            then: vec![CardEffect::Gold { amount: 1 }],
+            otherwise: vec![],
+        },
+        CardEffect::If {
+            condition: Condition::Pay { amount: 0 },
+            then: vec![CardEffect::Gold { amount: 1 }],
+            otherwise: vec![],
+        },
+        CardEffect::If { condition: Condition::Gold { amount: 2 }, then: vec![], otherwise: vec![] },
+        CardEffect::If {
+            condition: Condition::Gold { amount: 2 },
+            then: vec![CardEffect::Move { space: "nowhere".into(), who: CW::Group }],
+            otherwise: vec![],
+        },
+        CardEffect::Move { space: "t1".into(), who: CW::Party },
+    ];
+    for e in bad {
+        let mut c = cat().clone();
+        c.locations.get_mut("fort_joy").unwrap().cards[0].effects.push(e.clone());
+        assert!(c.validate().is_err(), "{e:?} was accepted");
+    }
+}

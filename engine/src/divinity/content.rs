@@ -445,6 +445,56 @@ pub enum CardEffect {
     },
     /// A forced restart of the location (L1332).
     Restart,
+    /// A conditional effect: `then` if the condition holds, else `otherwise`
+    /// (journal symbols steer the story, L1318; keywords, gold).
+    If {
+        condition: Condition,
+        #[serde(default)]
+        then: Vec<CardEffect>,
+        #[serde(default)]
+        otherwise: Vec<CardEffect>,
+    },
+    /// Force Origins to move to a space (L750, L1438); downed Origins of the
+    /// group move with it.
+    Move {
+        space: String,
+        #[serde(default)]
+        who: Who,
+    },
+}
+
+/// A condition of a conditional location-card effect.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "check", deny_unknown_fields)]
+pub enum Condition {
+    /// The journal envelope holds this card (L1316).
+    Journal { card: u32 },
+    /// The journal envelope holds at least `count` cards with this symbol (L1318).
+    Symbol { symbol: String, count: u32 },
+    /// Any of the Origins (group or party) has this keyword (L14).
+    Keyword {
+        keyword: String,
+        #[serde(default)]
+        who: Who,
+    },
+    /// The stash holds at least this much gold.
+    Gold { amount: u32 },
+    /// The party pays this much gold if the stash holds it (the condition
+    /// holds and the gold is spent); otherwise nothing is paid.
+    Pay { amount: u32 },
+}
+
+impl CardEffect {
+    /// This effect and every effect nested in it.
+    pub fn walk(&self) -> Vec<&CardEffect> {
+        let mut out = vec![self];
+        if let CardEffect::If { then, otherwise, .. } = self {
+            for e in then.iter().chain(otherwise) {
+                out.extend(e.walk());
+            }
+        }
+        out
+    }
 }
 
 /// A bonus die for meeting a condition (L1182).
@@ -561,7 +611,7 @@ impl LocationDef {
             if let Some(ch) = &c.challenge {
                 all.extend(ch.results.iter().flat_map(|r| &r.effects));
             }
-            for e in all {
+            for e in all.into_iter().flat_map(|e| e.walk()) {
                 if let CardEffect::Exit { to, level_up, .. } = e {
                     out.push((to.as_str(), *level_up));
                 }
@@ -923,6 +973,7 @@ impl Catalogue {
                     }
                     all.extend(ch.results.iter().flat_map(|r| &r.effects));
                 }
+                let all: Vec<&CardEffect> = all.into_iter().flat_map(|e| e.walk()).collect();
                 let spawns = all.iter().any(|e| matches!(e, CardEffect::Spawn { .. } | CardEffect::SpawnBoss { .. }));
                 if !spawns && (!c.victory.is_empty() || !c.defeat.is_empty()) {
                     return Err(at(format!("card {}: victory/defeat on a card that spawns no enemy", c.id)));
@@ -963,6 +1014,16 @@ impl Catalogue {
             }
         }
         Ok(())
+    }
+
+    /// A keyword some Origin, talent, item, rune or summon can give.
+    fn known_keyword(&self, k: &str) -> bool {
+        let k = k.to_string();
+        self.origins.values().any(|o| o.keywords.contains(&k))
+            || self.talents.values().any(|t| t.keywords.contains(&k))
+            || self.items.values().any(|i| i.bonus.keywords.contains(&k))
+            || self.runes.values().any(|r| r.sides.iter().any(|s| s.bonus.keywords.contains(&k)))
+            || self.summons.values().any(|s| s.keywords.contains(&k))
     }
 
     fn check_effect(&self, l: &LocationDef, ids: &BTreeSet<&str>, eff: &CardEffect) -> Result<(), String> {
@@ -1024,6 +1085,35 @@ impl Catalogue {
                 return Err(format!("time space {n} is off the track"))
             }
             CardEffect::Status { cooldown: 0, .. } => return Err("a status on slot 0".into()),
+            CardEffect::Move { space: s, .. } => {
+                let ix = l.map.ix(s).ok_or(format!("unknown space {s}"))?;
+                if l.map.spaces[ix].tactical() {
+                    return Err(format!("forced move into tactical space {s}"));
+                }
+            }
+            CardEffect::If { condition, then, otherwise } => {
+                if then.is_empty() && otherwise.is_empty() {
+                    return Err("a condition with no effect".into());
+                }
+                match condition {
+                    Condition::Journal { card } if !self.journal.contains_key(card) => {
+                        return Err(format!("condition on unknown journal card {card}"))
+                    }
+                    Condition::Symbol { symbol, count } => {
+                        let held = self.journal.values().filter(|j| &j.symbol == symbol).count() as u32;
+                        if *count == 0 || held < *count {
+                            return Err(format!("condition on {count} {symbol} journal cards (the deck has {held})"));
+                        }
+                    }
+                    Condition::Keyword { keyword, .. } if !self.known_keyword(keyword) => {
+                        return Err(format!("condition on unknown keyword {keyword}"))
+                    }
+                    Condition::Gold { amount: 0 } | Condition::Pay { amount: 0 } => {
+                        return Err("a gold condition of 0".into())
+                    }
+                    _ => {}
+                }
+            }
             _ => {}
         }
         Ok(())

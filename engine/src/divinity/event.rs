@@ -35,6 +35,7 @@ pub enum DivinityEvent {
     Defeated { enemy: u32 },
     EnvironmentPlaced { space: String, environment: Environment },
     GoldGained { amount: u32, total: u32 },
+    GoldSpent { amount: u32, total: u32 },
     ItemGained { seat: Option<Seat>, item: String },
     ItemDiscarded { seat: Seat, item: String },
     NoRoom { item: String, takers: Vec<Seat> },

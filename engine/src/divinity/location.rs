@@ -1,11 +1,12 @@
 //! A location: setting it up (L248-256), exploring it (L285-336), and the
 //! location cards' vocabulary (L1144-1160, L1208-1292): challenges, spawns,
-//! rewards, keys, placed cards, journal, time, exits and restarts.
+//! rewards, keys, placed cards, journal, time, exits and restarts, and
+//! conditional effects (journal, symbols, keywords, gold) and forced moves.
 
 use std::collections::BTreeSet;
 
 use super::action::KeywordFrom;
-use super::content::{CardEffect, Catalogue, ItemKind, Rollers, Who as CardWho};
+use super::content::{CardEffect, Catalogue, Condition, ItemKind, Rollers, Who as CardWho};
 use super::cooldown::{CardRef, Track, TrackCard, KEYWORD_SLOT, MINION_TRACK, ORIGIN_TRACK};
 use super::dice::{Colour, Pool};
 use super::event::DivinityEvent as Ev;
@@ -636,6 +637,57 @@ impl DivinityState {
                 }
             }
             CardEffect::Restart => self.finish(Finish::Restart, ev),
+            CardEffect::If { condition, then, otherwise } => {
+                let holds = self.condition_holds(cat, condition, group, ev);
+                let branch = if holds { then } else { otherwise };
+                self.apply_effects(cat, card, branch, group, space, disp, ev);
+            }
+            CardEffect::Move { space: at, who } => {
+                let ix = self.space_ix(cat, at).expect("validated space");
+                let seats = match who {
+                    CardWho::Party => self.targets_of(*who, group),
+                    // The whole group moves, downed Origins too (L750).
+                    CardWho::Group => {
+                        let mut g: Vec<Seat> = group.to_vec();
+                        for (s, o) in self.origins.iter().enumerate() {
+                            if o.downed && o.space == space && !g.contains(&(s as Seat)) {
+                                g.push(s as Seat);
+                            }
+                        }
+                        g.sort_unstable();
+                        g
+                    }
+                };
+                for s in seats {
+                    if self.origins[s as usize].space != ix {
+                        self.origins[s as usize].space = ix;
+                        ev.push(Ev::Travelled { seat: s, to: at.clone() });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Checks a card's condition; a `pay` condition spends the gold when it holds.
+    fn condition_holds(&mut self, cat: &Catalogue, c: &Condition, group: &[Seat], ev: &mut Vec<Ev>) -> bool {
+        match c {
+            Condition::Journal { card } => self.journal.contains(card),
+            Condition::Symbol { symbol, count } => {
+                let held = self.journal.iter().filter(|n| cat.journal.get(n).is_some_and(|j| &j.symbol == symbol));
+                held.count() as u32 >= *count
+            }
+            Condition::Keyword { keyword, who } => {
+                self.targets_of(*who, group).into_iter().any(|s| self.keywords(cat, s).contains(keyword))
+            }
+            Condition::Gold { amount } => self.gold >= *amount,
+            Condition::Pay { amount } => {
+                if self.gold < *amount {
+                    return false;
+                }
+                self.gold -= amount;
+                ev.push(Ev::GoldSpent { amount: *amount, total: self.gold });
+                true
+            }
         }
     }
 
