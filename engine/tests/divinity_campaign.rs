@@ -512,7 +512,11 @@ fn play_location(s: &mut DivinityState, journey: &mut Journey) {
         }
         match &a {
             A::VisitMerchant { .. } => journey.merchant_visits += 1,
-            A::Buy { item, .. } => journey.bought.push(item.clone()),
+            // A purchase with no room waits for the party's choice (L1056):
+            // only one placed at once counts as bought and kept.
+            A::Buy { item, .. } if !events.iter().any(|e| matches!(e, Ev::NoRoom { .. })) => {
+                journey.bought.push(item.clone())
+            }
             A::LevelUp { .. } => journey.level_ups += 1,
             _ => {}
         }

@@ -2392,3 +2392,66 @@ fn conditional_cards_are_validated() {
         assert!(c.validate().is_err(), "{e:?} was accepted");
     }
 }
+
+// ---- Buying with no room (L1356, L1056) ----
+
+/// The interlude with the Merchant open on potions, and Ifan's backpack full.
+fn merchant_with_full_pack() -> (DivinityState, String) {
+    let mut s = to_interlude(&["ifan", "sebille"], 9, |_| {}).next().unwrap();
+    ok(&mut s, 0, A::VisitMerchant { level: 1, consumables: Some(ConsumableDeck::Potions) });
+    s.origins[0].backpack = vec!["healing_potion".into(), "fire_grenade".into(), "healing_potion".into()];
+    let Phase::Interlude(i) = &s.phase else { unreachable!() };
+    let potion = i
+        .offer
+        .iter()
+        .find(|x| {
+            cat().items[*x].kind == athlas_engine::divinity::content::ItemKind::Consumable(ConsumableDeck::Potions)
+        })
+        .cloned()
+        .expect("potions on offer");
+    (s, potion)
+}
+
+// R146 (L1056) at the Merchant (L1356): a purchase with no room waits for the
+// party's choice; the buyer drops another item for it.
+#[test]
+fn r146_buying_with_no_room_drops_another_item() {
+    let (mut s, potion) = merchant_with_full_pack();
+    let gold = s.gold;
+    let cost = cat().items[&potion].cost.unwrap();
+    let offered = |s: &DivinityState| match &s.phase {
+        Phase::Interlude(i) => i.offer.iter().filter(|x| **x == potion).count(),
+        _ => unreachable!(),
+    };
+    let before = offered(&s);
+    let ev = ok(&mut s, 0, A::Buy { item: potion.clone(), to: 0 });
+    assert!(ev.contains(&Ev::NoRoom { item: potion.clone(), takers: vec![0] }), "{ev:?}");
+    assert_eq!(s.gold, gold - cost, "the item is paid for");
+    assert_eq!(s.overflow, vec![Overflow { item: potion.clone(), takers: vec![0] }]);
+    assert_eq!(offered(&s), before - 1, "it left the Merchant's offer");
+    assert_eq!(waiting(&s), vec![0]);
+    assert_eq!(rejected(&mut s, 0, A::FinishInterlude).code, "item_waiting");
+    assert_eq!(rejected(&mut s, 0, A::PlaceItem { to: Some(0), drop: None, pass_to: None }).code, "no_room");
+    assert_eq!(rejected(&mut s, 0, A::PlaceItem { to: Some(1), drop: None, pass_to: None }).code, "not_a_taker");
+    // Trading is free in the interlude: the grenade goes to Sebille (L1347).
+    let pass = A::PlaceItem { to: Some(0), drop: Some("fire_grenade".into()), pass_to: Some(1) };
+    ok(&mut s, 0, pass);
+    assert!(s.overflow.is_empty());
+    assert!(s.origins[0].backpack.contains(&potion));
+    assert!(!s.origins[0].backpack.contains(&"fire_grenade".to_string()));
+    assert!(s.origins[1].backpack.contains(&"fire_grenade".to_string()));
+}
+
+// R146 (L1056): or the party lets the new purchase go; the gold stays spent.
+#[test]
+fn r146_buying_with_no_room_may_discard_the_purchase() {
+    let (mut s, potion) = merchant_with_full_pack();
+    ok(&mut s, 0, A::Buy { item: potion.clone(), to: 0 });
+    let gold = s.gold;
+    let pack = s.origins[0].backpack.clone();
+    let ev = ok(&mut s, 0, A::PlaceItem { to: None, drop: None, pass_to: None });
+    assert!(ev.contains(&Ev::RewardDiscarded { item: potion }));
+    assert_eq!((s.gold, &s.origins[0].backpack), (gold, &pack));
+    assert!(s.overflow.is_empty());
+    assert_ne!(rejected(&mut s, 0, A::FinishInterlude).code, "item_waiting", "nothing waits any more");
+}

@@ -244,7 +244,8 @@ impl DivinityState {
     }
 
     /// Merchant step 3 (L1356): buy a revealed item for its printed cost; an
-    /// Origin equips it if it fits, or stores it.
+    /// Origin equips it if it fits, or stores it; with no room the party
+    /// chooses what to drop for it (L1056, `PlaceItem`).
     pub(super) fn buy(&mut self, cat: &Catalogue, item: &str, to: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
         let i = self.interlude()?;
         let at = i
@@ -263,11 +264,17 @@ impl DivinityState {
         let mut with = o.equipped.clone();
         with.push(item.to_string());
         let equip = matches!(cat.items[item].kind, ItemKind::Equipment(_)) && fits(cat, &with);
-        if !equip && o.backpack.len() >= BACKPACK {
-            return Err(err("no_room", "the Origin can neither equip nor store it (L1056)"));
-        }
+        let no_room = !equip && o.backpack.len() >= BACKPACK;
         self.gold -= cost;
         self.interlude()?.offer.remove(at);
+        if no_room {
+            // No room (L1056): the buyer drops another item for it, or the
+            // party discards the new one (`PlaceItem`), as for a found item.
+            ev.push(Ev::GoldSpent { amount: cost, total: self.gold });
+            ev.push(Ev::NoRoom { item: item.to_string(), takers: vec![to] });
+            self.overflow.push(super::state::Overflow { item: item.to_string(), takers: vec![to] });
+            return Ok(());
+        }
         let o = &mut self.origins[to as usize];
         if equip {
             o.equipped.push(item.to_string());
