@@ -69,7 +69,7 @@ fn magical_attack_counts_magical_armor() {
         [player(vec![alpha(&["shadow_ranger", "magic_bolt"])], &[]), player(vec![alpha(&PAUL_ARMORED)], &[])],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(2, 0))],
     );
-    s.game.players[0].alphas[0].cubes.insert("magic_bolt".into(), 1);
+    s.game.player_mut(0).alphas[0].cubes.insert("magic_bolt".into(), 1);
     let t = unit_at(&s, h(2, 0));
     let cat = Catalogue::standard();
     let g = &s.game;

@@ -150,7 +150,7 @@ fn first_turn_one_unit_of_any_cost_or_three_costing_sixty() {
     rejected(&mut s, 0, DuelAction::Activate { unit: u }, "wrong_step");
     end_turn(&mut s, 0);
     // One unit of any cost is fine, but then no second one.
-    s.game.players[1].alphas[0].cost = 80;
+    s.game.player_mut(1).alphas[0].cost = 80;
     ok(&mut s, 1, DuelAction::Summon { alpha: 0, hex: h(0, -5), figure: None });
     rejected(&mut s, 1, DuelAction::Summon { alpha: 1, hex: h(1, -5), figure: None }, "first_turn_limit");
     end_turn(&mut s, 1);
@@ -164,7 +164,7 @@ fn first_turn_one_unit_of_any_cost_or_three_costing_sixty() {
 #[test]
 fn four_units_are_refused_even_under_sixty() {
     let mut s = started(0);
-    for a in &mut s.game.players[0].alphas {
+    for a in &mut s.game.player_mut(0).alphas {
         a.cost = 10;
     }
     ok(&mut s, 0, DuelAction::Summon { alpha: 0, hex: h(-5, 5), figure: None });
@@ -313,7 +313,7 @@ fn range_exactly_two_and_one_to_two() {
         ],
         vec![unit(0, 0, h(0, 0)), unit(0, 1, h(1, -1)), unit(1, 0, h(1, 0)), unit(1, 0, h(2, 0)), unit(1, 0, h(3, 0))],
     );
-    s.game.players[0].alphas[1].cubes.insert("throwing_axe".into(), 3);
+    s.game.player_mut(0).alphas[1].cubes.insert("throwing_axe".into(), 3);
     let (d1, d2, d3) = (unit_at(&s, h(1, 0)), unit_at(&s, h(2, 0)), unit_at(&s, h(3, 0)));
     activate(&mut s, 0, h(0, 0));
     rejected(&mut s, 0, power_on_unit("etynian_crossbow", d1), "out_of_range");
@@ -342,7 +342,7 @@ fn range_one_powers_never_cross_a_cliff_longer_ones_do() {
         ],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))],
     );
-    s.game.players[0].alphas[0].cubes.insert("magic_bolt".into(), 1);
+    s.game.player_mut(0).alphas[0].cubes.insert("magic_bolt".into(), 1);
     let t = unit_at(&s, h(1, 0));
     activate(&mut s, 0, h(0, 0));
     rejected(&mut s, 0, power_on_unit("karoos_blade", t), "cliff");
@@ -487,7 +487,7 @@ fn multi_target_attack_defender_chooses_the_casualty() {
         [player(vec![alpha(&["shadow_ranger", "fire_strike"])], &[]), player(vec![w], &[])],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(2, 0)), unit(1, 0, h(2, -1))],
     );
-    s.game.players[0].alphas[0].cubes.insert("fire_strike".into(), 1);
+    s.game.player_mut(0).alphas[0].cubes.insert("fire_strike".into(), 1);
     let (a, b2) = (unit_at(&s, h(2, 0)), unit_at(&s, h(2, -1)));
     activate(&mut s, 0, h(0, 0));
     ok(&mut s, 0, power_on_unit("fire_strike", a));
@@ -578,7 +578,7 @@ fn flying_targets_three_exceptions() {
         ],
         vec![unit(0, 0, h(0, 0)), unit(0, 1, h(1, -1)), unit(1, 0, h(1, 0))],
     );
-    s.game.players[0].alphas[0].cubes.insert("throwing_axe".into(), 1);
+    s.game.player_mut(0).alphas[0].cubes.insert("throwing_axe".into(), 1);
     let d = unit_at(&s, h(1, 0));
     let mut t = s.clone();
     activate(&mut t, 0, h(0, 0));
@@ -798,7 +798,7 @@ fn levitate_lasts_until_the_casters_next_upkeep() {
         [player(vec![alpha(&["spell_binder", "levitate"])], &[]), player(vec![alpha(&["savage_warrior"])], &[])],
         vec![unit(0, 0, h(0, 0)), unit(0, 0, h(1, 0)), unit(1, 0, h(-3, 0))],
     );
-    s.game.players[0].alphas[0].cubes.insert("levitate".into(), 2);
+    s.game.player_mut(0).alphas[0].cubes.insert("levitate".into(), 2);
     let cat = Catalogue::standard();
     let target = unit_at(&s, h(1, 0));
     let range = cat.card("levitate").unwrap().range;
@@ -874,7 +874,7 @@ fn di_timed_into_the_activation_rewinds_to_that_moment() {
     rejected(&mut s, 0, push_back(0), "bad_checkpoint");
     // The active player cannot rewind its own activation.
     let mut s = mk();
-    s.game.players[1].di_stack = vec!["unnatural_force".into()];
+    s.game.player_mut(1).di_stack = vec!["unnatural_force".into()];
     activate(&mut s, 1, h(0, 0));
     rejected(&mut s, 1, push_back(0), "bad_timing");
 }
@@ -995,7 +995,7 @@ fn item_needs_no_a_and_gives_another() {
         ],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))],
     );
-    s.game.players[0].alphas[0].cubes.insert("item".into(), 1);
+    s.game.player_mut(0).alphas[0].cubes.insert("item".into(), 1);
     let t = unit_at(&s, h(1, 0));
     activate(&mut s, 0, h(0, 0));
     ok(&mut s, 0, power_on_unit("karoos_blade", t));
@@ -1015,7 +1015,7 @@ fn controlled_units_act_for_the_controller_and_never_win_for_it() {
         vec![unit(0, 0, h(-1, 0)), unit(1, 0, h(1, 0))],
     );
     if dm.cubes_per_summon > 0 {
-        s.game.players[0].alphas[0].cubes.insert("dark_mentalist".into(), 1);
+        s.game.player_mut(0).alphas[0].cubes.insert("dark_mentalist".into(), 1);
     }
     let enemy = unit_at(&s, h(1, 0));
     let power = dm.powers.iter().position(|p| p.effects.contains(&athlas_engine::duel::card::Effect::Control)).unwrap();
@@ -1054,7 +1054,7 @@ fn earthquake_needs_a_path_of_the_targets_terrain() {
         [player(vec![alpha(&["spell_binder", "earthquake"])], &[]), player(vec![alpha(&["savage_warrior"])], &[])],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(2, 0)), unit(1, 0, h(1, 1))],
     );
-    s.game.players[0].alphas[0].cubes.insert("earthquake".into(), 2);
+    s.game.player_mut(0).alphas[0].cubes.insert("earthquake".into(), 2);
     let range = Catalogue::standard().card("earthquake").unwrap().range.unwrap();
     let on_hill = unit_at(&s, h(2, 0));
     let on_plains = unit_at(&s, h(1, 1));
@@ -1105,7 +1105,7 @@ fn summoned_copies_are_paid_by_the_controller() {
         ],
         vec![unit(0, 0, h(0, 0))],
     );
-    s.game.players[0].alphas[0].cubes.insert("banner_of_summoning".into(), 1);
+    s.game.player_mut(0).alphas[0].cubes.insert("banner_of_summoning".into(), 1);
     let cost = s.game.players[0].alphas[0].cost;
     activate(&mut s, 0, h(0, 0));
     ok(
@@ -1334,7 +1334,7 @@ fn heroic_inspiration_lifts_friendly_units_around_the_caster() {
         vec![unit(0, 0, h(0, 0)), unit(0, 1, h(1, 0)), unit(0, 1, h(3, 0)), unit(1, 0, h(-1, 0))],
     );
     let cat = Catalogue::standard();
-    s.game.players[0].alphas[0].cubes.insert("heroic_inspiration".into(), 1);
+    s.game.player_mut(0).alphas[0].cubes.insert("heroic_inspiration".into(), 1);
     activate(&mut s, 0, h(0, 0));
     ok(&mut s, 0, power_self("heroic_inspiration"));
     let g = &s.game;
@@ -1383,7 +1383,7 @@ fn rain_burst_brings_a_flier_down_and_drowns_it_over_water() {
         [player(vec![alpha(&["spell_binder", "rain_burst"])], &[]), player(vec![alpha(&["forsaken_drake"])], &[])],
         vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))],
     );
-    s.game.players[0].alphas[0].cubes.insert("rain_burst".into(), 1);
+    s.game.player_mut(0).alphas[0].cubes.insert("rain_burst".into(), 1);
     let d = unit_at(&s, h(1, 0));
     assert!(rb.range.is_some_and(|r| r.max > 1), "Rain Burst reaches fliers by its range");
     activate(&mut s, 0, h(0, 0));

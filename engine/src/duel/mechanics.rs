@@ -106,7 +106,7 @@ impl Game {
             return;
         }
         let (seat, alpha) = (u.owner, u.alpha);
-        let a = &mut self.players[seat as usize].alphas[alpha];
+        let a = &mut self.player_mut(seat).alphas[alpha];
         a.life = a.life.saturating_sub(amount);
         let life = a.life;
         cx.emit(EventKind::LifeLost { seat, alpha, unit, amount, cause, life });
@@ -128,7 +128,7 @@ impl Game {
             .flat_map(|c| c.passives.iter())
             .map(|p| if let Passive::ExplosiveGenes { amount } = p { *amount } else { 0 })
             .sum();
-        let a = &mut self.players[u.owner as usize].alphas[u.alpha];
+        let a = &mut self.player_mut(u.owner).alphas[u.alpha];
         a.life = a.max_life;
         cx.emit(EventKind::Died { unit, seat: u.owner, alpha: u.alpha, life: a.life });
         // Lasting DIs on a dead unit have nothing left to do.
@@ -146,7 +146,7 @@ impl Game {
     }
 
     pub(crate) fn heal(&mut self, cx: &mut Cx, seat: Seat, alpha: usize, amount: u32) {
-        let a = &mut self.players[seat as usize].alphas[alpha];
+        let a = &mut self.player_mut(seat).alphas[alpha];
         let before = a.life;
         a.life = (a.life + amount).min(a.max_life);
         let healed = a.life - before;
@@ -356,7 +356,7 @@ impl Game {
         if damage == 0 {
             return (0, false);
         }
-        let pool = &mut self.players[seat as usize].alphas[alpha];
+        let pool = &mut self.player_mut(seat).alphas[alpha];
         pool.life = pool.life.saturating_sub(damage);
         let life = pool.life;
         cx.emit(EventKind::LifeLost { seat, alpha, unit: target, amount: damage, cause: LifeCause::Attack, life });

@@ -124,7 +124,7 @@ impl Ruleset for Duel {
             grid: layout.grid(),
             summoning_hexes: layout.summoning.clone(),
             relics: layout.relics.iter().map(|h| Relic { hex: *h, moved_turn: None }).collect(),
-            players: [player(), player()],
+            players: [player().into(), player().into()],
             units: Vec::new(),
             next_unit: 1,
             active_dis: Vec::new(),

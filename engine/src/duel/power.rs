@@ -406,7 +406,7 @@ impl Game {
                 if hit.len() == 1 {
                     self.kill(cx, hit[0]);
                 } else {
-                    let a = &mut self.players[key.0 as usize].alphas[key.1];
+                    let a = &mut self.player_mut(key.0).alphas[key.1];
                     a.life = a.max_life;
                     self.casualties.push(Casualty { seat: key.0, candidates: hit });
                 }
@@ -481,7 +481,7 @@ impl Game {
                 ),
             ));
         }
-        self.players[payer as usize].spent += cost;
+        self.player_mut(payer).spent += cost;
         let id = self.next_unit;
         self.next_unit += 1;
         self.units.push(Unit {
@@ -506,7 +506,7 @@ impl Game {
         for c in cards {
             let n = cx.cat.card(&c).map_or(0, |c| c.cubes_per_summon);
             if n > 0 {
-                *self.players[owner as usize].alphas[alpha].cubes.entry(c).or_insert(0) += n;
+                *self.player_mut(owner).alphas[alpha].cubes.entry(c).or_insert(0) += n;
             }
         }
         if self.grid.terrain(hex) == Some(Terrain::Water) {

@@ -79,7 +79,7 @@ impl Scenario {
         }
         let g = &mut s.game;
         for (seat, sp) in self.players.iter().enumerate() {
-            let p = &mut g.players[seat];
+            let p = std::sync::Arc::make_mut(&mut g.players[seat]);
             for (i, a) in sp.alphas.iter().enumerate() {
                 let design = AlphaDesign { cards: a.cards.clone() };
                 if let Some(v) = design.violations(cat).first() {

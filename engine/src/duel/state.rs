@@ -204,7 +204,8 @@ pub struct Game {
     pub grid: Grid,
     pub summoning_hexes: [Vec<Hex>; 2],
     pub relics: Vec<Relic>,
-    pub players: [Player; 2],
+    /// Shared between copies of the state: see [`Game::player_mut`].
+    pub players: [std::sync::Arc<Player>; 2],
     pub units: Vec<Unit>,
     pub next_unit: UnitId,
     pub active_dis: Vec<ActiveDi>,
@@ -251,6 +252,13 @@ pub struct DuelState {
 }
 
 impl Game {
+    /// A player's side, for changing it. Sides are shared between copies
+    /// of the state (most actions leave both unchanged), so the first change
+    /// after a copy copies that side only.
+    pub fn player_mut(&mut self, seat: Seat) -> &mut Player {
+        std::sync::Arc::make_mut(&mut self.players[seat as usize])
+    }
+
     pub fn unit(&self, id: UnitId) -> Option<&Unit> {
         self.units.iter().find(|u| u.id == id)
     }

@@ -82,7 +82,7 @@ impl DuelState {
                 return Ok(());
             }
             DuelAction::SetAutoPass { on } => {
-                self.game.players[seat as usize].auto_pass = on;
+                self.game.player_mut(seat).auto_pass = on;
                 return Ok(());
             }
             DuelAction::DiscardDi { count } => return self.discard_di(cx, seat, count),
@@ -245,7 +245,7 @@ impl DuelState {
                 }
             }
         }
-        let p = &mut self.game.players[seat as usize];
+        let p = self.game.player_mut(seat);
         p.alphas = alphas
             .into_iter()
             .map(|design| {
@@ -277,7 +277,7 @@ impl DuelState {
             g.active = first;
             g.turn = 1;
             g.step = Step::FirstTurn { summoned: Vec::new() };
-            g.players[first as usize].had_first_turn = true;
+            g.player_mut(first).had_first_turn = true;
             cx.emit(EventKind::CommandPhaseBegins { first_player: first });
             cx.emit(EventKind::TurnBegins { seat: first, turn: 1 });
         }
@@ -348,7 +348,7 @@ impl DuelState {
                     format!("paying {cost} would exceed your {} summoning points (spent {})", g.max_points, p.spent),
                 ));
             }
-            let a = &mut g.players[seat as usize].alphas[alpha];
+            let a = &mut g.player_mut(seat).alphas[alpha];
             a.revealed = true;
             a.figure = Some(fig);
             cx.emit(EventKind::AlphaRevealed {
@@ -572,7 +572,7 @@ impl DuelState {
         self.spend(c.m, c.a);
         let g = &mut self.game;
         if c.c {
-            *g.players[u.owner as usize].alphas[u.alpha].cubes.get_mut(&card_id).expect("checked") -= 1;
+            *g.player_mut(u.owner).alphas[u.alpha].cubes.get_mut(&card_id).expect("checked") -= 1;
         }
         if exposes {
             g.unit_mut(u.id).expect("alive").exposed = true;
@@ -655,7 +655,7 @@ impl DuelState {
             self.upkeep(cx);
             self.game.step = Step::Activation;
         } else {
-            g.players[seat as usize].had_first_turn = true;
+            g.player_mut(seat).had_first_turn = true;
             g.step = Step::FirstTurn { summoned: Vec::new() };
         }
         Ok(())
@@ -725,7 +725,7 @@ impl DuelState {
     }
 
     fn discard_di(&mut self, cx: &mut Cx, seat: Seat, count: usize) -> Result<(), RuleError> {
-        let p = &mut self.game.players[seat as usize];
+        let p = self.game.player_mut(seat);
         if count == 0 || count > p.di_stack.len() {
             return Err(err("bad_count", format!("you can discard 1 to {} cards from the top", p.di_stack.len())));
         }
@@ -768,15 +768,15 @@ impl DuelState {
             }
             let mut restored = (*self.checkpoints[k]).clone();
             // The caster's own stack is as it is now (discards stand).
-            restored.players[seat as usize].di_stack = self.game.players[seat as usize].di_stack.clone();
-            restored.players[seat as usize].auto_pass = self.game.players[seat as usize].auto_pass;
+            restored.player_mut(seat).di_stack = self.game.players[seat as usize].di_stack.clone();
+            restored.player_mut(seat).auto_pass = self.game.players[seat as usize].auto_pass;
             self.game = restored;
             self.checkpoints.truncate(k + 1);
             self.window = None;
             cx.emit(EventKind::Rewound { checkpoint: k });
         }
         let turn = self.game.turn;
-        let p = &mut self.game.players[seat as usize];
+        let p = self.game.player_mut(seat);
         let card = p.di_stack.remove(0);
         p.di_cast_turn = Some(turn);
         let di = cx.cat.di_card(&card).ok_or_else(|| err("unknown_card", format!("no DI {card:?}")))?;
