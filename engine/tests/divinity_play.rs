@@ -2455,3 +2455,66 @@ fn r146_buying_with_no_room_may_discard_the_purchase() {
     assert!(s.overflow.is_empty());
     assert_ne!(rejected(&mut s, 0, A::FinishInterlude).code, "item_waiting", "nothing waits any more");
 }
+
+// ---- Movement and teleport skills (L905-907, L708, L1829, L1092, L1100) ----
+
+fn use_skill(skill: &str, aim: Aim) -> A {
+    A::Use { card: CardUse::Skill(skill.into()), aim, first_aura: None, include_self: None }
+}
+
+// L907: a skill that moves you ignores the AP cost of every space on the path,
+// DIFFICULT TERRAIN included; locked paths and spaces stay closed (L1092, L1100).
+#[test]
+fn l907_movement_skill_moves_the_user_without_ap_per_space() {
+    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
+    s.origins[0].hand.extend(["phoenix_dive".to_string(), "daring_leap".to_string()]);
+    ok(&mut s, 0, A::StartTurn);
+    s.origins[0].ap = 5;
+    assert_eq!(rejected(&mut s, 0, use_skill("phoenix_dive", Aim::Origin(0))).code, "aim_a_space");
+    assert_eq!(rejected(&mut s, 0, use_skill("phoenix_dive", Aim::Space("4".into()))).code, "unreachable");
+    assert_eq!(rejected(&mut s, 0, use_skill("phoenix_dive", Aim::Space("5".into()))).code, "unreachable");
+    assert_eq!(rejected(&mut s, 0, use_skill("phoenix_dive", Aim::Space("2".into()))).code, "no_move");
+    let ev = ok(&mut s, 0, use_skill("phoenix_dive", Aim::Space("3".into())));
+    assert!(ev.contains(&Ev::Moved { who: Who::Origin(0), to: "3".into() }), "{ev:?}");
+    assert_eq!(s.origins[0].space, ix(&s, "3"));
+    assert_eq!(s.origins[0].ap, 4, "only the skill's 1 AP: walking would cost 3 through DIFFICULT TERRAIN");
+    assert!(!s.origins[0].hand.contains(&"phoenix_dive".to_string()), "the skill went on cooldown");
+    // Daring Leap reaches 2 spaces: the Deck is 3 away.
+    assert_eq!(rejected(&mut s, 0, use_skill("daring_leap", Aim::Space("1".into()))).code, "out_of_range");
+    ok(&mut s, 0, use_skill("daring_leap", Aim::Space("2".into())));
+    assert_eq!((s.origins[0].space, s.origins[0].ap), (ix(&s, "2"), 3));
+}
+
+// L708 + L1829: Teleportation pulls an ally or an enemy within 2 into your
+// space, but never an immovable one (a Boss, the Marsh Troll).
+#[test]
+fn l708_teleportation_moves_a_target_unless_immovable() {
+    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
+    let seat = waiting(&s)[0];
+    let other = 1 - seat;
+    s.origins[seat as usize].hand.push("teleportation".into());
+    s.origins[other as usize].space = ix(&s, "1");
+    let enemy = s.enemies[0].id;
+    s.enemies[0].space = ix(&s, "3");
+    ok(&mut s, seat, A::StartTurn);
+    s.origins[seat as usize].ap = 5;
+    assert_eq!(rejected(&mut s, seat, use_skill("teleportation", Aim::Space("3".into()))).code, "aim_a_figure");
+    let mut troll = s.clone();
+    troll.enemies[0].kind = EnemyKind::Minion { card: "marsh_troll".into(), veteran: false };
+    assert_eq!(rejected(&mut troll, seat, use_skill("teleportation", Aim::Enemy(enemy))).code, "immovable");
+    let mut ally = s.clone();
+    ok(&mut ally, seat, use_skill("teleportation", Aim::Origin(other)));
+    assert_eq!(ally.origins[other as usize].space, ix(&s, "2"));
+    let ev = ok(&mut s, seat, use_skill("teleportation", Aim::Enemy(enemy)));
+    assert!(ev.contains(&Ev::Moved { who: Who::Enemy(enemy), to: "2".into() }));
+    assert_eq!(s.enemies[0].space, ix(&s, "2"));
+    assert_eq!(s.origins[seat as usize].ap, 4);
+}
+
+// The skill data is checked at load: a movement skill moves at least 1 space.
+#[test]
+fn movement_skills_are_validated() {
+    let mut c = cat().clone();
+    c.skills.get_mut("phoenix_dive").unwrap().movement.as_mut().unwrap().range = 0;
+    assert!(c.validate().is_err());
+}

@@ -4,7 +4,7 @@
 
 use super::action::{Aim, CardUse};
 use super::attack::{self, Attack, Outcome, Targets};
-use super::content::{BossTactic, Catalogue, ItemKind};
+use super::content::{BossTactic, Catalogue, ItemKind, Mover, SkillMove};
 use super::cooldown::{CardRef, TrackCard};
 use super::damage::DamageType;
 use super::dice::{Colour, Pool, TargetingFace};
@@ -934,6 +934,14 @@ impl DivinityState {
                 }
             }
         };
+        let movement = match card {
+            CardUse::Skill(id) => cat.skills[id].movement,
+            _ => None,
+        };
+        let moving = match movement {
+            Some(m) => Some(self.skill_move(cat, seat, m, aim, rest)?),
+            None => None,
+        };
         let targets = match &play.attack {
             Some(a) => self.aim(cat, seat, a, aim, play.revives.is_some(), include_self)?,
             None => (Vec::new(), self.origins[seat as usize].space),
@@ -958,6 +966,13 @@ impl DivinityState {
             self.used.insert(format!("{seat}:{w}"), self.round);
         }
         self.after_use(cat, seat, card, ev);
+        if let Some((who, to)) = moving {
+            match who {
+                Who::Origin(s) => self.origins[s as usize].space = to,
+                Who::Enemy(e) => self.enemy_mut(e).expect("checked enemy").space = to,
+            }
+            ev.push(Ev::Moved { who, to: self.space_id(cat, to) });
+        }
         if let Some(n) = play.revives {
             if let Some(Who::Origin(t)) = targets.0.first() {
                 let max = self.max_hp(cat, Who::Origin(*t));
@@ -975,6 +990,60 @@ impl DivinityState {
             self.roll_attack(cat, seat, a, targets.0, targets.1, play.label, play.rolls - 1, ev);
         }
         Ok(())
+    }
+
+    /// Who a movement skill moves and where (L905-907): the user to an aimed
+    /// space within range, or an aimed ally or enemy within range into the
+    /// user's space. Spaces cost no AP and DIFFICULT TERRAIN is ignored
+    /// (L907); locked paths and spaces can't be crossed (L1092, L1100);
+    /// immovable targets can't be moved (L708, L1829); a status that stops
+    /// moving stops the user (G32); a downed Origin can't be moved by a skill.
+    fn skill_move(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        m: SkillMove,
+        aim: &Aim,
+        rest: bool,
+    ) -> Result<(Who, SpaceIx), RuleError> {
+        let here = self.origins[seat as usize].space;
+        let (who, from, to) = match (m.mover, aim) {
+            (Mover::User, Aim::Space(id)) => {
+                let to = self.space_ix(cat, id).ok_or_else(|| err("no_such_space", format!("no space {id}")))?;
+                if self.has_status(cat, Who::Origin(seat), |r| r.blocks_moving) {
+                    return Err(err("cannot_move", "a status stops this Origin moving (G32)"));
+                }
+                (Who::Origin(seat), here, to)
+            }
+            (Mover::User, _) => return Err(err("aim_a_space", "this skill moves you: aim at a space")),
+            (Mover::Target, Aim::Space(_)) => {
+                return Err(err("aim_a_figure", "this skill moves an ally or an enemy: aim at one"))
+            }
+            (Mover::Target, a) => {
+                let who = a.who().expect("a figure");
+                let from = self.space_of(who).ok_or_else(|| err("no_such_target", "no such figure"))?;
+                if let Who::Origin(s) = who {
+                    if s == seat || self.origins[s as usize].downed {
+                        return Err(err("bad_target", "the skill moves another Origin who is not downed (L747)"));
+                    }
+                }
+                if self.immovable(cat, who) {
+                    return Err(err("immovable", "an immovable target can't be moved (L708, L1829)"));
+                }
+                (who, from, here)
+            }
+        };
+        if from == to {
+            return Err(err("no_move", "the figure is already there"));
+        }
+        if rest && self.loc(cat).map.spaces[to].tactical() {
+            return Err(err("tactical_space", "only combat lets a figure stop in a tactical space (L1116)"));
+        }
+        match self.with_graph(cat, |g| g.distance(from, to)) {
+            Some(d) if d <= m.range => Ok((who, to)),
+            Some(_) => Err(err("out_of_range", format!("the skill moves up to {} spaces", m.range))),
+            None => Err(err("unreachable", "no unlocked path leads there (L1092, L1100)")),
+        }
     }
 
     /// An equipped item's attack, with the damage type its rune gives (L1070).

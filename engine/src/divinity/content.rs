@@ -199,7 +199,30 @@ pub struct SkillDef {
     /// this type instead (auras, L883-887).
     #[serde(default)]
     pub aura: Option<DamageType>,
+    /// Movement and teleport skills (L905-907).
+    #[serde(default)]
+    pub movement: Option<SkillMove>,
     pub text: String,
+}
+
+/// Who a movement skill moves (L905-907).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mover {
+    /// The user moves to the aimed space (`Aim::Space`).
+    User,
+    /// The aimed figure (an ally or an enemy) is moved into the user's space;
+    /// immovable ones can't be (L708, L1829).
+    Target,
+}
+
+/// A skill that moves a figure up to `range` spaces along unlocked paths,
+/// paying no AP for the spaces and ignoring DIFFICULT TERRAIN (L907, L1092, L1100).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillMove {
+    pub mover: Mover,
+    pub range: u32,
 }
 
 /// "Make n attacks with an equipped weapon": its dice, type and specials,
@@ -866,6 +889,11 @@ impl Catalogue {
             }
             if s.flip_at.is_some_and(|f| f >= s.cooldown) {
                 return Err(format!("skill {}: flips at or above its cooldown slot", s.id));
+            }
+            if let Some(m) = &s.movement {
+                if m.range == 0 || s.attack.is_some() || s.weapon.is_some() || s.summon.is_some() {
+                    return Err(format!("skill {}: a movement skill moves 1+ spaces and does nothing else", s.id));
+                }
             }
             if (s.school == School::Source) != (s.source > 0) {
                 return Err(format!("skill {}: Source skills, and only they, cost Source", s.id));
