@@ -2518,3 +2518,107 @@ fn movement_skills_are_validated() {
     c.skills.get_mut("phoenix_dive").unwrap().movement.as_mut().unwrap().range = 0;
     assert!(c.validate().is_err());
 }
+
+// ---- Origins' special abilities (L501-503; effects ours, ASSUMPTIONS.md) ----
+
+/// The seat whose Combat turn it is, with its turn started and 3 AP.
+fn ability_turn(s: &mut DivinityState) -> Seat {
+    let seat = waiting(s)[0];
+    ok(s, seat, A::StartTurn);
+    s.origins[seat as usize].ap = 3;
+    seat
+}
+
+// L503: 0 AP; Ifan's wolf bites an enemy in his space, once per round.
+#[test]
+fn l503_ifan_wolf_once_per_round() {
+    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
+    let seat = ability_turn(&mut s);
+    let enemy = s.enemies[0].id;
+    assert_eq!(rejected(&mut s, seat, A::UseAbility { aim: None }).code, "aim_needed");
+    assert_eq!(rejected(&mut s, seat, A::UseAbility { aim: Some(Aim::Origin(seat)) }).code, "bad_target");
+    let ev = ok(&mut s, seat, A::UseAbility { aim: Some(Aim::Enemy(enemy)) });
+    assert!(ev.contains(&Ev::AbilityUsed { seat }));
+    assert!(ev.iter().any(|e| matches!(e, Ev::Damaged { who: Who::Enemy(_), .. })), "{ev:?}");
+    assert_eq!(s.enemies[0].hp, 27, "1 direct damage");
+    assert_eq!(s.origins[seat as usize].ap, 3, "0 AP (L503)");
+    assert_eq!(rejected(&mut s, seat, A::UseAbility { aim: Some(Aim::Enemy(enemy)) }).code, "ability_used");
+    // An enemy elsewhere can't be bitten; next round the wolf bites again.
+    end_turn(&mut s, seat);
+    for o in &mut s.origins {
+        o.hp = 20;
+        o.downed = false;
+    }
+    let seat = ability_turn(&mut s);
+    let here = s.origins[seat as usize].space;
+    s.enemies[0].space = ix(&s, "1");
+    assert_eq!(rejected(&mut s, seat, A::UseAbility { aim: Some(Aim::Enemy(enemy)) }).code, "bad_target");
+    s.enemies[0].space = here;
+    ok(&mut s, seat, A::UseAbility { aim: Some(Aim::Enemy(enemy)) });
+}
+
+// Once per location: Farzanah's bargain gives 2 AP for 2 direct damage, and only once.
+#[test]
+fn l503_farzanah_bargain_once_per_location() {
+    let mut s = duel(&["farzanah"], "darkhans_lackey", 28);
+    let seat = ability_turn(&mut s);
+    let hp = s.origins[seat as usize].hp;
+    ok(&mut s, seat, A::UseAbility { aim: None });
+    assert_eq!((s.origins[seat as usize].ap, s.origins[seat as usize].hp), (5, hp - 2));
+    end_turn(&mut s, seat);
+    s.origins[0].hp = 20;
+    s.origins[0].downed = false;
+    let seat = ability_turn(&mut s);
+    assert_eq!(rejected(&mut s, seat, A::UseAbility { aim: None }).code, "ability_used");
+}
+
+// The Red Prince commands a minion (never a Boss) in his space: KNOCKED DOWN,
+// which an immovable minion is immune to (L708).
+#[test]
+fn l708_red_prince_commands_a_minion() {
+    let mut s = duel(&["red_prince"], "darkhans_lackey", 28);
+    let seat = ability_turn(&mut s);
+    let enemy = s.enemies[0].id;
+    let mut troll = s.clone();
+    ok(&mut s, seat, A::UseAbility { aim: Some(Aim::Enemy(enemy)) });
+    assert!(s.enemies[0].track.statuses().contains(&St::KnockedDown));
+    troll.enemies[0].kind = EnemyKind::Minion { card: "marsh_troll".into(), veteran: false };
+    ok(&mut troll, seat, A::UseAbility { aim: Some(Aim::Enemy(enemy)) });
+    assert!(!troll.enemies[0].track.statuses().contains(&St::KnockedDown));
+}
+
+// The Beast rallies every standing Origin in his space: +1 AP each, not those elsewhere.
+#[test]
+fn l503_beast_rallies_his_space() {
+    let mut s = duel(&["beast", "ifan", "sebille"], "darkhans_lackey", 28);
+    let seat = waiting(&s).into_iter().find(|&w| s.origins[w as usize].origin == "beast").expect("the Beast may act");
+    ok(&mut s, seat, A::StartTurn);
+    let far = (0..3).find(|&w| w != seat).unwrap();
+    s.origins[far as usize].space = ix(&s, "1");
+    let before: Vec<u32> = s.origins.iter().map(|o| o.ap).collect();
+    ok(&mut s, seat, A::UseAbility { aim: None });
+    for (w, o) in s.origins.iter().enumerate() {
+        let gain = u32::from(w as Seat != far);
+        assert_eq!(o.ap, before[w] + gain, "seat {w}");
+    }
+}
+
+// Abilities are data checked at load; an Origin with none can't use one.
+#[test]
+fn abilities_are_validated() {
+    use athlas_engine::divinity::content::AbilityEffect;
+    let mut c = cat().clone();
+    c.origins.get_mut("lohse").unwrap().ability.as_mut().unwrap().effects = vec![AbilityEffect::Heal { amount: 0 }];
+    assert!(c.validate().is_err());
+    let mut c = cat().clone();
+    c.origins.get_mut("lohse").unwrap().ability.as_mut().unwrap().effects.clear();
+    assert!(c.validate().is_err());
+    let mut c = cat().clone();
+    c.origins.get_mut("ifan").unwrap().ability = None;
+    let mut s = Divinity::start_with(&c, &options("tutorial", &["ifan"]), 7).unwrap();
+    s.phase = Phase::Combat { done: vec![false], active: Some(0) };
+    let before = serde_json::to_string(&s).unwrap();
+    let e = Divinity::apply_with(&c, &mut s, 0, A::UseAbility { aim: None }).unwrap_err();
+    assert_eq!(e.code, "no_ability");
+    assert_eq!(serde_json::to_string(&s).unwrap(), before);
+}

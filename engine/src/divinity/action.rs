@@ -174,6 +174,12 @@ pub enum DivinityAction {
     UseTalent {
         talent: String,
     },
+    /// The Origin's 0-AP special ability (L501-503) on its Combat turn;
+    /// `aim` names the ally or enemy when the ability targets one.
+    UseAbility {
+        #[serde(default)]
+        aim: Option<Aim>,
+    },
     /// Give `hp` of your HP to a downed Origin.
     Revive {
         to: Seat,

@@ -4,7 +4,7 @@
 
 use super::action::{Aim, CardUse};
 use super::attack::{self, Attack, Outcome, Targets};
-use super::content::{BossTactic, Catalogue, ItemKind, Mover, SkillMove};
+use super::content::{AbilityEffect, AbilityTarget, BossTactic, Catalogue, ItemKind, Mover, Per, SkillMove};
 use super::cooldown::{CardRef, TrackCard};
 use super::damage::DamageType;
 use super::dice::{Colour, Pool, TargetingFace};
@@ -384,6 +384,95 @@ impl DivinityState {
         let o = &mut self.origins[seat as usize];
         o.talents_used.push(talent.to_string());
         o.ap = (o.ap + d.gain_ap).min(max);
+        Ok(())
+    }
+
+    /// An Origin's special ability (L501-503): 0 AP, once per round or per
+    /// location as its data says, on the Origin's Combat turn.
+    pub(super) fn use_ability(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        aim: Option<&Aim>,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        self.ensure_turn(cat, seat, ev)?;
+        let o = &self.origins[seat as usize];
+        let ab = cat.origins[&o.origin]
+            .ability
+            .clone()
+            .ok_or_else(|| err("no_ability", "this Origin's special ability has no effect the engine plays"))?;
+        let key = format!("{seat}:ability");
+        let used = match ab.per {
+            Per::Round => self.used.get(&key) == Some(&self.round),
+            Per::Location => self.used.contains_key(&key),
+        };
+        if used {
+            return Err(err("ability_used", format!("the special ability is once per {:?}", ab.per)));
+        }
+        if self.has_status(cat, Who::Origin(seat), |r| r.blocks_attacks) {
+            return Err(err("cannot_act", "a status stops this Origin acting"));
+        }
+        let here = o.space;
+        let aimed = |ok: &dyn Fn(Who) -> bool| -> Result<Who, RuleError> {
+            let who = aim.and_then(Aim::who).ok_or_else(|| err("aim_needed", "aim at a figure in your space"))?;
+            if self.space_of(who) != Some(here) || !ok(who) {
+                return Err(err("bad_target", "the ability needs a fitting target in your space"));
+            }
+            Ok(who)
+        };
+        let targets: Vec<Who> = match ab.target {
+            AbilityTarget::User => vec![Who::Origin(seat)],
+            AbilityTarget::Ally => {
+                vec![aimed(&|w| matches!(w, Who::Origin(s) if !self.origins[s as usize].downed))?]
+            }
+            AbilityTarget::AlliesHere => (0..self.origins.len() as Seat)
+                .filter(|&s| self.origins[s as usize].space == here && !self.origins[s as usize].downed)
+                .map(Who::Origin)
+                .collect(),
+            AbilityTarget::Enemy => vec![aimed(&|w| matches!(w, Who::Enemy(_)))?],
+            AbilityTarget::Minion => vec![aimed(
+                &|w| matches!(w, Who::Enemy(e) if matches!(self.enemy(e).map(|x| &x.kind), Some(EnemyKind::Minion { .. }))),
+            )?],
+        };
+        self.used.insert(key, self.round);
+        ev.push(Ev::AbilityUsed { seat });
+        for e in &ab.effects {
+            for &w in &targets {
+                if self.space_of(w).is_none() {
+                    continue; // defeated by an earlier effect
+                }
+                match e {
+                    AbilityEffect::Damage { amount, ty } => self.damage(cat, w, *amount, *ty, ev),
+                    AbilityEffect::Heal { amount } => self.heal(cat, w, *amount, ev),
+                    AbilityEffect::Status { status, cooldown } => {
+                        let g = attack::StatusGrant { status: *status, cooldown: *cooldown };
+                        self.give_status(cat, w, g, ev);
+                    }
+                    AbilityEffect::Cleanse => {
+                        let cleared = match w {
+                            Who::Origin(s) => self.origins[s as usize].track.clear_statuses(),
+                            Who::Enemy(id) => self.enemy_mut(id).map(|e| e.track.clear_statuses()).unwrap_or_default(),
+                        };
+                        for status in cleared {
+                            ev.push(Ev::StatusCleared { who: w, status });
+                        }
+                    }
+                    AbilityEffect::GainAp { amount } => {
+                        if let Who::Origin(s) = w {
+                            let max = self.max_ap(cat, s);
+                            let o = &mut self.origins[s as usize];
+                            o.ap = (o.ap + amount).min(max);
+                        }
+                    }
+                    AbilityEffect::Environment { environment } => {
+                        self.map.tokens.insert(here, *environment);
+                        ev.push(Ev::EnvironmentPlaced { space: self.space_id(cat, here), environment: *environment });
+                    }
+                }
+            }
+        }
+        self.check_combat_end(cat, ev);
         Ok(())
     }
 

@@ -38,8 +38,11 @@ pub struct OriginDef {
     /// Index 0 is level 1.
     pub levels: Vec<OriginLevel>,
     pub keywords: Vec<String>,
-    /// The 0-AP special ability, as printed (its mechanics are not modelled).
+    /// The 0-AP special ability, as printed (L501-503).
     pub special_ability: String,
+    /// What the special ability does (ours: the book gives none).
+    #[serde(default)]
+    pub ability: Option<SpecialAbility>,
     #[serde(default)]
     pub immune: BTreeSet<DamageType>,
     #[serde(default)]
@@ -203,6 +206,67 @@ pub struct SkillDef {
     #[serde(default)]
     pub movement: Option<SkillMove>,
     pub text: String,
+}
+
+/// How often a special ability may be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Per {
+    Round,
+    Location,
+}
+
+/// Who a special ability affects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AbilityTarget {
+    /// The Origin using it.
+    User,
+    /// An aimed Origin (the user too) in the user's space, not downed.
+    Ally,
+    /// Every standing Origin in the user's space.
+    AlliesHere,
+    /// An aimed enemy in the user's space.
+    Enemy,
+    /// An aimed minion (never a Boss) in the user's space.
+    Minion,
+}
+
+/// One effect of a special ability, applied to each target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "do", deny_unknown_fields)]
+pub enum AbilityEffect {
+    Damage {
+        amount: u32,
+        #[serde(rename = "type")]
+        ty: DamageType,
+    },
+    Heal {
+        amount: u32,
+    },
+    Status {
+        status: Status,
+        cooldown: u8,
+    },
+    /// Clear every status from the target's track.
+    Cleanse,
+    /// AP up to the maximum (L1576).
+    GainAp {
+        amount: u32,
+    },
+    /// Put an environment effect on the user's space (L1140).
+    Environment {
+        environment: Environment,
+    },
+}
+
+/// An Origin's 0-AP special ability (L501-503), used on its Combat turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecialAbility {
+    pub per: Per,
+    pub target: AbilityTarget,
+    pub effects: Vec<AbilityEffect>,
 }
 
 /// Who a movement skill moves (L905-907).
@@ -871,6 +935,25 @@ impl Catalogue {
                 // One tile of each talent (L561): starting kits never collide.
                 if !starting_talents.insert(s.clone()) {
                     return Err(format!("talent {s} starts with two Origins"));
+                }
+            }
+        }
+        for o in self.origins.values() {
+            if let Some(a) = &o.ability {
+                if a.effects.is_empty() {
+                    return Err(format!("origin {}: a special ability with no effect", o.id));
+                }
+                for e in &a.effects {
+                    let bad = match e {
+                        AbilityEffect::Damage { amount, .. }
+                        | AbilityEffect::Heal { amount }
+                        | AbilityEffect::GainAp { amount } => *amount == 0,
+                        AbilityEffect::Status { cooldown, .. } => *cooldown == 0,
+                        _ => false,
+                    };
+                    if bad {
+                        return Err(format!("origin {}: a special ability effect of 0", o.id));
+                    }
                 }
             }
         }

@@ -36,6 +36,7 @@ pub enum DivinityEvent {
     EnvironmentPlaced { space: String, environment: Environment },
     GoldGained { amount: u32, total: u32 },
     GoldSpent { amount: u32, total: u32 },
+    AbilityUsed { seat: Seat },
     ItemGained { seat: Option<Seat>, item: String },
     ItemDiscarded { seat: Seat, item: String },
     NoRoom { item: String, takers: Vec<Seat> },

@@ -263,6 +263,7 @@ fn act(
         }
         A::Recover { status } => s.combat_recover(cat, seat, status, ev),
         A::UseTalent { talent } => s.use_talent(cat, seat, &talent, ev),
+        A::UseAbility { aim } => s.use_ability(cat, seat, aim.as_ref(), ev),
         A::Revive { to, hp } => s.revive(cat, seat, to, hp, ev),
         A::EndTurn if rest => s.end_rest_turn(cat, seat, ev),
         A::EndTurn => s.end_turn(cat, seat, ev),
