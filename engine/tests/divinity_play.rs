@@ -8,7 +8,7 @@ use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A, Keyword
 use athlas_engine::divinity::content::Catalogue;
 use athlas_engine::divinity::content::ConsumableDeck;
 use athlas_engine::divinity::cooldown::{CardRef, Track, MINION_TRACK};
-use athlas_engine::divinity::damage::Environment;
+use athlas_engine::divinity::damage::{DamageType, Environment};
 use athlas_engine::divinity::dice::{Colour, Die, Roll};
 use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::interlude::{valid_skills, MerchantDeck};
@@ -2621,4 +2621,132 @@ fn abilities_are_validated() {
     let e = Divinity::apply_with(&c, &mut s, 0, A::UseAbility { aim: None }).unwrap_err();
     assert_eq!(e.code, "no_ability");
     assert_eq!(serde_json::to_string(&s).unwrap(), before);
+}
+
+// ---- The remaining talents as data (ours: the book gives no effects; ASSUMPTIONS.md) ----
+
+// Glass Cannon: +1 hit on every damaging attack, physical too.
+#[test]
+fn glass_cannon_adds_a_hit() {
+    let base = extra_hits(&["ifan"], "short_bow", None, false);
+    assert_eq!(extra_hits(&["ifan"], "short_bow", Some("glass_cannon"), true), base + 1);
+}
+
+// Picture of Health +3 max HP; Living Armor +1 magical armor; Parry Master +1 physical armor.
+#[test]
+fn ongoing_talents_hp_and_armor() {
+    let mut s = start("tutorial", &["ifan"]);
+    let max = s.max_hp(cat(), Who::Origin(0));
+    let hit = |talent: Option<&str>, ty: DamageType| {
+        let mut t = s.clone();
+        t.origins[0].talents.extend(talent.map(String::from));
+        t.origins[0].hp = 20;
+        t.damage(cat(), Who::Origin(0), 4, ty, &mut Vec::new());
+        20 - t.origins[0].hp
+    };
+    assert_eq!(hit(Some("parry_master"), DamageType::Physical), hit(None, DamageType::Physical) - 1);
+    assert_eq!(hit(Some("parry_master"), DamageType::Fire), hit(None, DamageType::Fire));
+    assert_eq!(hit(Some("living_armor"), DamageType::Fire), hit(None, DamageType::Fire) - 1);
+    s.origins[0].talents.push("picture_of_health".into());
+    assert_eq!(s.max_hp(cat(), Who::Origin(0)), max + 3);
+    s.origins[0].hp = 1;
+    s.heal(cat(), Who::Origin(0), 99, &mut Vec::new());
+    assert_eq!(s.origins[0].hp, max + 3);
+}
+
+// Far Out Man: area cards reach 1 space further (L1462 range, along paths).
+#[test]
+fn far_out_man_reaches_further_with_area_cards() {
+    let run = |talent: bool| {
+        let mut s = duel(&["red_prince"], "darkhans_lackey", 28);
+        s.enemies.truncate(1);
+        s.origins[0].collar_broken = true;
+        s.origins[0].source = 3;
+        s.origins[0].hand.push("red_prince_source".into());
+        if talent {
+            s.origins[0].talents.push("far_out_man".into());
+        }
+        ok(&mut s, 0, A::StartTurn);
+        s.origins[0].ap = 5;
+        // The Source skill has range 1; the Hold (#3) is 2 away from the Galley.
+        Divinity::apply(&mut s, 0, use_skill("red_prince_source", Aim::Space("3".into())))
+            .map(|_| ())
+            .map_err(|e| e.code)
+    };
+    assert_eq!(run(false), Err("out_of_range"));
+    assert_eq!(run(true), Ok(()));
+}
+
+// Unstable: downed, the Origin explodes: 3 fire to each enemy in its space, none elsewhere.
+#[test]
+fn unstable_explodes_when_downed() {
+    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
+    s.enemies.truncate(1);
+    let mut far = s.enemies[0].clone();
+    far.id = s.next_enemy;
+    far.space = ix(&s, "1");
+    s.next_enemy += 1;
+    s.enemies.push(far);
+    let before: Vec<u32> = s.enemies.iter().map(|e| e.hp).collect();
+    let mut plain = s.clone();
+    s.origins[0].talents.push("unstable".into());
+    s.origins[0].hp = 1;
+    plain.origins[0].hp = 1;
+    let mut ev = Vec::new();
+    s.damage(cat(), Who::Origin(0), 5, DamageType::Direct, &mut ev);
+    plain.damage(cat(), Who::Origin(0), 5, DamageType::Direct, &mut Vec::new());
+    assert!(s.origins[0].downed);
+    assert!(s.enemies[0].hp < before[0], "{ev:?}");
+    assert_eq!(s.enemies[1].hp, before[1], "only its own space");
+    assert_eq!(plain.enemies[0].hp, before[0]);
+}
+
+// Leech: heals 2 when its attack defeats an enemy, nothing otherwise.
+#[test]
+fn leech_heals_on_a_kill() {
+    let after = |talent: bool, hp: u32| {
+        let mut s = duel(&["red_prince"], "bandit_hydrosophist", hp);
+        s.enemies.truncate(1);
+        let mut other = s.enemies[0].clone();
+        other.id = s.next_enemy;
+        other.hp = 16;
+        s.next_enemy += 1;
+        s.enemies.push(other);
+        s.origins[0].equipped = vec!["fire_staff".into()];
+        s.origins[0].hp = 10;
+        if talent {
+            s.origins[0].talents.push("leech".into());
+        }
+        ok(&mut s, 0, A::StartTurn);
+        let id = s.enemies[0].id;
+        let card = CardUse::Item("fire_staff".into());
+        ok(&mut s, 0, A::Use { first_aura: None, include_self: None, card, aim: Aim::Enemy(id) });
+        set_dice(
+            &mut s,
+            vec![die(Colour::White, 1, false), die(Colour::White, 1, false), die(Colour::White, 1, false)],
+        );
+        ok(&mut s, 0, A::Accept);
+        s.origins[0].hp
+    };
+    assert_eq!(after(true, 2), 12);
+    assert_eq!(after(false, 2), 10);
+    assert_eq!(after(true, 16), 10, "no kill, no heal");
+}
+
+// Escapist (once per location): clears KNOCKED DOWN and the like; Opportunist: +1 AP once.
+#[test]
+fn escapist_and_opportunist_flip_once() {
+    use athlas_engine::divinity::attack::StatusGrant;
+    let mut s = duel(&["sebille"], "darkhans_lackey", 28);
+    s.origins[0].talents.extend(["escapist".to_string(), "opportunist".to_string()]);
+    ok(&mut s, 0, A::StartTurn);
+    s.origins[0].ap = 2;
+    s.give_status(cat(), Who::Origin(0), StatusGrant { status: St::Frozen, cooldown: 2 }, &mut Vec::new());
+    assert!(s.origins[0].track.statuses().contains(&St::Frozen));
+    ok(&mut s, 0, A::UseTalent { talent: "escapist".into() });
+    assert!(!s.origins[0].track.statuses().contains(&St::Frozen));
+    assert_eq!(rejected(&mut s, 0, A::UseTalent { talent: "escapist".into() }).code, "talent_used");
+    ok(&mut s, 0, A::UseTalent { talent: "opportunist".into() });
+    assert_eq!(s.origins[0].ap, 3);
+    assert_eq!(rejected(&mut s, 0, A::UseTalent { talent: "opportunist".into() }).code, "talent_used");
 }

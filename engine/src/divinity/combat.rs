@@ -362,7 +362,7 @@ impl DivinityState {
         if o.talents_used.iter().any(|t| t == talent) {
             return Err(err("talent_used", "once per location: it is face down until the next location"));
         }
-        if d.gain_ap == 0 && d.recover_from.is_none() {
+        if d.gain_ap == 0 && d.recover_from.is_none() && d.clears.is_empty() {
             return Err(err("not_modelled", "this talent's effect is printed text the engine does not play"));
         }
         if let Some(deck) = d.recover_from {
@@ -379,6 +379,9 @@ impl DivinityState {
             self.item_decks.get_mut(name).expect("checked").pop();
             self.origins[seat as usize].backpack.push(card.clone());
             ev.push(Ev::ItemGained { seat: Some(seat), item: card });
+        }
+        for st in &d.clears {
+            self.remove_status(Who::Origin(seat), *st, ev);
         }
         let max = self.max_ap(cat, seat);
         let o = &mut self.origins[seat as usize];
@@ -1236,9 +1239,19 @@ impl DivinityState {
             }
             _ => return Err(err("bad_aim", "aim a single-target card at someone and an area card at a space")),
         };
+        let further: u32 = match a.targets {
+            Targets::Area => self.origins[seat as usize]
+                .talents
+                .iter()
+                .filter_map(|t| cat.talents.get(t))
+                .map(|t| t.area_range)
+                .sum(),
+            Targets::Single => 0,
+        };
+        let range = a.range + further;
         let d = self.with_graph(cat, |g| g.distance(here, space));
-        if d.is_none_or(|d| d > a.range) {
-            return Err(err("out_of_range", format!("the target is beyond range {}", a.range)));
+        if d.is_none_or(|d| d > range) {
+            return Err(err("out_of_range", format!("the target is beyond range {range}")));
         }
         let targets = match single {
             Some(w) => vec![w],
@@ -1413,6 +1426,9 @@ impl DivinityState {
                 let killed = targets.iter().any(|w| matches!(w, Who::Enemy(_)) && self.space_of(*w).is_none());
                 if killed {
                     self.kill_talents(cat, seat, ev);
+                    let o = &self.origins[seat as usize];
+                    let heal: u32 = o.talents.iter().filter_map(|t| cat.talents.get(t)).map(|t| t.heal_on_kill).sum();
+                    self.heal(cat, Who::Origin(seat), heal, ev);
                 }
                 // The next roll of a multi-attack skill, while its target stands (L867).
                 let alive: Vec<Who> = targets.into_iter().filter(|w| self.space_of(*w).is_some()).collect();

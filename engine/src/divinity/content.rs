@@ -127,6 +127,23 @@ pub struct TalentDef {
     /// bottom of this deck (the last one used or discarded) into the backpack.
     #[serde(default)]
     pub recover_from: Option<ConsumableDeck>,
+    /// Ongoing: the Origin's area cards reach this many spaces further.
+    #[serde(default)]
+    pub area_range: u32,
+    /// Ongoing: this much more max HP.
+    #[serde(default)]
+    pub hp_bonus: u32,
+    /// Ongoing: heal this much when the Origin's attack defeats an enemy.
+    #[serde(default)]
+    pub heal_on_kill: u32,
+    /// Ongoing: when the Origin is downed, each enemy in its space takes
+    /// this much fire damage.
+    #[serde(default)]
+    pub explode_on_downed: u32,
+    /// A once-per-location talent that, when flipped, clears these statuses
+    /// from the Origin's track.
+    #[serde(default)]
+    pub clears: Vec<Status>,
     pub text: String,
 }
 
@@ -986,7 +1003,11 @@ impl Catalogue {
             }
         }
         for t in self.talents.values() {
-            let flipped = t.gain_ap > 0 || t.ap_on_kill > 0 || t.survive_downing || t.recover_from.is_some();
+            let flipped = t.gain_ap > 0
+                || t.ap_on_kill > 0
+                || t.survive_downing
+                || t.recover_from.is_some()
+                || !t.clears.is_empty();
             if flipped && !t.once_per_location {
                 return Err(format!("talent {}: an effect used by flipping needs once_per_location", t.id));
             }

@@ -180,7 +180,8 @@ impl DivinityState {
         match who {
             Who::Origin(s) => {
                 let o = &self.origins[s as usize];
-                cat.origins[&o.origin].at(o.level).map_or(1, |l| l.hp)
+                let bonus: u32 = o.talents.iter().filter_map(|t| cat.talents.get(t)).map(|t| t.hp_bonus).sum();
+                cat.origins[&o.origin].at(o.level).map_or(1, |l| l.hp) + bonus
             }
             Who::Enemy(id) => self.enemy(id).map_or(0, |e| e.max_hp),
         }
@@ -236,6 +237,17 @@ impl DivinityState {
                         if hp == 0 {
                             o.downed = true;
                             ev.push(Ev::Downed { seat: s });
+                            // An Unstable Origin explodes (talent data).
+                            let blast: u32 =
+                                o.talents.iter().filter_map(|t| cat.talents.get(t)).map(|t| t.explode_on_downed).sum();
+                            let here = o.space;
+                            if blast > 0 {
+                                let near: Vec<u32> =
+                                    self.enemies.iter().filter(|e| e.space == here).map(|e| e.id).collect();
+                                for id in near {
+                                    self.damage(cat, Who::Enemy(id), blast, DamageType::Fire, ev);
+                                }
+                            }
                         }
                     }
                     Who::Enemy(id) => {
