@@ -32,6 +32,13 @@ struct Play {
 }
 
 impl DivinityState {
+    /// An enemy's turn waits for a decision the leader makes for it: a
+    /// DOMINATED minion's target, a target or route among equals, or which
+    /// dice its roll loses.
+    pub(super) fn enemy_choice_pending(&self) -> bool {
+        self.dominated_turn.is_some() || self.tie.is_some() || self.route.is_some() || self.reduction.is_some()
+    }
+
     // ----- The round -----
 
     /// A Combat round (L373-396): FAST enemies, then the Origins, then SLOW
@@ -64,12 +71,7 @@ impl DivinityState {
                 self.enemy_queue.clear();
                 return;
             }
-            if self.enemy_roll.is_some()
-                || self.dominated_turn.is_some()
-                || self.tie.is_some()
-                || self.route.is_some()
-                || self.reduction.is_some()
-            {
+            if self.enemy_roll.is_some() || self.enemy_choice_pending() {
                 return;
             }
             if self.enemy_queue.is_empty() {
@@ -133,10 +135,7 @@ impl DivinityState {
         if !matches!(self.phase, Phase::Combat { .. })
             || self.pending.is_some()
             || self.enemy_roll.is_some()
-            || self.dominated_turn.is_some()
-            || self.tie.is_some()
-            || self.route.is_some()
-            || self.reduction.is_some()
+            || self.enemy_choice_pending()
         {
             return;
         }

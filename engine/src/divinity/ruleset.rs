@@ -28,14 +28,7 @@ impl Divinity {
         let seats: Vec<Seat> = match &state.phase {
             Phase::Finished { result: Finish::Exit { .. } } => return Status::Finished(Outcome::PartyWon),
             Phase::Finished { result: Finish::Restart } => return Status::Finished(Outcome::PartyLost),
-            _ if state.dominated_turn.is_some()
-                || state.tie.is_some()
-                || state.route.is_some()
-                || state.reduction.is_some()
-                || !state.overflow.is_empty() =>
-            {
-                vec![LEADER]
-            }
+            _ if state.enemy_choice_pending() || !state.overflow.is_empty() => vec![LEADER],
             _ if state.enemy_roll.is_some() => state.enemy_roll_waiting_for(state.enemy_roll.as_ref().unwrap()),
             _ if state.pending.is_some() => vec![state.pending.as_ref().unwrap().seat],
             _ if state.challenge.is_some() => state.challenge_waiting(cat),
