@@ -58,26 +58,6 @@ fn resolve(v: &str) -> String {
     out
 }
 
-/// Run SQL on the local Postgres as its superuser; false when there is none
-/// (outside CI only: `.ci/run` makes sure it runs).
-fn psql(sql: &[&str]) -> bool {
-    let admin =
-        std::env::var("ATHLAS_TEST_POSTGRES").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
-    let mut cmd = Command::new("psql");
-    cmd.args([admin.as_str(), "-q", "-v", "ON_ERROR_STOP=1"]);
-    for s in sql {
-        cmd.args(["-c", s]);
-    }
-    match cmd.output() {
-        Ok(out) if out.status.success() => true,
-        other => {
-            assert!(std::env::var("CI").is_err(), "no Postgres for the ops tests: {other:?}");
-            eprintln!("no Postgres, skipped: {other:?}");
-            false
-        }
-    }
-}
-
 /// Metric value of the series `line_prefix` (name with labels), 0 if absent.
 fn metric(text: &str, series: &str) -> f64 {
     text.lines()

@@ -48,30 +48,11 @@ impl Db {
 
     /// A fresh database on the local Postgres, or `None` when none runs.
     pub async fn postgres(name: &str) -> Option<Db> {
-        let admin = std::env::var("ATHLAS_TEST_POSTGRES")
-            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
         let db = format!("athlas_e2e_{name}_{}", std::process::id());
-        let out = Command::new("psql")
-            .args([
-                admin.as_str(),
-                "-q",
-                "-c",
-                &format!("DROP DATABASE IF EXISTS {db}"),
-                "-c",
-                &format!("CREATE DATABASE {db}"),
-            ])
-            .output()
-            .ok();
-        let Some(out) = out else {
-            assert!(std::env::var("CI").is_err(), "psql is missing");
-            return None;
-        };
-        if !out.status.success() {
-            // CI makes sure Postgres runs (.ci/run): there, a missing one is a failure.
-            assert!(std::env::var("CI").is_err(), "no Postgres for e2e: {}", String::from_utf8_lossy(&out.stderr));
-            eprintln!("no Postgres for e2e, skipped: {}", String::from_utf8_lossy(&out.stderr));
+        if !psql(&[&format!("DROP DATABASE IF EXISTS {db}"), &format!("CREATE DATABASE {db}")]) {
             return None;
         }
+        let admin = admin_url();
         let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap();
         Some(Db::Postgres(format!("{base}/{db}")))
     }
@@ -94,6 +75,30 @@ impl Db {
 
     pub fn start(&self) -> Server {
         spawn(self.command())
+    }
+}
+
+/// The local Postgres as its superuser: `ATHLAS_TEST_POSTGRES` or the default.
+pub fn admin_url() -> String {
+    std::env::var("ATHLAS_TEST_POSTGRES").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+}
+
+/// Run SQL statements on the local Postgres; false when there is none
+/// (outside CI only: `.ci/run` makes sure it runs, so there it fails).
+pub fn psql(sql: &[&str]) -> bool {
+    let admin = admin_url();
+    let mut cmd = Command::new("psql");
+    cmd.args([admin.as_str(), "-q", "-v", "ON_ERROR_STOP=1"]);
+    for s in sql {
+        cmd.args(["-c", s]);
+    }
+    match cmd.output() {
+        Ok(out) if out.status.success() => true,
+        other => {
+            assert!(std::env::var("CI").is_err(), "no Postgres for these tests: {other:?}");
+            eprintln!("no Postgres, skipped: {other:?}");
+            false
+        }
     }
 }
 
