@@ -58,7 +58,7 @@ fn rows() -> Vec<Row> {
                         let t = t.trim().trim_matches('`');
                         let (f, name) = t
                             .split_once("::")
-                            .unwrap_or_else(|| panic!("{}: R{rule}: `{t}` is not file::test", file.display()));
+                            .unwrap_or_else(|| panic!("{}: {kind}{rule}: `{t}` is not file::test", file.display()));
                         (f.to_string(), name.to_string())
                     })
                     .collect()
