@@ -1743,7 +1743,9 @@ impl DivinityState {
             return;
         };
         let tspace = self.space_of(target).unwrap();
-        let movement = if self.has_status(cat, me, |r| r.blocks_moving) { 0 } else { stats.movement };
+        // An immovable minion can't be prevented from moving (L708).
+        let pinned = self.has_status(cat, me, |r| r.blocks_moving) && !self.immovable(cat, me);
+        let movement = if pinned { 0 } else { stats.movement };
         let walks = self.with_graph(cat, |g| plan_moves(g, from, tspace, stats.attack.range, movement, false, others));
         if walks.len() > 1 && self.options.party_breaks_ties {
             let routes: Vec<Vec<String>> =
