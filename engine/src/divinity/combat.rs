@@ -425,8 +425,9 @@ impl DivinityState {
         };
         let targets: Vec<Who> = match ab.target {
             AbilityTarget::User => vec![Who::Origin(seat)],
+            // Allies are the other Origins (L1418-1420).
             AbilityTarget::Ally => {
-                vec![aimed(&|w| matches!(w, Who::Origin(s) if !self.origins[s as usize].downed))?]
+                vec![aimed(&|w| matches!(w, Who::Origin(s) if s != seat && !self.origins[s as usize].downed))?]
             }
             AbilityTarget::AlliesHere => (0..self.origins.len() as Seat)
                 .filter(|&s| self.origins[s as usize].space == here && !self.origins[s as usize].downed)
