@@ -813,3 +813,33 @@ fn r148_attaching_a_rune_costs_an_equip() {
     assert!(s.origins[0].backpack.is_empty(), "out of the backpack");
     assert_eq!(s.origins[0].runes[0].item, "long_sword");
 }
+
+/// R147 (L1060, L1363): a unique item is sold for half its gold cost,
+/// rounded up, and the Merchant never offers one.
+#[test]
+fn r147_unique_items_sell_for_half() {
+    use athlas_engine::divinity::content::ConsumableDeck;
+    use athlas_engine::divinity::state::Phase;
+    let o = options("shipwreck", &["ifan"]);
+    let mut s = (0..200u64)
+        .find_map(|seed| {
+            let mut s = Divinity::start(&o, seed).unwrap();
+            ok(&mut s, 0, A::ChooseRound { explore: true });
+            ok(&mut s, 0, A::Travel { to: Some("5".into()) });
+            ok(&mut s, 0, A::Reveal);
+            (s.revealed[0].card == "5b").then_some(s)
+        })
+        .expect("some seed reveals the optional exit 5b");
+    s.gold = 5;
+    ok(&mut s, 0, A::Resolve { card: "5b".into() });
+    assert!(matches!(s.phase, Phase::Interlude(_)));
+    ok(&mut s, 0, A::VisitMerchant { level: 1, consumables: Some(ConsumableDeck::Potions) });
+    let Phase::Interlude(i) = &s.phase else { unreachable!() };
+    assert!(i.offer.iter().all(|x| !cat().items[x].unique), "never sold by the Merchant");
+    let gold = s.gold;
+    s.origins[0].backpack.push("braccus_crown".into());
+    let cost = cat().items["braccus_crown"].cost.expect("a gold cost");
+    ok(&mut s, 0, A::Sell { item: "braccus_crown".into() });
+    assert_eq!(s.gold, gold + cost.div_ceil(2));
+    assert!(!s.origins[0].backpack.contains(&"braccus_crown".to_string()));
+}
