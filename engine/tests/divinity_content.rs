@@ -4,7 +4,13 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
+use athlas_engine::divinity::action::DivinityAction as A;
 use athlas_engine::divinity::content::{CardEffect, Catalogue, ItemKind, LocationDef};
+use athlas_engine::divinity::damage::Environment;
+use athlas_engine::divinity::event::DivinityEvent as Ev;
+use athlas_engine::divinity::state::Who;
+use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
+use athlas_engine::{Ruleset, Seat, Status};
 
 fn cat() -> &'static Catalogue {
     Catalogue::standard()
@@ -190,6 +196,116 @@ fn issue_counts() {
     assert_eq!(c.items["fire_staff"].cost, Some(4));
     assert_eq!(c.items["fire_staff"].level, 2);
     assert_eq!(c.items["blessed_arrows"].cost, Some(3));
+}
+
+/// The book's tutorial has 14 location cards (L53-209, L82). Ours are
+/// original texts (ASSUMPTIONS.md, "Locations") that still teach what the
+/// tutorial is for: timed events, a challenge, a spawn with victory and
+/// defeat, item rewards and an exit; every one of them can come into play.
+#[test]
+fn the_tutorial_deck_has_14_cards() {
+    let l = &cat().locations["tutorial"];
+    assert_eq!(l.cards.len(), 14, "{:?}", l.cards.iter().map(|c| &c.id).collect::<Vec<_>>());
+    assert!(l.cards.iter().any(|c| c.challenge.is_some()), "a challenge");
+    assert!(l.cards.iter().any(|c| !c.victory.is_empty() && !c.defeat.is_empty()), "a combat card");
+    let all = effects(l);
+    assert!(all.iter().any(|(_, e)| matches!(e, CardEffect::Spawn { .. })), "a spawn");
+    assert!(all.iter().any(|(_, e)| matches!(e, CardEffect::Exit { .. })), "an exit");
+    let items = |e: &CardEffect| {
+        matches!(e, CardEffect::Item { .. } | CardEffect::RandomItem { .. } | CardEffect::RandomConsumable { .. })
+    };
+    assert!(all.iter().any(|(_, e)| e.walk().into_iter().any(items)), "item rewards");
+    assert!(l.time.events.len() >= 2, "timed events: {:?}", l.time.events);
+    // Every card is dealt somewhere: a numbered space, the time track, or placed by another card.
+    let placed: BTreeSet<&str> = all
+        .iter()
+        .filter_map(|(_, e)| match e {
+            CardEffect::PlaceCard { card, .. } => Some(card.as_str()),
+            _ => None,
+        })
+        .collect();
+    for c in &l.cards {
+        let timed = l.time.events.values().any(|e| *e == c.id) || l.time.end == c.id;
+        assert!(c.space.is_some() || timed || placed.contains(c.id.as_str()), "card {} never comes into play", c.id);
+    }
+}
+
+/// Reveal and resolve one tutorial card at its space, as the first of the
+/// cards of that space left in the deck, with the party of Cassian (NOBLE)
+/// and Lohse standing there; challenges are rolled and accepted.
+fn play_tutorial_card(card: &str) -> (DivinityState, Vec<Ev>) {
+    let options = DivinityOptions {
+        party: vec!["cassian".into(), "lohse".into()],
+        location: Some("tutorial".into()),
+        ..DivinityOptions::default()
+    };
+    let mut s = Divinity::start(&options, 3).unwrap();
+    let l = &cat().locations["tutorial"];
+    let space = l.card(card).and_then(|c| c.space).unwrap();
+    let before: Vec<String> = l.cards.iter().take_while(|c| c.id != card).map(|c| c.id.clone()).collect();
+    s.deck.retain(|c| !(before.contains(c) && l.card(c).unwrap().space == Some(space)));
+    let mut ev = Vec::new();
+    let mut act = |s: &mut DivinityState, seat: Seat, a: A| match Divinity::apply(s, seat, a.clone()) {
+        Ok(e) => ev.extend(e),
+        Err(e) => panic!("{a:?} by {seat}: {}", e.message),
+    };
+    act(&mut s, 0, A::ChooseRound { explore: true });
+    for seat in 0..2 {
+        act(&mut s, seat, A::Travel { to: Some(space.to_string()) });
+    }
+    act(&mut s, 0, A::Reveal);
+    act(&mut s, 0, A::Resolve { card: card.into() });
+    while s.challenge.is_some() {
+        let seat = match Divinity::status(&s) {
+            Status::Waiting { seats } => seats[0],
+            Status::Finished(_) => break,
+        };
+        let a = if s.pending.is_some() { A::Accept } else { A::Challenge { auto: None } };
+        act(&mut s, seat, a);
+    }
+    assert!(ev.iter().any(|e| matches!(e, Ev::CardResolved { card: c } if c == card)), "{card}: {ev:?}");
+    (s, ev)
+}
+
+/// The cards added to the tutorial do what their texts say.
+#[test]
+fn the_new_tutorial_cards_play() {
+    let gained = |ev: &[Ev]| ev.iter().any(|e| matches!(e, Ev::ItemGained { .. } | Ev::NoRoom { .. }));
+    let (_, ev) = play_tutorial_card("1b");
+    assert!(gained(&ev), "1b: a potion {ev:?}");
+    let (s, _) = play_tutorial_card("1c");
+    assert_eq!(s.gold, 2, "1c: Cassian is a NOBLE");
+    let (_, ev) = play_tutorial_card("2b");
+    assert!(ev.iter().filter(|e| matches!(e, Ev::Rolled { .. })).count() == 1, "2b: one roller {ev:?}");
+    let (s, ev) = play_tutorial_card("2c");
+    let hold = cat().locations["tutorial"].map.ix("3").unwrap();
+    assert!(s.origins.iter().all(|o| o.space == hold), "2c: into the hold");
+    assert!(ev.iter().any(|e| matches!(e, Ev::Damaged { .. })), "2c: the fall hurts");
+    // The timed events B (space 8) and C (space 10).
+    let options = DivinityOptions {
+        party: vec!["cassian".into(), "lohse".into()],
+        location: Some("tutorial".into()),
+        ..DivinityOptions::default()
+    };
+    let mut s = Divinity::start(&options, 3).unwrap();
+    let rest = |s: &mut DivinityState| {
+        let mut ev = Divinity::apply(s, 0, A::ChooseRound { explore: false }).unwrap();
+        for seat in 0..2 {
+            ev.extend(Divinity::apply(s, seat, A::EndTurn).unwrap());
+        }
+        ev
+    };
+    s.time = Some(7);
+    rest(&mut s);
+    assert!(s.discard.contains(&"B".to_string()));
+    assert_eq!(s.map.tokens.get(&hold), Some(&Environment::Wet), "B floods the hold");
+    s.time = Some(9);
+    let ev = rest(&mut s);
+    assert!(s.discard.contains(&"C".to_string()));
+    for seat in 0..2 {
+        let hurt = ev.iter().any(|e| matches!(e, Ev::Damaged { who: Who::Origin(w), amount: 1, .. } if *w == seat));
+        assert!(hurt, "C hurts everyone: {ev:?}");
+    }
 }
 
 #[test]
