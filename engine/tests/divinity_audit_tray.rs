@@ -843,3 +843,17 @@ fn r147_unique_items_sell_for_half() {
     assert_eq!(s.gold, gold + cost.div_ceil(2));
     assert!(!s.origins[0].backpack.contains(&"braccus_crown".to_string()));
 }
+
+/// R117 (L739): the last enemy falling on its own turn (to its BURNING) ends
+/// the combat at once in victory.
+#[test]
+fn r117_last_enemy_burning_to_death_ends_the_combat() {
+    let mut s = duel(&["ifan"], "darkhans_lackey", 1);
+    s.enemies[0].track.apply_status(St::Burning, 2);
+    ok(&mut s, 0, A::StartTurn);
+    let hp = s.origins[0].hp;
+    let ev = end_turn(&mut s, 0);
+    assert!(ev.contains(&Ev::CombatEnded { victory: true }), "{ev:?}");
+    assert!(s.enemies.is_empty() && !s.in_combat());
+    assert_eq!(s.origins[0].hp, hp, "it never attacked");
+}
