@@ -596,6 +596,10 @@ impl DivinityState {
         if matches!(self.phase, Phase::Interlude(_)) {
             // Interlude step 5: equip, store and trade freely (L1347).
             Ok(0)
+        } else if self.phase == Phase::ChooseRound && self.round == 1 {
+            // At the start of a session or location, before the first
+            // round, the same freedom (L939, L1045).
+            Ok(0)
         } else if matches!(self.phase, Phase::Rest { .. }) {
             self.rest_turn_of(seat)?;
             Ok(0)
