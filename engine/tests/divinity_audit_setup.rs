@@ -577,6 +577,14 @@ fn r40_origin_turn_effects_then_ap_then_slide() {
     let o = &s.origins[1];
     assert!(!o.track.has(St::Burning) && o.hand.contains(&skill), "the slide at the end of the turn");
     assert_eq!(waiting(&s), vec![0]);
+    // Start-of-turn effects come before the AP: one that downs the Origin
+    // leaves it no AP, and its turn is over.
+    s.origins[0].hp = 1;
+    s.origins[0].track.apply_status(St::Bleeding, 2);
+    let ev = ok(&mut s, 0, A::StartTurn);
+    assert!(ev.contains(&Ev::Downed { seat: 0 }), "{ev:?}");
+    assert_eq!(s.origins[0].ap, 0, "downed before gaining AP");
+    assert!(!ev.iter().any(|e| matches!(e, Ev::TurnStarted { seat: 0, .. })));
 }
 
 /// R44 (L381, L1785): a Boss takes its turn in initiative order with the
