@@ -1,0 +1,410 @@
+//! The audit of the derived edge cases D01–D60 of the facts file (section 3,
+//! "Derived edge-case tests"): the cases no other Divinity test pinned down
+//! exactly. Each test cites its case and the rulebook line;
+//! `divinity_coverage/d01-d60.md` maps every case to the tests that fail
+//! when it breaks.
+
+use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A};
+use athlas_engine::divinity::content::{CardEffect, Catalogue};
+use athlas_engine::divinity::cooldown::{CardRef, Track, MINION_TRACK};
+use athlas_engine::divinity::damage::Environment;
+use athlas_engine::divinity::dice::{Colour, Die, Roll, TargetingFace};
+use athlas_engine::divinity::event::DivinityEvent as Ev;
+use athlas_engine::divinity::state::{Enemy, EnemyKind, Phase, RoundKind, Who};
+use athlas_engine::divinity::status::Status as St;
+use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
+use athlas_engine::{Ruleset, Seat, Status};
+
+fn cat() -> &'static Catalogue {
+    Catalogue::standard()
+}
+
+fn options(loc: &str, party: &[&str]) -> DivinityOptions {
+    DivinityOptions {
+        party: party.iter().map(|p| p.to_string()).collect(),
+        location: Some(loc.into()),
+        ..DivinityOptions::default()
+    }
+}
+
+#[track_caller]
+fn ok_with(c: &Catalogue, s: &mut DivinityState, seat: Seat, a: A) -> Vec<Ev> {
+    match Divinity::apply_with(c, s, seat, a.clone()) {
+        Ok(ev) => ev,
+        Err(e) => panic!("{a:?} by seat {seat} was rejected: {} ({})", e.message, e.code),
+    }
+}
+
+#[track_caller]
+fn ok(s: &mut DivinityState, seat: Seat, a: A) -> Vec<Ev> {
+    ok_with(cat(), s, seat, a)
+}
+
+fn ix_in(c: &Catalogue, s: &DivinityState, id: &str) -> usize {
+    c.locations[&s.location].map.ix(id).unwrap()
+}
+
+fn ix(s: &DivinityState, id: &str) -> usize {
+    ix_in(cat(), s, id)
+}
+
+#[track_caller]
+fn die(c: Colour, hits: u8, special: bool) -> Die {
+    Die { colour: c, face: cat().dice.find(c, hits, special).unwrap() }
+}
+
+/// Set the pending roll's faces (L1531).
+fn set_dice(s: &mut DivinityState, dice: Vec<Die>) {
+    s.pending.as_mut().expect("a roll is pending").roll = Roll::set(dice);
+}
+
+fn waiting(s: &DivinityState) -> Vec<Seat> {
+    match Divinity::status(s) {
+        Status::Waiting { seats } => seats,
+        Status::Finished(_) => vec![],
+    }
+}
+
+/// Enemy rolls land at once and the lowest seat (or first route) is taken
+/// among equals, so enemy turns run through without the party's say.
+fn quiet(s: &mut DivinityState) {
+    s.options.reroll_enemy_rolls = false;
+    s.options.party_breaks_ties = false;
+}
+
+fn use_card(card: CardUse, aim: Aim) -> A {
+    A::Use { first_aura: None, include_self: None, card, aim }
+}
+
+/// Tutorial: every Origin in the Galley (#2) with 30 HP, fighting one SLOW
+/// minion of our choosing there; the first Combat round waits for the Origins.
+fn duel_with(c: &Catalogue, party: &[&str], minion: &str, hp: u32) -> DivinityState {
+    let mut s = Divinity::start_with(c, &options("tutorial", party), 7).expect("setup");
+    quiet(&mut s);
+    ok_with(c, &mut s, 0, A::ChooseRound { explore: true });
+    for seat in 0..party.len() as Seat {
+        ok_with(c, &mut s, seat, A::Travel { to: Some("2".into()) });
+    }
+    ok_with(c, &mut s, 0, A::Reveal);
+    ok_with(c, &mut s, 0, A::Resolve { card: "2".into() });
+    assert_eq!(s.round_kind, RoundKind::Combat);
+    let galley = ix_in(c, &s, "2");
+    for o in &mut s.origins {
+        o.hp = 30;
+        o.downed = false;
+        o.space = galley;
+    }
+    s.enemies.truncate(1);
+    let e = &mut s.enemies[0];
+    e.kind = EnemyKind::Minion { card: minion.into(), veteran: false };
+    e.hp = hp;
+    e.max_hp = c.minions[minion].standard.hp;
+    e.fast = false;
+    e.space = galley;
+    e.track = Track::new(MINION_TRACK);
+    s
+}
+
+fn duel(party: &[&str], minion: &str, hp: u32) -> DivinityState {
+    duel_with(cat(), party, minion, hp)
+}
+
+fn minion(id: u32, letter: char, card: &str, space: usize) -> Enemy {
+    let hp = cat().minions[card].standard.hp;
+    Enemy {
+        id,
+        letter: Some(letter),
+        kind: EnemyKind::Minion { card: card.into(), veteran: false },
+        hp,
+        max_hp: hp,
+        space,
+        fast: false,
+        track: Track::new(MINION_TRACK),
+        ap: 0,
+        tactics: vec![],
+    }
+}
+
+/// The Temple with the Warden spawned by card 3 in space 3, where the party
+/// revealed it, everyone on 60 HP, the first Combat round waiting.
+fn temple_boss_with(c: &Catalogue, party: &[&str]) -> (DivinityState, u32) {
+    let mut s = Divinity::start_with(c, &options("temple", party), 7).expect("setup");
+    quiet(&mut s);
+    ok_with(c, &mut s, 0, A::ChooseRound { explore: true });
+    for seat in 0..party.len() as Seat {
+        ok_with(c, &mut s, seat, A::Travel { to: Some("3".into()) });
+    }
+    ok_with(c, &mut s, 0, A::Reveal);
+    ok_with(c, &mut s, 0, A::Resolve { card: "3".into() });
+    let id = s.enemies.iter().find(|e| matches!(e.kind, EnemyKind::Boss { .. })).expect("the Warden").id;
+    for o in &mut s.origins {
+        o.hp = 60;
+        o.downed = false;
+    }
+    (s, id)
+}
+
+fn targeted(ev: &[Ev], enemy: u32) -> Option<Who> {
+    ev.iter().find_map(|e| match e {
+        Ev::Targeted { enemy: x, target, .. } if *x == enemy => Some(*target),
+        _ => None,
+    })
+}
+
+// ---- D15: the minion limit does not stop a Boss ----
+
+/// D15 (L1245–1247): with 6 minions on the map, a card that spawns more
+/// minions and a Boss spawns no minion, but the Boss is set up. (The
+/// Shipwreck's card 3, whose Lackeys would take trays, made to raise the
+/// Warden too.)
+#[test]
+fn d15_six_minions_a_card_spawns_more_and_a_boss() {
+    let mut c = cat().clone();
+    let l = c.locations.get_mut("shipwreck").unwrap();
+    let card = l.cards.iter_mut().find(|k| k.id == "3").unwrap();
+    card.effects.push(CardEffect::SpawnBoss { boss: "the_warden".into() });
+    c.validate().unwrap();
+    let mut s = Divinity::start_with(&c, &options("shipwreck", &["ifan", "sebille", "red_prince"]), 1).unwrap();
+    ok_with(&c, &mut s, 0, A::ChooseRound { explore: true });
+    for seat in 0..3 {
+        ok_with(&c, &mut s, seat, A::Travel { to: Some("3".into()) });
+    }
+    let far = ix_in(&c, &s, "5");
+    for (i, l) in ['A', 'B', 'C', 'D', 'E', 'F'].into_iter().enumerate() {
+        s.enemies.push(minion(100 + i as u32, l, "crocodile", far));
+    }
+    ok_with(&c, &mut s, 0, A::Reveal);
+    let ev = ok_with(&c, &mut s, 0, A::Resolve { card: "3".into() });
+    let minions = s.enemies.iter().filter(|e| matches!(e.kind, EnemyKind::Minion { .. })).count();
+    assert_eq!(minions, 6, "no minion spawned: {ev:?}");
+    assert!(
+        !s.enemies.iter().any(|e| matches!(&e.kind, EnemyKind::Minion { card, .. } if card == "darkhans_lackey")),
+        "the card's Lackeys are not spawned"
+    );
+    let boss = s.enemies.iter().find(|e| matches!(e.kind, EnemyKind::Boss { .. })).expect("the Boss is set up");
+    assert_eq!((boss.hp, boss.letter), (c.bosses["the_warden"].hp[2], None));
+}
+
+// ---- D21, D22: equipping over an equipped item in combat ----
+
+/// D21 (L943, L950): equipping a two-hands item while a one-hand item sits
+/// in the other hand takes that item out of its hand: stored, for no more
+/// than the equip's 1 AP, and then discarded for free if the Origin wishes.
+#[test]
+fn d21_two_hands_item_over_a_one_hand_item() {
+    let mut s = duel(&["sebille"], "darkhans_lackey", 28);
+    let o = &mut s.origins[0];
+    let first = o.equipped.iter().position(|i| i == "rusty_dagger").unwrap();
+    o.equipped.remove(first);
+    assert_eq!(o.equipped.iter().filter(|i| *i == "rusty_dagger").count(), 1, "one dagger in one hand");
+    o.backpack = vec!["fire_staff".into()];
+    ok(&mut s, 0, A::StartTurn);
+    let ap = s.origins[0].ap;
+    ok(&mut s, 0, A::Equip { item: "fire_staff".into() });
+    let o = &s.origins[0];
+    assert!(o.equipped.contains(&"fire_staff".to_string()));
+    assert!(!o.equipped.contains(&"rusty_dagger".to_string()), "the other hand is not used");
+    assert_eq!(o.backpack, vec!["rusty_dagger".to_string()], "the dagger was stored");
+    assert_eq!(o.ap, ap - 1, "1 AP for the equip, nothing for the dagger");
+    let ev = ok(&mut s, 0, A::Discard { item: "rusty_dagger".into() });
+    assert!(ev.contains(&Ev::ItemDiscarded { seat: 0, item: "rusty_dagger".into() }));
+    assert!(s.origins[0].backpack.is_empty());
+    assert_eq!(s.origins[0].ap, ap - 1, "discarding it is free");
+}
+
+/// D22 (L943, L1588): in combat, equipping a helmet over an equipped helmet
+/// costs 1 AP in all; the old helmet is stored for free, or discarded for free.
+#[test]
+fn d22_helmet_over_a_helmet_costs_one_ap() {
+    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
+    s.origins[0].equipped.push("iron_helmet".into());
+    s.origins[0].backpack = vec!["mage_hood".into(), "healing_potion".into()];
+    ok(&mut s, 0, A::StartTurn);
+    assert_eq!(s.origins[0].ap, 4);
+    ok(&mut s, 0, A::Equip { item: "mage_hood".into() });
+    let o = &s.origins[0];
+    assert!(o.equipped.contains(&"mage_hood".to_string()) && !o.equipped.contains(&"iron_helmet".to_string()));
+    assert!(o.backpack.contains(&"iron_helmet".to_string()), "the old helmet is stored");
+    assert_eq!(o.ap, 3, "1 AP in all");
+    ok(&mut s, 0, A::Discard { item: "iron_helmet".into() });
+    assert!(!s.origins[0].backpack.contains(&"iron_helmet".to_string()));
+    assert_eq!(s.origins[0].ap, 3, "or discarded, still for nothing more");
+}
+
+// ---- D33: a Boss' attack tactic out of range, then the next tactic ----
+
+/// D33 (L1797, L1813): an attack tactic whose target is out of range after
+/// moving makes no attack and heals nothing; its AP comes back, it goes on
+/// cooldown, and the Boss goes on to the next tactic, which it can pay for.
+/// (The Strike made to move 0, Ifan a space away; the Ward next, 1 AP.)
+#[test]
+fn d33_out_of_range_tactic_refunds_and_the_boss_plays_on() {
+    let mut c = cat().clone();
+    let b = c.bosses.get_mut("the_warden").unwrap();
+    b.tactics.iter_mut().find(|t| t.id == "w_strike").unwrap().movement = 0;
+    let (mut s, id) = temple_boss_with(&c, &["ifan"]);
+    s.origins[0].space = ix_in(&c, &s, "2");
+    {
+        let e = s.enemy_mut(id).unwrap();
+        e.tactics = vec!["w_strike".into(), "w_ward".into()];
+        e.ap = 0;
+        e.hp = 30;
+    }
+    ok_with(&c, &mut s, 0, A::StartTurn);
+    let ev = ok_with(&c, &mut s, 0, A::EndTurn);
+    assert!(!ev.iter().any(|e| matches!(e, Ev::Rolled { who: Who::Enemy(_), .. })), "no attack");
+    let e = s.enemy(id).unwrap();
+    assert_eq!(e.hp, 30, "no heal");
+    assert!(e.tactics.is_empty(), "the Ward was played too");
+    assert_eq!(e.ap, 3, "4, the Strike's 2 back, 1 for the Ward");
+    assert_eq!(e.track.find(&CardRef::Tactic("w_strike".into())), Some(1), "Strike on cooldown (2, slid)");
+    assert_eq!(e.track.find(&CardRef::Tactic("w_ward".into())), Some(2), "Ward on cooldown (3, slid)");
+    assert_eq!(s.origins[0].hp, 60);
+}
+
+// ---- D44: the order of a healing roll ----
+
+/// D44 (L1535): a healing roll that also removes statuses and sets an
+/// environment heals first, then removes the statuses, then places the
+/// environment. So a POISONED target is not healed even by a roll that
+/// removes its POISONED: the healing comes before the removal. (First Aid,
+/// given WET and POISONED removal for the test.)
+#[test]
+fn d44_healing_roll_heals_then_statuses_then_environment() {
+    let mut c = cat().clone();
+    let a = c.skills.get_mut("first_aid").unwrap().attack.as_mut().unwrap();
+    a.environment = Some(Environment::Wet);
+    a.removes = vec![St::Bleeding, St::Poisoned];
+    for poisoned in [false, true] {
+        let mut s = duel_with(&c, &["ifan", "sebille"], "darkhans_lackey", 28);
+        let seat = waiting(&s)[0];
+        let ally = 1 - seat;
+        s.origins[seat as usize].hand.push("first_aid".into());
+        s.origins[ally as usize].hp = 10;
+        s.origins[ally as usize].track.apply_status(St::Bleeding, 3);
+        if poisoned {
+            s.origins[ally as usize].track.apply_status(St::Poisoned, 3);
+        }
+        ok_with(&c, &mut s, seat, A::StartTurn);
+        ok_with(&c, &mut s, seat, use_card(CardUse::Skill("first_aid".into()), Aim::Origin(ally)));
+        set_dice(&mut s, vec![die(Colour::White, 1, false), die(Colour::White, 1, false)]);
+        let ev = ok_with(&c, &mut s, seat, A::Accept);
+        let at = |f: &dyn Fn(&Ev) -> bool| ev.iter().position(f);
+        let who = Who::Origin(ally);
+        let healed = at(&|e| matches!(e, Ev::Healed { who: w, .. } if *w == who));
+        let bleeding = at(&|e| *e == Ev::StatusCleared { who, status: St::Bleeding }).expect("BLEEDING removed");
+        let wet = at(&|e| matches!(e, Ev::EnvironmentPlaced { environment: Environment::Wet, .. })).expect("WET");
+        assert!(bleeding < wet, "statuses before the environment: {ev:?}");
+        let o = &s.origins[ally as usize];
+        assert!(!o.track.has(St::Bleeding) && !o.track.has(St::Poisoned));
+        assert_eq!(s.map.tokens.get(&ix_in(&c, &s, "2")), Some(&Environment::Wet));
+        if poisoned {
+            assert_eq!(healed, None, "POISONED when the healing came: no heal");
+            assert_eq!(o.hp, 10);
+        } else {
+            let healed = healed.expect("healed");
+            assert!(healed < bleeding, "healing before statuses: {ev:?}");
+            assert!(o.hp > 10);
+        }
+    }
+}
+
+// ---- D52: an armor potion counts toward "least armor" ----
+
+/// D52 (L1625): "least physical armor" counts an Origin's total armor, a +2
+/// armor potion on its track included: the Lackey (special targeting: least
+/// physical armor) goes for whichever Origin did not drink the potion.
+#[test]
+fn d52_armor_potion_counts_for_least_armor() {
+    let mut c = cat().clone();
+    c.dice.targeting = [TargetingFace::Special; 6];
+    for drinker in [0 as Seat, 1] {
+        let mut s = duel_with(&c, &["ifan", "sebille"], "darkhans_lackey", 28);
+        let lackey = s.enemies[0].id;
+        for o in &mut s.origins {
+            o.equipped.retain(|i| i != "leather_armor");
+        }
+        let armor = |s: &DivinityState, w: Seat| s.defence(&c, Who::Origin(w)).physical_armor;
+        assert_eq!(armor(&s, 0), armor(&s, 1), "the same armor before the potion");
+        s.origins[drinker as usize].backpack.push("physical_armor_potion".into());
+        let mut ev = Vec::new();
+        for seat in waiting(&s) {
+            ok_with(&c, &mut s, seat, A::StartTurn);
+            if seat == drinker {
+                let potion = use_card(CardUse::Consumable("physical_armor_potion".into()), Aim::Origin(drinker));
+                ok_with(&c, &mut s, seat, potion);
+            }
+            ev.extend(ok_with(&c, &mut s, seat, A::EndTurn));
+        }
+        assert_eq!(targeted(&ev, lackey), Some(Who::Origin(1 - drinker)), "drinker {drinker}: {ev:?}");
+    }
+}
+
+// ---- D54: a refused optional exit goes back to the holding area ----
+
+/// D54 (L1286): an optional exit taken from the holding area is used only if
+/// the whole party agrees; when a player refuses (the leader, answering for
+/// the party, holds it again) the party does not leave and the card is back
+/// in the holding area, to be taken later.
+#[test]
+fn d54_refused_optional_exit_returns_to_the_holding_area() {
+    let o = options("shipwreck", &["ifan"]);
+    let mut s = (0..200u64)
+        .find_map(|seed| {
+            let mut s = Divinity::start(&o, seed).unwrap();
+            ok(&mut s, 0, A::ChooseRound { explore: true });
+            ok(&mut s, 0, A::Travel { to: Some("5".into()) });
+            ok(&mut s, 0, A::Reveal);
+            (s.revealed[0].card == "5b").then_some(s)
+        })
+        .expect("a seed reveals 5b");
+    ok(&mut s, 0, A::Hold { card: "5b".into() });
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: Some("1".into()) });
+    ok(&mut s, 0, A::TakeHolding { card: "5b".into() });
+    assert!(s.holding.is_empty());
+    // Someone refuses: the exit goes back to the holding area.
+    ok(&mut s, 0, A::Hold { card: "5b".into() });
+    assert_eq!(s.holding, vec!["5b".to_string()]);
+    assert!(!matches!(s.phase, Phase::Interlude(_) | Phase::Finished { .. }), "the party did not leave");
+    assert_eq!(s.location, "shipwreck");
+    // Later everyone agrees.
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: None });
+    ok(&mut s, 0, A::TakeHolding { card: "5b".into() });
+    ok(&mut s, 0, A::Resolve { card: "5b".into() });
+    assert!(matches!(s.phase, Phase::Interlude(_)));
+}
+
+// ---- D57: healing is capped at max HP ----
+
+/// D57 (L592): healing never takes HP above the max: Recover's 2 heals an
+/// Origin 1 below its max by 1, in combat and in a Rest round; a minion out
+/// of range heals its level only up to its max.
+#[test]
+fn d57_healing_is_capped_at_max_hp() {
+    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
+    s.enemies[0].space = ix(&s, "1");
+    let max = s.max_hp(cat(), Who::Origin(0));
+    s.origins[0].hp = max - 1;
+    ok(&mut s, 0, A::StartTurn);
+    let ev = ok(&mut s, 0, A::Recover { status: None });
+    assert_eq!(s.origins[0].hp, max);
+    assert!(ev.contains(&Ev::Healed { who: Who::Origin(0), amount: 1, hp: max }), "{ev:?}");
+
+    let mut s = Divinity::start(&options("tutorial", &["ifan"]), 7).unwrap();
+    let max = s.max_hp(cat(), Who::Origin(0));
+    s.origins[0].hp = max - 1;
+    ok(&mut s, 0, A::ChooseRound { explore: false });
+    ok(&mut s, 0, A::Recover { status: None });
+    assert_eq!(s.origins[0].hp, max, "Rest: capped too");
+
+    let mut s = duel(&["ifan"], "undead_ranger", 20);
+    let max = s.enemies[0].max_hp;
+    s.enemies[0].hp = max - 1;
+    s.enemies[0].space = ix(&s, "3");
+    s.enemies[0].track.apply_status(St::Frozen, 2);
+    ok(&mut s, 0, A::StartTurn);
+    ok(&mut s, 0, A::EndTurn);
+    assert_eq!(s.enemies[0].hp, max, "level 2, 1 below max: back to max, no more");
+}
