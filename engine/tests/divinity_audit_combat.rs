@@ -7,6 +7,7 @@ use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A};
 use athlas_engine::divinity::attack::Targets;
 use athlas_engine::divinity::content::Catalogue;
 use athlas_engine::divinity::cooldown::{CardRef, Track, TrackCard, MINION_TRACK};
+use athlas_engine::divinity::damage::Environment;
 use athlas_engine::divinity::dice::{Colour, Die, Roll, TargetingFace};
 use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::state::{Enemy, EnemyKind, Phase, RoundKind, Who};
@@ -344,6 +345,19 @@ fn r205_range_counts_tactical_spaces_along_paths() {
     ok(&mut s, 0, bow());
 }
 
+/// R206 step 5 (L1483): the environment goes on the **target's** space:
+/// Vali's Rain on the Lackey a space away leaves WET there, not in her space.
+#[test]
+fn r206_the_environment_goes_on_the_target_space() {
+    let mut s = duel(&["vali"], "darkhans_lackey", 28);
+    s.enemies[0].space = ix(&s, "1");
+    ok(&mut s, 0, A::StartTurn);
+    // Rain rolls no dice: its roll resolves at once.
+    ok(&mut s, 0, use_card(CardUse::Skill("rain".into()), Aim::Space("1".into())));
+    assert_eq!(s.map.tokens.get(&ix(&s, "1")), Some(&Environment::Wet));
+    assert_eq!(s.map.tokens.get(&ix(&s, "2")), None);
+}
+
 /// R214 (L1543): a single-target card may target anyone in range, yourself
 /// included, and its effects go to that target only: of two Fire Slugs in
 /// the Red Prince's space, only the one he hits loses HP.
@@ -636,6 +650,26 @@ fn r239_an_attack_tactic_out_of_range_refunds_without_healing() {
     assert_eq!((e.ap, e.hp), (4, 30), "the 2 AP came back; no heal");
     assert_eq!(e.track.find(&CardRef::Tactic("w_strike".into())), Some(1), "on cooldown all the same");
     assert_eq!(s.origins[0].hp, 60);
+}
+
+/// R239 (L1813): an attack tactic moves like a minion but ignores DIFFICULT
+/// TERRAIN: the Strike (move 2) crosses the Nave made DIFFICULT and strikes
+/// Ifan two spaces away, where a minion would stop before it.
+#[test]
+fn r239_an_attack_tactic_ignores_difficult_terrain() {
+    let (mut s, id) = temple_boss(&["ifan"]);
+    s.origins[0].space = ix(&s, "1");
+    let nave = ix(&s, "2");
+    s.map.tokens.insert(nave, Environment::DifficultTerrain);
+    {
+        let e = s.enemy_mut(id).unwrap();
+        e.tactics = vec!["w_strike".into()];
+        e.ap = 0;
+    }
+    ok(&mut s, 0, A::StartTurn);
+    let ev = ok(&mut s, 0, A::EndTurn);
+    assert_eq!(s.enemy(id).unwrap().space, ix(&s, "1"), "{ev:?}");
+    assert!(ev.iter().any(|e| matches!(e, Ev::Rolled { who: Who::Enemy(x), .. } if *x == id)), "it struck");
 }
 
 /// R242, R218 (L1829, L1587): a Boss is immovable: it can't be taunted.
