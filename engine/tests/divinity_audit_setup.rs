@@ -335,6 +335,13 @@ fn r17_new_location_restores_the_party() {
         assert!(o.track.is_empty());
         assert_eq!(o.space, start, "R15 at the new location too");
     }
+    // R10: on arriving, before the first round, items move freely.
+    let mut n = n;
+    let item = n.origins[0].equipped[0].clone();
+    ok_with(&c, &mut n, 0, A::Store { item: item.clone() });
+    ok_with(&c, &mut n, 0, A::Give { item: item.clone(), to: 1 });
+    assert!(n.origins[1].backpack.contains(&item));
+    assert!(n.origins.iter().all(|o| o.ap == 0));
 }
 
 // ---- 1.4 Round types (R20-R23) ----
@@ -771,6 +778,22 @@ fn r59_star_is_the_current_level_bonus() {
     assert_ne!(star("shipwreck").0, star("hollow_marshes").0);
 }
 
+/// R58 (L501-503): the special ability costs 0 AP and does not change with
+/// the level: Ifan's wolf bites for 1 direct damage at level 1 and level 3.
+#[test]
+fn r58_special_ability_is_free_and_the_same_at_every_level() {
+    for loc in ["shipwreck", "hollow_marshes"] {
+        let mut s = start(loc, &["ifan"]);
+        let a = minion(&s, 50, 'A', "darkhans_lackey", &cat().locations[loc].start, false);
+        into_combat(&mut s, vec![a]);
+        ok(&mut s, 0, A::StartTurn);
+        let ap = s.origins[0].ap;
+        let hp = s.enemies[0].hp;
+        ok(&mut s, 0, A::UseAbility { aim: Some(Aim::Enemy(50)) });
+        assert_eq!((s.origins[0].ap, s.enemies[0].hp), (ap, hp - 1), "{loc}: level {}", s.level);
+    }
+}
+
 // ---- 1.11 Source (R60-R65) ----
 
 /// R60 (L507, L1345): Source never goes above the card's max Source: a
@@ -866,6 +889,19 @@ fn r70_respec_talents() {
     let mut t = s.origins[0].talents.clone();
     t.sort();
     assert_eq!(t, vec!["arrow_recovery".to_string(), "thick_skin".into()]);
+}
+
+/// R64 (L569, L911): a Source skill can't be learned by levelling up, even
+/// with a broken collar.
+#[test]
+fn r64_no_source_skill_by_levelling_up() {
+    let mut s = level_up_interlude(&["sebille"]);
+    s.origins[0].collar_broken = true;
+    let e = rejected(&mut s, 0, up(Some("arrow_recovery"), "sebille_source", &[]));
+    assert_eq!(e.code, "skill_set", "{}", e.message);
+    let e = rejected(&mut s, 0, up(Some("arrow_recovery"), "pin_down", &[("tentacle_lash", "sebille_source")]));
+    assert_eq!(e.code, "skill_set", "{}", e.message);
+    ok(&mut s, 0, up(Some("arrow_recovery"), "pin_down", &[]));
 }
 
 // ---- 1.13 Talents (R72-R77) ----
