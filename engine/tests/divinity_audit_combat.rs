@@ -672,6 +672,30 @@ fn r239_an_attack_tactic_ignores_difficult_terrain() {
     assert!(ev.iter().any(|e| matches!(e, Ev::Rolled { who: Who::Enemy(x), .. } if *x == id)), "it struck");
 }
 
+/// R204 (L1440): a Boss may end its turn in a tactical space with an
+/// Origin: the Warden steps into the Temple's t1 and strikes Ifan there.
+#[test]
+fn r204_a_boss_ends_its_turn_in_a_tactical_space_with_origins() {
+    let (mut s, id) = temple_boss(&["ifan"]);
+    let t1 = ix(&s, "t1");
+    for o in &mut s.origins {
+        o.space = t1;
+    }
+    {
+        let e = s.enemy_mut(id).unwrap();
+        e.tactics = vec!["w_strike".into()];
+        e.ap = 0;
+    }
+    let mut ev = Vec::new();
+    for seat in waiting(&s) {
+        ok(&mut s, seat, A::StartTurn);
+        ev.extend(ok(&mut s, seat, A::EndTurn));
+    }
+    assert!(ev.iter().any(|e| matches!(e, Ev::Rolled { who: Who::Enemy(x), .. } if *x == id)), "it struck: {ev:?}");
+    assert_eq!(s.enemy(id).unwrap().space, t1);
+    assert!(ev.contains(&Ev::TurnEnded { who: Who::Enemy(id) }));
+}
+
 /// R242, R218 (L1829, L1587): a Boss is immovable: it can't be taunted.
 #[test]
 fn r242_a_boss_cannot_be_taunted() {
