@@ -408,3 +408,70 @@ fn d57_healing_is_capped_at_max_hp() {
     ok(&mut s, 0, A::EndTurn);
     assert_eq!(s.enemies[0].hp, max, "level 2, 1 below max: back to max, no more");
 }
+
+// ---- D16: both spawning cards' defeat effects ----
+
+/// D16 (L1239–1241): two revealed cards that each spawn enemies make one
+/// combat, both on the active combat stack; when it is lost, the defeat
+/// effects of both resolve. (The Shipwreck's cards 3, BLEEDING 2 on the
+/// party, and 2, given BURNING 2 on the party as its defeat.)
+#[test]
+fn d16_a_lost_combat_resolves_both_cards_defeats() {
+    let mut c = cat().clone();
+    let l = c.locations.get_mut("shipwreck").unwrap();
+    let three = l.cards.iter().find(|k| k.id == "3").unwrap().defeat.clone();
+    let mut burning = serde_json::to_value(&three).unwrap();
+    burning[0]["status"] = "burning".into();
+    l.cards.iter_mut().find(|k| k.id == "2").unwrap().defeat = serde_json::from_value(burning).unwrap();
+    c.validate().unwrap();
+    let mut s = Divinity::start_with(&c, &options("shipwreck", &["ifan", "sebille"]), 1).unwrap();
+    quiet(&mut s);
+    ok_with(&c, &mut s, 0, A::ChooseRound { explore: true });
+    ok_with(&c, &mut s, 0, A::Travel { to: Some("3".into()) });
+    ok_with(&c, &mut s, 1, A::Travel { to: Some("2".into()) });
+    ok_with(&c, &mut s, 0, A::Reveal);
+    ok_with(&c, &mut s, 1, A::Reveal);
+    ok_with(&c, &mut s, 0, A::Resolve { card: "3".into() });
+    ok_with(&c, &mut s, 0, A::Resolve { card: "2".into() });
+    assert_eq!(s.combat_stack, vec!["3".to_string(), "2".to_string()], "both on the active combat stack");
+    assert!(s.in_combat());
+    // Sebille is down; Ifan, on 1 HP, shares his space with every enemy.
+    let here = s.origins[0].space;
+    for e in &mut s.enemies {
+        e.space = here;
+    }
+    s.origins[1].hp = 0;
+    s.origins[1].downed = true;
+    s.origins[0].hp = 1;
+    assert_eq!(waiting(&s), vec![0]);
+    ok_with(&c, &mut s, 0, A::StartTurn);
+    let ev = ok_with(&c, &mut s, 0, A::EndTurn);
+    assert!(ev.contains(&Ev::CombatEnded { victory: false }), "{ev:?}");
+    for o in &s.origins {
+        assert_eq!(o.track.status_slot(St::Bleeding), Some(2), "card 3's defeat: {}", o.origin);
+        assert_eq!(o.track.status_slot(St::Burning), Some(2), "card 2's defeat: {}", o.origin);
+    }
+    assert!(s.combat_stack.is_empty());
+    assert!(s.discard.contains(&"3".to_string()) && s.discard.contains(&"2".to_string()));
+}
+
+// ---- D31: a multicard space gives one card a round ----
+
+/// D31 (L1126–1128): a multicard space reveals one random card, the others
+/// going back to the deck, and the space can't be explored again that round:
+/// two Origins in the Hold are one group, and the second can't reveal again.
+#[test]
+fn d31_multicard_space_is_explored_once_a_round() {
+    let mut s = Divinity::start(&options("tutorial", &["ifan", "sebille"]), 3).unwrap();
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    ok(&mut s, 0, A::Travel { to: Some("3".into()) });
+    ok(&mut s, 1, A::Travel { to: Some("3".into()) });
+    ok(&mut s, 0, A::Reveal);
+    assert_eq!(s.revealed.len(), 1, "one card");
+    let card = s.revealed[0].card.clone();
+    let other = if card == "3a" { "3b" } else { "3a" };
+    assert!(s.deck.contains(&other.to_string()), "the other card is back in the deck");
+    let deck = s.deck.clone();
+    assert!(Divinity::apply(&mut s, 1, A::Reveal).is_err(), "not explored again this round");
+    assert_eq!((s.revealed.len(), &s.deck), (1, &deck));
+}
