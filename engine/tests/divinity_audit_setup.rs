@@ -5,9 +5,9 @@
 //! rulebook line (L…) of `shared/rules/divinity-original-sin-board-game.txt`.
 //! The map from every rule to its tests is `divinity_coverage/r001-r077.md`.
 //!
-//! The fixtures avoid the tutorial (its content is being reworked) and
-//! build what they need on the Shipwreck, Fort Joy and the Temple, or on a
-//! copy of the catalogue changed for the test.
+//! The fixtures avoid the tutorial and build what they need on the
+//! Shipwreck, Fort Joy, the Hollow Marshes and the Temple, or on a copy of
+//! the catalogue changed for the test.
 
 use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A, KeywordFrom};
 use athlas_engine::divinity::content::{CardEffect, Catalogue};
