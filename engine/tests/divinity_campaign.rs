@@ -12,10 +12,13 @@
 //!   shows which spaces have cards; the script never reads the deck's
 //!   order), reveals, and resolves every revealed card; challenges succeed
 //!   automatically with a keyword when the party has one, else are rolled.
-//! - Combat: each Origin attacks the nearest enemy with its weapons and
-//!   damaging skills (strongest first), spends Source to reroll blank
-//!   attack dice, heals a hurt friend, walks towards the enemies, and ends
-//!   its turn; Rest rounds revive the downed.
+//! - Combat: each Origin uses its special ability (0 AP) when it helps,
+//!   attacks the nearest enemy with its weapons and damaging skills
+//!   (strongest first), spends Source to reroll blank attack dice, heals a
+//!   hurt friend, closes the distance with a movement or teleport skill
+//!   (a melee fighter before attacking, the others when no attack reaches),
+//!   walks towards the enemies, and ends its turn; Rest rounds revive the
+//!   downed.
 //! - Interlude: every Origin levels up with the strongest damaging skill
 //!   (and the first talent) the rules accept, equips better gear; the
 //!   leader visits the Merchant when the stash
@@ -25,11 +28,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A, KeywordFrom};
 use athlas_engine::divinity::attack::{Attack, Outcome, Targets};
-use athlas_engine::divinity::content::{Catalogue, ConsumableDeck, ItemKind, School, Slot};
+use athlas_engine::divinity::content::{
+    AbilityEffect, AbilityTarget, Catalogue, ConsumableDeck, ItemKind, Mover, School, Slot,
+};
 use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::interlude::valid_skills;
 use athlas_engine::divinity::map::{path_ixs, Graph};
-use athlas_engine::divinity::state::{CampaignState, EnemyKind, Finish, Phase, Purpose};
+use athlas_engine::divinity::state::{CampaignState, EnemyKind, Finish, Phase, Purpose, Who};
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
 use athlas_engine::{Ruleset, Seat, Status};
 
@@ -48,6 +53,11 @@ struct Journey {
     bosses_defeated: Vec<String>,
     combats_won: u32,
     actions: usize,
+    /// Origin special abilities used (`UseAbility`, L501-503).
+    abilities: u32,
+    /// Movement and teleport skills used, and the figures they moved (L905-907).
+    movement_skills: u32,
+    skill_moves: u32,
 }
 
 fn waiting(s: &DivinityState) -> Vec<Seat> {
@@ -238,12 +248,125 @@ fn use_card(card: CardUse, aim: Aim) -> A {
     A::Use { card, aim, first_aura: None, include_self: None }
 }
 
+fn max_hp(s: &DivinityState, seat: usize) -> u32 {
+    let o = &s.origins[seat];
+    cat().origins[&o.origin].at(o.level).map_or(o.hp, |c| c.hp)
+}
+
+/// The Origin's 0-AP special ability (L501-503), aimed where it helps now:
+/// a heal at a wounded Origin, a cleanse on a track with statuses, damage or
+/// a status at an enemy in its space, a boon for the user or an ally in the
+/// fight; never a cost in HP that leaves the user at half HP or less.
+fn ability_choices(s: &DivinityState, seat: Seat) -> Vec<A> {
+    let o = &s.origins[seat as usize];
+    let Some(ab) = &cat().origins[&o.origin].ability else { return Vec::new() };
+    let here = o.space;
+    let origin_ok = |t: usize| {
+        let x = &s.origins[t];
+        ab.effects.iter().all(|e| match e {
+            AbilityEffect::Heal { .. } => x.hp < max_hp(s, t),
+            AbilityEffect::Cleanse => !x.track.statuses().is_empty(),
+            AbilityEffect::Damage { amount, .. } => 2 * x.hp.saturating_sub(*amount) > max_hp(s, t),
+            AbilityEffect::Environment { .. } => s.enemies.iter().any(|e| e.space == here),
+            AbilityEffect::Status { .. } | AbilityEffect::GainAp { .. } => !s.enemies.is_empty(),
+        })
+    };
+    let here_standing =
+        |t: usize| t != seat as usize && !s.origins[t].downed && s.origins[t].space == here && origin_ok(t);
+    let enemies_here = s.enemies.iter().filter(|e| e.space == here);
+    match ab.target {
+        AbilityTarget::User | AbilityTarget::AlliesHere if origin_ok(seat as usize) => {
+            vec![A::UseAbility { aim: None }]
+        }
+        AbilityTarget::User | AbilityTarget::AlliesHere => Vec::new(),
+        AbilityTarget::Ally => (0..s.origins.len())
+            .filter(|&t| here_standing(t))
+            .map(|t| A::UseAbility { aim: Some(Aim::Origin(t as Seat)) })
+            .collect(),
+        AbilityTarget::Enemy => enemies_here.map(|e| A::UseAbility { aim: Some(Aim::Enemy(e.id)) }).collect(),
+        AbilityTarget::Minion => enemies_here
+            .filter(|e| matches!(e.kind, EnemyKind::Minion { .. }))
+            .map(|e| A::UseAbility { aim: Some(Aim::Enemy(e.id)) })
+            .collect(),
+    }
+}
+
+/// Movement and teleport skills (L905-907) that close the distance to the
+/// nearest enemy at `enemy` (`d` spaces away): the user jumps into its space
+/// or as close as the skill reaches; or, when an Origin with a melee weapon
+/// stands with the user, the enemy is pulled into the user's space.
+fn movement_choices(s: &DivinityState, seat: Seat, enemy: (u32, usize)) -> Vec<A> {
+    let (d, at) = enemy;
+    let o = &s.origins[seat as usize];
+    let here = o.space;
+    let mut out = Vec::new();
+    if d == 0 {
+        return out;
+    }
+    let to_enemy = distances(s, at);
+    let melee_here = s.origins.iter().any(|f| {
+        !f.downed
+            && f.space == here
+            && f.equipped
+                .iter()
+                .any(|i| cat().items.get(i).and_then(|d| d.action.as_ref()).is_some_and(|a| a.attack.range == 0))
+    });
+    for k in &o.hand {
+        let Some(m) = cat().skills[k].movement else { continue };
+        match m.mover {
+            Mover::User => {
+                // The enemy's space first, then the spaces nearest to it.
+                let mut spaces: Vec<(u32, usize)> = (0..to_enemy.len())
+                    .filter_map(|ix| to_enemy[ix].map(|x| (x, ix)))
+                    .filter(|&(x, ix)| x < d && !tactical_taken(s, seat, ix))
+                    .collect();
+                spaces.sort_unstable();
+                for (_, ix) in spaces {
+                    out.push(use_card(CardUse::Skill(k.clone()), Aim::Space(space_id(s, ix))));
+                }
+            }
+            Mover::Target if melee_here => {
+                for e in s.enemies.iter().filter(|e| e.space == at) {
+                    out.push(use_card(CardUse::Skill(k.clone()), Aim::Enemy(e.id)));
+                }
+            }
+            Mover::Target => {}
+        }
+    }
+    out
+}
+
+/// A skill that pulls a figure into the user's space (L905-907) rescues a
+/// badly hurt friend who shares a space with enemies, when no enemy stands
+/// in the user's space.
+fn rescue_choices(s: &DivinityState, seat: Seat) -> Vec<A> {
+    let o = &s.origins[seat as usize];
+    let here = o.space;
+    if s.enemies.iter().any(|e| e.space == here) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for k in &o.hand {
+        if cat().skills[k].movement.is_none_or(|m| m.mover != Mover::Target) {
+            continue;
+        }
+        for (t, f) in s.origins.iter().enumerate() {
+            if t != seat as usize && hurt(s, t) && f.space != here && s.enemies.iter().any(|e| e.space == f.space) {
+                out.push(use_card(CardUse::Skill(k.clone()), Aim::Origin(t as Seat)));
+            }
+        }
+    }
+    out
+}
+
 /// The active Origin's options in a Combat turn, best first.
 fn combat_choices(s: &DivinityState, seat: Seat) -> Vec<A> {
     let o = &s.origins[seat as usize];
     let here = o.space;
     let dist = distances(s, here);
     let mut out = upgrades(s, seat);
+    // The special ability costs no AP: use it first when it helps.
+    out.extend(ability_choices(s, seat));
     // Heal a hurt friend (or yourself) with a healing card.
     let healing: Vec<CardUse> = o
         .hand
@@ -271,6 +394,8 @@ fn combat_choices(s: &DivinityState, seat: Seat) -> Vec<A> {
             }
         }
     }
+    // Pull a badly hurt friend out of a fight into a space with no enemy.
+    out.extend(rescue_choices(s, seat));
     // Attack the nearest enemies, weakest first among equals, with the
     // strongest card first.
     let mut enemies: Vec<(u32, u32, u32, usize)> =
@@ -298,6 +423,19 @@ fn combat_choices(s: &DivinityState, seat: Seat) -> Vec<A> {
         attacks.push((0, CardUse::Summon, None));
     }
     attacks.sort_by_key(|(score, _, _)| std::cmp::Reverse(*score));
+    // A fighter with only melee weapons jumps (or pulls) to the nearest
+    // enemy before attacking; the others only when no attack reaches.
+    let weapons: Vec<u32> = o
+        .equipped
+        .iter()
+        .filter_map(|i| cat().items.get(i).and_then(|d| d.action.as_ref()))
+        .filter(|a| matches!(a.attack.outcome, Outcome::Damage { .. }))
+        .map(|a| a.attack.range)
+        .collect();
+    let melee_only = !weapons.is_empty() && weapons.iter().all(|r| *r == 0);
+    if let Some(&(d, _, _, space)) = enemies.first().filter(|_| melee_only) {
+        out.extend(movement_choices(s, seat, (d, space)));
+    }
     for &(_, _, id, space) in &enemies {
         for (_, card, attack) in &attacks {
             if attack.is_some_and(|a| a.targets == Targets::Area) {
@@ -308,6 +446,10 @@ fn combat_choices(s: &DivinityState, seat: Seat) -> Vec<A> {
                 out.push(use_card(card.clone(), Aim::Enemy(id)));
             }
         }
+    }
+    // No attack reaches: a movement skill closes the distance, then walk.
+    if let Some(&(d, _, _, space)) = enemies.first().filter(|_| !melee_only) {
+        out.extend(movement_choices(s, seat, (d, space)));
     }
     // Walk towards the nearest enemy.
     if let Some(&(d, _, _, space)) = enemies.first() {
@@ -518,11 +660,16 @@ fn play_location(s: &mut DivinityState, journey: &mut Journey) {
                 journey.bought.push(item.clone())
             }
             A::LevelUp { .. } => journey.level_ups += 1,
+            A::Use { card: CardUse::Skill(k), .. } if cat().skills[k].movement.is_some() => {
+                journey.movement_skills += 1;
+                journey.skill_moves += events.iter().filter(|e| matches!(e, Ev::Moved { .. })).count() as u32;
+            }
             _ => {}
         }
         for e in &events {
             match e {
                 Ev::CombatEnded { victory: true } => journey.combats_won += 1,
+                Ev::AbilityUsed { .. } => journey.abilities += 1,
                 Ev::Defeated { enemy } => {
                     if let Some(b) = plan.bosses.get(enemy) {
                         journey.bosses_defeated.push(b.clone());
@@ -582,7 +729,8 @@ fn play_campaign(party: &[&str], solo: bool, seed: u64) -> (Option<CampaignState
 /// story's rewards, the Boss beaten, a Merchant visited.
 fn check_end(party: &[&str], c: &CampaignState, j: &Journey) {
     eprintln!(
-        "{party:?}: {} matches {:?}; {} actions, {} combats won, level-ups {}, merchant {} (bought {:?}), bosses {:?}",
+        "{party:?}: {} matches {:?}; {} actions, {} combats won, level-ups {}, merchant {} (bought {:?}), bosses {:?}, \
+         abilities {}, movement skills {} ({} moves)",
         j.matches.len(),
         j.matches,
         j.actions,
@@ -590,10 +738,23 @@ fn check_end(party: &[&str], c: &CampaignState, j: &Journey) {
         j.level_ups,
         j.merchant_visits,
         j.bought,
-        j.bosses_defeated
+        j.bosses_defeated,
+        j.abilities,
+        j.movement_skills,
+        j.skill_moves
     );
     assert!(c.finished);
     assert_eq!(c.location, cat().campaign.finale);
+    // The Origins' special abilities (0 AP, L501-503) are used in combat.
+    assert!(j.abilities >= 1, "no special ability was used");
+    // Every movement or teleport skill used moved a figure (L905-907). A
+    // party of four fights spread over the map and always has a use for
+    // one; a party of two mostly fights in one space (its policy is checked
+    // on its own by the two `the_script_…` tests below).
+    assert_eq!(j.skill_moves, j.movement_skills, "a movement skill moved nobody");
+    if party.len() == 4 {
+        assert!(j.movement_skills >= 1, "no movement or teleport skill was used");
+    }
     // Every location was left by its exit, in the campaign's order.
     let exits: Vec<&str> =
         j.matches.iter().filter(|(_, f)| matches!(f, Finish::Exit { .. })).map(|(l, _)| l.as_str()).collect();
@@ -805,4 +966,88 @@ fn the_books_party_of_four_leaves_fort_joy() {
     eprintln!("Fort Joy attempts per seed: {attempts_per_seed:?}");
     assert!(first_try >= 9, "Fort Joy left at the first attempt on {first_try} of 12 seeds: {attempts_per_seed:?}");
     assert!(attempts_per_seed.iter().all(|&a| (1..=3).contains(&a)), "{attempts_per_seed:?}");
+}
+
+/// The Lackey of the tutorial's Galley (#2) spawned for `party`, the first
+/// Combat round under way, and the party moved to the Hold (#3), two spaces
+/// away (through the tactical space t1).
+fn lackey_two_spaces_away(party: &[&str]) -> DivinityState {
+    let options = DivinityOptions {
+        party: party.iter().map(|p| p.to_string()).collect(),
+        location: Some("tutorial".into()),
+        ..DivinityOptions::default()
+    };
+    let mut s = Divinity::start(&options, 7).unwrap();
+    let mut steps = vec![(0, A::ChooseRound { explore: true })];
+    steps.extend((0..party.len() as Seat).map(|seat| (seat, A::Travel { to: Some("2".into()) })));
+    steps.extend([(0, A::Reveal), (0, A::Resolve { card: "2".into() })]);
+    for (seat, a) in steps {
+        Divinity::apply(&mut s, seat, a.clone()).unwrap_or_else(|e| panic!("{a:?}: {}", e.message));
+    }
+    settle(&mut s);
+    assert!(matches!(s.phase, Phase::Combat { active: None, .. }), "{:?}", s.phase);
+    let (galley, hold) =
+        (cat().locations["tutorial"].map.ix("2").unwrap(), cat().locations["tutorial"].map.ix("3").unwrap());
+    assert!(s.enemies.iter().all(|e| e.space == galley));
+    for o in &mut s.origins {
+        o.space = hold;
+    }
+    s
+}
+
+/// One Combat turn of `seat` as the script plays it: every action taken and
+/// its events.
+fn scripted_turn(s: &mut DivinityState, seat: Seat) -> Vec<(A, Vec<Ev>)> {
+    let mut out = Vec::new();
+    Divinity::apply(s, seat, A::StartTurn).unwrap();
+    for _ in 0..30 {
+        if !matches!(s.phase, Phase::Combat { active: Some(a), .. } if a == seat) {
+            break;
+        }
+        let Some((_, a)) = choices(s, &Plan::default()).into_iter().find(|(w, a)| *w == seat && accepts(s, *w, a))
+        else {
+            break;
+        };
+        let ev = Divinity::apply(s, seat, a.clone()).unwrap();
+        out.push((a, ev));
+        settle(s);
+    }
+    out
+}
+
+fn moved_by_skill(turn: &[(A, Vec<Ev>)], skill: &str) -> Vec<Ev> {
+    turn.iter()
+        .filter(|(a, _)| matches!(a, A::Use { card: CardUse::Skill(k), .. } if k == skill))
+        .flat_map(|(_, ev)| ev.iter().filter(|e| matches!(e, Ev::Moved { .. })).cloned())
+        .collect()
+}
+
+/// The script's special abilities and movement skills, on their own: in a
+/// party of two, Lohse heals a wounded Tanguistal with her ability (0 AP),
+/// and, with no attack reaching the Lackey two spaces away, pulls it into
+/// the Hold with Teleportation, where Tanguistal's axe reaches it.
+#[test]
+fn the_script_heals_with_an_ability_and_pulls_an_enemy_with_teleportation() {
+    let mut s = lackey_two_spaces_away(&["lohse", "tanguistal"]);
+    s.origins[1].hp -= 5;
+    let lackey = Who::Enemy(s.enemies[0].id);
+    let turn = scripted_turn(&mut s, 0);
+    let acts: Vec<&A> = turn.iter().map(|(a, _)| a).collect();
+    assert_eq!(acts.first(), Some(&&A::UseAbility { aim: Some(Aim::Origin(1)) }), "{acts:?}");
+    assert!(turn[0].1.iter().any(|e| matches!(e, Ev::Healed { who: Who::Origin(1), .. })));
+    let pulled = moved_by_skill(&turn, "teleportation");
+    assert_eq!(pulled, vec![Ev::Moved { who: lackey, to: "3".into() }], "{acts:?}");
+}
+
+/// A fighter with only melee weapons (Sebille's daggers) jumps to the
+/// enemy with a movement skill (Daring Leap) rather than walking, after
+/// turning INVISIBLE with her ability.
+#[test]
+fn the_script_jumps_to_the_enemy_with_a_movement_skill() {
+    let mut s = lackey_two_spaces_away(&["sebille", "ifan"]);
+    let turn = scripted_turn(&mut s, 0);
+    let acts: Vec<&A> = turn.iter().map(|(a, _)| a).collect();
+    assert_eq!(acts.first(), Some(&&A::UseAbility { aim: None }), "{acts:?}");
+    let jumped = moved_by_skill(&turn, "daring_leap");
+    assert_eq!(jumped, vec![Ev::Moved { who: Who::Origin(0), to: "2".into() }], "{acts:?}");
 }
