@@ -6,7 +6,7 @@
 
 use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A};
 use athlas_engine::divinity::content::{CardEffect, Catalogue};
-use athlas_engine::divinity::cooldown::{CardRef, Track, MINION_TRACK};
+use athlas_engine::divinity::cooldown::{CardRef, Track, TrackCard, MINION_TRACK};
 use athlas_engine::divinity::damage::Environment;
 use athlas_engine::divinity::dice::{Colour, Die, Roll, TargetingFace};
 use athlas_engine::divinity::event::DivinityEvent as Ev;
@@ -474,4 +474,58 @@ fn d31_multicard_space_is_explored_once_a_round() {
     let deck = s.deck.clone();
     assert!(Divinity::apply(&mut s, 1, A::Reveal).is_err(), "not explored again this round");
     assert_eq!((s.revealed.len(), &s.deck), (1, &deck));
+}
+
+// ---- D47: the interlude ----
+
+/// D47 (L1342–1346): after the interlude downed Origins are revived,
+/// everyone is at max HP and Source, every cooldown card is cleared (the
+/// skill back in hand, the status gone, the ongoing potion discarded: no one
+/// carries it and it is back in its deck) and once-per-location talents are
+/// face up again.
+#[test]
+fn d47_interlude_restores_the_party_and_clears_the_tracks() {
+    let mut c = cat().clone();
+    let l = c.locations.get_mut("shipwreck").unwrap();
+    let card = l.cards.iter_mut().find(|k| k.id == "2").unwrap();
+    card.effects = vec![CardEffect::Exit { to: "shipwreck".into(), level_up: false, optional: false }];
+    card.victory.clear();
+    card.defeat.clear();
+    c.validate().unwrap();
+    let mut s = Divinity::start_with(&c, &options("shipwreck", &["ifan", "sebille"]), 1).unwrap();
+    let potion = CardRef::Consumable("physical_armor_potion".into());
+    {
+        let down = &mut s.origins[1];
+        down.hp = 0;
+        down.downed = true;
+        down.source = 0;
+        let up = &mut s.origins[0];
+        up.hp = 3;
+        up.source = 0;
+        up.hand.retain(|h| h != "ricochet");
+        up.track.place(TrackCard { card: CardRef::Skill("ricochet".into()), face_up: false, flip_at: None }, 4);
+        up.track.apply_status(St::Burning, 5);
+        up.track.place(TrackCard { card: potion.clone(), face_up: true, flip_at: None }, 3);
+        up.talents_used = up.talents.clone();
+        assert!(!up.talents_used.is_empty(), "Ifan has a talent to restore");
+    }
+    ok_with(&c, &mut s, 0, A::ChooseRound { explore: true });
+    ok_with(&c, &mut s, 0, A::Travel { to: Some("2".into()) });
+    ok_with(&c, &mut s, 0, A::Reveal);
+    ok_with(&c, &mut s, 0, A::Resolve { card: "2".into() });
+    assert!(matches!(s.phase, Phase::Interlude(_)));
+    ok_with(&c, &mut s, 0, A::FinishInterlude);
+    let camp = Divinity::campaign(&s, &c).unwrap();
+    let n =
+        Divinity::start_with(&c, &DivinityOptions { campaign: Some(camp), ..DivinityOptions::default() }, 2).unwrap();
+    for o in &n.origins {
+        let card = c.origins[&o.origin].at(o.level).unwrap();
+        assert!(!o.downed, "{} revived", o.origin);
+        assert_eq!((o.hp, o.source), (card.hp, card.source), "{}: max HP and Source", o.origin);
+        assert!(o.track.is_empty(), "{}: every cooldown card cleared", o.origin);
+        assert_eq!(o.hand, o.skills, "{}: skills back in hand", o.origin);
+        assert!(o.talents_used.is_empty(), "{}: talents face up", o.origin);
+        assert!(!o.equipped.iter().chain(&o.backpack).any(|i| i == "physical_armor_potion"));
+    }
+    assert!(n.item_decks["potions"].contains(&"physical_armor_potion".to_string()), "the potion is back in its deck");
 }
