@@ -529,3 +529,38 @@ fn d47_interlude_restores_the_party_and_clears_the_tracks() {
     }
     assert!(n.item_decks["potions"].contains(&"physical_armor_potion".to_string()), "the potion is back in its deck");
 }
+
+// ---- D39: a downed Origin's turns ----
+
+/// D39 (L757): a downed Origin's Combat turn only gains AP, capped at 8, and
+/// slides its cooldown track: it can't start a turn or act, and stays downed.
+/// Its Explore turn only slides the track.
+#[test]
+fn d39_downed_origin_gains_capped_ap_and_slides() {
+    let down = |s: &mut DivinityState| {
+        let o = &mut s.origins[1];
+        o.downed = true;
+        o.hp = 0;
+        o.ap = 6;
+        o.hand.retain(|x| x != "tentacle_lash");
+        o.track.place(TrackCard { card: CardRef::Skill("tentacle_lash".into()), face_up: false, flip_at: None }, 2);
+    };
+    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
+    down(&mut s);
+    assert_eq!(waiting(&s), vec![0], "no turn to take");
+    assert!(Divinity::apply(&mut s, 1, A::StartTurn).is_err());
+    ok(&mut s, 0, A::StartTurn);
+    ok(&mut s, 0, A::EndTurn);
+    let o = &s.origins[1];
+    assert_eq!(o.ap, 8, "6 + 4, capped at 8");
+    assert_eq!(o.track.find(&CardRef::Skill("tentacle_lash".into())), Some(1), "slid");
+    assert!(o.downed && o.hp == 0);
+
+    let mut s = Divinity::start(&options("tutorial", &["ifan", "sebille"]), 7).unwrap();
+    down(&mut s);
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    assert_eq!(waiting(&s), vec![0], "no Explore turn to take");
+    let o = &s.origins[1];
+    assert_eq!(o.track.find(&CardRef::Skill("tentacle_lash".into())), Some(1), "slid");
+    assert_eq!(o.ap, 6, "no AP outside combat");
+}
