@@ -706,3 +706,75 @@ fn r192_merchant_buys_unique_items_with_a_cost() {
     ok(&c, &mut s, 0, A::Sell { item: "windego_blade".into() });
     assert_eq!(s.gold, gold + blade.cost.unwrap().div_ceil(2));
 }
+
+/// R165 (L1206): a keyword from an equipped item works in any challenge and
+/// costs nothing: the Lucky Charm's LUCKY succeeds at the Shallows' search
+/// automatically, and the charm stays equipped.
+#[test]
+fn r165_equipped_item_keyword_works_in_a_challenge() {
+    use athlas_engine::divinity::action::KeywordFrom;
+    let c = cat();
+    let lucky = || Some(("LUCKY".to_string(), KeywordFrom::Permanent, 2));
+    for charm in [false, true] {
+        let mut s = start(c, &["ifan"], 1);
+        if charm {
+            s.origins[0].equipped.push("lucky_charm".into());
+        }
+        explore(c, &mut s, &[None]);
+        ok(c, &mut s, 0, A::Reveal);
+        ok(c, &mut s, 0, A::Resolve { card: "1".into() });
+        if !charm {
+            assert_eq!(rejected(c, &mut s, 0, A::Challenge { auto: lucky() }).code, "no_keyword");
+            continue;
+        }
+        let gold = s.gold;
+        ok(c, &mut s, 0, A::Challenge { auto: lucky() });
+        assert!(s.pending.is_none() && s.challenge.is_none(), "no dice rolled");
+        assert_eq!(s.gold, gold + 2, "the chosen best row");
+        assert!(s.origins[0].equipped.contains(&"lucky_charm".to_string()), "a permanent keyword is kept");
+    }
+}
+
+/// R178 (L441): a location may have several exits, each to its own next
+/// location; here the Shallows lead back to the Shipwreck and the Cliff Path
+/// (5b) on to Fort Joy. (Exits behind a Boss: `divinity_play::r242_…`.)
+#[test]
+fn r178_a_location_with_two_exits() {
+    let c = shipwreck_with(|l| {
+        plain(l, "1", vec![CardEffect::Exit { to: "shipwreck".into(), level_up: false, optional: false }]);
+    });
+    let mut to = std::collections::BTreeSet::new();
+    for space in ["1", "5"] {
+        for seed in 0..40 {
+            let mut s = start(&c, &["ifan"], seed);
+            explore(&c, &mut s, &[Some(space)]);
+            ok(&c, &mut s, 0, A::Reveal);
+            let got = s.revealed[0].card.clone();
+            if got == "5a" {
+                continue;
+            }
+            ok(&c, &mut s, 0, A::Resolve { card: got });
+            let Phase::Interlude(i) = &s.phase else { panic!("an exit opens the interlude") };
+            to.insert(i.to.clone());
+            break;
+        }
+    }
+    assert_eq!(to, ["fort_joy".to_string(), "shipwreck".into()].into());
+}
+
+/// R193 (L1383): the session can end (the campaign value exists) only at the
+/// end of the interlude or after a forced restart, not during the interlude.
+#[test]
+fn r193_the_session_ends_after_the_interlude_or_a_restart() {
+    let (c, mut s) = interlude(&["ifan"], 0);
+    assert!(Divinity::campaign(&s, &c).is_none(), "not during the interlude");
+    ok(&c, &mut s, 0, A::FinishInterlude);
+    assert!(Divinity::campaign(&s, &c).is_some());
+    let c = shipwreck_with(|l| plain(l, "1", vec![CardEffect::Restart]));
+    let mut s = start(&c, &["ifan"], 1);
+    assert!(Divinity::campaign(&s, &c).is_none(), "not mid-location");
+    explore(&c, &mut s, &[None]);
+    ok(&c, &mut s, 0, A::Reveal);
+    ok(&c, &mut s, 0, A::Resolve { card: "1".into() });
+    assert_eq!(Divinity::campaign(&s, &c).map(|k| k.location), Some("shipwreck".to_string()));
+}
