@@ -857,3 +857,19 @@ fn r117_last_enemy_burning_to_death_ends_the_combat() {
     assert!(s.enemies.is_empty() && !s.in_combat());
     assert_eq!(s.origins[0].hp, hp, "it never attacked");
 }
+
+/// R91, R92 (L592): healing is capped at max HP, and never lowers HP, not even
+/// for a figure standing above its max (a max-HP bonus that went away).
+#[test]
+fn r92_healing_above_max_changes_nothing() {
+    let mut s = start("shipwreck", &["ifan", "sebille"]);
+    let max = s.origins[0].hp;
+    s.origins[0].hp = max + 3;
+    let mut ev = Vec::new();
+    s.heal(cat(), Who::Origin(0), 2, &mut ev);
+    assert_eq!(s.origins[0].hp, max + 3, "healing leaves HP above max as it was");
+    assert!(ev.is_empty(), "no Healed event when nothing was healed: {ev:?}");
+    s.origins[0].hp = max - 1;
+    s.heal(cat(), Who::Origin(0), 5, &mut ev);
+    assert_eq!(s.origins[0].hp, max, "capped at max");
+}

@@ -280,9 +280,11 @@ impl DivinityState {
             }
             Who::Enemy(_) => n,
         };
-        let max = self.max_hp(cat, who);
-        let hp = (self.hp(who) + n).min(max);
-        let gained = hp - self.hp(who);
+        // Healing never lowers HP: a figure can stand above its max when a
+        // max-HP bonus (an item, a talent) went away after it was gained.
+        let now = self.hp(who);
+        let hp = (now + n).min(self.max_hp(cat, who).max(now));
+        let gained = hp - now;
         match who {
             Who::Origin(s) => self.origins[s as usize].hp = hp,
             Who::Enemy(id) => {
