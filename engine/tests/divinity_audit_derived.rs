@@ -564,3 +564,49 @@ fn d39_downed_origin_gains_capped_ap_and_slides() {
     assert_eq!(o.track.find(&CardRef::Skill("tentacle_lash".into())), Some(1), "slid");
     assert_eq!(o.ap, 6, "no AP outside combat");
 }
+
+// ---- D48: Unrestricted Talents frees talents, not skills ----
+
+/// Shipwreck until the level-up exit 5b is revealed and taken: the interlude
+/// of a level-1 party, levelling up.
+fn to_interlude(party: &[&str], opts: impl Fn(&mut DivinityOptions)) -> DivinityState {
+    let mut o = options("shipwreck", party);
+    opts(&mut o);
+    (0..200u64)
+        .find_map(|seed| {
+            let mut s = Divinity::start(&o, seed).unwrap();
+            ok(&mut s, 0, A::ChooseRound { explore: true });
+            for seat in 0..party.len() as Seat {
+                ok(&mut s, seat, A::Travel { to: Some("5".into()) });
+            }
+            ok(&mut s, 0, A::Reveal);
+            if s.revealed[0].card != "5b" {
+                return None;
+            }
+            ok(&mut s, 0, A::Resolve { card: "5b".into() });
+            Some(s)
+        })
+        .expect("some seed reveals 5b")
+}
+
+/// D48 (L1845): with Unrestricted Talents a level-1 Origin levelling up
+/// takes a level-3 talent (Opportunist), but still no skill above its level:
+/// Fireball (level 3) is refused for its level even with the Pyrokinetic
+/// Training it would need, while a level-2 skill is fine.
+#[test]
+fn d48_unrestricted_talents_not_skills() {
+    let mut s = to_interlude(&["sebille"], |o| o.unrestricted_talents = true);
+    assert_eq!(s.origins[0].level, 2);
+    let up = |learn: &str| A::LevelUp {
+        talent: Some("opportunist".into()),
+        learn: learn.into(),
+        respec: vec![("leech".into(), "pyrokinetic_training".into())],
+    };
+    let e = Divinity::apply(&mut s, 0, up("fireball")).expect_err("a level-3 skill at level 2");
+    assert_eq!(e.code, "skill_set");
+    assert!(e.message.contains("above level 2"), "refused for its level: {}", e.message);
+    ok(&mut s, 0, up("pin_down"));
+    let o = &s.origins[0];
+    assert!(o.talents.contains(&"opportunist".to_string()), "the level-3 talent is taken");
+    assert!(o.skills.contains(&"pin_down".to_string()));
+}
