@@ -778,3 +778,40 @@ fn r193_the_session_ends_after_the_interlude_or_a_restart() {
     ok(&c, &mut s, 0, A::Resolve { card: "1".into() });
     assert_eq!(Divinity::campaign(&s, &c).map(|k| k.location), Some("shipwreck".to_string()));
 }
+
+/// R195 (L1396–1398): HP, Source and the equipped/stored arrangement are not
+/// saved: an Origin that ends the location hurt, out of Source and with its
+/// weapon stored starts the next one at max HP and Source with the weapon
+/// equipped again; the collar side is saved.
+#[test]
+fn r195_hp_source_and_the_item_arrangement_are_not_saved() {
+    let (c, mut s) = {
+        let c = shipwreck_with(|l| {
+            plain(l, "1", vec![CardEffect::Exit { to: "shipwreck".into(), level_up: false, optional: false }]);
+        });
+        let s = start(&c, &["ifan"], 1);
+        (c, s)
+    };
+    let weapon = s.origins[0].equipped[0].clone();
+    {
+        let o = &mut s.origins[0];
+        o.equipped.retain(|i| *i != weapon);
+        o.backpack.push(weapon.clone());
+        o.hp = 2;
+        o.source = 0;
+        o.collar_broken = true;
+    }
+    explore(&c, &mut s, &[None]);
+    ok(&c, &mut s, 0, A::Reveal);
+    ok(&c, &mut s, 0, A::Resolve { card: "1".into() });
+    ok(&c, &mut s, 0, A::FinishInterlude);
+    let camp = Divinity::campaign(&s, &c).unwrap();
+    assert!(camp.origins[0].collar_broken, "the collar side is saved");
+    let n =
+        Divinity::start_with(&c, &DivinityOptions { campaign: Some(camp), ..DivinityOptions::default() }, 2).unwrap();
+    let o = &n.origins[0];
+    let card = cat().origins["ifan"].at(o.level).unwrap();
+    assert_eq!((o.hp, o.source), (card.hp, card.source));
+    assert!(o.equipped.contains(&weapon) && !o.backpack.contains(&weapon), "equipped again");
+    assert!(o.collar_broken);
+}
