@@ -610,3 +610,70 @@ fn d48_unrestricted_talents_not_skills() {
     assert!(o.talents.contains(&"opportunist".to_string()), "the level-3 talent is taken");
     assert!(o.skills.contains(&"pin_down".to_string()));
 }
+
+// ---- D06, D07: DIFFICULT TERRAIN on an enemy's route, in play ----
+
+/// D06 (L1691): a minion with 1 movement left next to a DIFFICULT TERRAIN
+/// space on its route stops without entering it. The Lackey (movement 2) in
+/// the tutorial's #1 goes for Ifan in #3: #2 costs 1, the DIFFICULT TERRAIN
+/// t1 would cost 2, so it stops in #2.
+#[test]
+fn d06_minion_stops_before_difficult_terrain() {
+    let mut s = duel(&["ifan"], "darkhans_lackey", 20);
+    s.enemies[0].space = ix(&s, "1");
+    s.origins[0].space = ix(&s, "3");
+    ok(&mut s, 0, A::StartTurn);
+    let ev = ok(&mut s, 0, A::EndTurn);
+    let id = s.enemies[0].id;
+    assert_eq!(targeted(&ev, id), Some(Who::Origin(0)));
+    assert_eq!(s.enemies[0].space, ix(&s, "2"), "stopped before t1: {ev:?}");
+    assert!(!ev.iter().any(|e| matches!(e, Ev::Rolled { who: Who::Enemy(_), .. })), "out of range: no attack");
+}
+
+/// D07 (L1812): a Boss moving for a tactic ignores DIFFICULT TERRAIN: the
+/// Warden's Strike (move 2, range 0) from #3 goes through the DIFFICULT
+/// TERRAIN t1 into Ifan's #2 and strikes.
+#[test]
+fn d07_boss_moves_through_difficult_terrain() {
+    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
+    let e = &mut s.enemies[0];
+    e.kind = EnemyKind::Boss { boss: "the_warden".into() };
+    e.hp = 40;
+    e.max_hp = 40;
+    e.tactics = vec!["w_strike".into()];
+    e.track = Track::new(5);
+    e.ap = 0;
+    let id = e.id;
+    s.enemies[0].space = ix(&s, "3");
+    s.origins[0].space = ix(&s, "2");
+    ok(&mut s, 0, A::StartTurn);
+    let ev = ok(&mut s, 0, A::EndTurn);
+    let moved: Vec<&Ev> = ev.iter().filter(|e| matches!(e, Ev::Moved { who: Who::Enemy(x), .. } if *x == id)).collect();
+    assert_eq!(s.enemy(id).unwrap().space, ix(&s, "2"), "2 spaces, t1 included: {moved:?}");
+    assert!(ev.iter().any(|e| matches!(e, Ev::Rolled { who: Who::Enemy(x), .. } if *x == id)), "and it struck");
+}
+
+// ---- D11: a downed Origin in an area attack that applies POISONED ----
+
+/// D11 (L749, L752, L1548): a downed Origin in the target space of an area
+/// attack that applies POISONED takes no damage but gains POISONED. (The
+/// Lackey's attack made an area attack with POISONED 2; Sebille lies downed
+/// in Ifan's space.)
+#[test]
+fn d11_downed_origin_in_a_poisoning_area_attack() {
+    use athlas_engine::divinity::attack::{StatusGrant, Targets};
+    let mut c = cat().clone();
+    let a = &mut c.minions.get_mut("darkhans_lackey").unwrap().standard.attack;
+    a.targets = Targets::Area;
+    a.statuses = vec![StatusGrant { status: St::Poisoned, cooldown: 2 }];
+    let mut s = duel_with(&c, &["ifan", "sebille"], "darkhans_lackey", 28);
+    s.origins[1].downed = true;
+    s.origins[1].hp = 0;
+    ok_with(&c, &mut s, 0, A::StartTurn);
+    let ev = ok_with(&c, &mut s, 0, A::EndTurn);
+    assert!(s.origins[0].hp < 30, "Ifan, the target, is hit: {ev:?}");
+    assert!(s.origins[0].track.has(St::Poisoned));
+    let o = &s.origins[1];
+    assert_eq!((o.hp, o.downed), (0, true), "no damage to the downed Origin");
+    assert!(o.track.has(St::Poisoned), "but POISONED is placed");
+}
