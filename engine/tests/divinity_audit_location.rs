@@ -709,7 +709,8 @@ fn r192_merchant_buys_unique_items_with_a_cost() {
 
 /// R165 (L1206): a keyword from an equipped item works in any challenge and
 /// costs nothing: the Lucky Charm's LUCKY succeeds at the Shallows' search
-/// automatically, and the charm stays equipped.
+/// automatically, and the charm stays equipped. A talent's keyword earns a
+/// bonus die.
 #[test]
 fn r165_equipped_item_keyword_works_in_a_challenge() {
     use athlas_engine::divinity::action::KeywordFrom;
@@ -732,6 +733,23 @@ fn r165_equipped_item_keyword_works_in_a_challenge() {
         assert!(s.pending.is_none() && s.challenge.is_none(), "no dice rolled");
         assert_eq!(s.gold, gold + 2, "the chosen best row");
         assert!(s.origins[0].equipped.contains(&"lucky_charm".to_string()), "a permanent keyword is kept");
+    }
+    // A talent's keyword (Ifan's Pet Pal: ANIMALS) earns its bonus die.
+    let c = challenge_card(
+        Rollers::Each,
+        vec![BonusDie { keyword: Some("ANIMALS".into()), origins_present: None, colour: Colour::Red }],
+    );
+    for talent in [true, false] {
+        let mut s = start(&c, &["ifan"], 1);
+        if !talent {
+            s.origins[0].talents.clear();
+        }
+        explore(&c, &mut s, &[None]);
+        ok(&c, &mut s, 0, A::Reveal);
+        ok(&c, &mut s, 0, A::Resolve { card: "1".into() });
+        ok(&c, &mut s, 0, A::Challenge { auto: None });
+        let red = s.pending.as_ref().unwrap().roll.dice.iter().filter(|d| d.colour == Colour::Red).count();
+        assert_eq!(red, usize::from(talent), "talent {talent}");
     }
 }
 
