@@ -677,3 +677,66 @@ fn d11_downed_origin_in_a_poisoning_area_attack() {
     assert_eq!((o.hp, o.downed), (0, true), "no damage to the downed Origin");
     assert!(o.track.has(St::Poisoned), "but POISONED is placed");
 }
+
+// ---- D38, D43: statuses from an attack, in play ----
+
+/// The Long Sword made to apply `status` for 2 on a hit.
+fn sword_with(status: St) -> Catalogue {
+    use athlas_engine::divinity::attack::StatusGrant;
+    let mut c = cat().clone();
+    let a = &mut c.items.get_mut("long_sword").unwrap().action.as_mut().unwrap().attack;
+    a.statuses = vec![StatusGrant { status, cooldown: 2 }];
+    c
+}
+
+/// The Red Prince swings the Long Sword at `enemy` with one hit on the dice.
+fn swing(c: &Catalogue, s: &mut DivinityState, enemy: u32) -> Vec<Ev> {
+    ok_with(c, s, 0, A::StartTurn);
+    let mut ev = ok_with(c, s, 0, use_card(CardUse::Item("long_sword".into()), Aim::Enemy(enemy)));
+    set_dice(s, vec![die(Colour::Red, 1, false), die(Colour::Red, 0, false)]);
+    ev.extend(ok_with(c, s, 0, A::Accept));
+    ev
+}
+
+/// D43 (L1482): an attack whose damage armor absorbs entirely still applies
+/// its status: one hit of the Long Sword on the Marsh Troll (3 physical
+/// armor) takes no HP, and BLEEDING is placed.
+#[test]
+fn d43_status_applied_when_armor_absorbs_everything() {
+    let c = sword_with(St::Bleeding);
+    let mut s = duel_with(&c, &["red_prince"], "marsh_troll", 34);
+    let id = s.enemies[0].id;
+    let ev = swing(&c, &mut s, id);
+    let e = s.enemy(id).unwrap();
+    assert_eq!(e.hp, 34, "armor took it all: {ev:?}");
+    assert!(!ev.iter().any(|x| matches!(x, Ev::Damaged { who: Who::Enemy(_), .. })));
+    assert!(e.track.has(St::Bleeding), "the status is still applied");
+}
+
+/// D38 (L708, L1829): KNOCKED DOWN is not applied to an immovable enemy (the
+/// Marsh Troll) or a Boss; a movable minion (the Lackey) does get it.
+#[test]
+fn d38_knocked_down_spares_immovable_enemies_and_bosses() {
+    let c = sword_with(St::KnockedDown);
+    let mut s = duel_with(&c, &["red_prince"], "darkhans_lackey", 28);
+    let id = s.enemies[0].id;
+    swing(&c, &mut s, id);
+    assert!(s.enemy(id).unwrap().track.has(St::KnockedDown), "a movable minion is KNOCKED DOWN");
+
+    let mut s = duel_with(&c, &["red_prince"], "marsh_troll", 34);
+    let id = s.enemies[0].id;
+    swing(&c, &mut s, id);
+    assert!(!s.enemy(id).unwrap().track.has(St::KnockedDown), "immovable: not applied");
+
+    let mut s = duel_with(&c, &["red_prince"], "darkhans_lackey", 28);
+    let e = &mut s.enemies[0];
+    e.kind = EnemyKind::Boss { boss: "the_warden".into() };
+    e.hp = 40;
+    e.max_hp = 40;
+    e.tactics = vec!["w_strike".into()];
+    e.track = Track::new(5);
+    let id = e.id;
+    let ev = swing(&c, &mut s, id);
+    assert!(ev.iter().any(|e| matches!(e, Ev::Rolled { who: Who::Origin(0), .. })), "the sword swung: {ev:?}");
+    assert!(!s.enemy(id).unwrap().track.has(St::KnockedDown), "a Boss: not applied");
+}
