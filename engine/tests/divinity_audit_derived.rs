@@ -740,3 +740,51 @@ fn d38_knocked_down_spares_immovable_enemies_and_bosses() {
     assert!(ev.iter().any(|e| matches!(e, Ev::Rolled { who: Who::Origin(0), .. })), "the sword swung: {ev:?}");
     assert!(!s.enemy(id).unwrap().track.has(St::KnockedDown), "a Boss: not applied");
 }
+
+// ---- D01: five dice of a colour, in play ----
+
+/// D01 (L1511): an attack whose effects add up to 7 red dice rolls only 5.
+/// (The Long Sword given 7 red dice.)
+#[test]
+fn d01_seven_red_dice_roll_five() {
+    use athlas_engine::divinity::dice::Pool;
+    let mut c = cat().clone();
+    c.items.get_mut("long_sword").unwrap().action.as_mut().unwrap().attack.dice = Pool::new(0, 0, 7);
+    let mut s = duel_with(&c, &["red_prince"], "darkhans_lackey", 28);
+    let id = s.enemies[0].id;
+    ok_with(&c, &mut s, 0, A::StartTurn);
+    ok_with(&c, &mut s, 0, use_card(CardUse::Item("long_sword".into()), Aim::Enemy(id)));
+    let dice = &s.pending.as_ref().unwrap().roll.dice;
+    assert_eq!(dice.len(), 5);
+    assert!(dice.iter().all(|d| d.colour == Colour::Red));
+}
+
+// ---- D28: WET laid on a printed WARM space ----
+
+/// D28 (L1138–1140, L1483): an attack that lays WET on a space printed WARM
+/// covers the WARM with a WET token, and its own damage gets no WET bonus:
+/// the environment goes on after the damage. (The Long Sword made a water
+/// attack laying WET; the Galley printed WARM; the Lackey has no magical
+/// armor: 2 hits, 2 damage.)
+#[test]
+fn d28_wet_covers_warm_after_the_damage() {
+    let mut c = cat().clone();
+    let a = &mut c.items.get_mut("long_sword").unwrap().action.as_mut().unwrap().attack;
+    a.outcome = athlas_engine::divinity::attack::Outcome::Damage {
+        damage_type: athlas_engine::divinity::damage::DamageType::Water,
+    };
+    a.environment = Some(Environment::Wet);
+    let l = c.locations.get_mut("tutorial").unwrap();
+    l.map.spaces.iter_mut().find(|sp| sp.id == "2").unwrap().environment = Some(Environment::Warm);
+    c.validate().unwrap();
+    let mut s = duel_with(&c, &["red_prince"], "darkhans_lackey", 28);
+    let galley = ix_in(&c, &s, "2");
+    assert!(s.map.tokens.get(&galley).is_none(), "only the printed WARM");
+    let id = s.enemies[0].id;
+    ok_with(&c, &mut s, 0, A::StartTurn);
+    ok_with(&c, &mut s, 0, use_card(CardUse::Item("long_sword".into()), Aim::Enemy(id)));
+    set_dice(&mut s, vec![die(Colour::Red, 1, false), die(Colour::Red, 1, false)]);
+    let ev = ok_with(&c, &mut s, 0, A::Accept);
+    assert_eq!(s.enemy(id).unwrap().hp, 26, "2 hits, no +2 from its own WET: {ev:?}");
+    assert_eq!(s.map.tokens.get(&galley), Some(&Environment::Wet), "a WET token covers the WARM");
+}
