@@ -772,6 +772,6 @@ fn r245_solo_mode_is_a_two_player_game() {
     assert_eq!(waiting(&s), vec![0, 1], "each takes its own Combat turn");
     ok(&mut s, 0, A::StartTurn);
     let item = s.origins[0].equipped[0].clone();
-    ok(&mut s, 0, A::Give { item: item.clone(), to: 1 });
+    ok(&mut s, 0, A::Give { item: item.clone(), to: 1, equip: false });
     assert!(s.origins[1].backpack.contains(&item));
 }

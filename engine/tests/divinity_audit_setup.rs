@@ -265,9 +265,9 @@ fn r10_free_equip_and_trade_at_the_start() {
     assert!(s.origins[0].backpack.contains(&armor));
     ok(&mut s, 0, A::Equip { item: armor.clone() });
     assert!(s.origins[0].equipped.contains(&armor));
-    ok(&mut s, 0, A::Give { item: armor.clone(), to: 1 });
+    ok(&mut s, 0, A::Give { item: armor.clone(), to: 1, equip: false });
     assert!(s.origins[1].backpack.contains(&armor));
-    ok(&mut s, 0, A::Take { item: armor.clone(), from: 1 });
+    ok(&mut s, 0, A::Take { item: armor.clone(), from: 1, equip: false });
     assert!(s.origins[0].backpack.contains(&armor));
     assert!(s.origins.iter().all(|o| o.ap == 0), "free");
     // After the first round, only a Rest or Combat turn (or the interlude) allows it.
@@ -277,7 +277,7 @@ fn r10_free_equip_and_trade_at_the_start() {
     }
     assert_eq!(s.phase, Phase::ChooseRound);
     rejected(&mut s, 0, A::Equip { item: armor.clone() });
-    rejected(&mut s, 0, A::Give { item: armor, to: 1 });
+    rejected(&mut s, 0, A::Give { item: armor, to: 1, equip: false });
 }
 
 // ---- 1.3 Location setup (R11-R17) ----
@@ -339,7 +339,7 @@ fn r17_new_location_restores_the_party() {
     let mut n = n;
     let item = n.origins[0].equipped[0].clone();
     ok_with(&c, &mut n, 0, A::Store { item: item.clone() });
-    ok_with(&c, &mut n, 0, A::Give { item: item.clone(), to: 1 });
+    ok_with(&c, &mut n, 0, A::Give { item: item.clone(), to: 1, equip: false });
     assert!(n.origins[1].backpack.contains(&item));
     assert!(n.origins.iter().all(|o| o.ap == 0));
 }

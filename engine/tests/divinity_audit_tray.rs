@@ -489,9 +489,9 @@ fn r119_downed_origin_does_nothing_and_takes_nothing() {
     assert_eq!(rejected(&mut s, 1, A::StartTurn).code, "downed");
     ok(&mut s, 0, A::StartTurn);
     let item = s.origins[0].equipped[0].clone();
-    assert_eq!(rejected(&mut s, 0, A::Give { item, to: 1 }).code, "bad_partner");
+    assert_eq!(rejected(&mut s, 0, A::Give { item, to: 1, equip: false }).code, "bad_partner");
     let dagger = s.origins[1].equipped[0].clone();
-    assert_eq!(rejected(&mut s, 0, A::Take { item: dagger, from: 1 }).code, "bad_partner");
+    assert_eq!(rejected(&mut s, 0, A::Take { item: dagger, from: 1, equip: false }).code, "bad_partner");
     s.heal(cat(), Who::Origin(1), 5, &mut Vec::new());
     s.damage(cat(), Who::Origin(1), 5, DamageType::Direct, &mut Vec::new());
     assert_eq!((s.origins[1].hp, s.origins[1].downed), (0, true));
@@ -790,7 +790,7 @@ fn r147_unique_items_trade_and_discard() {
     let mut s = start("tutorial", &["ifan", "sebille"]);
     s.origins[0].backpack.push("windego_blade".into());
     ok(&mut s, 0, A::ChooseRound { explore: false });
-    ok(&mut s, 0, A::Give { item: "windego_blade".into(), to: 1 });
+    ok(&mut s, 0, A::Give { item: "windego_blade".into(), to: 1, equip: false });
     assert!(s.origins[1].backpack.contains(&"windego_blade".to_string()));
     let deck = s.item_decks["unique"].len();
     ok(&mut s, 1, A::Discard { item: "windego_blade".into() });
@@ -872,4 +872,45 @@ fn r92_healing_above_max_changes_nothing() {
     s.origins[0].hp = max - 1;
     s.heal(cat(), Who::Origin(0), 5, &mut ev);
     assert_eq!(s.origins[0].hp, max, "capped at max");
+}
+
+/// R144 (L1052): an item given or taken in combat may be equipped at once at
+/// no AP beyond the trade's 1; what it displaces is stored. Without `equip`
+/// it is stored, and equipping it later costs another AP (L941).
+#[test]
+fn r144_a_received_item_is_equipped_at_once_for_free() {
+    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
+    let seat = waiting(&s)[0];
+    let other = 1 - seat;
+    ok(&mut s, seat, A::StartTurn);
+    s.origins[seat as usize].ap = 5;
+    s.origins[seat as usize].backpack = vec!["iron_helmet".into(), "leather_cap".into(), "healing_potion".into()];
+    s.origins[other as usize].equipped.retain(|i| i != "iron_helmet" && i != "leather_cap");
+    s.origins[other as usize].backpack.clear();
+
+    // Give and equip: 1 AP in all, the helmet on the receiver's head.
+    ok(&mut s, seat, A::Give { item: "iron_helmet".into(), to: other, equip: true });
+    assert_eq!(s.origins[seat as usize].ap, 4);
+    assert!(s.origins[other as usize].equipped.contains(&"iron_helmet".to_string()));
+    assert!(s.origins[other as usize].backpack.is_empty());
+
+    // A second helmet equipped at once displaces the first into the backpack.
+    ok(&mut s, seat, A::Give { item: "leather_cap".into(), to: other, equip: true });
+    assert_eq!(s.origins[seat as usize].ap, 3);
+    assert!(s.origins[other as usize].equipped.contains(&"leather_cap".to_string()));
+    assert_eq!(s.origins[other as usize].backpack, vec!["iron_helmet".to_string()]);
+
+    // A consumable can't be equipped: refused, nothing moved, no AP spent.
+    let e = rejected(&mut s, seat, A::Give { item: "healing_potion".into(), to: other, equip: true });
+    assert_eq!(e.code, "not_equipment");
+
+    // Take and equip: the taker wears it for the trade's 1 AP.
+    ok(&mut s, seat, A::Take { item: "iron_helmet".into(), from: other, equip: true });
+    assert_eq!(s.origins[seat as usize].ap, 2);
+    assert!(s.origins[seat as usize].equipped.contains(&"iron_helmet".to_string()));
+
+    // Without `equip` the item is stored and equipping it costs 1 AP more.
+    ok(&mut s, seat, A::Give { item: "iron_helmet".into(), to: other, equip: false });
+    assert!(s.origins[other as usize].backpack.contains(&"iron_helmet".to_string()));
+    assert_eq!(s.origins[seat as usize].ap, 1);
 }

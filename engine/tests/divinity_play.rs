@@ -1525,7 +1525,7 @@ fn r36_rest_trading_anywhere() {
     let mut s = start("tutorial", &["ifan", "sebille"]);
     s.origins[1].space = ix(&s, "3");
     ok(&mut s, 0, A::ChooseRound { explore: false });
-    ok(&mut s, 0, A::Give { item: "leather_armor".into(), to: 1 });
+    ok(&mut s, 0, A::Give { item: "leather_armor".into(), to: 1, equip: false });
     assert!(s.origins[1].backpack.contains(&"leather_armor".to_string()));
     ok(&mut s, 1, A::Store { item: "leather_armor".into() });
     assert_eq!(s.origins[1].backpack.len(), 2);
@@ -1537,10 +1537,10 @@ fn r36_rest_trading_anywhere() {
     c.origins[other as usize].space = ix(&c, "1");
     ok(&mut c, seat, A::StartTurn);
     let item = c.origins[seat as usize].equipped[0].clone();
-    assert_eq!(rejected(&mut c, seat, A::Give { item: item.clone(), to: other }).code, "too_far");
+    assert_eq!(rejected(&mut c, seat, A::Give { item: item.clone(), to: other, equip: false }).code, "too_far");
     c.origins[other as usize].space = c.origins[seat as usize].space;
     let ap = c.origins[seat as usize].ap;
-    ok(&mut c, seat, A::Give { item, to: other });
+    ok(&mut c, seat, A::Give { item, to: other, equip: false });
     assert_eq!(c.origins[seat as usize].ap, ap - 1);
 }
 
@@ -1833,8 +1833,8 @@ fn r144_take_by_round_type() {
     let mut s = start("tutorial", &["ifan", "sebille"]);
     s.origins[1].space = ix(&s, "3");
     ok(&mut s, 0, A::ChooseRound { explore: true });
-    assert_eq!(rejected(&mut s, 1, A::Take { item: "leather_armor".into(), from: 0 }).code, "not_combat");
-    assert_eq!(rejected(&mut s, 0, A::Give { item: "leather_armor".into(), to: 1 }).code, "not_combat");
+    assert_eq!(rejected(&mut s, 1, A::Take { item: "leather_armor".into(), from: 0, equip: false }).code, "not_combat");
+    assert_eq!(rejected(&mut s, 0, A::Give { item: "leather_armor".into(), to: 1, equip: false }).code, "not_combat");
 
     let mut s = start("tutorial", &["ifan", "sebille"]);
     s.origins[1].space = ix(&s, "3");
@@ -1842,11 +1842,11 @@ fn r144_take_by_round_type() {
     s.origins[1].backpack = vec!["healing_potion".into(), "fire_arrows".into(), "teleport_scroll".into()];
     s.origins[0].backpack = vec!["iron_helmet".into(), "fire_grenade".into()];
     // A full backpack: a consumable can't be received, a helmet for the free head slot can.
-    assert_eq!(rejected(&mut s, 1, A::Take { item: "fire_grenade".into(), from: 0 }).code, "no_room");
-    let ev = ok(&mut s, 1, A::Take { item: "iron_helmet".into(), from: 0 });
+    assert_eq!(rejected(&mut s, 1, A::Take { item: "fire_grenade".into(), from: 0, equip: false }).code, "no_room");
+    let ev = ok(&mut s, 1, A::Take { item: "iron_helmet".into(), from: 0, equip: false });
     assert!(ev.contains(&Ev::ItemTraded { from: 0, to: 1, item: "iron_helmet".into() }));
     assert!(s.origins[1].equipped.contains(&"iron_helmet".to_string()));
-    assert_eq!(rejected(&mut s, 1, A::Take { item: "iron_helmet".into(), from: 0 }).code, "not_carried");
+    assert_eq!(rejected(&mut s, 1, A::Take { item: "iron_helmet".into(), from: 0, equip: false }).code, "not_carried");
     assert_eq!(s.origins[1].ap, 0);
 
     let mut c = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
@@ -1855,10 +1855,10 @@ fn r144_take_by_round_type() {
     c.origins[other as usize].space = ix(&c, "1");
     ok(&mut c, seat, A::StartTurn);
     let item = c.origins[other as usize].equipped[0].clone();
-    assert_eq!(rejected(&mut c, seat, A::Take { item: item.clone(), from: other }).code, "too_far");
+    assert_eq!(rejected(&mut c, seat, A::Take { item: item.clone(), from: other, equip: false }).code, "too_far");
     c.origins[other as usize].space = c.origins[seat as usize].space;
     let ap = c.origins[seat as usize].ap;
-    ok(&mut c, seat, A::Take { item: item.clone(), from: other });
+    ok(&mut c, seat, A::Take { item: item.clone(), from: other, equip: false });
     assert_eq!(c.origins[seat as usize].ap, ap - 1);
     assert!(c.origins[seat as usize].backpack.contains(&item));
 }

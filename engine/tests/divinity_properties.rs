@@ -77,13 +77,15 @@ fn candidates(s: &DivinityState, seat: Seat, rng: &mut GameRng) -> Vec<A> {
         out.push(A::BreakTie { target: Aim::Origin(t) });
     }
     out.push(A::Command { target: Aim::Origin(seat) });
-    // Trading both ways: one item of a random Origin (L1049).
+    // Trading both ways: one item of a random Origin (L1049), stored or
+    // equipped at once (L1052).
     let t = rng.below(s.origins.len() as u32) as Seat;
+    let equip = rng.below(2) == 0;
     if let Some(i) = s.origins[t as usize].backpack.first() {
-        out.push(A::Take { item: i.clone(), from: t });
+        out.push(A::Take { item: i.clone(), from: t, equip });
     }
     if let Some(i) = o.backpack.first() {
-        out.push(A::Give { item: i.clone(), to: t });
+        out.push(A::Give { item: i.clone(), to: t, equip });
     }
     // The party's pending choices: every answer while one waits, one otherwise.
     use athlas_engine::divinity::dice::Colour;

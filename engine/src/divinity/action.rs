@@ -140,14 +140,20 @@ pub enum DivinityAction {
         item: String,
     },
     /// Give an item to an Origin in your space (anywhere in a Rest round).
+    /// `equip`: the receiver equips it at once, at no further AP (L1052).
     Give {
         item: String,
         to: Seat,
+        #[serde(default)]
+        equip: bool,
     },
-    /// Take an item from an Origin in your space (anywhere in a Rest round, L1049-1050).
+    /// Take an item from an Origin in your space (anywhere in a Rest round,
+    /// L1049-1050). `equip`: equip it at once, at no further AP (L1052).
     Take {
         item: String,
         from: Seat,
+        #[serde(default)]
+        equip: bool,
     },
     /// The leader places an item nobody had room for (L1056): Origin `to`
     /// takes it, dropping `drop` (discarded, or passed to `pass_to` where

@@ -613,42 +613,27 @@ impl DivinityState {
     pub(super) fn equip(&mut self, cat: &Catalogue, seat: Seat, item: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
         let cost = self.item_turn(cat, seat, ev)?;
         let o = &self.origins[seat as usize];
-        let i = o
-            .backpack
-            .iter()
-            .position(|x| x == item)
-            .ok_or_else(|| err("not_carried", "the item is not in the backpack"))?;
-        let Some(ItemKind::Equipment(slot)) = cat.items.get(item).map(|d| d.kind) else {
-            return Err(err("not_equipment", "only equipment can be equipped (L239)"));
-        };
-        let mut equipped = o.equipped.clone();
-        let mut backpack = o.backpack.clone();
-        backpack.remove(i);
-        equipped.push(item.to_string());
-        // Displace what blocks the new item, oldest first.
-        while !fits(cat, &equipped) {
-            let pos = equipped.iter().position(|x| {
-                let k = cat.items[x].kind;
-                x != item
-                    && match slot {
-                        super::content::Slot::OneHand | super::content::Slot::TwoHands => matches!(
-                            k,
-                            ItemKind::Equipment(super::content::Slot::OneHand | super::content::Slot::TwoHands)
-                        ),
-                        s => k == ItemKind::Equipment(s),
-                    }
-            });
-            let Some(p) = pos else { return Err(err("does_not_fit", "the item does not fit")) };
-            backpack.push(equipped.remove(p));
-        }
-        if backpack.len() > BACKPACK {
-            return Err(err("backpack_full", "no room for the displaced item: discard something first (L1056)"));
-        }
+        let (equipped, backpack) = equip_plan(cat, &o.equipped, &o.backpack, item)?;
         self.spend_ap(seat, cost)?;
+        self.wear(cat, seat, item, equipped, backpack, ev);
+        Ok(())
+    }
+
+    /// Put on what [`equip_plan`] worked out; a replaced item's rune moves
+    /// onto the new item when a side fits, for free (L1078).
+    fn wear(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        item: &str,
+        equipped: Vec<String>,
+        backpack: Vec<String>,
+        ev: &mut Vec<Ev>,
+    ) {
+        let Some(ItemKind::Equipment(slot)) = cat.items.get(item).map(|d| d.kind) else { return };
         let o = &mut self.origins[seat as usize];
         o.equipped = equipped;
         o.backpack = backpack;
-        // A replaced item's rune moves onto the new item when a side fits, for free (L1078).
         let gone: Vec<String> =
             o.runes.iter().filter(|a| !o.equipped.contains(&a.item)).map(|a| a.item.clone()).collect();
         for old in gone {
@@ -663,7 +648,6 @@ impl DivinityState {
                 _ => self.unrune(seat, &old, ev),
             }
         }
-        Ok(())
     }
 
     /// Attach a rune from the backpack (or move one) to an equipped item, the
@@ -757,6 +741,7 @@ impl DivinityState {
         from: Seat,
         to: Seat,
         item: &str,
+        equip: bool,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
         let cost = self.item_turn(cat, seat, ev)?;
@@ -777,6 +762,16 @@ impl DivinityState {
         if !self.has_room(cat, to, item) {
             return Err(err("no_room", "the receiver can neither store nor equip it (L1056)"));
         }
+        // Equipping at once is part of the trade (L1052): planned before
+        // anything moves, so a refusal leaves the state as it was.
+        let wear = if equip {
+            let r = &self.origins[to as usize];
+            let mut pack = r.backpack.clone();
+            pack.push(item.to_string());
+            Some(equip_plan(cat, &r.equipped, &pack, item)?)
+        } else {
+            None
+        };
         self.spend_ap(seat, cost)?;
         let o = &mut self.origins[from as usize];
         match from_pack {
@@ -785,7 +780,9 @@ impl DivinityState {
         };
         self.unrune(from, item, ev);
         let r = &mut self.origins[to as usize];
-        if r.backpack.len() < BACKPACK {
+        if let Some((equipped, backpack)) = wear {
+            self.wear(cat, to, item, equipped, backpack, ev);
+        } else if r.backpack.len() < BACKPACK {
             r.backpack.push(item.to_string());
         } else {
             r.equipped.push(item.to_string());
@@ -2034,4 +2031,42 @@ impl DivinityState {
             self.slide_enemy(id, ev);
         }
     }
+}
+
+/// What equipping `item` (in `backpack`) leaves: the new equipment and
+/// backpack, the items it displaces stored, oldest first (L943).
+fn equip_plan(
+    cat: &Catalogue,
+    equipped: &[String],
+    backpack: &[String],
+    item: &str,
+) -> Result<(Vec<String>, Vec<String>), RuleError> {
+    let i =
+        backpack.iter().position(|x| x == item).ok_or_else(|| err("not_carried", "the item is not in the backpack"))?;
+    let Some(ItemKind::Equipment(slot)) = cat.items.get(item).map(|d| d.kind) else {
+        return Err(err("not_equipment", "only equipment can be equipped (L239)"));
+    };
+    let mut equipped = equipped.to_vec();
+    let mut backpack = backpack.to_vec();
+    backpack.remove(i);
+    equipped.push(item.to_string());
+    // Displace what blocks the new item, oldest first.
+    while !fits(cat, &equipped) {
+        let pos = equipped.iter().position(|x| {
+            let k = cat.items[x].kind;
+            x != item
+                && match slot {
+                    super::content::Slot::OneHand | super::content::Slot::TwoHands => {
+                        matches!(k, ItemKind::Equipment(super::content::Slot::OneHand | super::content::Slot::TwoHands))
+                    }
+                    s => k == ItemKind::Equipment(s),
+                }
+        });
+        let Some(p) = pos else { return Err(err("does_not_fit", "the item does not fit")) };
+        backpack.push(equipped.remove(p));
+    }
+    if backpack.len() > BACKPACK {
+        return Err(err("backpack_full", "no room for the displaced item: discard something first (L1056)"));
+    }
+    Ok((equipped, backpack))
 }

@@ -243,8 +243,8 @@ fn act(
         A::Equip { item } => s.equip(cat, seat, &item, ev),
         A::Store { item } => s.store(cat, seat, &item, ev),
         A::AttachRune { rune, item } => s.attach_rune(cat, seat, &rune, &item, ev),
-        A::Give { item, to } => s.trade(cat, seat, seat, to, &item, ev),
-        A::Take { item, from } => s.trade(cat, seat, from, seat, &item, ev),
+        A::Give { item, to, equip } => s.trade(cat, seat, seat, to, &item, equip, ev),
+        A::Take { item, from, equip } => s.trade(cat, seat, from, seat, &item, equip, ev),
         A::PlaceItem { to, drop, pass_to } => {
             leader(seat)?;
             s.place_overflow(cat, to, drop.as_deref(), pass_to, ev)
