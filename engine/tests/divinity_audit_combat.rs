@@ -775,3 +775,105 @@ fn r245_solo_mode_is_a_two_player_game() {
     ok(&mut s, 0, A::Give { item: item.clone(), to: 1, equip: false });
     assert!(s.origins[1].backpack.contains(&item));
 }
+
+// ---- R210: the roller picks the dice its own roll loses ----
+
+/// A catalogue whose Long Sword rolls 2 white and 2 red dice, and the Red
+/// Prince (BLINDED: 1 die fewer) with Ifan in a duel, his turn under way.
+fn blinded_mixed_sword() -> (Catalogue, DivinityState) {
+    use athlas_engine::divinity::dice::Pool;
+    let mut c = cat().clone();
+    c.items.get_mut("long_sword").unwrap().action.as_mut().unwrap().attack.dice = Pool::new(2, 0, 2);
+    let mut s = duel_with(&c, &["red_prince", "ifan"], "darkhans_lackey", 28);
+    s.origins[0].track.apply_status(St::Blinded, 2);
+    ok_with(&c, &mut s, 0, A::StartTurn);
+    (c, s)
+}
+
+fn sword_at_the_lackey(s: &DivinityState) -> A {
+    use_card(CardUse::Item("long_sword".into()), Aim::Enemy(s.enemies[0].id))
+}
+
+/// The colours of the dice the Origin of `seat` rolled.
+fn rolled_colours(ev: &[Ev], seat: Seat) -> Vec<Colour> {
+    ev.iter()
+        .find_map(|e| match e {
+            Ev::Rolled { who: Who::Origin(x), dice, .. } if *x == seat => Some(dice.iter().map(|d| d.colour).collect()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("seat {seat} rolled nothing: {ev:?}"))
+}
+
+/// R210 (L1515): an Origin whose own roll loses dice of several colours
+/// picks which: the roll waits for its `ReduceDice` (shown in the view, the
+/// roller the only seat waited for), then has exactly the dice left (a red
+/// die lost here, where the fixed rule would take a white one).
+#[test]
+fn r210_the_roller_picks_the_dice_its_own_roll_loses() {
+    let (c, mut s) = blinded_mixed_sword();
+    let a = sword_at_the_lackey(&s);
+    let ev = ok_with(&c, &mut s, 0, a);
+    assert!(ev.contains(&Ev::OwnDiceToReduce { seat: 0, remove: 1 }), "{ev:?}");
+    assert!(!ev.iter().any(|e| matches!(e, Ev::Rolled { .. })), "no roll before the choice: {ev:?}");
+    assert!(s.pending.is_none());
+    assert_eq!(waiting(&s), vec![0]);
+    let view = Divinity::view(&s, athlas_engine::Viewer::Seat(0));
+    let r = view.roll_reduction.expect("the view shows the choice");
+    assert_eq!((r.seat, r.remove), (0, 1));
+    assert_eq!(view.waiting, vec![0]);
+    let ev = ok_with(&c, &mut s, 0, A::ReduceDice { remove: vec![Colour::Red] });
+    let mut colours = rolled_colours(&ev, 0);
+    colours.sort();
+    assert_eq!(colours, vec![Colour::White, Colour::White, Colour::Red]);
+    assert_eq!(s.pending.as_ref().expect("the roll waits for rerolls").roll.dice.len(), 3);
+    assert!(s.roll_reduction.is_none());
+    // The other pick: a white die goes.
+    let (c, mut s) = blinded_mixed_sword();
+    let a = sword_at_the_lackey(&s);
+    ok_with(&c, &mut s, 0, a);
+    let ev = ok_with(&c, &mut s, 0, A::ReduceDice { remove: vec![Colour::White] });
+    let mut colours = rolled_colours(&ev, 0);
+    colours.sort();
+    assert_eq!(colours, vec![Colour::White, Colour::Red, Colour::Red]);
+}
+
+/// R210 (L1515): while an Origin's roll waits for its pick, a wrong count,
+/// a colour the roll lacks, another seat's pick and any other action are
+/// refused with the state unchanged.
+#[test]
+fn r210_bad_picks_of_the_roller_are_refused() {
+    let (c, mut s) = blinded_mixed_sword();
+    let a = sword_at_the_lackey(&s);
+    ok_with(&c, &mut s, 0, a);
+    let before = serde_json::to_string(&s).unwrap();
+    for (seat, a, code) in [
+        (0, A::Accept, "reduction_pending"),
+        (0, A::Recover { status: None }, "reduction_pending"),
+        (0, A::EndTurn, "reduction_pending"),
+        (1, A::StartTurn, "reduction_pending"),
+        (0, A::ReduceDice { remove: vec![] }, "reduction_count"),
+        (0, A::ReduceDice { remove: vec![Colour::Red, Colour::White] }, "reduction_count"),
+        (0, A::ReduceDice { remove: vec![Colour::Blue] }, "no_such_die"),
+        (1, A::ReduceDice { remove: vec![Colour::Red] }, "not_your_roll"),
+    ] {
+        let e = Divinity::apply_with(&c, &mut s, seat, a.clone()).expect_err("refused");
+        assert_eq!(e.code, code, "{a:?} by seat {seat}: {}", e.message);
+        assert_eq!(before, serde_json::to_string(&s).unwrap(), "{a:?} changed the state");
+    }
+    assert!(s.roll_reduction.is_some(), "the choice still waits");
+}
+
+/// R210 (L1515): dice of a single colour leave nothing to pick: the Long
+/// Sword's 2 red dice, BLINDED, roll 1 red die at once.
+#[test]
+fn r210_a_single_colour_roll_needs_no_pick() {
+    let mut s = duel(&["red_prince"], "darkhans_lackey", 28);
+    s.origins[0].track.apply_status(St::Blinded, 2);
+    ok(&mut s, 0, A::StartTurn);
+    let a = sword_at_the_lackey(&s);
+    let ev = ok(&mut s, 0, a);
+    assert!(!ev.iter().any(|e| matches!(e, Ev::OwnDiceToReduce { .. })), "{ev:?}");
+    assert!(s.roll_reduction.is_none());
+    assert_eq!(rolled_colours(&ev, 0), vec![Colour::Red]);
+    assert_eq!(s.pending.as_ref().expect("the roll waits for rerolls").roll.dice.len(), 1);
+}

@@ -501,6 +501,19 @@ fn choices(s: &DivinityState, plan: &Plan) -> Vec<(Seat, A)> {
     let mut out: Vec<(Seat, A)> = Vec::new();
     let seats = waiting(s);
     out.extend(party_choices(s).into_iter().map(|a| (0, a)));
+    // An Origin's own dice reduction (L1515): the roller drops white dice
+    // first, then blue, then red.
+    if let Some(r) = &s.roll_reduction {
+        use athlas_engine::divinity::dice::Colour;
+        let mut left = r.attack.dice;
+        let mut remove = Vec::new();
+        for c in [Colour::White, Colour::Blue, Colour::Red] {
+            while remove.len() < r.remove as usize && left.reduce(c) {
+                remove.push(c);
+            }
+        }
+        out.push((r.seat, A::ReduceDice { remove }));
+    }
     if let Some(p) = &s.pending {
         // Spend Source on the blank dice of an attack (not of a heal).
         let attack =

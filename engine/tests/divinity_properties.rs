@@ -104,7 +104,7 @@ fn candidates(s: &DivinityState, seat: Seat, rng: &mut GameRng) -> Vec<A> {
     for route in 0..routes {
         out.push(A::ChooseRoute { route });
     }
-    if s.reduction.is_some() {
+    if s.reduction.is_some() || s.roll_reduction.is_some() {
         for c in [Colour::White, Colour::Blue, Colour::Red] {
             out.push(A::ReduceDice { remove: vec![c] });
             out.push(A::ReduceDice { remove: vec![c, Colour::White] });

@@ -202,7 +202,8 @@ pub enum DivinityAction {
     ChooseRoute {
         route: usize,
     },
-    /// The leader picks the dice an enemy's roll loses (L1515): one colour per die.
+    /// The leader picks the dice an enemy's roll loses (L1515), and an
+    /// Origin those its own roll loses: one colour per die.
     ReduceDice {
         remove: Vec<super::dice::Colour>,
     },

@@ -134,6 +134,7 @@ impl DivinityState {
     pub(super) fn check_combat_end(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
         if !matches!(self.phase, Phase::Combat { .. })
             || self.pending.is_some()
+            || self.roll_reduction.is_some()
             || self.enemy_roll.is_some()
             || self.enemy_choice_pending()
         {
@@ -1305,8 +1306,9 @@ impl DivinityState {
         }
     }
 
-    /// A roll's dice after reductions (L1515): the roller drops white dice
-    /// first, then blue, then red (their fixed choice).
+    /// A roll's dice after reductions (L1515) when nobody picks: white dice
+    /// go first, then blue, then red (only one way to lose them when the
+    /// dice are of one colour or all go).
     fn pool_for(&self, cat: &Catalogue, who: Who, a: &Attack) -> Pool {
         let mut p = a.dice;
         let n: u32 = self.rules_of(cat, who).iter().map(|r| r.dice_reduction).sum();
@@ -1327,7 +1329,61 @@ impl DivinityState {
         ev: &mut Vec<Ev>,
     ) {
         let who = Who::Origin(seat);
+        // Some but not all dice of several colours to lose: the roller picks
+        // which (L1515); the roll waits.
+        let n: u32 = self.rules_of(cat, who).iter().map(|r| r.dice_reduction).sum();
+        let d = a.dice;
+        let colours = [d.white, d.blue, d.red].iter().filter(|&&c| c > 0).count();
+        if n > 0 && n < d.total() && colours > 1 {
+            ev.push(Ev::OwnDiceToReduce { seat, remove: n });
+            self.roll_reduction = Some(RollReduction { seat, remove: n, attack: a, targets, space, label, repeat });
+            return;
+        }
         let pool = self.pool_for(cat, who, &a);
+        self.roll_attack_with(cat, seat, a, targets, space, label, repeat, pool, ev);
+    }
+
+    /// The rolling Origin picks the dice its roll loses (L1515); it rolls.
+    pub(super) fn reduce_own_dice(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        remove: &[Colour],
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let r = self.roll_reduction.clone().ok_or_else(|| err("no_reduction", "no roll waits for a dice reduction"))?;
+        if seat != r.seat {
+            return Err(err("not_your_roll", "only the rolling Origin picks the dice its roll loses (L1515)"));
+        }
+        if remove.len() != r.remove as usize {
+            return Err(err("reduction_count", format!("remove exactly {} dice (L1515)", r.remove)));
+        }
+        let mut pool = r.attack.dice;
+        for &c in remove {
+            if !pool.reduce(c) {
+                return Err(err("no_such_die", format!("the roll has no {c:?} die left to remove")));
+            }
+        }
+        self.roll_reduction = None;
+        self.roll_attack_with(cat, seat, r.attack, r.targets, r.space, r.label, r.repeat, pool, ev);
+        Ok(())
+    }
+
+    /// An Origin's roll with its dice after reductions.
+    #[allow(clippy::too_many_arguments)]
+    fn roll_attack_with(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        a: Attack,
+        targets: Vec<Who>,
+        space: SpaceIx,
+        label: String,
+        repeat: u32,
+        pool: Pool,
+        ev: &mut Vec<Ev>,
+    ) {
+        let who = Who::Origin(seat);
         let roll = pool.roll(&mut self.rng);
         ev.push(Ev::Rolled {
             who,

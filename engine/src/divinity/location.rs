@@ -199,6 +199,7 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
         tie: None,
         route: None,
         reduction: None,
+        roll_reduction: None,
         challenge: None,
         overflow: Vec::new(),
         item_decks,

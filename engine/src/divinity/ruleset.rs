@@ -29,6 +29,7 @@ impl Divinity {
             Phase::Finished { result: Finish::Exit { .. } } => return Status::Finished(Outcome::PartyWon),
             Phase::Finished { result: Finish::Restart } => return Status::Finished(Outcome::PartyLost),
             _ if state.enemy_choice_pending() || !state.overflow.is_empty() => vec![LEADER],
+            _ if state.roll_reduction.is_some() => vec![state.roll_reduction.as_ref().unwrap().seat],
             _ if state.enemy_roll.is_some() => state.enemy_roll_waiting_for(state.enemy_roll.as_ref().unwrap()),
             _ if state.pending.is_some() => vec![state.pending.as_ref().unwrap().seat],
             _ if state.challenge.is_some() => state.challenge_waiting(cat),
@@ -94,6 +95,8 @@ impl Divinity {
             return Err(err("orders_pending", "the party first picks the DOMINATED minion's target"));
         } else if state.reduction.is_some() && !matches!(action, A::ReduceDice { .. }) {
             return Err(err("reduction_pending", "the party first picks the dice the enemy loses (L1515)"));
+        } else if state.roll_reduction.is_some() && !matches!(action, A::ReduceDice { .. }) {
+            return Err(err("reduction_pending", "the rolling Origin first picks the dice its roll loses (L1515)"));
         } else if state.route.is_some() && !matches!(action, A::ChooseRoute { .. }) {
             return Err(err("route_pending", "the party first picks the minion's route among equals (L1689)"));
         } else if state.tie.is_some() && !matches!(action, A::BreakTie { .. }) {
@@ -264,6 +267,7 @@ fn act(
             leader(seat)?;
             s.break_tie(cat, &target, ev)
         }
+        A::ReduceDice { remove } if s.roll_reduction.is_some() => s.reduce_own_dice(cat, seat, &remove, ev),
         A::ReduceDice { remove } => {
             leader(seat)?;
             s.reduce_enemy_dice(cat, &remove, ev)

@@ -299,6 +299,23 @@ pub struct ReductionChoice {
     pub boss: bool,
 }
 
+/// An Origin's own roll must lose some but not all of its dice, of several
+/// colours: the roller picks which go (L1515). The roll waits; it goes on as
+/// the card used would have it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RollReduction {
+    /// The rolling Origin, the only one who answers.
+    pub seat: Seat,
+    /// How many dice go.
+    pub remove: u32,
+    pub attack: Attack,
+    pub targets: Vec<Who>,
+    pub space: SpaceIx,
+    pub label: String,
+    /// Rolls still to come after this one (a multi-attack skill).
+    pub repeat: u32,
+}
+
 /// An enemy's roll waiting for the Origins' Source rerolls (L511).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EnemyRoll {
@@ -386,6 +403,9 @@ pub struct DivinityState {
     /// An enemy's dice reduction the party picks (L1515).
     #[serde(default)]
     pub reduction: Option<ReductionChoice>,
+    /// An Origin's dice reduction the roller picks (L1515).
+    #[serde(default)]
+    pub roll_reduction: Option<RollReduction>,
     pub challenge: Option<ChallengeState>,
     /// Items acquired when no one who may take them had room (L1056),
     /// oldest first: the party places or discards each before anything else.

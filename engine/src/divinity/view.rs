@@ -65,6 +65,8 @@ pub struct DivinityView {
     pub tie: Option<TieChoice>,
     pub route: Option<super::state::RouteChoice>,
     pub reduction: Option<super::state::ReductionChoice>,
+    /// An Origin's roll waiting for that Origin to pick the dice it loses (L1515).
+    pub roll_reduction: Option<super::state::RollReduction>,
     pub challenge: Option<ChallengeState>,
     /// Items waiting for the party to find room (L1056).
     pub overflow: Vec<super::state::Overflow>,
@@ -122,6 +124,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         tie: state.tie.clone(),
         route: state.route.clone(),
         reduction: state.reduction.clone(),
+        roll_reduction: state.roll_reduction.clone(),
         challenge: state.challenge.clone(),
         overflow: state.overflow.clone(),
         campaign: super::Divinity::campaign(state, cat),
