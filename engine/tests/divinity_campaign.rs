@@ -223,6 +223,10 @@ fn party_choices(s: &DivinityState) -> Vec<A> {
         }
         out.push(A::ReduceDice { remove });
     }
+    // An enemy's start-of-turn effects (L684): in the order offered.
+    if let Some(t) = &s.turn_start {
+        out.push(A::OrderTurnStart { order: t.statuses.clone() });
+    }
     let aims: Vec<Aim> =
         (0..s.origins.len() as Seat).map(Aim::Origin).chain(s.enemies.iter().map(|e| Aim::Enemy(e.id))).collect();
     for aim in &aims {
@@ -860,6 +864,7 @@ fn settle(s: &mut DivinityState) {
                     | A::PlaceItem { .. }
                     | A::ChooseRoute { .. }
                     | A::ReduceDice { .. }
+                    | A::OrderTurnStart { .. }
             ) && accepts(s, *seat, a)
         });
         match step {

@@ -112,6 +112,15 @@ fn candidates(s: &DivinityState, seat: Seat, rng: &mut GameRng) -> Vec<A> {
     } else {
         out.push(A::ReduceDice { remove: vec![Colour::Red] });
     }
+    // Start-of-turn effects in an order (L684): a waiting enemy's, else the
+    // seat's own; as offered and reversed.
+    let mut order = match &s.turn_start {
+        Some(t) => t.statuses.clone(),
+        None => s.turn_start_effects(cat, athlas_engine::divinity::state::Who::Origin(seat)),
+    };
+    out.push(A::OrderTurnStart { order: order.clone() });
+    order.reverse();
+    out.push(A::OrderTurnStart { order });
     for (t, other) in s.origins.iter().enumerate() {
         if other.downed {
             out.push(A::Revive { to: t as Seat, hp: 1 + rng.below(3) });

@@ -236,6 +236,17 @@ fn party_choices(s: &DivinityState) -> Vec<A> {
             out.push(a);
         }
     }
+    // An enemy's start-of-turn effects (L684): as offered, and reversed.
+    let offered = serde_json::to_value(s).ok().and_then(|v| v.get("turn_start")?.get("statuses").cloned());
+    if let Some(Value::Array(mut order)) = offered {
+        for _ in 0..2 {
+            let json = serde_json::json!({ "type": "order_turn_start", "order": order.clone() });
+            if let Ok(a) = serde_json::from_value::<A>(json) {
+                out.push(a);
+            }
+            order.reverse();
+        }
+    }
     let aims = (0..s.origins.len())
         .map(|t| serde_json::json!({ "kind": "origin", "id": t }))
         .chain(s.enemies.iter().map(|e| serde_json::json!({ "kind": "enemy", "id": e.id })));

@@ -207,6 +207,13 @@ pub enum DivinityAction {
     ReduceDice {
         remove: Vec<super::dice::Colour>,
     },
+    /// Resolve start-of-turn effects in this order (L682-684): the statuses
+    /// that have one, each once. While an enemy waits for the party's order
+    /// the leader answers for it; otherwise an Origin starts its Combat turn
+    /// as with `StartTurn` (which keeps the track order).
+    OrderTurnStart {
+        order: Vec<Status>,
+    },
     /// The leader picks a DOMINATED minion's target (L1735).
     Command {
         target: Aim,

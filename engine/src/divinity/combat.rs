@@ -4,7 +4,7 @@
 
 use super::action::{Aim, CardUse};
 use super::attack::{self, Attack, Outcome, Targets};
-use super::content::{AbilityEffect, AbilityTarget, BossTactic, Catalogue, ItemKind, Mover, Per, SkillMove};
+use super::content::{AbilityEffect, AbilityTarget, BossTactic, Catalogue, CombatEnd, ItemKind, Mover, Per, SkillMove};
 use super::cooldown::{CardRef, TrackCard};
 use super::damage::DamageType;
 use super::dice::{Colour, Pool, TargetingFace};
@@ -89,7 +89,16 @@ impl DivinityState {
             self.queue_fast = false;
             self.after_origin_turn(cat, ev);
         } else if matches!(&self.phase, Phase::Combat { done, .. } if done.iter().all(|d| *d)) {
-            self.end_of_round(cat, ev);
+            // The Combat round is over: every card of the active stack has
+            // survived one more, which may meet a special end (L1745).
+            for card in &self.combat_stack {
+                *self.stack_rounds.entry(card.clone()).or_default() += 1;
+            }
+            if self.special_end_met(cat) {
+                self.end_combat(cat, true, ev);
+            } else {
+                self.end_of_round(cat, ev);
+            }
         }
     }
 
@@ -130,7 +139,9 @@ impl DivinityState {
         o.ap = (o.ap + gain).min(max);
     }
 
-    /// Combat ends at once when every enemy is defeated or every Origin is downed (L1743).
+    /// Combat ends at once when every enemy is defeated, every Origin is
+    /// downed, or a special condition on an active combat card is met
+    /// (L1743-1745): checked after every action, turn and enemy turn.
     pub(super) fn check_combat_end(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
         if !matches!(self.phase, Phase::Combat { .. })
             || self.pending.is_some()
@@ -144,7 +155,28 @@ impl DivinityState {
             self.end_combat(cat, true, ev);
         } else if self.standing().next().is_none() {
             self.end_combat(cat, false, ev);
+        } else if self.special_end_met(cat) {
+            self.end_combat(cat, true, ev);
         }
+    }
+
+    /// A special end condition (`ends_when`) of a card in the active combat
+    /// stack holds (L1745).
+    fn special_end_met(&self, cat: &Catalogue) -> bool {
+        let loc = self.loc(cat);
+        self.combat_stack.iter().filter_map(|id| loc.card(id)).any(|card| {
+            card.ends_when.iter().any(|end| match end {
+                CombatEnd::Rounds { rounds } => self.stack_rounds.get(&card.id).is_some_and(|n| n >= rounds),
+                CombatEnd::Defeated { enemy } => !self.enemies.iter().any(|e| match &e.kind {
+                    EnemyKind::Minion { card, .. } => card == enemy,
+                    EnemyKind::Boss { boss } => boss == enemy,
+                }),
+                CombatEnd::Reach { space } => {
+                    let ix = loc.map.ix(space);
+                    self.origins.iter().any(|o| !o.downed && Some(o.space) == ix)
+                }
+            })
+        })
     }
 
     /// Ending a combat (L1751-1756).
@@ -153,6 +185,7 @@ impl DivinityState {
         ev.push(Ev::CombatEnded { victory });
         // (1) Flip the active combat stack and resolve victory or defeat effects.
         let stack = std::mem::take(&mut self.combat_stack);
+        self.stack_rounds.clear();
         let party: Vec<Seat> = (0..self.origins.len() as Seat).collect();
         for card in &stack {
             let Some(c) = self.loc(cat).card(card).cloned() else { continue };

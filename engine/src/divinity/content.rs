@@ -669,6 +669,27 @@ pub struct LocationCard {
     pub victory: Vec<CardEffect>,
     #[serde(default)]
     pub defeat: Vec<CardEffect>,
+    /// Special conditions that end the combat at once while the card is in
+    /// the active combat stack, any one of them (L1745); its victory
+    /// effects then resolve (L1751).
+    #[serde(default)]
+    pub ends_when: Vec<CombatEnd>,
+}
+
+/// A special condition on a combat card that ends the combat (L1745). The
+/// book gives the rule but no card texts: this small set is ours
+/// (ASSUMPTIONS.md, "Special end of combat").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "when", deny_unknown_fields)]
+pub enum CombatEnd {
+    /// The party has survived this many Combat rounds with the card in the
+    /// active stack: checked at the end of each Combat round.
+    Rounds { rounds: u32 },
+    /// No minion of this kind (or the Boss with this id), which the card
+    /// spawns, is left on the map: the leader has fallen.
+    Defeated { enemy: String },
+    /// A standing Origin is in this space.
+    Reach { space: String },
 }
 
 /// The time track of a location (L1296-1310).
@@ -847,6 +868,31 @@ fn by_id<T>(items: Vec<T>, id: impl Fn(&T) -> &str, what: &str) -> Result<BTreeM
         }
     }
     Ok(out)
+}
+
+/// A combat card's special end condition must be one the card can meet:
+/// rounds to survive, an enemy the card itself always spawns (at every
+/// player count), a space of the map.
+fn check_combat_end(l: &LocationDef, c: &LocationCard, end: &CombatEnd) -> Result<(), String> {
+    match end {
+        CombatEnd::Rounds { rounds: 0 } => Err("survive 0 rounds".into()),
+        CombatEnd::Rounds { .. } => Ok(()),
+        CombatEnd::Defeated { enemy } => {
+            let spawned = c.effects.iter().chain(&c.when_explored).any(|e| match e {
+                CardEffect::Spawn { rows } => {
+                    rows.iter().any(|r| &r.minion == enemy && r.counts.iter().all(|n| n.fast + n.slow > 0))
+                }
+                CardEffect::SpawnBoss { boss } => boss == enemy,
+                _ => false,
+            });
+            if spawned {
+                Ok(())
+            } else {
+                Err(format!("the card does not spawn {enemy} at every player count"))
+            }
+        }
+        CombatEnd::Reach { space } => l.map.ix(space).map(|_| ()).ok_or(format!("unknown space {space}")),
+    }
 }
 
 impl Catalogue {
@@ -1107,8 +1153,11 @@ impl Catalogue {
                 }
                 let all: Vec<&CardEffect> = all.into_iter().flat_map(|e| e.walk()).collect();
                 let spawns = all.iter().any(|e| matches!(e, CardEffect::Spawn { .. } | CardEffect::SpawnBoss { .. }));
-                if !spawns && (!c.victory.is_empty() || !c.defeat.is_empty()) {
-                    return Err(at(format!("card {}: victory/defeat on a card that spawns no enemy", c.id)));
+                if !spawns && (!c.victory.is_empty() || !c.defeat.is_empty() || !c.ends_when.is_empty()) {
+                    return Err(at(format!("card {}: victory/defeat/ends_when on a card that spawns no enemy", c.id)));
+                }
+                for end in &c.ends_when {
+                    check_combat_end(l, c, end).map_err(|m| at(format!("card {}: ends_when: {m}", c.id)))?;
                 }
                 for eff in all {
                     self.check_effect(l, &ids, eff).map_err(|m| at(format!("card {}: {m}", c.id)))?;

@@ -45,6 +45,7 @@ pub enum DivinityEvent {
     DeckEmpty { deck: String },
     RouteToChoose { enemy: u32, routes: Vec<Vec<String>> },
     DiceToReduce { enemy: u32, remove: u32 },
+    TurnStartToOrder { enemy: u32, statuses: Vec<Status> },
     OwnDiceToReduce { seat: Seat, remove: u32 },
     TalentUsed { seat: Seat, talent: String },
     KeyPlaced { a: String, b: String },

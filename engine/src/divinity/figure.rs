@@ -12,7 +12,7 @@ use super::event::DivinityEvent as Ev;
 use super::map::{path_ixs, Graph, SpaceIx};
 use super::state::{DivinityState, EnemyKind, Who, MAX_AP};
 use super::status::{Status, StatusRule};
-use crate::Seat;
+use crate::{RuleError, Seat};
 
 impl DivinityState {
     pub fn space_id(&self, cat: &Catalogue, s: SpaceIx) -> String {
@@ -344,10 +344,21 @@ impl DivinityState {
         }
     }
 
-    /// Start-of-turn effects, before anything else (L682): each status'
-    /// damage, in track order (the player's or party's choice, fixed).
+    /// The statuses with a start-of-turn effect on the figure, in track order.
+    pub fn turn_start_effects(&self, cat: &Catalogue, who: Who) -> Vec<Status> {
+        self.statuses_of(who).into_iter().filter(|s| cat.statuses.get(*s).start_of_turn.is_some()).collect()
+    }
+
+    /// Start-of-turn effects, before anything else (L682), in track order.
     pub fn start_of_turn(&mut self, cat: &Catalogue, who: Who, ev: &mut Vec<Ev>) {
-        for s in self.statuses_of(who) {
+        let order = self.turn_start_effects(cat, who);
+        self.start_of_turn_in(cat, who, &order, ev);
+    }
+
+    /// Start-of-turn effects in a chosen order (L684): each status' damage;
+    /// the rest are lost once an enemy is defeated.
+    pub fn start_of_turn_in(&mut self, cat: &Catalogue, who: Who, order: &[Status], ev: &mut Vec<Ev>) {
+        for &s in order {
             if let Some(d) = cat.statuses.get(s).start_of_turn {
                 if self.space_of(who).is_none() {
                     return;
@@ -355,6 +366,37 @@ impl DivinityState {
                 self.damage(cat, who, d.amount, d.ty, ev);
             }
         }
+    }
+
+    /// `order` names each of the figure's start-of-turn effects once (L684).
+    pub fn check_turn_start_order(&self, cat: &Catalogue, who: Who, order: &[Status]) -> Result<(), RuleError> {
+        let mut want = self.turn_start_effects(cat, who);
+        let mut got = order.to_vec();
+        want.sort_unstable();
+        got.sort_unstable();
+        if want != got {
+            return Err(RuleError::new(
+                "bad_turn_start_order",
+                format!("name each start-of-turn effect once, in the order to resolve them: {want:?} (L684)"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The figure has several start-of-turn effects and their order changes
+    /// the outcome: each order is tried on a copy of the table.
+    pub fn turn_start_order_matters(&self, cat: &Catalogue, who: Who) -> bool {
+        let effects = self.turn_start_effects(cat, who);
+        if effects.len() < 2 {
+            return false;
+        }
+        let outcome = |order: &[Status]| {
+            let mut s = self.clone();
+            s.start_of_turn_in(cat, who, order, &mut Vec::new());
+            s
+        };
+        let first = outcome(&effects);
+        permutations(&effects).iter().skip(1).any(|p| outcome(p) != first)
     }
 
     /// A discarded item or rune goes to the bottom of its deck (L1056).
@@ -425,4 +467,21 @@ impl DivinityState {
             o.backpack.push(item.to_string());
         }
     }
+}
+
+/// Every order of `items`, the given one first.
+fn permutations(items: &[Status]) -> Vec<Vec<Status>> {
+    if items.len() <= 1 {
+        return vec![items.to_vec()];
+    }
+    let mut out = Vec::new();
+    for i in 0..items.len() {
+        let mut rest = items.to_vec();
+        let head = rest.remove(i);
+        for mut p in permutations(&rest) {
+            p.insert(0, head);
+            out.push(p);
+        }
+    }
+    out
 }

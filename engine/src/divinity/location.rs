@@ -184,6 +184,7 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
         holding: Vec::new(),
         discard: Vec::new(),
         combat_stack: Vec::new(),
+        stack_rounds: Default::default(),
         revealed: Vec::new(),
         time,
         time_paused: false,

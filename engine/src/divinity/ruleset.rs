@@ -99,6 +99,11 @@ impl Divinity {
             return Err(err("reduction_pending", "the rolling Origin first picks the dice its roll loses (L1515)"));
         } else if state.route.is_some() && !matches!(action, A::ChooseRoute { .. }) {
             return Err(err("route_pending", "the party first picks the minion's route among equals (L1689)"));
+        } else if state.turn_start.is_some() && !matches!(action, A::OrderTurnStart { .. }) {
+            return Err(err(
+                "turn_start_pending",
+                "the party first picks the order of the enemy's start-of-turn effects (L684)",
+            ));
         } else if state.tie.is_some() && !matches!(action, A::BreakTie { .. }) {
             return Err(err("tie_pending", "the party first picks the enemy's target among equals"));
         } else if (state.pending.is_some() || state.enemy_roll.is_some())
@@ -237,7 +242,12 @@ fn act(
         A::Challenge { auto } => s.challenge_roll(cat, seat, auto, ev),
         A::Reroll { dice, source } => s.reroll(cat, seat, &dice, source, ev),
         A::Accept => s.accept(cat, seat, ev),
-        A::StartTurn => s.start_turn(cat, seat, ev),
+        A::StartTurn => s.start_turn(cat, seat, None, ev),
+        A::OrderTurnStart { order } if s.turn_start.is_some() => {
+            leader(seat)?;
+            s.order_enemy_turn_start(cat, &order, ev)
+        }
+        A::OrderTurnStart { order } => s.start_turn(cat, seat, Some(&order), ev),
         A::Move { to } => s.move_origin(cat, seat, &to, ev),
         A::Use { card, aim, first_aura, include_self } => {
             s.use_card(cat, seat, &card, &aim, first_aura.as_deref(), include_self, ev)

@@ -372,6 +372,10 @@ pub struct DivinityState {
     pub holding: Vec<String>,
     pub discard: Vec<String>,
     pub combat_stack: Vec<String>,
+    /// Combat rounds survived by each card of the active combat stack, for
+    /// the special end conditions (L1745).
+    #[serde(default)]
+    pub stack_rounds: BTreeMap<String, u32>,
     pub revealed: Vec<Revealed>,
     /// The time tracker's space; None: not set, no time limit (L1308).
     pub time: Option<u32>,

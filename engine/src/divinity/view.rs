@@ -65,6 +65,8 @@ pub struct DivinityView {
     pub tie: Option<TieChoice>,
     pub route: Option<super::state::RouteChoice>,
     pub reduction: Option<super::state::ReductionChoice>,
+    /// An enemy waiting for the party to order its start-of-turn effects (L684).
+    pub turn_start: Option<super::state::TurnStartChoice>,
     /// An Origin's roll waiting for that Origin to pick the dice it loses (L1515).
     pub roll_reduction: Option<super::state::RollReduction>,
     pub challenge: Option<ChallengeState>,
@@ -124,6 +126,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         tie: state.tie.clone(),
         route: state.route.clone(),
         reduction: state.reduction.clone(),
+        turn_start: state.turn_start.clone(),
         roll_reduction: state.roll_reduction.clone(),
         challenge: state.challenge.clone(),
         overflow: state.overflow.clone(),
