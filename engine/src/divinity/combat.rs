@@ -36,7 +36,11 @@ impl DivinityState {
     /// DOMINATED minion's target, a target or route among equals, or which
     /// dice its roll loses.
     pub(super) fn enemy_choice_pending(&self) -> bool {
-        self.dominated_turn.is_some() || self.tie.is_some() || self.route.is_some() || self.reduction.is_some()
+        self.dominated_turn.is_some()
+            || self.tie.is_some()
+            || self.route.is_some()
+            || self.reduction.is_some()
+            || self.turn_start.is_some()
     }
 
     // ----- The round -----
@@ -105,7 +109,11 @@ impl DivinityState {
     /// When every standing Origin has had its turn: downed Origins gain AP and
     /// slide (L757), the SLOW enemies act, and the round ends.
     pub(super) fn after_origin_turn(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
-        if self.enemy_roll.is_some() || self.dominated_turn.is_some() || !self.enemy_queue.is_empty() || self.queue_fast
+        if self.enemy_roll.is_some()
+            || self.dominated_turn.is_some()
+            || self.turn_start.is_some()
+            || !self.enemy_queue.is_empty()
+            || self.queue_fast
         {
             return;
         }
@@ -205,6 +213,7 @@ impl DivinityState {
         self.tie = None;
         self.route = None;
         self.reduction = None;
+        self.turn_start = None;
         // (3) Origins that had no turn resolve start-of-turn effects and slide (L1758);
         // the one whose turn was under way slides too (G33).
         for s in 0..self.origins.len() as Seat {
@@ -235,7 +244,15 @@ impl DivinityState {
 
     /// Start this Origin's Combat turn (L390): start-of-turn effects, then
     /// AP. An Origin downed by them has its turn end at once.
-    pub(super) fn start_turn(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+    /// `order`: the player's order for its start-of-turn effects (L684);
+    /// None keeps the track order.
+    pub(super) fn start_turn(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        order: Option<&[super::status::Status]>,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
         let Phase::Combat { done, active } = &self.phase else {
             return Err(err("not_combat", "Origins take turns like this only in a Combat round"));
         };
@@ -248,10 +265,18 @@ impl DivinityState {
         if self.origins[seat as usize].downed {
             return Err(err("downed", "a downed Origin only gains AP and slides its track (L757)"));
         }
+        let me = Who::Origin(seat);
+        let order = match order {
+            Some(o) => {
+                self.check_turn_start_order(cat, me, o)?;
+                o.to_vec()
+            }
+            None => self.turn_start_effects(cat, me),
+        };
         if let Phase::Combat { active, .. } = &mut self.phase {
             *active = Some(seat);
         }
-        self.start_of_turn(cat, Who::Origin(seat), ev);
+        self.start_of_turn_in(cat, me, &order, ev);
         if self.origins[seat as usize].downed {
             self.finish_turn(cat, seat, ev);
             return Ok(());
@@ -1786,8 +1811,16 @@ impl DivinityState {
 
     /// A minion's turn (L381-387, L1614-1699).
     fn minion_turn(&mut self, cat: &Catalogue, id: u32, ev: &mut Vec<Ev>) {
+        if self.ask_turn_start_order(cat, id, ev) {
+            return;
+        }
+        self.start_of_turn(cat, Who::Enemy(id), ev);
+        self.minion_turn_on(cat, id, ev);
+    }
+
+    /// A minion's turn after its start-of-turn effects.
+    fn minion_turn_on(&mut self, cat: &Catalogue, id: u32, ev: &mut Vec<Ev>) {
         let me = Who::Enemy(id);
-        self.start_of_turn(cat, me, ev);
         let Some(e) = self.enemy(id) else { return };
         let EnemyKind::Minion { card, veteran } = e.kind.clone() else { return };
         let stats = cat.minions[&card].side(veteran).clone();
@@ -1892,9 +1925,17 @@ impl DivinityState {
 
     /// A Boss' turn (L1785-1825): start-of-turn effects, AP, then tactics.
     fn boss_turn(&mut self, cat: &Catalogue, id: u32, boss: &str, ev: &mut Vec<Ev>) {
+        if self.ask_turn_start_order(cat, id, ev) {
+            return;
+        }
+        self.start_of_turn(cat, Who::Enemy(id), ev);
+        self.boss_turn_on(cat, id, boss, ev);
+    }
+
+    /// A Boss' turn after its start-of-turn effects: AP, then tactics.
+    fn boss_turn_on(&mut self, cat: &Catalogue, id: u32, boss: &str, ev: &mut Vec<Ev>) {
         let me = Who::Enemy(id);
         let b = &cat.bosses[boss];
-        self.start_of_turn(cat, me, ev);
         let Some(e) = self.enemy_mut(id) else { return };
         e.ap = (e.ap + b.ap).min(MAX_AP);
         if self.has_status(cat, me, |r| r.skips_turn) {
@@ -1902,6 +1943,46 @@ impl DivinityState {
             return;
         }
         self.boss_tactics(cat, id, ev);
+    }
+
+    /// When the party breaks ties and the order of the enemy's start-of-turn
+    /// effects changes the outcome, its turn waits for the party's order
+    /// (L684). True when it waits.
+    fn ask_turn_start_order(&mut self, cat: &Catalogue, id: u32, ev: &mut Vec<Ev>) -> bool {
+        let me = Who::Enemy(id);
+        if !self.options.party_breaks_ties || !self.turn_start_order_matters(cat, me) {
+            return false;
+        }
+        let statuses = self.turn_start_effects(cat, me);
+        ev.push(Ev::TurnStartToOrder { enemy: id, statuses: statuses.clone() });
+        self.turn_start = Some(TurnStartChoice { enemy: id, statuses });
+        true
+    }
+
+    /// The party orders the waiting enemy's start-of-turn effects (L684);
+    /// its turn goes on.
+    pub(super) fn order_enemy_turn_start(
+        &mut self,
+        cat: &Catalogue,
+        order: &[super::status::Status],
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let c = self
+            .turn_start
+            .clone()
+            .ok_or_else(|| err("no_turn_start_choice", "no enemy waits for the order of its start-of-turn effects"))?;
+        let me = Who::Enemy(c.enemy);
+        self.check_turn_start_order(cat, me, order)?;
+        self.turn_start = None;
+        self.start_of_turn_in(cat, me, order, ev);
+        match self.enemy(c.enemy).map(|e| e.kind.clone()) {
+            Some(EnemyKind::Minion { .. }) => self.minion_turn_on(cat, c.enemy, ev),
+            Some(EnemyKind::Boss { boss }) => self.boss_turn_on(cat, c.enemy, &boss, ev),
+            None => {}
+        }
+        self.check_combat_end(cat, ev);
+        self.run_queue(cat, ev);
+        Ok(())
     }
 
     /// An attack tactic on its target (L1811-1813): move to max range ignoring

@@ -201,6 +201,7 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
         route: None,
         reduction: None,
         roll_reduction: None,
+        turn_start: None,
         challenge: None,
         overflow: Vec::new(),
         item_decks,

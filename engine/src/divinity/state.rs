@@ -316,6 +316,15 @@ pub struct RollReduction {
     pub repeat: u32,
 }
 
+/// An enemy with several start-of-turn effects whose order changes the
+/// outcome: the party picks the order (L682-684). Its turn waits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnStartChoice {
+    pub enemy: u32,
+    /// The statuses with a start-of-turn effect, in track order.
+    pub statuses: Vec<super::status::Status>,
+}
+
 /// An enemy's roll waiting for the Origins' Source rerolls (L511).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EnemyRoll {
@@ -410,6 +419,9 @@ pub struct DivinityState {
     /// An Origin's dice reduction the roller picks (L1515).
     #[serde(default)]
     pub roll_reduction: Option<RollReduction>,
+    /// An enemy whose start-of-turn effects wait for the party's order (L684).
+    #[serde(default)]
+    pub turn_start: Option<TurnStartChoice>,
     pub challenge: Option<ChallengeState>,
     /// Items acquired when no one who may take them had room (L1056),
     /// oldest first: the party places or discards each before anything else.
