@@ -165,8 +165,17 @@ fn r18_r19_unset_tracker_until_a_card_sets_it() {
 #[test]
 fn r20_r21_round_choice() {
     let mut s = start("tutorial", &["ifan", "sebille"]);
-    assert_eq!(waiting(&s), vec![0]);
-    assert_eq!(rejected(&mut s, 1, A::ChooseRound { explore: true }).code, "not_leader");
+    assert_eq!(waiting(&s), vec![0, 1], "the party chooses: any seat may answer");
+    let mut any = s.clone();
+    ok(&mut any, 1, A::ChooseRound { explore: true });
+    // A party that set a leader: only the leader decides.
+    let mut s = Divinity::start(&DivinityOptions { leader: Some(1), ..options("tutorial", &["ifan", "sebille"]) }, 7)
+        .expect("setup");
+    assert_eq!(waiting(&s), vec![1]);
+    assert_eq!(rejected(&mut s, 0, A::ChooseRound { explore: true }).code, "not_leader");
+    ok(&mut s, 1, A::ChooseRound { explore: true });
+    let bad = DivinityOptions { leader: Some(2), ..options("tutorial", &["ifan", "sebille"]) };
+    assert!(Divinity::start(&bad, 7).is_err(), "the leader is one of the party's seats");
     let mut c = tutorial_combat(&["ifan"]);
     assert!(c.in_combat());
     rejected(&mut c, 0, A::ChooseRound { explore: false });
@@ -224,7 +233,7 @@ fn e01_e26_e28_explore_split_party() {
     let revealed: Vec<&str> = s.revealed.iter().map(|r| r.card.as_str()).collect();
     assert_eq!(revealed, vec!["1", "3"]);
     assert!(s.enemies.is_empty());
-    assert_eq!(waiting(&s), vec![0], "the party (leader) picks the order");
+    assert_eq!(waiting(&s), vec![0, 1, 2], "the party picks the order: any seat");
     // The party resolves #3 first: E28's Lackeys.
     ok(&mut s, 0, A::Resolve { card: "3".into() });
     assert_eq!(s.enemies.len(), 3);
@@ -679,8 +688,11 @@ fn r177_exit_and_campaign_carry_over() {
     ok(&mut s, 1, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "5".into() });
     assert!(matches!(s.phase, Phase::Interlude(_)), "an exit opens the interlude");
-    assert_eq!(waiting(&s), vec![0], "no level-up here: the leader closes it");
-    assert_eq!(rejected(&mut s, 1, A::FinishInterlude).code, "not_leader");
+    assert_eq!(waiting(&s), vec![0, 1], "no level-up here: the party closes it");
+    let mut led = s.clone();
+    led.options.leader = Some(0);
+    assert_eq!(waiting(&led), vec![0], "with a leader set, only the leader");
+    assert_eq!(rejected(&mut led, 1, A::FinishInterlude).code, "not_leader");
     ok(&mut s, 0, A::FinishInterlude);
     assert_eq!(Divinity::status(&s), Status::Finished(Outcome::PartyWon));
     assert!(s.revealed.iter().any(|r| r.card == "1"), "E29: an exit resolved first ends it; the rest stay unresolved");
@@ -1697,7 +1709,7 @@ fn r222_party_breaks_ties() {
     ok(&mut s, 1 - seat, A::StartTurn);
     let ev = ok(&mut s, 1 - seat, A::EndTurn);
     assert!(ev.contains(&Ev::TieToBreak { enemy: lackey, options: vec![Who::Origin(0), Who::Origin(1)] }));
-    assert_eq!(waiting(&s), vec![0]);
+    assert_eq!(waiting(&s), vec![0, 1], "the party breaks the tie: any seat");
     assert_eq!(rejected(&mut s, 0, A::StartTurn).code, "tie_pending");
     assert_eq!(rejected(&mut s, 0, A::BreakTie { target: Aim::Enemy(lackey) }).code, "not_tied");
     let hp = s.origins[1].hp;
@@ -1746,8 +1758,11 @@ fn r146_no_room_party_drops_another_item() {
     let ev = ok(&mut s, 0, A::Resolve { card: "4".into() });
     assert!(ev.contains(&Ev::NoRoom { item: "collar_key".into(), takers: vec![0, 1] }), "{ev:?}");
     assert!(s.origins.iter().all(|o| !o.equipped.iter().chain(&o.backpack).any(|i| i == "collar_key")));
-    assert_eq!(waiting(&s), vec![0], "the leader answers for the party");
-    assert_eq!(rejected(&mut s, 1, A::PlaceItem { to: Some(1), drop: None, pass_to: None }).code, "not_leader");
+    assert_eq!(waiting(&s), vec![0, 1], "any seat answers for the party");
+    let mut led = s.clone();
+    led.options.leader = Some(0);
+    assert_eq!(waiting(&led), vec![0], "with a leader set, only the leader");
+    assert_eq!(rejected(&mut led, 1, A::PlaceItem { to: Some(1), drop: None, pass_to: None }).code, "not_leader");
     assert_eq!(rejected(&mut s, 0, A::ChooseRound { explore: true }).code, "item_waiting");
     assert_eq!(rejected(&mut s, 0, A::PlaceItem { to: Some(0), drop: None, pass_to: None }).code, "no_room");
     let keep = |d: &str| A::PlaceItem { to: Some(1), drop: Some(d.into()), pass_to: None };
@@ -2429,7 +2444,7 @@ fn r146_buying_with_no_room_drops_another_item() {
     assert_eq!(s.gold, gold - cost, "the item is paid for");
     assert_eq!(s.overflow, vec![Overflow { item: potion.clone(), takers: vec![0] }]);
     assert_eq!(offered(&s), before - 1, "it left the Merchant's offer");
-    assert_eq!(waiting(&s), vec![0]);
+    assert_eq!(waiting(&s), vec![0, 1]);
     assert_eq!(rejected(&mut s, 0, A::FinishInterlude).code, "item_waiting");
     assert_eq!(rejected(&mut s, 0, A::PlaceItem { to: Some(0), drop: None, pass_to: None }).code, "no_room");
     assert_eq!(rejected(&mut s, 0, A::PlaceItem { to: Some(1), drop: None, pass_to: None }).code, "not_a_taker");

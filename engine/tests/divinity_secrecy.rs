@@ -397,11 +397,14 @@ fn play(options: &DivinityOptions, seed: u64, steps: usize) -> Result<Seen, Stri
 const LOCATIONS: [&str; 5] = ["tutorial", "shipwreck", "fort_joy", "hollow_marshes", "temple"];
 const PARTY: [&str; 4] = ["ifan", "sebille", "red_prince", "fane"];
 
-fn options(loc: usize, size: usize, solo: bool) -> DivinityOptions {
+/// A party of `size` at location `loc`; `led`: seat 0 is the party's leader,
+/// else any seat takes the party's decisions.
+fn options(loc: usize, size: usize, solo: bool, led: bool) -> DivinityOptions {
     DivinityOptions {
         party: PARTY[..size].iter().map(|p| p.to_string()).collect(),
         location: Some(LOCATIONS[loc].to_string()),
         solo: solo && size == 2,
+        leader: led.then_some(0),
         ..DivinityOptions::default()
     }
 }
@@ -415,8 +418,9 @@ proptest! {
         loc in 0usize..5,
         size in 1usize..=4,
         solo in any::<bool>(),
+        led in any::<bool>(),
     ) {
-        let result = play(&options(loc, size, solo), seed, 800);
+        let result = play(&options(loc, size, solo, led), seed, 800);
         prop_assert!(result.is_ok(), "{}", result.unwrap_err());
     }
 }
@@ -427,10 +431,12 @@ proptest! {
 #[test]
 fn random_matches_reach_every_kind_of_secret() {
     let mut total = Seen::default();
-    for seed in 0..40u64 {
+    // With a leader and without: who may answer the party's decisions
+    // changes which seat's random action is taken.
+    for (seed, led) in (0..40u64).flat_map(|seed| [(seed, true), (seed, false)]) {
         let loc = (seed % 5) as usize;
         let size = 1 + (seed % 4) as usize;
-        let seen = play(&options(loc, size, seed % 3 == 0), seed, 800).unwrap();
+        let seen = play(&options(loc, size, seed % 3 == 0, led), seed, 800).unwrap();
         total.checked += seen.checked;
         total.deck_cards += seen.deck_cards;
         total.challenges += seen.challenges;
@@ -452,7 +458,7 @@ fn random_matches_reach_every_kind_of_secret() {
 fn the_checks_find_planted_leaks() {
     // A Shipwreck party on the Beach with card 3 (a challenge-less combat
     // card) and card 1 (a challenge) still in the deck.
-    let s = Divinity::start(&options(1, 2, false), 3).unwrap();
+    let s = Divinity::start(&options(1, 2, false, false), 3).unwrap();
     assert!(s.deck.contains(&"1".to_string()) && s.deck.contains(&"3".to_string()));
     let clean = view_json(&s, 0);
     assert_eq!(leaks(&s, &clean, &BTreeSet::new()), Vec::<String>::new());
@@ -486,7 +492,7 @@ fn the_checks_find_planted_leaks() {
     assert_eq!(clean, view_json(&t, 0), "the view shows item deck sizes, not their order");
     assert_eq!(Divinity::view(&s, Viewer::Seat(0)).item_deck_sizes["potions"], potions.len());
     // A Boss' draw deck: the party wakes the Warden in the Temple's Sanctum.
-    let mut s = Divinity::start(&options(4, 2, false), 5).unwrap();
+    let mut s = Divinity::start(&options(4, 2, false, false), 5).unwrap();
     let steps = [
         (0, A::ChooseRound { explore: true }),
         (0, A::Travel { to: Some("3".into()) }),

@@ -72,6 +72,9 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
     if options.solo && party.len() != 2 {
         return Err(SetupError::new("Solo Mode is a 2-Origin setup (L1855)"));
     }
+    if options.leader.is_some_and(|l| l as usize >= party.len()) {
+        return Err(SetupError::new("the leader must be one of the party's seats"));
+    }
     let mut names = BTreeSet::new();
     let mut tiles = BTreeSet::new();
     for p in &party {

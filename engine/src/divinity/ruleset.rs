@@ -13,8 +13,14 @@ use crate::{Outcome, RuleError, Ruleset, Seat, SetupError, Status, Viewer};
 /// The Divinity ruleset on the standard catalogue.
 pub struct Divinity;
 
-/// The party leader takes the party's collective decisions (ASSUMPTIONS.md).
-pub const LEADER: Seat = 0;
+/// Who may take a decision of the whole party ("the party chooses"): the
+/// leader the party set, else any seat (the first answer stands).
+pub fn deciders(state: &DivinityState) -> Vec<Seat> {
+    match state.options.leader {
+        Some(l) => vec![l],
+        None => (0..state.origins.len() as Seat).collect(),
+    }
+}
 
 fn err(code: &'static str, m: impl Into<String>) -> RuleError {
     RuleError::new(code, m)
@@ -28,12 +34,12 @@ impl Divinity {
         let seats: Vec<Seat> = match &state.phase {
             Phase::Finished { result: Finish::Exit { .. } } => return Status::Finished(Outcome::PartyWon),
             Phase::Finished { result: Finish::Restart } => return Status::Finished(Outcome::PartyLost),
-            _ if state.enemy_choice_pending() || !state.overflow.is_empty() => vec![LEADER],
+            _ if state.enemy_choice_pending() || !state.overflow.is_empty() => deciders(state),
             _ if state.roll_reduction.is_some() => vec![state.roll_reduction.as_ref().unwrap().seat],
             _ if state.enemy_roll.is_some() => state.enemy_roll_waiting_for(state.enemy_roll.as_ref().unwrap()),
             _ if state.pending.is_some() => vec![state.pending.as_ref().unwrap().seat],
             _ if state.challenge.is_some() => state.challenge_waiting(cat),
-            Phase::ChooseRound | Phase::Resolve => vec![LEADER],
+            Phase::ChooseRound | Phase::Resolve => deciders(state),
             Phase::Travel { done } => (0..n).filter(|s| !done[*s as usize]).collect(),
             Phase::Groups { groups, chosen } => {
                 let mut v: Vec<Seat> =
@@ -47,7 +53,7 @@ impl Divinity {
             Phase::Interlude(i) => {
                 let v: Vec<Seat> = (0..n).filter(|s| !i.leveled[*s as usize]).collect();
                 if v.is_empty() {
-                    vec![LEADER]
+                    deciders(state)
                 } else {
                     v
                 }
@@ -207,11 +213,15 @@ fn settle(cat: &Catalogue, s: &mut DivinityState, ev: &mut Vec<DivinityEvent>) {
     }
 }
 
-fn leader(seat: Seat) -> Result<(), RuleError> {
-    if seat != LEADER {
-        return Err(err("not_leader", "the party leader (seat 0) takes the party's decisions"));
+/// A party decision from `seat`: refused only when the party set another
+/// seat as its leader.
+fn leader(s: &DivinityState, seat: Seat) -> Result<(), RuleError> {
+    match s.options.leader {
+        Some(l) if l != seat => {
+            Err(err("not_leader", format!("the party's leader (seat {l}) takes the party's decisions")))
+        }
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 fn act(
@@ -224,7 +234,7 @@ fn act(
     let rest = matches!(s.phase, Phase::Rest { .. });
     match action {
         A::ChooseRound { explore } => {
-            leader(seat)?;
+            leader(s, seat)?;
             s.choose_round(cat, explore, ev)
         }
         A::Travel { to } => s.travel(cat, seat, to.as_deref(), ev),
@@ -232,11 +242,11 @@ fn act(
         A::TakeHolding { card } => s.group_choice(cat, seat, GroupChoice::Holding(card), ev),
         A::Pass => s.group_choice(cat, seat, GroupChoice::Pass, ev),
         A::Resolve { card } => {
-            leader(seat)?;
+            leader(s, seat)?;
             s.resolve_revealed(cat, &card, ev)
         }
         A::Hold { card } => {
-            leader(seat)?;
+            leader(s, seat)?;
             s.hold(cat, &card, ev)
         }
         A::Challenge { auto } => s.challenge_roll(cat, seat, auto, ev),
@@ -244,7 +254,7 @@ fn act(
         A::Accept => s.accept(cat, seat, ev),
         A::StartTurn => s.start_turn(cat, seat, None, ev),
         A::OrderTurnStart { order } if s.turn_start.is_some() => {
-            leader(seat)?;
+            leader(s, seat)?;
             s.order_enemy_turn_start(cat, &order, ev)
         }
         A::OrderTurnStart { order } => s.start_turn(cat, seat, Some(&order), ev),
@@ -259,7 +269,7 @@ fn act(
         A::Give { item, to, equip } => s.trade(cat, seat, seat, to, &item, equip, ev),
         A::Take { item, from, equip } => s.trade(cat, seat, from, seat, &item, equip, ev),
         A::PlaceItem { to, drop, pass_to } => {
-            leader(seat)?;
+            leader(s, seat)?;
             s.place_overflow(cat, to, drop.as_deref(), pass_to, ev)
         }
         A::Discard { item } => s.discard_carried(cat, seat, &item, ev),
@@ -274,38 +284,38 @@ fn act(
         A::EndTurn if rest => s.end_rest_turn(cat, seat, ev),
         A::EndTurn => s.end_turn(cat, seat, ev),
         A::BreakTie { target } => {
-            leader(seat)?;
+            leader(s, seat)?;
             s.break_tie(cat, &target, ev)
         }
         A::ReduceDice { remove } if s.roll_reduction.is_some() => s.reduce_own_dice(cat, seat, &remove, ev),
         A::ReduceDice { remove } => {
-            leader(seat)?;
+            leader(s, seat)?;
             s.reduce_enemy_dice(cat, &remove, ev)
         }
         A::ChooseRoute { route } => {
-            leader(seat)?;
+            leader(s, seat)?;
             s.choose_route(cat, route, ev)
         }
         A::Command { target } => {
-            leader(seat)?;
+            leader(s, seat)?;
             s.command(cat, &target, ev)
         }
         A::LevelUp { talent, learn, respec } => s.level_up(cat, seat, talent, learn, respec),
         A::VisitMerchant { level, consumables } => {
-            leader(seat)?;
+            leader(s, seat)?;
             s.visit_merchant(level, consumables, ev)
         }
         A::Restock { deck } => {
-            leader(seat)?;
+            leader(s, seat)?;
             s.restock(deck, ev)
         }
         A::Buy { item, to } => {
-            leader(seat)?;
+            leader(s, seat)?;
             s.buy(cat, &item, to, ev)
         }
         A::Sell { item } => s.sell(cat, seat, &item, ev),
         A::FinishInterlude => {
-            leader(seat)?;
+            leader(s, seat)?;
             s.finish_interlude(cat, ev)
         }
     }

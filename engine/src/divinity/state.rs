@@ -47,6 +47,10 @@ pub struct DivinityOptions {
     /// The party picks among equally qualified targets (L1623). Off, the
     /// lowest seat is taken.
     pub party_breaks_ties: bool,
+    /// The seat the party set as its leader: only it takes the party's
+    /// decisions. `None`: any seat may answer, and the first answer stands.
+    #[serde(default)]
+    pub leader: Option<Seat>,
 }
 
 impl Default for DivinityOptions {
@@ -60,6 +64,7 @@ impl Default for DivinityOptions {
             honor_mode: false,
             reroll_enemy_rolls: true,
             party_breaks_ties: true,
+            leader: None,
         }
     }
 }
