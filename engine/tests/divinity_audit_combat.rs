@@ -8,121 +8,15 @@ use athlas_engine::divinity::attack::Targets;
 use athlas_engine::divinity::content::Catalogue;
 use athlas_engine::divinity::cooldown::{CardRef, Track, TrackCard, MINION_TRACK};
 use athlas_engine::divinity::damage::Environment;
-use athlas_engine::divinity::dice::{Colour, Die, Roll, TargetingFace};
+use athlas_engine::divinity::dice::{Colour, TargetingFace};
 use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::state::{Enemy, EnemyKind, Phase, RoundKind, Who};
 use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
-use athlas_engine::{RuleError, Ruleset, Seat, Status};
+use athlas_engine::{Ruleset, Seat};
 
-fn cat() -> &'static Catalogue {
-    Catalogue::standard()
-}
-
-fn options(loc: &str, party: &[&str]) -> DivinityOptions {
-    DivinityOptions {
-        party: party.iter().map(|p| p.to_string()).collect(),
-        location: Some(loc.into()),
-        ..DivinityOptions::default()
-    }
-}
-
-fn start(loc: &str, party: &[&str]) -> DivinityState {
-    Divinity::start(&options(loc, party), 7).expect("setup")
-}
-
-#[track_caller]
-fn ok_with(c: &Catalogue, s: &mut DivinityState, seat: Seat, a: A) -> Vec<Ev> {
-    match Divinity::apply_with(c, s, seat, a.clone()) {
-        Ok(ev) => ev,
-        Err(e) => panic!("{a:?} by seat {seat} was rejected: {} ({})", e.message, e.code),
-    }
-}
-
-#[track_caller]
-fn ok(s: &mut DivinityState, seat: Seat, a: A) -> Vec<Ev> {
-    ok_with(cat(), s, seat, a)
-}
-
-#[track_caller]
-fn rejected(s: &mut DivinityState, seat: Seat, a: A) -> RuleError {
-    let before = serde_json::to_string(s).unwrap();
-    let e = Divinity::apply(s, seat, a.clone()).expect_err("the action should be rejected");
-    assert_eq!(before, serde_json::to_string(s).unwrap(), "a rejected action changed the state");
-    e
-}
-
-fn ix(s: &DivinityState, id: &str) -> usize {
-    cat().locations[&s.location].map.ix(id).unwrap()
-}
-
-#[track_caller]
-fn die(c: Colour, hits: u8, special: bool) -> Die {
-    Die { colour: c, face: cat().dice.find(c, hits, special).unwrap() }
-}
-
-/// Set the pending roll's faces (L1531).
-fn set_dice(s: &mut DivinityState, dice: Vec<Die>) {
-    s.pending.as_mut().expect("a roll is pending").roll = Roll::set(dice);
-}
-
-fn waiting(s: &DivinityState) -> Vec<Seat> {
-    match Divinity::status(s) {
-        Status::Waiting { seats } => seats,
-        Status::Finished(_) => vec![],
-    }
-}
-
-/// Enemy rolls land at once and the lowest seat (or first route) is taken
-/// among equals, so enemy turns run through without the party's say.
-fn quiet(s: &mut DivinityState) {
-    s.options.reroll_enemy_rolls = false;
-    s.options.party_breaks_ties = false;
-}
-
-fn use_card(card: CardUse, aim: Aim) -> A {
-    A::Use { first_aura: None, include_self: None, card, aim }
-}
-
-/// Tutorial: every Origin travels to the Galley (#2) and reveals card 2,
-/// which spawns Darkhan's Lackeys; the next round is a Combat round.
-fn tutorial_combat_with(c: &Catalogue, party: &[&str]) -> DivinityState {
-    let mut s = Divinity::start_with(c, &options("tutorial", party), 7).expect("setup");
-    quiet(&mut s);
-    ok_with(c, &mut s, 0, A::ChooseRound { explore: true });
-    for seat in 0..party.len() as Seat {
-        ok_with(c, &mut s, seat, A::Travel { to: Some("2".into()) });
-    }
-    ok_with(c, &mut s, 0, A::Reveal);
-    ok_with(c, &mut s, 0, A::Resolve { card: "2".into() });
-    assert_eq!(s.round_kind, RoundKind::Combat);
-    s
-}
-
-/// A combat in the tutorial against one SLOW minion of our choosing in the
-/// Origins' space (the Galley), everyone standing with 30 HP.
-fn duel_with(c: &Catalogue, party: &[&str], minion: &str, hp: u32) -> DivinityState {
-    let mut s = tutorial_combat_with(c, party);
-    let galley = ix(&s, "2");
-    for o in &mut s.origins {
-        o.hp = 30;
-        o.downed = false;
-        o.space = galley;
-    }
-    s.enemies.truncate(1);
-    let e = &mut s.enemies[0];
-    e.kind = EnemyKind::Minion { card: minion.into(), veteran: false };
-    e.hp = hp;
-    e.max_hp = c.minions[minion].standard.hp;
-    e.fast = false;
-    e.space = galley;
-    e.track = Track::new(MINION_TRACK);
-    s
-}
-
-fn duel(party: &[&str], minion: &str, hp: u32) -> DivinityState {
-    duel_with(cat(), party, minion, hp)
-}
+mod divinity_support;
+use divinity_support::*;
 
 /// Another minion on the map, its tray to the right of the others.
 fn add_minion(s: &mut DivinityState, id: u32, card: &str, space: &str, fast: bool) {
@@ -153,36 +47,6 @@ fn always_special() -> Catalogue {
 
 fn pos(ev: &[Ev], want: &Ev) -> usize {
     ev.iter().position(|e| e == want).unwrap_or_else(|| panic!("no {want:?} in {ev:?}"))
-}
-
-fn targeted(ev: &[Ev], enemy: u32) -> Option<Who> {
-    ev.iter().find_map(|e| match e {
-        Ev::Targeted { enemy: x, target, .. } if *x == enemy => Some(*target),
-        _ => None,
-    })
-}
-
-/// The Temple with the Warden spawned by card 3 in space 3, where the party
-/// revealed it, everyone on 60 HP, the first Combat round waiting for the Origins.
-fn temple_boss_with(c: &Catalogue, party: &[&str]) -> (DivinityState, u32) {
-    let mut s = Divinity::start_with(c, &options("temple", party), 7).expect("setup");
-    quiet(&mut s);
-    ok_with(c, &mut s, 0, A::ChooseRound { explore: true });
-    for seat in 0..party.len() as Seat {
-        ok_with(c, &mut s, seat, A::Travel { to: Some("3".into()) });
-    }
-    ok_with(c, &mut s, 0, A::Reveal);
-    ok_with(c, &mut s, 0, A::Resolve { card: "3".into() });
-    let id = s.enemies.iter().find(|e| matches!(e.kind, EnemyKind::Boss { .. })).expect("the Warden").id;
-    for o in &mut s.origins {
-        o.hp = 60;
-        o.downed = false;
-    }
-    (s, id)
-}
-
-fn temple_boss(party: &[&str]) -> (DivinityState, u32) {
-    temple_boss_with(cat(), party)
 }
 
 // ---- 1.30 Combat start, active combat stack, terms, initiative ----

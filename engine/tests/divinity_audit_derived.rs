@@ -8,36 +8,18 @@ use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A};
 use athlas_engine::divinity::content::{CardEffect, Catalogue};
 use athlas_engine::divinity::cooldown::{CardRef, Track, TrackCard, MINION_TRACK};
 use athlas_engine::divinity::damage::Environment;
-use athlas_engine::divinity::dice::{Colour, Die, Roll, TargetingFace};
+use athlas_engine::divinity::dice::{Colour, TargetingFace};
 use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::state::{Enemy, EnemyKind, Phase, RoundKind, Who};
 use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
-use athlas_engine::{Ruleset, Seat, Status};
+use athlas_engine::{Ruleset, Seat};
 
-fn cat() -> &'static Catalogue {
-    Catalogue::standard()
-}
+mod divinity_support;
+use divinity_support::*;
 
-fn options(loc: &str, party: &[&str]) -> DivinityOptions {
-    DivinityOptions {
-        party: party.iter().map(|p| p.to_string()).collect(),
-        location: Some(loc.into()),
-        ..DivinityOptions::default()
-    }
-}
-
-#[track_caller]
-fn ok_with(c: &Catalogue, s: &mut DivinityState, seat: Seat, a: A) -> Vec<Ev> {
-    match Divinity::apply_with(c, s, seat, a.clone()) {
-        Ok(ev) => ev,
-        Err(e) => panic!("{a:?} by seat {seat} was rejected: {} ({})", e.message, e.code),
-    }
-}
-
-#[track_caller]
-fn ok(s: &mut DivinityState, seat: Seat, a: A) -> Vec<Ev> {
-    ok_with(cat(), s, seat, a)
+fn duel(party: &[&str], minion: &str, hp: u32) -> DivinityState {
+    duel_with(cat(), party, minion, hp)
 }
 
 fn ix_in(c: &Catalogue, s: &DivinityState, id: &str) -> usize {
@@ -46,34 +28,6 @@ fn ix_in(c: &Catalogue, s: &DivinityState, id: &str) -> usize {
 
 fn ix(s: &DivinityState, id: &str) -> usize {
     ix_in(cat(), s, id)
-}
-
-#[track_caller]
-fn die(c: Colour, hits: u8, special: bool) -> Die {
-    Die { colour: c, face: cat().dice.find(c, hits, special).unwrap() }
-}
-
-/// Set the pending roll's faces (L1531).
-fn set_dice(s: &mut DivinityState, dice: Vec<Die>) {
-    s.pending.as_mut().expect("a roll is pending").roll = Roll::set(dice);
-}
-
-fn waiting(s: &DivinityState) -> Vec<Seat> {
-    match Divinity::status(s) {
-        Status::Waiting { seats } => seats,
-        Status::Finished(_) => vec![],
-    }
-}
-
-/// Enemy rolls land at once and the lowest seat (or first route) is taken
-/// among equals, so enemy turns run through without the party's say.
-fn quiet(s: &mut DivinityState) {
-    s.options.reroll_enemy_rolls = false;
-    s.options.party_breaks_ties = false;
-}
-
-fn use_card(card: CardUse, aim: Aim) -> A {
-    A::Use { first_aura: None, include_self: None, card, aim }
 }
 
 /// Tutorial: every Origin in the Galley (#2) with 30 HP, fighting one SLOW
@@ -105,10 +59,6 @@ fn duel_with(c: &Catalogue, party: &[&str], minion: &str, hp: u32) -> DivinitySt
     s
 }
 
-fn duel(party: &[&str], minion: &str, hp: u32) -> DivinityState {
-    duel_with(cat(), party, minion, hp)
-}
-
 fn minion(id: u32, letter: char, card: &str, space: usize) -> Enemy {
     let hp = cat().minions[card].standard.hp;
     Enemy {
@@ -123,32 +73,6 @@ fn minion(id: u32, letter: char, card: &str, space: usize) -> Enemy {
         ap: 0,
         tactics: vec![],
     }
-}
-
-/// The Temple with the Warden spawned by card 3 in space 3, where the party
-/// revealed it, everyone on 60 HP, the first Combat round waiting.
-fn temple_boss_with(c: &Catalogue, party: &[&str]) -> (DivinityState, u32) {
-    let mut s = Divinity::start_with(c, &options("temple", party), 7).expect("setup");
-    quiet(&mut s);
-    ok_with(c, &mut s, 0, A::ChooseRound { explore: true });
-    for seat in 0..party.len() as Seat {
-        ok_with(c, &mut s, seat, A::Travel { to: Some("3".into()) });
-    }
-    ok_with(c, &mut s, 0, A::Reveal);
-    ok_with(c, &mut s, 0, A::Resolve { card: "3".into() });
-    let id = s.enemies.iter().find(|e| matches!(e.kind, EnemyKind::Boss { .. })).expect("the Warden").id;
-    for o in &mut s.origins {
-        o.hp = 60;
-        o.downed = false;
-    }
-    (s, id)
-}
-
-fn targeted(ev: &[Ev], enemy: u32) -> Option<Who> {
-    ev.iter().find_map(|e| match e {
-        Ev::Targeted { enemy: x, target, .. } if *x == enemy => Some(*target),
-        _ => None,
-    })
 }
 
 // ---- D15: the minion limit does not stop a Boss ----

@@ -13,16 +13,15 @@ use athlas_engine::divinity::content::{
 };
 use athlas_engine::divinity::cooldown::{Track, MINION_TRACK, ORIGIN_TRACK};
 use athlas_engine::divinity::damage::{DamageType, Environment};
-use athlas_engine::divinity::dice::{Colour, Die, Roll};
+use athlas_engine::divinity::dice::Colour;
 use athlas_engine::divinity::interlude::MerchantDeck;
 use athlas_engine::divinity::state::{Enemy, EnemyKind, Finish, Phase};
 use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
 use athlas_engine::{RuleError, Ruleset, Seat, Viewer};
 
-fn cat() -> &'static Catalogue {
-    Catalogue::standard()
-}
+mod divinity_support;
+use divinity_support::*;
 
 /// The standard catalogue with the Shipwreck edited.
 fn shipwreck_with(edit: impl FnOnce(&mut LocationDef)) -> Catalogue {
@@ -82,15 +81,6 @@ fn explore(c: &Catalogue, s: &mut DivinityState, to: &[Option<&str>]) {
 
 fn ix(c: &Catalogue, id: &str) -> usize {
     c.locations["shipwreck"].map.ix(id).unwrap()
-}
-
-#[track_caller]
-fn die(c: Colour, hits: u8, special: bool) -> Die {
-    Die { colour: c, face: cat().dice.find(c, hits, special).unwrap() }
-}
-
-fn set_dice(s: &mut DivinityState, dice: Vec<Die>) {
-    s.pending.as_mut().expect("a roll is pending").roll = Roll::set(dice);
 }
 
 fn held(s: &DivinityState, seat: usize, item: &str) -> usize {

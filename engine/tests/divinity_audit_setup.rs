@@ -19,10 +19,18 @@ use athlas_engine::divinity::state::{
 };
 use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::{CampaignState, Divinity, DivinityOptions, DivinityState};
-use athlas_engine::{RuleError, Ruleset, Seat, Status, Viewer};
+use athlas_engine::{RuleError, Ruleset, Seat, Viewer};
 
-fn cat() -> &'static Catalogue {
-    Catalogue::standard()
+mod divinity_support;
+use divinity_support::*;
+
+fn start(loc: &str, party: &[&str]) -> DivinityState {
+    Divinity::start(&options(loc, party), 7).expect("setup")
+}
+
+#[track_caller]
+fn ok(s: &mut DivinityState, seat: Seat, a: A) -> Vec<Ev> {
+    ok_with(cat(), s, seat, a)
 }
 
 fn options(loc: &str, party: &[&str]) -> DivinityOptions {
@@ -35,21 +43,12 @@ fn options(loc: &str, party: &[&str]) -> DivinityOptions {
     }
 }
 
-fn start(loc: &str, party: &[&str]) -> DivinityState {
-    Divinity::start(&options(loc, party), 7).expect("setup")
-}
-
 #[track_caller]
 fn ok_with(c: &Catalogue, s: &mut DivinityState, seat: Seat, a: A) -> Vec<Ev> {
     match Divinity::apply_with(c, s, seat, a.clone()) {
         Ok(ev) => ev,
         Err(e) => panic!("{a:?} by seat {seat} was rejected: {}", e.message),
     }
-}
-
-#[track_caller]
-fn ok(s: &mut DivinityState, seat: Seat, a: A) -> Vec<Ev> {
-    ok_with(cat(), s, seat, a)
 }
 
 #[track_caller]
@@ -63,17 +62,6 @@ fn rejected_with(c: &Catalogue, s: &mut DivinityState, seat: Seat, a: A) -> Rule
 #[track_caller]
 fn rejected(s: &mut DivinityState, seat: Seat, a: A) -> RuleError {
     rejected_with(cat(), s, seat, a)
-}
-
-fn ix(s: &DivinityState, id: &str) -> usize {
-    cat().locations[&s.location].map.ix(id).unwrap()
-}
-
-fn waiting(s: &DivinityState) -> Vec<Seat> {
-    match Divinity::status(s) {
-        Status::Waiting { seats } => seats,
-        Status::Finished(_) => vec![],
-    }
 }
 
 fn skill_card(id: &str) -> TrackCard {

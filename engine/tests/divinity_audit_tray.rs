@@ -7,28 +7,14 @@ use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A, Keyword
 use athlas_engine::divinity::content::Catalogue;
 use athlas_engine::divinity::cooldown::{CardRef, Track, TrackCard, MINION_TRACK};
 use athlas_engine::divinity::damage::DamageType;
-use athlas_engine::divinity::dice::{Colour, Die, Roll};
 use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::state::{EnemyKind, RoundKind, Who};
 use athlas_engine::divinity::status::Status as St;
-use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
-use athlas_engine::{RuleError, Ruleset, Seat, Status};
+use athlas_engine::divinity::{Divinity, DivinityState};
+use athlas_engine::{RuleError, Ruleset, Seat};
 
-fn cat() -> &'static Catalogue {
-    Catalogue::standard()
-}
-
-fn options(loc: &str, party: &[&str]) -> DivinityOptions {
-    DivinityOptions {
-        party: party.iter().map(|p| p.to_string()).collect(),
-        location: Some(loc.into()),
-        ..DivinityOptions::default()
-    }
-}
-
-fn start(loc: &str, party: &[&str]) -> DivinityState {
-    Divinity::start(&options(loc, party), 7).expect("setup")
-}
+mod divinity_support;
+use divinity_support::*;
 
 #[track_caller]
 fn act(c: &Catalogue, s: &mut DivinityState, seat: Seat, a: A) -> Vec<Ev> {
@@ -56,31 +42,10 @@ fn rejected(s: &mut DivinityState, seat: Seat, a: A) -> RuleError {
     refused(cat(), s, seat, a)
 }
 
-fn ix(s: &DivinityState, id: &str) -> usize {
-    cat().locations[&s.location].map.ix(id).unwrap()
-}
-
-#[track_caller]
-fn die(c: Colour, hits: u8, special: bool) -> Die {
-    Die { colour: c, face: cat().dice.find(c, hits, special).unwrap() }
-}
-
-/// Set the pending roll's faces (L1531).
-fn set_dice(s: &mut DivinityState, dice: Vec<Die>) {
-    s.pending.as_mut().expect("a roll is pending").roll = Roll::set(dice);
-}
-
 /// Every die of the pending roll shows `hits` hits and no special.
 fn set_all(s: &mut DivinityState, hits: u8) {
     let dice = s.pending.as_ref().expect("a roll is pending").roll.dice.clone();
     set_dice(s, dice.iter().map(|d| die(d.colour, hits, false)).collect());
-}
-
-fn waiting(s: &DivinityState) -> Vec<Seat> {
-    match Divinity::status(s) {
-        Status::Waiting { seats } => seats,
-        Status::Finished(_) => vec![],
-    }
 }
 
 /// Let every enemy roll stand and break ties and routes for the lowest choice.

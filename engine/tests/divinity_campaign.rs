@@ -28,9 +28,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A, KeywordFrom};
 use athlas_engine::divinity::attack::{Attack, Outcome, Targets};
-use athlas_engine::divinity::content::{
-    AbilityEffect, AbilityTarget, Catalogue, ConsumableDeck, ItemKind, Mover, School, Slot,
-};
+use athlas_engine::divinity::content::{AbilityEffect, AbilityTarget, ConsumableDeck, ItemKind, Mover, School, Slot};
 use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::interlude::valid_skills;
 use athlas_engine::divinity::map::{path_ixs, Graph};
@@ -38,9 +36,8 @@ use athlas_engine::divinity::state::{CampaignState, EnemyKind, Finish, Phase, Pu
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
 use athlas_engine::{Ruleset, Seat, Status};
 
-fn cat() -> &'static Catalogue {
-    Catalogue::standard()
-}
+mod divinity_support;
+use divinity_support::*;
 
 /// What happened over the campaign.
 #[derive(Debug, Default)]

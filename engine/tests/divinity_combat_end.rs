@@ -15,51 +15,15 @@
 use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A};
 use athlas_engine::divinity::content::{CardEffect, Catalogue, CombatEnd, LocationCard};
 use athlas_engine::divinity::cooldown::{Track, MINION_TRACK};
-use athlas_engine::divinity::dice::{Colour, Die, Roll};
+use athlas_engine::divinity::dice::{Colour, Roll};
 use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::state::{EnemyKind, Phase, RoundKind};
 use athlas_engine::divinity::status::Status as St;
-use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
+use athlas_engine::divinity::{Divinity, DivinityState};
 use athlas_engine::Seat;
 
-fn cat() -> &'static Catalogue {
-    Catalogue::standard()
-}
-
-fn options(loc: &str, party: &[&str]) -> DivinityOptions {
-    DivinityOptions {
-        party: party.iter().map(|p| p.to_string()).collect(),
-        location: Some(loc.into()),
-        ..DivinityOptions::default()
-    }
-}
-
-#[track_caller]
-fn ok_with(c: &Catalogue, s: &mut DivinityState, seat: Seat, a: A) -> Vec<Ev> {
-    match Divinity::apply_with(c, s, seat, a.clone()) {
-        Ok(ev) => ev,
-        Err(e) => panic!("{a:?} by seat {seat} was rejected: {} ({})", e.message, e.code),
-    }
-}
-
-fn ix(s: &DivinityState, id: &str) -> usize {
-    cat().locations[&s.location].map.ix(id).unwrap()
-}
-
-#[track_caller]
-fn die(c: Colour, hits: u8, special: bool) -> Die {
-    Die { colour: c, face: cat().dice.find(c, hits, special).unwrap() }
-}
-
-fn use_card(card: CardUse, aim: Aim) -> A {
-    A::Use { first_aura: None, include_self: None, card, aim }
-}
-
-/// Enemy rolls land at once and ties break by seat: enemy turns run through.
-fn quiet(s: &mut DivinityState) {
-    s.options.reroll_enemy_rolls = false;
-    s.options.party_breaks_ties = false;
-}
+mod divinity_support;
+use divinity_support::*;
 
 fn enemy_of(s: &DivinityState, minion: &str) -> u32 {
     s.enemies

@@ -12,9 +12,8 @@ use athlas_engine::divinity::state::Who;
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
 use athlas_engine::{Ruleset, Seat, Status};
 
-fn cat() -> &'static Catalogue {
-    Catalogue::standard()
-}
+mod divinity_support;
+use divinity_support::*;
 
 fn effects(l: &LocationDef) -> Vec<(&str, &CardEffect)> {
     let mut out = Vec::new();

@@ -3,7 +3,6 @@
 //! derived cases D01-D60 that need no round loop). Dice are injected by face.
 
 use athlas_engine::divinity::attack::{self, Attack, Count, Outcome, StatusGrant, Target, Targets};
-use athlas_engine::divinity::content::Catalogue;
 use athlas_engine::divinity::cooldown::{Applied, CardRef, Track, TrackCard, KEYWORD_SLOT, MINION_TRACK, ORIGIN_TRACK};
 use athlas_engine::divinity::damage::{harm, DamageType, Defence, Environment, Harm};
 use athlas_engine::divinity::dice::{Colour, DiceTable, Die, Pool, Roll, TargetingFace};
@@ -12,9 +11,8 @@ use athlas_engine::divinity::minion::{choose_target, plan_move, Candidate, Targe
 use athlas_engine::divinity::status::Status;
 use athlas_engine::rng::GameRng;
 
-fn cat() -> &'static Catalogue {
-    Catalogue::standard()
-}
+mod divinity_support;
+use divinity_support::*;
 
 fn table() -> &'static DiceTable {
     &cat().dice

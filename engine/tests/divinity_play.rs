@@ -9,64 +9,22 @@ use athlas_engine::divinity::content::Catalogue;
 use athlas_engine::divinity::content::ConsumableDeck;
 use athlas_engine::divinity::cooldown::{CardRef, Track, MINION_TRACK};
 use athlas_engine::divinity::damage::{DamageType, Environment};
-use athlas_engine::divinity::dice::{Colour, Die, Roll};
+use athlas_engine::divinity::dice::Colour;
 use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::interlude::{valid_skills, MerchantDeck};
 use athlas_engine::divinity::state::{EnemyKind, Finish, Overflow, Phase, Revealed, RoundKind, Who};
 use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
-use athlas_engine::{Outcome, RuleError, Ruleset, Seat, Status, Viewer};
+use athlas_engine::{Outcome, Ruleset, Seat, Status, Viewer};
 
-fn cat() -> &'static Catalogue {
-    Catalogue::standard()
-}
-
-fn options(loc: &str, party: &[&str]) -> DivinityOptions {
-    DivinityOptions {
-        party: party.iter().map(|p| p.to_string()).collect(),
-        location: Some(loc.into()),
-        ..DivinityOptions::default()
-    }
-}
-
-fn start(loc: &str, party: &[&str]) -> DivinityState {
-    Divinity::start(&options(loc, party), 7).expect("setup")
-}
+mod divinity_support;
+use divinity_support::*;
 
 #[track_caller]
 fn ok(s: &mut DivinityState, seat: Seat, a: A) -> Vec<Ev> {
     match Divinity::apply(s, seat, a.clone()) {
         Ok(ev) => ev,
         Err(e) => panic!("{a:?} by seat {seat} was rejected: {}", e.message),
-    }
-}
-
-#[track_caller]
-fn rejected(s: &mut DivinityState, seat: Seat, a: A) -> RuleError {
-    let before = serde_json::to_string(s).unwrap();
-    let e = Divinity::apply(s, seat, a.clone()).expect_err("the action should be rejected");
-    assert_eq!(before, serde_json::to_string(s).unwrap(), "a rejected action changed the state");
-    e
-}
-
-fn ix(s: &DivinityState, id: &str) -> usize {
-    cat().locations[&s.location].map.ix(id).unwrap()
-}
-
-#[track_caller]
-fn die(c: Colour, hits: u8, special: bool) -> Die {
-    Die { colour: c, face: cat().dice.find(c, hits, special).unwrap() }
-}
-
-/// Set the pending roll's faces (L1531).
-fn set_dice(s: &mut DivinityState, dice: Vec<Die>) {
-    s.pending.as_mut().expect("a roll is pending").roll = Roll::set(dice);
-}
-
-fn waiting(s: &DivinityState) -> Vec<Seat> {
-    match Divinity::status(s) {
-        Status::Waiting { seats } => seats,
-        Status::Finished(_) => vec![],
     }
 }
 
@@ -164,7 +122,7 @@ fn r18_r19_unset_tracker_until_a_card_sets_it() {
 
 #[test]
 fn r20_r21_round_choice() {
-    let mut s = start("tutorial", &["ifan", "sebille"]);
+    let s = start("tutorial", &["ifan", "sebille"]);
     assert_eq!(waiting(&s), vec![0, 1], "the party chooses: any seat may answer");
     let mut any = s.clone();
     ok(&mut any, 1, A::ChooseRound { explore: true });

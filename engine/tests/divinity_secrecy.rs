@@ -18,7 +18,7 @@
 use std::collections::BTreeSet;
 
 use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A};
-use athlas_engine::divinity::content::{CardEffect, Catalogue, LocationCard};
+use athlas_engine::divinity::content::{CardEffect, LocationCard};
 use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::state::Phase;
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
@@ -27,9 +27,8 @@ use athlas_engine::{Ruleset, Seat, Status, Viewer, Visible};
 use proptest::prelude::*;
 use serde_json::Value;
 
-fn cat() -> &'static Catalogue {
-    Catalogue::standard()
-}
+mod divinity_support;
+use divinity_support::*;
 
 fn card<'c>(s: &DivinityState, id: &str) -> Option<&'c LocationCard> {
     cat().locations[&s.location].card(id)

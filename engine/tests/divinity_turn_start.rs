@@ -11,7 +11,10 @@ use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::state::{EnemyKind, Who};
 use athlas_engine::divinity::status::{Status as St, StatusDamage};
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
-use athlas_engine::{RuleError, Ruleset, Seat, Status, Viewer};
+use athlas_engine::{RuleError, Ruleset, Seat, Viewer};
+
+mod divinity_support;
+use divinity_support::*;
 
 fn std_cat() -> &'static Catalogue {
     Catalogue::standard()
@@ -31,13 +34,6 @@ fn rejected(c: &Catalogue, s: &mut DivinityState, seat: Seat, a: A) -> RuleError
     let e = Divinity::apply_with(c, s, seat, a.clone()).expect_err("the action should be rejected");
     assert_eq!(before, serde_json::to_string(s).unwrap(), "a rejected action changed the state");
     e
-}
-
-fn waiting(s: &DivinityState) -> Vec<Seat> {
-    match Divinity::status(s) {
-        Status::Waiting { seats } => seats,
-        Status::Finished(_) => vec![],
-    }
 }
 
 /// The tutorial's Galley fight on catalogue `c`: the party in the Galley
