@@ -1413,15 +1413,7 @@ impl DivinityState {
         if seat != r.seat {
             return Err(err("not_your_roll", "only the rolling Origin picks the dice its roll loses (L1515)"));
         }
-        if remove.len() != r.remove as usize {
-            return Err(err("reduction_count", format!("remove exactly {} dice (L1515)", r.remove)));
-        }
-        let mut pool = r.attack.dice;
-        for &c in remove {
-            if !pool.reduce(c) {
-                return Err(err("no_such_die", format!("the roll has no {c:?} die left to remove")));
-            }
-        }
+        let pool = reduced(r.attack.dice, r.remove, remove)?;
         self.roll_reduction = None;
         self.roll_attack_with(cat, seat, r.attack, r.targets, r.space, r.label, r.repeat, pool, ev);
         Ok(())
@@ -2047,15 +2039,7 @@ impl DivinityState {
     ) -> Result<(), RuleError> {
         let r =
             self.reduction.clone().ok_or_else(|| err("no_reduction", "no enemy roll waits for a dice reduction"))?;
-        if remove.len() != r.remove as usize {
-            return Err(err("reduction_count", format!("remove exactly {} dice (L1515)", r.remove)));
-        }
-        let mut pool = r.attack.dice;
-        for &c in remove {
-            if !pool.reduce(c) {
-                return Err(err("no_such_die", format!("the roll has no {c:?} die left to remove")));
-            }
-        }
+        let pool = reduced(r.attack.dice, r.remove, remove)?;
         self.reduction = None;
         if !self.enemy_roll_with(cat, r.enemy, &r.attack, r.target, r.boss, pool, ev)
             && self.enemy(r.enemy).is_some()
@@ -2239,4 +2223,18 @@ fn equip_plan(
         return Err(err("backpack_full", "no room for the displaced item: discard something first (L1056)"));
     }
     Ok((equipped, backpack))
+}
+
+/// A pool after the dice a reduction's chooser picked (L1515): exactly
+/// `count` dice, each of a colour the pool still holds.
+fn reduced(mut pool: Pool, count: u32, remove: &[Colour]) -> Result<Pool, RuleError> {
+    if remove.len() != count as usize {
+        return Err(err("reduction_count", format!("remove exactly {count} dice (L1515)")));
+    }
+    for &c in remove {
+        if !pool.reduce(c) {
+            return Err(err("no_such_die", format!("the roll has no {c:?} die left to remove")));
+        }
+    }
+    Ok(pool)
 }
