@@ -569,6 +569,22 @@ fn r242_a_boss_cannot_be_taunted() {
     assert_eq!(rejected(&mut s, 0, A::Taunt { enemy: id }).code, "immovable");
 }
 
+/// R242 (L1837): the Boss' special rules are read before every encounter:
+/// every seat's view of a Boss carries them; a minion's carries none.
+#[test]
+fn r242_the_view_shows_the_boss_special_rules() {
+    let (s, id) = temple_boss(&["ifan", "sebille"]);
+    let rules = &cat().bosses["the_warden"].special_rules;
+    assert!(!rules.is_empty());
+    for viewer in [athlas_engine::Viewer::Seat(0), athlas_engine::Viewer::Seat(1), athlas_engine::Viewer::Spectator] {
+        let view = Divinity::view(&s, viewer);
+        let boss = view.enemies.iter().find(|e| e.id == id).expect("the Warden is in view");
+        assert_eq!(boss.special_rules.as_ref(), Some(rules));
+    }
+    let d = duel(&["ifan"], "darkhans_lackey", 10);
+    assert!(Divinity::view(&d, athlas_engine::Viewer::Seat(0)).enemies.iter().all(|e| e.special_rules.is_none()));
+}
+
 // ---- 1.38 Game variants ----
 
 /// Shipwreck until the level-up exit 5b is revealed and taken.

@@ -30,6 +30,8 @@ pub struct EnemyView {
     pub ap: u32,
     /// Tactics left in the Boss' draw deck (their order is secret).
     pub tactics_left: usize,
+    /// A Boss' special rules, read before every encounter (L1837).
+    pub special_rules: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -109,6 +111,10 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
                 track: e.track.clone(),
                 ap: e.ap,
                 tactics_left: e.tactics.len(),
+                special_rules: match &e.kind {
+                    EnemyKind::Boss { boss } => cat.bosses.get(boss).map(|b| b.special_rules.clone()),
+                    EnemyKind::Minion { .. } => None,
+                },
             })
             .collect(),
         map: state.map.clone(),
