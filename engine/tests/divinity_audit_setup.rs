@@ -717,6 +717,11 @@ fn r57_r75_permanent_keywords() {
     assert!(s.keywords(cat(), 0).contains("LUCKY"), "equipped");
     s.origins[0].summon = Some("incarnate".into());
     assert!(s.keywords(cat(), 0).contains("SPIRITS"), "an active summon");
+    // A rune's side gives its keyword once attached (the Rock Rune's trinket side: EARTH).
+    s.origins[0].backpack.push("rock_rune".into());
+    assert!(!s.keywords(cat(), 0).contains("EARTH"), "a rune in the backpack gives nothing");
+    ok(&mut s, 0, A::AttachRune { rune: "rock_rune".into(), item: "lucky_charm".into() });
+    assert!(s.keywords(cat(), 0).contains("EARTH"), "an attached rune's side");
     // A permanent keyword serves an automatic success: the Shipwreck's card 1 (LUCKY).
     let mut s = start("shipwreck", &["ifan"]);
     s.origins[0].backpack.push("lucky_charm".into());
