@@ -75,7 +75,7 @@ impl DivinityState {
                 self.enemy_queue.clear();
                 return;
             }
-            if self.enemy_roll.is_some() || self.enemy_choice_pending() {
+            if self.enemy_roll.is_some() || self.enemy_choice_pending() || self.reaction.is_some() {
                 return;
             }
             if self.enemy_queue.is_empty() {
@@ -110,6 +110,7 @@ impl DivinityState {
     /// slide (L757), the SLOW enemies act, and the round ends.
     pub(super) fn after_origin_turn(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
         if self.enemy_roll.is_some()
+            || self.reaction.is_some()
             || self.dominated_turn.is_some()
             || self.turn_start.is_some()
             || !self.enemy_queue.is_empty()
@@ -214,6 +215,7 @@ impl DivinityState {
         self.route = None;
         self.reduction = None;
         self.turn_start = None;
+        self.reaction = None;
         // (3) Origins that had no turn resolve start-of-turn effects and slide (L1758);
         // the one whose turn was under way slides too (G33).
         for s in 0..self.origins.len() as Seat {
@@ -1541,6 +1543,9 @@ impl DivinityState {
                 let alive: Vec<Who> = targets.into_iter().filter(|w| self.space_of(*w).is_some()).collect();
                 if repeat > 0 && !alive.is_empty() {
                     self.roll_attack(cat, seat, a, alive, space, label, repeat - 1, ev);
+                } else if self.reaction.is_some() {
+                    // A reaction's last roll: the enemy's turn goes on (L864).
+                    self.resume_after_reaction(cat, ev);
                 } else {
                     self.check_combat_end(cat, ev);
                 }
@@ -1877,12 +1882,27 @@ impl DivinityState {
     /// A minion on its chosen route, then its attack if in range or a heal
     /// of its level (L385-387), then its slide.
     fn minion_move_and_attack(&mut self, cat: &Catalogue, id: u32, target: Who, walk: &[SpaceIx], ev: &mut Vec<Ev>) {
+        if self.space_of(target).is_none() {
+            return;
+        }
+        self.walk(cat, id, walk, ev);
+        if !walk.is_empty() && self.react(cat, id, 0, target, None, ev) {
+            return; // the turn goes on once the reaction's roll is accepted
+        }
+        self.minion_after_move(cat, id, target, ev);
+    }
+
+    /// The rest of a minion's turn after its move: attack if in range or
+    /// heal its level (L385-387), then slide.
+    fn minion_after_move(&mut self, cat: &Catalogue, id: u32, target: Who, ev: &mut Vec<Ev>) {
         let me = Who::Enemy(id);
         let Some(EnemyKind::Minion { card, veteran }) = self.enemy(id).map(|e| e.kind.clone()) else { return };
         let stats = cat.minions[&card].side(veteran).clone();
         let level = stats.level;
-        let Some(tspace) = self.space_of(target) else { return };
-        self.walk(cat, id, walk, ev);
+        let Some(tspace) = self.space_of(target) else {
+            self.slide_enemy(id, ev);
+            return;
+        };
         let Some(now) = self.enemy(id).map(|e| e.space) else { return };
         let in_range = self.with_graph(cat, |g| g.distance(now, tspace)).is_some_and(|d| d <= stats.attack.range);
         let blocked = self.has_status(cat, me, |r| r.blocks_attacks);
@@ -2012,9 +2032,22 @@ impl DivinityState {
         walk: &[SpaceIx],
         ev: &mut Vec<Ev>,
     ) -> bool {
+        if t.attack.is_none() || self.space_of(target).is_none() {
+            return false;
+        }
+        self.walk(cat, id, walk, ev);
+        if !walk.is_empty() && self.react(cat, id, 0, target, Some(t.id.clone()), ev) {
+            return true; // the Boss plays on once the reaction's roll is accepted
+        }
+        self.boss_after_move(cat, id, t, target, ev)
+    }
+
+    /// An attack tactic after the Boss' move: attack if in range and the
+    /// space holds an Origin, else take the AP back (L1811-1813). True when
+    /// the roll waits.
+    fn boss_after_move(&mut self, cat: &Catalogue, id: u32, t: &BossTactic, target: Who, ev: &mut Vec<Ev>) -> bool {
         let Some(a) = &t.attack else { return false };
         let Some(tspace) = self.space_of(target) else { return false };
-        self.walk(cat, id, walk, ev);
         let Some(now) = self.enemy(id).map(|e| e.space) else { return false };
         let in_range = self.with_graph(cat, |g| g.distance(now, tspace)).is_some_and(|d| d <= a.range);
         let origins_there = self.origins.iter().any(|o| o.space == tspace && !o.downed);
@@ -2113,6 +2146,107 @@ impl DivinityState {
         self.check_combat_end(cat, ev);
         self.run_queue(cat, ev);
         Ok(())
+    }
+
+    // ----- Reactions (L864) -----
+
+    /// The reaction `seat` would make now in `space`: a face-up ongoing
+    /// skill with a reaction and the equipped weapon it attacks with (its
+    /// per-round limit and keyword kept, L867). None for a downed Origin, one
+    /// elsewhere, or one a status stops attacking or acting.
+    fn reaction_of(&self, cat: &Catalogue, seat: Seat, space: SpaceIx) -> Option<(String, String)> {
+        let o = &self.origins[seat as usize];
+        if o.downed || o.space != space {
+            return None;
+        }
+        if self.has_status(cat, Who::Origin(seat), |r| r.blocks_attacks || r.skips_turn) {
+            return None;
+        }
+        let keywords = self.keywords(cat, seat);
+        o.track.active().find_map(|c| {
+            let CardRef::Skill(id) = c else { return None };
+            let r = cat.skills.get(id)?.reaction?;
+            let w = r.weapon;
+            let weapon = o.equipped.iter().find(|i| {
+                let d = &cat.items[*i];
+                d.kind == ItemKind::Equipment(w.slot)
+                    && d.action.as_ref().is_some_and(|a| {
+                        (!w.melee || a.attack.range == 0)
+                            && self.check_action_limits(seat, i, a.per_round, a.requires.as_deref(), &keywords).is_ok()
+                    })
+            })?;
+            Some((id.clone(), weapon.clone()))
+        })
+    }
+
+    /// An enemy ended its move, on its turn, in a space: every Origin there
+    /// with a face-up reaction attacks it, seat by seat from `from`, with
+    /// its weapon's stats and special effects, through the usual pipeline,
+    /// at no AP (L864). A roll waits for its Origin's rerolls like any other;
+    /// the enemy's turn is then on hold (`true`) until it is accepted.
+    fn react(
+        &mut self,
+        cat: &Catalogue,
+        id: u32,
+        from: Seat,
+        target: Who,
+        tactic: Option<String>,
+        ev: &mut Vec<Ev>,
+    ) -> bool {
+        for seat in from..self.origins.len() as Seat {
+            if !matches!(self.phase, Phase::Combat { .. }) {
+                return false;
+            }
+            let Some(space) = self.enemy(id).map(|e| e.space) else { return false };
+            let Some((skill, weapon)) = self.reaction_of(cat, seat, space) else { continue };
+            let r = cat.skills[&skill].reaction.expect("a reaction skill");
+            let mut a = self.item_attack(cat, seat, &weapon);
+            a.level_bonus |= r.level_bonus;
+            let aim = match a.targets {
+                Targets::Single => Aim::Enemy(id),
+                Targets::Area => Aim::Space(self.space_id(cat, space)),
+            };
+            let Ok((targets, space)) = self.aim(cat, seat, &a, &aim, false, None) else { continue };
+            if let Ok(Some(ty)) = self.aura_for(cat, seat, &a, None) {
+                a.outcome = Outcome::Damage { damage_type: ty };
+            }
+            let limited = cat.items[&weapon].action.as_ref().is_some_and(|x| x.per_round.is_some());
+            let rolls = if limited { 1 } else { r.weapon.attacks };
+            self.used.insert(format!("{seat}:{weapon}"), self.round);
+            ev.push(Ev::Reacted { seat, skill: skill.clone(), enemy: id });
+            self.roll_attack(cat, seat, a, targets, space, skill, rolls - 1, ev);
+            if self.pending.is_some() || self.roll_reduction.is_some() {
+                self.reaction = Some(ReactionWait { enemy: id, next: seat + 1, target, tactic });
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A reaction's roll was accepted: the other reactions to the same move,
+    /// then the rest of the enemy's turn if it still stands (a defeated
+    /// enemy's turn is over), then the next enemy.
+    fn resume_after_reaction(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
+        let Some(r) = self.reaction.take() else { return };
+        if self.react(cat, r.enemy, r.next, r.target, r.tactic.clone(), ev) {
+            return;
+        }
+        if self.enemy(r.enemy).is_some() && matches!(self.phase, Phase::Combat { .. }) {
+            match &r.tactic {
+                None => self.minion_after_move(cat, r.enemy, r.target, ev),
+                Some(tactic) => {
+                    if let Some(EnemyKind::Boss { boss }) = self.enemy(r.enemy).map(|e| e.kind.clone()) {
+                        let tac = cat.bosses[&boss].tactics.iter().find(|x| &x.id == tactic).expect("tactic").clone();
+                        if !self.boss_after_move(cat, r.enemy, &tac, r.target, ev) {
+                            self.check_combat_end(cat, ev);
+                            self.boss_tactics(cat, r.enemy, ev);
+                        }
+                    }
+                }
+            }
+        }
+        self.check_combat_end(cat, ev);
+        self.run_queue(cat, ev);
     }
 
     /// Play tactics while the Boss can pay for the top card (L1795-1799).

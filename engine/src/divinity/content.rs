@@ -222,7 +222,32 @@ pub struct SkillDef {
     /// Movement and teleport skills (L905-907).
     #[serde(default)]
     pub movement: Option<SkillMove>,
+    /// While face up, an attack made outside the owner's turn when the
+    /// trigger happens (L864).
+    #[serde(default)]
+    pub reaction: Option<Reaction>,
     pub text: String,
+}
+
+/// What sets a reaction off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReactionTrigger {
+    /// An enemy ends its move, on its own turn, in the owner's space.
+    EnemyEndsMoveHere,
+}
+
+/// An ongoing skill's reaction (L864): when the trigger happens, attacks on
+/// the enemy that set it off with an equipped weapon's stats and special
+/// effects, at no AP, its per-round limit kept (L867).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reaction {
+    pub trigger: ReactionTrigger,
+    pub weapon: WeaponAttacks,
+    /// ★ is added to each roll.
+    #[serde(default)]
+    pub level_bonus: bool,
 }
 
 /// How often a special ability may be used.
@@ -1029,6 +1054,12 @@ impl Catalogue {
             }
             if s.weapon.is_some() && s.attack.is_some() {
                 return Err(format!("skill {}: attacks with a weapon or with its own stats, not both", s.id));
+            }
+            if let Some(r) = &s.reaction {
+                let other = s.attack.is_some() || s.weapon.is_some() || s.movement.is_some() || s.summon.is_some();
+                if s.flip_at.is_none() || other || r.weapon.attacks == 0 {
+                    return Err(format!("skill {}: a reaction is an ongoing skill of 1+ weapon attacks only", s.id));
+                }
             }
             if s.aura.is_some() && s.flip_at.is_none() {
                 return Err(format!("skill {}: an aura is an ongoing skill", s.id));

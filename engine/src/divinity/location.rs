@@ -204,6 +204,7 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
         route: None,
         reduction: None,
         roll_reduction: None,
+        reaction: None,
         turn_start: None,
         challenge: None,
         overflow: Vec::new(),

@@ -321,6 +321,20 @@ pub struct RollReduction {
     pub repeat: u32,
 }
 
+/// A reaction roll (L864) waits for its Origin's rerolls (or dice pick):
+/// the enemy's turn that set it off is on hold.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReactionWait {
+    /// The enemy that moved; its turn goes on afterwards if it still stands.
+    pub enemy: u32,
+    /// Seats from this one on may still react to the same move.
+    pub next: Seat,
+    /// The enemy's target.
+    pub target: Who,
+    /// The Boss tactic under way, for a Boss.
+    pub tactic: Option<String>,
+}
+
 /// An enemy with several start-of-turn effects whose order changes the
 /// outcome: the party picks the order (L682-684). Its turn waits.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -427,6 +441,10 @@ pub struct DivinityState {
     /// An enemy whose start-of-turn effects wait for the party's order (L684).
     #[serde(default)]
     pub turn_start: Option<TurnStartChoice>,
+    /// An enemy's turn stopped by a reaction's roll (L864): it goes on once
+    /// that roll is accepted.
+    #[serde(default)]
+    pub reaction: Option<ReactionWait>,
     pub challenge: Option<ChallengeState>,
     /// Items acquired when no one who may take them had room (L1056),
     /// oldest first: the party places or discards each before anything else.

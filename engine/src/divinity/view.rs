@@ -71,6 +71,8 @@ pub struct DivinityView {
     pub turn_start: Option<super::state::TurnStartChoice>,
     /// An Origin's roll waiting for that Origin to pick the dice it loses (L1515).
     pub roll_reduction: Option<super::state::RollReduction>,
+    /// An enemy's turn on hold while a reaction's roll waits (L864).
+    pub reaction: Option<super::state::ReactionWait>,
     pub challenge: Option<ChallengeState>,
     /// Items waiting for the party to find room (L1056).
     pub overflow: Vec<super::state::Overflow>,
@@ -134,6 +136,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         reduction: state.reduction.clone(),
         turn_start: state.turn_start.clone(),
         roll_reduction: state.roll_reduction.clone(),
+        reaction: state.reaction.clone(),
         challenge: state.challenge.clone(),
         overflow: state.overflow.clone(),
         campaign: super::Divinity::campaign(state, cat),
