@@ -17,7 +17,7 @@ use athlas_engine::divinity::cooldown::CardRef;
 use athlas_engine::divinity::dice::Colour;
 use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::state::{Phase, Who};
-use athlas_engine::divinity::DivinityState;
+use athlas_engine::divinity::{Divinity, DivinityState};
 
 const VIGIL: &str = "steel_vigil";
 
@@ -157,4 +157,48 @@ fn l864_reaction_defeating_the_last_enemy_ends_the_combat() {
     assert_eq!(s.origins[0].hp, hp);
 }
 
-use athlas_engine::divinity::Divinity;
+/// L864, L511: a reaction roll is Sebille's own roll: she may reroll it with
+/// Source before `Accept`. Against a Boss (the Warden walking into her space
+/// with its strike), the Boss plays on once the roll is accepted: its strike
+/// rolls.
+#[test]
+fn l864_boss_plays_on_after_a_reaction_rerolled_with_source() {
+    let (mut s, id) = temple_boss(&["sebille"]);
+    s.enemies.retain(|e| e.id == id);
+    s.enemies[0].space = ix(&s, "2");
+    s.enemies[0].tactics.retain(|t| t != "w_strike");
+    s.enemies[0].tactics.insert(0, "w_strike".into());
+    s.origins[0].space = ix(&s, "3");
+    s.origins[0].hand.push(VIGIL.into());
+    s.origins[0].source = 1;
+    ok(&mut s, 0, A::StartTurn);
+    ok(&mut s, 0, use_card(CardUse::Skill(VIGIL.into()), Aim::Origin(0)));
+    let ev = ok(&mut s, 0, A::EndTurn);
+    assert!(reacted(&ev), "the Warden ends its move in her space");
+    assert_eq!(s.enemy(id).unwrap().space, ix(&s, "3"));
+    assert_eq!(s.reaction.as_ref().map(|r| r.tactic.as_deref()), Some(Some("w_strike")));
+    ok(&mut s, 0, A::Reroll { dice: vec![0], source: true });
+    assert_eq!(s.origins[0].source, 0, "a Source reroll of the reaction roll");
+    assert!(s.reaction.is_some(), "still on hold while the roll waits");
+    one_hit_each(&mut s);
+    let hp = s.enemy(id).unwrap().hp;
+    let star = cat().origins["sebille"].at(s.origins[0].level).unwrap().level_bonus;
+    let ev = ok(&mut s, 0, A::Accept);
+    assert_eq!(s.enemy(id).unwrap().hp, hp - (2 + star - 2), "2 hits + ★ − 2 physical armor");
+    assert!(ev.iter().any(|e| matches!(e, Ev::Rolled { who: Who::Enemy(x), .. } if *x == id)), "the strike goes on");
+    assert!(s.reaction.is_none());
+}
+
+/// L864, L873: the reaction is data on an ongoing skill: the catalogue
+/// refuses one that is not ongoing, or that also attacks by itself.
+#[test]
+fn l864_a_reaction_is_an_ongoing_skill() {
+    let d = &cat().skills[VIGIL];
+    assert!(d.reaction.is_some() && d.flip_at.is_some() && d.attack.is_none() && d.weapon.is_none());
+    let mut c = cat().clone();
+    c.skills.get_mut(VIGIL).unwrap().flip_at = None;
+    assert!(c.validate().is_err(), "a reaction that is not ongoing");
+    let mut c = cat().clone();
+    c.skills.get_mut(VIGIL).unwrap().weapon = c.skills["flurry"].weapon;
+    assert!(c.validate().is_err(), "a reaction that is also a weapon skill");
+}
