@@ -47,7 +47,7 @@ pub enum DivinityEvent {
     DiceToReduce { enemy: u32, remove: u32 },
     TurnStartToOrder { enemy: u32, statuses: Vec<Status> },
     OwnDiceToReduce { seat: Seat, remove: u32 },
-    /// An ongoing skill's reaction attacks an enemy outside the Origin's turn (L864).
+    // An ongoing skill's reaction attacks an enemy outside the Origin's turn (L864).
     Reacted { seat: Seat, skill: String, enemy: u32 },
     TalentUsed { seat: Seat, talent: String },
     KeyPlaced { a: String, b: String },
