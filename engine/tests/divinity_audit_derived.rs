@@ -10,54 +10,13 @@ use athlas_engine::divinity::cooldown::{CardRef, Track, TrackCard, MINION_TRACK}
 use athlas_engine::divinity::damage::Environment;
 use athlas_engine::divinity::dice::{Colour, TargetingFace};
 use athlas_engine::divinity::event::DivinityEvent as Ev;
-use athlas_engine::divinity::state::{Enemy, EnemyKind, Phase, RoundKind, Who};
+use athlas_engine::divinity::state::{Enemy, EnemyKind, Phase, Who};
 use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
 use athlas_engine::{Ruleset, Seat};
 
 mod divinity_support;
 use divinity_support::*;
-
-fn duel(party: &[&str], minion: &str, hp: u32) -> DivinityState {
-    duel_with(cat(), party, minion, hp)
-}
-
-fn ix_in(c: &Catalogue, s: &DivinityState, id: &str) -> usize {
-    c.locations[&s.location].map.ix(id).unwrap()
-}
-
-fn ix(s: &DivinityState, id: &str) -> usize {
-    ix_in(cat(), s, id)
-}
-
-/// Tutorial: every Origin in the Galley (#2) with 30 HP, fighting one SLOW
-/// minion of our choosing there; the first Combat round waits for the Origins.
-fn duel_with(c: &Catalogue, party: &[&str], minion: &str, hp: u32) -> DivinityState {
-    let mut s = Divinity::start_with(c, &options("tutorial", party), 7).expect("setup");
-    quiet(&mut s);
-    ok_with(c, &mut s, 0, A::ChooseRound { explore: true });
-    for seat in 0..party.len() as Seat {
-        ok_with(c, &mut s, seat, A::Travel { to: Some("2".into()) });
-    }
-    ok_with(c, &mut s, 0, A::Reveal);
-    ok_with(c, &mut s, 0, A::Resolve { card: "2".into() });
-    assert_eq!(s.round_kind, RoundKind::Combat);
-    let galley = ix_in(c, &s, "2");
-    for o in &mut s.origins {
-        o.hp = 30;
-        o.downed = false;
-        o.space = galley;
-    }
-    s.enemies.truncate(1);
-    let e = &mut s.enemies[0];
-    e.kind = EnemyKind::Minion { card: minion.into(), veteran: false };
-    e.hp = hp;
-    e.max_hp = c.minions[minion].standard.hp;
-    e.fast = false;
-    e.space = galley;
-    e.track = Track::new(MINION_TRACK);
-    s
-}
 
 fn minion(id: u32, letter: char, card: &str, space: usize) -> Enemy {
     let hp = cat().minions[card].standard.hp;

@@ -50,7 +50,12 @@ pub fn rejected(s: &mut DivinityState, seat: Seat, a: A) -> RuleError {
 }
 
 pub fn ix(s: &DivinityState, id: &str) -> usize {
-    cat().locations[&s.location].map.ix(id).unwrap()
+    ix_in(cat(), s, id)
+}
+
+/// A space's index on the location map of a given catalogue.
+pub fn ix_in(c: &Catalogue, s: &DivinityState, id: &str) -> usize {
+    c.locations[&s.location].map.ix(id).unwrap()
 }
 
 #[track_caller]
@@ -100,7 +105,7 @@ pub fn tutorial_combat_with(c: &Catalogue, party: &[&str]) -> DivinityState {
 /// Origins' space (the Galley), everyone standing with 30 HP.
 pub fn duel_with(c: &Catalogue, party: &[&str], minion: &str, hp: u32) -> DivinityState {
     let mut s = tutorial_combat_with(c, party);
-    let galley = ix(&s, "2");
+    let galley = ix_in(c, &s, "2");
     for o in &mut s.origins {
         o.hp = 30;
         o.downed = false;
