@@ -2101,14 +2101,9 @@ impl DivinityState {
         match &r.tactic {
             None => self.minion_move_and_attack(cat, r.enemy, r.target, &walk, ev),
             Some(tactic) => {
-                let Some(EnemyKind::Boss { boss }) = self.enemy(r.enemy).map(|e| e.kind.clone()) else {
-                    return Ok(());
-                };
-                let tac = cat.bosses[&boss].tactics.iter().find(|x| &x.id == tactic).expect("tactic").clone();
-                if !self.boss_strike_along(cat, r.enemy, &tac, r.target, &walk, ev) {
-                    self.check_combat_end(cat, ev);
-                    self.boss_tactics(cat, r.enemy, ev);
-                }
+                let Some(tac) = self.tactic_of(cat, r.enemy, tactic) else { return Ok(()) };
+                let held = self.boss_strike_along(cat, r.enemy, &tac, r.target, &walk, ev);
+                self.boss_plays_on(cat, r.enemy, held, ev);
             }
         }
         self.check_combat_end(cat, ev);
@@ -2133,14 +2128,9 @@ impl DivinityState {
                 self.minion_act(cat, tie.enemy, Some(t), &others, ev);
             }
             Some(tactic) => {
-                let Some(EnemyKind::Boss { boss }) = self.enemy(tie.enemy).map(|e| e.kind.clone()) else {
-                    return Ok(());
-                };
-                let tac = cat.bosses[&boss].tactics.iter().find(|x| &x.id == tactic).expect("tactic").clone();
-                if !self.boss_strike(cat, tie.enemy, &tac, t, ev) {
-                    self.check_combat_end(cat, ev);
-                    self.boss_tactics(cat, tie.enemy, ev);
-                }
+                let Some(tac) = self.tactic_of(cat, tie.enemy, tactic) else { return Ok(()) };
+                let held = self.boss_strike(cat, tie.enemy, &tac, t, ev);
+                self.boss_plays_on(cat, tie.enemy, held, ev);
             }
         }
         self.check_combat_end(cat, ev);
@@ -2235,18 +2225,31 @@ impl DivinityState {
             match &r.tactic {
                 None => self.minion_after_move(cat, r.enemy, r.target, ev),
                 Some(tactic) => {
-                    if let Some(EnemyKind::Boss { boss }) = self.enemy(r.enemy).map(|e| e.kind.clone()) {
-                        let tac = cat.bosses[&boss].tactics.iter().find(|x| &x.id == tactic).expect("tactic").clone();
-                        if !self.boss_after_move(cat, r.enemy, &tac, r.target, ev) {
-                            self.check_combat_end(cat, ev);
-                            self.boss_tactics(cat, r.enemy, ev);
-                        }
+                    if let Some(tac) = self.tactic_of(cat, r.enemy, tactic) {
+                        let held = self.boss_after_move(cat, r.enemy, &tac, r.target, ev);
+                        self.boss_plays_on(cat, r.enemy, held, ev);
                     }
                 }
             }
         }
         self.check_combat_end(cat, ev);
         self.run_queue(cat, ev);
+    }
+
+    /// The tactic `tactic` of the Boss `id`, whose turn waited on the party
+    /// (None when `id` is no Boss).
+    fn tactic_of(&self, cat: &Catalogue, id: u32, tactic: &str) -> Option<BossTactic> {
+        let Some(EnemyKind::Boss { boss }) = self.enemy(id).map(|e| &e.kind) else { return None };
+        Some(cat.bosses[boss].tactics.iter().find(|x| x.id == tactic).expect("tactic").clone())
+    }
+
+    /// After a tactic that waited on the party: unless its strike is on hold
+    /// again (`held`), the Boss plays its next tactics.
+    fn boss_plays_on(&mut self, cat: &Catalogue, id: u32, held: bool, ev: &mut Vec<Ev>) {
+        if !held {
+            self.check_combat_end(cat, ev);
+            self.boss_tactics(cat, id, ev);
+        }
     }
 
     /// Play tactics while the Boss can pay for the top card (L1795-1799).
