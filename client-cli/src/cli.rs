@@ -49,6 +49,10 @@ pub enum Command {
         /// A live match (timed response windows) instead of correspondence.
         #[arg(long)]
         live: bool,
+        /// Keep the match out of `athlas list`: only players given the join
+        /// code can join it (anyone with its id can still watch).
+        #[arg(long)]
+        private: bool,
         /// Print the match and exit instead of opening the UI.
         #[arg(long)]
         no_ui: bool,
@@ -67,10 +71,16 @@ pub enum Command {
         #[command(flatten)]
         server: ServerArg,
     },
-    /// Come back to a match with the saved seat token and last seq.
+    /// Come back to a match with the saved seat token and last seq; with no
+    /// match, list the seats saved here.
     Resume {
-        match_id: String,
-        /// Another server than the saved one.
+        match_id: Option<String>,
+        /// Which seat, when several seats of the match are saved here (two
+        /// players sharing one directory).
+        #[arg(long)]
+        seat: Option<u8>,
+        /// The server, when the match is saved for several; also a new
+        /// address of the same server.
         #[arg(long)]
         server: Option<String>,
     },
@@ -128,6 +138,14 @@ pub struct Scripted {
     /// A live match, with --create.
     #[arg(long)]
     pub live: bool,
+    /// Milliseconds between two actions (the default keeps a bot well inside
+    /// the server's default rate limit of 20 actions a second; 0: no pause).
+    #[arg(long, default_value_t = crate::script::DEFAULT_PACE.as_millis() as u64)]
+    pub pace_ms: u64,
+    /// With --bot: resign after this many of the bot's own actions, so a game
+    /// between two random bots always ends (random play rarely wins).
+    #[arg(long, default_value_t = 400)]
+    pub max_actions: u64,
     /// Send each line at once instead of waiting for this seat's turn.
     #[arg(long)]
     pub no_wait: bool,
@@ -148,13 +166,17 @@ pub struct Scripted {
 /// Whatever stops the command, in words.
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Some(Command::Create { game, server, points, live, no_ui }) => {
+        Some(Command::Create { game, server, points, live, private, no_ui }) => {
             let addr = ServerAddr::parse(&server.server)?;
             let lobby = Lobby::new(addr.clone());
-            let c =
-                lobby.create(&game, json!({"summoning_points": points}), live).await.context("creating the match")?;
+            // `private` travels with the options, like `live`; the server takes it out.
+            let mut options = json!({"summoning_points": points});
+            if private {
+                options["private"] = true.into();
+            }
+            let c = lobby.create(&game, options, live).await.context("creating the match")?;
             let saved = Saved {
-                server: addr.authority.clone(),
+                server: addr.http(),
                 match_id: c.match_id.clone(),
                 seat: Some(c.seat),
                 token: Some(c.token.clone()),
@@ -163,12 +185,13 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             };
             let path = saved.save().context("saving the seat token")?;
             println!(
-                "match {}\njoin code {}  (the opponent runs: athlas join {})\nseat {} token saved in {}",
+                "match {}\njoin code {}  (the opponent runs: athlas join {})\nseat {} token saved in {}\nto come back later: {}",
                 c.match_id,
                 c.join_code,
                 c.join_code,
                 c.seat,
-                path.display()
+                path.display(),
+                saved.resume_command()
             );
             if no_ui {
                 return Ok(());
@@ -177,17 +200,29 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Some(Command::Join { code, server, no_ui }) => {
             let addr = ServerAddr::parse(&server.server)?;
-            let j = Lobby::new(addr.clone()).join(&code).await.context("joining the match")?;
+            let j = match Lobby::new(addr.clone()).join(&code).await {
+                Ok(j) => j,
+                Err(e) if e.code() == Some("match_full") => {
+                    anyhow::bail!("{}", full_match_help(&addr, &code))
+                }
+                Err(e) => return Err(anyhow::Error::new(e).context("joining the match")),
+            };
             let saved = Saved {
-                server: addr.authority.clone(),
+                server: addr.http(),
                 match_id: j.match_id.clone(),
                 seat: Some(j.seat),
                 token: Some(j.token.clone()),
-                join_code: None,
+                join_code: Some(code.trim().to_owned()),
                 last_seq: None,
             };
             let path = saved.save().context("saving the seat token")?;
-            println!("match {}\nseat {} token saved in {}", j.match_id, j.seat, path.display());
+            println!(
+                "match {}\nseat {} token saved in {}\nto come back later: {}",
+                j.match_id,
+                j.seat,
+                path.display(),
+                saved.resume_command()
+            );
             if no_ui {
                 return Ok(());
             }
@@ -195,13 +230,39 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Some(Command::Watch { match_id, server }) => {
             let addr = ServerAddr::parse(&server.server)?;
+            // Ask the lobby first: an unknown id is an answer, not a wait.
+            match Lobby::new(addr.clone()).get_match(&match_id).await {
+                Ok(_) => {}
+                Err(crate::net::NetError::Refused { status: 400 | 404, message, .. }) => {
+                    anyhow::bail!("{message} on {} (`athlas list` shows the open matches)", addr.http())
+                }
+                Err(e) => return Err(anyhow::Error::new(e).context("looking up the match")),
+            }
             play(addr, Identity::Spectator { match_id }, None, None, None).await
         }
-        Some(Command::Resume { match_id, server }) => {
-            let saved = Saved::load(&match_id).with_context(|| {
-                format!("no saved seat for match {match_id} in {}", crate::session::dir().display())
-            })?;
-            let addr = ServerAddr::parse(server.as_deref().unwrap_or(&saved.server))?;
+        Some(Command::Resume { match_id: None, .. }) => {
+            let all = Saved::all_in(&crate::session::dir())?;
+            if all.is_empty() {
+                println!("no seats saved in {}", crate::session::dir().display());
+            }
+            for s in all {
+                println!("{}", s.resume_command());
+            }
+            Ok(())
+        }
+        Some(Command::Resume { match_id: Some(match_id), seat, server }) => {
+            // A saved seat on exactly this server first; else the match's
+            // only saved seat, reached at the new address given.
+            let wanted = server.as_deref().map(ServerAddr::parse).transpose()?;
+            let dir = crate::session::dir();
+            let saved = match wanted.as_ref().map(|a| Saved::find_in(&dir, &match_id, Some(&a.http()), seat)) {
+                Some(Ok(s)) => s,
+                _ => Saved::find_in(&dir, &match_id, None, seat)?,
+            };
+            let addr = match wanted {
+                Some(a) => a,
+                None => ServerAddr::parse(&saved.server)?,
+            };
             let identity = match &saved.token {
                 Some(t) => Identity::Seat { token: t.clone() },
                 None => Identity::Spectator { match_id: saved.match_id.clone() },
@@ -244,6 +305,25 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         None => scripted(cli.scripted).await,
     }
+}
+
+/// What to tell a player whose `join` found the match full: the seats of it
+/// saved here and how to come back to them.
+fn full_match_help(addr: &ServerAddr, code: &str) -> String {
+    let seats = Saved::by_join_code_in(&crate::session::dir(), &addr.http(), code).unwrap_or_default();
+    if seats.is_empty() {
+        return format!(
+            "every seat of match {code} is taken. If one is yours, run `athlas resume` where you \
+             joined it (in that directory, or with the same ATHLAS_STATE_DIR) to list your saved seats."
+        );
+    }
+    let lines: Vec<String> =
+        seats.iter().map(|s| format!("  seat {}: {}", s.seat.unwrap_or(0), s.resume_command())).collect();
+    format!(
+        "every seat of match {} is taken; the seats saved here come back with:\n{}",
+        seats[0].match_id,
+        lines.join("\n")
+    )
 }
 
 /// Open the UI on a link.
@@ -302,9 +382,17 @@ async fn scripted(s: Scripted) -> anyhow::Result<()> {
         anyhow::bail!("--script and --bot need a seat: --token T, --create or --join CODE");
     };
     let link = Link::spawn(addr.ws(), Identity::Seat { token }, None, Backoff::default());
-    let bot = s.bot.then(|| Bot::new(s.seed, Catalogue::standard()));
-    let cfg =
-        ScriptConfig { wait_turn: !s.no_wait, linger: Duration::from_millis(s.linger_ms), ..ScriptConfig::default() };
+    let bot = s.bot.then(|| {
+        let mut bot = Bot::new(s.seed, Catalogue::standard());
+        bot.max_actions = s.max_actions;
+        bot
+    });
+    let cfg = ScriptConfig {
+        wait_turn: !s.no_wait,
+        linger: Duration::from_millis(s.linger_ms),
+        pace: (s.pace_ms > 0).then(|| Duration::from_millis(s.pace_ms)),
+        ..ScriptConfig::default()
+    };
     let outcome = script::run(link, lines, bot, &mut stdout, cfg).await?;
     if s.fail_on_error && outcome.errors > 0 {
         anyhow::bail!("{} error frame(s) received", outcome.errors);
@@ -320,7 +408,13 @@ mod tests {
     fn the_command_line_parses() {
         Cli::command_check();
         let c = Cli::try_parse_from(["athlas", "create", "duel", "--points", "300", "--live"]).unwrap();
-        assert!(matches!(c.command, Some(Command::Create { points: 300, live: true, .. })));
+        assert!(matches!(c.command, Some(Command::Create { points: 300, live: true, private: false, .. })));
+        let c = Cli::try_parse_from(["athlas", "create", "--private"]).unwrap();
+        assert!(matches!(c.command, Some(Command::Create { private: true, .. })));
+        let c = Cli::try_parse_from(["athlas", "resume", "M", "--seat", "1"]).unwrap();
+        assert!(matches!(c.command, Some(Command::Resume { seat: Some(1), .. })));
+        let c = Cli::try_parse_from(["athlas", "--bot", "--join", "X"]).unwrap();
+        assert_eq!(c.scripted.pace_ms, 100, "bots pace themselves by default");
         let c = Cli::try_parse_from(["athlas", "--script", "f.jsonl", "--join", "ABCD"]).unwrap();
         assert_eq!(c.scripted.join.as_deref(), Some("ABCD"));
         assert!(Cli::try_parse_from(["athlas", "--bot", "--create", "--join", "X"]).is_err());

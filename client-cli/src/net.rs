@@ -21,7 +21,7 @@ use tokio_tungstenite::tungstenite::Message;
 #[derive(Debug, thiserror::Error)]
 pub enum NetError {
     /// The server address is not usable.
-    #[error("bad server address {0:?}: use http://HOST:PORT")]
+    #[error("bad server address {0:?}: use http://HOST:PORT or https://HOST")]
     BadAddress(String),
     /// The HTTP request did not get an answer.
     #[error("HTTP request failed: {0}")]
@@ -42,39 +42,46 @@ impl NetError {
 }
 
 /// A server's address in both forms: `http://HOST:PORT` for the lobby and
-/// `ws://HOST:PORT/ws` for play. Accepts `HOST:PORT`, `http://..`, `ws://..`.
+/// `ws://HOST:PORT/ws` for play, or `https://` and `wss://` for a server
+/// behind TLS (docs/OPERATIONS.md has operators put TLS in front of Athlas).
+/// Accepts `HOST:PORT`, `http://..`, `ws://..`, `https://..`, `wss://..`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServerAddr {
     /// `HOST:PORT` (or `HOST`), with no scheme and no trailing slash.
     pub authority: String,
+    /// Whether the server is reached over TLS (`https`/`wss`).
+    pub tls: bool,
 }
 
 impl ServerAddr {
     /// # Errors
-    /// An empty address or an `https`/`wss` one (this client speaks plain
-    /// HTTP; put a TLS proxy in front of it if needed).
+    /// An empty address, a path after the host, or a scheme other than
+    /// http, https, ws and wss.
     pub fn parse(s: &str) -> Result<ServerAddr, NetError> {
         let s = s.trim().trim_end_matches('/');
-        let rest = if let Some(r) = s.strip_prefix("http://").or_else(|| s.strip_prefix("ws://")) {
-            r
+        let (rest, tls) = if let Some(r) = s.strip_prefix("http://").or_else(|| s.strip_prefix("ws://")) {
+            (r, false)
+        } else if let Some(r) = s.strip_prefix("https://").or_else(|| s.strip_prefix("wss://")) {
+            (r, true)
         } else if s.contains("://") {
             return Err(NetError::BadAddress(s.to_owned()));
         } else {
-            s
+            (s, false)
         };
         let authority = rest.trim_end_matches("/ws").trim_end_matches('/');
         if authority.is_empty() || authority.contains('/') {
             return Err(NetError::BadAddress(s.to_owned()));
         }
-        Ok(ServerAddr { authority: authority.to_owned() })
+        Ok(ServerAddr { authority: authority.to_owned(), tls })
     }
 
+    /// The lobby's base URL (also how a saved seat remembers its server).
     pub fn http(&self) -> String {
-        format!("http://{}", self.authority)
+        format!("{}://{}", if self.tls { "https" } else { "http" }, self.authority)
     }
 
     pub fn ws(&self) -> String {
-        format!("ws://{}/ws", self.authority)
+        format!("{}://{}/ws", if self.tls { "wss" } else { "ws" }, self.authority)
     }
 
     /// The host part, without the port (brackets kept off IPv6 literals).
@@ -370,7 +377,14 @@ mod tests {
         assert!(ServerAddr::parse("localhost:1").unwrap().is_loopback());
         assert!(ServerAddr::parse("[::1]:9").unwrap().is_loopback());
         assert!(!ServerAddr::parse("example.org:80").unwrap().is_loopback());
-        assert!(ServerAddr::parse("https://x").is_err());
+        for s in ["https://play.example.org", "wss://play.example.org/ws", "https://play.example.org:443/"] {
+            let a = ServerAddr::parse(s).unwrap();
+            assert!(a.tls, "{s}");
+            assert!(a.http().starts_with("https://play.example.org"), "{s}");
+            assert!(a.ws().starts_with("wss://play.example.org") && a.ws().ends_with("/ws"), "{s}");
+        }
+        assert!(ServerAddr::parse("ftp://x").is_err());
+        assert!(ServerAddr::parse("https://x/some/path").is_err());
         assert!(ServerAddr::parse("").is_err());
     }
 

@@ -95,13 +95,27 @@ pub struct ScriptConfig {
     /// After the last line (or the end of the game), keep printing frames
     /// until none came for this long.
     pub linger: Duration,
+    /// At least this long between two new actions, so a bot stays inside
+    /// the server's per-connection rate limit instead of answering every
+    /// ack at once and being told `rate_limited`. `None`: as fast as acks come.
+    pub pace: Option<Duration>,
 }
 
 impl Default for ScriptConfig {
     fn default() -> Self {
-        ScriptConfig { wait_turn: true, turn_timeout: Duration::from_secs(30), linger: Duration::from_millis(500) }
+        ScriptConfig {
+            wait_turn: true,
+            turn_timeout: Duration::from_secs(30),
+            linger: Duration::from_millis(500),
+            pace: None,
+        }
     }
 }
+
+/// The pace of `athlas --bot`/`--script` unless told otherwise: 10 actions a
+/// second, half the server's default sustained limit (20/s), fast enough to
+/// watch and never throttled.
+pub const DEFAULT_PACE: Duration = Duration::from_millis(100);
 
 /// How a run ended.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -131,9 +145,13 @@ pub async fn run(
     let mut turn_wait_since: Option<Instant> = None;
     let mut resend_at: Option<tokio::time::Instant> = None;
     let mut last_frame = Instant::now();
+    // When the next new action may go (see `ScriptConfig::pace`).
+    let mut next_send_at = tokio::time::Instant::now();
     loop {
         // Wait for something, then take everything already queued before deciding.
-        let deadline = resend_at.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_millis(50));
+        let now = tokio::time::Instant::now();
+        let tick = (now + Duration::from_millis(50)).min(next_send_at.max(now));
+        let deadline = resend_at.unwrap_or(tick);
         let first = tokio::select! {
             ev = link.next() => Some(ev),
             () = sleep_until(deadline) => None,
@@ -213,6 +231,9 @@ pub async fn run(
             continue;
         }
         result.finished = p.finished;
+        if tokio::time::Instant::now() < next_send_at && !p.finished {
+            continue;
+        }
         if next < lines.len() {
             let ready = !cfg.wait_turn || p.finished || p.my_turn() || {
                 let since = *turn_wait_since.get_or_insert_with(Instant::now);
@@ -226,6 +247,7 @@ pub async fn run(
                 };
                 next += 1;
                 link.send(text);
+                next_send_at = tokio::time::Instant::now() + cfg.pace.unwrap_or_default();
             }
             continue;
         }
@@ -233,7 +255,10 @@ pub async fn run(
             if !p.finished {
                 if p.my_turn() {
                     match b.pick(&p) {
-                        Some(a) => link.send(p.act(a)),
+                        Some(a) => {
+                            link.send(p.act(a));
+                            next_send_at = tokio::time::Instant::now() + cfg.pace.unwrap_or_default();
+                        }
                         None => {
                             anyhow::bail!("the bot has no action to take (an empty catalogue?)")
                         }

@@ -1,13 +1,25 @@
-//! Saved seats: a small JSON file per match under `./.athlas/` (or
-//! `$ATHLAS_STATE_DIR`), so `athlas resume MATCH` can say hello again with
-//! the seat token and the last `seq` seen.
+//! Saved seats: one small JSON file per seat, per match, per server, under
+//! `./.athlas/` (or `$ATHLAS_STATE_DIR`), so `athlas resume MATCH` can say
+//! hello again with the seat token and the last `seq` seen.
+//!
+//! Why one file per seat: the README has both players run the client from
+//! the same directory. With one file per match the second player's `join`
+//! overwrote the first player's token, and `resume` then reconnected player
+//! one as seat 1 — with seat 1's hidden stacks on screen. A seat's file is
+//! written only with that seat's token, so no command can overwrite another
+//! seat's, and `resume` asks which seat when several are saved here.
+//!
+//! Layout: `DIR/<server>/<match>.seat<N>.json` for a seat,
+//! `DIR/<server>/<match>.watch.json` for a match only watched, where
+//! `<server>` is the server's `HOST:PORT` made safe for a file name. `DIR`
+//! holds a `.gitignore` of `*`, so tokens never end up in a repository.
 
 use std::path::{Path, PathBuf};
 
 use athlas_protocol::Seat;
 use serde::{Deserialize, Serialize};
 
-/// What the client remembers about one match.
+/// What the client remembers about one seat (or one watched match).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Saved {
     pub server: String,
@@ -18,10 +30,25 @@ pub struct Saved {
     /// The secret seat token: the file is as secret as the seat.
     #[serde(default)]
     pub token: Option<String>,
+    /// The code the match was created with, or joined with.
     #[serde(default)]
     pub join_code: Option<String>,
     #[serde(default)]
     pub last_seq: Option<u64>,
+}
+
+/// Why no single saved seat answers a `resume`.
+#[derive(Debug, thiserror::Error)]
+pub enum FindError {
+    #[error("no saved seat for match {match_id} in {dir}")]
+    None { match_id: String, dir: String },
+    #[error(
+        "several seats of match {match_id} are saved in {dir}; say which one is yours:\n{}",
+        choices.iter().map(|s| format!("  {}", s.resume_command())).collect::<Vec<_>>().join("\n")
+    )]
+    Several { match_id: String, dir: String, choices: Vec<Saved> },
+    #[error("reading {dir}: {source}")]
+    Io { dir: String, source: std::io::Error },
 }
 
 /// Where saved seats live.
@@ -29,18 +56,41 @@ pub fn dir() -> PathBuf {
     std::env::var_os("ATHLAS_STATE_DIR").map_or_else(|| PathBuf::from(".athlas"), PathBuf::from)
 }
 
-fn file(dir: &Path, match_id: &str) -> PathBuf {
-    // Match ids are UUIDs; keep anything else from escaping the folder.
-    let safe: String = match_id.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
-    dir.join(format!("{safe}.json"))
+/// Keep a name from escaping its folder: match ids are UUIDs and servers
+/// `HOST:PORT`; anything else becomes `_`.
+fn safe(s: &str) -> String {
+    s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' }).collect()
 }
 
 impl Saved {
+    /// This seat's file (see the module doc for the layout).
+    pub fn path_in(&self, dir: &Path) -> PathBuf {
+        let who = match self.seat {
+            Some(seat) => format!("seat{seat}"),
+            None => "watch".to_owned(),
+        };
+        // A match id never starts with '.', so `safe` cannot make `..`.
+        dir.join(safe(&self.server)).join(format!("{}.{who}.json", safe(&self.match_id)))
+    }
+
+    /// The command that comes back to this seat, for the player to copy.
+    pub fn resume_command(&self) -> String {
+        let seat = self.seat.map(|s| format!(" --seat {s}")).unwrap_or_default();
+        format!("athlas resume {}{seat} --server {}", self.match_id, self.server)
+    }
+
+    /// Write this seat's file (atomically, readable by its owner only).
+    ///
     /// # Errors
     /// When the folder or the file cannot be written.
     pub fn save_in(&self, dir: &Path) -> std::io::Result<PathBuf> {
-        std::fs::create_dir_all(dir)?;
-        let path = file(dir, &self.match_id);
+        let path = self.path_in(dir);
+        std::fs::create_dir_all(path.parent().expect("a seat file has a folder"))?;
+        // Tokens are secrets: keep the whole folder out of git.
+        let ignore = dir.join(".gitignore");
+        if !ignore.exists() {
+            std::fs::write(&ignore, "# athlas seat tokens: never commit them\n*\n")?;
+        }
         let tmp = path.with_extension("json.tmp");
         std::fs::write(&tmp, serde_json::to_vec_pretty(self).expect("serializes"))?;
         #[cfg(unix)]
@@ -52,11 +102,83 @@ impl Saved {
         Ok(path)
     }
 
+    /// Every seat saved in `dir`, in a stable order (by server, match, seat).
+    /// Files that are not saved seats are skipped; so is a missing folder.
+    ///
     /// # Errors
-    /// No saved file for this match, or it is not readable JSON.
-    pub fn load_from(dir: &Path, match_id: &str) -> std::io::Result<Saved> {
-        let bytes = std::fs::read(file(dir, match_id))?;
-        serde_json::from_slice(&bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    /// The folder exists but cannot be read.
+    pub fn all_in(dir: &Path) -> std::io::Result<Vec<Saved>> {
+        let mut found = Vec::new();
+        let servers = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(found),
+            Err(e) => return Err(e),
+        };
+        for server in servers {
+            let server = server?.path();
+            let files: Vec<PathBuf> = if server.is_dir() {
+                std::fs::read_dir(&server)?.filter_map(|e| e.ok().map(|e| e.path())).collect()
+            } else {
+                // A file right in DIR: the one-file-per-match layout of
+                // earlier versions, still readable.
+                vec![server]
+            };
+            for file in files {
+                if file.extension().is_some_and(|e| e == "json") {
+                    if let Ok(saved) = serde_json::from_slice::<Saved>(&std::fs::read(&file)?) {
+                        found.push(saved);
+                    }
+                }
+            }
+        }
+        found.sort_by(|a, b| (&a.server, &a.match_id, a.seat).cmp(&(&b.server, &b.match_id, b.seat)));
+        found.dedup();
+        Ok(found)
+    }
+
+    /// The one saved seat of `match_id` that fits: on `server` and as
+    /// `seat` when given.
+    ///
+    /// # Errors
+    /// None fits, or several do and the caller must choose.
+    pub fn find_in(dir: &Path, match_id: &str, server: Option<&str>, seat: Option<Seat>) -> Result<Saved, FindError> {
+        let io = |source| FindError::Io { dir: dir.display().to_string(), source };
+        let mut fits: Vec<Saved> = Saved::all_in(dir)
+            .map_err(io)?
+            .into_iter()
+            .filter(|s| s.match_id == match_id)
+            .filter(|s| server.map_or(true, |srv| s.server == srv))
+            .filter(|s| seat.map_or(true, |seat| s.seat == Some(seat)))
+            .collect();
+        // A seat outranks watching the same match.
+        if fits.iter().any(|s| s.seat.is_some()) {
+            fits.retain(|s| s.seat.is_some());
+        }
+        match fits.len() {
+            0 => Err(FindError::None { match_id: match_id.to_owned(), dir: dir.display().to_string() }),
+            1 => Ok(fits.remove(0)),
+            _ => {
+                Err(FindError::Several { match_id: match_id.to_owned(), dir: dir.display().to_string(), choices: fits })
+            }
+        }
+    }
+
+    /// The seats saved in `dir` for the match of this join code on `server`.
+    ///
+    /// # Errors
+    /// The folder exists but cannot be read.
+    pub fn by_join_code_in(dir: &Path, server: &str, code: &str) -> std::io::Result<Vec<Saved>> {
+        let code = code.trim();
+        let matched: Vec<Saved> = Saved::all_in(dir)?
+            .into_iter()
+            .filter(|s| s.server == server && s.join_code.as_deref().is_some_and(|c| c.eq_ignore_ascii_case(code)))
+            .collect();
+        // Every seat of those matches, not only the ones that kept the code.
+        let ids: Vec<&String> = matched.iter().map(|s| &s.match_id).collect();
+        Ok(Saved::all_in(dir)?
+            .into_iter()
+            .filter(|s| s.server == server && s.seat.is_some() && ids.contains(&&s.match_id))
+            .collect())
     }
 
     /// # Errors
@@ -64,32 +186,100 @@ impl Saved {
     pub fn save(&self) -> std::io::Result<PathBuf> {
         self.save_in(&dir())
     }
-
-    /// # Errors
-    /// See [`Saved::load_from`].
-    pub fn load(match_id: &str) -> std::io::Result<Saved> {
-        Saved::load_from(&dir(), match_id)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("athlas-session-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn seat(server: &str, match_id: &str, seat: Seat, token: &str) -> Saved {
+        Saved {
+            server: server.into(),
+            match_id: match_id.into(),
+            seat: Some(seat),
+            token: Some(token.into()),
+            join_code: Some("ABCD".into()),
+            last_seq: None,
+        }
+    }
+
     #[test]
     fn saves_and_loads_back() {
-        let dir = std::env::temp_dir().join(format!("athlas-session-test-{}", std::process::id()));
-        let s = Saved {
-            server: "127.0.0.1:8080".into(),
-            match_id: "0b6e-11".into(),
-            seat: Some(1),
-            token: Some("secret".into()),
-            join_code: None,
-            last_seq: Some(7),
-        };
+        let dir = temp("roundtrip");
+        let s = Saved { last_seq: Some(7), ..seat("127.0.0.1:8080", "0b6e-11", 1, "secret") };
         s.save_in(&dir).unwrap();
-        assert_eq!(Saved::load_from(&dir, "0b6e-11").unwrap(), s);
-        assert!(Saved::load_from(&dir, "../etc").is_err());
+        assert_eq!(Saved::find_in(&dir, "0b6e-11", None, None).unwrap(), s);
+        assert!(matches!(Saved::find_in(&dir, "../etc", None, None), Err(FindError::None { .. })));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn two_seats_of_one_match_in_one_folder_keep_both_tokens() {
+        // The README's flow: both players run the client from one directory.
+        let dir = temp("two-seats");
+        let creator = seat("127.0.0.1:8080", "m1", 0, "token-zero");
+        let joiner = seat("127.0.0.1:8080", "m1", 1, "token-one");
+        creator.save_in(&dir).unwrap();
+        joiner.save_in(&dir).unwrap();
+        assert_ne!(creator.path_in(&dir), joiner.path_in(&dir));
+        assert_eq!(Saved::find_in(&dir, "m1", None, Some(0)).unwrap().token.as_deref(), Some("token-zero"));
+        assert_eq!(Saved::find_in(&dir, "m1", None, Some(1)).unwrap().token.as_deref(), Some("token-one"));
+        // Without --seat, resume must ask rather than pick one.
+        match Saved::find_in(&dir, "m1", None, None) {
+            Err(e @ FindError::Several { .. }) => {
+                let text = e.to_string();
+                assert!(text.contains("athlas resume m1 --seat 0 --server 127.0.0.1:8080"), "{text}");
+                assert!(text.contains("athlas resume m1 --seat 1 --server 127.0.0.1:8080"), "{text}");
+            }
+            other => panic!("expected a choice, got {other:?}"),
+        }
+        // Both seats are found by the join code.
+        assert_eq!(Saved::by_join_code_in(&dir, "127.0.0.1:8080", "abcd").unwrap().len(), 2);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_same_match_id_on_two_servers_is_two_files() {
+        let dir = temp("two-servers");
+        seat("a:1", "m", 0, "a").save_in(&dir).unwrap();
+        seat("b:2", "m", 0, "b").save_in(&dir).unwrap();
+        assert_eq!(Saved::find_in(&dir, "m", Some("b:2"), None).unwrap().token.as_deref(), Some("b"));
+        assert!(matches!(Saved::find_in(&dir, "m", None, None), Err(FindError::Several { .. })));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_folder_keeps_itself_out_of_git() {
+        let dir = temp("gitignore");
+        seat("a:1", "m", 0, "t").save_in(&dir).unwrap();
+        let ignore = std::fs::read_to_string(dir.join(".gitignore")).unwrap();
+        assert!(ignore.lines().any(|l| l.trim() == "*"), "{ignore}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_file_of_the_old_layout_is_still_found() {
+        let dir = temp("legacy");
+        std::fs::create_dir_all(&dir).unwrap();
+        let old = seat("a:1", "m-old", 0, "t");
+        std::fs::write(dir.join("m-old.json"), serde_json::to_vec(&old).unwrap()).unwrap();
+        assert_eq!(Saved::find_in(&dir, "m-old", None, None).unwrap(), old);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn watching_does_not_shadow_a_seat() {
+        let dir = temp("watch");
+        let watched = Saved { seat: None, token: None, ..seat("a:1", "m", 0, "") };
+        watched.save_in(&dir).unwrap();
+        seat("a:1", "m", 1, "t1").save_in(&dir).unwrap();
+        assert_eq!(Saved::find_in(&dir, "m", None, None).unwrap().seat, Some(1));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -438,7 +438,7 @@ pub async fn run(mut link: Link, mut app: App, mut saved: Option<Saved>) -> anyh
     }
     drop(term);
     if let Some(s) = &saved {
-        println!("left match {}; `athlas resume {}` to come back", s.match_id, s.match_id);
+        println!("left match {}; to come back: {}", s.match_id, s.resume_command());
     }
     Ok(())
 }
