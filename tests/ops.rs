@@ -127,11 +127,80 @@ async fn the_compose_environment_serves_readyz_metrics_and_a_duel_on_postgres() 
     assert_eq!(metric(&text, "athlas_matches{game=\"duel\",status=\"finished\"}"), 1.0, "{text}");
     assert_eq!(metric(&text, "athlas_actions_accepted_total"), acks as f64, "{text}");
     // JSON logs, one object per line, with the match in the span fields.
+    // At `info` (the compose level) only lifecycle events: no line per action.
+    let finished = wait_for_log(&server, |l| l["fields"]["message"] == "match finished");
+    assert!(finished["span"]["match_id"].is_string(), "{finished}");
     let logs = server.logs.lock().unwrap().clone();
-    assert!(logs.iter().all(|l| serde_json::from_str::<Value>(l).is_ok()), "JSON log lines");
-    assert!(logs.iter().any(|l| l.contains("action accepted") && l.contains("match_id")), "{logs:?}");
+    let lines: Vec<Value> = logs.iter().map(|l| serde_json::from_str(l).expect("JSON log lines")).collect();
+    for event in ["listening", "match created", "seat taken", "room loaded", "joined"] {
+        assert!(lines.iter().any(|l| l["fields"]["message"] == event), "no {event:?} in {logs:?}");
+    }
+    assert!(!logs.iter().any(|l| l.contains("action accepted")), "a line per action at info: {logs:?}");
     drop(server);
     psql(&[&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)")]);
+}
+
+/// Each room logs under its own `room` span only: a room is loaded by
+/// whichever seat connects first, and the other seat's actions must not be
+/// logged under that first connection.
+#[tokio::test]
+async fn room_and_connection_log_lines_carry_their_own_spans_only() {
+    let db = Db::sqlite("spans");
+    let mut cmd = db.command();
+    cmd.env("ATHLAS_LOG_FORMAT", "json").env("ATHLAS_LOG_LEVEL", "debug");
+    let server = spawn(cmd);
+    let m = new_match(&server.addr, json!({"first_player": 0})).await;
+    // Seat 0 connects first: its connection loads the room.
+    let (_a, _b) = started(&server.addr, &m).await;
+    let joined = |seat: u64| {
+        wait_for_log(&server, |l| l["fields"]["message"] == "joined" && l["span"]["seat"] == seat)["span"].clone()
+    };
+    let (conn0, conn1) = (joined(0), joined(1));
+    assert_eq!((conn0["name"].as_str(), conn1["name"].as_str()), (Some("conn"), Some("conn")));
+    assert_ne!(conn0["id"], conn1["id"]);
+    let accepted = wait_for_log(&server, |l| l["fields"]["message"] == "action accepted" && l["fields"]["seat"] == 1);
+    assert_eq!(accepted["span"]["name"], "room", "{accepted}");
+    assert_eq!(accepted["span"]["match_id"].as_str(), Some(m.id.as_str()), "{accepted}");
+    assert_eq!(accepted["spans"].as_array().map(Vec::len), Some(1), "the room span alone: {accepted}");
+    // And a connection's lines carry its own span, not the room's.
+    assert_eq!(
+        wait_for_log(&server, |l| l["fields"]["message"] == "joined" && l["span"]["seat"] == 1)["spans"]
+            .as_array()
+            .map(|s| s.iter().map(|s| s["name"].clone()).collect::<Vec<_>>()),
+        Some(vec![json!("conn")])
+    );
+}
+
+/// A `DATABASE_URL` pointing at nothing: start-up fails at once, naming the
+/// host and port, instead of waiting out the pool's 30 s time-out.
+#[test]
+fn an_unreachable_postgres_fails_start_up_naming_host_and_port() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let mut child = Command::new(server_bin())
+        .env_clear()
+        .env("DATABASE_URL", format!("postgres://athlas:secret-pw@{closed}/athlas"))
+        .env("ATHLAS_LISTEN", "127.0.0.1:0")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A bound on the exit only (the pool's time-out was 30 s), not a timing.
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > WAIT {
+            let _ = child.kill();
+            panic!("still starting after {WAIT:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(err.contains("opening the store") && err.contains(&closed.to_string()), "{err}");
+    assert!(!err.contains("secret-pw"), "the password is not printed: {err}");
 }
 
 #[tokio::test]

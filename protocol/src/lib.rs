@@ -115,6 +115,8 @@ pub struct CreateMatch {
     pub game: String,
     /// The game's options plus the server's own: `"live": true` for a live
     /// match (timed response windows); absent or false = correspondence.
+    /// `"private": true`: never listed by `GET /api/matches`; the opponent
+    /// joins with the join code, spectators watch by match id.
     #[serde(default)]
     pub options: Value,
 }
@@ -151,7 +153,12 @@ pub struct MatchSummary {
     pub seats_taken: Vec<Seat>,
     pub seq: u64,
     pub live: bool,
-    /// Only for open matches, so they can be joined from a list.
+    /// Created with `"private": true`: never listed, and no `join_code`
+    /// here (the id is what spectators get).
+    #[serde(default)]
+    pub private: bool,
+    /// Only for open matches that are not private, so they can be joined
+    /// from a list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub join_code: Option<String>,
     /// The engine's outcome once finished.

@@ -80,7 +80,10 @@ pub async fn upgrade(State(hub): State<Arc<Hub>>, headers: HeaderMap, ws: WebSoc
     // Frames a little over the limit get a polite error frame; frames far
     // over it are cut off by the WebSocket layer itself.
     let hard_limit = (hub.config.max_frame_bytes * 16).max(1 << 20);
+    // A root span: nothing a connection logs belongs to the request that
+    // upgraded it, and no room it loads logs under it (rooms have their own).
     let span = tracing::info_span!(
+        parent: None,
         "conn",
         id = NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed),
         match_id = tracing::field::Empty,
@@ -200,7 +203,7 @@ where
     if let Some(s) = conn.session {
         let _ = s.room.tx.send(RoomCmd::Leave { sub: s.sub }).await;
     }
-    tracing::debug!("connection closed");
+    tracing::info!("connection closed");
 }
 
 impl Connection {

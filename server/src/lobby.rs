@@ -71,19 +71,29 @@ fn parse_id(id: &str, what: &str) -> Result<Uuid, ApiError> {
     Uuid::parse_str(id).map_err(|_| ApiError::NotFound(format!("no {what} {id}")))
 }
 
-/// Split the server's own options (`live`) from the game's.
-fn split_options(options: Value) -> Result<(Value, bool), ApiError> {
+/// The server's own options, next to the game's.
+#[derive(Debug, Clone, Copy, Default)]
+struct Hosting {
+    /// Timed response windows.
+    live: bool,
+    /// Not listed by `GET /api/matches`; joined by code, watched by id.
+    private: bool,
+}
+
+/// Split the server's own options (`live`, `private`) from the game's.
+fn split_options(options: Value) -> Result<(Value, Hosting), ApiError> {
     let mut options = match options {
         Value::Null => serde_json::Map::new(),
         Value::Object(m) => m,
         _ => return Err(ApiError::BadRequest(code::BAD_OPTIONS, "options must be a JSON object".into())),
     };
-    let live = match options.remove("live") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => b,
-        Some(_) => return Err(ApiError::BadRequest(code::BAD_OPTIONS, "live must be true or false".into())),
+    let mut flag = |name: &str| match options.remove(name) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(b),
+        Some(_) => Err(ApiError::BadRequest(code::BAD_OPTIONS, format!("{name} must be true or false"))),
     };
-    Ok((Value::Object(options), live))
+    let hosting = Hosting { live: flag("live")?, private: flag("private")? };
+    Ok((Value::Object(options), hosting))
 }
 
 /// Store a new match with its creator in `seat`.
@@ -91,7 +101,7 @@ async fn new_match(
     hub: &Hub,
     game_name: &str,
     options: Value,
-    live: bool,
+    hosting: Hosting,
     seat: u8,
     campaign_id: Option<Uuid>,
 ) -> Result<Created, ApiError> {
@@ -112,14 +122,15 @@ async fn new_match(
             seed,
             rules_version: game.rules_version(),
             join_code: join_code.clone(),
-            live,
+            live: hosting.live,
+            private: hosting.private,
             seats: seats as u32,
             campaign_id,
             creator: (seat, secret::token_hash(&token)),
         };
         match hub.store.create_match(&m).await {
             Ok(()) => {
-                tracing::info!(match_id = %id, game = game.name(), live, "match created");
+                tracing::info!(match_id = %id, game = game.name(), live = hosting.live, private = hosting.private, "match created");
                 return Ok(Created {
                     match_id: id.to_string(),
                     seat,
@@ -140,8 +151,8 @@ async fn create_match(
     req: Result<Json<CreateMatch>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let req = body(req)?;
-    let (options, live) = split_options(req.options)?;
-    let created = new_match(&hub, &req.game, options, live, 0, None).await?;
+    let (options, hosting) = split_options(req.options)?;
+    let created = new_match(&hub, &req.game, options, hosting, 0, None).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -162,12 +173,15 @@ fn summary(m: MatchRecord) -> MatchSummary {
     MatchSummary {
         match_id: m.id.to_string(),
         game: m.game,
-        join_code: (m.status == "open").then_some(m.join_code),
+        // A private match's id is given to spectators: it must not let them
+        // take the free seat.
+        join_code: (m.status == "open" && !m.private).then_some(m.join_code),
         status: m.status,
         seats: m.seats,
         seats_taken: m.seats_taken,
         seq: m.seq,
         live: m.live,
+        private: m.private,
         outcome: m.outcome,
         campaign_id: m.campaign_id.map(|c| c.to_string()),
     }
@@ -202,7 +216,7 @@ async fn create_campaign(
     req: Result<Json<CreateCampaign>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let req = body(req)?;
-    let (base, live) = split_options(req.options)?;
+    let (base, hosting) = split_options(req.options)?;
     let game = hub
         .games
         .get(&req.game)
@@ -212,8 +226,9 @@ async fn create_campaign(
         .campaign_options(&base, None)
         .ok_or_else(|| ApiError::BadRequest(code::CAMPAIGN, format!("{} has no campaign variant", req.game)))?;
     let id = Uuid::new_v4();
-    hub.store.create_campaign(id, game.name(), &json!({ "options": base, "live": live, "games": [] })).await?;
-    let created = new_match(&hub, game.name(), options, live, 0, Some(id)).await?;
+    let record = json!({ "options": base, "live": hosting.live, "private": hosting.private, "games": [] });
+    hub.store.create_campaign(id, game.name(), &record).await?;
+    let created = new_match(&hub, game.name(), options, hosting, 0, Some(id)).await?;
     push_game(&hub, id, &created.match_id).await?;
     tracing::info!(campaign_id = %id, "campaign created");
     Ok((StatusCode::CREATED, Json(created)))
@@ -271,11 +286,12 @@ async fn next_game(
     };
     let game = hub.games.get(&game_name).ok_or_else(|| ApiError::NotFound(format!("no game {game_name}")))?.clone();
     let base = record.get("options").cloned().unwrap_or(Value::Null);
-    let live = record.get("live").and_then(Value::as_bool).unwrap_or(false);
+    let flag = |name: &str| record.get(name).and_then(Value::as_bool).unwrap_or(false);
+    let hosting = Hosting { live: flag("live"), private: flag("private") };
     let options = game
         .campaign_options(&base, Some(&secrets))
         .ok_or_else(|| ApiError::BadRequest(code::CAMPAIGN, format!("{game_name} has no campaign variant")))?;
-    let created = new_match(&hub, &game_name, options, live, seat, Some(id)).await?;
+    let created = new_match(&hub, &game_name, options, hosting, seat, Some(id)).await?;
     push_game(&hub, id, &created.match_id).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }

@@ -220,7 +220,9 @@ where
     let (tx, rx) = mpsc::channel(256);
     ctx.rooms.live.send_modify(|n| *n += 1);
     let live = LiveRoom(ctx.rooms.clone());
-    let span = tracing::info_span!("room", match_id = %id, game = R::GAME);
+    // A root span: the room outlives, and serves every seat besides, the
+    // connection whose join happened to load it.
+    let span = tracing::info_span!(parent: None, "room", match_id = %id, game = R::GAME);
     tokio::spawn(
         async move {
             let _live = live;
@@ -237,12 +239,12 @@ where
 {
     let refusal = match Room::<R>::load(id, ctx.clone()).await {
         Ok(mut room) => {
-            tracing::debug!(match_id = %id, seq = room.seq, "room loaded");
+            tracing::info!(seq = room.seq, "room loaded");
             room.run(&mut rx).await;
             Refusal::Retry
         }
         Err((code, message)) => {
-            tracing::warn!(match_id = %id, %message, "room did not load");
+            tracing::warn!(%message, "room did not load");
             Refusal::Error { code, message }
         }
     };
@@ -253,7 +255,7 @@ where
             drop(reply.send(Err(refusal.clone())));
         }
     }
-    tracing::debug!(match_id = %id, "room unloaded");
+    tracing::info!("room unloaded");
 }
 
 async fn sleep_until(at: Option<Instant>) {
@@ -341,7 +343,7 @@ where
                     self.deadline = None;
                     if let Some((seat, action)) = R::timeout_action(&self.state) {
                         let value = to_value(&action);
-                        tracing::info!(match_id = %self.id, seat, action = action_type(&value), "timer ran out");
+                        tracing::debug!(seat, action = action_type(&value), "timer ran out");
                         match R::apply(&mut self.state, seat, action) {
                             Ok(events) => {
                                 if !self.commit(seat, value, events, None).await {
@@ -449,7 +451,8 @@ where
         };
         match R::apply(&mut self.state, seat, parsed) {
             Ok(events) => {
-                tracing::info!(seat, action = action_type(&action), "action accepted");
+                // DEBUG: one line per action is too much for production logs.
+                tracing::debug!(seat, action = action_type(&action), "action accepted");
                 self.commit(seat, action, events, Some((out, id, received))).await
             }
             Err(e) => {
@@ -518,7 +521,7 @@ where
         }
         self.seq = seq;
         if let Some(outcome) = &outcome {
-            tracing::info!(match_id = %self.id, seq, "match finished");
+            tracing::info!(seq, "match finished");
             self.record.status = "finished".into();
             // Before the ack: whoever sees the end can start the next game.
             self.record_campaign_result(outcome.clone()).await;

@@ -15,7 +15,7 @@ use futures_util::future::BoxFuture;
 use serde_json::Value;
 use sqlx::{
     migrate::{Migration, MigrationSource, MigrationType, Migrator},
-    postgres::{PgPool, PgPoolOptions},
+    postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions},
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous},
     Connection as _, Row,
 };
@@ -39,6 +39,10 @@ pub enum StoreError {
     Conflict(String),
     #[error("corrupt record: {0}")]
     Corrupt(String),
+    /// The database server could not be reached at start: named by host and
+    /// port (never the password), so the operator sees at once what is wrong.
+    #[error("cannot connect to Postgres at {at}: {reason}")]
+    Unreachable { at: String, reason: String },
 }
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -77,6 +81,8 @@ pub struct NewMatch {
     pub rules_version: u32,
     pub join_code: String,
     pub live: bool,
+    /// Never listed; joined by its code and watched by id only.
+    pub private: bool,
     pub seats: u32,
     pub campaign_id: Option<Uuid>,
     /// The creator's seat and the SHA-256 of its token.
@@ -95,6 +101,7 @@ pub struct MatchRecord {
     pub status: String,
     pub join_code: String,
     pub live: bool,
+    pub private: bool,
     pub seats: u32,
     pub seq: u64,
     pub outcome: Option<Value>,
@@ -134,10 +141,18 @@ pub struct Append {
     pub snapshot: Option<Value>,
 }
 
-const MIGRATIONS_SQLITE: &[(i64, &str, &str)] =
-    &[(1, "matches", include_str!("../../migrations/sqlite/0001_matches.sql"))];
-const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] =
-    &[(1, "matches", include_str!("../../migrations/postgres/0001_matches.sql"))];
+const MIGRATIONS_SQLITE: &[(i64, &str, &str)] = &[
+    (1, "matches", include_str!("../../migrations/sqlite/0001_matches.sql")),
+    (2, "private", include_str!("../../migrations/sqlite/0002_private.sql")),
+];
+const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
+    (1, "matches", include_str!("../../migrations/postgres/0001_matches.sql")),
+    (2, "private", include_str!("../../migrations/postgres/0002_private.sql")),
+];
+
+/// How long start-up waits for the first Postgres connection. The pool
+/// itself would retry for its whole acquire time-out (30 s) in silence.
+const POSTGRES_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The migrations, compiled in so the binary needs no files beside it.
 #[derive(Debug)]
@@ -170,7 +185,9 @@ impl Store {
     pub async fn open(url: Option<&str>, data_dir: &Path) -> Result<Store> {
         let store = match url {
             Some(url) if url.starts_with("postgres:") || url.starts_with("postgresql:") => {
-                let pool = PgPoolOptions::new().max_connections(16).connect(url).await?;
+                let options = PgConnectOptions::from_str(url)?;
+                Store::probe_postgres(&options).await?;
+                let pool = PgPoolOptions::new().max_connections(16).connect_with(options).await?;
                 Store { backend: Backend::Postgres(pool) }
             }
             Some(url) => Store::sqlite(SqliteConnectOptions::from_str(url)?).await?,
@@ -181,6 +198,25 @@ impl Store {
         };
         store.migrate().await?;
         Ok(store)
+    }
+
+    /// One connection, at most [`POSTGRES_CONNECT_TIMEOUT`]: a database that
+    /// refuses, does not exist or does not answer fails start-up at once with
+    /// its host and port.
+    async fn probe_postgres(options: &PgConnectOptions) -> Result<()> {
+        let at = match options.get_socket() {
+            Some(socket) => socket.display().to_string(),
+            None => format!("{}:{}", options.get_host(), options.get_port()),
+        };
+        let unreachable = |reason: String| StoreError::Unreachable { at: at.clone(), reason };
+        match tokio::time::timeout(POSTGRES_CONNECT_TIMEOUT, PgConnection::connect_with(options)).await {
+            Ok(Ok(conn)) => {
+                conn.close().await?;
+                Ok(())
+            }
+            Ok(Err(e)) => Err(unreachable(e.to_string())),
+            Err(_) => Err(unreachable(format!("no answer in {} s", POSTGRES_CONNECT_TIMEOUT.as_secs()))),
+        }
     }
 
     async fn sqlite(options: SqliteConnectOptions) -> Result<Store> {
@@ -292,8 +328,8 @@ impl Store {
     /// [`StoreError::Conflict`] when the id or join code already exists.
     pub async fn create_match(&self, m: &NewMatch) -> Result<()> {
         let q1 = self.sql(
-            "INSERT INTO matches (id, game, options, seed, rules_version, status, join_code, live, seats, campaign_id) \
-             VALUES ($1::uuid, $2, $3::jsonb, $4, $5, 'open', $6, $7, $8, $9::uuid)",
+            "INSERT INTO matches (id, game, options, seed, rules_version, status, join_code, live, seats, campaign_id, \
+             private) VALUES ($1::uuid, $2, $3::jsonb, $4, $5, 'open', $6, $7, $8, $9::uuid, $10)",
         );
         let q2 = self.sql("INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
         let r: std::result::Result<(), sqlx::Error> = with_pool!(self, p => async {
@@ -308,6 +344,7 @@ impl Store {
                 .bind(m.live)
                 .bind(m.seats as i32)
                 .bind(m.campaign_id.map(|c| c.to_string()))
+                .bind(m.private)
                 .execute(&mut *tx)
                 .await?;
             sqlx::query(&q2).bind(m.id.to_string()).bind(m.creator.0 as i32).bind(&m.creator.1).execute(&mut *tx).await?;
@@ -378,19 +415,19 @@ impl Store {
         Ok(self.matches(where_, Some(id.to_string()), 1).await?.into_iter().next())
     }
 
-    /// Matches with this status, oldest first.
+    /// Matches with this status, oldest first; never private ones.
     ///
     /// # Errors
     /// Database errors.
     pub async fn list_matches(&self, status: &str, limit: u32) -> Result<Vec<MatchRecord>> {
-        self.matches("WHERE m.status = $1", Some(status.to_owned()), limit).await
+        self.matches("WHERE m.status = $1 AND NOT m.private", Some(status.to_owned()), limit).await
     }
 
     async fn matches(&self, where_: &str, arg: Option<String>, limit: u32) -> Result<Vec<MatchRecord>> {
         let q = self
             .sql(&format!(
                 "SELECT m.id::text AS id, m.game, m.options::text AS options, m.seed, m.rules_version, m.status, \
-             m.join_code, m.live, m.seats, m.seq, m.outcome::text AS outcome, m.campaign_id::text AS campaign_id, \
+             m.join_code, m.live, m.private, m.seats, m.seq, m.outcome::text AS outcome, m.campaign_id::text AS campaign_id, \
              (SELECT string_agg(s.seat::text, ',') FROM seats s WHERE s.match_id = m.id) AS taken \
              FROM matches m {where_} ORDER BY m.created_at, m.id LIMIT {limit}"
             ))
@@ -408,7 +445,7 @@ impl Store {
                     r.try_get::<i32, _>("rules_version")?,
                     r.try_get::<String, _>("status")?,
                     r.try_get::<String, _>("join_code")?,
-                    r.try_get::<bool, _>("live")?,
+                    (r.try_get::<bool, _>("live")?, r.try_get::<bool, _>("private")?),
                     (r.try_get::<i32, _>("seats")?, r.try_get::<i64, _>("seq")?),
                     r.try_get::<Option<String>, _>("outcome")?,
                     r.try_get::<Option<String>, _>("campaign_id")?,
@@ -417,30 +454,46 @@ impl Store {
             }).collect::<std::result::Result<Vec<_>, _>>()?
         });
         rows.into_iter()
-            .map(|(id, game, options, seed, rv, status, join_code, live, (seats, seq), outcome, campaign, taken)| {
-                let mut seats_taken: Vec<u8> = taken
-                    .unwrap_or_default()
-                    .split(',')
-                    .filter(|s| !s.is_empty())
-                    .map(|s| s.parse().map_err(|_| StoreError::Corrupt(format!("seat {s}"))))
-                    .collect::<Result<_>>()?;
-                seats_taken.sort_unstable();
-                Ok(MatchRecord {
-                    id: parse_uuid(&id)?,
+            .map(
+                |(
+                    id,
                     game,
-                    options: parse_json(&options)?,
-                    seed: seed as u64,
-                    rules_version: rv as u32,
+                    options,
+                    seed,
+                    rv,
                     status,
                     join_code,
-                    live,
-                    seats: seats as u32,
-                    seq: seq as u64,
-                    outcome: outcome.as_deref().map(parse_json).transpose()?,
-                    campaign_id: campaign.as_deref().map(parse_uuid).transpose()?,
-                    seats_taken,
-                })
-            })
+                    (live, private),
+                    (seats, seq),
+                    outcome,
+                    campaign,
+                    taken,
+                )| {
+                    let mut seats_taken: Vec<u8> = taken
+                        .unwrap_or_default()
+                        .split(',')
+                        .filter(|s| !s.is_empty())
+                        .map(|s| s.parse().map_err(|_| StoreError::Corrupt(format!("seat {s}"))))
+                        .collect::<Result<_>>()?;
+                    seats_taken.sort_unstable();
+                    Ok(MatchRecord {
+                        id: parse_uuid(&id)?,
+                        game,
+                        options: parse_json(&options)?,
+                        seed: seed as u64,
+                        rules_version: rv as u32,
+                        status,
+                        join_code,
+                        live,
+                        private,
+                        seats: seats as u32,
+                        seq: seq as u64,
+                        outcome: outcome.as_deref().map(parse_json).transpose()?,
+                        campaign_id: campaign.as_deref().map(parse_uuid).transpose()?,
+                        seats_taken,
+                    })
+                },
+            )
             .collect()
     }
 

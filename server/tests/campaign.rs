@@ -10,7 +10,8 @@ use serde_json::json;
 async fn a_campaign_links_its_games_and_a_player_starts_the_next() {
     let dir = temp_dir("campaign");
     let server = Server::start(config(&dir)).await;
-    let (status, created) = server.http("POST", "/api/campaigns", Some(r#"{"game":"nim","options":{"pile":3}}"#)).await;
+    let (status, created) =
+        server.http("POST", "/api/campaigns", Some(r#"{"game":"nim","options":{"pile":3,"private":true}}"#)).await;
     assert_eq!(status, 201, "{created}");
     let campaign = created["campaign_id"].as_str().unwrap().to_owned();
     let joined = server.join(created["join_code"].as_str().unwrap()).await;
@@ -41,6 +42,8 @@ async fn a_campaign_links_its_games_and_a_player_starts_the_next() {
     let (status, second) =
         server.http("POST", &format!("/api/campaigns/{campaign}/next"), Some(&next(&joined["token"]))).await;
     assert_eq!(status, 201, "{second}");
+    let (_, open) = server.http("GET", "/api/matches?status=open", None).await;
+    assert_eq!(open["matches"], json!([]), "the open second game of a private campaign is not listed: {open}");
     assert_eq!((second["seat"].as_u64(), second["campaign_id"].as_str()), (Some(1), Some(campaign.as_str())));
     let other = server.join(second["join_code"].as_str().unwrap()).await;
     assert_eq!(other["seat"], 0);
@@ -54,6 +57,7 @@ async fn a_campaign_links_its_games_and_a_player_starts_the_next() {
     let (_, summary) =
         server.http("GET", &format!("/api/matches/{}", second["match_id"].as_str().unwrap()), None).await;
     assert_eq!(summary["campaign_id"], campaign.as_str());
+    assert_eq!(summary["private"], true, "a private campaign's games are private: {summary}");
 
     let (status, body) = server.http("POST", "/api/campaigns", Some(r#"{"game":"nope"}"#)).await;
     assert_eq!((status, body["code"].as_str()), (400, Some("unknown_game")));

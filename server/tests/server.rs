@@ -50,6 +50,7 @@ async fn lobby_creates_joins_and_refuses_a_full_match() {
         ("POST", "/api/matches", Some(r#"{"game":"chess"}"#), 400, "unknown_game"),
         ("POST", "/api/matches", Some(r#"{"game":"nim","options":{"pile":0}}"#), 400, "bad_options"),
         ("POST", "/api/matches", Some(r#"{"game":"nim","options":{"live":"yes"}}"#), 400, "bad_options"),
+        ("POST", "/api/matches", Some(r#"{"game":"nim","options":{"private":1}}"#), 400, "bad_options"),
         ("POST", "/api/join/NOSUCHCODE", None, 404, "not_found"),
         ("GET", "/api/matches/not-a-uuid", None, 404, "not_found"),
         ("GET", "/api/matches/00000000-0000-0000-0000-000000000000", None, 404, "not_found"),
@@ -63,6 +64,50 @@ async fn lobby_creates_joins_and_refuses_a_full_match() {
     assert_eq!((s, b), (200, json!("ok")));
     let (s, _) = server.http("GET", "/readyz", None).await;
     assert_eq!(s, 200);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_private_match_is_never_listed_but_joins_by_code_and_is_watched_by_id() {
+    let dir = temp_dir("private");
+    let server = Server::start(config(&dir)).await;
+    let public = server.create("nim", json!({"pile": 7})).await;
+    let private = server.create("nim", json!({"pile": 7, "private": true})).await;
+    let id = private["match_id"].as_str().unwrap().to_owned();
+    let code = private["join_code"].as_str().unwrap().to_owned();
+    let listed = |list: &Value, id: &str| list["matches"].as_array().unwrap().iter().any(|m| m["match_id"] == id);
+
+    let (_, open) = server.http("GET", "/api/matches?status=open", None).await;
+    assert!(listed(&open, public["match_id"].as_str().unwrap()), "{open}");
+    assert!(!listed(&open, &id), "{open}");
+    assert!(!open.to_string().contains(&code), "{open}");
+    // Its id is what spectators get: the summary has no join code.
+    let (status, summary) = server.http("GET", &format!("/api/matches/{id}"), None).await;
+    assert_eq!(
+        (status, summary["status"].as_str(), &summary["private"]),
+        (200, Some("open"), &json!(true)),
+        "{summary}"
+    );
+    assert!(summary.get("join_code").is_none(), "{summary}");
+    let (_, summary) =
+        server.http("GET", &format!("/api/matches/{}", public["match_id"].as_str().unwrap()), None).await;
+    assert_eq!(summary["private"], false);
+    assert!(summary["join_code"].is_string());
+
+    // The option is the server's, not the game's: nim (deny_unknown_fields)
+    // would refuse it. The code joins; the id is watched.
+    let joined = server.join(&code).await;
+    assert_eq!((joined["match_id"].as_str(), joined["seat"].as_u64()), (Some(id.as_str()), Some(1)));
+    let mut b = server.ws().await;
+    b.hello(&joined["token"], None).await;
+    let mut spectator = server.ws().await;
+    spectator.send(json!({"type": "watch", "match_id": id})).await;
+    let w = spectator.recv().await;
+    assert_eq!((w["type"].as_str(), w["view"]["pile"].as_u64()), (Some("welcome"), Some(7)), "{w}");
+    for status in ["open", "active", "finished"] {
+        let (_, list) = server.http("GET", &format!("/api/matches?status={status}"), None).await;
+        assert!(!listed(&list, &id), "{status}: {list}");
+    }
     server.stop().await;
 }
 
@@ -86,6 +131,9 @@ async fn bad_frames_get_error_frames_and_the_connection_stays_open() {
     c.send(json!({"type": "hello", "token": "0".repeat(64)})).await;
     expect(&c.recv().await, "bad_token");
     c.send(json!({"type": "watch", "match_id": "nope"})).await;
+    expect(&c.recv().await, "not_found");
+    // A well-formed id of no match: answered at once, not left waiting.
+    c.send(json!({"type": "watch", "match_id": uuid::Uuid::new_v4().to_string()})).await;
     expect(&c.recv().await, "not_found");
     c.send(json!({"type": "act", "id": 9, "action": {"type": "take", "n": 1}})).await;
     let m = c.recv().await;

@@ -20,6 +20,7 @@ fn new_match(join_code: &str, token_hash: &str) -> NewMatch {
         rules_version: 3,
         join_code: join_code.into(),
         live: true,
+        private: false,
         seats: 2,
         campaign_id: None,
         creator: (0, token_hash.into()),
@@ -114,6 +115,16 @@ async fn suite(store: &Store) {
             + counts.iter().filter(|c| c.1 != "open").map(|c| c.2).sum::<u64>()
     );
     assert!(counts.iter().all(|(g, _, _)| g == "nim"));
+
+    // A private match is never listed, but is found by id and joined by code.
+    let mut private = new_match("PRIV0001", "hash-p");
+    private.private = true;
+    store.create_match(&private).await.unwrap();
+    assert!(store.get_match(private.id).await.unwrap().unwrap().private);
+    assert!(!store.get_match(m.id).await.unwrap().unwrap().private);
+    assert!(!store.list_matches("open", 100).await.unwrap().iter().any(|r| r.id == private.id));
+    assert_eq!(store.join("PRIV0001", "hash-q").await.unwrap(), (private.id, 1));
+    assert!(!store.list_matches("active", 100).await.unwrap().iter().any(|r| r.id == private.id));
 
     // Lobby writes and action appends at once, from many tasks: none may
     // fail with "database is locked" (a read-then-write transaction on

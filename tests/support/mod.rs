@@ -140,6 +140,21 @@ pub fn spawn(mut cmd: Command) -> Server {
     Server { child, addr, logs }
 }
 
+/// The first JSON log line matching `pred`, waiting for the server to
+/// write it (at most [`WAIT`]); panics with the logs when none comes.
+pub fn wait_for_log(server: &Server, pred: impl Fn(&Value) -> bool) -> Value {
+    let started = std::time::Instant::now();
+    loop {
+        let found =
+            server.logs.lock().unwrap().iter().filter_map(|l| serde_json::from_str::<Value>(l).ok()).find(&pred);
+        if let Some(line) = found {
+            return line;
+        }
+        assert!(started.elapsed() < WAIT, "no such log line in {:?}", server.logs.lock().unwrap());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// Log lines may carry colour codes.
 pub fn strip_ansi(s: &str) -> String {
     let mut out = String::new();

@@ -1,0 +1,3 @@
+-- Private matches: joinable by their code and watchable by id, but never
+-- listed by GET /api/matches.
+ALTER TABLE matches ADD COLUMN private BOOLEAN NOT NULL DEFAULT 0;
