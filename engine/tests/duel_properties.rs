@@ -34,6 +34,8 @@ fn secrets(s: &DuelState, viewer: Viewer, cast: &BTreeSet<String>) -> BTreeSet<S
             public.extend(p.locked_stack.iter().map(|c| c.to_string()));
         } else {
             hidden.extend(p.di_stack.iter().map(|c| c.to_string()));
+            // Discarded cards are out of the game but stay secret.
+            hidden.extend(p.discarded.iter().map(|c| c.to_string()));
         }
     }
     public.extend(g.active_dis.iter().map(|d| d.card.to_string()));
@@ -79,7 +81,14 @@ fn junk(bot: &mut RandomBot) -> DuelAction {
             target: Target { unit, ..Default::default() },
         },
         4 => DuelAction::CastDi {
-            target: Target { unit, hex: Some(hex), direction: Some(bot.below(8) as u8), ..Default::default() },
+            target: Target {
+                unit,
+                hex: Some(hex),
+                direction: Some(bot.below(8) as u8),
+                distance: Some(bot.below(4) as u32),
+                carry_relic: Some(bot.below(2) == 0),
+                ..Default::default()
+            },
             at: Some(bot.below(4)),
         },
         5 => DuelAction::PassRelic { to: id },

@@ -24,6 +24,15 @@ pub struct Target {
     /// Direction 0..6 of a forced movement (0 = +q, counter-clockwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub direction: Option<u8>,
+    /// How many hexes a forced movement of "up to N hexes" goes, 1..=N (the
+    /// pushing player chooses, L1191-1193); absent means all N.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance: Option<u32>,
+    /// Whether a forced unit carries its relic (default true). Its
+    /// controller decides (L1195-1197), so only a seat pushing a unit it
+    /// controls may set it; a pushed enemy carries its relic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carry_relic: Option<bool>,
     /// The terrain to create where the card lets the player choose.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub terrain: Option<Terrain>,

@@ -10,6 +10,7 @@ use crate::Seat;
 
 fn targets_for(
     g: &Game,
+    cat: &Catalogue,
     seat: Seat,
     targeting: &Targeting,
     effects: &[Effect],
@@ -41,10 +42,34 @@ fn targets_for(
     };
     for e in effects {
         match e {
-            Effect::ForceMove { .. } => {
+            Effect::ForceMove { distance } => {
+                // Every direction and distance; leaving the relic behind only
+                // where it is a choice (the pusher controls a relic holder).
+                let n = *distance;
                 base = base
                     .into_iter()
-                    .flat_map(|t| (0..6u8).map(move |d| Target { direction: Some(d), ..t.clone() }))
+                    .flat_map(|t| {
+                        let mine = t.unit.and_then(|id| g.unit(id)).filter(|u| u.controller == seat);
+                        let carry = if mine.is_some_and(|u| g.holds_relics(cat, u)) {
+                            vec![None, Some(false)]
+                        } else {
+                            vec![None]
+                        };
+                        let mut out = Vec::new();
+                        for d in 0..6u8 {
+                            for k in 1..=n {
+                                for c in &carry {
+                                    out.push(Target {
+                                        direction: Some(d),
+                                        distance: (k < n).then_some(k),
+                                        carry_relic: *c,
+                                        ..t.clone()
+                                    });
+                                }
+                            }
+                        }
+                        out
+                    })
                     .collect();
             }
             Effect::SetTerrain { to: super::card::TerrainTo::Choose, .. }
@@ -124,7 +149,7 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction>
         // view's `checkpoints` tells a client about the moments in between).
         let ats: Vec<Option<usize>> =
             if seat != g.active && g.activation.is_some() { vec![None, Some(0)] } else { vec![None] };
-        for t in targets_for(g, seat, &top.target, &top.effects, None, 0) {
+        for t in targets_for(g, cat, seat, &top.target, &top.effects, None, 0) {
             for at in &ats {
                 v.push(DuelAction::CastDi { target: t.clone(), at: *at });
             }
@@ -146,8 +171,14 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction>
         v.extend(g.units.iter().filter(|u| u.controller == seat).map(|u| DuelAction::Activate { unit: u.id }));
         if let Some(act) = g.activation.as_ref().filter(|a| !a.ended) {
             if let Some(u) = g.unit(act.unit) {
+                // Leaving a relic behind is a choice only for a one-hex move
+                // (a relic never goes two hexes).
+                let holds = g.holds_relics(cat, u);
                 for h in g.grid.hexes().filter(|h| h.distance(u.hex) <= 2) {
                     v.push(DuelAction::Move { to: h, carry_relic: None });
+                    if holds && h.is_adjacent(u.hex) {
+                        v.push(DuelAction::Move { to: h, carry_relic: Some(false) });
+                    }
                 }
                 for o in g.units.iter().filter(|o| o.hex.is_adjacent(u.hex)) {
                     v.push(DuelAction::PassRelic { to: o.id });
@@ -156,7 +187,7 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction>
                     let Some(card) = cat.card(id) else { continue };
                     let reach = card.range.map_or(0, |r| r.max);
                     for (pi, p) in card.powers.iter().enumerate() {
-                        for t in targets_for(g, seat, &p.target, &p.effects, Some(u.hex), reach) {
+                        for t in targets_for(g, cat, seat, &p.target, &p.effects, Some(u.hex), reach) {
                             v.push(DuelAction::UsePower { card: id.clone(), power: pi, target: t });
                         }
                     }
@@ -167,8 +198,12 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction>
     v
 }
 
-/// Every action `seat` may take now, each checked against the rules.
-/// Resigning is always possible and is left out.
+/// The actions `seat` may take now, each checked against the rules: every
+/// distinct choice once, in its shortest form (a field at its default is left
+/// out). Left out on purpose (protocol/DUEL.md, "What `legal` lists"): `resign`
+/// and `set_auto_pass` (always accepted), `create` (any valid design),
+/// `discard_di` of more than one card, a `figure` named at a first summon, and
+/// `cast_di` timed at checkpoints after the first (`at` 1 and on).
 pub fn legal_actions(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction> {
     candidates(state, cat, seat)
         .into_iter()

@@ -238,8 +238,12 @@ impl Game {
     /// the board or up a level the unit stays and is crushed (3); down a level
     /// it moves and falls (3); into water it drowns (5). Flying units ignore
     /// terrain but are still crushed by units and the board's edge. Rooted
-    /// units never move.
-    pub(crate) fn force_move(&mut self, cx: &mut Cx, unit: UnitId, dir: usize, distance: u32) {
+    /// units never move. A held relic goes along on the first hex when
+    /// `carry` (its controller's choice) and it has not moved this turn; on
+    /// later hexes it has moved, so it is left behind (L1195-1200). The win
+    /// is checked after every hex: a unit holds the relics of each hex it is
+    /// pushed through (L174-176, L1117-1118).
+    pub(crate) fn force_move(&mut self, cx: &mut Cx, unit: UnitId, dir: usize, distance: u32, carry: bool) {
         for step in 0..distance {
             let Some(u) = self.unit(unit) else { return };
             if self.is_rooted(cx.cat, u) {
@@ -255,11 +259,13 @@ impl Game {
                 return;
             }
             let falls = !flying && self.level(to) < self.level(from);
-            // The controller carries the relic along when the rules allow it:
-            // only on the first hex, so it never moves more than one.
-            self.relocate(cx, unit, to, step == 0, false);
+            self.relocate(cx, unit, to, carry && step == 0, false);
             if falls {
                 self.lose_life(cx, unit, FALL_LOSS, LifeCause::Falling);
+            }
+            self.check_win(cx);
+            if !matches!(self.phase, Phase::Command) {
+                return;
             }
         }
     }
@@ -338,21 +344,35 @@ impl Game {
         let t = self.unit_mut(target).expect("target exists");
         t.used_magical += use_m;
         t.used_physical += use_p;
+        // Weapon Lore (L1593-1597): the turn's total damage to a unit is 1
+        // more while only Weapon Lore units attacked it. The point comes with
+        // the first such attack (so it can kill at once, L1527-1529) and goes
+        // again when a unit without Weapon Lore attacks it later that turn.
+        let mut revoked = false;
         if attacker.is_some() {
             if lore {
-                if !t.hit_by_non_lore && !t.lore_bonus_taken {
+                if !t.hit_by_non_lore && !t.lore_bonus_taken && !stasis {
                     t.lore_bonus_taken = true;
                     damage += 1;
                 }
             } else {
                 t.hit_by_non_lore = true;
+                revoked = std::mem::take(&mut t.lore_bonus_taken);
             }
         }
         if stasis {
             damage = 0;
         }
+        let refund = revoked && damage == 0;
+        if revoked && damage > 0 {
+            damage -= 1;
+        }
         let (seat, alpha) = (t.owner, t.alpha);
         cx.emit(EventKind::Attacked { attacker, target, value, armor: use_m + use_p, damage });
+        if refund {
+            // Nothing of this attack to take the point from: it is given back.
+            self.heal(cx, seat, alpha, 1);
+        }
         if damage == 0 {
             return (0, false);
         }

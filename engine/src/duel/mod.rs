@@ -74,7 +74,7 @@ impl Duel {
 
 impl Ruleset for Duel {
     const GAME: &'static str = "duel";
-    const RULES_VERSION: u32 = 1;
+    const RULES_VERSION: u32 = 2;
     type Options = DuelOptions;
     type State = DuelState;
     type Action = DuelAction;
@@ -117,6 +117,7 @@ impl Ruleset for Duel {
             di_cast_turn: None,
             had_first_turn: false,
             auto_pass: false,
+            discarded: Vec::new(),
         };
         let game = Game {
             phase: Phase::Creation,

@@ -272,7 +272,23 @@ impl Game {
                 if dir > 5 {
                     return Err(err("bad_direction", "directions are 0 to 5"));
                 }
-                self.force_move(cx, u, dir as usize, distance);
+                // "Up to N hexes": the pushing player chooses how far.
+                let far = t.distance.unwrap_or(distance);
+                if far == 0 || far > distance {
+                    return Err(err("bad_distance", format!("this forced movement goes 1 to {distance} hexes")));
+                }
+                // The relic goes along "as decided by its controller" (L1195-1197):
+                // the pusher decides only for a unit it controls.
+                let controller = self.unit(u).expect("alive").controller;
+                if t.carry_relic.is_some() && controller != src.seat {
+                    return Err(err(
+                        "not_your_relic",
+                        format!(
+                            "a forced unit's controller decides whether it carries its relic; unit {u} is not yours"
+                        ),
+                    ));
+                }
+                self.force_move(cx, u, dir as usize, far, t.carry_relic.unwrap_or(true));
             }
             Effect::Teleport { distance } => {
                 let Some(id) = alive(self) else { return Ok(()) };

@@ -106,6 +106,10 @@ pub struct Player {
     pub had_first_turn: bool,
     /// Skip response windows automatically.
     pub auto_pass: bool,
+    /// Cards discarded from the top of the stack: removed from the game
+    /// (L818-823), so no rewind brings them back. Secret to the owner.
+    #[serde(default)]
+    pub discarded: Vec<CardId>,
 }
 
 /// A condition marker on a unit.

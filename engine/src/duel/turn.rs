@@ -730,6 +730,7 @@ impl DuelState {
             return Err(err("bad_count", format!("you can discard 1 to {} cards from the top", p.di_stack.len())));
         }
         let cards: Vec<CardId> = p.di_stack.drain(..count).collect();
+        p.discarded.extend(cards.iter().cloned());
         cx.emit(EventKind::DiDiscarded { seat, count });
         cx.events.push(DuelEvent::private(seat, EventKind::DiDiscardedCards { seat, cards }));
         Ok(())
@@ -767,9 +768,17 @@ impl DuelState {
                 ));
             }
             let mut restored = (*self.checkpoints[k]).clone();
-            // The caster's own stack is as it is now (discards stand).
-            restored.player_mut(seat).di_stack = self.game.players[seat as usize].di_stack.clone();
-            restored.player_mut(seat).auto_pass = self.game.players[seat as usize].auto_pass;
+            for s in 0..2u8 {
+                // Discarded cards are removed from the game without any effect
+                // (L818-823): a rewind undoes what happened, never a discard,
+                // whoever made it. A DI cast since then goes back on top.
+                let now = &self.game.players[s as usize];
+                let p = restored.player_mut(s);
+                p.di_stack.retain(|c| !now.discarded.contains(c));
+                p.discarded.clone_from(&now.discarded);
+                // A setting, not a move of the game.
+                p.auto_pass = now.auto_pass;
+            }
             self.game = restored;
             self.checkpoints.truncate(k + 1);
             self.window = None;
@@ -781,10 +790,17 @@ impl DuelState {
         p.di_cast_turn = Some(turn);
         let di = cx.cat.di_card(&card).ok_or_else(|| err("unknown_card", format!("no DI {card:?}")))?;
         let src = Source { seat, actor: None, range: None, di: None };
-        self.game.resolve_target(cx, src, &di.target, None, &target)?;
-        cx.emit(EventKind::DiCast { seat, card: card.clone() });
+        let r = self.game.resolve_target(cx, src, &di.target, None, &target)?;
         let opp = other(seat);
-        if !responding && self.can_respond(opp) {
+        let answerable = !responding && self.can_respond(opp);
+        if answerable {
+            // The choices its effects need (a direction, a distance, ...) are
+            // checked now, so a badly aimed DI is refused, not lost later.
+            let mut trial = Cx { cat: cx.cat, events: Vec::new() };
+            self.game.clone().apply_effects(&mut trial, src, &di.effects, r, &target)?;
+        }
+        cx.emit(EventKind::DiCast { seat, card: card.clone() });
+        if answerable {
             self.pending = Some(PendingDi { caster: seat, card, target });
             return Ok(());
         }
