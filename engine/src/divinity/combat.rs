@@ -1470,8 +1470,18 @@ impl DivinityState {
             return self.reroll_enemy(cat, seat, dice, source, ev);
         }
         let p = self.pending.clone().ok_or_else(|| err("no_roll", "no roll is waiting"))?;
-        if p.seat != seat {
-            return Err(err("not_your_roll", "only the roller rerolls this roll"));
+        // Any Origin may spend its Source on any roll (L511), except on
+        // another's challenge roll, made without assistance (L1180); the
+        // card's own reroll and the Copper Band are the roller's.
+        let ally_source = source && !matches!(p.purpose, Purpose::Challenge);
+        if p.seat != seat && !ally_source {
+            return Err(err(
+                "not_your_roll",
+                "only the roller rerolls this roll, but with Source on an attack (L511, L1180)",
+            ));
+        }
+        if p.seat != seat && self.origins[seat as usize].downed {
+            return Err(err("downed", "a downed Origin takes no actions (L747)"));
         }
         if dice.is_empty() {
             return Err(err("no_dice", "choose the dice to reroll"));
