@@ -573,12 +573,13 @@ fn r40_origin_turn_effects_then_ap_then_slide() {
     assert!(!o.track.has(St::Burning) && o.hand.contains(&skill), "the slide at the end of the turn");
     assert_eq!(waiting(&s), vec![0]);
     // Start-of-turn effects come before the AP: one that downs the Origin
-    // leaves it no AP, and its turn is over.
+    // ends its turn, though a downed Origin's turn still gains AP (L757,
+    // issue 11: this test said no AP before).
     s.origins[0].hp = 1;
     s.origins[0].track.apply_status(St::Bleeding, 2);
     let ev = ok(&mut s, 0, A::StartTurn);
     assert!(ev.contains(&Ev::Downed { seat: 0 }), "{ev:?}");
-    assert_eq!(s.origins[0].ap, 0, "downed before gaining AP");
+    assert_eq!(s.origins[0].ap, cat().origins["ifan"].at(1).unwrap().ap, "downed, it gains its AP all the same");
     assert!(!ev.iter().any(|e| matches!(e, Ev::TurnStarted { seat: 0, .. })));
 }
 

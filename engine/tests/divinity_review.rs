@@ -67,3 +67,23 @@ fn l1180_no_ally_rerolls_a_challenge_roll() {
     assert_eq!(rejected(&mut s, other, A::Reroll { dice: vec![0], source: true }).code, "not_your_roll");
     ok(&mut s, seat, A::Reroll { dice: vec![0], source: true });
 }
+
+// ---- 2. Downed at the start of one's own turn ----
+
+/// R122, D39 (L390): "Start of Turn: Resolve any “start of turn” effects on
+/// your cooldown track, then gain action points"; L757: "downed Origins still
+/// take a turn as normal, but they only gain ● (up to their max) and slide
+/// cooldowns". Downed by its own BURNING, Ifan still gains his AP.
+#[test]
+fn l757_downed_by_its_own_start_of_turn_still_gains_ap() {
+    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
+    s.origins[0].hp = 1;
+    s.origins[0].ap = 1;
+    s.origins[0].track.apply_status(St::Burning, 3);
+    let ev = ok(&mut s, 0, A::StartTurn);
+    assert!(ev.contains(&Ev::Downed { seat: 0 }));
+    assert!(s.origins[0].downed);
+    assert_eq!(s.origins[0].ap, 1 + 4, "the card's 4 AP are gained all the same");
+    assert!(matches!(&s.phase, Phase::Combat { done, active: None } if done[0]), "and the turn is over");
+    assert_eq!(s.origins[0].track.find(&CardRef::Status(St::Burning)), Some(2), "slid");
+}

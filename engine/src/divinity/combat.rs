@@ -245,7 +245,7 @@ impl DivinityState {
     // ----- Origin turns (L1558-1594) -----
 
     /// Start this Origin's Combat turn (L390): start-of-turn effects, then
-    /// AP. An Origin downed by them has its turn end at once.
+    /// AP. An Origin downed by them gains its AP and its turn ends at once.
     /// `order`: the player's order for its start-of-turn effects (L684);
     /// None keeps the track order.
     pub(super) fn start_turn(
@@ -279,11 +279,13 @@ impl DivinityState {
             *active = Some(seat);
         }
         self.start_of_turn_in(cat, me, &order, ev);
+        // Then AP (L390), even for an Origin just downed: a downed Origin's
+        // turn still gains AP and slides (L757).
+        self.gain_ap(cat, seat);
         if self.origins[seat as usize].downed {
             self.finish_turn(cat, seat, ev);
             return Ok(());
         }
-        self.gain_ap(cat, seat);
         ev.push(Ev::TurnStarted { seat, ap: self.origins[seat as usize].ap });
         Ok(())
     }
