@@ -87,3 +87,20 @@ fn l757_downed_by_its_own_start_of_turn_still_gains_ap() {
     assert!(matches!(&s.phase, Phase::Combat { done, active: None } if done[0]), "and the turn is over");
     assert_eq!(s.origins[0].track.find(&CardRef::Status(St::Burning)), Some(2), "slid");
 }
+
+// ---- 3. The AP maximum when HASTE leaves mid-turn ----
+
+/// R216, D03 (L1564): "You can have a max of 8 ● at a time (unless you have
+/// the HASTE status …). Any ● gained in excess of your max is lost"; L1574:
+/// "While you have HASTE, you have a maximum of 10 ● instead of 8". The cap
+/// holds at every moment: Fane cleansing his HASTE mid-turn keeps 8 of 10.
+#[test]
+fn l1574_haste_cleansed_mid_turn_caps_ap_at_once() {
+    let mut s = duel(&["fane", "sebille"], "darkhans_lackey", 28);
+    s.origins[0].track.apply_status(St::Haste, 3);
+    ok(&mut s, 0, A::StartTurn);
+    s.origins[0].ap = 10;
+    ok(&mut s, 0, A::UseAbility { aim: None });
+    assert!(!s.origins[0].track.has(St::Haste), "cleansed");
+    assert_eq!(s.origins[0].ap, 8);
+}

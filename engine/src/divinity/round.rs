@@ -130,7 +130,6 @@ impl DivinityState {
     /// return to hand, statuses and consumables to the supply; a summon goes
     /// when the card that keeps it flips face down or leaves (L895).
     pub(super) fn slide_origin(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) {
-        let max_before = self.max_ap(cat, seat);
         let o = &mut self.origins[seat as usize];
         let slid = o.track.slide();
         let mut gone = slid.flipped;
@@ -165,12 +164,16 @@ impl DivinityState {
         for id in used_up {
             self.to_deck_bottom(cat, &id);
         }
-        // HASTE leaving: AP above the normal maximum is lost (G34).
-        let max_after = self.max_ap(cat, seat);
-        if max_after < max_before {
-            let o = &mut self.origins[seat as usize];
-            o.ap = o.ap.min(max_after);
-        }
+        self.cap_ap(cat, seat);
+    }
+
+    /// AP above the maximum is lost (L1564): the maximum holds at every
+    /// moment, so when HASTE leaves, by a slide or cleansed mid-turn, AP
+    /// above 8 goes at once (L1574, G34).
+    pub(super) fn cap_ap(&mut self, cat: &Catalogue, seat: Seat) {
+        let max = self.max_ap(cat, seat);
+        let o = &mut self.origins[seat as usize];
+        o.ap = o.ap.min(max);
     }
 
     /// End of round (L424-435): advance the tracker unless it is unset or

@@ -200,9 +200,14 @@ impl Divinity {
     }
 }
 
-/// Whatever an action left to the rules: a challenge every roller has
-/// finished, a Rest round or a turn whose Origin was downed.
+/// Whatever an action left to the rules: AP above a maximum that fell, a
+/// challenge every roller has finished, a Rest round or a turn whose Origin
+/// was downed.
 fn settle(cat: &Catalogue, s: &mut DivinityState, ev: &mut Vec<DivinityEvent>) {
+    // A cleansed HASTE takes the AP above 8 with it (L1564, L1574).
+    for seat in 0..s.origins.len() as Seat {
+        s.cap_ap(cat, seat);
+    }
     if s.challenge.is_some() && s.pending.is_none() {
         s.finish_challenge(cat, ev);
     }
