@@ -398,7 +398,7 @@ fn r115_undead_origin_revives_and_rests_normally() {
     ok(&mut s, 1, A::Revive { to: 0, hp: 3 });
     assert_eq!((s.origins[0].hp, s.origins[0].downed), (3, false));
     ok(&mut s, 1, A::EndTurn);
-    ok(&mut s, 0, A::ChooseRound { explore: false });
+    // Revived before his Rest turn, Fane takes a normal one (L757).
     ok(&mut s, 0, A::Recover { status: None });
     assert_eq!(s.origins[0].hp, 5, "Recover heals an UNDEAD Origin 2");
 }

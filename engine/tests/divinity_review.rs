@@ -104,3 +104,44 @@ fn l1574_haste_cleansed_mid_turn_caps_ap_at_once() {
     assert!(!s.origins[0].track.has(St::Haste), "cleansed");
     assert_eq!(s.origins[0].ap, 8);
 }
+
+// ---- 4. Revived before its Rest turn ----
+
+/// R122, R123 (L757): "If an Origin is revived before they take their turn,
+/// they may take a normal turn"; L352: "Each Origin takes 1 turn, in the
+/// order of their choice"; L767: the Rest round revive. Sebille, downed as
+/// the Rest round starts and revived by Ifan, takes her own Rest turn.
+#[test]
+fn l757_revived_in_a_rest_round_takes_a_normal_turn() {
+    let mut s = start("tutorial", &["ifan", "sebille"]);
+    s.origins[1].downed = true;
+    s.origins[1].hp = 0;
+    ok(&mut s, 0, A::ChooseRound { explore: false });
+    assert_eq!(waiting(&s), vec![0]);
+    ok(&mut s, 0, A::Revive { to: 1, hp: 3 });
+    assert_eq!(waiting(&s), vec![0, 1], "her turn is still to come");
+    ok(&mut s, 1, A::Recover { status: None });
+    assert_eq!(s.origins[1].hp, 5);
+    ok(&mut s, 1, A::EndTurn);
+    let round = s.round;
+    ok(&mut s, 0, A::EndTurn);
+    assert_eq!(s.round, round + 1, "the Rest round is over");
+}
+
+/// L757: "During Rest and Explore rounds, they again take turns, but only
+/// slide cooldowns": one left downed has its turn (a slide) once the others
+/// are done, and the round ends.
+#[test]
+fn l757_a_downed_origin_left_downed_only_slides() {
+    let mut s = start("tutorial", &["ifan", "sebille"]);
+    s.origins[1].downed = true;
+    s.origins[1].hp = 0;
+    s.origins[1].track.apply_status(St::Poisoned, 2);
+    ok(&mut s, 0, A::ChooseRound { explore: false });
+    assert_eq!(s.origins[1].track.find(&CardRef::Status(St::Poisoned)), Some(2), "not yet");
+    let round = s.round;
+    ok(&mut s, 0, A::EndTurn);
+    assert_eq!(s.origins[1].track.find(&CardRef::Status(St::Poisoned)), Some(1), "slid once");
+    assert!(s.origins[1].downed);
+    assert_eq!(s.round, round + 1);
+}

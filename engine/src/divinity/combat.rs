@@ -650,6 +650,10 @@ impl DivinityState {
         ev.push(Ev::Revived { seat: to, hp });
         if !rest {
             self.check_combat_end(cat, ev);
+        } else if matches!(&self.phase, Phase::Rest { done, .. } if !done[to as usize]) {
+            // Revived before its Rest turn, it takes a normal one (L757),
+            // which starts with its start-of-turn effects (L353).
+            self.start_of_turn(cat, Who::Origin(to), ev);
         }
         Ok(())
     }

@@ -42,20 +42,22 @@ impl DivinityState {
         self.round_kind = kind;
         ev.push(Ev::RoundStarted { round: self.round, kind });
         let mut done = vec![false; n];
-        // A downed Origin's Explore or Rest turn only slides its track (L757).
-        for (s, d) in done.iter_mut().enumerate() {
-            if self.origins[s].downed {
-                self.slide_origin(cat, s as Seat, ev);
-                *d = true;
-            }
-        }
         if explore {
+            // A downed Origin's Explore turn only slides its track (L757).
+            for (s, d) in done.iter_mut().enumerate() {
+                if self.origins[s].downed {
+                    self.slide_origin(cat, s as Seat, ev);
+                    *d = true;
+                }
+            }
             self.phase = Phase::Travel { done };
             self.after_travel(cat, ev);
         } else {
             // Rest turns are simultaneous: start-of-turn effects now (L353).
+            // A downed Origin's turn waits: revived before it, it takes a
+            // normal turn (L757).
             for s in 0..n as Seat {
-                if !done[s as usize] {
+                if !self.origins[s as usize].downed {
                     self.start_of_turn(cat, Who::Origin(s), ev);
                 }
             }
@@ -100,14 +102,16 @@ impl DivinityState {
         Ok(())
     }
 
-    /// Downed Origins (say, by start-of-turn damage) take no Rest turn; when
-    /// every turn is over the round ends.
+    /// Once every standing Origin has rested, the downed ones take their
+    /// turns, which only slide (L757); then the round ends. Until then one
+    /// revived may take a normal turn.
     pub(super) fn after_rest_turn(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
         let mut finished = false;
         if let Phase::Rest { done, .. } = &self.phase {
             let mut done = done.clone();
+            let resting = (0..done.len()).any(|s| !done[s] && !self.origins[s].downed);
             for (s, d) in done.iter_mut().enumerate() {
-                if self.origins[s].downed && !*d {
+                if self.origins[s].downed && !*d && !resting {
                     *d = true;
                     self.slide_origin(cat, s as Seat, ev);
                 }
