@@ -1178,10 +1178,12 @@ fn e24_runes() {
     s.origins[0].equipped.push("copper_band".into());
     s.origins[0].backpack.push("flame_rune".into());
     s.origins[0].hp = 10;
-    ok(&mut s, 0, A::ChooseRound { explore: false });
+    // Attached before the first round (free, L939): in a Rest turn the
+    // rune (step d) would come after Recover (step b, L355-359).
     let chest = A::AttachRune { rune: "flame_rune".into(), item: "leather_armor".into() };
     assert_eq!(rejected(&mut s, 0, chest).code, "rune_does_not_fit");
     ok(&mut s, 0, A::AttachRune { rune: "flame_rune".into(), item: "copper_band".into() });
+    ok(&mut s, 0, A::ChooseRound { explore: false });
     ok(&mut s, 0, A::Recover { status: None });
     assert_eq!(s.origins[0].hp, 13, "Recover's 2, +1 from the rune");
 

@@ -145,3 +145,45 @@ fn l757_a_downed_origin_left_downed_only_slides() {
     assert!(s.origins[1].downed);
     assert_eq!(s.round, round + 1);
 }
+
+// ---- 5. The Rest turn's steps in order ----
+
+/// R36 (L353-361): a Rest turn is "a. Start of Turn … b. Recover … c. Revive
+/// … d. Equip & Trade … e. Use 1 Skill or Item … f. Slide Cooldowns", in that
+/// order: a step once passed can't be gone back to.
+#[test]
+fn l353_rest_steps_come_in_the_books_order() {
+    let rest = || {
+        let mut s = start("tutorial", &["ifan", "sebille"]);
+        s.origins[1].downed = true;
+        s.origins[1].hp = 0;
+        s.origins[0].hp = 10;
+        ok(&mut s, 0, A::ChooseRound { explore: false });
+        s
+    };
+    // Revive (c) then Recover (b): refused.
+    let mut s = rest();
+    ok(&mut s, 0, A::Revive { to: 1, hp: 3 });
+    assert_eq!(rejected(&mut s, 0, A::Recover { status: None }).code, "rest_step_passed");
+    // Equip & Trade (d) then Revive (c): refused.
+    let mut s = rest();
+    ok(&mut s, 0, A::Store { item: "short_bow".into() });
+    assert_eq!(rejected(&mut s, 0, A::Revive { to: 1, hp: 3 }).code, "rest_step_passed");
+    // A skill (e) then Equip & Trade (d): refused.
+    let mut s = rest();
+    ok(&mut s, 0, use_card(CardUse::Skill("searing_daggers".into()), Aim::Origin(0)));
+    ok(&mut s, 0, A::Accept);
+    assert_eq!(rejected(&mut s, 0, A::Store { item: "short_bow".into() }).code, "rest_step_passed");
+    assert_eq!(rejected(&mut s, 0, A::Revive { to: 1, hp: 1 }).code, "rest_step_passed");
+    // In the book's order, each step is open, and revives and trades repeat.
+    let mut s = rest();
+    ok(&mut s, 0, A::Recover { status: None });
+    assert_eq!(s.origins[0].hp, 12);
+    ok(&mut s, 0, A::Revive { to: 1, hp: 1 });
+    ok(&mut s, 1, A::Recover { status: None });
+    ok(&mut s, 0, A::Store { item: "short_bow".into() });
+    ok(&mut s, 0, A::Equip { item: "short_bow".into() });
+    ok(&mut s, 0, use_card(CardUse::Skill("searing_daggers".into()), Aim::Origin(1)));
+    ok(&mut s, 0, A::Accept);
+    ok(&mut s, 0, A::EndTurn);
+}

@@ -617,7 +617,7 @@ impl DivinityState {
     ) -> Result<(), RuleError> {
         let rest = matches!(self.phase, Phase::Rest { .. });
         if rest {
-            self.rest_turn_of(seat)?;
+            self.rest_step(seat, RestStep::Revive)?;
         } else {
             self.ensure_turn(cat, seat, ev)?;
         }
@@ -668,7 +668,7 @@ impl DivinityState {
             // round, the same freedom (L939, L1045).
             Ok(0)
         } else if matches!(self.phase, Phase::Rest { .. }) {
-            self.rest_turn_of(seat)?;
+            self.rest_step(seat, RestStep::EquipAndTrade)?;
             Ok(0)
         } else {
             self.ensure_turn(cat, seat, ev)?;
@@ -1113,11 +1113,7 @@ impl DivinityState {
             }
             self.origins[seat as usize].source -= play.source;
         } else if rest {
-            let Phase::Rest { used_card, .. } = &mut self.phase else { unreachable!() };
-            if used_card[seat as usize] {
-                return Err(err("card_used", "a Rest turn allows one skill or item action (L360)"));
-            }
-            used_card[seat as usize] = true;
+            self.rest_step(seat, RestStep::UseCard)?;
         } else {
             self.spend_ap(seat, play.ap)?;
         }

@@ -61,7 +61,7 @@ impl DivinityState {
                     self.start_of_turn(cat, Who::Origin(s), ev);
                 }
             }
-            self.phase = Phase::Rest { done, used_card: vec![false; n] };
+            self.phase = Phase::Rest { done, steps: vec![RestStep::StartOfTurn; n] };
             self.after_rest_turn(cat, ev);
         }
         Ok(())
@@ -75,14 +75,35 @@ impl DivinityState {
         }
     }
 
+    /// Take step `step` of the seat's Rest turn (L353-361): refused once a
+    /// later step was taken, and Recover and the one skill or item action
+    /// (steps b and e) happen once.
+    pub(super) fn rest_step(&mut self, seat: Seat, step: RestStep) -> Result<(), RuleError> {
+        self.rest_turn_of(seat)?;
+        let Phase::Rest { steps, .. } = &mut self.phase else { unreachable!("a Rest turn") };
+        let at = &mut steps[seat as usize];
+        if *at > step {
+            return Err(err(
+                "rest_step_passed",
+                format!("a Rest turn's steps come in order (L353-361): {step:?} comes before {at:?}"),
+            ));
+        }
+        if *at == step {
+            match step {
+                RestStep::Recover => return Err(err("already_recovered", "Recover happens once in a Rest turn")),
+                RestStep::UseCard => {
+                    return Err(err("card_used", "a Rest turn allows one skill or item action (L360)"));
+                }
+                _ => {}
+            }
+        }
+        *at = step;
+        Ok(())
+    }
+
     /// Rest step (b): heal 2 and discard every status (L355), once.
     pub(super) fn rest_recover(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        self.rest_turn_of(seat)?;
-        let key = format!("recover:{seat}");
-        if self.used.get(&key) == Some(&self.round) {
-            return Err(err("already_recovered", "Recover happens once in a Rest turn"));
-        }
-        self.used.insert(key, self.round);
+        self.rest_step(seat, RestStep::Recover)?;
         // Statuses go first so POISONED does not block the heal it is cleared with.
         let cleared = self.origins[seat as usize].track.clear_statuses();
         for s in cleared {
