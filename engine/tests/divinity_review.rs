@@ -187,3 +187,23 @@ fn l353_rest_steps_come_in_the_books_order() {
     ok(&mut s, 0, A::Accept);
     ok(&mut s, 0, A::EndTurn);
 }
+
+// ---- 6. A downed Origin's face-up cards stay active ----
+
+/// R118, R48, R87 (L743): a downed Origin keeps "all cards on their cooldown
+/// track (including statuses, skills, and ongoing consumables)"; L416: "Cards
+/// that are face up … have ongoing effects that remain active until they
+/// are flipped face down or cleared"; L887: Sebille's Frost Aura converts the
+/// physical attack of an Origin in her space. Downed, her aura still does.
+#[test]
+fn l416_a_downed_origins_aura_stays_active() {
+    let mut s = duel(&["ifan", "sebille"], "fire_slug", 20);
+    let aura = TrackCard { card: CardRef::Skill("frost_aura".into()), face_up: true, flip_at: Some(1) };
+    s.origins[1].track.place(aura, 3);
+    s.origins[1].downed = true;
+    s.origins[1].hp = 0;
+    ok(&mut s, 0, A::StartTurn);
+    let id = s.enemies[0].id;
+    ok(&mut s, 0, use_card(CardUse::Item("short_bow".into()), Aim::Enemy(id)));
+    assert_eq!(attack_type(&s), DamageType::Water);
+}

@@ -1230,8 +1230,9 @@ impl DivinityState {
         }
         let here = self.origins[seat as usize].space;
         let mut auras: Vec<(Seat, String, DamageType)> = Vec::new();
+        // A downed Origin's face-up cards stay active (L743, L416).
         for (s, o) in self.origins.iter().enumerate() {
-            if o.space != here || o.downed {
+            if o.space != here {
                 continue;
             }
             for c in o.track.active() {
