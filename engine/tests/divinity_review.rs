@@ -207,3 +207,34 @@ fn l416_a_downed_origins_aura_stays_active() {
     ok(&mut s, 0, use_card(CardUse::Item("short_bow".into()), Aim::Enemy(id)));
     assert_eq!(attack_type(&s), DamageType::Water);
 }
+
+// ---- 7. Downed Origins and location cards ----
+
+/// R119 (L750): downed Origins "can't interact with location special rules,
+/// location cards, or challenge rolls in any way". Fort Joy's alarm (event
+/// A) sends the party back to the Gate unless a SOLDIER is in it: Ifan's
+/// SOLDIER does not count while he is downed (he is moved with the party,
+/// L750's exception for forced moves).
+#[test]
+fn l750_a_downed_origins_keyword_does_not_serve_a_location_card() {
+    for (downed, to) in [(false, "2"), (true, "1")] {
+        let mut s = start("fort_joy", &["sebille", "ifan"]);
+        let gate = ix(&s, "2");
+        for o in &mut s.origins {
+            o.space = gate;
+        }
+        if downed {
+            s.origins[1].downed = true;
+            s.origins[1].hp = 0;
+        }
+        s.time = Some(6);
+        ok(&mut s, 0, A::ChooseRound { explore: false });
+        ok(&mut s, 0, A::EndTurn);
+        if !downed {
+            ok(&mut s, 1, A::EndTurn);
+        }
+        assert_eq!(s.combat_stack, vec!["A".to_string()], "event A resolved");
+        assert_eq!(s.origins[0].space, ix(&s, to), "downed: {downed}");
+        assert_eq!(s.origins[1].space, ix(&s, to), "the whole party moves, downed or not");
+    }
+}

@@ -683,9 +683,11 @@ impl DivinityState {
                 let held = self.journal.iter().filter(|n| cat.journal.get(n).is_some_and(|j| &j.symbol == symbol));
                 held.count() as u32 >= *count
             }
-            Condition::Keyword { keyword, who } => {
-                self.targets_of(*who, group).into_iter().any(|s| self.keywords(cat, s).contains(keyword))
-            }
+            // A downed Origin does not interact with location cards (L750).
+            Condition::Keyword { keyword, who } => self
+                .targets_of(*who, group)
+                .into_iter()
+                .any(|s| !self.origins[s as usize].downed && self.keywords(cat, s).contains(keyword)),
             Condition::Gold { amount } => self.gold >= *amount,
             Condition::Pay { amount } => {
                 if self.gold < *amount {
