@@ -238,3 +238,32 @@ fn l750_a_downed_origins_keyword_does_not_serve_a_location_card() {
         assert_eq!(s.origins[1].space, ix(&s, to), "the whole party moves, downed or not");
     }
 }
+
+// ---- 8. Minion routes and INVISIBLE Origins ----
+
+/// R227, R224 (L1689): "If there are multiple routes to their destination,
+/// they will prefer the route that ends their movement furthest from all
+/// Origins other than the target"; L1627 ignores INVISIBLE Origins only
+/// "when choosing targets". A Fire Slug (move 1, range 1) in t1 goes for
+/// Ifan on the Beach (1) by space 2 or 3; Sebille, INVISIBLE in 2, still
+/// counts, so it ends in 3.
+#[test]
+fn l1689_an_invisible_origin_still_shapes_a_minions_route() {
+    let mut s = duel(&["ifan", "sebille"], "fire_slug", 20);
+    s.location = "shipwreck".into();
+    s.map = Default::default();
+    s.origins[0].space = ix(&s, "1");
+    s.origins[1].space = ix(&s, "2");
+    s.origins[1].track.apply_status(St::Invisible, 5);
+    s.enemies[0].space = ix(&s, "t1");
+    let id = s.enemies[0].id;
+    let mut ev = Vec::new();
+    for seat in 0..2 as Seat {
+        ok(&mut s, seat, A::StartTurn);
+        ev.extend(ok(&mut s, seat, A::EndTurn));
+    }
+    assert_eq!(targeted(&ev, id), Some(Who::Origin(0)), "INVISIBLE Sebille is no target");
+    assert!(ev.contains(&Ev::Moved { who: Who::Enemy(id), to: "3".into() }), "{ev:?}");
+    assert_eq!(s.enemies[0].space, ix(&s, "3"));
+    assert!(matches!(s.enemies[0].kind, EnemyKind::Minion { .. }));
+}

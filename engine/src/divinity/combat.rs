@@ -1643,6 +1643,17 @@ impl DivinityState {
         (who, cands)
     }
 
+    /// The spaces a moving enemy keeps furthest from (L1689): every Origin
+    /// "other than the target", INVISIBLE and downed ones too, whom L1627
+    /// and L747 leave out only "when choosing targets". A DOMINATED minion
+    /// counts as an Origin only then (L1627), so not here.
+    fn route_others(&self, target: Who) -> Vec<SpaceIx> {
+        (0..self.origins.len() as Seat)
+            .filter(|s| Who::Origin(*s) != target)
+            .map(|s| self.origins[s as usize].space)
+            .collect()
+    }
+
     fn slide_enemy(&mut self, id: u32, ev: &mut Vec<Ev>) {
         let Some(e) = self.enemy_mut(id) else { return };
         let slid = e.track.slide();
@@ -1857,8 +1868,7 @@ impl DivinityState {
         if let Some(t) = target {
             ev.push(Ev::Targeted { enemy: id, target: t, face: n });
         }
-        let others: Vec<SpaceIx> =
-            cands.iter().zip(&who).filter(|(_, w)| Some(**w) != target).map(|(c, _)| c.space).collect();
+        let others = target.map(|t| self.route_others(t)).unwrap_or_default();
         self.minion_act(cat, id, target, &others, ev);
     }
 
@@ -2015,11 +2025,9 @@ impl DivinityState {
     /// else take the AP back. True when the roll waits for rerolls.
     fn boss_strike(&mut self, cat: &Catalogue, id: u32, t: &BossTactic, target: Who, ev: &mut Vec<Ev>) -> bool {
         let Some(a) = &t.attack else { return false };
-        let (who, cands) = self.candidates(cat, id);
         let Some(from) = self.enemy(id).map(|e| e.space) else { return false };
         let Some(tspace) = self.space_of(target) else { return false };
-        let others: Vec<SpaceIx> =
-            cands.iter().zip(&who).filter(|(_, w)| **w != target).map(|(c, _)| c.space).collect();
+        let others = self.route_others(target);
         let walks = self.with_graph(cat, |g| plan_moves(g, from, tspace, a.range, t.movement, true, &others));
         if walks.len() > 1 && self.options.party_breaks_ties {
             // The party picks the route among equals (L1689); the Boss waits.
@@ -2135,9 +2143,7 @@ impl DivinityState {
         match &tie.tactic {
             None => {
                 ev.push(Ev::Targeted { enemy: tie.enemy, target: t, face: tie.face });
-                let (who, cands) = self.candidates(cat, tie.enemy);
-                let others: Vec<SpaceIx> =
-                    cands.iter().zip(&who).filter(|(_, w)| **w != t).map(|(c, _)| c.space).collect();
+                let others = self.route_others(t);
                 self.minion_act(cat, tie.enemy, Some(t), &others, ev);
             }
             Some(tactic) => {
