@@ -730,7 +730,7 @@ fn r57_r75_permanent_keywords() {
     ok(&mut s, 0, A::Travel { to: None });
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "1".into() });
-    let auto = || A::Challenge { auto: Some(("LUCKY".into(), KeywordFrom::Permanent, 1)) };
+    let auto = || A::Challenge { auto: Some(("LUCKY".into(), KeywordFrom::Permanent, 1)), keywords: vec![] };
     assert_eq!(rejected(&mut s, 0, auto()).code, "no_keyword");
     s.origins[0].backpack.pop();
     s.origins[0].equipped.push("lucky_charm".into());
@@ -801,7 +801,7 @@ fn r60_source_refills_to_max_only() {
     ok(&mut s, 0, A::Travel { to: None });
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "1".into() });
-    ok(&mut s, 0, A::Challenge { auto: None });
+    ok(&mut s, 0, A::Challenge { auto: None, keywords: vec![] });
     ok(&mut s, 0, A::Reroll { dice: vec![0], source: true });
     assert_eq!(s.origins[0].source, max - 1);
     assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![0], source: true }).code, "not_enough_source");

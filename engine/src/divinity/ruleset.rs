@@ -254,7 +254,7 @@ fn act(
             leader(s, seat)?;
             s.hold(cat, &card, ev)
         }
-        A::Challenge { auto } => s.challenge_roll(cat, seat, auto, ev),
+        A::Challenge { auto, keywords } => s.challenge_roll(cat, seat, auto, &keywords, ev),
         A::Reroll { dice, source } => s.reroll(cat, seat, &dice, source, ev),
         A::Accept => s.accept(cat, seat, ev),
         A::StartTurn => s.start_turn(cat, seat, None, ev),
