@@ -328,7 +328,11 @@ fn act(
 
 impl Ruleset for Divinity {
     const GAME: &'static str = "divinity";
-    const RULES_VERSION: u32 = 1;
+    /// 2 (issue 11): allies' Source rerolls, a downed Origin's AP and Rest
+    /// turn, the AP cap mid-turn, Rest steps in order, downed Origins' auras
+    /// and keywords, minion routes and bonus-die keywords changed what a
+    /// log of version 1 replays to.
+    const RULES_VERSION: u32 = 2;
     type Options = DivinityOptions;
     type State = DivinityState;
     type Action = A;
