@@ -32,17 +32,6 @@ struct Play {
 }
 
 impl DivinityState {
-    /// An enemy's turn waits for a decision the leader makes for it: a
-    /// DOMINATED minion's target, a target or route among equals, or which
-    /// dice its roll loses.
-    pub(super) fn enemy_choice_pending(&self) -> bool {
-        self.dominated_turn.is_some()
-            || self.tie.is_some()
-            || self.route.is_some()
-            || self.reduction.is_some()
-            || self.turn_start.is_some()
-    }
-
     // ----- The round -----
 
     /// A Combat round (L373-396): FAST enemies, then the Origins, then SLOW

@@ -6,6 +6,7 @@ use super::action::DivinityAction as A;
 use super::content::{Catalogue, School};
 use super::event::DivinityEvent;
 use super::location::{setup, GroupChoice};
+use super::pending::Pending;
 use super::state::*;
 use super::view::DivinityView;
 use crate::{Outcome, RuleError, Ruleset, Seat, SetupError, Status, Viewer};
@@ -34,11 +35,14 @@ impl Divinity {
         let seats: Vec<Seat> = match &state.phase {
             Phase::Finished { result: Finish::Exit { .. } } => return Status::Finished(Outcome::PartyWon),
             Phase::Finished { result: Finish::Restart } => return Status::Finished(Outcome::PartyLost),
-            _ if state.enemy_choice_pending() || !state.overflow.is_empty() => deciders(state),
-            _ if state.roll_reduction.is_some() => vec![state.roll_reduction.as_ref().unwrap().seat],
-            _ if state.enemy_roll.is_some() => state.enemy_roll_waiting_for(state.enemy_roll.as_ref().unwrap()),
-            _ if state.pending.is_some() => vec![state.pending.as_ref().unwrap().seat],
-            _ if state.challenge.is_some() => state.challenge_waiting(cat),
+            _ if state.pending_choice().is_some() => match state.pending_choice().expect("checked") {
+                Pending::OwnDice(seat) | Pending::Roll(seat) => vec![seat],
+                Pending::EnemyRoll => {
+                    state.enemy_roll.as_ref().map(|r| state.enemy_roll_waiting_for(r)).unwrap_or_default()
+                }
+                Pending::Challenge => state.challenge_waiting(cat),
+                _ => deciders(state),
+            },
             Phase::ChooseRound | Phase::Resolve => deciders(state),
             Phase::Travel { done } => (0..n).filter(|s| !done[*s as usize]).collect(),
             Phase::Groups { groups, chosen } => {
@@ -91,33 +95,8 @@ impl Divinity {
         if matches!(state.phase, Phase::Finished { .. }) {
             return Err(err("finished", "the location is over"));
         }
-        let placing = !state.overflow.is_empty();
-        if placing && !matches!(action, A::PlaceItem { .. }) {
-            return Err(err("item_waiting", "the party first finds room for the new item or discards it (L1056)"));
-        }
-        if placing {
-            // The item is placed at once, whatever else waits (L1056).
-        } else if state.dominated_turn.is_some() && !matches!(action, A::Command { .. }) {
-            return Err(err("orders_pending", "the party first picks the DOMINATED minion's target"));
-        } else if state.reduction.is_some() && !matches!(action, A::ReduceDice { .. }) {
-            return Err(err("reduction_pending", "the party first picks the dice the enemy loses (L1515)"));
-        } else if state.roll_reduction.is_some() && !matches!(action, A::ReduceDice { .. }) {
-            return Err(err("reduction_pending", "the rolling Origin first picks the dice its roll loses (L1515)"));
-        } else if state.route.is_some() && !matches!(action, A::ChooseRoute { .. }) {
-            return Err(err("route_pending", "the party first picks the minion's route among equals (L1689)"));
-        } else if state.turn_start.is_some() && !matches!(action, A::OrderTurnStart { .. }) {
-            return Err(err(
-                "turn_start_pending",
-                "the party first picks the order of the enemy's start-of-turn effects (L684)",
-            ));
-        } else if state.tie.is_some() && !matches!(action, A::BreakTie { .. }) {
-            return Err(err("tie_pending", "the party first picks the enemy's target among equals"));
-        } else if (state.pending.is_some() || state.enemy_roll.is_some())
-            && !matches!(action, A::Reroll { .. } | A::Accept)
-        {
-            return Err(err("roll_pending", "accept or reroll the pending roll first"));
-        } else if state.challenge.is_some() && !matches!(action, A::Challenge { .. } | A::Reroll { .. } | A::Accept) {
-            return Err(err("challenge_under_way", "finish the challenge first"));
+        if let Some(p) = state.pending_choice() {
+            p.admits(&action)?;
         }
         let mut next = state.clone();
         let mut ev = Vec::new();
