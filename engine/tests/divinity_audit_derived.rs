@@ -662,7 +662,7 @@ fn d28_wet_covers_warm_after_the_damage() {
     c.validate().unwrap();
     let mut s = duel_with(&c, &["red_prince"], "darkhans_lackey", 28);
     let galley = ix_in(&c, &s, "2");
-    assert!(s.map.tokens.get(&galley).is_none(), "only the printed WARM");
+    assert!(!s.map.tokens.contains_key(&galley), "only the printed WARM");
     let id = s.enemies[0].id;
     ok_with(&c, &mut s, 0, A::StartTurn);
     ok_with(&c, &mut s, 0, use_card(CardUse::Item("long_sword".into()), Aim::Enemy(id)));

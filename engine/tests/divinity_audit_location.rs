@@ -240,7 +240,7 @@ fn r160_one_chosen_origin_rolls_for_the_group() {
     ok(&c, &mut s, 0, A::Reveal);
     ok(&c, &mut s, 0, A::Resolve { card: "1".into() });
     assert_eq!(s.challenge_waiting(&c), vec![0, 1], "either may be chosen");
-    ok(&c, &mut s, 1, A::Challenge { auto: None });
+    ok(&c, &mut s, 1, A::Challenge { auto: None, keywords: vec![] });
     set_dice(&mut s, vec![die(Colour::White, 1, false)]);
     ok(&c, &mut s, 1, A::Accept);
     assert!(s.challenge.is_none(), "nobody else rolls");
@@ -266,10 +266,10 @@ fn r161_challenge_dice_bonus_dice_and_the_cap() {
     let count = |s: &DivinityState, col: Colour| {
         s.pending.as_ref().unwrap().roll.dice.iter().filter(|d| d.colour == col).count()
     };
-    ok(&c, &mut s, 0, A::Challenge { auto: None });
+    ok(&c, &mut s, 0, A::Challenge { auto: None, keywords: vec![] });
     assert_eq!((count(&s, Colour::White), count(&s, Colour::Blue), count(&s, Colour::Red)), (3, 1, 1), "Ifan");
     ok(&c, &mut s, 0, A::Accept);
-    ok(&c, &mut s, 1, A::Challenge { auto: None });
+    ok(&c, &mut s, 1, A::Challenge { auto: None, keywords: vec![] });
     assert_eq!((count(&s, Colour::White), count(&s, Colour::Blue), count(&s, Colour::Red)), (3, 0, 1), "Sebille");
 
     // Six white dice by the conditions: five are rolled.
@@ -279,7 +279,7 @@ fn r161_challenge_dice_bonus_dice_and_the_cap() {
     explore(&c, &mut s, &[None]);
     ok(&c, &mut s, 0, A::Reveal);
     ok(&c, &mut s, 0, A::Resolve { card: "1".into() });
-    ok(&c, &mut s, 0, A::Challenge { auto: None });
+    ok(&c, &mut s, 0, A::Challenge { auto: None, keywords: vec![] });
     assert_eq!(count(&s, Colour::White), 5, "no more than 5 dice of a colour");
 }
 
@@ -291,7 +291,7 @@ fn r162_specials_do_not_count_in_a_challenge() {
     explore(&c, &mut s, &[None]);
     ok(&c, &mut s, 0, A::Reveal);
     ok(&c, &mut s, 0, A::Resolve { card: "1".into() });
-    ok(&c, &mut s, 0, A::Challenge { auto: None });
+    ok(&c, &mut s, 0, A::Challenge { auto: None, keywords: vec![] });
     // 1 hit and 3 specials.
     set_dice(&mut s, vec![die(Colour::White, 1, true), die(Colour::Blue, 0, true), die(Colour::Blue, 0, true)]);
     ok(&c, &mut s, 0, A::Accept);
@@ -309,12 +309,12 @@ fn r163_each_roller_resolves_their_own_row_after_all_rolls() {
     ok(&c, &mut s, 0, A::Resolve { card: "1".into() });
     let packs = |s: &DivinityState| [s.origins[0].backpack.len(), s.origins[1].backpack.len()];
     let before = packs(&s);
-    ok(&c, &mut s, 1, A::Challenge { auto: None });
+    ok(&c, &mut s, 1, A::Challenge { auto: None, keywords: vec![] });
     set_dice(&mut s, vec![die(Colour::White, 1, false), die(Colour::White, 1, false)]);
     ok(&c, &mut s, 1, A::Accept);
     assert_eq!(s.gold, 0, "nothing resolves before every roll is made");
     assert!(s.challenge.is_some() && !s.discard.contains(&"1".to_string()));
-    ok(&c, &mut s, 0, A::Challenge { auto: None });
+    ok(&c, &mut s, 0, A::Challenge { auto: None, keywords: vec![] });
     set_dice(&mut s, vec![die(Colour::White, 0, false)]);
     ok(&c, &mut s, 0, A::Accept);
     assert_eq!(s.gold, 5, "Sebille's 2 hits: 5 gold; Ifan's 0: nothing");
@@ -715,11 +715,11 @@ fn r165_equipped_item_keyword_works_in_a_challenge() {
         ok(c, &mut s, 0, A::Reveal);
         ok(c, &mut s, 0, A::Resolve { card: "1".into() });
         if !charm {
-            assert_eq!(rejected(c, &mut s, 0, A::Challenge { auto: lucky() }).code, "no_keyword");
+            assert_eq!(rejected(c, &mut s, 0, A::Challenge { auto: lucky(), keywords: vec![] }).code, "no_keyword");
             continue;
         }
         let gold = s.gold;
-        ok(c, &mut s, 0, A::Challenge { auto: lucky() });
+        ok(c, &mut s, 0, A::Challenge { auto: lucky(), keywords: vec![] });
         assert!(s.pending.is_none() && s.challenge.is_none(), "no dice rolled");
         assert_eq!(s.gold, gold + 2, "the chosen best row");
         assert!(s.origins[0].equipped.contains(&"lucky_charm".to_string()), "a permanent keyword is kept");
@@ -737,7 +737,7 @@ fn r165_equipped_item_keyword_works_in_a_challenge() {
         explore(&c, &mut s, &[None]);
         ok(&c, &mut s, 0, A::Reveal);
         ok(&c, &mut s, 0, A::Resolve { card: "1".into() });
-        ok(&c, &mut s, 0, A::Challenge { auto: None });
+        ok(&c, &mut s, 0, A::Challenge { auto: None, keywords: vec![] });
         let red = s.pending.as_ref().unwrap().roll.dice.iter().filter(|d| d.colour == Colour::Red).count();
         assert_eq!(red, usize::from(talent), "talent {talent}");
     }

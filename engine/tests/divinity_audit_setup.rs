@@ -573,12 +573,13 @@ fn r40_origin_turn_effects_then_ap_then_slide() {
     assert!(!o.track.has(St::Burning) && o.hand.contains(&skill), "the slide at the end of the turn");
     assert_eq!(waiting(&s), vec![0]);
     // Start-of-turn effects come before the AP: one that downs the Origin
-    // leaves it no AP, and its turn is over.
+    // ends its turn, though a downed Origin's turn still gains AP (L757,
+    // issue 11: this test said no AP before).
     s.origins[0].hp = 1;
     s.origins[0].track.apply_status(St::Bleeding, 2);
     let ev = ok(&mut s, 0, A::StartTurn);
     assert!(ev.contains(&Ev::Downed { seat: 0 }), "{ev:?}");
-    assert_eq!(s.origins[0].ap, 0, "downed before gaining AP");
+    assert_eq!(s.origins[0].ap, cat().origins["ifan"].at(1).unwrap().ap, "downed, it gains its AP all the same");
     assert!(!ev.iter().any(|e| matches!(e, Ev::TurnStarted { seat: 0, .. })));
 }
 
@@ -729,7 +730,7 @@ fn r57_r75_permanent_keywords() {
     ok(&mut s, 0, A::Travel { to: None });
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "1".into() });
-    let auto = || A::Challenge { auto: Some(("LUCKY".into(), KeywordFrom::Permanent, 1)) };
+    let auto = || A::Challenge { auto: Some(("LUCKY".into(), KeywordFrom::Permanent, 1)), keywords: vec![] };
     assert_eq!(rejected(&mut s, 0, auto()).code, "no_keyword");
     s.origins[0].backpack.pop();
     s.origins[0].equipped.push("lucky_charm".into());
@@ -800,7 +801,7 @@ fn r60_source_refills_to_max_only() {
     ok(&mut s, 0, A::Travel { to: None });
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "1".into() });
-    ok(&mut s, 0, A::Challenge { auto: None });
+    ok(&mut s, 0, A::Challenge { auto: None, keywords: vec![] });
     ok(&mut s, 0, A::Reroll { dice: vec![0], source: true });
     assert_eq!(s.origins[0].source, max - 1);
     assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![0], source: true }).code, "not_enough_source");

@@ -205,7 +205,7 @@ fn r84_keyword_play_resolves_no_other_effect() {
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "1".into() });
     let auto = ("TELEPORTATION".to_string(), KeywordFrom::Skill("phoenix_dive".into()), 2);
-    ok(&mut s, 0, A::Challenge { auto: Some(auto) });
+    ok(&mut s, 0, A::Challenge { auto: Some(auto), keywords: vec![] });
     assert_eq!(s.origins[0].space, here, "the skill's move did not happen");
     assert_eq!(s.origins[0].track.find(&skill_card("phoenix_dive")), Some(3));
     assert!(!s.keywords(cat(), 0).contains("TELEPORTATION"), "the keyword was only for that challenge (L1206)");
@@ -398,7 +398,7 @@ fn r115_undead_origin_revives_and_rests_normally() {
     ok(&mut s, 1, A::Revive { to: 0, hp: 3 });
     assert_eq!((s.origins[0].hp, s.origins[0].downed), (3, false));
     ok(&mut s, 1, A::EndTurn);
-    ok(&mut s, 0, A::ChooseRound { explore: false });
+    // Revived before his Rest turn, Fane takes a normal one (L757).
     ok(&mut s, 0, A::Recover { status: None });
     assert_eq!(s.origins[0].hp, 5, "Recover heals an UNDEAD Origin 2");
 }
@@ -728,7 +728,7 @@ fn r140_consumable_keyword_discards_it_to_its_deck() {
     ok(&mut s, 0, A::Resolve { card: "1".into() });
     let deck = s.item_decks["scrolls"].len();
     let auto = ("TELEPORTATION".to_string(), KeywordFrom::Consumable("teleport_scroll".into()), 1);
-    ok(&mut s, 0, A::Challenge { auto: Some(auto) });
+    ok(&mut s, 0, A::Challenge { auto: Some(auto), keywords: vec![] });
     assert!(s.origins[0].backpack.is_empty() && s.origins[0].track.is_empty());
     assert_eq!(s.item_decks["scrolls"].len(), deck + 1);
     assert_eq!(s.item_decks["scrolls"].last().map(String::as_str), Some("teleport_scroll"));

@@ -178,11 +178,11 @@ fn challenge_choices(s: &DivinityState, seat: Seat) -> Vec<A> {
         from.extend(o.backpack.iter().map(|i| KeywordFrom::Consumable(i.clone())));
         for f in from {
             for &row in &rows {
-                out.push(A::Challenge { auto: Some((kw.clone(), f.clone(), row)) });
+                out.push(A::Challenge { auto: Some((kw.clone(), f.clone(), row)), keywords: vec![] });
             }
         }
     }
-    out.push(A::Challenge { auto: None });
+    out.push(A::Challenge { auto: None, keywords: vec![] });
     out
 }
 

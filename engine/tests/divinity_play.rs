@@ -204,11 +204,11 @@ fn e01_e26_e28_explore_split_party() {
     // Then the supply challenge (E26): Ifan has MERCENARY, +1 die; Sebille rolls 3.
     ok(&mut s, 0, A::Resolve { card: "1".into() });
     assert!(s.challenge.is_some());
-    ok(&mut s, 0, A::Challenge { auto: None });
+    ok(&mut s, 0, A::Challenge { auto: None, keywords: vec![] });
     assert_eq!(s.pending.as_ref().unwrap().roll.dice.len(), 4);
-    rejected(&mut s, 1, A::Challenge { auto: None });
+    rejected(&mut s, 1, A::Challenge { auto: None, keywords: vec![] });
     ok(&mut s, 0, A::Accept);
-    ok(&mut s, 1, A::Challenge { auto: None });
+    ok(&mut s, 1, A::Challenge { auto: None, keywords: vec![] });
     assert_eq!(s.pending.as_ref().unwrap().roll.dice.len(), 3);
     set_dice(&mut s, vec![die(Colour::White, 1, false), die(Colour::White, 1, true), die(Colour::White, 1, false)]);
     let gold = s.gold;
@@ -273,12 +273,12 @@ fn e27_automatic_success_with_a_skill_keyword() {
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "1".into() });
     // Sebille rolls first; Ifan succeeds automatically before rolling.
-    ok(&mut s, 1, A::Challenge { auto: None });
+    ok(&mut s, 1, A::Challenge { auto: None, keywords: vec![] });
     ok(&mut s, 1, A::Accept);
     let auto = ("TELEPORTATION".to_string(), KeywordFrom::Skill("phoenix_dive".into()), 2);
     let bad = ("TELEPORTATION".to_string(), KeywordFrom::Permanent, 2);
-    assert_eq!(rejected(&mut s, 0, A::Challenge { auto: Some(bad) }).code, "no_keyword");
-    ok(&mut s, 0, A::Challenge { auto: Some(auto) });
+    assert_eq!(rejected(&mut s, 0, A::Challenge { auto: Some(bad), keywords: vec![] }).code, "no_keyword");
+    ok(&mut s, 0, A::Challenge { auto: Some(auto), keywords: vec![] });
     let o = &s.origins[0];
     assert!(!o.hand.contains(&"phoenix_dive".to_string()));
     assert_eq!(o.track.find(&CardRef::Skill("phoenix_dive".into())), Some(3));
@@ -293,9 +293,9 @@ fn e27_automatic_success_with_a_skill_keyword() {
     ok(&mut s, 0, A::Travel { to: None });
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "1".into() });
-    ok(&mut s, 0, A::Challenge { auto: None });
+    ok(&mut s, 0, A::Challenge { auto: None, keywords: vec![] });
     let auto = ("TELEPORTATION".to_string(), KeywordFrom::Skill("phoenix_dive".into()), 2);
-    rejected(&mut s, 0, A::Challenge { auto: Some(auto) });
+    rejected(&mut s, 0, A::Challenge { auto: Some(auto), keywords: vec![] });
 }
 
 // R61, R166, E33: a Source reroll on a challenge roll costs 1 Source and rerolls the dice together.
@@ -306,7 +306,7 @@ fn r61_source_reroll_on_a_challenge() {
     ok(&mut s, 0, A::Travel { to: None });
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "1".into() });
-    ok(&mut s, 0, A::Challenge { auto: None });
+    ok(&mut s, 0, A::Challenge { auto: None, keywords: vec![] });
     assert_eq!(s.origins[0].source, 1);
     assert!(!s.origins[0].collar_broken, "allowed with an intact collar (L518)");
     let before = s.pending.as_ref().unwrap().roll.clone();
@@ -1050,7 +1050,7 @@ fn d25_consumable_keyword() {
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "1".into() });
     let auto = ("TELEPORTATION".to_string(), KeywordFrom::Consumable("teleport_scroll".into()), 1);
-    ok(&mut s, 0, A::Challenge { auto: Some(auto) });
+    ok(&mut s, 0, A::Challenge { auto: Some(auto), keywords: vec![] });
     assert!(s.origins[0].backpack.is_empty());
     assert!(s.origins[0].track.is_empty());
     assert!(s.map.keys.contains(&4));
@@ -1178,10 +1178,12 @@ fn e24_runes() {
     s.origins[0].equipped.push("copper_band".into());
     s.origins[0].backpack.push("flame_rune".into());
     s.origins[0].hp = 10;
-    ok(&mut s, 0, A::ChooseRound { explore: false });
+    // Attached before the first round (free, L939): in a Rest turn the
+    // rune (step d) would come after Recover (step b, L355-359).
     let chest = A::AttachRune { rune: "flame_rune".into(), item: "leather_armor".into() };
     assert_eq!(rejected(&mut s, 0, chest).code, "rune_does_not_fit");
     ok(&mut s, 0, A::AttachRune { rune: "flame_rune".into(), item: "copper_band".into() });
+    ok(&mut s, 0, A::ChooseRound { explore: false });
     ok(&mut s, 0, A::Recover { status: None });
     assert_eq!(s.origins[0].hp, 13, "Recover's 2, +1 from the rune");
 
@@ -1479,7 +1481,7 @@ fn d18_party_downed_while_exploring() {
     ok(&mut s, 0, A::Travel { to: None });
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "1".into() });
-    ok(&mut s, 0, A::Challenge { auto: None });
+    ok(&mut s, 0, A::Challenge { auto: None, keywords: vec![] });
     let n = s.pending.as_ref().unwrap().roll.dice.len();
     set_dice(&mut s, vec![die(Colour::White, 0, false); n]);
     ok(&mut s, 0, A::Accept);
@@ -2091,7 +2093,7 @@ fn comeback_kid_survives_one_killing_blow() {
         ok(&mut s, 0, A::Travel { to: None });
         ok(&mut s, 0, A::Reveal);
         ok(&mut s, 0, A::Resolve { card: "1".into() });
-        ok(&mut s, 0, A::Challenge { auto: None });
+        ok(&mut s, 0, A::Challenge { auto: None, keywords: vec![] });
         let n = s.pending.as_ref().unwrap().roll.dice.len();
         set_dice(&mut s, vec![die(Colour::White, 0, false); n]);
         let ev = ok(&mut s, 0, A::Accept);

@@ -270,7 +270,7 @@ fn candidates(s: &DivinityState, seat: Seat, rng: &mut GameRng) -> Vec<A> {
         A::Accept,
         A::StartTurn,
         A::EndTurn,
-        A::Challenge { auto: None },
+        A::Challenge { auto: None, keywords: vec![] },
         A::Recover { status: None },
         A::Travel { to: None },
     ];

@@ -90,9 +90,13 @@ pub enum DivinityAction {
     // ----- Challenges -----
     /// Roll for the current challenge, or succeed automatically with a
     /// keyword and choose result row `row` (before any die is rolled).
+    /// `keywords`: skills or consumables played for the keyword conditions
+    /// of the challenge's bonus dice (L796, L1206); they serve this roll only.
     Challenge {
         #[serde(default)]
         auto: Option<(String, KeywordFrom, usize)>,
+        #[serde(default)]
+        keywords: Vec<(String, KeywordFrom)>,
     },
 
     // ----- Rolls -----

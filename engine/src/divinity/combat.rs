@@ -32,17 +32,6 @@ struct Play {
 }
 
 impl DivinityState {
-    /// An enemy's turn waits for a decision the leader makes for it: a
-    /// DOMINATED minion's target, a target or route among equals, or which
-    /// dice its roll loses.
-    pub(super) fn enemy_choice_pending(&self) -> bool {
-        self.dominated_turn.is_some()
-            || self.tie.is_some()
-            || self.route.is_some()
-            || self.reduction.is_some()
-            || self.turn_start.is_some()
-    }
-
     // ----- The round -----
 
     /// A Combat round (L373-396): FAST enemies, then the Origins, then SLOW
@@ -245,7 +234,7 @@ impl DivinityState {
     // ----- Origin turns (L1558-1594) -----
 
     /// Start this Origin's Combat turn (L390): start-of-turn effects, then
-    /// AP. An Origin downed by them has its turn end at once.
+    /// AP. An Origin downed by them gains its AP and its turn ends at once.
     /// `order`: the player's order for its start-of-turn effects (L684);
     /// None keeps the track order.
     pub(super) fn start_turn(
@@ -279,11 +268,13 @@ impl DivinityState {
             *active = Some(seat);
         }
         self.start_of_turn_in(cat, me, &order, ev);
+        // Then AP (L390), even for an Origin just downed: a downed Origin's
+        // turn still gains AP and slides (L757).
+        self.gain_ap(cat, seat);
         if self.origins[seat as usize].downed {
             self.finish_turn(cat, seat, ev);
             return Ok(());
         }
-        self.gain_ap(cat, seat);
         ev.push(Ev::TurnStarted { seat, ap: self.origins[seat as usize].ap });
         Ok(())
     }
@@ -615,7 +606,7 @@ impl DivinityState {
     ) -> Result<(), RuleError> {
         let rest = matches!(self.phase, Phase::Rest { .. });
         if rest {
-            self.rest_turn_of(seat)?;
+            self.rest_step(seat, RestStep::Revive)?;
         } else {
             self.ensure_turn(cat, seat, ev)?;
         }
@@ -648,6 +639,10 @@ impl DivinityState {
         ev.push(Ev::Revived { seat: to, hp });
         if !rest {
             self.check_combat_end(cat, ev);
+        } else if matches!(&self.phase, Phase::Rest { done, .. } if !done[to as usize]) {
+            // Revived before its Rest turn, it takes a normal one (L757),
+            // which starts with its start-of-turn effects (L353).
+            self.start_of_turn(cat, Who::Origin(to), ev);
         }
         Ok(())
     }
@@ -662,7 +657,7 @@ impl DivinityState {
             // round, the same freedom (L939, L1045).
             Ok(0)
         } else if matches!(self.phase, Phase::Rest { .. }) {
-            self.rest_turn_of(seat)?;
+            self.rest_step(seat, RestStep::EquipAndTrade)?;
             Ok(0)
         } else {
             self.ensure_turn(cat, seat, ev)?;
@@ -1107,11 +1102,7 @@ impl DivinityState {
             }
             self.origins[seat as usize].source -= play.source;
         } else if rest {
-            let Phase::Rest { used_card, .. } = &mut self.phase else { unreachable!() };
-            if used_card[seat as usize] {
-                return Err(err("card_used", "a Rest turn allows one skill or item action (L360)"));
-            }
-            used_card[seat as usize] = true;
+            self.rest_step(seat, RestStep::UseCard)?;
         } else {
             self.spend_ap(seat, play.ap)?;
         }
@@ -1228,8 +1219,9 @@ impl DivinityState {
         }
         let here = self.origins[seat as usize].space;
         let mut auras: Vec<(Seat, String, DamageType)> = Vec::new();
+        // A downed Origin's face-up cards stay active (L743, L416).
         for (s, o) in self.origins.iter().enumerate() {
-            if o.space != here || o.downed {
+            if o.space != here {
                 continue;
             }
             for c in o.track.active() {
@@ -1470,8 +1462,18 @@ impl DivinityState {
             return self.reroll_enemy(cat, seat, dice, source, ev);
         }
         let p = self.pending.clone().ok_or_else(|| err("no_roll", "no roll is waiting"))?;
-        if p.seat != seat {
-            return Err(err("not_your_roll", "only the roller rerolls this roll"));
+        // Any Origin may spend its Source on any roll (L511), except on
+        // another's challenge roll, made without assistance (L1180); the
+        // card's own reroll and the Copper Band are the roller's.
+        let ally_source = source && !matches!(p.purpose, Purpose::Challenge);
+        if p.seat != seat && !ally_source {
+            return Err(err(
+                "not_your_roll",
+                "only the roller rerolls this roll, but with Source on an attack (L511, L1180)",
+            ));
+        }
+        if p.seat != seat && self.origins[seat as usize].downed {
+            return Err(err("downed", "a downed Origin takes no actions (L747)"));
         }
         if dice.is_empty() {
             return Err(err("no_dice", "choose the dice to reroll"));
@@ -1628,6 +1630,17 @@ impl DivinityState {
             }
         }
         (who, cands)
+    }
+
+    /// The spaces a moving enemy keeps furthest from (L1689): every Origin
+    /// "other than the target", INVISIBLE and downed ones too, whom L1627
+    /// and L747 leave out only "when choosing targets". A DOMINATED minion
+    /// counts as an Origin only then (L1627), so not here.
+    fn route_others(&self, target: Who) -> Vec<SpaceIx> {
+        (0..self.origins.len() as Seat)
+            .filter(|s| Who::Origin(*s) != target)
+            .map(|s| self.origins[s as usize].space)
+            .collect()
     }
 
     fn slide_enemy(&mut self, id: u32, ev: &mut Vec<Ev>) {
@@ -1844,8 +1857,7 @@ impl DivinityState {
         if let Some(t) = target {
             ev.push(Ev::Targeted { enemy: id, target: t, face: n });
         }
-        let others: Vec<SpaceIx> =
-            cands.iter().zip(&who).filter(|(_, w)| Some(**w) != target).map(|(c, _)| c.space).collect();
+        let others = target.map(|t| self.route_others(t)).unwrap_or_default();
         self.minion_act(cat, id, target, &others, ev);
     }
 
@@ -2002,11 +2014,9 @@ impl DivinityState {
     /// else take the AP back. True when the roll waits for rerolls.
     fn boss_strike(&mut self, cat: &Catalogue, id: u32, t: &BossTactic, target: Who, ev: &mut Vec<Ev>) -> bool {
         let Some(a) = &t.attack else { return false };
-        let (who, cands) = self.candidates(cat, id);
         let Some(from) = self.enemy(id).map(|e| e.space) else { return false };
         let Some(tspace) = self.space_of(target) else { return false };
-        let others: Vec<SpaceIx> =
-            cands.iter().zip(&who).filter(|(_, w)| **w != target).map(|(c, _)| c.space).collect();
+        let others = self.route_others(target);
         let walks = self.with_graph(cat, |g| plan_moves(g, from, tspace, a.range, t.movement, true, &others));
         if walks.len() > 1 && self.options.party_breaks_ties {
             // The party picks the route among equals (L1689); the Boss waits.
@@ -2122,9 +2132,7 @@ impl DivinityState {
         match &tie.tactic {
             None => {
                 ev.push(Ev::Targeted { enemy: tie.enemy, target: t, face: tie.face });
-                let (who, cands) = self.candidates(cat, tie.enemy);
-                let others: Vec<SpaceIx> =
-                    cands.iter().zip(&who).filter(|(_, w)| **w != t).map(|(c, _)| c.space).collect();
+                let others = self.route_others(t);
                 self.minion_act(cat, tie.enemy, Some(t), &others, ev);
             }
             Some(tactic) => {

@@ -1238,6 +1238,15 @@ impl Catalogue {
             || self.summons.values().any(|s| s.keywords.contains(&k))
     }
 
+    /// A keyword a skill or consumable gives for one condition (L796).
+    fn temporary_keyword(&self, k: &str) -> bool {
+        self.skills.values().any(|s| s.keyword.as_deref() == Some(k))
+            || self
+                .items
+                .values()
+                .any(|i| matches!(i.kind, ItemKind::Consumable(_)) && i.bonus.keywords.iter().any(|x| x == k))
+    }
+
     fn check_effect(&self, l: &LocationDef, ids: &BTreeSet<&str>, eff: &CardEffect) -> Result<(), String> {
         let space = |s: &str| l.map.ix(s).map(|_| ()).ok_or(format!("unknown space {s}"));
         match eff {
@@ -1319,6 +1328,12 @@ impl Catalogue {
                     }
                     Condition::Keyword { keyword, .. } if !self.known_keyword(keyword) => {
                         return Err(format!("condition on unknown keyword {keyword}"))
+                    }
+                    // L796 would let a skill or consumable with the keyword
+                    // be played here; card conditions are checked with no
+                    // pause for that choice, so none may name such a keyword.
+                    Condition::Keyword { keyword, .. } if self.temporary_keyword(keyword) => {
+                        return Err(format!("condition on {keyword}, which a skill or consumable gives (L796)"))
                     }
                     Condition::Gold { amount: 0 } | Condition::Pay { amount: 0 } => {
                         return Err("a gold condition of 0".into())

@@ -683,9 +683,11 @@ impl DivinityState {
                 let held = self.journal.iter().filter(|n| cat.journal.get(n).is_some_and(|j| &j.symbol == symbol));
                 held.count() as u32 >= *count
             }
-            Condition::Keyword { keyword, who } => {
-                self.targets_of(*who, group).into_iter().any(|s| self.keywords(cat, s).contains(keyword))
-            }
+            // A downed Origin does not interact with location cards (L750).
+            Condition::Keyword { keyword, who } => self
+                .targets_of(*who, group)
+                .into_iter()
+                .any(|s| !self.origins[s as usize].downed && self.keywords(cat, s).contains(keyword)),
             Condition::Gold { amount } => self.gold >= *amount,
             Condition::Pay { amount } => {
                 if self.gold < *amount {
@@ -822,6 +824,7 @@ impl DivinityState {
         cat: &Catalogue,
         seat: Seat,
         auto: Option<(String, KeywordFrom, usize)>,
+        played: &[(String, KeywordFrom)],
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
         if !self.challenge_waiting(cat).contains(&seat) || self.pending.is_some() {
@@ -829,6 +832,26 @@ impl DivinityState {
         }
         let ch = self.challenge.clone().expect("challenge");
         let card = self.loc(cat).card(&ch.card).and_then(|c| c.challenge.clone()).expect("challenge card");
+        if auto.is_some() && !played.is_empty() {
+            return Err(err("bad_keyword", "an automatic success rolls no dice: no bonus keyword to play"));
+        }
+        // Skills and consumables played for bonus-die conditions (L796,
+        // L1206): each meets one condition the roller does not meet already.
+        let permanent = self.keywords(cat, seat);
+        let mut temporary = Vec::new();
+        for (kw, from) in played {
+            if matches!(from, KeywordFrom::Permanent) {
+                return Err(err("bad_keyword", "permanent keywords count by themselves"));
+            }
+            if !card.bonus.iter().any(|b| b.keyword.as_ref() == Some(kw)) {
+                return Err(err("no_condition", format!("no bonus die of this challenge asks for {kw}")));
+            }
+            if permanent.contains(kw) || temporary.contains(kw) {
+                return Err(err("condition_met", format!("{kw} is already met for this roll")));
+            }
+            self.use_keyword(cat, seat, kw, from, ev)?;
+            temporary.push(kw.clone());
+        }
         match auto {
             Some((kw, from, row)) => {
                 if !card.auto.contains(&kw) {
@@ -842,11 +865,10 @@ impl DivinityState {
             }
             None => {
                 let mut pool = Pool::of(Colour::White, 3);
-                let kws = self.keywords(cat, seat);
                 let here = self.origins[seat as usize].space;
                 let present = self.standing().filter(|s| self.origins[*s as usize].space == here).count() as u32;
                 for b in &card.bonus {
-                    let ok = b.keyword.as_ref().is_some_and(|k| kws.contains(k))
+                    let ok = b.keyword.as_ref().is_some_and(|k| permanent.contains(k) || temporary.contains(k))
                         || b.origins_present.is_some_and(|n| present >= n);
                     if ok {
                         pool.add(b.colour, 1);

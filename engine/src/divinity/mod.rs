@@ -9,6 +9,7 @@
 //! `figure` (damage, healing, statuses on figures), `location` (setup,
 //! exploring, location cards, challenges), `round` (the round loop, Rest,
 //! the time track), `combat` (Origin turns, attacks, enemy turns),
+//! [`pending`] (what the match waits for, decided in one place),
 //! [`interlude`] (levelling up, the Merchant), [`view`] and [`ruleset`].
 //!
 //! Content choices the rulebook leaves open are in
@@ -27,6 +28,7 @@ pub mod interlude;
 mod location;
 pub mod map;
 pub mod minion;
+pub mod pending;
 mod round;
 pub mod ruleset;
 pub mod state;

@@ -42,24 +42,26 @@ impl DivinityState {
         self.round_kind = kind;
         ev.push(Ev::RoundStarted { round: self.round, kind });
         let mut done = vec![false; n];
-        // A downed Origin's Explore or Rest turn only slides its track (L757).
-        for (s, d) in done.iter_mut().enumerate() {
-            if self.origins[s].downed {
-                self.slide_origin(cat, s as Seat, ev);
-                *d = true;
-            }
-        }
         if explore {
+            // A downed Origin's Explore turn only slides its track (L757).
+            for (s, d) in done.iter_mut().enumerate() {
+                if self.origins[s].downed {
+                    self.slide_origin(cat, s as Seat, ev);
+                    *d = true;
+                }
+            }
             self.phase = Phase::Travel { done };
             self.after_travel(cat, ev);
         } else {
             // Rest turns are simultaneous: start-of-turn effects now (L353).
+            // A downed Origin's turn waits: revived before it, it takes a
+            // normal turn (L757).
             for s in 0..n as Seat {
-                if !done[s as usize] {
+                if !self.origins[s as usize].downed {
                     self.start_of_turn(cat, Who::Origin(s), ev);
                 }
             }
-            self.phase = Phase::Rest { done, used_card: vec![false; n] };
+            self.phase = Phase::Rest { done, steps: vec![RestStep::StartOfTurn; n] };
             self.after_rest_turn(cat, ev);
         }
         Ok(())
@@ -73,14 +75,35 @@ impl DivinityState {
         }
     }
 
+    /// Take step `step` of the seat's Rest turn (L353-361): refused once a
+    /// later step was taken, and Recover and the one skill or item action
+    /// (steps b and e) happen once.
+    pub(super) fn rest_step(&mut self, seat: Seat, step: RestStep) -> Result<(), RuleError> {
+        self.rest_turn_of(seat)?;
+        let Phase::Rest { steps, .. } = &mut self.phase else { unreachable!("a Rest turn") };
+        let at = &mut steps[seat as usize];
+        if *at > step {
+            return Err(err(
+                "rest_step_passed",
+                format!("a Rest turn's steps come in order (L353-361): {step:?} comes before {at:?}"),
+            ));
+        }
+        if *at == step {
+            match step {
+                RestStep::Recover => return Err(err("already_recovered", "Recover happens once in a Rest turn")),
+                RestStep::UseCard => {
+                    return Err(err("card_used", "a Rest turn allows one skill or item action (L360)"));
+                }
+                _ => {}
+            }
+        }
+        *at = step;
+        Ok(())
+    }
+
     /// Rest step (b): heal 2 and discard every status (L355), once.
     pub(super) fn rest_recover(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        self.rest_turn_of(seat)?;
-        let key = format!("recover:{seat}");
-        if self.used.get(&key) == Some(&self.round) {
-            return Err(err("already_recovered", "Recover happens once in a Rest turn"));
-        }
-        self.used.insert(key, self.round);
+        self.rest_step(seat, RestStep::Recover)?;
         // Statuses go first so POISONED does not block the heal it is cleared with.
         let cleared = self.origins[seat as usize].track.clear_statuses();
         for s in cleared {
@@ -100,14 +123,16 @@ impl DivinityState {
         Ok(())
     }
 
-    /// Downed Origins (say, by start-of-turn damage) take no Rest turn; when
-    /// every turn is over the round ends.
+    /// Once every standing Origin has rested, the downed ones take their
+    /// turns, which only slide (L757); then the round ends. Until then one
+    /// revived may take a normal turn.
     pub(super) fn after_rest_turn(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
         let mut finished = false;
         if let Phase::Rest { done, .. } = &self.phase {
             let mut done = done.clone();
+            let resting = (0..done.len()).any(|s| !done[s] && !self.origins[s].downed);
             for (s, d) in done.iter_mut().enumerate() {
-                if self.origins[s].downed && !*d {
+                if self.origins[s].downed && !*d && !resting {
                     *d = true;
                     self.slide_origin(cat, s as Seat, ev);
                 }
@@ -130,7 +155,6 @@ impl DivinityState {
     /// return to hand, statuses and consumables to the supply; a summon goes
     /// when the card that keeps it flips face down or leaves (L895).
     pub(super) fn slide_origin(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) {
-        let max_before = self.max_ap(cat, seat);
         let o = &mut self.origins[seat as usize];
         let slid = o.track.slide();
         let mut gone = slid.flipped;
@@ -165,12 +189,16 @@ impl DivinityState {
         for id in used_up {
             self.to_deck_bottom(cat, &id);
         }
-        // HASTE leaving: AP above the normal maximum is lost (G34).
-        let max_after = self.max_ap(cat, seat);
-        if max_after < max_before {
-            let o = &mut self.origins[seat as usize];
-            o.ap = o.ap.min(max_after);
-        }
+        self.cap_ap(cat, seat);
+    }
+
+    /// AP above the maximum is lost (L1564): the maximum holds at every
+    /// moment, so when HASTE leaves, by a slide or cleansed mid-turn, AP
+    /// above 8 goes at once (L1574, G34).
+    pub(super) fn cap_ap(&mut self, cat: &Catalogue, seat: Seat) {
+        let max = self.max_ap(cat, seat);
+        let o = &mut self.origins[seat as usize];
+        o.ap = o.ap.min(max);
     }
 
     /// End of round (L424-435): advance the tracker unless it is unset or

@@ -6,6 +6,7 @@ use super::action::DivinityAction as A;
 use super::content::{Catalogue, School};
 use super::event::DivinityEvent;
 use super::location::{setup, GroupChoice};
+use super::pending::Pending;
 use super::state::*;
 use super::view::DivinityView;
 use crate::{Outcome, RuleError, Ruleset, Seat, SetupError, Status, Viewer};
@@ -34,11 +35,14 @@ impl Divinity {
         let seats: Vec<Seat> = match &state.phase {
             Phase::Finished { result: Finish::Exit { .. } } => return Status::Finished(Outcome::PartyWon),
             Phase::Finished { result: Finish::Restart } => return Status::Finished(Outcome::PartyLost),
-            _ if state.enemy_choice_pending() || !state.overflow.is_empty() => deciders(state),
-            _ if state.roll_reduction.is_some() => vec![state.roll_reduction.as_ref().unwrap().seat],
-            _ if state.enemy_roll.is_some() => state.enemy_roll_waiting_for(state.enemy_roll.as_ref().unwrap()),
-            _ if state.pending.is_some() => vec![state.pending.as_ref().unwrap().seat],
-            _ if state.challenge.is_some() => state.challenge_waiting(cat),
+            _ if state.pending_choice().is_some() => match state.pending_choice().expect("checked") {
+                Pending::OwnDice(seat) | Pending::Roll(seat) => vec![seat],
+                Pending::EnemyRoll => {
+                    state.enemy_roll.as_ref().map(|r| state.enemy_roll_waiting_for(r)).unwrap_or_default()
+                }
+                Pending::Challenge => state.challenge_waiting(cat),
+                _ => deciders(state),
+            },
             Phase::ChooseRound | Phase::Resolve => deciders(state),
             Phase::Travel { done } => (0..n).filter(|s| !done[*s as usize]).collect(),
             Phase::Groups { groups, chosen } => {
@@ -91,33 +95,8 @@ impl Divinity {
         if matches!(state.phase, Phase::Finished { .. }) {
             return Err(err("finished", "the location is over"));
         }
-        let placing = !state.overflow.is_empty();
-        if placing && !matches!(action, A::PlaceItem { .. }) {
-            return Err(err("item_waiting", "the party first finds room for the new item or discards it (L1056)"));
-        }
-        if placing {
-            // The item is placed at once, whatever else waits (L1056).
-        } else if state.dominated_turn.is_some() && !matches!(action, A::Command { .. }) {
-            return Err(err("orders_pending", "the party first picks the DOMINATED minion's target"));
-        } else if state.reduction.is_some() && !matches!(action, A::ReduceDice { .. }) {
-            return Err(err("reduction_pending", "the party first picks the dice the enemy loses (L1515)"));
-        } else if state.roll_reduction.is_some() && !matches!(action, A::ReduceDice { .. }) {
-            return Err(err("reduction_pending", "the rolling Origin first picks the dice its roll loses (L1515)"));
-        } else if state.route.is_some() && !matches!(action, A::ChooseRoute { .. }) {
-            return Err(err("route_pending", "the party first picks the minion's route among equals (L1689)"));
-        } else if state.turn_start.is_some() && !matches!(action, A::OrderTurnStart { .. }) {
-            return Err(err(
-                "turn_start_pending",
-                "the party first picks the order of the enemy's start-of-turn effects (L684)",
-            ));
-        } else if state.tie.is_some() && !matches!(action, A::BreakTie { .. }) {
-            return Err(err("tie_pending", "the party first picks the enemy's target among equals"));
-        } else if (state.pending.is_some() || state.enemy_roll.is_some())
-            && !matches!(action, A::Reroll { .. } | A::Accept)
-        {
-            return Err(err("roll_pending", "accept or reroll the pending roll first"));
-        } else if state.challenge.is_some() && !matches!(action, A::Challenge { .. } | A::Reroll { .. } | A::Accept) {
-            return Err(err("challenge_under_way", "finish the challenge first"));
+        if let Some(p) = state.pending_choice() {
+            p.admits(&action)?;
         }
         let mut next = state.clone();
         let mut ev = Vec::new();
@@ -200,9 +179,14 @@ impl Divinity {
     }
 }
 
-/// Whatever an action left to the rules: a challenge every roller has
-/// finished, a Rest round or a turn whose Origin was downed.
+/// Whatever an action left to the rules: AP above a maximum that fell, a
+/// challenge every roller has finished, a Rest round or a turn whose Origin
+/// was downed.
 fn settle(cat: &Catalogue, s: &mut DivinityState, ev: &mut Vec<DivinityEvent>) {
+    // A cleansed HASTE takes the AP above 8 with it (L1564, L1574).
+    for seat in 0..s.origins.len() as Seat {
+        s.cap_ap(cat, seat);
+    }
     if s.challenge.is_some() && s.pending.is_none() {
         s.finish_challenge(cat, ev);
     }
@@ -249,7 +233,7 @@ fn act(
             leader(s, seat)?;
             s.hold(cat, &card, ev)
         }
-        A::Challenge { auto } => s.challenge_roll(cat, seat, auto, ev),
+        A::Challenge { auto, keywords } => s.challenge_roll(cat, seat, auto, &keywords, ev),
         A::Reroll { dice, source } => s.reroll(cat, seat, &dice, source, ev),
         A::Accept => s.accept(cat, seat, ev),
         A::StartTurn => s.start_turn(cat, seat, None, ev),
@@ -323,7 +307,11 @@ fn act(
 
 impl Ruleset for Divinity {
     const GAME: &'static str = "divinity";
-    const RULES_VERSION: u32 = 1;
+    /// 2 (issue 11): allies' Source rerolls, a downed Origin's AP and Rest
+    /// turn, the AP cap mid-turn, Rest steps in order, downed Origins' auras
+    /// and keywords, minion routes and bonus-die keywords changed what a
+    /// log of version 1 replays to.
+    const RULES_VERSION: u32 = 2;
     type Options = DivinityOptions;
     type State = DivinityState;
     type Action = A;

@@ -206,14 +206,34 @@ pub enum Phase {
     Groups { groups: Vec<Vec<Seat>>, chosen: Vec<bool> },
     /// Explore step 3: the party resolves the revealed cards in its chosen order.
     Resolve,
-    /// Each Origin takes its Rest turn, simultaneously.
-    Rest { done: Vec<bool>, used_card: Vec<bool> },
+    /// Each Origin takes its Rest turn, simultaneously; `steps`: the step
+    /// each has reached (L353-361).
+    Rest { done: Vec<bool>, steps: Vec<RestStep> },
     /// The Origins' step of a Combat round; `active` is the Origin whose turn is under way.
     Combat { done: Vec<bool>, active: Option<Seat> },
     /// After an exit: level up, visit the Merchant (L1340-1375).
     Interlude(super::interlude::Interlude),
     /// The location is over.
     Finished { result: Finish },
+}
+
+/// The steps of a Rest turn in the book's order (L353-361), after (a) its
+/// start-of-turn effects and before (f) its slide: a step once passed can't
+/// be gone back to. Recover and the one skill or item action happen once.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RestStep {
+    /// (a) Start of turn: nothing taken yet.
+    #[default]
+    StartOfTurn,
+    /// (b) Recover (L355).
+    Recover,
+    /// (c) Revive, any number (L357).
+    Revive,
+    /// (d) Equip & Trade, any number (L359).
+    EquipAndTrade,
+    /// (e) Use 1 skill or item (L360).
+    UseCard,
 }
 
 /// How a location ended.

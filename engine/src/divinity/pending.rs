@@ -1,0 +1,142 @@
+//! What the match waits for before anything else may happen: one decision,
+//! made here, in one order of precedence. The apply gate
+//! ([`super::ruleset`]), who must act ([`super::Divinity::status_of`]) and
+//! whether an enemy's turn is on hold all read it.
+
+use super::action::DivinityAction as A;
+use super::state::DivinityState;
+use crate::{RuleError, Seat};
+
+/// The choice or roll the match waits for, first come first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pending {
+    /// An item no one had room for: the party places or discards it (L1056).
+    PlaceItem,
+    /// A DOMINATED minion waits for the party to pick its target (L1735).
+    Command,
+    /// The party picks the dice an enemy's roll loses (L1515).
+    EnemyDice,
+    /// The party picks a minion's (or a Boss') route among equals (L1689).
+    Route,
+    /// The party orders an enemy's start-of-turn effects (L684).
+    TurnStartOrder,
+    /// The party picks an enemy's target among equals (L1623).
+    Tie,
+    /// The rolling Origin picks the dice its own roll loses (L1515).
+    OwnDice(Seat),
+    /// An enemy's roll open to the Origins' Source rerolls (L511).
+    EnemyRoll,
+    /// An Origin's roll open to rerolls until its roller accepts it.
+    Roll(Seat),
+    /// A challenge under way: its rollers roll or succeed (L1178-1206).
+    Challenge,
+}
+
+impl Pending {
+    /// Refuse an action that does not answer what the match waits for.
+    ///
+    /// # Errors
+    /// `item_waiting`, `orders_pending`, `reduction_pending`,
+    /// `route_pending`, `turn_start_pending`, `tie_pending`,
+    /// `roll_pending` or `challenge_under_way`.
+    pub fn admits(self, action: &A) -> Result<(), RuleError> {
+        let (ok, code, message) = match self {
+            Pending::PlaceItem => (
+                matches!(action, A::PlaceItem { .. }),
+                "item_waiting",
+                "the party first finds room for the new item or discards it (L1056)",
+            ),
+            Pending::Command => (
+                matches!(action, A::Command { .. }),
+                "orders_pending",
+                "the party first picks the DOMINATED minion's target",
+            ),
+            Pending::EnemyDice => (
+                matches!(action, A::ReduceDice { .. }),
+                "reduction_pending",
+                "the party first picks the dice the enemy loses (L1515)",
+            ),
+            Pending::OwnDice(_) => (
+                matches!(action, A::ReduceDice { .. }),
+                "reduction_pending",
+                "the rolling Origin first picks the dice its roll loses (L1515)",
+            ),
+            Pending::Route => (
+                matches!(action, A::ChooseRoute { .. }),
+                "route_pending",
+                "the party first picks the minion's route among equals (L1689)",
+            ),
+            Pending::TurnStartOrder => (
+                matches!(action, A::OrderTurnStart { .. }),
+                "turn_start_pending",
+                "the party first picks the order of the enemy's start-of-turn effects (L684)",
+            ),
+            Pending::Tie => (
+                matches!(action, A::BreakTie { .. }),
+                "tie_pending",
+                "the party first picks the enemy's target among equals",
+            ),
+            Pending::EnemyRoll | Pending::Roll(_) => (
+                matches!(action, A::Reroll { .. } | A::Accept),
+                "roll_pending",
+                "accept or reroll the pending roll first",
+            ),
+            Pending::Challenge => (
+                matches!(action, A::Challenge { .. } | A::Reroll { .. } | A::Accept),
+                "challenge_under_way",
+                "finish the challenge first",
+            ),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(RuleError::new(code, message))
+        }
+    }
+}
+
+impl DivinityState {
+    /// What the match waits for, if anything: the one place that decides.
+    /// An item to place comes before all else (L1056); then the enemy's
+    /// decisions the party takes; then the rolls; then a challenge.
+    pub fn pending_choice(&self) -> Option<Pending> {
+        if !self.overflow.is_empty() {
+            return Some(Pending::PlaceItem);
+        }
+        self.enemy_choice().or_else(|| {
+            if let Some(r) = &self.roll_reduction {
+                Some(Pending::OwnDice(r.seat))
+            } else if self.enemy_roll.is_some() {
+                Some(Pending::EnemyRoll)
+            } else if let Some(p) = &self.pending {
+                Some(Pending::Roll(p.seat))
+            } else if self.challenge.is_some() {
+                Some(Pending::Challenge)
+            } else {
+                None
+            }
+        })
+    }
+
+    /// The decision an enemy's turn waits for, which the party makes for it.
+    fn enemy_choice(&self) -> Option<Pending> {
+        if self.dominated_turn.is_some() {
+            Some(Pending::Command)
+        } else if self.reduction.is_some() {
+            Some(Pending::EnemyDice)
+        } else if self.route.is_some() {
+            Some(Pending::Route)
+        } else if self.turn_start.is_some() {
+            Some(Pending::TurnStartOrder)
+        } else if self.tie.is_some() {
+            Some(Pending::Tie)
+        } else {
+            None
+        }
+    }
+
+    /// An enemy's turn waits for a decision the party makes for it.
+    pub(super) fn enemy_choice_pending(&self) -> bool {
+        self.enemy_choice().is_some()
+    }
+}
