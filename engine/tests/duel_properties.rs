@@ -71,7 +71,7 @@ fn junk(bot: &mut RandomBot) -> DuelAction {
     let hex = Hex::new(bot.below(13) as i32 - 6, bot.below(13) as i32 - 6);
     let id = bot.below(12) as u32;
     let unit = Some(id);
-    match bot.below(10) {
+    match bot.below(11) {
         0 => DuelAction::Move { to: hex, carry_relic: None },
         1 => DuelAction::Activate { unit: id },
         2 => DuelAction::Summon { alpha: bot.below(5), hex, figure: None },
@@ -95,6 +95,7 @@ fn junk(bot: &mut RandomBot) -> DuelAction {
         6 => DuelAction::EndTurn,
         7 => DuelAction::ChooseCasualty { unit: id },
         8 => DuelAction::DiscardDi { count: bot.below(6) },
+        9 => DuelAction::CarryRelic { carry: bot.below(2) == 0 },
         _ => DuelAction::AcceptDraw,
     }
 }

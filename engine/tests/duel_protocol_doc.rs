@@ -34,6 +34,7 @@ fn documented_actions_parse() {
         "pass",
         "set_auto_pass",
         "choose_casualty",
+        "carry_relic",
         "offer_draw",
         "accept_draw",
         "decline_draw",

@@ -7,7 +7,7 @@ use athlas_engine::duel::card::Terrain;
 use athlas_engine::duel::event::EventKind;
 use athlas_engine::duel::state::Phase;
 use athlas_engine::duel::{Duel, DuelAction, Target};
-use athlas_engine::{Outcome, Ruleset, Viewer};
+use athlas_engine::{Outcome, Ruleset, Status, Viewer};
 use common::*;
 
 fn push(unit: u32, direction: u8, distance: Option<u32>, carry_relic: Option<bool>) -> Target {
@@ -46,10 +46,18 @@ fn a_relic_holder_pushed_through_the_second_relic_wins_on_the_way() {
     ok(&mut s, 0, cast(push(holder, 0, None, None)));
     assert_eq!(s.game.phase, Phase::Finished { outcome: Outcome::Win { seat: 0 } });
     assert_eq!(s.game.unit(holder).unwrap().hex, h(1, 0), "the game ended on the hex of the second relic");
-    // The opponent's push does the same: the holder's owner wins.
+    // The opponent's push: the holder's controller decides (L1195-1197).
+    // Carrying the relic, its owner wins on the way; leaving it, the unit
+    // holds one relic there and goes on.
     let mut s = mk([&[], &["unnatural_force"]]);
     ok(&mut s, 1, cast(push(holder, 0, None, None)));
+    let mut leave = s.clone();
+    ok(&mut s, 0, DuelAction::CarryRelic { carry: true });
     assert_eq!(s.game.phase, Phase::Finished { outcome: Outcome::Win { seat: 0 } });
+    ok(&mut leave, 0, DuelAction::CarryRelic { carry: false });
+    assert_eq!(leave.game.phase, Phase::Command);
+    assert_eq!(leave.game.unit(holder).unwrap().hex, h(2, 0));
+    assert_eq!((leave.game.relics_at(h(0, 0)), leave.game.relics_at(h(1, 0))), (1, 1));
 }
 
 /// L1195-1197 "it can carry the relic with it, as decided by its controller";
@@ -81,12 +89,9 @@ fn the_pusher_chooses_the_distance_and_the_controller_the_relic() {
     assert_eq!(s.game.unit(holder).unwrap().hex, h(1, 0));
     assert_eq!(s.game.relics_at(h(1, 0)), 1);
     // The opponent pushes but does not control the holder: it may not decide
-    // for it; the relic goes along.
+    // for it in its action (its controller answers, see the next test).
     let mut s = mk([&[], &["unnatural_force"]]);
     rejected(&mut s, 1, cast(push(holder, 0, None, Some(false))), "not_your_relic");
-    ok(&mut s, 1, cast(push(holder, 0, None, None)));
-    assert_eq!(s.game.unit(holder).unwrap().hex, h(2, 0));
-    assert_eq!(s.game.relics_at(h(1, 0)), 1, "carried on the first hex only (golden rule 2, L739-740)");
     // Every choice is listed in `legal`: both distances, and for the pusher's
     // own holder both relic decisions.
     let s = mk([&["unnatural_force"], &[]]);
@@ -94,6 +99,158 @@ fn the_pusher_chooses_the_distance_and_the_controller_the_relic() {
     for t in [push(holder, 0, None, None), push(holder, 0, Some(1), None), push(holder, 0, Some(1), Some(false))] {
         assert!(legal.contains(&cast(t.clone())), "{t:?} is not listed");
     }
+}
+
+fn carry(carry: bool) -> DuelAction {
+    DuelAction::CarryRelic { carry }
+}
+
+/// L1195-1197 "If a unit is holding a relic and is forced to move, it can
+/// carry the relic with it, as decided by its controller". When the other
+/// seat pushes it, the push waits for the controller's answer.
+#[test]
+fn an_enemy_relic_holder_pushed_waits_for_its_controller() {
+    let b = board(&[], [h(0, 0), h(4, -4), h(-4, 4)]);
+    let mut s = scenario(
+        b,
+        0,
+        [player(vec![alpha(&["savage_warrior"])], &[]), player(vec![alpha(&["savage_warrior"])], &["unnatural_force"])],
+        vec![unit(0, 0, h(0, 0)), unit(1, 0, h(-3, -1))],
+    );
+    let holder = unit_at(&s, h(0, 0));
+    let events = ok(&mut s, 1, cast(push(holder, 0, None, None)));
+    assert!(events.iter().any(|e| matches!(e.kind, EventKind::RelicChoiceAwaited { seat: 0, unit } if unit == holder)));
+    assert_eq!(s.game.unit(holder).unwrap().hex, h(0, 0), "the push waits for the answer");
+    assert_eq!(Duel::status(&s), Status::Waiting { seats: vec![0] });
+    assert_eq!(Duel::timeout_action(&s), None, "no timer answers for the controller");
+    let v = Duel::view(&s, Viewer::Seat(0));
+    assert_eq!(v.waiting_for, vec![0]);
+    assert_eq!(v.relic_choice.as_ref().map(|c| (c.seat, c.unit)), Some((0, holder)));
+    // Both answers, and otherwise only what a seat may do at any time.
+    assert!(v.legal.contains(&carry(true)) && v.legal.contains(&carry(false)), "{:?}", v.legal);
+    assert!(
+        v.legal.iter().all(|a| matches!(a, DuelAction::CarryRelic { .. } | DuelAction::OfferDraw)),
+        "{:?}",
+        v.legal
+    );
+    let v1 = Duel::view(&s, Viewer::Seat(1));
+    assert_eq!(v1.legal, vec![DuelAction::OfferDraw]);
+    // The pusher may not answer for it, and the game does not go on meanwhile.
+    rejected(&mut s, 1, carry(false), "not_your_choice");
+    rejected(&mut s, 0, DuelAction::Activate { unit: holder }, "relic_choice_pending");
+    rejected(&mut s, 0, DuelAction::EndTurn, "relic_choice_pending");
+    // Each answer: the relic goes along on the first hex (golden rule 2,
+    // L739-740), or stays.
+    let mut leave = s.clone();
+    let events = ok(&mut s, 0, carry(true));
+    assert!(events.iter().any(|e| matches!(e.kind, EventKind::RelicCarryChosen { seat: 0, carry: true, .. })));
+    assert_eq!(s.game.unit(holder).unwrap().hex, h(2, 0));
+    assert_eq!((s.game.relics_at(h(0, 0)), s.game.relics_at(h(1, 0))), (0, 1));
+    ok(&mut leave, 0, carry(false));
+    assert_eq!(leave.game.unit(holder).unwrap().hex, h(2, 0));
+    assert_eq!((leave.game.relics_at(h(0, 0)), leave.game.relics_at(h(1, 0))), (1, 0));
+    for st in [&s, &leave] {
+        assert_eq!(Duel::status(st), Status::Waiting { seats: vec![0] });
+        assert!(st.game.relic_choice.is_none());
+    }
+    rejected(&mut s, 0, carry(true), "no_relic_choice");
+}
+
+/// The controller is asked only when its answer could matter: a holder
+/// crushed where it stands, or whose relic already moved this turn (L1197-1200
+/// "unless the relic has already moved that turn"), is pushed at once.
+#[test]
+fn no_relic_choice_when_the_relic_cannot_go_along() {
+    let b = board(&[], [h(0, 0), h(4, -4), h(-4, 4)]);
+    let mk = || {
+        scenario(
+            b.clone(),
+            0,
+            [
+                player(vec![alpha(&["savage_warrior"])], &[]),
+                player(vec![alpha(&["savage_warrior"])], &["unnatural_force"]),
+            ],
+            vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))],
+        )
+    };
+    // Crushed against the enemy at [1,0]: it does not move.
+    let mut s = mk();
+    let holder = unit_at(&s, h(0, 0));
+    ok(&mut s, 1, cast(push(holder, 0, None, None)));
+    assert!(s.game.relic_choice.is_none());
+    assert_eq!(life(&s, 0, 0), 12 - 3);
+    // The relic moved with it this turn: it stays behind.
+    let mut s = mk();
+    activate(&mut s, 0, h(0, 0));
+    mv(&mut s, 0, h(0, 1));
+    ok(&mut s, 1, cast(push(holder, 0, Some(1), None)));
+    assert!(s.game.relic_choice.is_none());
+    assert_eq!(s.game.unit(holder).unwrap().hex, h(1, 1));
+    assert_eq!(s.game.relics_at(h(0, 1)), 1);
+}
+
+/// A push by a unit's power (the Telekinetic Sphere) is resolved only when
+/// the controller has answered: the power's checkpoint, which the opponent
+/// may time a DI at, is the position after the push; no DI comes in between.
+#[test]
+fn a_power_push_waiting_for_the_relic_choice_is_one_checkpoint() {
+    let b = board(&[], [h(1, 0), h(4, -4), h(-4, 4)]);
+    let mut sphere = alpha(&["savage_warrior", "telekinetic_sphere"]);
+    sphere.cubes.insert("telekinetic_sphere".into(), 2);
+    let mut s = scenario(
+        b,
+        0,
+        [player(vec![sphere], &[]), player(vec![alpha(&["savage_warrior"])], &["lightning_bolt"])],
+        vec![unit(0, 0, h(0, 0)), unit(1, 0, h(1, 0))],
+    );
+    let (pusher, holder) = (unit_at(&s, h(0, 0)), unit_at(&s, h(1, 0)));
+    activate(&mut s, 0, h(0, 0));
+    let use_sphere =
+        DuelAction::UsePower { card: "telekinetic_sphere".into(), power: 0, target: push(holder, 0, None, None) };
+    ok(&mut s, 0, use_sphere);
+    assert_eq!(Duel::status(&s), Status::Waiting { seats: vec![1] });
+    assert_eq!(s.checkpoints.len(), 1, "the power is not resolved yet");
+    let bolt = |at| DuelAction::CastDi { target: Target { unit: Some(pusher), ..Default::default() }, at };
+    rejected(&mut s, 1, bolt(Some(0)), "relic_choice_pending");
+    ok(&mut s, 1, carry(false));
+    assert_eq!(s.checkpoints.len(), 2);
+    assert_eq!(s.checkpoints[1].unit(holder).unwrap().hex, h(3, 0));
+    assert_eq!(s.checkpoints[1].relics_at(h(1, 0)), 1);
+    // Timed after the power, the DI finds the push done.
+    ok(&mut s, 0, DuelAction::EndActivation);
+    ok(&mut s, 1, bolt(Some(1)));
+    assert_eq!(s.game.unit(holder).unwrap().hex, h(3, 0));
+    assert_eq!(s.game.relics_at(h(1, 0)), 1);
+}
+
+/// A response that pushes an enemy holder waits for its controller too; the
+/// DI it answered resolves after that ("a response resolves first").
+#[test]
+fn a_response_push_waits_and_the_answered_di_resolves_after() {
+    let b = board(&[], [h(0, 0), h(4, -4), h(-4, 4)]);
+    let mut s = scenario(
+        b,
+        0,
+        [
+            player(vec![alpha(&["savage_warrior"])], &["lightning_bolt"]),
+            player(vec![alpha(&["savage_warrior"])], &["unnatural_force"]),
+        ],
+        vec![unit(0, 0, h(0, 0)), unit(1, 0, h(-3, -1))],
+    );
+    let (holder, enemy) = (unit_at(&s, h(0, 0)), unit_at(&s, h(-3, -1)));
+    ok(&mut s, 0, cast(Target { unit: Some(enemy), ..Default::default() }));
+    ok(&mut s, 1, cast(push(holder, 0, Some(1), None)));
+    assert_eq!(Duel::status(&s), Status::Waiting { seats: vec![0] });
+    assert!(s.pending.is_some(), "the Lightning Bolt still waits");
+    assert_eq!(Duel::timeout_action(&s), None);
+    rejected(&mut s, 0, DuelAction::Pass, "relic_choice_pending");
+    let events = ok(&mut s, 0, carry(true));
+    let moved = events.iter().position(|e| matches!(e.kind, EventKind::Moved { .. })).expect("moved");
+    let resolved = events.iter().position(|e| matches!(e.kind, EventKind::DiResolved { .. })).expect("resolved");
+    assert!(moved < resolved, "the response first");
+    assert!(s.pending.is_none());
+    assert_eq!(life(&s, 1, 0), 12 - 3);
+    assert_eq!(s.game.relics_at(h(1, 0)), 1);
 }
 
 /// A DI the opponent may answer is checked whole when cast: a bad distance is
@@ -241,6 +398,7 @@ fn a_holder_that_dies_entering_the_relic_hex_does_not_win() {
     );
     let holder = unit_at(&s, h(0, 0));
     ok(&mut s, 1, cast(push(holder, 0, None, None)));
+    ok(&mut s, 0, carry(true));
     assert_eq!(s.game.phase, Phase::Command);
     assert!(s.game.unit(holder).is_none(), "drowned");
     assert_eq!(s.game.relics_at(h(1, 0)), 2);

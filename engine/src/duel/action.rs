@@ -30,7 +30,8 @@ pub struct Target {
     pub distance: Option<u32>,
     /// Whether a forced unit carries its relic (default true). Its
     /// controller decides (L1195-1197), so only a seat pushing a unit it
-    /// controls may set it; a pushed enemy carries its relic.
+    /// controls may set it; for a unit the other seat controls, that seat
+    /// answers with `carry_relic` once the push is under way.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub carry_relic: Option<bool>,
     /// The terrain to create where the card lets the player choose.
@@ -119,6 +120,11 @@ pub enum DuelAction {
     ChooseCasualty {
         unit: UnitId,
     },
+    /// The controller of a pushed relic holder says whether its relic goes
+    /// along (when the other seat pushed it).
+    CarryRelic {
+        carry: bool,
+    },
 
     // ----- Ending -----
     OfferDraw,
@@ -146,6 +152,7 @@ impl DuelAction {
             DuelAction::Pass => "pass",
             DuelAction::SetAutoPass { .. } => "set_auto_pass",
             DuelAction::ChooseCasualty { .. } => "choose_casualty",
+            DuelAction::CarryRelic { .. } => "carry_relic",
             DuelAction::OfferDraw => "offer_draw",
             DuelAction::AcceptDraw => "accept_draw",
             DuelAction::DeclineDraw => "decline_draw",

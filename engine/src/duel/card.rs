@@ -575,8 +575,17 @@ fn validate_ac(card: &AcCard) -> Result<(), ContentError> {
         if p.effects.is_empty() {
             return err(&format!("power {:?} has no effect", p.name));
         }
+        if !push_is_last(&p.effects) {
+            return err(&format!("power {:?}: a force_move must be its last effect", p.name));
+        }
     }
     Ok(())
+}
+
+/// A push may halt for the other seat's relic choice and resumes only the
+/// push itself, so nothing may come after it.
+fn push_is_last(effects: &[Effect]) -> bool {
+    effects.iter().rev().skip(1).all(|e| !matches!(e, Effect::ForceMove { .. }))
 }
 
 fn validate_di(card: &DiCard) -> Result<(), ContentError> {
@@ -586,6 +595,9 @@ fn validate_di(card: &DiCard) -> Result<(), ContentError> {
     }
     if card.effects.is_empty() {
         return err("no effect");
+    }
+    if !push_is_last(&card.effects) {
+        return err("a force_move must be its last effect");
     }
     let marks_for_duration = card.effects.iter().any(|e| matches!(e, Effect::Mark { until: Until::DiDuration, .. }));
     if marks_for_duration && card.duration == 0 {

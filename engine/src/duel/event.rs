@@ -183,6 +183,17 @@ pub enum EventKind {
         seat: Seat,
         unit: UnitId,
     },
+    /// A push halted: the pushed relic holder's controller must say whether
+    /// the relic goes along.
+    RelicChoiceAwaited {
+        seat: Seat,
+        unit: UnitId,
+    },
+    RelicCarryChosen {
+        seat: Seat,
+        unit: UnitId,
+        carry: bool,
+    },
     DrawOffered {
         seat: Seat,
     },

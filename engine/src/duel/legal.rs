@@ -144,6 +144,9 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction>
     if let Some(c) = g.casualties.first() {
         v.extend(c.candidates.iter().map(|u| DuelAction::ChooseCasualty { unit: *u }));
     }
+    if g.relic_choice.is_some() {
+        v.extend([true, false].map(|carry| DuelAction::CarryRelic { carry }));
+    }
     if let Some(top) = g.players[seat as usize].di_stack.first().and_then(|id| cat.di_card(id)) {
         // Timing hints: now, or at the start of the current activation (the
         // view's `checkpoints` tells a client about the moments in between).

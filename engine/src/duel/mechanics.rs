@@ -234,6 +234,28 @@ impl Game {
         }
     }
 
+    /// The hex a unit forced one hex in `dir` enters, or None when it is
+    /// crushed instead: an occupied hex, off the board, or (for a non-flier)
+    /// a higher level.
+    fn push_step(&self, cat: &Catalogue, u: &Unit, dir: usize) -> Option<Hex> {
+        let to = u.hex.neighbor(dir);
+        let blocked = !self.grid.contains(to)
+            || self.unit_at(to).is_some()
+            || (!self.is_flying(cat, u) && self.level(to) > self.level(u.hex));
+        (!blocked).then_some(to)
+    }
+
+    /// Would carrying or leaving the relic make a difference to this push?
+    /// Only when the unit holds a relic that has not moved this turn and
+    /// actually leaves its hex on the first step.
+    pub(crate) fn push_moves_a_relic(&self, cat: &Catalogue, unit: UnitId, dir: usize) -> bool {
+        let Some(u) = self.unit(unit) else { return false };
+        let turn = self.turn;
+        self.holds_relics(cat, u)
+            && self.relics.iter().any(|r| r.hex == u.hex && r.moved_turn != Some(turn))
+            && self.push_step(cat, u, dir).is_some()
+    }
+
     /// Forced movement, one hex at a time in `dir`: into an occupied hex, off
     /// the board or up a level the unit stays and is crushed (3); down a level
     /// it moves and falls (3); into water it drowns (5). Flying units ignore
@@ -251,13 +273,10 @@ impl Game {
             }
             let flying = self.is_flying(cx.cat, u);
             let from = u.hex;
-            let to = from.neighbor(dir);
-            let blocked =
-                !self.grid.contains(to) || self.unit_at(to).is_some() || (!flying && self.level(to) > self.level(from));
-            if blocked {
+            let Some(to) = self.push_step(cx.cat, u, dir) else {
                 self.lose_life(cx, unit, CRUSH_LOSS, LifeCause::Crushed);
                 return;
-            }
+            };
             let falls = !flying && self.level(to) < self.level(from);
             self.relocate(cx, unit, to, carry && step == 0, false);
             if falls {

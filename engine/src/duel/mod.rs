@@ -43,6 +43,8 @@ impl Duel {
             Phase::Command => {
                 if let Some(c) = g.casualties.first() {
                     vec![c.seat]
+                } else if let Some(c) = &g.relic_choice {
+                    vec![c.seat]
                 } else if let Some(p) = &state.pending {
                     vec![1 - p.caster]
                 } else if let Some(w) = state.window {
@@ -136,6 +138,7 @@ impl Ruleset for Duel {
             step: Step::FirstTurn { summoned: Vec::new() },
             activation: None,
             casualties: Vec::new(),
+            relic_choice: None,
         };
         Ok(DuelState {
             options: options.clone(),
@@ -178,6 +181,11 @@ impl Ruleset for Duel {
     }
 
     fn timeout_action(state: &DuelState) -> Option<(Seat, DuelAction)> {
+        // A relic choice is not a response window: it waits for its seat, as
+        // a casualty choice does (a response may be halted under it).
+        if state.game.relic_choice.is_some() {
+            return None;
+        }
         if let Some(p) = &state.pending {
             return Some((1 - p.caster, DuelAction::Pass));
         }

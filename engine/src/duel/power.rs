@@ -278,7 +278,7 @@ impl Game {
                     return Err(err("bad_distance", format!("this forced movement goes 1 to {distance} hexes")));
                 }
                 // The relic goes along "as decided by its controller" (L1195-1197):
-                // the pusher decides only for a unit it controls.
+                // the pusher decides in the action only for a unit it controls.
                 let controller = self.unit(u).expect("alive").controller;
                 if t.carry_relic.is_some() && controller != src.seat {
                     return Err(err(
@@ -287,6 +287,15 @@ impl Game {
                             "a forced unit's controller decides whether it carries its relic; unit {u} is not yours"
                         ),
                     ));
+                }
+                if controller != src.seat && self.push_moves_a_relic(cx.cat, u, dir as usize) {
+                    // The other seat decides: the push waits for its answer
+                    // (`carry_relic`), then goes on as it would have.
+                    let by_power = src.actor.is_some();
+                    self.relic_choice =
+                        Some(RelicChoice { seat: controller, unit: u, direction: dir, distance: far, by_power });
+                    cx.emit(EventKind::RelicChoiceAwaited { seat: controller, unit: u });
+                    return Ok(());
                 }
                 self.force_move(cx, u, dir as usize, far, t.carry_relic.unwrap_or(true));
             }

@@ -222,6 +222,10 @@ pub struct Game {
     pub activation: Option<Activation>,
     /// Casualty choices the defender owes after a multi-target attack.
     pub casualties: Vec<Casualty>,
+    /// A forced relic holder's controller, not the pusher, decides whether
+    /// the relic goes along (L1195-1197): the push waits for that answer.
+    #[serde(default)]
+    pub relic_choice: Option<RelicChoice>,
 }
 
 /// The defender chooses which of several hit units of one Alpha dies.
@@ -229,6 +233,21 @@ pub struct Game {
 pub struct Casualty {
     pub seat: Seat,
     pub candidates: Vec<UnitId>,
+}
+
+/// A push halted before its first hex until the pushed relic holder's
+/// controller (the other seat than the pusher) says whether the relic goes
+/// along. The push's other choices were made by the pusher and are kept here.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RelicChoice {
+    /// Who decides: the pushed unit's controller.
+    pub seat: Seat,
+    pub unit: UnitId,
+    pub direction: u8,
+    pub distance: u32,
+    /// Pushed by a unit's power: the power's checkpoint is taken once the
+    /// push is done, so no rewind lands inside a power.
+    pub by_power: bool,
 }
 
 /// A DI waiting for the other player's answer; a response resolves first.

@@ -109,6 +109,34 @@ impl DuelState {
             self.game.kill(cx, unit);
             return Ok(());
         }
+        if let Some(c) = self.game.relic_choice.clone() {
+            let DuelAction::CarryRelic { carry } = action else {
+                return Err(err(
+                    "relic_choice_pending",
+                    format!("seat {} must first say whether its pushed unit carries its relic", c.seat),
+                ));
+            };
+            if c.seat != seat {
+                return Err(err(
+                    "not_your_choice",
+                    "a forced unit's controller decides whether it carries its relic (L1195-1197)",
+                ));
+            }
+            self.game.relic_choice = None;
+            cx.emit(EventKind::RelicCarryChosen { seat, unit: c.unit, carry });
+            self.game.force_move(cx, c.unit, c.direction as usize, c.distance, carry);
+            if c.by_power {
+                // The power is resolved only now: this is its checkpoint.
+                self.checkpoint();
+            } else if self.pending.is_some() && matches!(self.game.phase, Phase::Command) {
+                // The push was a response: the DI it answered resolves now.
+                self.finish_pending(cx);
+            }
+            return Ok(());
+        }
+        if let DuelAction::CarryRelic { .. } = action {
+            return Err(err("no_relic_choice", "no pushed unit is waiting for your relic choice"));
+        }
         if let Some(p) = &self.pending {
             let responder = other(p.caster);
             if seat != responder {
@@ -117,7 +145,11 @@ impl DuelState {
             return match action {
                 DuelAction::CastDi { target, at: None } => {
                     self.cast_di(cx, seat, target, None, true)?;
-                    self.finish_pending(cx);
+                    // A response that halted on a relic choice finishes
+                    // first; the answered DI waits for it.
+                    if self.game.relic_choice.is_none() {
+                        self.finish_pending(cx);
+                    }
                     Ok(())
                 }
                 DuelAction::CastDi { at: Some(_), .. } => {
@@ -166,7 +198,11 @@ impl DuelState {
             }
             DuelAction::UsePower { card, power, target } => {
                 self.use_power(cx, seat, card, power, target)?;
-                self.checkpoint();
+                // A push halted on the other seat's relic choice takes its
+                // checkpoint when it is done.
+                if self.game.relic_choice.is_none() {
+                    self.checkpoint();
+                }
                 Ok(())
             }
             DuelAction::EndActivation => self.end_activation(cx, seat),

@@ -31,6 +31,10 @@ pub struct DuelView {
     pub pending_di: Option<(Seat, CardId)>,
     pub window: Option<Seat>,
     pub casualty: Option<Casualty>,
+    /// A push waiting for the pushed relic holder's controller to say
+    /// whether the relic goes along (`carry_relic`).
+    #[serde(default)]
+    pub relic_choice: Option<RelicChoice>,
     pub draw_offer: Option<Seat>,
     /// Seats expected to act now.
     pub waiting_for: Vec<Seat>,
@@ -178,6 +182,7 @@ pub(crate) fn view(state: &DuelState, cat: &Catalogue, viewer: Viewer, legal: Ve
         pending_di: state.pending.as_ref().map(|p| (p.caster, p.card.clone())),
         window: state.window,
         casualty: g.casualties.first().cloned(),
+        relic_choice: g.relic_choice.clone(),
         draw_offer: state.draw_offer,
         waiting_for: match super::Duel::status_of(state) {
             crate::Status::Waiting { seats } => seats,
