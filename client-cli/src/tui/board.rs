@@ -229,7 +229,25 @@ fn unit_tag(view: &DuelView, u: &UnitView) -> String {
 pub fn pending_lines(cat: &Catalogue, view: &DuelView) -> Vec<String> {
     let Some((s, card)) = &view.pending_di else { return Vec::new() };
     let name = cat.di_card(card).map_or(card.to_string(), |c| c.name.clone());
-    let at = view.pending_target.as_ref().map(|t| target_text(view, t)).unwrap_or_default();
+    let mut at = view.pending_target.as_ref().map(|t| target_text(view, t)).unwrap_or_default();
+    // Hex targets: name the units standing there, the ones it will hit.
+    if let Some(t) = &view.pending_target {
+        let there: Vec<String> = view
+            .units
+            .iter()
+            .filter(|u| t.hex == Some(u.hex) || t.hexes.contains(&u.hex))
+            .map(|u| {
+                if view.viewer.seat() == Some(u.owner) {
+                    format!("your unit {}", u.id)
+                } else {
+                    format!("unit {}", u.id)
+                }
+            })
+            .collect();
+        if !there.is_empty() {
+            at += &format!(" ({} there)", there.join(", "));
+        }
+    }
     let mut out = vec![format!("{} cast {name}{at}", seat_name(view, *s))];
     if let Some(c) = cat.di_card(card) {
         out.push(super::card_text::di_text(c));
@@ -289,7 +307,7 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
     for p in &view.players {
         let mut head = vec![
             Span::styled(seat_name(view, p.seat), bold.fg(seat_color(p.seat))),
-            Span::raw(format!(" {}/{} pts · DI {}", p.spent, view.max_points, p.di_count)),
+            Span::raw(format!(" pts {}/{} DI {}", p.spent, view.max_points, p.di_count)),
         ];
         if p.di_cast_this_turn {
             head.push(Span::raw(" (cast)"));
@@ -318,8 +336,6 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
                 .collect();
             if !units.is_empty() {
                 text += &format!(" {}", units.join(" "));
-            } else if a.design.is_some() && !a.revealed {
-                text += " (unsummoned)";
             }
             out.push(Line::from(text));
         }
@@ -441,10 +457,15 @@ pub(crate) mod tests {
         assert_eq!(t[3], "seat 1 cast Lightning Bolt → your unit 1 at [0,0]");
         assert!(t[4].contains("loses 3 life"), "what the DI does: {}", t[4]);
         assert_eq!(t[5], "seat 1 offers a draw");
-        assert!(t.contains(&"you (seat 0) 20/250 pts · DI 1".to_owned()), "{t:?}");
+        assert!(t.contains(&"you (seat 0) pts 20/250 DI 1".to_owned()), "{t:?}");
         assert!(t.contains(&" A1 knight 10/12 u1*".to_owned()), "unit 1 holds the relic: {t:?}");
         assert!(t.contains(&" A1 wolf 12/12 u2^".to_owned()), "{t:?}");
         assert!(t.contains(&" A2 hidden".to_owned()), "{t:?}");
+        // A DI aimed at hexes names the units standing there.
+        v.pending_di = Some((1, "flood".into()));
+        v.pending_target = Some(athlas_engine::duel::Target { hexes: vec![Hex::new(0, 0)], ..Default::default() });
+        let t = text(&table_lines(cat, &v));
+        assert_eq!(t[3], "seat 1 cast Flood → hexes [0,0] (your unit 1 there)");
     }
 
     #[test]

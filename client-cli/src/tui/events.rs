@@ -21,6 +21,15 @@ fn who(view: Option<&DuelView>, s: Seat) -> String {
     }
 }
 
+/// `your` for the viewer's own seat, `seat N's` otherwise.
+fn whose(view: Option<&DuelView>, s: Seat) -> String {
+    if view.and_then(|v| v.viewer.seat()) == Some(s) {
+        "your".into()
+    } else {
+        format!("seat {s}'s")
+    }
+}
+
 /// `Alpha 2 (Forsaken Drake) of seat 1`, or `your Alpha 2 (…)`.
 fn alpha_of(cat: &Catalogue, view: Option<&DuelView>, s: Seat, index: usize) -> String {
     let name = match view {
@@ -72,6 +81,7 @@ pub fn event_words(cat: &Catalogue, view: Option<&DuelView>, ev: &Value) -> Stri
         return format!("{} (an event this client does not know)", name.replace('_', " "));
     };
     let w = |s: Seat| who(view, s);
+    let ws = |s: Seat| whose(view, s);
     let alpha = |s: Seat, i: usize| alpha_of(cat, view, s, i);
     match e.kind {
         EventKind::CreationLocked { seat } => format!("{} locked in Alphas and DI stack", w(seat)),
@@ -88,9 +98,9 @@ pub fn event_words(cat: &Catalogue, view: Option<&DuelView>, ev: &Value) -> Stri
         ),
         EventKind::MarkerExpired { unit } => format!("a condition marker on unit {unit} ended"),
         EventKind::DiCubeRemoved { seat, card, cubes_left } => {
-            format!("{}'s {}: {cubes_left} turn{} left", w(seat), card_name(cat, &card), s(cubes_left))
+            format!("{} {}: {cubes_left} turn{} left", ws(seat), card_name(cat, &card), s(cubes_left))
         }
-        EventKind::DiExpired { seat, card } => format!("{}'s {} ended", w(seat), card_name(cat, &card)),
+        EventKind::DiExpired { seat, card } => format!("{} {} ended", ws(seat), card_name(cat, &card)),
         EventKind::Regenerated { seat, alpha: a, amount, life } => {
             format!("{} regenerated {amount} (life {life})", alpha(seat, a))
         }
@@ -133,12 +143,12 @@ pub fn event_words(cat: &Catalogue, view: Option<&DuelView>, ev: &Value) -> Stri
         EventKind::TerrainChanged { hex, terrain } => format!("{hex} became {}", terrain_word(terrain)),
         EventKind::Marked { unit } => format!("unit {unit} got a condition marker"),
         EventKind::Controlled { unit, by } => format!("{} took control of unit {unit} for this turn", w(by)),
-        EventKind::ActivationEnded { unit } => format!("unit {unit}'s activation ended"),
+        EventKind::ActivationEnded { unit } => format!("unit {unit} ended its activation"),
         EventKind::WindowOpened { seat } => format!("{} may answer with a DI (or pass)", w(seat)),
         EventKind::DiCast { seat, card } => format!("{} cast {}", w(seat), card_name(cat, &card)),
-        EventKind::DiResolved { seat, card } => format!("{}'s {} took effect", w(seat), card_name(cat, &card)),
+        EventKind::DiResolved { seat, card } => format!("{} {} took effect", ws(seat), card_name(cat, &card)),
         EventKind::DiFizzled { seat, card, reason } => {
-            format!("{}'s {} had no effect: {reason}", w(seat), card_name(cat, &card))
+            format!("{} {} had no effect: {reason}", ws(seat), card_name(cat, &card))
         }
         EventKind::Rewound { checkpoint } => match checkpoint {
             0 => "the activation went back to its start for the DI".into(),
@@ -190,6 +200,8 @@ mod tests {
             "Alpha 1 (wolf) of seat 1 lost 5 life (unit 2, drowning); 7 left"
         );
         assert_eq!(words(json!({"event":"di_cast","seat":1,"card":"lightning_bolt"})), "seat 1 cast Lightning Bolt");
+        assert_eq!(words(json!({"event":"di_resolved","seat":0,"card":"flood"})), "your Flood took effect");
+        assert_eq!(words(json!({"event":"di_resolved","seat":1,"card":"flood"})), "seat 1's Flood took effect");
         assert_eq!(words(json!({"event":"game_over","outcome":{"result":"win","seat":0}})), "GAME OVER: you won");
     }
 

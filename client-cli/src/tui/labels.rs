@@ -138,7 +138,7 @@ pub fn label(cat: &Catalogue, view: &DuelView, a: &DuelAction) -> String {
         DuelAction::Summon { alpha, hex, figure } => {
             let who = me(view).map_or(format!("Alpha {}", alpha + 1), |s| alpha_name(cat, view, s, *alpha));
             let fig = figure.map(|f| format!(" as {} figures", figure_name(f))).unwrap_or_default();
-            format!("summon {who} at {hex}{fig}")
+            format!("summon at {hex}: {who}{fig}")
         }
         DuelAction::Activate { unit } => {
             let alpha = view
@@ -256,7 +256,7 @@ mod tests {
         assert_eq!(l(DuelAction::Activate { unit: 1 }), "activate your unit 1 at [0,0] — Alpha 1 (knight)");
         assert_eq!(
             l(DuelAction::Summon { alpha: 0, hex: Hex::new(0, 1), figure: None }),
-            "summon Alpha 1 (knight) at [0,1]"
+            "summon at [0,1]: Alpha 1 (knight)"
         );
         assert_eq!(
             l(DuelAction::CastDi { target: Target { unit: Some(2), ..Target::default() }, at: Some(0) }),

@@ -21,7 +21,7 @@ use athlas_protocol::ServerMsg;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::{
-    creation::{entries, Draft, Entry},
+    creation::{entries, first_card, Draft, Entry},
     net::{Link, LinkEvent},
     session::Saved,
 };
@@ -111,7 +111,7 @@ impl App {
             screen: Screen::Play,
             draft: None,
             entries: entries(cat),
-            cursor: 0,
+            cursor: first_card(&entries(cat)),
             quit: false,
             back: Screen::Play,
             help_scroll: 0,
@@ -149,7 +149,11 @@ impl App {
                     // Keep the selection on the same action, so a key pressed
                     // just after the change does what the player saw.
                     let keep = self.menu.get(self.selected).map(|i| i.action.clone());
-                    let found = keep.as_ref().and_then(|a| new.iter().position(|i| i.action == *a));
+                    let turn_changed = self.view.as_ref().is_some_and(|old| old.turn != v.turn);
+                    // A new turn starts at the top of its menu (flagged below
+                    // like any move under the player's fingers).
+                    let found =
+                        keep.as_ref().filter(|_| !turn_changed).and_then(|a| new.iter().position(|i| i.action == *a));
                     self.stale =
                         !own && (!self.number.is_empty() || (keep.is_some() && found.is_none() && !new.is_empty()));
                     self.selected = found.unwrap_or(0);
@@ -716,6 +720,22 @@ mod tests {
         assert_eq!(app.menu[app.selected].action, DuelAction::EndTurn, "the same action, at its new number");
         let frame: serde_json::Value = serde_json::from_str(&app.on_key(key(KeyCode::Enter)).unwrap()).unwrap();
         assert_eq!(frame["action"], json!({"type":"end_turn"}));
+    }
+
+    #[test]
+    fn a_new_turn_starts_at_the_top_of_the_menu_and_holds_the_first_enter() {
+        let mut app = App::new(Catalogue::standard(), String::new(), None);
+        app.on_frame(&welcome());
+        let mut v = board::tests::small_view();
+        v.legal = vec![DuelAction::EndTurn];
+        app.on_frame(&update(1, 6, json!([]), &v));
+        pick(&mut app, &DuelAction::Resign);
+        v.turn += 1;
+        v.legal = vec![DuelAction::Activate { unit: 1 }, DuelAction::EndTurn];
+        app.on_frame(&update(1, 7, json!([]), &v));
+        assert_eq!(app.selected, 0, "a new turn starts at the top");
+        assert!(app.on_key(key(KeyCode::Enter)).is_none(), "the selection moved: look first");
+        assert!(app.on_key(key(KeyCode::Enter)).is_some());
     }
 
     #[test]

@@ -18,7 +18,7 @@ use super::{
     labels::{hexes, Group},
     App, Screen,
 };
-use crate::creation::{entry_label, Entry};
+use crate::creation::{entry_short, Entry};
 
 /// Board width in columns (radius 5: 11 cells of 4, labels both sides).
 const BOARD_WIDTH: u16 = 50;
@@ -61,7 +61,7 @@ fn top_bar(app: &App) -> Line<'static> {
         spans.push(Span::raw(format!(" · code {c}")));
     }
     spans.push(Span::raw(match app.seat {
-        Some(s) => format!(" · you are seat {s}"),
+        Some(s) => format!(" · seat {s}"),
         None => " · watching".into(),
     }));
     let color = if app.connection == "connected" { Color::Green } else { Color::Yellow };
@@ -173,7 +173,8 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 
 fn draw_log(f: &mut Frame<'_>, app: &App, area: Rect) {
     let height = area.height.saturating_sub(1) as usize;
-    let width = area.width.saturating_sub(1).max(10) as usize;
+    // One column for the border, one for the indent of a wrapped line.
+    let width = area.width.saturating_sub(2).max(10) as usize;
     let mut lines: Vec<Line<'static>> = Vec::new();
     for l in app.log.iter().rev() {
         let style = if l.starts_with('✗') || l.starts_with('!') {
@@ -224,7 +225,7 @@ fn catalogue_list(app: &App, area: Rect, mark: impl Fn(&Entry) -> String) -> Par
             (_, true) => Style::default().add_modifier(Modifier::REVERSED),
             _ => Style::default(),
         };
-        lines.push(Line::styled(format!("{}{}", mark(e), entry_label(app.cat, e)), style));
+        lines.push(Line::styled(format!("{}{}", mark(e), entry_short(app.cat, e)), style));
     }
     if lines.is_empty() {
         lines.push(Line::from("The catalogue has no cards: pick a preset from the action menu (Tab)."));
@@ -237,7 +238,7 @@ fn catalogue_list(app: &App, area: Rect, mark: impl Fn(&Entry) -> String) -> Par
 fn draw_cards(f: &mut Frame<'_>, app: &App, area: Rect) {
     let cols = Layout::default()
         .direction(Direction::Horizontal)
-        .constraints([Constraint::Length(40), Constraint::Min(20)])
+        .constraints([Constraint::Length(34), Constraint::Min(20)])
         .split(area);
     f.render_widget(catalogue_list(app, cols[0], |_| String::new()), cols[0]);
     let detail = app.entries.get(app.cursor).map(|e| card_detail(app, e)).unwrap_or_default();
@@ -283,7 +284,7 @@ fn draw_confirm(f: &mut Frame<'_>, question: &str) {
 fn draw_create(f: &mut Frame<'_>, app: &App, area: Rect) {
     let cols = Layout::default()
         .direction(Direction::Horizontal)
-        .constraints([Constraint::Length(40), Constraint::Min(20)])
+        .constraints([Constraint::Length(34), Constraint::Min(20)])
         .split(area);
     let Some(draft) = &app.draft else { return };
     // The catalogue, cards in the draft marked with the Alpha (or D for the DI stack) holding them.
@@ -301,7 +302,7 @@ fn draw_create(f: &mut Frame<'_>, app: &App, area: Rect) {
     f.render_widget(catalogue_list(app, cols[0], mark), cols[0]);
     let right = Layout::default()
         .direction(Direction::Vertical)
-        .constraints([Constraint::Length(8), Constraint::Min(6)])
+        .constraints([Constraint::Length(9), Constraint::Min(6)])
         .split(cols[1]);
     let detail = app.entries.get(app.cursor).map(|e| card_detail(app, e)).unwrap_or_default();
     f.render_widget(
