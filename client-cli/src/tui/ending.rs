@@ -6,7 +6,7 @@
 use athlas_engine::duel::{
     alpha::AlphaDesign,
     card::{CardId, Catalogue},
-    event::{DuelEvent, EventKind},
+    state::Phase,
     view::DuelView,
 };
 use athlas_engine::{Outcome, Seat};
@@ -65,28 +65,24 @@ pub struct Revealed {
     pub matches_commitment: Option<bool>,
 }
 
-/// Why the game ended, from the last update: its acting seat, its events
-/// and the view after it.
-pub fn reason(view: &DuelView, actor: Seat, events: &[Value]) -> Option<String> {
-    let kinds: Vec<EventKind> =
-        events.iter().filter_map(|e| serde_json::from_value::<DuelEvent>(e.clone()).ok()).map(|e| e.kind).collect();
-    let outcome = kinds.iter().find_map(|k| match k {
-        EventKind::GameOver { outcome } => Some(outcome.clone()),
-        _ => None,
-    })?;
+/// Why the game ended, read from a finished view. The engine ends a duel
+/// three ways: a unit holds two relics, a seat resigns, or a draw is
+/// agreed; so a win with no unit of the winner on two relics is the other
+/// seat's resignation.
+pub fn reason(view: &DuelView) -> Option<String> {
+    let Phase::Finished { outcome } = &view.phase else { return None };
     Some(match outcome {
         Outcome::Draw => "both players agreed to a draw".into(),
         Outcome::Win { seat } => {
             let holder = view.units.iter().find(|u| {
-                u.owner == seat
-                    && u.controller == seat
+                u.owner == *seat
+                    && u.controller == *seat
                     && u.holds_relics
                     && view.hexes.iter().any(|h| h.hex == u.hex && h.relics >= 2)
             });
             match holder {
                 Some(u) => format!("unit {} holds two relics at {}", u.id, u.hex),
-                None if actor != seat && kinds.len() == 1 => format!("{} resigned", seat_name(view, actor)),
-                None => "the game was decided".into(),
+                None => format!("{} resigned", seat_name(view, 1 - *seat)),
             }
         }
         other => format!("{other:?}"),
@@ -104,14 +100,14 @@ pub fn ending_lines(
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut out = Vec::new();
     let verdict = match &view.phase {
-        athlas_engine::duel::state::Phase::Finished { outcome: Outcome::Win { seat } } => {
+        Phase::Finished { outcome: Outcome::Win { seat } } => {
             if view.viewer.seat() == Some(*seat) {
                 "GAME OVER: you won".to_owned()
             } else {
                 format!("GAME OVER: {} won", seat_name(view, *seat))
             }
         }
-        athlas_engine::duel::state::Phase::Finished { outcome: Outcome::Draw } => "GAME OVER: a draw".into(),
+        Phase::Finished { outcome: Outcome::Draw } => "GAME OVER: a draw".into(),
         _ => "GAME OVER".into(),
     };
     out.push(Line::styled(verdict, bold.fg(Color::Yellow)));
@@ -119,8 +115,10 @@ pub fn ending_lines(
     if reveals.is_empty() {
         out.push(Line::from("Waiting for the server to reveal both seats' hidden cards…"));
     }
-    for r in reveals {
-        out.push(Line::from(""));
+    for (i, r) in reveals.iter().enumerate() {
+        if i > 0 {
+            out.push(Line::from(""));
+        }
         let check = match (r.hash_ok, r.matches_commitment) {
             (true, Some(true)) => ("✓ matches its commitment", Color::Green),
             (true, None) => ("✓ hash checks (commitment not seen)", Color::Green),
@@ -152,7 +150,6 @@ pub fn ending_lines(
 mod tests {
     use super::*;
     use crate::tui::board::tests::small_view;
-    use athlas_engine::duel::state::Phase;
     use serde_json::json;
 
     #[test]
@@ -172,16 +169,15 @@ mod tests {
     #[test]
     fn the_reason_is_a_resignation_or_two_relics_or_a_draw() {
         let mut v = small_view();
+        assert!(reason(&v).is_none(), "not over");
         v.phase = Phase::Finished { outcome: Outcome::Win { seat: 1 } };
-        let over = json!({"event":"game_over","outcome":{"result":"win","seat":1}});
-        assert_eq!(reason(&v, 0, std::slice::from_ref(&over)).unwrap(), "you (seat 0) resigned");
+        assert_eq!(reason(&v).unwrap(), "you (seat 0) resigned");
         // Unit 2 of seat 1 stands on two relics.
         v.units[1].holds_relics = true;
         v.hexes.iter_mut().find(|h| h.hex == v.units[1].hex).unwrap().relics = 2;
-        assert_eq!(reason(&v, 1, &[over]).unwrap(), "unit 2 holds two relics at [1,0]");
-        let draw = json!({"event":"game_over","outcome":{"result":"draw"}});
-        assert_eq!(reason(&v, 0, &[draw]).unwrap(), "both players agreed to a draw");
-        assert!(reason(&v, 0, &[json!({"event":"passed","seat":0})]).is_none());
+        assert_eq!(reason(&v).unwrap(), "unit 2 holds two relics at [1,0]");
+        v.phase = Phase::Finished { outcome: Outcome::Draw };
+        assert_eq!(reason(&v).unwrap(), "both players agreed to a draw");
     }
 
     #[test]

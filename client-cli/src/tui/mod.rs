@@ -169,8 +169,12 @@ impl App {
                 let was_over = matches!(self.view.as_ref().map(|v| &v.phase), Some(Phase::Finished { .. }));
                 let over = matches!(v.phase, Phase::Finished { .. });
                 self.view = Some(v);
-                if over && !was_over && matches!(self.screen, Screen::Play | Screen::Create) {
-                    self.screen = Screen::End;
+                if over && !was_over {
+                    self.end_reason = self.view.as_ref().and_then(ending::reason);
+                    self.confirm = None;
+                    if matches!(self.screen, Screen::Play | Screen::Create) {
+                        self.screen = Screen::End;
+                    }
                 }
                 if self.creating() {
                     if self.draft.is_none() {
@@ -219,12 +223,6 @@ impl App {
                 }
                 for e in &events {
                     self.push_log(event_words(self.cat, parsed.as_ref().or(self.view.as_ref()), e));
-                }
-                if let Some(v) = &parsed {
-                    if let Some(why) = ending::reason(v, seat, &events) {
-                        self.end_reason = Some(why);
-                        self.confirm = None;
-                    }
                 }
                 let own = self.seat == Some(seat);
                 self.set_view(view, own);

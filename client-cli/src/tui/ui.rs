@@ -97,9 +97,16 @@ fn draw_play(f: &mut Frame<'_>, app: &App, area: Rect) {
         .constraints([Constraint::Length(BOARD_WIDTH), Constraint::Min(20)])
         .split(rows[0]);
     if app.screen == Screen::End {
+        // Nothing is left to do: the verdict and the reveals take the room
+        // of the board and the menu, with the log's last lines below.
+        let parts = Layout::default()
+            .direction(Direction::Vertical)
+            .constraints([Constraint::Min(8), Constraint::Length(4)])
+            .split(area);
         let lines = ending_lines(app.cat, view, app.end_reason.as_deref(), &app.reveals, app.seed.as_deref());
-        let top = Rect { height: rows[0].height + rows[1].height, ..rows[0] };
-        f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), top);
+        f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), parts[0]);
+        draw_log(f, app, parts[1]);
+        return;
     } else {
         let highlight = app.menu.get(app.selected).map(|i| hexes(view, &i.action)).unwrap_or_default();
         f.render_widget(Paragraph::new(board_lines(view, &highlight)), cols[0]);
@@ -447,6 +454,39 @@ mod tests {
             .is_none());
         let s = render(&app, 80, 24).join("\n");
         assert!(s.contains("Resign?") && s.contains("y = yes"), "{s}");
+    }
+
+    #[test]
+    fn the_end_screen_with_both_presets_revealed_fits_80_by_24() {
+        use crate::tui::ending::{Revealed, Secret};
+        let cat = Catalogue::standard();
+        let mut v = full_view();
+        v.phase = athlas_engine::duel::state::Phase::Finished { outcome: athlas_engine::Outcome::Win { seat: 1 } };
+        v.legal.clear();
+        let mut app = app_with(full_view());
+        let over = serde_json::json!({"type":"update","seq":9,"seat":0,
+            "events":[{"event":"game_over","outcome":{"result":"win","seat":1}}],
+            "status":{"status":"finished","result":"win","seat":1},"view":v});
+        app.on_frame(&over.to_string());
+        assert_eq!(app.screen, Screen::End);
+        for (seat, preset) in [(0, "aquatic"), (1, "rush")] {
+            let p = cat.preset(preset).unwrap();
+            let secret = Secret {
+                alphas: p
+                    .alphas
+                    .iter()
+                    .map(|a| athlas_engine::duel::alpha::AlphaDesign::new(a.iter().cloned()))
+                    .collect(),
+                di_stack: p.di_stack.clone(),
+            };
+            app.reveals.push(Revealed { seat, secret: Some(secret), hash_ok: true, matches_commitment: Some(true) });
+        }
+        app.seed = Some("1234".into());
+        let s = render(&app, 80, 24).join("\n");
+        assert!(s.contains("GAME OVER: seat 1 won") && s.contains("Why: you (seat 0) resigned."), "{s}");
+        assert_eq!(s.matches("✓ matches its commitment").count(), 2, "{s}");
+        assert_eq!(s.matches("DI stack:").count(), 2, "both stacks shown:\n{s}");
+        assert!(s.contains("Seed 1234"), "{s}");
     }
 
     #[test]
