@@ -74,6 +74,21 @@ pub fn entry_label(cat: &Catalogue, e: &Entry) -> String {
     }
 }
 
+/// A catalogue row in a narrow list: the name and its price (the card's
+/// text shows beside the list).
+pub fn entry_short(cat: &Catalogue, e: &Entry) -> String {
+    match e {
+        Entry::Heading(t) => format!("— {t} —"),
+        Entry::Ac(id) => cat.card(id).map_or(id.to_string(), |c| format!("{} · {}cp", c.name, c.cost)),
+        Entry::Di(id) => cat.di_card(id).map_or(id.to_string(), |c| format!("{} · {}dp", c.name, c.divine_points)),
+    }
+}
+
+/// The first row that is a card, where the cursor starts.
+pub fn first_card(entries: &[Entry]) -> usize {
+    entries.iter().position(|e| !matches!(e, Entry::Heading(_))).unwrap_or(0)
+}
+
 /// The figures of one drafted Alpha.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AlphaSummary {
@@ -233,6 +248,10 @@ pub(crate) mod tests {
         assert_eq!(labels[1], "Knight (20cp, 10 life, +2 hands)");
         assert!(labels.contains(&"Spear (12cp, needs 2 hands)".to_owned()));
         assert_eq!(labels.last().unwrap(), "Gust (2 dp)");
+        let short: Vec<String> = entries(&cat).iter().map(|e| entry_short(&cat, e)).collect();
+        assert_eq!(short[1], "Knight · 20cp");
+        assert_eq!(short.last().unwrap(), "Gust · 2dp");
+        assert_eq!(first_card(&entries(&cat)), 1, "the cursor starts on a card, not a heading");
     }
 
     #[test]

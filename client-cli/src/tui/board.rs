@@ -20,7 +20,7 @@ use ratatui::{
     text::{Line, Span},
 };
 
-use super::labels::alpha_name;
+use super::labels::{alpha_name, target_text};
 
 /// Width of one hex cell in characters (even, so rows shift by half a cell).
 pub const CELL: usize = 4;
@@ -62,23 +62,47 @@ fn unit_style(u: &UnitView) -> Style {
     s
 }
 
-/// The board, one line per row, hexes in `highlight` shown reversed.
+/// The board, one line per row, hexes in `highlight` shown reversed, with
+/// the coordinates the actions use: each row ends with its `r`, and each
+/// diagonal of constant `q` (running down and to the right) starts and ends
+/// with a `qN` label just outside the board.
 pub fn board_lines(view: &DuelView, highlight: &[Hex]) -> Vec<Line<'static>> {
     let Some(radius) = view.hexes.iter().map(|h| h.hex.distance(Hex::new(0, 0))).max() else {
         return vec![Line::from("(no board)")];
     };
     let radius = radius as i32;
+    // Column of hex (q, r): a cell per q, half a cell per r; +2 leaves room
+    // for the label of the leftmost diagonal.
+    let x = |q: i32, r: i32| (CELL as i32 * (q + radius) + (CELL as i32 / 2) * r + 2) as usize;
+    let label = Style::default().fg(Color::DarkGray);
     let mut lines = Vec::new();
+    // A line of q labels at row `r` (above or below the board).
+    let ruler = |r: i32, qs: std::ops::RangeInclusive<i32>| {
+        let mut spans = Vec::new();
+        let mut at = 0;
+        for q in qs {
+            let col = x(q, r);
+            spans.push(Span::raw(" ".repeat(col - at)));
+            let t = format!("q{q}");
+            at = col + t.len();
+            spans.push(Span::styled(t, label));
+        }
+        Line::from(spans)
+    };
+    lines.push(ruler(-radius - 1, 0..=radius));
     for r in -radius..=radius {
         let mut row: Vec<_> = view.hexes.iter().filter(|h| h.hex.r == r).collect();
         row.sort_by_key(|h| h.hex.q);
         let Some(first) = row.first() else { continue };
-        // Where the row starts: x = q + r/2 in cells, shifted so the widest row starts at 0.
-        let offset = (2 * first.hex.q + r + 2 * radius) as usize * CELL / 2;
-        let mut spans = vec![
-            Span::styled(format!("r{r:<+3}"), Style::default().fg(Color::DarkGray)),
-            Span::raw(" ".repeat(offset)),
-        ];
+        let start = x(first.hex.q, r);
+        let mut spans = Vec::new();
+        if r < 0 && start >= CELL {
+            // The diagonal q = first - 1 starts on this line, left of the row.
+            spans.push(Span::raw(" ".repeat(start - CELL)));
+            spans.push(Span::styled(format!("{:<4}", format!("q{}", first.hex.q - 1)), label));
+        } else {
+            spans.push(Span::raw(" ".repeat(start)));
+        }
         for h in row {
             let lit = highlight.contains(&h.hex);
             let base = terrain_style(h.terrain);
@@ -118,39 +142,130 @@ pub fn board_lines(view: &DuelView, highlight: &[Hex]) -> Vec<Line<'static>> {
             }
             spans.extend(cell);
         }
+        spans.push(Span::styled(format!(" r{r:+}"), label));
         lines.push(Line::from(spans));
     }
+    lines.push(ruler(radius + 1, -radius..=0));
     lines
+}
+
+/// What every symbol on the board means, two lines of at most 80 columns.
+pub fn legend_lines() -> Vec<Line<'static>> {
+    let dim = Style::default().fg(Color::DarkGray);
+    let key = |t: &str, style: Style| Span::styled(t.to_owned(), style);
+    vec![
+        Line::from(vec![
+            key(".", terrain_style(Terrain::Plains)),
+            Span::styled(" plains ", dim),
+            key("H", terrain_style(Terrain::Hill)),
+            Span::styled(" hill ", dim),
+            key("W", terrain_style(Terrain::Water)),
+            Span::styled(" water ", dim),
+            key("C", terrain_style(Terrain::Crater)),
+            Span::styled(" crater  ", dim),
+            key("s0", Style::default().fg(seat_color(0))),
+            Span::styled("/", dim),
+            key("s1", Style::default().fg(seat_color(1))),
+            Span::styled(" summoning hex  ", dim),
+            key("*", Style::default().fg(Color::LightYellow)),
+            Span::styled(" relic (*2: two)", dim),
+        ]),
+        Line::from(vec![
+            key("12", Style::default().fg(seat_color(0)).add_modifier(Modifier::BOLD)),
+            Span::styled("/", dim),
+            key("12", Style::default().fg(seat_color(1)).add_modifier(Modifier::BOLD)),
+            Span::styled(" unit of seat 0/1 (dim: activated)  ", dim),
+            key("^", Style::default()),
+            Span::styled(" flying  [q,r]: r row, q diagonal ↘", dim),
+        ]),
+    ]
 }
 
 fn step_text(step: &Step) -> String {
     match step {
-        Step::FirstTurn { summoned } => format!("first turn (summoned {})", summoned.len()),
-        Step::Activation => "activation".into(),
+        Step::FirstTurn { summoned } => format!("first turn: summon only ({} so far)", summoned.len()),
+        Step::Activation => "activate units".into(),
         Step::Summoning { summoned } => {
             format!("summoning{}", if *summoned { " (done)" } else { "" })
         }
     }
 }
 
-fn seat_name(view: &DuelView, s: Seat) -> String {
+pub fn seat_name(view: &DuelView, s: Seat) -> String {
     if view.viewer.seat() == Some(s) {
-        format!("seat {s} (you)")
+        format!("you (seat {s})")
     } else {
         format!("seat {s}")
     }
 }
 
-/// Everything around the board: turn, step, activation, pending DI, response
-/// window, draw offer, then each player's points, DI stack and Alphas.
+/// The short name of an Alpha on the side panel: `A2 Forsaken Drake`, or
+/// `A2 hidden` while the viewer may not see it. `A2` is Alpha 2 everywhere.
+fn alpha_short(cat: &Catalogue, view: &DuelView, seat: Seat, index: usize) -> String {
+    let full = alpha_name(cat, view, seat, index);
+    match full.split_once(" (") {
+        Some((_, rest)) => format!("A{} {}", index + 1, rest.trim_end_matches(')')),
+        None => format!("A{} hidden", index + 1),
+    }
+}
+
+/// A unit on the side panel: `u4` and a `*` per relic it holds, `^` flying.
+fn unit_tag(view: &DuelView, u: &UnitView) -> String {
+    let relics = view.hexes.iter().find(|h| h.hex == u.hex).map_or(0, |h| h.relics);
+    let mut t = format!("u{}", u.id);
+    if u.holds_relics {
+        t += &"*".repeat(relics);
+    }
+    if u.flying {
+        t.push('^');
+    }
+    if u.controller != u.owner {
+        t += &format!("(seat {})", u.controller);
+    }
+    t
+}
+
+/// The pending DI in words: who cast what at what, and what it does.
+pub fn pending_lines(cat: &Catalogue, view: &DuelView) -> Vec<String> {
+    let Some((s, card)) = &view.pending_di else { return Vec::new() };
+    let name = cat.di_card(card).map_or(card.to_string(), |c| c.name.clone());
+    let mut at = view.pending_target.as_ref().map(|t| target_text(view, t)).unwrap_or_default();
+    // Hex targets: name the units standing there, the ones it will hit.
+    if let Some(t) = &view.pending_target {
+        let there: Vec<String> = view
+            .units
+            .iter()
+            .filter(|u| t.hex == Some(u.hex) || t.hexes.contains(&u.hex))
+            .map(|u| {
+                if view.viewer.seat() == Some(u.owner) {
+                    format!("your unit {}", u.id)
+                } else {
+                    format!("unit {}", u.id)
+                }
+            })
+            .collect();
+        if !there.is_empty() {
+            at += &format!(" ({} there)", there.join(", "));
+        }
+    }
+    let mut out = vec![format!("{} cast {name}{at}", seat_name(view, *s))];
+    if let Some(c) = cat.di_card(card) {
+        out.push(super::card_text::di_text(c));
+    }
+    out
+}
+
+/// The panel beside the board: whose turn and what step, what waits for an
+/// answer, then each player's points, DI stack and Alphas with their units.
 pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
     let bold = Style::default().add_modifier(Modifier::BOLD);
+    let alert = Style::default().fg(Color::Magenta).add_modifier(Modifier::BOLD);
     let mut out: Vec<Line<'static>> = Vec::new();
     match &view.phase {
-        Phase::Creation => out.push(Line::styled("Creation Phase: both players create in secret", bold)),
+        Phase::Creation => out.push(Line::styled("Creation: both create in secret", bold)),
         Phase::Finished { outcome } => {
             let t = match outcome {
-                Outcome::Win { seat } => format!("Game over: {} wins", seat_name(view, *seat)),
+                Outcome::Win { seat } => format!("Game over: {} won", seat_name(view, *seat)),
                 Outcome::Draw => "Game over: a draw".into(),
                 Outcome::PartyWon => "Game over: the party won".into(),
                 Outcome::PartyLost => "Game over: the party lost".into(),
@@ -160,60 +275,42 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
         Phase::Command => {
             out.push(Line::from(vec![
                 Span::styled(format!("Turn {} · ", view.turn), bold),
-                Span::styled(format!("{} plays", seat_name(view, view.active)), bold.fg(seat_color(view.active))),
-                Span::raw(format!(" · step: {}", step_text(&view.step))),
+                Span::styled(
+                    if view.viewer.seat() == Some(view.active) {
+                        format!("your turn (seat {})", view.active)
+                    } else {
+                        format!("seat {}'s turn", view.active)
+                    },
+                    bold.fg(seat_color(view.active)),
+                ),
             ]));
+            out.push(Line::from(format!("step: {}", step_text(&view.step))));
             if let Some(a) = &view.activation {
                 let ended = if a.ended { " (ended)" } else { "" };
-                out.push(Line::from(format!("Activating unit {}: m {} · a {} left{ended}", a.unit, a.m, a.a)));
+                out.push(Line::from(format!("unit {} activated: {} m, {} a left{ended}", a.unit, a.m, a.a)));
             }
         }
     }
-    if let Some((s, card)) = &view.pending_di {
-        let name = cat.di_card(card).map_or(card.to_string(), |c| c.name.clone());
-        out.push(Line::styled(
-            format!("Pending DI: {name} cast by {}", seat_name(view, *s)),
-            Style::default().fg(Color::Magenta),
-        ));
+    for (i, l) in pending_lines(cat, view).into_iter().enumerate() {
+        out.push(Line::styled(l, if i == 0 { alert } else { Style::default().fg(Color::Magenta) }));
     }
-    if let Some(w) = view.window {
-        out.push(Line::styled(
-            format!("Response window open for {}", seat_name(view, w)),
-            Style::default().fg(Color::Magenta),
-        ));
+    if let (Some(w), None) = (view.window, &view.pending_di) {
+        out.push(Line::styled(format!("{} may answer with a DI or pass", seat_name(view, w)), alert));
     }
     if let Some(c) = &view.casualty {
-        let ids: Vec<String> = c.candidates.iter().map(ToString::to_string).collect();
-        out.push(Line::from(format!(
-            "Casualty: {} chooses which dies among units {}",
-            seat_name(view, c.seat),
-            ids.join(", ")
-        )));
+        let ids: Vec<String> = c.candidates.iter().map(|u| format!("u{u}")).collect();
+        out.push(Line::styled(format!("{} picks which dies: {}", seat_name(view, c.seat), ids.join(" ")), alert));
     }
     if let Some(s) = view.draw_offer {
-        out.push(Line::styled(format!("Draw offered by {}", seat_name(view, s)), Style::default().fg(Color::Yellow)));
-    }
-    if !view.waiting_for.is_empty() {
-        let w: Vec<String> = view.waiting_for.iter().map(|s| seat_name(view, *s)).collect();
-        out.push(Line::from(format!("Waiting for: {}", w.join(", "))));
+        out.push(Line::styled(format!("{} offers a draw", seat_name(view, s)), Style::default().fg(Color::Yellow)));
     }
     for p in &view.players {
-        out.push(Line::from(""));
         let mut head = vec![
             Span::styled(seat_name(view, p.seat), bold.fg(seat_color(p.seat))),
-            Span::raw(format!(
-                ": summoning points {}/{} · DI {} card{}",
-                p.spent,
-                view.max_points,
-                p.di_count,
-                if p.di_count == 1 { "" } else { "s" }
-            )),
+            Span::raw(format!(" pts {}/{} DI {}", p.spent, view.max_points, p.di_count)),
         ];
         if p.di_cast_this_turn {
-            head.push(Span::raw(" · cast a DI this turn"));
-        }
-        if p.auto_pass {
-            head.push(Span::raw(" · auto-pass"));
+            head.push(Span::raw(" (cast)"));
         }
         if !p.locked && matches!(view.phase, Phase::Creation) {
             head.push(Span::raw(" · creating…"));
@@ -223,39 +320,30 @@ pub fn table_lines(cat: &Catalogue, view: &DuelView) -> Vec<Line<'static>> {
             if !stack.is_empty() {
                 let names: Vec<String> =
                     stack.iter().map(|id| cat.di_card(id).map_or(id.to_string(), |c| c.name.clone())).collect();
-                out.push(Line::from(format!("  DI stack (top first): {}", names.join(", "))));
+                out.push(Line::from(format!(" DI top first: {}", names.join(", "))));
             }
         }
         for a in &p.alphas {
-            let name = alpha_name(cat, view, p.seat, a.index);
-            let life = match (a.life, a.max_life) {
-                (Some(l), Some(m)) => format!("life {l}/{m}"),
-                _ => "hidden".into(),
-            };
-            let units = view.units.iter().filter(|u| u.owner == p.seat && u.alpha == a.index).count();
-            let mut text = format!("  {name}: {life}");
-            if let Some(c) = a.cost {
-                text += &format!(" · cost {c}");
+            let mut text = format!(" {}", alpha_short(cat, view, p.seat, a.index));
+            if let (Some(l), Some(m)) = (a.life, a.max_life) {
+                text += &format!(" {l}/{m}");
             }
-            if units > 0 {
-                text += &format!(" · {units} unit{}", if units == 1 { "" } else { "s" });
-            }
-            if let Some(f) = a.figure {
-                text += &format!(" · {f:?}");
-            }
-            if !a.revealed && a.design.is_some() {
-                text += " · not revealed";
+            let units: Vec<String> = view
+                .units
+                .iter()
+                .filter(|u| u.owner == p.seat && u.alpha == a.index)
+                .map(|u| unit_tag(view, u))
+                .collect();
+            if !units.is_empty() {
+                text += &format!(" {}", units.join(" "));
             }
             out.push(Line::from(text));
         }
     }
-    if !view.active_dis.is_empty() {
-        out.push(Line::from(""));
-        for d in &view.active_dis {
-            let name = cat.di_card(&d.card).map_or(d.card.to_string(), |c| c.name.clone());
-            let on = d.unit.map(|u| format!(" on unit {u}")).unwrap_or_default();
-            out.push(Line::from(format!("Lasting DI {name} of seat {}{on}: {} turns left", d.owner, d.cubes)));
-        }
+    for d in &view.active_dis {
+        let name = cat.di_card(&d.card).map_or(d.card.to_string(), |c| c.name.clone());
+        let on = d.unit.map(|u| format!(" on u{u}")).unwrap_or_default();
+        out.push(Line::from(format!("{name} (seat {}){on}: {} turns left", d.owner, d.cubes)));
     }
     out
 }
@@ -315,22 +403,42 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn rows_are_offset_so_neighbours_touch() {
+    fn rows_are_offset_so_neighbours_touch_and_carry_their_coordinates() {
         let v = small_view();
         let t = text(&board_lines(&v, &[]));
-        assert_eq!(t, ["r-1   H   . * ", "r+0 W   . 1 C 2^", "r+1   . s0. s0",]);
+        assert_eq!(t, ["  q0  q1", "q-1 H   . *  r-1", "  W   . 1 C 2^ r+0", "    . s0. s0 r+1", "      q-1 q0",]);
+    }
+
+    #[test]
+    fn the_legend_names_every_symbol_in_80_columns() {
+        let l = text(&legend_lines());
+        let all = l.join(" ");
+        for sym in [
+            ". plains",
+            "H hill",
+            "W water",
+            "C crater",
+            "s0/s1 summoning hex",
+            "* relic",
+            "^ flying",
+            "unit of seat 0/1",
+            "[q,r]",
+        ] {
+            assert!(all.contains(sym), "legend explains {sym:?}: {all}");
+        }
+        assert!(l.iter().all(|x| x.chars().count() <= 80), "{l:?}");
     }
 
     #[test]
     fn terrain_units_and_highlights_carry_styles() {
         let v = small_view();
         let lines = board_lines(&v, &[Hex::new(1, 0)]);
-        let hill = lines[0].spans.iter().find(|s| s.content == "H").unwrap();
+        let hill = lines[1].spans.iter().find(|s| s.content == "H").unwrap();
         assert_eq!(hill.style.bg, Some(Color::Yellow));
-        let enemy = lines[1].spans.iter().find(|s| s.content == " 2").unwrap();
+        let enemy = lines[2].spans.iter().find(|s| s.content == " 2").unwrap();
         assert_eq!(enemy.style.fg, Some(Color::LightRed));
         assert!(enemy.style.add_modifier.contains(Modifier::REVERSED), "highlighted");
-        let mine = lines[1].spans.iter().find(|s| s.content == " 1").unwrap();
+        let mine = lines[2].spans.iter().find(|s| s.content == " 1").unwrap();
         assert_eq!(mine.style.fg, Some(Color::Cyan));
         assert!(mine.style.add_modifier.contains(Modifier::DIM), "already activated");
     }
@@ -338,17 +446,26 @@ pub(crate) mod tests {
     #[test]
     fn the_table_says_who_plays_and_what_is_pending() {
         let cat = Catalogue::standard();
-        let t = text(&table_lines(cat, &small_view()));
-        assert_eq!(t[0], "Turn 3 · seat 0 (you) plays · step: activation");
-        assert_eq!(t[1], "Activating unit 1: m 1 · a 1 left");
-        assert_eq!(t[2], "Pending DI: bolt cast by seat 1");
-        assert_eq!(t[3], "Draw offered by seat 1");
-        assert_eq!(t[4], "Waiting for: seat 0 (you)");
-        assert!(t.contains(&"seat 0 (you): summoning points 20/250 · DI 1 card".to_owned()));
-        assert!(t.contains(&"  DI stack (top first): bolt".to_owned()));
-        assert!(t.contains(&"  Alpha 1 (knight): life 10/12 · cost 20 · 1 unit · CelestialKnight".to_owned()));
-        assert!(t.contains(&"seat 1: summoning points 20/250 · DI 2 cards · cast a DI this turn".to_owned()));
-        assert!(t.contains(&"  Alpha 2: hidden".to_owned()));
+        let mut v = small_view();
+        v.pending_di = Some((1, "lightning_bolt".into()));
+        v.hexes.iter_mut().find(|h| h.hex == Hex::new(0, 0)).unwrap().relics = 1;
+        v.pending_target = Some(athlas_engine::duel::Target { unit: Some(1), ..Default::default() });
+        let t = text(&table_lines(cat, &v));
+        assert_eq!(t[0], "Turn 3 · your turn (seat 0)");
+        assert_eq!(t[1], "step: activate units");
+        assert_eq!(t[2], "unit 1 activated: 1 m, 1 a left");
+        assert_eq!(t[3], "seat 1 cast Lightning Bolt → your unit 1 at [0,0]");
+        assert!(t[4].contains("loses 3 life"), "what the DI does: {}", t[4]);
+        assert_eq!(t[5], "seat 1 offers a draw");
+        assert!(t.contains(&"you (seat 0) pts 20/250 DI 1".to_owned()), "{t:?}");
+        assert!(t.contains(&" A1 knight 10/12 u1*".to_owned()), "unit 1 holds the relic: {t:?}");
+        assert!(t.contains(&" A1 wolf 12/12 u2^".to_owned()), "{t:?}");
+        assert!(t.contains(&" A2 hidden".to_owned()), "{t:?}");
+        // A DI aimed at hexes names the units standing there.
+        v.pending_di = Some((1, "flood".into()));
+        v.pending_target = Some(athlas_engine::duel::Target { hexes: vec![Hex::new(0, 0)], ..Default::default() });
+        let t = text(&table_lines(cat, &v));
+        assert_eq!(t[3], "seat 1 cast Flood → hexes [0,0] (your unit 1 there)");
     }
 
     #[test]

@@ -1,14 +1,14 @@
 //! Words for what the server sends: legal actions as a grouped, numbered
-//! menu, events as one-line log entries. Pure functions of the view.
+//! menu, with the hexes each is about. Pure functions of the view.
 
 use athlas_engine::duel::{
     card::{CardKind, Catalogue},
+    state::Figure,
     view::DuelView,
     DuelAction, Target,
 };
 use athlas_engine::hex::Hex;
 use athlas_engine::Seat;
-use serde_json::Value;
 
 /// Menu groups, in the order they are listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -54,7 +54,7 @@ pub fn group(a: &DuelAction) -> Group {
     }
 }
 
-fn card_name(cat: &Catalogue, id: &str) -> String {
+pub fn card_name(cat: &Catalogue, id: &str) -> String {
     cat.card(id)
         .map(|c| c.name.clone())
         .or_else(|| cat.di_card(id).map(|c| c.name.clone()))
@@ -74,14 +74,25 @@ pub fn alpha_name(cat: &Catalogue, view: &DuelView, seat: Seat, index: usize) ->
     }
 }
 
-fn unit_text(view: &DuelView, id: u32) -> String {
+pub fn unit_text(view: &DuelView, id: u32) -> String {
     match view.units.iter().find(|u| u.id == id) {
-        Some(u) => format!("unit {id} at {}", u.hex),
+        Some(u) if me(view) == Some(u.owner) => format!("your unit {id} at {}", u.hex),
+        Some(u) => format!("unit {id} of seat {} at {}", u.owner, u.hex),
         None => format!("unit {id}"),
     }
 }
 
-fn target_text(view: &DuelView, t: &Target) -> String {
+/// A figure type in words.
+pub fn figure_name(f: Figure) -> &'static str {
+    match f {
+        Figure::CelestialKnight => "Celestial Knight",
+        Figure::ShadowRanger => "Shadow Ranger",
+        Figure::SpellBinder => "Spell Binder",
+        Figure::ForsakenDrake => "Forsaken Drake",
+    }
+}
+
+pub fn target_text(view: &DuelView, t: &Target) -> String {
     let mut parts = Vec::new();
     if let Some(u) = t.unit {
         parts.push(unit_text(view, u));
@@ -126,8 +137,8 @@ pub fn label(cat: &Catalogue, view: &DuelView, a: &DuelAction) -> String {
         },
         DuelAction::Summon { alpha, hex, figure } => {
             let who = me(view).map_or(format!("Alpha {}", alpha + 1), |s| alpha_name(cat, view, s, *alpha));
-            let fig = figure.map(|f| format!(" as {f:?}")).unwrap_or_default();
-            format!("summon {who} at {hex}{fig}")
+            let fig = figure.map(|f| format!(" as {} figures", figure_name(f))).unwrap_or_default();
+            format!("summon at {hex}: {who}{fig}")
         }
         DuelAction::Activate { unit } => {
             let alpha = view
@@ -231,37 +242,10 @@ pub fn menu(cat: &Catalogue, view: &DuelView) -> Vec<MenuItem> {
     items
 }
 
-/// One event as a log line: its name and its fields.
-pub fn event_text(ev: &Value) -> String {
-    let Some(obj) = ev.as_object() else {
-        return ev.to_string();
-    };
-    let name = obj.get("event").and_then(Value::as_str).unwrap_or("event").replace('_', " ");
-    let mut keys: Vec<&String> = obj.keys().filter(|k| *k != "event" && *k != "only").collect();
-    keys.sort();
-    let fields: Vec<String> = keys
-        .into_iter()
-        .map(|k| (k, &obj[k.as_str()]))
-        .map(|(k, v)| match v {
-            Value::String(s) => format!("{k}={s}"),
-            Value::Array(a) if a.len() == 2 && a.iter().all(Value::is_i64) => {
-                format!("{k}=[{},{}]", a[0], a[1])
-            }
-            other => format!("{k}={other}"),
-        })
-        .collect();
-    if fields.is_empty() {
-        name
-    } else {
-        format!("{name}: {}", fields.join(" "))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tui::board::tests::small_view;
-    use serde_json::json;
 
     #[test]
     fn actions_read_as_words() {
@@ -269,14 +253,14 @@ mod tests {
         let v = small_view();
         let l = |a: DuelAction| label(cat, &v, &a);
         assert_eq!(l(DuelAction::Move { to: Hex::new(1, -1), carry_relic: None }), "move to [1,-1]");
-        assert_eq!(l(DuelAction::Activate { unit: 1 }), "activate unit 1 at [0,0] — Alpha 1 (knight)");
+        assert_eq!(l(DuelAction::Activate { unit: 1 }), "activate your unit 1 at [0,0] — Alpha 1 (knight)");
         assert_eq!(
             l(DuelAction::Summon { alpha: 0, hex: Hex::new(0, 1), figure: None }),
-            "summon Alpha 1 (knight) at [0,1]"
+            "summon at [0,1]: Alpha 1 (knight)"
         );
         assert_eq!(
             l(DuelAction::CastDi { target: Target { unit: Some(2), ..Target::default() }, at: Some(0) }),
-            "cast bolt → unit 2 at [1,0] (timed at the start of the activation)"
+            "cast bolt → unit 2 of seat 1 at [1,0] (timed at the start of the activation)"
         );
         assert_eq!(l(DuelAction::DiscardDi { count: 2 }), "discard 2 DI cards from the top");
         assert_eq!(
@@ -315,19 +299,5 @@ mod tests {
             [Hex::new(0, 0), Hex::new(-1, 1)]
         );
         assert!(hexes(&v, &DuelAction::EndTurn).is_empty());
-    }
-
-    #[test]
-    fn events_read_as_one_line() {
-        assert_eq!(
-            event_text(&json!({"event":"moved","unit":3,"from":[0,1],"to":[1,1],"relics":0})),
-            "moved: from=[0,1] relics=0 to=[1,1] unit=3"
-        );
-        assert_eq!(event_text(&json!({"event":"turn_begins","seat":1,"turn":4})), "turn begins: seat=1 turn=4");
-        assert_eq!(
-            event_text(&json!({"event":"command_phase_begins","first_player":0})),
-            "command phase begins: first_player=0"
-        );
-        assert_eq!(event_text(&json!({"event":"passed"})), "passed");
     }
 }

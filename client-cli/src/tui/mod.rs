@@ -5,6 +5,11 @@
 //! [`Link`].
 
 pub mod board;
+pub mod card_text;
+pub mod confirm;
+pub mod ending;
+pub mod events;
+pub mod help;
 pub mod labels;
 mod ui;
 
@@ -16,11 +21,13 @@ use athlas_protocol::ServerMsg;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::{
-    creation::{entries, Draft, Entry},
+    creation::{entries, first_card, Draft, Entry},
     net::{Link, LinkEvent},
     session::Saved,
 };
-use labels::{event_text, menu, MenuItem};
+use ending::Revealed;
+use events::event_words;
+use labels::{menu, MenuItem};
 
 /// Log lines kept.
 const LOG_LINES: usize = 300;
@@ -32,6 +39,12 @@ pub enum Screen {
     Play,
     /// Drafting Alphas and a DI stack.
     Create,
+    /// How to play, the icons and the keys.
+    Help,
+    /// The card catalogue with every card's text.
+    Cards,
+    /// Who won and why, the revealed Alphas and the checked commitments.
+    End,
 }
 
 /// Everything the UI shows, updated by frames and keys.
@@ -61,6 +74,20 @@ pub struct App {
     pub entries: Vec<Entry>,
     pub cursor: usize,
     pub quit: bool,
+    /// The screen Help or Cards returns to.
+    pub back: Screen,
+    pub help_scroll: u16,
+    /// An action waiting for the player's yes or no, with the question.
+    pub confirm: Option<(String, DuelAction)>,
+    /// The menu changed under the selection (the picked action is gone, or a
+    /// number was half typed): Enter first asks the player to look again.
+    pub stale: bool,
+    /// Each seat's commitment hash, as announced when it locked in.
+    pub commitments: std::collections::BTreeMap<Seat, String>,
+    pub reveals: Vec<Revealed>,
+    pub seed: Option<String>,
+    /// Why the game ended, worked out from the last update.
+    pub end_reason: Option<String>,
 }
 
 impl App {
@@ -84,8 +111,16 @@ impl App {
             screen: Screen::Play,
             draft: None,
             entries: entries(cat),
-            cursor: 0,
+            cursor: first_card(&entries(cat)),
             quit: false,
+            back: Screen::Play,
+            help_scroll: 0,
+            confirm: None,
+            stale: false,
+            commitments: Default::default(),
+            reveals: Vec::new(),
+            seed: None,
+            end_reason: None,
         }
     }
 
@@ -104,13 +139,43 @@ impl App {
         matches!(v.phase, Phase::Creation) && v.players.iter().any(|p| p.seat == s && !p.locked)
     }
 
-    fn set_view(&mut self, view: serde_json::Value) {
+    /// Take a new view. `own`: it follows this seat's own action (or a
+    /// welcome), so a changed menu is expected and not a surprise.
+    fn set_view(&mut self, view: serde_json::Value, own: bool) {
         match serde_json::from_value::<DuelView>(view) {
             Ok(v) => {
-                let keep = self.menu.get(self.selected).map(|i| i.action.clone());
-                self.menu = menu(self.cat, &v);
-                self.selected = keep.and_then(|a| self.menu.iter().position(|i| i.action == a)).unwrap_or(0);
+                let new = menu(self.cat, &v);
+                if new != self.menu {
+                    // Keep the selection on the same action, so a key pressed
+                    // just after the change does what the player saw.
+                    let keep = self.menu.get(self.selected).map(|i| i.action.clone());
+                    let turn_changed = self.view.as_ref().is_some_and(|old| old.turn != v.turn);
+                    // A new turn starts at the top of its menu (flagged below
+                    // like any move under the player's fingers).
+                    let found =
+                        keep.as_ref().filter(|_| !turn_changed).and_then(|a| new.iter().position(|i| i.action == *a));
+                    self.stale =
+                        !own && (!self.number.is_empty() || (keep.is_some() && found.is_none() && !new.is_empty()));
+                    self.selected = found.unwrap_or(0);
+                    self.number.clear();
+                    self.menu = new;
+                }
+                if let Some((_, a)) = &self.confirm {
+                    if !self.menu.iter().any(|i| i.action == *a) {
+                        self.confirm = None;
+                        self.notice = Some("that action is no longer possible".into());
+                    }
+                }
+                let was_over = matches!(self.view.as_ref().map(|v| &v.phase), Some(Phase::Finished { .. }));
+                let over = matches!(v.phase, Phase::Finished { .. });
                 self.view = Some(v);
+                if over && !was_over {
+                    self.end_reason = self.view.as_ref().and_then(ending::reason);
+                    self.confirm = None;
+                    if matches!(self.screen, Screen::Play | Screen::Create) {
+                        self.screen = Screen::End;
+                    }
+                }
                 if self.creating() {
                     if self.draft.is_none() {
                         self.draft = Some(Draft::new(3));
@@ -136,30 +201,37 @@ impl App {
                 self.seat = seat;
                 self.seq = Some(seq);
                 self.pending = None;
-                self.push_log(format!("#{seq} welcome: {}", seat.map_or("watching".into(), |s| format!("seat {s}"))));
+                self.push_log(match seat {
+                    Some(s) => format!("joined as seat {s} (move {seq})"),
+                    None => format!("watching (move {seq})"),
+                });
                 if game == "duel" {
-                    self.set_view(view);
+                    self.set_view(view, true);
                 } else {
                     self.other_game = Some(game);
                 }
             }
             ServerMsg::Update { seq, seat, events, view, .. } => {
                 self.seq = Some(seq);
-                if events.is_empty() {
-                    self.push_log(format!("#{seq} seat {seat} acted"));
+                if self.other_game.is_some() {
+                    self.push_log(format!("move {seq} by seat {seat}"));
+                    return;
+                }
+                let parsed = serde_json::from_value::<DuelView>(view.clone()).ok();
+                if events.is_empty() && self.seat != Some(seat) {
+                    self.push_log(format!("seat {seat} acted"));
                 }
                 for e in &events {
-                    self.push_log(format!("#{seq} {}", event_text(e)));
+                    self.push_log(event_words(self.cat, parsed.as_ref().or(self.view.as_ref()), e));
                 }
-                if self.other_game.is_none() {
-                    self.set_view(view);
-                }
+                let own = self.seat == Some(seat);
+                self.set_view(view, own);
             }
-            ServerMsg::Ack { id, seq } => {
+            ServerMsg::Ack { id, .. } => {
                 if self.pending == Some(id) {
                     self.pending = None;
                 }
-                self.push_log(format!("#{seq} ✓ your action was accepted"));
+                self.push_log("✓ accepted".into());
             }
             ServerMsg::Error { id, code, message } => {
                 if id.is_some() && id == self.pending {
@@ -176,15 +248,23 @@ impl App {
                 self.notice = Some(format!("{code}: {message}"));
             }
             ServerMsg::Commitment { seat, hash, .. } => {
+                self.push_log(format!("seat {seat} sealed its hidden cards (hash {}…)", &hash[..hash.len().min(8)]));
+                self.commitments.insert(seat, hash);
+            }
+            ServerMsg::Reveal { seat, salt, secret, hash } => {
+                let hash_ok = ending::verify(&salt, &secret, &hash);
+                let matches_commitment = self.commitments.get(&seat).map(|c| c.eq_ignore_ascii_case(&hash));
+                let ok = hash_ok && matches_commitment != Some(false);
                 self.push_log(format!(
-                    "seat {seat} committed to its hidden creations (hash {}…)",
-                    &hash[..hash.len().min(12)]
+                    "seat {seat}'s hidden cards revealed: {}",
+                    if ok { "✓ they match its seal" } else { "✗ they do NOT match its seal" }
                 ));
+                let secret = serde_json::from_value(secret).ok();
+                self.reveals.retain(|r| r.seat != seat);
+                self.reveals.push(Revealed { seat, secret, hash_ok, matches_commitment });
+                self.reveals.sort_by_key(|r| r.seat);
             }
-            ServerMsg::Reveal { seat, hash, .. } => {
-                self.push_log(format!("seat {seat} revealed the secret behind hash {}…", &hash[..hash.len().min(12)]));
-            }
-            ServerMsg::Seed { seed } => self.push_log(format!("the match seed was {seed}")),
+            ServerMsg::Seed { seed } => self.seed = Some(seed),
             ServerMsg::Pong => {}
         }
     }
@@ -216,14 +296,102 @@ impl App {
             return None;
         }
         self.notice = None;
-        match self.screen {
-            Screen::Play => self.play_key(key),
-            Screen::Create => self.create_key(key),
+        if self.confirm.is_some() {
+            return self.confirm_key(key);
         }
+        match (self.screen, key.code) {
+            (Screen::Help, _) => {
+                self.help_key(key);
+                return None;
+            }
+            (Screen::Cards, _) => {
+                self.cards_key(key);
+                return None;
+            }
+            (_, KeyCode::Char('?')) => {
+                self.back = self.screen;
+                self.help_scroll = 0;
+                self.screen = Screen::Help;
+                return None;
+            }
+            _ => {}
+        }
+        match self.screen {
+            Screen::Play | Screen::End => self.play_key(key),
+            Screen::Create => self.create_key(key),
+            Screen::Help | Screen::Cards => None,
+        }
+    }
+
+    fn confirm_key(&mut self, key: KeyEvent) -> Option<String> {
+        match key.code {
+            KeyCode::Char('y') | KeyCode::Char('Y') => {
+                let (_, action) = self.confirm.take()?;
+                self.act(&action)
+            }
+            KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
+                self.confirm = None;
+                self.notice = Some("not sent".into());
+                None
+            }
+            _ => {
+                self.notice = Some("answer y (send it) or n (don't)".into());
+                None
+            }
+        }
+    }
+
+    fn help_key(&mut self, key: KeyEvent) {
+        match key.code {
+            KeyCode::Down | KeyCode::Char('j') => self.help_scroll = self.help_scroll.saturating_add(1),
+            KeyCode::Up | KeyCode::Char('k') => self.help_scroll = self.help_scroll.saturating_sub(1),
+            KeyCode::PageDown | KeyCode::Char(' ') => self.help_scroll = self.help_scroll.saturating_add(10),
+            KeyCode::PageUp => self.help_scroll = self.help_scroll.saturating_sub(10),
+            KeyCode::Char('q') => self.quit = true,
+            _ => self.screen = self.back,
+        }
+    }
+
+    fn cards_key(&mut self, key: KeyEvent) {
+        if !self.selectable(self.cursor) {
+            self.move_cursor(true);
+        }
+        match key.code {
+            KeyCode::Up | KeyCode::Char('k') => self.move_cursor(false),
+            KeyCode::Down | KeyCode::Char('j') => self.move_cursor(true),
+            KeyCode::PageDown => (0..10).for_each(|_| self.move_cursor(true)),
+            KeyCode::PageUp => (0..10).for_each(|_| self.move_cursor(false)),
+            KeyCode::Char('?') => {
+                self.help_scroll = 0;
+                self.screen = Screen::Help;
+            }
+            KeyCode::Char('q') => self.quit = true,
+            KeyCode::Esc | KeyCode::Char('c') | KeyCode::Enter => self.screen = self.back,
+            _ => {}
+        }
+    }
+
+    /// Send the selected action, or ask first when it needs a yes.
+    fn choose(&mut self) -> Option<String> {
+        self.number.clear();
+        if self.stale {
+            self.stale = false;
+            self.notice = Some("the actions just changed: check the selection, then press Enter again".into());
+            return None;
+        }
+        let action = self.menu.get(self.selected)?.action.clone();
+        if let Some(q) = self.view.as_ref().and_then(|v| confirm::question(self.cat, v, &action)) {
+            self.confirm = Some((q, action));
+            return None;
+        }
+        self.act(&action)
     }
 
     fn play_key(&mut self, key: KeyEvent) -> Option<String> {
         let n = self.menu.len();
+        if !matches!(key.code, KeyCode::Enter | KeyCode::Char('0'..='9') | KeyCode::Backspace) {
+            self.stale = false;
+        }
         match key.code {
             KeyCode::Char('q') => self.quit = true,
             KeyCode::Up | KeyCode::Char('k') => self.selected = self.selected.saturating_sub(1),
@@ -233,6 +401,7 @@ impl App {
             KeyCode::Home => self.selected = 0,
             KeyCode::End => self.selected = n.saturating_sub(1),
             KeyCode::Char(c) if c.is_ascii_digit() => {
+                self.stale = false;
                 self.number.push(c);
                 if let Ok(k) = self.number.parse::<usize>() {
                     if (1..=n).contains(&k) {
@@ -245,11 +414,15 @@ impl App {
             }
             KeyCode::Esc => self.number.clear(),
             KeyCode::Tab if self.creating() => self.screen = Screen::Create,
-            KeyCode::Enter => {
-                self.number.clear();
-                let action = self.menu.get(self.selected)?.action.clone();
-                return self.act(&action);
+            KeyCode::Char('c') => {
+                self.back = self.screen;
+                self.screen = Screen::Cards;
             }
+            KeyCode::Char('e') if self.screen == Screen::End => self.screen = Screen::Play,
+            KeyCode::Char('e') if matches!(self.view.as_ref().map(|v| &v.phase), Some(Phase::Finished { .. })) => {
+                self.screen = Screen::End
+            }
+            KeyCode::Enter => return self.choose(),
             _ => {}
         }
         None
@@ -466,6 +639,7 @@ mod tests {
         assert_eq!(app.seat, Some(0));
         assert_eq!(app.match_id, "m1");
         let labels: Vec<&str> = app.menu.iter().map(|i| i.label.as_str()).collect();
+        // Numbers count from 1, in the order drawn.
         assert_eq!(labels, ["auto-pass response windows: on", "end the turn", "resign"]);
         app.on_key(key(KeyCode::Char('2')));
         let frame: serde_json::Value = serde_json::from_str(&app.on_key(key(KeyCode::Enter)).unwrap()).unwrap();
@@ -487,12 +661,138 @@ mod tests {
             .to_string(),
         );
         assert_eq!(app.seq, Some(6));
-        assert_eq!(app.log.back().unwrap(), "#6 passed: seat=1");
+        assert_eq!(app.log.back().unwrap(), "seat 1 passed");
+    }
+
+    fn update(seat: u8, seq: u64, events: serde_json::Value, view: &DuelView) -> String {
+        json!({"type":"update","seq":seq,"seat":seat,"events":events,
+               "status":{"status":"waiting","seats":[0]},"view":view})
+        .to_string()
+    }
+
+    fn pick(app: &mut App, a: &DuelAction) {
+        app.selected = app.menu.iter().position(|i| i.action == *a).unwrap();
+    }
+
+    #[test]
+    fn resigning_asks_first_and_n_sends_nothing() {
+        let mut app = App::new(Catalogue::standard(), String::new(), None);
+        app.on_frame(&welcome());
+        pick(&mut app, &DuelAction::Resign);
+        assert!(app.on_key(key(KeyCode::Enter)).is_none(), "asked, not sent");
+        assert!(app.confirm.as_ref().unwrap().0.starts_with("Resign?"));
+        assert!(app.on_key(key(KeyCode::Char('x'))).is_none(), "only y or n answers");
+        assert!(app.confirm.is_some());
+        assert!(app.on_key(key(KeyCode::Char('n'))).is_none());
+        assert!(app.confirm.is_none() && app.pending.is_none());
+        app.on_key(key(KeyCode::Enter));
+        let frame: serde_json::Value = serde_json::from_str(&app.on_key(key(KeyCode::Char('y'))).unwrap()).unwrap();
+        assert_eq!(frame["action"], json!({"type":"resign"}));
+    }
+
+    #[test]
+    fn a_move_into_water_asks_first() {
+        let mut app = App::new(Catalogue::standard(), String::new(), None);
+        app.on_frame(&welcome());
+        let mut v = board::tests::small_view();
+        let water = DuelAction::Move { to: athlas_engine::hex::Hex::new(-1, 0), carry_relic: None };
+        v.legal = vec![water.clone(), DuelAction::EndActivation];
+        app.on_frame(&update(0, 6, json!([]), &v));
+        pick(&mut app, &water);
+        assert!(app.on_key(key(KeyCode::Enter)).is_none());
+        assert!(app.confirm.as_ref().unwrap().0.contains("drowns"));
+        assert!(app.on_key(key(KeyCode::Char('y'))).is_some());
+    }
+
+    #[test]
+    fn the_selection_stays_on_its_action_when_the_opponent_changes_the_menu() {
+        let mut app = App::new(Catalogue::standard(), String::new(), None);
+        app.on_frame(&welcome());
+        let mut v = board::tests::small_view();
+        v.legal = vec![DuelAction::Activate { unit: 1 }, DuelAction::EndTurn];
+        app.on_frame(&update(1, 6, json!([]), &v));
+        pick(&mut app, &DuelAction::EndTurn);
+        // The opponent's action adds an entry above the selection.
+        v.legal = vec![DuelAction::Activate { unit: 1 }, DuelAction::Activate { unit: 2 }, DuelAction::EndTurn];
+        app.on_frame(&update(1, 7, json!([]), &v));
+        assert_eq!(app.menu[app.selected].action, DuelAction::EndTurn, "the same action, at its new number");
+        let frame: serde_json::Value = serde_json::from_str(&app.on_key(key(KeyCode::Enter)).unwrap()).unwrap();
+        assert_eq!(frame["action"], json!({"type":"end_turn"}));
+    }
+
+    #[test]
+    fn a_new_turn_starts_at_the_top_of_the_menu_and_holds_the_first_enter() {
+        let mut app = App::new(Catalogue::standard(), String::new(), None);
+        app.on_frame(&welcome());
+        let mut v = board::tests::small_view();
+        v.legal = vec![DuelAction::EndTurn];
+        app.on_frame(&update(1, 6, json!([]), &v));
+        pick(&mut app, &DuelAction::Resign);
+        v.turn += 1;
+        v.legal = vec![DuelAction::Activate { unit: 1 }, DuelAction::EndTurn];
+        app.on_frame(&update(1, 7, json!([]), &v));
+        assert_eq!(app.selected, 0, "a new turn starts at the top");
+        assert!(app.on_key(key(KeyCode::Enter)).is_none(), "the selection moved: look first");
+        assert!(app.on_key(key(KeyCode::Enter)).is_some());
+    }
+
+    #[test]
+    fn enter_after_the_picked_action_vanished_or_mid_number_is_held_back() {
+        let mut app = App::new(Catalogue::standard(), String::new(), None);
+        app.on_frame(&welcome());
+        let mut v = board::tests::small_view();
+        v.legal = vec![DuelAction::Activate { unit: 1 }, DuelAction::EndTurn];
+        app.on_frame(&update(1, 6, json!([]), &v));
+        pick(&mut app, &DuelAction::Activate { unit: 1 });
+        v.legal = vec![DuelAction::Pass];
+        app.on_frame(&update(1, 7, json!([]), &v));
+        assert!(app.on_key(key(KeyCode::Enter)).is_none(), "the picked action is gone: look first");
+        assert!(app.notice.as_deref().unwrap().contains("changed"));
+        assert!(app.on_key(key(KeyCode::Enter)).is_some(), "a second Enter sends what is shown");
+        // A number half typed when the menu changes does not carry over.
+        app.on_frame(r#"{"type":"ack","id":1,"seq":8}"#);
+        app.on_key(key(KeyCode::Char('1')));
+        v.legal = vec![DuelAction::EndTurn, DuelAction::Pass];
+        app.on_frame(&update(1, 9, json!([]), &v));
+        assert!(app.number.is_empty());
+        assert!(app.on_key(key(KeyCode::Enter)).is_none());
+        // The player's own actions change the menu as expected: no hold.
+        v.legal = vec![DuelAction::EndTurn];
+        app.on_frame(&update(0, 10, json!([]), &v));
+        assert!(app.on_key(key(KeyCode::Enter)).is_some());
+    }
+
+    #[test]
+    fn the_end_screen_opens_with_the_reason_and_checks_the_reveals() {
+        use sha2::{Digest, Sha256};
+        let mut app = App::new(Catalogue::standard(), String::new(), None);
+        app.on_frame(&welcome());
+        let secret = json!({"alphas":[{"cards":["forsaken_drake"]}],"di_stack":["flood"]});
+        let mut h = Sha256::new();
+        h.update([7u8]);
+        h.update(ending::canonical_json(&secret).as_bytes());
+        let hash = hex::encode(h.finalize());
+        app.on_frame(&json!({"type":"commitment","seat":1,"hash":hash,"seq":2}).to_string());
+        let mut v = board::tests::small_view();
+        v.phase = Phase::Finished { outcome: athlas_engine::Outcome::Win { seat: 0 } };
+        v.legal.clear();
+        app.on_frame(&update(1, 9, json!([{"event":"game_over","outcome":{"result":"win","seat":0}}]), &v));
+        assert_eq!(app.screen, Screen::End);
+        assert_eq!(app.end_reason.as_deref(), Some("seat 1 resigned"));
+        app.on_frame(&json!({"type":"reveal","seat":1,"salt":"07","secret":secret,"hash":hash}).to_string());
+        assert_eq!(app.reveals[0].matches_commitment, Some(true));
+        assert!(app.reveals[0].hash_ok);
+        app.on_frame(&json!({"type":"reveal","seat":0,"salt":"08","secret":secret,"hash":hash}).to_string());
+        assert!(!app.reveals[0].hash_ok, "a wrong salt does not check");
+        assert!(app.log.back().unwrap().contains("NOT"));
+        app.on_key(key(KeyCode::Char('e')));
+        assert_eq!(app.screen, Screen::Play, "e shows the board again");
     }
 
     #[test]
     fn the_creation_screen_opens_while_creating() {
         let mut app = App::new(Catalogue::standard(), String::new(), None);
+        app.on_frame(&welcome());
         let mut v = board::tests::small_view();
         v.phase = Phase::Creation;
         v.players[0].locked = false;

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::action::DuelAction;
+use super::action::{DuelAction, Target};
 use super::alpha::AlphaDesign;
 use super::card::{CardId, Catalogue, Condition, Terrain};
 use super::state::*;
@@ -29,6 +29,10 @@ pub struct DuelView {
     pub active_dis: Vec<ActiveDi>,
     /// A cast DI waiting for an answer: who cast which card.
     pub pending_di: Option<(Seat, CardId)>,
+    /// What the pending DI was cast at: public once cast, so the player
+    /// answering can see what it will do and to what.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_target: Option<Target>,
     pub window: Option<Seat>,
     pub casualty: Option<Casualty>,
     /// A push waiting for the pushed relic holder's controller to say
@@ -180,6 +184,7 @@ pub(crate) fn view(state: &DuelState, cat: &Catalogue, viewer: Viewer, legal: Ve
         players,
         active_dis: g.active_dis.clone(),
         pending_di: state.pending.as_ref().map(|p| (p.caster, p.card.clone())),
+        pending_target: state.pending.as_ref().map(|p| p.target.clone()),
         window: state.window,
         casualty: g.casualties.first().cloned(),
         relic_choice: g.relic_choice.clone(),
