@@ -163,6 +163,18 @@ pub fn event_words(cat: &Catalogue, view: Option<&DuelView>, ev: &Value) -> Stri
         }
         EventKind::Passed { seat } => format!("{} passed", w(seat)),
         EventKind::CasualtyChosen { seat, unit } => format!("{} chose unit {unit} to die", w(seat)),
+        EventKind::RelicChoiceAwaited { seat, unit } => {
+            format!(
+                "unit {unit} is pushed: {} decide{} whether it carries its relic",
+                w(seat),
+                if w(seat) == "you" { "" } else { "s" }
+            )
+        }
+        EventKind::RelicCarryChosen { seat, unit, carry } => format!(
+            "{} chose: unit {unit} {}",
+            w(seat),
+            if carry { "carries its relic along" } else { "leaves its relic behind" }
+        ),
         EventKind::DrawOffered { seat } => format!("{} offered a draw", w(seat)),
         EventKind::DrawDeclined { seat } => format!("{} declined the draw", w(seat)),
         EventKind::GameOver { outcome } => match outcome {

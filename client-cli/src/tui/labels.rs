@@ -43,7 +43,7 @@ impl Group {
 pub fn group(a: &DuelAction) -> Group {
     match a {
         DuelAction::Create { .. } | DuelAction::UsePreset { .. } => Group::Creation,
-        DuelAction::ChooseCasualty { .. } | DuelAction::Pass => Group::Respond,
+        DuelAction::ChooseCasualty { .. } | DuelAction::CarryRelic { .. } | DuelAction::Pass => Group::Respond,
         DuelAction::Summon { .. } => Group::Summon,
         DuelAction::Activate { .. } => Group::Activate,
         DuelAction::Move { .. } | DuelAction::PassRelic { .. } => Group::Move,
@@ -106,6 +106,12 @@ pub fn target_text(view: &DuelView, t: &Target) -> String {
     }
     if let Some(d) = t.direction {
         parts.push(format!("direction {d}"));
+    }
+    if let Some(n) = t.distance {
+        parts.push(format!("{n} hex{}", if n == 1 { "" } else { "es" }));
+    }
+    if t.carry_relic == Some(false) {
+        parts.push("leaving its relic behind".to_owned());
     }
     if let Some(x) = t.terrain {
         parts.push(format!("to {}", format!("{x:?}").to_lowercase()));
@@ -189,6 +195,15 @@ pub fn label(cat: &Catalogue, view: &DuelView, a: &DuelAction) -> String {
         DuelAction::ChooseCasualty { unit } => {
             format!("{} dies (your choice)", unit_text(view, *unit))
         }
+        DuelAction::CarryRelic { carry } => {
+            let who =
+                view.relic_choice.as_ref().map_or_else(|| "your pushed unit".to_owned(), |c| unit_text(view, c.unit));
+            if *carry {
+                format!("{who} is pushed carrying its relic (your choice)")
+            } else {
+                format!("{who} is pushed and leaves its relic behind (your choice)")
+            }
+        }
         DuelAction::OfferDraw => "offer a draw".into(),
         DuelAction::AcceptDraw => "accept the draw".into(),
         DuelAction::DeclineDraw => "decline the draw".into(),
@@ -211,6 +226,9 @@ pub fn hexes(view: &DuelView, a: &DuelAction) -> Vec<Hex> {
         DuelAction::Move { to, .. } => vec![*to],
         DuelAction::Activate { unit } | DuelAction::PassRelic { to: unit } | DuelAction::ChooseCasualty { unit } => {
             unit_hex(*unit).into_iter().collect()
+        }
+        DuelAction::CarryRelic { .. } => {
+            view.relic_choice.as_ref().and_then(|c| unit_hex(c.unit)).into_iter().collect()
         }
         DuelAction::UsePower { target: t, .. } | DuelAction::CastDi { target: t, .. } => target(t),
         _ => Vec::new(),
