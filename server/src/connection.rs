@@ -34,8 +34,9 @@ use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::{
+    hub::Hub,
     room::{Outbound, Refusal, RoomCmd, RoomHandle},
-    secret, Hub,
+    secret,
 };
 
 /// Bytes read from a socket at a time; larger frames are read in pieces.

@@ -18,9 +18,9 @@ use uuid::Uuid;
 
 use crate::{
     error::ApiError,
+    hub::Hub,
     secret,
     store::{MatchRecord, NewMatch, StoreError},
-    Hub,
 };
 
 pub fn router() -> Router<Arc<Hub>> {
