@@ -134,7 +134,8 @@ impl Bucket {
 struct Session {
     room: RoomHandle,
     sub: u64,
-    seat: Option<u8>,
+    /// Established by `hello` (a seat token) or `watch` (a spectator).
+    viewer: Viewer,
 }
 
 struct Connection {
@@ -223,21 +224,11 @@ impl Connection {
                 format!("frames are limited to {} bytes", self.hub.config.max_frame_bytes),
             ));
         }
-        let value: Value = match serde_json::from_str(text) {
-            Ok(v) => v,
-            Err(e) => return self.reply(ServerMsg::error(None, code::BAD_JSON, format!("not JSON: {e}"))),
-        };
-        let id = value.get("id").and_then(Value::as_u64);
-        match value.get("type").and_then(Value::as_str) {
-            Some("hello" | "watch" | "act" | "ping") => {}
-            Some(other) => {
-                return self.reply(ServerMsg::error(id, code::UNKNOWN_TYPE, format!("unknown message type {other:?}")))
-            }
-            None => return self.reply(ServerMsg::error(id, code::BAD_JSON, "a message is an object with a \"type\"")),
-        }
-        let msg: ClientMsg = match serde_json::from_value(value) {
+        // Parsed once, straight into the envelope; only a refused frame is
+        // looked at again, to say why.
+        let msg: ClientMsg = match serde_json::from_str(text) {
             Ok(m) => m,
-            Err(e) => return self.reply(ServerMsg::error(id, code::BAD_JSON, e.to_string())),
+            Err(_) => return self.reply(refusal_of(text)),
         };
         match msg {
             ClientMsg::Ping => self.reply(ServerMsg::Pong),
@@ -304,21 +295,23 @@ impl Connection {
                     self.hub.metrics.reconnected();
                 }
                 tracing::info!(spectator = viewer.seat().is_none(), "joined");
-                self.session = Some(Session { room, sub, seat: viewer.seat() });
+                self.session = Some(Session { room, sub, viewer });
             }
             Err(Refusal::Error { code, message }) => self.reply(ServerMsg::error(None, code, message)),
             Err(Refusal::Retry) => self.reply(ServerMsg::error(None, code::INTERNAL, "try again")),
         }
     }
 
+    /// The one place that decides whether this connection may act: it has
+    /// joined, and by a seat token. The room trusts the seat it is given.
     async fn act(&mut self, id: u64, action: Value) {
         let Some(session) = &self.session else {
             return self.refuse_act(id, code::NOT_SEATED, "send hello with your seat token first");
         };
-        if session.seat.is_none() {
+        let Viewer::Seat(seat) = session.viewer else {
             return self.refuse_act(id, code::NOT_SEATED, "spectators cannot act");
-        }
-        if session.room.tx.send(RoomCmd::Act { sub: session.sub, id, action }).await.is_err() {
+        };
+        if session.room.tx.send(RoomCmd::Act { sub: session.sub, seat, id, action }).await.is_err() {
             self.session = None;
             self.refuse_act(id, code::INTERNAL, "the match was reloaded; send hello again");
         }
@@ -333,5 +326,23 @@ impl Connection {
     fn internal(&self, e: impl std::fmt::Display) {
         tracing::error!(error = %e, "store error");
         self.reply(ServerMsg::error(None, code::INTERNAL, "internal error; nothing was changed"));
+    }
+}
+
+/// Why a frame is not a client message: not JSON, no `type`, an unknown
+/// `type`, or a known one with bad fields (the error names the `id` if any).
+fn refusal_of(text: &str) -> ServerMsg {
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return ServerMsg::error(None, code::BAD_JSON, format!("not JSON: {e}")),
+    };
+    let id = value.get("id").and_then(Value::as_u64);
+    match value.get("type").and_then(Value::as_str) {
+        Some("hello" | "watch" | "act" | "ping") => match serde_json::from_value::<ClientMsg>(value) {
+            Err(e) => ServerMsg::error(id, code::BAD_JSON, e.to_string()),
+            Ok(_) => ServerMsg::error(id, code::BAD_JSON, "a malformed message"),
+        },
+        Some(other) => ServerMsg::error(id, code::UNKNOWN_TYPE, format!("unknown message type {other:?}")),
+        None => ServerMsg::error(id, code::BAD_JSON, "a message is an object with a \"type\""),
     }
 }

@@ -13,6 +13,7 @@ use std::{collections::HashMap, sync::Arc, time::Duration};
 
 use athlas_engine::{Ruleset, Seat, Status, Viewer, Visible};
 use athlas_protocol::{code, ServerMsg, PROTOCOL_VERSION};
+use serde::Deserialize;
 use serde_json::Value;
 use tokio::{
     sync::{mpsc, oneshot, watch, Notify},
@@ -94,9 +95,12 @@ pub enum RoomCmd {
         out: Outbound,
         reply: oneshot::Sender<Result<u64, Refusal>>,
     },
-    /// An action from subscriber `sub`; answered in its outbound queue.
+    /// An action from subscriber `sub`, in `seat`; answered in its outbound
+    /// queue. The connection established the seat (by its token) and
+    /// refused spectators: the room trusts it.
     Act {
         sub: u64,
+        seat: Seat,
         id: u64,
         action: Value,
     },
@@ -329,7 +333,7 @@ where
                             }
                             true
                         }
-                        RoomCmd::Act { sub, id, action } => self.act(sub, id, action).await,
+                        RoomCmd::Act { sub, seat, id, action } => self.act(sub, seat, id, action).await,
                         RoomCmd::Leave { sub } => {
                             self.subs.retain(|s| s.id != sub);
                             true
@@ -423,7 +427,7 @@ where
     }
 
     /// Handle an `act`; false when the room must stop (the store failed).
-    async fn act(&mut self, sub: u64, id: u64, action: Value) -> bool {
+    async fn act(&mut self, sub: u64, seat: Seat, id: u64, action: Value) -> bool {
         let received = Instant::now();
         let Some(s) = self.subs.iter().find(|s| s.id == sub) else {
             return true;
@@ -434,15 +438,12 @@ where
             metrics.action_rejected(code);
             out.send(&ServerMsg::error(Some(id), code, message));
         };
-        let Viewer::Seat(seat) = s.viewer else {
-            reply_err(code::NOT_SEATED, "spectators cannot act".into());
-            return true;
-        };
         if self.is_finished() {
             reply_err(code::FINISHED, "the match is over".into());
             return true;
         }
-        let parsed: R::Action = match serde_json::from_value(action.clone()) {
+        // The action's only typed parse; the connection parsed the envelope.
+        let parsed = match R::Action::deserialize(&action) {
             Ok(a) => a,
             Err(e) => {
                 reply_err(code::BAD_ACTION, format!("not a {} action: {e}", R::GAME));
