@@ -139,6 +139,20 @@ pub struct Append {
     pub outcome: Option<Value>,
     /// A snapshot of the state after this action, now and then.
     pub snapshot: Option<Value>,
+    /// Set when this action finished a game of a campaign: its result goes
+    /// into the campaign's record in the same transaction.
+    pub campaign: Option<CampaignResult>,
+}
+
+/// A finished campaign game's result, for the campaign's record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CampaignResult {
+    pub campaign_id: Uuid,
+    /// The engine's outcome.
+    pub outcome: Value,
+    /// Each seat's locked secret (null for a seat that locked none), now
+    /// revealed: the next game's options are built from them.
+    pub secrets: Vec<Value>,
 }
 
 const MIGRATIONS_SQLITE: &[(i64, &str, &str)] = &[
@@ -511,6 +525,8 @@ impl Store {
             self.sql("INSERT INTO commitments (match_id, seat, hash, salt, seq) VALUES ($1::uuid, $2, $3, $4, $5)");
         let q_finish = self.sql("UPDATE matches SET status = 'finished', outcome = $2::jsonb WHERE id = $1::uuid");
         let q_snap = self.sql("INSERT INTO snapshots (match_id, seq, state) VALUES ($1::uuid, $2, $3::jsonb)");
+        let q_campaign = self.sql("SELECT record::text AS record FROM campaigns WHERE id = $1::uuid");
+        let q_campaign_set = self.sql("UPDATE campaigns SET record = $2::jsonb WHERE id = $1::uuid");
         let r: std::result::Result<bool, sqlx::Error> = with_pool!(self, p => async {
             let mut tx = p.begin_with(self.begin_write()).await?;
             for a in batch {
@@ -531,6 +547,14 @@ impl Store {
                 }
                 if let Some(state) = &a.snapshot {
                     sqlx::query(&q_snap).bind(&id).bind(seq).bind(state.to_string()).execute(&mut *tx).await?;
+                }
+                if let Some(c) = &a.campaign {
+                    let campaign_id = c.campaign_id.to_string();
+                    let stored: Option<String> =
+                        sqlx::query_scalar(&q_campaign).bind(&campaign_id).fetch_optional(&mut *tx).await?;
+                    if let Some(record) = stored.and_then(|r| with_result(&r, a.match_id, c)) {
+                        sqlx::query(&q_campaign_set).bind(&campaign_id).bind(record).execute(&mut *tx).await?;
+                    }
                 }
             }
             tx.commit().await?;
@@ -633,6 +657,28 @@ impl Store {
         with_pool!(self, p => sqlx::query(&q).bind(id.to_string()).bind(record.to_string()).execute(p).await.map(|_| ()))?;
         Ok(())
     }
+}
+
+/// The campaign record `stored` with game `match_id`'s result written in;
+/// `None` (logged) when the record is not one: a broken campaign record
+/// must not stop the game's last action from being stored.
+fn with_result(stored: &str, match_id: Uuid, c: &CampaignResult) -> Option<String> {
+    let mut record = match parse_json(stored) {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::error!(%match_id, campaign_id = %c.campaign_id, error = %e, "campaign record not updated");
+            return None;
+        }
+    };
+    if let Some(games) = record.get_mut("games").and_then(Value::as_array_mut) {
+        for g in games.iter_mut() {
+            if g.get("match_id").and_then(Value::as_str) == Some(&match_id.to_string()) {
+                g["outcome"] = c.outcome.clone();
+                g["secrets"] = Value::Array(c.secrets.clone());
+            }
+        }
+    }
+    Some(record.to_string())
 }
 
 fn parse_uuid(s: &str) -> Result<Uuid> {

@@ -7,7 +7,7 @@
 
 mod common;
 
-use athlas_server::store::{ActionRecord, Append, Commitment, NewMatch, Store, StoreError};
+use athlas_server::store::{ActionRecord, Append, CampaignResult, Commitment, NewMatch, Store, StoreError};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -34,6 +34,7 @@ fn append(m: Uuid, seq: u64) -> Append {
         commitments: Vec::new(),
         outcome: None,
         snapshot: None,
+        campaign: None,
     }
 }
 
@@ -104,6 +105,21 @@ async fn suite(store: &Store) {
     in_campaign.campaign_id = Some(c);
     store.create_match(&in_campaign).await.unwrap();
     assert_eq!(store.get_match(in_campaign.id).await.unwrap().unwrap().campaign_id, Some(c));
+    // A campaign game's last action writes its result into the campaign's
+    // record in the same transaction: both or neither.
+    let game = json!({"games": [{"match_id": in_campaign.id.to_string(), "outcome": null}]});
+    store.update_campaign(c, &game).await.unwrap();
+    let result =
+        CampaignResult { campaign_id: c, outcome: json!({"result": "draw"}), secrets: vec![json!(1), json!(2)] };
+    let mut last = append(in_campaign.id, 1);
+    last.campaign = Some(result);
+    let refused = append(in_campaign.id, 3);
+    assert!(matches!(store.append(&[last.clone(), refused]).await, Err(StoreError::Conflict(_))));
+    assert_eq!(store.campaign(c).await.unwrap(), Some(("duel".into(), game)));
+    store.append(&[last]).await.unwrap();
+    let finished =
+        json!({"games": [{"match_id": in_campaign.id.to_string(), "outcome": {"result": "draw"}, "secrets": [1, 2]}]});
+    assert_eq!(store.campaign(c).await.unwrap(), Some(("duel".into(), finished)));
 
     // Ready once migrated; matches counted by game and status.
     store.ready().await.unwrap();
