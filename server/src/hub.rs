@@ -5,7 +5,7 @@
 use std::{sync::Arc, time::Duration};
 
 use athlas_engine::Viewer;
-use tokio::sync::watch;
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use uuid::Uuid;
 
 use crate::{
@@ -27,17 +27,15 @@ pub struct Hub {
     ctx: RoomCtx,
     /// Flips to true when the server shuts down; connections watch it.
     shutdown: watch::Sender<bool>,
-    /// Number of open WebSocket connections, so shutdown can wait for them.
-    connections: watch::Sender<usize>,
+    /// A permit per open WebSocket connection, [`Hub::capacity`] in all:
+    /// the connection cap, and what shutdown waits for.
+    connections: Arc<Semaphore>,
+    capacity: u32,
 }
 
-/// Counts an open connection while it lives.
-pub struct ConnectionGuard(Arc<Hub>);
-
-impl Drop for ConnectionGuard {
-    fn drop(&mut self) {
-        self.0.connections.send_modify(|n| *n -= 1);
-    }
+/// An open connection's place under the cap, given back when dropped.
+pub struct ConnectionGuard {
+    _permit: OwnedSemaphorePermit,
 }
 
 impl Hub {
@@ -61,6 +59,9 @@ impl Hub {
             config: config.room(),
             metrics: metrics.clone(),
         };
+        // A semaphore holds at most `MAX_PERMITS`, and shutdown takes every
+        // permit at once (a u32): a larger cap means "as many as that".
+        let capacity = config.max_connections.min(Semaphore::MAX_PERMITS).min(u32::MAX as usize) as u32;
         Arc::new(Hub {
             config,
             store,
@@ -69,7 +70,8 @@ impl Hub {
             metrics,
             ctx,
             shutdown: watch::channel(false).0,
-            connections: watch::channel(0).0,
+            connections: Arc::new(Semaphore::new(capacity as usize)),
+            capacity,
         })
     }
 
@@ -110,26 +112,18 @@ impl Hub {
         Err(Refusal::Error { code: athlas_protocol::code::INTERNAL, message: "the match could not be loaded".into() })
     }
 
-    /// Count a new connection; `None` once shutting down or when the
+    /// A place for a new connection; `None` once shutting down or when the
     /// server already holds `max_connections`.
-    pub fn connection_guard(self: &Arc<Hub>) -> Option<ConnectionGuard> {
+    pub fn connection_guard(&self) -> Option<ConnectionGuard> {
         if self.is_shutting_down() {
             return None;
         }
-        let mut admitted = false;
-        self.connections.send_if_modified(|n| {
-            admitted = *n < self.config.max_connections;
-            if admitted {
-                *n += 1;
-            }
-            admitted
-        });
-        admitted.then(|| ConnectionGuard(self.clone()))
+        self.connections.clone().try_acquire_owned().ok().map(|permit| ConnectionGuard { _permit: permit })
     }
 
     /// Open WebSocket connections.
     pub fn open_connections(&self) -> usize {
-        *self.connections.borrow()
+        self.capacity as usize - self.connections.available_permits()
     }
 
     /// Whether shutdown has begun.
@@ -152,9 +146,9 @@ impl Hub {
     /// its ack), then close the store. Each wait lasts at most `grace`.
     pub async fn shutdown(&self, grace: Duration) {
         self.begin_shutdown();
-        let mut rx = self.connections.subscribe();
-        if tokio::time::timeout(grace, rx.wait_for(|n| *n == 0)).await.is_err() {
-            tracing::warn!(open = *rx.borrow(), "connections still open after the grace period");
+        // Every permit back means every connection is gone.
+        if tokio::time::timeout(grace, self.connections.acquire_many(self.capacity)).await.is_err() {
+            tracing::warn!(open = self.open_connections(), "connections still open after the grace period");
         }
         let left = self.rooms.close_all(grace).await;
         if left > 0 {
