@@ -20,7 +20,7 @@ use crate::{
     error::ApiError,
     hub::Hub,
     secret,
-    store::{MatchRecord, NewMatch, StoreError},
+    store::{MatchRecord, MatchStatus, NewMatch, StoreError},
 };
 
 pub fn router() -> Router<Arc<Hub>> {
@@ -175,8 +175,8 @@ fn summary(m: MatchRecord) -> MatchSummary {
         game: m.game,
         // A private match's id is given to spectators: it must not let them
         // take the free seat.
-        join_code: (m.status == "open" && !m.private).then_some(m.join_code),
-        status: m.status,
+        join_code: (m.status == MatchStatus::Open && !m.private).then_some(m.join_code),
+        status: m.status.to_string(),
         seats: m.seats,
         seats_taken: m.seats_taken,
         seq: m.seq,
@@ -203,11 +203,13 @@ async fn list_matches(
     query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<MatchList>, ApiError> {
     let Query(q) = query.map_err(|e| ApiError::BadRequest(code::BAD_REQUEST, e.body_text()))?;
-    let status = q.status.unwrap_or_else(|| "open".into());
-    if !["open", "active", "finished"].contains(&status.as_str()) {
-        return Err(ApiError::BadRequest(code::BAD_REQUEST, "status is open, active or finished".into()));
-    }
-    let matches = hub.store.list_matches(&status, 100).await?;
+    let status = match q.status.as_deref() {
+        None => MatchStatus::Open,
+        Some(s) => s
+            .parse()
+            .map_err(|_| ApiError::BadRequest(code::BAD_REQUEST, "status is open, active or finished".into()))?,
+    };
+    let matches = hub.store.list_matches(status, 100).await?;
     Ok(Json(MatchList { matches: matches.into_iter().map(summary).collect() }))
 }
 

@@ -25,7 +25,7 @@ use uuid::Uuid;
 use crate::{
     metrics::Metrics,
     secret,
-    store::{ActionRecord, Append, CampaignResult, Commitment, MatchRecord, Store},
+    store::{ActionRecord, Append, CampaignResult, Commitment, MatchRecord, MatchStatus, Store},
     writer::Writer,
 };
 
@@ -556,7 +556,7 @@ where
         }
         self.seq = seq;
         if outcome.is_some() {
-            self.record.status = "finished".into();
+            self.record.status = MatchStatus::Finished;
         }
         Some(Stored { seq, commitments, finished: outcome.is_some() })
     }

@@ -7,7 +7,9 @@
 
 mod common;
 
-use athlas_server::store::{ActionRecord, Append, CampaignResult, Commitment, NewMatch, Store, StoreError};
+use athlas_server::store::{
+    ActionRecord, Append, CampaignResult, Commitment, MatchStatus, NewMatch, Store, StoreError,
+};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -54,7 +56,7 @@ async fn suite(store: &Store) {
         (true, 2, 0, vec![0], None)
     );
     assert!(store.get_match(Uuid::new_v4()).await.unwrap().is_none());
-    assert!(store.list_matches("open", 10).await.unwrap().iter().any(|r| r.id == m.id));
+    assert!(store.list_matches(MatchStatus::Open, 10).await.unwrap().iter().any(|r| r.id == m.id));
 
     // Joining takes the free seat; a third player finds it full.
     assert!(matches!(store.join("NOPE", "h").await, Err(StoreError::NotFound)));
@@ -62,7 +64,7 @@ async fn suite(store: &Store) {
     assert!(matches!(store.join("CODE0001", "hash-c").await, Err(StoreError::Full)));
     let got = store.get_match(m.id).await.unwrap().unwrap();
     assert_eq!((got.status.as_str(), got.seats_taken), ("active", vec![0, 1]));
-    assert!(!store.list_matches("open", 10).await.unwrap().iter().any(|r| r.id == m.id));
+    assert!(!store.list_matches(MatchStatus::Open, 10).await.unwrap().iter().any(|r| r.id == m.id));
     assert_eq!(store.seat_by_token("hash-b").await.unwrap(), Some((m.id, 1)));
     assert_eq!(store.seat_by_token("hash-z").await.unwrap(), None);
 
@@ -93,7 +95,7 @@ async fn suite(store: &Store) {
     );
     let got = store.get_match(m.id).await.unwrap().unwrap();
     assert_eq!((got.status.as_str(), got.seq, got.outcome), ("finished", 3, Some(json!({"result": "win", "seat": 1}))));
-    assert!(store.list_matches("finished", 10).await.unwrap().iter().any(|r| r.id == m.id));
+    assert!(store.list_matches(MatchStatus::Finished, 10).await.unwrap().iter().any(|r| r.id == m.id));
 
     // Campaigns are their own records, linked from their matches.
     let c = Uuid::new_v4();
@@ -127,8 +129,8 @@ async fn suite(store: &Store) {
     let total: u64 = counts.iter().map(|(_, _, n)| n).sum();
     assert_eq!(
         total,
-        store.list_matches("open", 100).await.unwrap().len() as u64
-            + counts.iter().filter(|c| c.1 != "open").map(|c| c.2).sum::<u64>()
+        store.list_matches(MatchStatus::Open, 100).await.unwrap().len() as u64
+            + counts.iter().filter(|c| c.1 != MatchStatus::Open).map(|c| c.2).sum::<u64>()
     );
     assert!(counts.iter().all(|(g, _, _)| g == "nim"));
 
@@ -138,9 +140,9 @@ async fn suite(store: &Store) {
     store.create_match(&private).await.unwrap();
     assert!(store.get_match(private.id).await.unwrap().unwrap().private);
     assert!(!store.get_match(m.id).await.unwrap().unwrap().private);
-    assert!(!store.list_matches("open", 100).await.unwrap().iter().any(|r| r.id == private.id));
+    assert!(!store.list_matches(MatchStatus::Open, 100).await.unwrap().iter().any(|r| r.id == private.id));
     assert_eq!(store.join("PRIV0001", "hash-q").await.unwrap(), (private.id, 1));
-    assert!(!store.list_matches("active", 100).await.unwrap().iter().any(|r| r.id == private.id));
+    assert!(!store.list_matches(MatchStatus::Active, 100).await.unwrap().iter().any(|r| r.id == private.id));
 
     // Lobby writes and action appends at once, from many tasks: none may
     // fail with "database is locked" (a read-then-write transaction on
@@ -172,7 +174,7 @@ async fn the_sqlite_store_keeps_its_contract() {
     store.close().await;
     // Migrations run again on an existing file without harm.
     let store = Store::open(None, &dir).await.unwrap();
-    assert!(store.list_matches("finished", 10).await.unwrap().len() == 1);
+    assert!(store.list_matches(MatchStatus::Finished, 10).await.unwrap().len() == 1);
     store.close().await;
 }
 
