@@ -227,6 +227,44 @@ pub struct Append {
     pub campaign: Option<CampaignResult>,
 }
 
+/// A campaign's own record, stored as JSON in `campaigns.record`.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+pub struct CampaignRecord {
+    /// The game's options every game of the campaign starts from.
+    #[serde(default)]
+    pub options: Value,
+    /// The server's own options of each game (see the lobby's `Hosting`).
+    #[serde(default)]
+    pub live: bool,
+    #[serde(default)]
+    pub private: bool,
+    /// Its games, in order; the last is the one being played.
+    #[serde(default)]
+    pub games: Vec<CampaignGameRecord>,
+}
+
+/// One game of a campaign.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CampaignGameRecord {
+    pub match_id: Uuid,
+    /// The engine's outcome once the game is finished (stored as null before).
+    #[serde(default)]
+    pub outcome: Option<Value>,
+    /// Each seat's revealed secret, written with the outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secrets: Option<Vec<Value>>,
+}
+
+impl CampaignRecord {
+    /// Write game `match_id`'s result in.
+    pub fn record_result(&mut self, match_id: Uuid, outcome: Value, secrets: Vec<Value>) {
+        for g in self.games.iter_mut().filter(|g| g.match_id == match_id) {
+            g.outcome = Some(outcome.clone());
+            g.secrets = Some(secrets.clone());
+        }
+    }
+}
+
 /// A finished campaign game's result, for the campaign's record.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CampaignResult {
@@ -731,9 +769,9 @@ impl Store {
     ///
     /// # Errors
     /// Database errors.
-    pub async fn create_campaign(&self, id: Uuid, game: &str, record: &Value) -> Result<()> {
+    pub async fn create_campaign(&self, id: Uuid, game: &str, record: &CampaignRecord) -> Result<()> {
         let q = self.sql("INSERT INTO campaigns (id, game, record) VALUES ($1::uuid, $2, $3::jsonb)");
-        with_pool!(self, p => sqlx::query(&q).bind(id.to_string()).bind(game).bind(record.to_string()).execute(p).await.map(|_| ()))?;
+        with_pool!(self, p => sqlx::query(&q).bind(id.to_string()).bind(game).bind(to_json(record)).execute(p).await.map(|_| ()))?;
         Ok(())
     }
 
@@ -741,22 +779,26 @@ impl Store {
     ///
     /// # Errors
     /// Database errors only; an unknown id is `Ok(None)`.
-    pub async fn campaign(&self, id: Uuid) -> Result<Option<(String, Value)>> {
+    pub async fn campaign(&self, id: Uuid) -> Result<Option<(String, CampaignRecord)>> {
         let q = self.sql("SELECT game, record::text AS record FROM campaigns WHERE id = $1::uuid");
         let row = with_pool!(self, p => match sqlx::query(&q).bind(id.to_string()).fetch_optional(p).await? {
             Some(r) => Some((r.try_get::<String, _>("game")?, r.try_get::<String, _>("record")?)),
             None => None,
         });
-        row.map(|(g, r)| Ok((g, parse_json(&r)?))).transpose()
+        row.map(|(g, r)| {
+            let record = serde_json::from_str(&r).map_err(|e| StoreError::Corrupt(format!("campaign {id}: {e}")))?;
+            Ok((g, record))
+        })
+        .transpose()
     }
 
     /// Replace a campaign's record.
     ///
     /// # Errors
     /// Database errors.
-    pub async fn update_campaign(&self, id: Uuid, record: &Value) -> Result<()> {
+    pub async fn update_campaign(&self, id: Uuid, record: &CampaignRecord) -> Result<()> {
         let q = self.sql("UPDATE campaigns SET record = $2::jsonb WHERE id = $1::uuid");
-        with_pool!(self, p => sqlx::query(&q).bind(id.to_string()).bind(record.to_string()).execute(p).await.map(|_| ()))?;
+        with_pool!(self, p => sqlx::query(&q).bind(id.to_string()).bind(to_json(record)).execute(p).await.map(|_| ()))?;
         Ok(())
     }
 }
@@ -765,22 +807,19 @@ impl Store {
 /// `None` (logged) when the record is not one: a broken campaign record
 /// must not stop the game's last action from being stored.
 fn with_result(stored: &str, match_id: Uuid, c: &CampaignResult) -> Option<String> {
-    let mut record = match parse_json(stored) {
+    let mut record: CampaignRecord = match serde_json::from_str(stored) {
         Ok(r) => r,
         Err(e) => {
             tracing::error!(%match_id, campaign_id = %c.campaign_id, error = %e, "campaign record not updated");
             return None;
         }
     };
-    if let Some(games) = record.get_mut("games").and_then(Value::as_array_mut) {
-        for g in games.iter_mut() {
-            if g.get("match_id").and_then(Value::as_str) == Some(&match_id.to_string()) {
-                g["outcome"] = c.outcome.clone();
-                g["secrets"] = Value::Array(c.secrets.clone());
-            }
-        }
-    }
-    Some(record.to_string())
+    record.record_result(match_id, c.outcome.clone(), c.secrets.clone());
+    Some(to_json(&record))
+}
+
+fn to_json(record: &CampaignRecord) -> String {
+    serde_json::to_string(record).expect("campaign records serialize")
 }
 
 fn parse_uuid(s: &str) -> Result<Uuid> {
@@ -806,5 +845,22 @@ mod tests {
             assert_eq!(s.as_str().parse::<MatchStatus>(), Ok(s));
         }
         assert!("Open".parse::<MatchStatus>().is_err());
+    }
+
+    /// Campaign records stored before they were typed read and write back
+    /// as the same JSON.
+    #[test]
+    fn campaign_records_keep_their_stored_shape() {
+        let id = "8a0ed7b4-7d3a-4d4e-9f64-2f0a6c3f4b11";
+        let stored = serde_json::json!({
+            "options": {"pile": 3}, "live": false, "private": true,
+            "games": [
+                {"match_id": id, "outcome": {"result": "win", "seat": 0}, "secrets": [{"value": 4}, null]},
+                {"match_id": id, "outcome": null},
+            ],
+        });
+        let record: CampaignRecord = serde_json::from_value(stored.clone()).unwrap();
+        assert_eq!((record.games[0].secrets.as_ref().map(Vec::len), &record.games[1].outcome), (Some(2), &None));
+        assert_eq!(serde_json::to_value(&record).unwrap(), stored);
     }
 }

@@ -8,7 +8,8 @@
 mod common;
 
 use athlas_server::store::{
-    ActionRecord, Append, CampaignResult, Commitment, MatchStatus, NewMatch, Store, StoreError,
+    ActionRecord, Append, CampaignGameRecord, CampaignRecord, CampaignResult, Commitment, MatchStatus, NewMatch, Store,
+    StoreError,
 };
 use serde_json::json;
 use uuid::Uuid;
@@ -99,9 +100,9 @@ async fn suite(store: &Store) {
 
     // Campaigns are their own records, linked from their matches.
     let c = Uuid::new_v4();
-    store.create_campaign(c, "duel", &json!({"games": []})).await.unwrap();
-    store.update_campaign(c, &json!({"games": [{"match_id": "x"}]})).await.unwrap();
-    assert_eq!(store.campaign(c).await.unwrap(), Some(("duel".into(), json!({"games": [{"match_id": "x"}]}))));
+    let mut record = CampaignRecord { options: json!({"pile": 3}), private: true, ..CampaignRecord::default() };
+    store.create_campaign(c, "duel", &record).await.unwrap();
+    assert_eq!(store.campaign(c).await.unwrap(), Some(("duel".into(), record.clone())));
     assert_eq!(store.campaign(Uuid::new_v4()).await.unwrap(), None);
     let mut in_campaign = new_match("CODE0003", "hash-k");
     in_campaign.campaign_id = Some(c);
@@ -109,19 +110,19 @@ async fn suite(store: &Store) {
     assert_eq!(store.get_match(in_campaign.id).await.unwrap().unwrap().campaign_id, Some(c));
     // A campaign game's last action writes its result into the campaign's
     // record in the same transaction: both or neither.
-    let game = json!({"games": [{"match_id": in_campaign.id.to_string(), "outcome": null}]});
-    store.update_campaign(c, &game).await.unwrap();
+    record.games.push(CampaignGameRecord { match_id: in_campaign.id, outcome: None, secrets: None });
+    store.update_campaign(c, &record).await.unwrap();
     let result =
         CampaignResult { campaign_id: c, outcome: json!({"result": "draw"}), secrets: vec![json!(1), json!(2)] };
     let mut last = append(in_campaign.id, 1);
     last.campaign = Some(result);
     let refused = append(in_campaign.id, 3);
     assert!(matches!(store.append(&[last.clone(), refused]).await, Err(StoreError::Conflict(_))));
-    assert_eq!(store.campaign(c).await.unwrap(), Some(("duel".into(), game)));
+    assert_eq!(store.campaign(c).await.unwrap(), Some(("duel".into(), record.clone())));
     store.append(&[last]).await.unwrap();
-    let finished =
-        json!({"games": [{"match_id": in_campaign.id.to_string(), "outcome": {"result": "draw"}, "secrets": [1, 2]}]});
-    assert_eq!(store.campaign(c).await.unwrap(), Some(("duel".into(), finished)));
+    record.record_result(in_campaign.id, json!({"result": "draw"}), vec![json!(1), json!(2)]);
+    assert_eq!(record.games[0].secrets, Some(vec![json!(1), json!(2)]));
+    assert_eq!(store.campaign(c).await.unwrap(), Some(("duel".into(), record)));
 
     // Ready once migrated; matches counted by game and status.
     store.ready().await.unwrap();
