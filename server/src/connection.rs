@@ -224,11 +224,9 @@ impl Connection {
                 format!("frames are limited to {} bytes", self.hub.config.max_frame_bytes),
             ));
         }
-        // Parsed once, straight into the envelope; only a refused frame is
-        // looked at again, to say why.
-        let msg: ClientMsg = match serde_json::from_str(text) {
+        let msg = match parse(text) {
             Ok(m) => m,
-            Err(_) => return self.reply(refusal_of(text)),
+            Err(refusal) => return self.reply(*refusal),
         };
         match msg {
             ClientMsg::Ping => self.reply(ServerMsg::Pong),
@@ -329,20 +327,24 @@ impl Connection {
     }
 }
 
-/// Why a frame is not a client message: not JSON, no `type`, an unknown
-/// `type`, or a known one with bad fields (the error names the `id` if any).
-fn refusal_of(text: &str) -> ServerMsg {
-    let value: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
-        Err(e) => return ServerMsg::error(None, code::BAD_JSON, format!("not JSON: {e}")),
-    };
+/// A frame as a client message, parsed once on the way in. A frame that
+/// does not parse straight away is looked at again to say why: not JSON, no
+/// `type`, an unknown `type`, or a known one with bad fields (the error
+/// names the `id` if any). A repeated key is no error: the last one counts.
+fn parse(text: &str) -> Result<ClientMsg, Box<ServerMsg>> {
+    if let Ok(msg) = serde_json::from_str(text) {
+        return Ok(msg);
+    }
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| Box::new(ServerMsg::error(None, code::BAD_JSON, format!("not JSON: {e}"))))?;
     let id = value.get("id").and_then(Value::as_u64);
-    match value.get("type").and_then(Value::as_str) {
-        Some("hello" | "watch" | "act" | "ping") => match serde_json::from_value::<ClientMsg>(value) {
+    let refused = match value.get("type").and_then(Value::as_str) {
+        Some("hello" | "watch" | "act" | "ping") => match serde_json::from_value(value) {
+            Ok(msg) => return Ok(msg),
             Err(e) => ServerMsg::error(id, code::BAD_JSON, e.to_string()),
-            Ok(_) => ServerMsg::error(id, code::BAD_JSON, "a malformed message"),
         },
         Some(other) => ServerMsg::error(id, code::UNKNOWN_TYPE, format!("unknown message type {other:?}")),
         None => ServerMsg::error(id, code::BAD_JSON, "a message is an object with a \"type\""),
-    }
+    };
+    Err(Box::new(refused))
 }

@@ -144,6 +144,9 @@ async fn bad_frames_get_error_frames_and_the_connection_stays_open() {
     c.send(json!({"type": "hello", "token": "t", "protocol": 99})).await;
     expect(&c.recv().await, "unsupported_protocol");
     c.ping_pong().await;
+    // A repeated key is no error (the last one counts), as it never was.
+    c.send_text(r#"{"type":"act","type":"ping"}"#.into()).await;
+    assert_eq!(c.recv().await["type"], "pong");
 
     // After all that, the same connection still takes a seat.
     let created = server.create("nim", json!({})).await;
