@@ -34,8 +34,9 @@ use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::{
+    hub::Hub,
     room::{Outbound, Refusal, RoomCmd, RoomHandle},
-    secret, Hub,
+    secret,
 };
 
 /// Bytes read from a socket at a time; larger frames are read in pieces.
@@ -133,7 +134,8 @@ impl Bucket {
 struct Session {
     room: RoomHandle,
     sub: u64,
-    seat: Option<u8>,
+    /// Established by `hello` (a seat token) or `watch` (a spectator).
+    viewer: Viewer,
 }
 
 struct Connection {
@@ -222,21 +224,9 @@ impl Connection {
                 format!("frames are limited to {} bytes", self.hub.config.max_frame_bytes),
             ));
         }
-        let value: Value = match serde_json::from_str(text) {
-            Ok(v) => v,
-            Err(e) => return self.reply(ServerMsg::error(None, code::BAD_JSON, format!("not JSON: {e}"))),
-        };
-        let id = value.get("id").and_then(Value::as_u64);
-        match value.get("type").and_then(Value::as_str) {
-            Some("hello" | "watch" | "act" | "ping") => {}
-            Some(other) => {
-                return self.reply(ServerMsg::error(id, code::UNKNOWN_TYPE, format!("unknown message type {other:?}")))
-            }
-            None => return self.reply(ServerMsg::error(id, code::BAD_JSON, "a message is an object with a \"type\"")),
-        }
-        let msg: ClientMsg = match serde_json::from_value(value) {
+        let msg = match parse(text) {
             Ok(m) => m,
-            Err(e) => return self.reply(ServerMsg::error(id, code::BAD_JSON, e.to_string())),
+            Err(refusal) => return self.reply(*refusal),
         };
         match msg {
             ClientMsg::Ping => self.reply(ServerMsg::Pong),
@@ -303,21 +293,23 @@ impl Connection {
                     self.hub.metrics.reconnected();
                 }
                 tracing::info!(spectator = viewer.seat().is_none(), "joined");
-                self.session = Some(Session { room, sub, seat: viewer.seat() });
+                self.session = Some(Session { room, sub, viewer });
             }
             Err(Refusal::Error { code, message }) => self.reply(ServerMsg::error(None, code, message)),
             Err(Refusal::Retry) => self.reply(ServerMsg::error(None, code::INTERNAL, "try again")),
         }
     }
 
+    /// The one place that decides whether this connection may act: it has
+    /// joined, and by a seat token. The room trusts the seat it is given.
     async fn act(&mut self, id: u64, action: Value) {
         let Some(session) = &self.session else {
             return self.refuse_act(id, code::NOT_SEATED, "send hello with your seat token first");
         };
-        if session.seat.is_none() {
+        let Viewer::Seat(seat) = session.viewer else {
             return self.refuse_act(id, code::NOT_SEATED, "spectators cannot act");
-        }
-        if session.room.tx.send(RoomCmd::Act { sub: session.sub, id, action }).await.is_err() {
+        };
+        if session.room.tx.send(RoomCmd::Act { sub: session.sub, seat, id, action }).await.is_err() {
             self.session = None;
             self.refuse_act(id, code::INTERNAL, "the match was reloaded; send hello again");
         }
@@ -333,4 +325,26 @@ impl Connection {
         tracing::error!(error = %e, "store error");
         self.reply(ServerMsg::error(None, code::INTERNAL, "internal error; nothing was changed"));
     }
+}
+
+/// A frame as a client message, parsed once on the way in. A frame that
+/// does not parse straight away is looked at again to say why: not JSON, no
+/// `type`, an unknown `type`, or a known one with bad fields (the error
+/// names the `id` if any). A repeated key is no error: the last one counts.
+fn parse(text: &str) -> Result<ClientMsg, Box<ServerMsg>> {
+    if let Ok(msg) = serde_json::from_str(text) {
+        return Ok(msg);
+    }
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| Box::new(ServerMsg::error(None, code::BAD_JSON, format!("not JSON: {e}"))))?;
+    let id = value.get("id").and_then(Value::as_u64);
+    let refused = match value.get("type").and_then(Value::as_str) {
+        Some("hello" | "watch" | "act" | "ping") => match serde_json::from_value(value) {
+            Ok(msg) => return Ok(msg),
+            Err(e) => ServerMsg::error(id, code::BAD_JSON, e.to_string()),
+        },
+        Some(other) => ServerMsg::error(id, code::UNKNOWN_TYPE, format!("unknown message type {other:?}")),
+        None => ServerMsg::error(id, code::BAD_JSON, "a message is an object with a \"type\""),
+    };
+    Err(Box::new(refused))
 }

@@ -3,6 +3,8 @@
 
 use std::{collections::BTreeMap, marker::PhantomData, sync::Arc};
 
+use athlas_engine::duel::{alpha::AlphaDesign, state::CampaignGame};
+use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -80,13 +82,27 @@ impl Game for DuelGame {
     }
     fn campaign_options(&self, base: &Value, previous: Option<&[Value]>) -> Option<Value> {
         let mut options = if base.is_object() { base.clone() } else { Value::Object(Default::default()) };
-        let previous: Vec<Value> = match previous {
-            None => vec![Value::Array(vec![]), Value::Array(vec![])],
-            Some(secrets) => secrets.iter().map(|s| s.get("alphas").cloned().unwrap_or(Value::Array(vec![]))).collect(),
+        // A seat that locked nothing (or a secret that is not a duel's)
+        // carries no Alphas.
+        let alphas = |seat: usize| {
+            previous
+                .and_then(|secrets| secrets.get(seat))
+                .and_then(|s| DuelSecret::deserialize(s).ok())
+                .map(|s| s.alphas)
+                .unwrap_or_default()
         };
-        options["campaign"] = serde_json::json!({ "previous": previous });
+        let campaign = CampaignGame { previous: [alphas(0), alphas(1)] };
+        options["campaign"] = serde_json::to_value(campaign).expect("campaign options serialize");
         Some(options)
     }
+}
+
+/// What a duel seat locks in (the engine's `Duel::locked_secret`), as far as
+/// a campaign reads it: the Alphas carried into the next game.
+#[derive(Deserialize)]
+struct DuelSecret {
+    #[serde(default)]
+    alphas: Vec<AlphaDesign>,
 }
 
 /// The games of a server, by name.
@@ -119,5 +135,41 @@ impl Registry {
 
     pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.games.keys().copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use athlas_engine::{
+        duel::{Duel, DuelAction, DuelOptions},
+        Ruleset,
+    };
+
+    /// The next game of a duel campaign carries each seat's locked Alphas
+    /// (none for the first game, or for a seat that locked none) and keeps
+    /// the campaign's base options.
+    #[test]
+    fn a_duel_campaign_carries_each_seats_locked_alphas() {
+        let game = DuelGame(RulesetGame::default());
+        let mut state = Duel::start(&DuelOptions::default(), 7).unwrap();
+        Duel::apply(&mut state, 0, DuelAction::UsePreset { preset: "aquatic".into() }).unwrap();
+        Duel::apply(&mut state, 1, DuelAction::UsePreset { preset: "rush".into() }).unwrap();
+        let secrets: Vec<Value> = (0..2).map(|s| Duel::locked_secret(&state, s).unwrap()).collect();
+        let base = serde_json::json!({ "summoning_points": 300 });
+
+        let next: DuelOptions = serde_json::from_value(game.campaign_options(&base, Some(&secrets)).unwrap()).unwrap();
+        assert_eq!(next.summoning_points, 300);
+        let carried = next.campaign.unwrap().previous;
+        for seat in 0..2 {
+            assert_eq!(serde_json::to_value(&carried[seat]).unwrap(), secrets[seat]["alphas"], "seat {seat}");
+            assert_eq!(carried[seat].len(), 3);
+        }
+
+        let first: DuelOptions = serde_json::from_value(game.campaign_options(&base, None).unwrap()).unwrap();
+        assert_eq!(first.campaign.unwrap().previous, [vec![], vec![]]);
+        let unlocked = [secrets[0].clone(), Value::Null];
+        let next: DuelOptions = serde_json::from_value(game.campaign_options(&base, Some(&unlocked)).unwrap()).unwrap();
+        assert_eq!(next.campaign.unwrap().previous[1], vec![]);
     }
 }

@@ -18,9 +18,9 @@ use uuid::Uuid;
 
 use crate::{
     error::ApiError,
+    hub::Hub,
     secret,
-    store::{MatchRecord, NewMatch, StoreError},
-    Hub,
+    store::{CampaignGameRecord, CampaignRecord, MatchRecord, MatchStatus, NewMatch, StoreError},
 };
 
 pub fn router() -> Router<Arc<Hub>> {
@@ -96,7 +96,8 @@ fn split_options(options: Value) -> Result<(Value, Hosting), ApiError> {
     Ok((Value::Object(options), hosting))
 }
 
-/// Store a new match with its creator in `seat`.
+/// Store a new match with its creator in `seat`; its id and what the
+/// creator is told.
 async fn new_match(
     hub: &Hub,
     game_name: &str,
@@ -104,7 +105,7 @@ async fn new_match(
     hosting: Hosting,
     seat: u8,
     campaign_id: Option<Uuid>,
-) -> Result<Created, ApiError> {
+) -> Result<(Uuid, Created), ApiError> {
     let game = hub
         .games
         .get(game_name)
@@ -131,13 +132,14 @@ async fn new_match(
         match hub.store.create_match(&m).await {
             Ok(()) => {
                 tracing::info!(match_id = %id, game = game.name(), live = hosting.live, private = hosting.private, "match created");
-                return Ok(Created {
+                let created = Created {
                     match_id: id.to_string(),
                     seat,
                     token,
                     join_code,
                     campaign_id: campaign_id.map(|c| c.to_string()),
-                });
+                };
+                return Ok((id, created));
             }
             Err(StoreError::Conflict(_)) => continue, // join code taken: draw another
             Err(e) => return Err(e.into()),
@@ -152,7 +154,7 @@ async fn create_match(
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let req = body(req)?;
     let (options, hosting) = split_options(req.options)?;
-    let created = new_match(&hub, &req.game, options, hosting, 0, None).await?;
+    let (_, created) = new_match(&hub, &req.game, options, hosting, 0, None).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -175,8 +177,8 @@ fn summary(m: MatchRecord) -> MatchSummary {
         game: m.game,
         // A private match's id is given to spectators: it must not let them
         // take the free seat.
-        join_code: (m.status == "open" && !m.private).then_some(m.join_code),
-        status: m.status,
+        join_code: (m.status == MatchStatus::Open && !m.private).then_some(m.join_code),
+        status: m.status.to_string(),
         seats: m.seats,
         seats_taken: m.seats_taken,
         seq: m.seq,
@@ -203,11 +205,13 @@ async fn list_matches(
     query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<MatchList>, ApiError> {
     let Query(q) = query.map_err(|e| ApiError::BadRequest(code::BAD_REQUEST, e.body_text()))?;
-    let status = q.status.unwrap_or_else(|| "open".into());
-    if !["open", "active", "finished"].contains(&status.as_str()) {
-        return Err(ApiError::BadRequest(code::BAD_REQUEST, "status is open, active or finished".into()));
-    }
-    let matches = hub.store.list_matches(&status, 100).await?;
+    let status = match q.status.as_deref() {
+        None => MatchStatus::Open,
+        Some(s) => s
+            .parse()
+            .map_err(|_| ApiError::BadRequest(code::BAD_REQUEST, "status is open, active or finished".into()))?,
+    };
+    let matches = hub.store.list_matches(status, 100).await?;
     Ok(Json(MatchList { matches: matches.into_iter().map(summary).collect() }))
 }
 
@@ -226,19 +230,17 @@ async fn create_campaign(
         .campaign_options(&base, None)
         .ok_or_else(|| ApiError::BadRequest(code::CAMPAIGN, format!("{} has no campaign variant", req.game)))?;
     let id = Uuid::new_v4();
-    let record = json!({ "options": base, "live": hosting.live, "private": hosting.private, "games": [] });
+    let record = CampaignRecord { options: base, live: hosting.live, private: hosting.private, games: Vec::new() };
     hub.store.create_campaign(id, game.name(), &record).await?;
-    let created = new_match(&hub, game.name(), options, hosting, 0, Some(id)).await?;
-    push_game(&hub, id, &created.match_id).await?;
+    let (match_id, created) = new_match(&hub, game.name(), options, hosting, 0, Some(id)).await?;
+    push_game(&hub, id, match_id).await?;
     tracing::info!(campaign_id = %id, "campaign created");
     Ok((StatusCode::CREATED, Json(created)))
 }
 
-async fn push_game(hub: &Hub, campaign_id: Uuid, match_id: &str) -> Result<(), ApiError> {
+async fn push_game(hub: &Hub, campaign_id: Uuid, match_id: Uuid) -> Result<(), ApiError> {
     let (_, mut record) = hub.store.campaign(campaign_id).await?.ok_or(StoreError::NotFound)?;
-    if let Some(games) = record.get_mut("games").and_then(Value::as_array_mut) {
-        games.push(json!({ "match_id": match_id, "outcome": null }));
-    }
+    record.games.push(CampaignGameRecord { match_id, outcome: None, secrets: None });
     hub.store.update_campaign(campaign_id, &record).await?;
     Ok(())
 }
@@ -251,17 +253,10 @@ async fn get_campaign(
     let (game, record) =
         hub.store.campaign(id).await?.ok_or_else(|| ApiError::NotFound(format!("no campaign {id}")))?;
     let games = record
-        .get("games")
-        .and_then(Value::as_array)
-        .map(|gs| {
-            gs.iter()
-                .map(|g| CampaignGameSummary {
-                    match_id: g.get("match_id").and_then(Value::as_str).unwrap_or_default().to_owned(),
-                    outcome: g.get("outcome").cloned().filter(|o| !o.is_null()),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+        .games
+        .into_iter()
+        .map(|g| CampaignGameSummary { match_id: g.match_id.to_string(), outcome: g.outcome })
+        .collect();
     Ok(Json(CampaignSummary { campaign_id: id.to_string(), game, games }))
 }
 
@@ -274,24 +269,21 @@ async fn next_game(
     let id = parse_id(&campaign_id, "campaign")?;
     let (game_name, record) =
         hub.store.campaign(id).await?.ok_or_else(|| ApiError::NotFound(format!("no campaign {id}")))?;
-    let last = record.get("games").and_then(Value::as_array).and_then(|g| g.last()).cloned().unwrap_or(Value::Null);
-    let last_id = last.get("match_id").and_then(Value::as_str).and_then(|s| Uuid::parse_str(s).ok());
-    let seat = match (hub.store.seat_by_token(&secret::token_hash(&req.token)).await?, last_id) {
-        (Some((m, seat)), Some(last_id)) if m == last_id => seat,
+    let last = record.games.last();
+    let seat = match (hub.store.seat_by_token(&secret::token_hash(&req.token)).await?, last) {
+        (Some((m, seat)), Some(last)) if m == last.match_id => seat,
         _ => return Err(ApiError::Forbidden(code::BAD_TOKEN, "not a seat token of this campaign's last game".into())),
     };
-    let secrets: Vec<Value> = match last.get("secrets").and_then(Value::as_array) {
-        Some(s) if last.get("outcome").is_some_and(|o| !o.is_null()) => s.clone(),
+    let secrets: Vec<Value> = match last {
+        Some(CampaignGameRecord { outcome: Some(_), secrets: Some(s), .. }) => s.clone(),
         _ => return Err(ApiError::Conflict(code::CAMPAIGN, "the campaign's last game is not finished".into())),
     };
     let game = hub.games.get(&game_name).ok_or_else(|| ApiError::NotFound(format!("no game {game_name}")))?.clone();
-    let base = record.get("options").cloned().unwrap_or(Value::Null);
-    let flag = |name: &str| record.get(name).and_then(Value::as_bool).unwrap_or(false);
-    let hosting = Hosting { live: flag("live"), private: flag("private") };
+    let hosting = Hosting { live: record.live, private: record.private };
     let options = game
-        .campaign_options(&base, Some(&secrets))
+        .campaign_options(&record.options, Some(&secrets))
         .ok_or_else(|| ApiError::BadRequest(code::CAMPAIGN, format!("{game_name} has no campaign variant")))?;
-    let created = new_match(&hub, &game_name, options, hosting, seat, Some(id)).await?;
-    push_game(&hub, id, &created.match_id).await?;
+    let (match_id, created) = new_match(&hub, &game_name, options, hosting, seat, Some(id)).await?;
+    push_game(&hub, id, match_id).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }

@@ -14,6 +14,8 @@ use std::{
     time::Duration,
 };
 
+use crate::store::MatchStatus;
+
 /// Bucket upper bounds, in seconds: 0.5 ms … 5 s.
 const BUCKETS: [f64; 12] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0];
 
@@ -70,7 +72,7 @@ pub struct Gauges {
     pub connections: usize,
     pub rooms: usize,
     /// (game, status, count)
-    pub matches: Vec<(String, String, u64)>,
+    pub matches: Vec<(String, MatchStatus, u64)>,
 }
 
 impl Metrics {
@@ -98,7 +100,7 @@ impl Metrics {
         gauge("athlas_rooms", "Matches loaded in memory (live rooms).", g.rooms);
         let _ = writeln!(out, "# HELP athlas_matches Stored matches by game and status.\n# TYPE athlas_matches gauge");
         for (game, status, n) in &g.matches {
-            let _ = writeln!(out, "athlas_matches{{game=\"{}\",status=\"{}\"}} {n}", escape(game), escape(status));
+            let _ = writeln!(out, "athlas_matches{{game=\"{}\",status=\"{}\"}} {n}", escape(game), status);
         }
         let _ = writeln!(
             out,
@@ -146,7 +148,7 @@ mod tests {
         m.ack_latency.observe(Duration::from_micros(300));
         m.ack_latency.observe(Duration::from_millis(20));
         m.ack_latency.observe(Duration::from_secs(9));
-        let g = Gauges { connections: 3, rooms: 1, matches: vec![("duel".into(), "open".into(), 2)] };
+        let g = Gauges { connections: 3, rooms: 1, matches: vec![("duel".into(), MatchStatus::Open, 2)] };
         let text = m.render(&g);
         for line in [
             "athlas_connections 3",

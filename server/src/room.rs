@@ -13,6 +13,7 @@ use std::{collections::HashMap, sync::Arc, time::Duration};
 
 use athlas_engine::{Ruleset, Seat, Status, Viewer, Visible};
 use athlas_protocol::{code, ServerMsg, PROTOCOL_VERSION};
+use serde::Deserialize;
 use serde_json::Value;
 use tokio::{
     sync::{mpsc, oneshot, watch, Notify},
@@ -24,7 +25,7 @@ use uuid::Uuid;
 use crate::{
     metrics::Metrics,
     secret,
-    store::{ActionRecord, Append, Commitment, MatchRecord, Store},
+    store::{ActionRecord, Append, CampaignResult, Commitment, MatchRecord, MatchStatus, Store},
     writer::Writer,
 };
 
@@ -94,9 +95,12 @@ pub enum RoomCmd {
         out: Outbound,
         reply: oneshot::Sender<Result<u64, Refusal>>,
     },
-    /// An action from subscriber `sub`; answered in its outbound queue.
+    /// An action from subscriber `sub`, in `seat`; answered in its outbound
+    /// queue. The connection established the seat (by its token) and
+    /// refused spectators: the room trusts it.
     Act {
         sub: u64,
+        seat: Seat,
         id: u64,
         action: Value,
     },
@@ -190,6 +194,23 @@ struct Sub {
     id: u64,
     viewer: Viewer,
     out: Outbound,
+}
+
+/// Who sent the action being committed (none for a timer's action).
+struct Actor {
+    out: Outbound,
+    /// The client's own number for the action.
+    id: u64,
+    received: Instant,
+}
+
+/// An action made durable, ready to publish.
+struct Stored {
+    seq: u64,
+    /// Secrets locked by this action, now committed to.
+    commitments: Vec<Commitment>,
+    /// This action ended the match.
+    finished: bool,
 }
 
 struct Room<R: Ruleset> {
@@ -329,7 +350,7 @@ where
                             }
                             true
                         }
-                        RoomCmd::Act { sub, id, action } => self.act(sub, id, action).await,
+                        RoomCmd::Act { sub, seat, id, action } => self.act(sub, seat, id, action).await,
                         RoomCmd::Leave { sub } => {
                             self.subs.retain(|s| s.id != sub);
                             true
@@ -423,7 +444,7 @@ where
     }
 
     /// Handle an `act`; false when the room must stop (the store failed).
-    async fn act(&mut self, sub: u64, id: u64, action: Value) -> bool {
+    async fn act(&mut self, sub: u64, seat: Seat, id: u64, action: Value) -> bool {
         let received = Instant::now();
         let Some(s) = self.subs.iter().find(|s| s.id == sub) else {
             return true;
@@ -434,15 +455,12 @@ where
             metrics.action_rejected(code);
             out.send(&ServerMsg::error(Some(id), code, message));
         };
-        let Viewer::Seat(seat) = s.viewer else {
-            reply_err(code::NOT_SEATED, "spectators cannot act".into());
-            return true;
-        };
         if self.is_finished() {
             reply_err(code::FINISHED, "the match is over".into());
             return true;
         }
-        let parsed: R::Action = match serde_json::from_value(action.clone()) {
+        // The action's only typed parse; the connection parsed the envelope.
+        let parsed = match R::Action::deserialize(&action) {
             Ok(a) => a,
             Err(e) => {
                 reply_err(code::BAD_ACTION, format!("not a {} action: {e}", R::GAME));
@@ -453,7 +471,7 @@ where
             Ok(events) => {
                 // DEBUG: one line per action is too much for production logs.
                 tracing::debug!(seat, action = action_type(&action), "action accepted");
-                self.commit(seat, action, events, Some((out, id, received))).await
+                self.commit(seat, action, events, Some(Actor { out, id, received })).await
             }
             Err(e) => {
                 tracing::debug!(seat, code = e.code, "action rejected");
@@ -466,22 +484,30 @@ where
     /// Store an applied action, then ack and broadcast. False when the store
     /// failed: the in-memory state is then ahead of the log, so the room must
     /// stop and be rebuilt from the store.
-    async fn commit(
-        &mut self,
-        seat: Seat,
-        action: Value,
-        events: Vec<R::Event>,
-        actor: Option<(Outbound, u64, Instant)>,
-    ) -> bool {
+    async fn commit(&mut self, seat: Seat, action: Value, events: Vec<R::Event>, actor: Option<Actor>) -> bool {
+        match self.persist(seat, action, actor.as_ref()).await {
+            Some(stored) => {
+                self.publish(seat, &events, stored, actor);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Everything up to durable: commit to newly locked secrets, snapshot
+    /// now and then, and hand the action (with the outcome and a campaign's
+    /// result when it ends the game) to the writer, one transaction. On
+    /// failure, tell the actor and drop every connection; `None`.
+    async fn persist(&mut self, seat: Seat, action: Value, actor: Option<&Actor>) -> Option<Stored> {
         let seq = self.seq + 1;
-        let mut new_commitments = Vec::new();
+        let mut commitments = Vec::new();
         for s in 0..self.record.seats as Seat {
             if self.commitments.iter().any(|c| c.seat == s) {
                 continue;
             }
             if let Some(secret_value) = R::locked_secret(&self.state, s) {
                 let salt = secret::new_salt();
-                new_commitments.push(Commitment {
+                commitments.push(Commitment {
                     seat: s,
                     hash: secret::commitment(&salt, &secret_value),
                     salt: hex::encode(salt),
@@ -489,27 +515,36 @@ where
                 });
             }
         }
-        let status = R::status(&self.state);
-        let outcome = match &status {
-            Status::Finished(o) => Some(to_value(o)),
+        let outcome = match R::status(&self.state) {
+            Status::Finished(o) => Some(to_value(&o)),
             Status::Waiting { .. } => None,
         };
+        // Before the ack, in the same transaction: whoever sees the end can
+        // start the campaign's next game.
+        let campaign = self.record.campaign_id.zip(outcome.clone()).map(|(campaign_id, outcome)| CampaignResult {
+            campaign_id,
+            outcome,
+            secrets: (0..self.record.seats as Seat)
+                .map(|s| R::locked_secret(&self.state, s).unwrap_or(Value::Null))
+                .collect(),
+        });
         let every = self.ctx.config.snapshot_every;
         #[allow(clippy::manual_is_multiple_of)] // is_multiple_of is newer than our rust-version
         let snapshot = (every > 0 && seq % every == 0).then(|| to_value(&self.state));
         let append = Append {
             match_id: self.id,
             action: ActionRecord { seq, seat, action },
-            commitments: new_commitments.clone(),
+            commitments: commitments.clone(),
             outcome: outcome.clone(),
             snapshot,
+            campaign,
         };
         if let Err(e) = self.ctx.writer.append(append).await {
             tracing::error!(match_id = %self.id, error = %e, "action not stored; reloading the room");
-            if let Some((out, id, _)) = actor {
+            if let Some(actor) = actor {
                 self.ctx.metrics.action_rejected(code::INTERNAL);
-                out.send(&ServerMsg::error(
-                    Some(id),
+                actor.out.send(&ServerMsg::error(
+                    Some(actor.id),
                     code::INTERNAL,
                     "the action could not be stored; nothing changed",
                 ));
@@ -517,32 +552,40 @@ where
             for s in &self.subs {
                 s.out.kick.notify_one();
             }
-            return false;
+            return None;
         }
         self.seq = seq;
-        if let Some(outcome) = &outcome {
-            tracing::info!(seq, "match finished");
-            self.record.status = "finished".into();
-            // Before the ack: whoever sees the end can start the next game.
-            self.record_campaign_result(outcome.clone()).await;
+        if outcome.is_some() {
+            self.record.status = MatchStatus::Finished;
         }
-        if let Some((out, id, received)) = actor {
+        Some(Stored { seq, commitments, finished: outcome.is_some() })
+    }
+
+    /// Everything after durable: the actor's ack (and its latency), each
+    /// connection's own update, new commitments, the reveals at the end,
+    /// dropping connections that fell behind, and the next timed window.
+    fn publish(&mut self, seat: Seat, events: &[R::Event], stored: Stored, actor: Option<Actor>) {
+        let Stored { seq, commitments, finished } = stored;
+        if finished {
+            tracing::info!(seq, "match finished");
+        }
+        if let Some(actor) = actor {
             self.ctx.metrics.action_accepted();
-            self.ctx.metrics.ack_latency.observe(received.elapsed());
-            out.send(&ServerMsg::Ack { id, seq });
+            self.ctx.metrics.ack_latency.observe(actor.received.elapsed());
+            actor.out.send(&ServerMsg::Ack { id: actor.id, seq });
         }
         let mut lagging = Vec::new();
         for s in &self.subs {
-            if !s.out.send_text(update::<R>(&self.state, s.viewer, seq, seat, &events)) {
+            if !s.out.send_text(update::<R>(&self.state, s.viewer, seq, seat, events)) {
                 lagging.push(s.id);
             }
         }
-        self.commitments.extend(new_commitments.iter().cloned());
-        let mut public: Vec<ServerMsg> = new_commitments
+        let mut public: Vec<ServerMsg> = commitments
             .iter()
             .map(|c| ServerMsg::Commitment { seat: c.seat, hash: c.hash.clone(), seq: c.seq })
             .collect();
-        if outcome.is_some() {
+        self.commitments.extend(commitments);
+        if finished {
             public.extend(self.reveals());
         }
         for msg in &public {
@@ -562,7 +605,6 @@ where
             });
         }
         self.arm_timer();
-        true
     }
 
     /// The reveal of every commitment, and the seed: only once finished.
@@ -579,32 +621,6 @@ where
             .collect();
         msgs.push(ServerMsg::Seed { seed: self.record.seed.to_string() });
         msgs
-    }
-
-    /// A finished game of a campaign: write its result and the (now
-    /// revealed) secrets into the campaign's record.
-    async fn record_campaign_result(&self, outcome: Value) {
-        let Some(campaign_id) = self.record.campaign_id else {
-            return;
-        };
-        let secrets: Vec<Value> =
-            (0..self.record.seats as Seat).map(|s| R::locked_secret(&self.state, s).unwrap_or(Value::Null)).collect();
-        let result = async {
-            let (_, mut record) =
-                self.ctx.store.campaign(campaign_id).await?.ok_or(crate::store::StoreError::NotFound)?;
-            if let Some(games) = record.get_mut("games").and_then(Value::as_array_mut) {
-                for g in games.iter_mut() {
-                    if g.get("match_id").and_then(Value::as_str) == Some(&self.id.to_string()) {
-                        g["outcome"] = outcome.clone();
-                        g["secrets"] = Value::Array(secrets.clone());
-                    }
-                }
-            }
-            self.ctx.store.update_campaign(campaign_id, &record).await
-        };
-        if let Err(e) = result.await {
-            tracing::error!(match_id = %self.id, %campaign_id, error = %e, "campaign record not updated");
-        }
     }
 }
 

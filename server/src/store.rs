@@ -14,10 +14,12 @@ use std::{borrow::Cow, path::Path, str::FromStr, time::Duration};
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 use sqlx::{
+    encode::IsNull,
+    error::BoxDynError,
     migrate::{Migration, MigrationSource, MigrationType, Migrator},
     postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions},
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous},
-    Connection as _, Row,
+    Connection as _, Database, Row,
 };
 use uuid::Uuid;
 
@@ -89,6 +91,79 @@ pub struct NewMatch {
     pub creator: (u8, String),
 }
 
+/// Where a match stands in the lobby. Stored, listed and shown as the
+/// strings `open`, `active`, `finished` (serde and sqlx both map to them, so
+/// stored rows need no migration).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MatchStatus {
+    /// Seats are free.
+    Open,
+    /// Every seat is taken.
+    Active,
+    /// The engine reported an outcome.
+    Finished,
+}
+
+impl MatchStatus {
+    pub const ALL: [MatchStatus; 3] = [MatchStatus::Open, MatchStatus::Active, MatchStatus::Finished];
+
+    /// The stored and wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchStatus::Open => "open",
+            MatchStatus::Active => "active",
+            MatchStatus::Finished => "finished",
+        }
+    }
+}
+
+impl std::fmt::Display for MatchStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for MatchStatus {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        MatchStatus::ALL.into_iter().find(|m| m.as_str() == s).ok_or_else(|| format!("no match status {s:?}"))
+    }
+}
+
+// sqlx: a TEXT column holding `as_str()`, on either backend.
+impl<DB: Database> sqlx::Type<DB> for MatchStatus
+where
+    String: sqlx::Type<DB>,
+{
+    fn type_info() -> DB::TypeInfo {
+        <String as sqlx::Type<DB>>::type_info()
+    }
+
+    fn compatible(ty: &DB::TypeInfo) -> bool {
+        <String as sqlx::Type<DB>>::compatible(ty)
+    }
+}
+
+impl<'q, DB: Database> sqlx::Encode<'q, DB> for MatchStatus
+where
+    String: sqlx::Encode<'q, DB>,
+{
+    fn encode_by_ref(&self, buf: &mut DB::ArgumentBuffer<'q>) -> std::result::Result<IsNull, BoxDynError> {
+        <String as sqlx::Encode<'q, DB>>::encode(self.as_str().to_owned(), buf)
+    }
+}
+
+impl<'r, DB: Database> sqlx::Decode<'r, DB> for MatchStatus
+where
+    String: sqlx::Decode<'r, DB>,
+{
+    fn decode(value: DB::ValueRef<'r>) -> std::result::Result<Self, BoxDynError> {
+        Ok(<String as sqlx::Decode<'r, DB>>::decode(value)?.parse()?)
+    }
+}
+
 /// A stored match.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MatchRecord {
@@ -97,8 +172,7 @@ pub struct MatchRecord {
     pub options: Value,
     pub seed: u64,
     pub rules_version: u32,
-    /// `open`, `active` or `finished`.
-    pub status: String,
+    pub status: MatchStatus,
     pub join_code: String,
     pub live: bool,
     pub private: bool,
@@ -129,6 +203,15 @@ pub struct Commitment {
     pub seq: u64,
 }
 
+/// Which matches a query reads.
+#[derive(Debug, Clone, Copy)]
+enum Selection {
+    /// One match, by id.
+    Id(Uuid),
+    /// The listed (not private) matches with this status.
+    Listed(MatchStatus),
+}
+
 /// Everything one accepted action writes, in one transaction.
 #[derive(Debug, Clone)]
 pub struct Append {
@@ -139,6 +222,58 @@ pub struct Append {
     pub outcome: Option<Value>,
     /// A snapshot of the state after this action, now and then.
     pub snapshot: Option<Value>,
+    /// Set when this action finished a game of a campaign: its result goes
+    /// into the campaign's record in the same transaction.
+    pub campaign: Option<CampaignResult>,
+}
+
+/// A campaign's own record, stored as JSON in `campaigns.record`.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+pub struct CampaignRecord {
+    /// The game's options every game of the campaign starts from.
+    #[serde(default)]
+    pub options: Value,
+    /// The server's own options of each game (see the lobby's `Hosting`).
+    #[serde(default)]
+    pub live: bool,
+    #[serde(default)]
+    pub private: bool,
+    /// Its games, in order; the last is the one being played.
+    #[serde(default)]
+    pub games: Vec<CampaignGameRecord>,
+}
+
+/// One game of a campaign.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CampaignGameRecord {
+    pub match_id: Uuid,
+    /// The engine's outcome once the game is finished (stored as null before).
+    #[serde(default)]
+    pub outcome: Option<Value>,
+    /// Each seat's revealed secret, written with the outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secrets: Option<Vec<Value>>,
+}
+
+impl CampaignRecord {
+    /// Write game `match_id`'s result in.
+    pub fn record_result(&mut self, match_id: Uuid, outcome: Value, secrets: Vec<Value>) {
+        for g in self.games.iter_mut().filter(|g| g.match_id == match_id) {
+            g.outcome = Some(outcome.clone());
+            g.secrets = Some(secrets.clone());
+        }
+    }
+}
+
+/// A finished campaign game's result, for the campaign's record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CampaignResult {
+    pub campaign_id: Uuid,
+    /// The engine's outcome.
+    pub outcome: Value,
+    /// Each seat's locked secret (null for a seat that locked none), now
+    /// revealed: the next game's options are built from them.
+    pub secrets: Vec<Value>,
 }
 
 const MIGRATIONS_SQLITE: &[(i64, &str, &str)] = &[
@@ -316,9 +451,9 @@ impl Store {
     ///
     /// # Errors
     /// When the database does not answer.
-    pub async fn count_matches(&self) -> Result<Vec<(String, String, u64)>> {
+    pub async fn count_matches(&self) -> Result<Vec<(String, MatchStatus, u64)>> {
         let q = "SELECT game, status, COUNT(*) FROM matches GROUP BY game, status ORDER BY game, status";
-        let rows: Vec<(String, String, i64)> = with_pool!(self, p => sqlx::query_as(q).fetch_all(p).await)?;
+        let rows: Vec<(String, MatchStatus, i64)> = with_pool!(self, p => sqlx::query_as(q).fetch_all(p).await)?;
         Ok(rows.into_iter().map(|(g, s, n)| (g, s, u64::try_from(n).unwrap_or(0))).collect())
     }
 
@@ -329,7 +464,7 @@ impl Store {
     pub async fn create_match(&self, m: &NewMatch) -> Result<()> {
         let q1 = self.sql(
             "INSERT INTO matches (id, game, options, seed, rules_version, status, join_code, live, seats, campaign_id, \
-             private) VALUES ($1::uuid, $2, $3::jsonb, $4, $5, 'open', $6, $7, $8, $9::uuid, $10)",
+             private) VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $11, $6, $7, $8, $9::uuid, $10)",
         );
         let q2 = self.sql("INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
         let r: std::result::Result<(), sqlx::Error> = with_pool!(self, p => async {
@@ -345,6 +480,7 @@ impl Store {
                 .bind(m.seats as i32)
                 .bind(m.campaign_id.map(|c| c.to_string()))
                 .bind(m.private)
+                .bind(MatchStatus::Open)
                 .execute(&mut *tx)
                 .await?;
             sqlx::query(&q2).bind(m.id.to_string()).bind(m.creator.0 as i32).bind(&m.creator.1).execute(&mut *tx).await?;
@@ -365,7 +501,7 @@ impl Store {
         let q_match = self.sql("SELECT id::text AS id, seats FROM matches WHERE join_code = $1");
         let q_seats = self.sql("SELECT seat FROM seats WHERE match_id = $1::uuid ORDER BY seat");
         let q_insert = self.sql("INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
-        let q_status = self.sql("UPDATE matches SET status = 'active' WHERE id = $1::uuid AND status = 'open'");
+        let q_status = self.sql("UPDATE matches SET status = $2 WHERE id = $1::uuid AND status = $3");
         let r: std::result::Result<Option<(String, Option<u8>)>, sqlx::Error> = with_pool!(self, p => async {
             let mut tx = p.begin_with(self.begin_write()).await?;
             let Some(row) = sqlx::query(&q_match).bind(join_code).fetch_optional(&mut *tx).await? else {
@@ -380,7 +516,12 @@ impl Store {
             };
             sqlx::query(&q_insert).bind(&id).bind(free).bind(token_hash).execute(&mut *tx).await?;
             if taken.len() + 1 == seats as usize {
-                sqlx::query(&q_status).bind(&id).execute(&mut *tx).await?;
+                sqlx::query(&q_status)
+                    .bind(&id)
+                    .bind(MatchStatus::Active)
+                    .bind(MatchStatus::Open)
+                    .execute(&mut *tx)
+                    .await?;
             }
             tx.commit().await?;
             Ok(Some((id, Some(free as u8))))
@@ -411,19 +552,22 @@ impl Store {
     /// # Errors
     /// Database errors only; an unknown id is `Ok(None)`.
     pub async fn get_match(&self, id: Uuid) -> Result<Option<MatchRecord>> {
-        let where_ = "WHERE m.id = $1::uuid";
-        Ok(self.matches(where_, Some(id.to_string()), 1).await?.into_iter().next())
+        Ok(self.matches(Selection::Id(id), 1).await?.into_iter().next())
     }
 
     /// Matches with this status, oldest first; never private ones.
     ///
     /// # Errors
     /// Database errors.
-    pub async fn list_matches(&self, status: &str, limit: u32) -> Result<Vec<MatchRecord>> {
-        self.matches("WHERE m.status = $1 AND NOT m.private", Some(status.to_owned()), limit).await
+    pub async fn list_matches(&self, status: MatchStatus, limit: u32) -> Result<Vec<MatchRecord>> {
+        self.matches(Selection::Listed(status), limit).await
     }
 
-    async fn matches(&self, where_: &str, arg: Option<String>, limit: u32) -> Result<Vec<MatchRecord>> {
+    async fn matches(&self, selection: Selection, limit: u32) -> Result<Vec<MatchRecord>> {
+        let where_ = match selection {
+            Selection::Id(_) => "WHERE m.id = $1::uuid",
+            Selection::Listed(_) => "WHERE m.status = $1 AND NOT m.private",
+        };
         let q = self
             .sql(&format!(
                 "SELECT m.id::text AS id, m.game, m.options::text AS options, m.seed, m.rules_version, m.status, \
@@ -435,7 +579,12 @@ impl Store {
         // SQLite spells string_agg group_concat.
         let q = if matches!(self.backend, Backend::Sqlite(_)) { q.replace("string_agg(", "group_concat(") } else { q };
         let rows = with_pool!(self, p => {
-            let rows = sqlx::query(&q).bind(arg.clone()).fetch_all(p).await?;
+            let query = sqlx::query(&q);
+            let query = match selection {
+                Selection::Id(id) => query.bind(id.to_string()),
+                Selection::Listed(status) => query.bind(status),
+            };
+            let rows = query.fetch_all(p).await?;
             rows.iter().map(|r| -> std::result::Result<_, sqlx::Error> {
                 Ok((
                     r.try_get::<String, _>("id")?,
@@ -443,7 +592,7 @@ impl Store {
                     r.try_get::<String, _>("options")?,
                     r.try_get::<i64, _>("seed")?,
                     r.try_get::<i32, _>("rules_version")?,
-                    r.try_get::<String, _>("status")?,
+                    r.try_get::<MatchStatus, _>("status")?,
                     r.try_get::<String, _>("join_code")?,
                     (r.try_get::<bool, _>("live")?, r.try_get::<bool, _>("private")?),
                     (r.try_get::<i32, _>("seats")?, r.try_get::<i64, _>("seq")?),
@@ -509,8 +658,10 @@ impl Store {
         let q_seq = self.sql("UPDATE matches SET seq = $2 WHERE id = $1::uuid AND seq = $2 - 1");
         let q_commit =
             self.sql("INSERT INTO commitments (match_id, seat, hash, salt, seq) VALUES ($1::uuid, $2, $3, $4, $5)");
-        let q_finish = self.sql("UPDATE matches SET status = 'finished', outcome = $2::jsonb WHERE id = $1::uuid");
+        let q_finish = self.sql("UPDATE matches SET status = $3, outcome = $2::jsonb WHERE id = $1::uuid");
         let q_snap = self.sql("INSERT INTO snapshots (match_id, seq, state) VALUES ($1::uuid, $2, $3::jsonb)");
+        let q_campaign = self.sql("SELECT record::text AS record FROM campaigns WHERE id = $1::uuid");
+        let q_campaign_set = self.sql("UPDATE campaigns SET record = $2::jsonb WHERE id = $1::uuid");
         let r: std::result::Result<bool, sqlx::Error> = with_pool!(self, p => async {
             let mut tx = p.begin_with(self.begin_write()).await?;
             for a in batch {
@@ -527,10 +678,23 @@ impl Store {
                         .bind(c.seq as i64).execute(&mut *tx).await?;
                 }
                 if let Some(outcome) = &a.outcome {
-                    sqlx::query(&q_finish).bind(&id).bind(outcome.to_string()).execute(&mut *tx).await?;
+                    sqlx::query(&q_finish)
+                        .bind(&id)
+                        .bind(outcome.to_string())
+                        .bind(MatchStatus::Finished)
+                        .execute(&mut *tx)
+                        .await?;
                 }
                 if let Some(state) = &a.snapshot {
                     sqlx::query(&q_snap).bind(&id).bind(seq).bind(state.to_string()).execute(&mut *tx).await?;
+                }
+                if let Some(c) = &a.campaign {
+                    let campaign_id = c.campaign_id.to_string();
+                    let stored: Option<String> =
+                        sqlx::query_scalar(&q_campaign).bind(&campaign_id).fetch_optional(&mut *tx).await?;
+                    if let Some(record) = stored.and_then(|r| with_result(&r, a.match_id, c)) {
+                        sqlx::query(&q_campaign_set).bind(&campaign_id).bind(record).execute(&mut *tx).await?;
+                    }
                 }
             }
             tx.commit().await?;
@@ -605,9 +769,9 @@ impl Store {
     ///
     /// # Errors
     /// Database errors.
-    pub async fn create_campaign(&self, id: Uuid, game: &str, record: &Value) -> Result<()> {
+    pub async fn create_campaign(&self, id: Uuid, game: &str, record: &CampaignRecord) -> Result<()> {
         let q = self.sql("INSERT INTO campaigns (id, game, record) VALUES ($1::uuid, $2, $3::jsonb)");
-        with_pool!(self, p => sqlx::query(&q).bind(id.to_string()).bind(game).bind(record.to_string()).execute(p).await.map(|_| ()))?;
+        with_pool!(self, p => sqlx::query(&q).bind(id.to_string()).bind(game).bind(to_json(record)).execute(p).await.map(|_| ()))?;
         Ok(())
     }
 
@@ -615,24 +779,47 @@ impl Store {
     ///
     /// # Errors
     /// Database errors only; an unknown id is `Ok(None)`.
-    pub async fn campaign(&self, id: Uuid) -> Result<Option<(String, Value)>> {
+    pub async fn campaign(&self, id: Uuid) -> Result<Option<(String, CampaignRecord)>> {
         let q = self.sql("SELECT game, record::text AS record FROM campaigns WHERE id = $1::uuid");
         let row = with_pool!(self, p => match sqlx::query(&q).bind(id.to_string()).fetch_optional(p).await? {
             Some(r) => Some((r.try_get::<String, _>("game")?, r.try_get::<String, _>("record")?)),
             None => None,
         });
-        row.map(|(g, r)| Ok((g, parse_json(&r)?))).transpose()
+        row.map(|(g, r)| {
+            let record = serde_json::from_str(&r).map_err(|e| StoreError::Corrupt(format!("campaign {id}: {e}")))?;
+            Ok((g, record))
+        })
+        .transpose()
     }
 
     /// Replace a campaign's record.
     ///
     /// # Errors
     /// Database errors.
-    pub async fn update_campaign(&self, id: Uuid, record: &Value) -> Result<()> {
+    pub async fn update_campaign(&self, id: Uuid, record: &CampaignRecord) -> Result<()> {
         let q = self.sql("UPDATE campaigns SET record = $2::jsonb WHERE id = $1::uuid");
-        with_pool!(self, p => sqlx::query(&q).bind(id.to_string()).bind(record.to_string()).execute(p).await.map(|_| ()))?;
+        with_pool!(self, p => sqlx::query(&q).bind(id.to_string()).bind(to_json(record)).execute(p).await.map(|_| ()))?;
         Ok(())
     }
+}
+
+/// The campaign record `stored` with game `match_id`'s result written in;
+/// `None` (logged) when the record is not one: a broken campaign record
+/// must not stop the game's last action from being stored.
+fn with_result(stored: &str, match_id: Uuid, c: &CampaignResult) -> Option<String> {
+    let mut record: CampaignRecord = match serde_json::from_str(stored) {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::error!(%match_id, campaign_id = %c.campaign_id, error = %e, "campaign record not updated");
+            return None;
+        }
+    };
+    record.record_result(match_id, c.outcome.clone(), c.secrets.clone());
+    Some(to_json(&record))
+}
+
+fn to_json(record: &CampaignRecord) -> String {
+    serde_json::to_string(record).expect("campaign records serialize")
 }
 
 fn parse_uuid(s: &str) -> Result<Uuid> {
@@ -641,4 +828,39 @@ fn parse_uuid(s: &str) -> Result<Uuid> {
 
 fn parse_json(s: &str) -> Result<Value> {
     serde_json::from_str(s).map_err(|e| StoreError::Corrupt(format!("json: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// serde, `Display` and `FromStr` spell a status as the stored strings.
+    #[test]
+    fn match_status_is_stored_and_shown_as_its_old_strings() {
+        let spelled: Vec<_> = MatchStatus::ALL.iter().map(|s| s.to_string()).collect();
+        assert_eq!(spelled, ["open", "active", "finished"]);
+        for s in MatchStatus::ALL {
+            assert_eq!(serde_json::to_value(s).unwrap(), Value::String(s.as_str().into()));
+            assert_eq!(serde_json::from_value::<MatchStatus>(Value::String(s.as_str().into())).unwrap(), s);
+            assert_eq!(s.as_str().parse::<MatchStatus>(), Ok(s));
+        }
+        assert!("Open".parse::<MatchStatus>().is_err());
+    }
+
+    /// Campaign records stored before they were typed read and write back
+    /// as the same JSON.
+    #[test]
+    fn campaign_records_keep_their_stored_shape() {
+        let id = "8a0ed7b4-7d3a-4d4e-9f64-2f0a6c3f4b11";
+        let stored = serde_json::json!({
+            "options": {"pile": 3}, "live": false, "private": true,
+            "games": [
+                {"match_id": id, "outcome": {"result": "win", "seat": 0}, "secrets": [{"value": 4}, null]},
+                {"match_id": id, "outcome": null},
+            ],
+        });
+        let record: CampaignRecord = serde_json::from_value(stored.clone()).unwrap();
+        assert_eq!((record.games[0].secrets.as_ref().map(Vec::len), &record.games[1].outcome), (Some(2), &None));
+        assert_eq!(serde_json::to_value(&record).unwrap(), stored);
+    }
 }

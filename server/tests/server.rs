@@ -144,6 +144,9 @@ async fn bad_frames_get_error_frames_and_the_connection_stays_open() {
     c.send(json!({"type": "hello", "token": "t", "protocol": 99})).await;
     expect(&c.recv().await, "unsupported_protocol");
     c.ping_pong().await;
+    // A repeated key is no error (the last one counts), as it never was.
+    c.send_text(r#"{"type":"act","type":"ping"}"#.into()).await;
+    assert_eq!(c.recv().await["type"], "pong");
 
     // After all that, the same connection still takes a seat.
     let created = server.create("nim", json!({})).await;
@@ -153,6 +156,27 @@ async fn bad_frames_get_error_frames_and_the_connection_stays_open() {
     assert_eq!(w["protocol"], 1);
     c.send(json!({"type": "hello", "token": created["token"]})).await;
     expect(&c.recv().await, "already_joined");
+    server.stop().await;
+}
+
+/// The connection decides who may act (the room trusts the seat it is
+/// given): a spectator's act never reaches the game.
+#[tokio::test]
+async fn a_spectator_cannot_act() {
+    let dir = temp_dir("spectator");
+    let server = Server::start(config(&dir)).await;
+    let (m, mut a, _b) = server.nim_pair(json!({})).await;
+    let mut spectator = server.ws().await;
+    spectator.send(json!({"type": "watch", "match_id": m["match_id"]})).await;
+    assert_eq!(spectator.recv().await["type"], "welcome");
+    let e = spectator.act(5, json!({"type": "secret", "value": 3})).await;
+    assert_eq!(
+        (e["type"].as_str(), e["code"].as_str(), e["id"].as_u64()),
+        (Some("error"), Some("not_seated"), Some(5))
+    );
+    // Nothing was applied: seat 0 locks its secret as the first action.
+    let ack = a.act(1, json!({"type": "secret", "value": 3})).await;
+    assert_eq!((ack["type"].as_str(), ack["seq"].as_u64()), (Some("ack"), Some(1)), "{ack}");
     server.stop().await;
 }
 

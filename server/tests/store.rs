@@ -7,7 +7,10 @@
 
 mod common;
 
-use athlas_server::store::{ActionRecord, Append, Commitment, NewMatch, Store, StoreError};
+use athlas_server::store::{
+    ActionRecord, Append, CampaignGameRecord, CampaignRecord, CampaignResult, Commitment, MatchStatus, NewMatch, Store,
+    StoreError,
+};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -34,6 +37,7 @@ fn append(m: Uuid, seq: u64) -> Append {
         commitments: Vec::new(),
         outcome: None,
         snapshot: None,
+        campaign: None,
     }
 }
 
@@ -53,7 +57,7 @@ async fn suite(store: &Store) {
         (true, 2, 0, vec![0], None)
     );
     assert!(store.get_match(Uuid::new_v4()).await.unwrap().is_none());
-    assert!(store.list_matches("open", 10).await.unwrap().iter().any(|r| r.id == m.id));
+    assert!(store.list_matches(MatchStatus::Open, 10).await.unwrap().iter().any(|r| r.id == m.id));
 
     // Joining takes the free seat; a third player finds it full.
     assert!(matches!(store.join("NOPE", "h").await, Err(StoreError::NotFound)));
@@ -61,7 +65,7 @@ async fn suite(store: &Store) {
     assert!(matches!(store.join("CODE0001", "hash-c").await, Err(StoreError::Full)));
     let got = store.get_match(m.id).await.unwrap().unwrap();
     assert_eq!((got.status.as_str(), got.seats_taken), ("active", vec![0, 1]));
-    assert!(!store.list_matches("open", 10).await.unwrap().iter().any(|r| r.id == m.id));
+    assert!(!store.list_matches(MatchStatus::Open, 10).await.unwrap().iter().any(|r| r.id == m.id));
     assert_eq!(store.seat_by_token("hash-b").await.unwrap(), Some((m.id, 1)));
     assert_eq!(store.seat_by_token("hash-z").await.unwrap(), None);
 
@@ -92,18 +96,33 @@ async fn suite(store: &Store) {
     );
     let got = store.get_match(m.id).await.unwrap().unwrap();
     assert_eq!((got.status.as_str(), got.seq, got.outcome), ("finished", 3, Some(json!({"result": "win", "seat": 1}))));
-    assert!(store.list_matches("finished", 10).await.unwrap().iter().any(|r| r.id == m.id));
+    assert!(store.list_matches(MatchStatus::Finished, 10).await.unwrap().iter().any(|r| r.id == m.id));
 
     // Campaigns are their own records, linked from their matches.
     let c = Uuid::new_v4();
-    store.create_campaign(c, "duel", &json!({"games": []})).await.unwrap();
-    store.update_campaign(c, &json!({"games": [{"match_id": "x"}]})).await.unwrap();
-    assert_eq!(store.campaign(c).await.unwrap(), Some(("duel".into(), json!({"games": [{"match_id": "x"}]}))));
+    let mut record = CampaignRecord { options: json!({"pile": 3}), private: true, ..CampaignRecord::default() };
+    store.create_campaign(c, "duel", &record).await.unwrap();
+    assert_eq!(store.campaign(c).await.unwrap(), Some(("duel".into(), record.clone())));
     assert_eq!(store.campaign(Uuid::new_v4()).await.unwrap(), None);
     let mut in_campaign = new_match("CODE0003", "hash-k");
     in_campaign.campaign_id = Some(c);
     store.create_match(&in_campaign).await.unwrap();
     assert_eq!(store.get_match(in_campaign.id).await.unwrap().unwrap().campaign_id, Some(c));
+    // A campaign game's last action writes its result into the campaign's
+    // record in the same transaction: both or neither.
+    record.games.push(CampaignGameRecord { match_id: in_campaign.id, outcome: None, secrets: None });
+    store.update_campaign(c, &record).await.unwrap();
+    let result =
+        CampaignResult { campaign_id: c, outcome: json!({"result": "draw"}), secrets: vec![json!(1), json!(2)] };
+    let mut last = append(in_campaign.id, 1);
+    last.campaign = Some(result);
+    let refused = append(in_campaign.id, 3);
+    assert!(matches!(store.append(&[last.clone(), refused]).await, Err(StoreError::Conflict(_))));
+    assert_eq!(store.campaign(c).await.unwrap(), Some(("duel".into(), record.clone())));
+    store.append(&[last]).await.unwrap();
+    record.record_result(in_campaign.id, json!({"result": "draw"}), vec![json!(1), json!(2)]);
+    assert_eq!(record.games[0].secrets, Some(vec![json!(1), json!(2)]));
+    assert_eq!(store.campaign(c).await.unwrap(), Some(("duel".into(), record)));
 
     // Ready once migrated; matches counted by game and status.
     store.ready().await.unwrap();
@@ -111,8 +130,8 @@ async fn suite(store: &Store) {
     let total: u64 = counts.iter().map(|(_, _, n)| n).sum();
     assert_eq!(
         total,
-        store.list_matches("open", 100).await.unwrap().len() as u64
-            + counts.iter().filter(|c| c.1 != "open").map(|c| c.2).sum::<u64>()
+        store.list_matches(MatchStatus::Open, 100).await.unwrap().len() as u64
+            + counts.iter().filter(|c| c.1 != MatchStatus::Open).map(|c| c.2).sum::<u64>()
     );
     assert!(counts.iter().all(|(g, _, _)| g == "nim"));
 
@@ -122,9 +141,9 @@ async fn suite(store: &Store) {
     store.create_match(&private).await.unwrap();
     assert!(store.get_match(private.id).await.unwrap().unwrap().private);
     assert!(!store.get_match(m.id).await.unwrap().unwrap().private);
-    assert!(!store.list_matches("open", 100).await.unwrap().iter().any(|r| r.id == private.id));
+    assert!(!store.list_matches(MatchStatus::Open, 100).await.unwrap().iter().any(|r| r.id == private.id));
     assert_eq!(store.join("PRIV0001", "hash-q").await.unwrap(), (private.id, 1));
-    assert!(!store.list_matches("active", 100).await.unwrap().iter().any(|r| r.id == private.id));
+    assert!(!store.list_matches(MatchStatus::Active, 100).await.unwrap().iter().any(|r| r.id == private.id));
 
     // Lobby writes and action appends at once, from many tasks: none may
     // fail with "database is locked" (a read-then-write transaction on
@@ -156,7 +175,7 @@ async fn the_sqlite_store_keeps_its_contract() {
     store.close().await;
     // Migrations run again on an existing file without harm.
     let store = Store::open(None, &dir).await.unwrap();
-    assert!(store.list_matches("finished", 10).await.unwrap().len() == 1);
+    assert!(store.list_matches(MatchStatus::Finished, 10).await.unwrap().len() == 1);
     store.close().await;
 }
 
