@@ -68,6 +68,11 @@ pub enum ServerMsg {
         /// `{"status":"finished","result":"win","seat":S}` / `{"status":"finished","result":"draw"}`.
         status: Value,
         view: Value,
+        /// Milliseconds until the server acts for the waiting seat (a live
+        /// match's response window), counted when the frame was sent;
+        /// absent when nothing is timed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timer_ms: Option<u64>,
     },
     /// An accepted action of the match, as this receiver may see it.
     Update {
@@ -79,6 +84,9 @@ pub enum ServerMsg {
         status: Value,
         /// This receiver's own view after the change.
         view: Value,
+        /// As in `Welcome`: the time left of a timed window now open.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timer_ms: Option<u64>,
     },
     /// The action `id` was accepted, stored, and is sequence number `seq`.
     Ack { id: u64, seq: u64 },

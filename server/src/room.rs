@@ -386,6 +386,12 @@ where
                 .then(|| Instant::now() + self.ctx.config.response_timer);
     }
 
+    /// What is left of the timed window, for the frames that tell players
+    /// (a live match's countdown).
+    fn timer_ms(&self) -> Option<u64> {
+        self.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis() as u64)
+    }
+
     fn status(&self) -> Value {
         to_value(&R::status(&self.state))
     }
@@ -396,7 +402,8 @@ where
 
     async fn join(&mut self, viewer: Viewer, last_seq: Option<u64>, out: Outbound) -> Result<u64, Refusal> {
         let match_id = self.id.to_string();
-        let welcome = |seq, status, view| ServerMsg::Welcome {
+        let timer_ms = self.timer_ms();
+        let welcome = |seq, status, view, timer_ms| ServerMsg::Welcome {
             protocol: PROTOCOL_VERSION,
             match_id: match_id.clone(),
             game: R::GAME.to_owned(),
@@ -404,6 +411,7 @@ where
             seq,
             status,
             view,
+            timer_ms,
         };
         match last_seq {
             Some(last) if last < self.seq && self.seq - last <= MAX_RESEND => {
@@ -418,15 +426,17 @@ where
                     .actions_after(self.id, seq)
                     .await
                     .map_err(|e| Refusal::Error { code: code::INTERNAL, message: e.to_string() })?;
-                out.send(&welcome(seq, to_value(&R::status(&state)), to_value(&R::view(&state, viewer))));
+                out.send(&welcome(seq, to_value(&R::status(&state)), to_value(&R::view(&state, viewer)), None));
                 for a in log.iter().take_while(|a| a.seq <= self.seq) {
                     let events = apply_logged::<R>(&mut state, a)
                         .map_err(|message| Refusal::Error { code: code::INTERNAL, message })?;
-                    out.send_text(update::<R>(&state, viewer, a.seq, a.seat, &events));
+                    // Only the update that brings the receiver to now has a clock.
+                    let timer = if a.seq == self.seq { timer_ms } else { None };
+                    out.send_text(update::<R>(&state, viewer, a.seq, a.seat, &events, timer));
                 }
             }
             _ => {
-                out.send(&welcome(self.seq, self.status(), to_value(&R::view(&self.state, viewer))));
+                out.send(&welcome(self.seq, self.status(), to_value(&R::view(&self.state, viewer)), timer_ms));
             }
         }
         for c in &self.commitments {
@@ -574,9 +584,13 @@ where
             self.ctx.metrics.ack_latency.observe(actor.received.elapsed());
             actor.out.send(&ServerMsg::Ack { id: actor.id, seq });
         }
+        // The next timed window opens with this change: its clock goes out
+        // in the same update.
+        self.arm_timer();
+        let timer_ms = self.timer_ms();
         let mut lagging = Vec::new();
         for s in &self.subs {
-            if !s.out.send_text(update::<R>(&self.state, s.viewer, seq, seat, events)) {
+            if !s.out.send_text(update::<R>(&self.state, s.viewer, seq, seat, events, timer_ms)) {
                 lagging.push(s.id);
             }
         }
@@ -604,7 +618,6 @@ where
                 keep
             });
         }
-        self.arm_timer();
     }
 
     /// The reveal of every commitment, and the seed: only once finished.
@@ -627,7 +640,14 @@ where
 /// The `update` frame of `ServerMsg::Update` for one viewer, serialized
 /// straight from the engine's values: going through `serde_json::Value`
 /// first cost more than the engine's own work (a map allocation per field).
-fn update<R: Ruleset>(state: &R::State, viewer: Viewer, seq: u64, seat: Seat, events: &[R::Event]) -> String {
+fn update<R: Ruleset>(
+    state: &R::State,
+    viewer: Viewer,
+    seq: u64,
+    seat: Seat,
+    events: &[R::Event],
+    timer_ms: Option<u64>,
+) -> String {
     #[derive(serde::Serialize)]
     #[serde(tag = "type", rename = "update")]
     struct Frame<'a, E, S, V> {
@@ -636,6 +656,8 @@ fn update<R: Ruleset>(state: &R::State, viewer: Viewer, seq: u64, seat: Seat, ev
         events: Vec<&'a E>,
         status: S,
         view: V,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timer_ms: Option<u64>,
     }
     let frame = Frame {
         seq,
@@ -643,6 +665,7 @@ fn update<R: Ruleset>(state: &R::State, viewer: Viewer, seq: u64, seat: Seat, ev
         events: events.iter().filter(|e| e.visible_to(viewer)).collect(),
         status: R::status(state),
         view: R::view(state, viewer),
+        timer_ms,
     };
     serde_json::to_string(&frame).expect("engine values serialize")
 }
@@ -690,14 +713,15 @@ mod tests {
     fn update_frames_are_server_msg_updates() {
         let mut state = Duel::start(&DuelOptions::default(), 7).unwrap();
         let events = Duel::apply(&mut state, 0, DuelAction::UsePreset { preset: "aquatic".into() }).unwrap();
-        for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator] {
-            let text = update::<Duel>(&state, viewer, 3, 0, &events);
+        for (viewer, timer_ms) in [(Viewer::Seat(0), None), (Viewer::Seat(1), Some(1500)), (Viewer::Spectator, None)] {
+            let text = update::<Duel>(&state, viewer, 3, 0, &events, timer_ms);
             let expected = ServerMsg::Update {
                 seq: 3,
                 seat: 0,
                 events: events.iter().filter(|e| e.visible_to(viewer)).map(to_value).collect(),
                 status: to_value(&Duel::status(&state)),
                 view: to_value(&Duel::view(&state, viewer)),
+                timer_ms,
             };
             let parsed: ServerMsg = serde_json::from_str(&text).unwrap();
             assert_eq!(to_value(&parsed), to_value(&expected), "{viewer:?}");

@@ -370,8 +370,24 @@ async fn a_live_match_acts_when_the_window_times_out_and_correspondence_waits() 
     b.act(1, json!({"type": "secret", "value": 2})).await;
     c.act(1, json!({"type": "secret", "value": 1})).await;
     d.act(1, json!({"type": "secret", "value": 2})).await;
-    while b.recv_type("update").await["seq"] != 2 {}
-    while d.recv_type("update").await["seq"] != 2 {}
+    let opened = loop {
+        let u = b.recv_type("update").await;
+        if u["seq"] == 2 {
+            break u;
+        }
+    };
+    let untimed = loop {
+        let u = d.recv_type("update").await;
+        if u["seq"] == 2 {
+            break u;
+        }
+    };
+    // The update that opens a live window carries its clock, for the
+    // players' countdown; a correspondence match has none.
+    let window = server.hub.config.response_timer_secs * 1000;
+    let left = opened["timer_ms"].as_u64().expect("a live window's update says how long it has");
+    assert!(left > 0 && left <= window, "{left} of {window}");
+    assert!(untimed.get("timer_ms").is_none(), "{untimed}");
 
     // From here on the clock only moves when every task waits.
     tokio::time::pause();

@@ -88,6 +88,9 @@ pub struct App {
     pub seed: Option<String>,
     /// Why the game ended, worked out from the last update.
     pub end_reason: Option<String>,
+    /// When the server acts for the waiting seat (a live match's response
+    /// window), from the `timer_ms` of the last welcome or update.
+    pub timer_until: Option<std::time::Instant>,
 }
 
 impl App {
@@ -121,6 +124,7 @@ impl App {
             reveals: Vec::new(),
             seed: None,
             end_reason: None,
+            timer_until: None,
         }
     }
 
@@ -189,6 +193,17 @@ impl App {
         }
     }
 
+    fn set_timer(&mut self, timer_ms: Option<u64>) {
+        self.timer_until = timer_ms.map(|ms| std::time::Instant::now() + Duration::from_millis(ms));
+    }
+
+    /// Whole seconds left of a timed window, rounded up; `None` when nothing
+    /// is timed (or it ran out and the server's update is on its way).
+    pub fn timer_left(&self) -> Option<u64> {
+        let left = self.timer_until?.checked_duration_since(std::time::Instant::now())?;
+        Some(left.as_millis().div_ceil(1000) as u64)
+    }
+
     /// React to one server frame.
     pub fn on_frame(&mut self, text: &str) {
         let msg: ServerMsg = match serde_json::from_str(text) {
@@ -196,7 +211,8 @@ impl App {
             Err(e) => return self.push_log(format!("! unreadable frame: {e}")),
         };
         match msg {
-            ServerMsg::Welcome { match_id, game, seat, seq, view, .. } => {
+            ServerMsg::Welcome { match_id, game, seat, seq, view, timer_ms, .. } => {
+                self.set_timer(timer_ms);
                 self.match_id = match_id;
                 self.seat = seat;
                 self.seq = Some(seq);
@@ -211,7 +227,8 @@ impl App {
                     self.other_game = Some(game);
                 }
             }
-            ServerMsg::Update { seq, seat, events, view, .. } => {
+            ServerMsg::Update { seq, seat, events, view, timer_ms, .. } => {
+                self.set_timer(timer_ms);
                 self.seq = Some(seq);
                 if self.other_game.is_some() {
                     self.push_log(format!("move {seq} by seat {seat}"));
@@ -584,9 +601,12 @@ pub async fn run(mut link: Link, mut app: App, mut saved: Option<Saved>) -> anyh
     });
     let mut term = Term::open()?;
     let mut last_saved = None;
+    // Redraws a running countdown once a second.
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
     while !app.quit {
         term.terminal.draw(|f| ui::draw(f, &app))?;
         tokio::select! {
+            _ = tick.tick(), if app.timer_until.is_some() => {}
             ev = keys.recv() => match ev {
                 Some(Event::Key(k)) => {
                     if let Some(frame) = app.on_key(k) {
@@ -662,6 +682,24 @@ mod tests {
         );
         assert_eq!(app.seq, Some(6));
         assert_eq!(app.log.back().unwrap(), "seat 1 passed");
+    }
+
+    #[test]
+    fn a_timed_window_counts_down_and_the_next_update_stops_it() {
+        let mut app = App::new(Catalogue::standard(), String::new(), None);
+        let mut w: serde_json::Value = serde_json::from_str(&welcome()).unwrap();
+        w["timer_ms"] = json!(4500);
+        app.on_frame(&w.to_string());
+        assert_eq!(app.timer_left(), Some(5), "4.5 s left shows as 5");
+        let backend = ratatui::backend::TestBackend::new(80, 24);
+        let mut term = ratatui::Terminal::new(backend).unwrap();
+        term.draw(|f| ui::draw(f, &app)).unwrap();
+        let screen: String = term.backend().buffer().content().iter().map(|c| c.symbol()).collect();
+        assert!(screen.contains("5 s left to answer"), "{screen}");
+        // The window closed: an update without a clock.
+        let view = board::tests::small_view();
+        app.on_frame(&update(1, 6, json!([]), &view));
+        assert_eq!(app.timer_left(), None);
     }
 
     fn update(seat: u8, seq: u64, events: serde_json::Value, view: &DuelView) -> String {

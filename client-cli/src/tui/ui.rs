@@ -110,9 +110,13 @@ fn draw_play(f: &mut Frame<'_>, app: &App, area: Rect) {
     } else {
         let highlight = app.menu.get(app.selected).map(|i| hexes(view, &i.action)).unwrap_or_default();
         f.render_widget(Paragraph::new(board_lines(view, &highlight)), cols[0]);
-        let table = Paragraph::new(table_lines(app.cat, view))
-            .wrap(Wrap { trim: false })
-            .block(Block::default().borders(Borders::LEFT));
+        let mut lines = table_lines(app.cat, view);
+        if let Some(left) = app.timer_left() {
+            // A live match's response window: the server acts when it runs out.
+            let style = Style::default().fg(Color::Red);
+            lines.insert(1.min(lines.len()), Line::styled(format!("⏱ {left} s left to answer"), style));
+        }
+        let table = Paragraph::new(lines).wrap(Wrap { trim: false }).block(Block::default().borders(Borders::LEFT));
         f.render_widget(table, cols[1]);
         f.render_widget(Paragraph::new(legend_lines()), rows[1]);
     }
