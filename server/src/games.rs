@@ -117,9 +117,12 @@ impl Registry {
         Registry::default()
     }
 
-    /// Every game this build ships: the duel.
+    /// Every game this build ships: the duel, and Divinity (one location a
+    /// match; its campaigns as records of their own are still to come).
     pub fn standard() -> Registry {
-        Registry::new().with(DuelGame(RulesetGame::default()))
+        Registry::new()
+            .with(DuelGame(RulesetGame::default()))
+            .with(RulesetGame::<athlas_engine::divinity::Divinity>::default())
     }
 
     /// Add a game (replacing one of the same name).

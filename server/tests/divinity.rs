@@ -1,0 +1,145 @@
+//! Divinity hosted by the server, one location as one match (the first
+//! step of issue 13; campaigns as their own records come next): a party of
+//! three creates and joins over the lobby, plays over real sockets (every
+//! refusal a coded error that changes nothing), every seat and a spectator
+//! get gap-free frames with their own view, and after a restart each seat
+//! resumes from its last seq at the same place.
+
+mod common;
+
+use common::{config, temp_dir, Client, Server};
+use serde_json::{json, Value};
+
+/// Actions worth trying from a view: the server's answer says which are
+/// legal (a rejected one changes nothing). Enough to get a tutorial going:
+/// the round choice, travel, exploring and resolving cards, rolls and turns.
+fn candidates(view: &Value) -> Vec<Value> {
+    let mut v = vec![
+        json!({"type": "choose_round", "explore": true}),
+        json!({"type": "travel", "to": null}),
+        json!({"type": "reveal"}),
+        json!({"type": "accept"}),
+        json!({"type": "start_turn"}),
+        json!({"type": "challenge"}),
+    ];
+    for card in view["revealed"].as_array().into_iter().flatten() {
+        v.push(json!({"type": "resolve", "card": card["id"]}));
+    }
+    v.extend([json!({"type": "end_turn"}), json!({"type": "pass"}), json!({"type": "finish_interlude"})]);
+    v
+}
+
+/// The spectator's frames up to the update of `seq`, each update the one
+/// after the last (`seen`): (status, view).
+async fn until_seq(spectator: &mut Client, seen: &mut u64, seq: u64) -> (Value, Value) {
+    loop {
+        let m = spectator.recv().await;
+        if m["type"] == "update" {
+            *seen += 1;
+            assert_eq!(m["seq"], *seen, "the spectator's updates are gap-free");
+            if *seen == seq {
+                return (m["status"].clone(), m["view"].clone());
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_party_of_three_plays_a_location_over_sockets_and_resumes_after_a_restart() {
+    let dir = temp_dir("divinity");
+    let server = Server::start(config(&dir)).await;
+
+    // The lobby: the host creates for a party of three, two friends join.
+    let (status, body) = server
+        .http("POST", "/api/matches", Some(&json!({"game": "divinity", "options": {"party": ["ifan"]}}).to_string()))
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let (status, body) = server
+        .http(
+            "POST",
+            "/api/matches",
+            Some(&json!({"game": "divinity", "options": {"party": ["ifan", "ifan"]}}).to_string()),
+        )
+        .await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("bad_options")), "two seats, one Origin: {body}");
+    let created = server.create("divinity", json!({"party": ["ifan", "sebille", "red_prince"]})).await;
+    let code = created["join_code"].as_str().unwrap();
+    let tokens =
+        [created["token"].clone(), server.join(code).await["token"].clone(), server.join(code).await["token"].clone()];
+    let match_id = created["match_id"].as_str().unwrap().to_owned();
+
+    let mut seats = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let mut c = server.ws().await;
+        let w = c.hello(token, None).await;
+        assert_eq!((w["seat"].as_u64(), w["game"].as_str()), (Some(i as u64), Some("divinity")));
+        assert_eq!(w["view"]["you"], i, "each seat sees itself");
+        seats.push(c);
+    }
+    let mut spectator = server.ws().await;
+    spectator.send(json!({"type": "watch", "match_id": match_id})).await;
+    let w = spectator.recv_type("welcome").await;
+    assert!(w["view"]["you"].is_null());
+    let (mut status, mut view) = (w["status"].clone(), w["view"].clone());
+
+    // Play: each waiting seat tries actions; refusals are coded and change nothing.
+    let (mut seq, mut id, mut refusals, mut seen) = (0u64, 0u64, 0u32, 0u64);
+    'play: while seq < 24 {
+        let waiting: Vec<usize> =
+            status["seats"].as_array().expect("waiting").iter().map(|s| s.as_u64().unwrap() as usize).collect();
+        for seat in waiting {
+            for action in candidates(&view) {
+                id += 1;
+                let answer = seats[seat].act(id, action.clone()).await;
+                if answer["type"] == "ack" {
+                    seq = answer["seq"].as_u64().unwrap();
+                    (status, view) = until_seq(&mut spectator, &mut seen, seq).await;
+                    continue 'play;
+                }
+                refusals += 1;
+                assert!(
+                    answer["code"].as_str().is_some_and(|c| !c.is_empty()) && answer["message"].is_string(),
+                    "a refusal has a code and words: {answer}"
+                );
+            }
+        }
+        panic!("no candidate was accepted at seq {seq}: status {status}");
+    }
+    assert!(refusals > 0, "the candidates included refused actions");
+
+    // Every seat ends at the same view as the spectator's but for `you`.
+    let mut last_views = Vec::new();
+    for (i, c) in seats.iter_mut().enumerate() {
+        let last = loop {
+            let m = c.recv().await;
+            if m["type"] == "update" && m["seq"] == seq {
+                break m["view"].clone();
+            }
+        };
+        let mut theirs = last.clone();
+        theirs["you"] = Value::Null;
+        assert_eq!(theirs, view, "seat {i} and a spectator see the same but `you`");
+        last_views.push(last);
+    }
+
+    // A restart: each seat comes back from a few updates ago, gets the
+    // missed ones and stands where it was.
+    server.stop().await;
+    let server = Server::start(config(&dir)).await;
+    for (i, token) in tokens.iter().enumerate() {
+        let mut c = server.ws().await;
+        let from = seq - 3;
+        let w = c.hello(token, Some(from)).await;
+        assert_eq!(w["seq"], from);
+        let mut got = from;
+        let mut last = w["view"].clone();
+        while got < seq {
+            let u = c.recv_type("update").await;
+            got += 1;
+            assert_eq!(u["seq"], got, "seat {i}: gap-free after the restart");
+            last = u["view"].clone();
+        }
+        assert_eq!(last, last_views[i], "seat {i} resumes where it was");
+    }
+    server.stop().await;
+}
