@@ -13,7 +13,16 @@ use std::path::{Path, PathBuf};
 
 /// The subsections of section 3 mapped so far, with their rule numbers as
 /// the facts file gives them (checked against it when it is found).
-const MAPPED: &[(&str, u32, u32)] = &[("3.19", 106, 114), ("3.21", 123, 129), ("3.22", 130, 130), ("3.23", 131, 133)];
+const MAPPED: &[(&str, u32, u32)] = &[
+    ("3.1", 1, 9),
+    ("3.2", 10, 20),
+    ("3.3", 21, 27),
+    ("3.4", 28, 30),
+    ("3.19", 106, 114),
+    ("3.21", 123, 129),
+    ("3.22", 130, 130),
+    ("3.23", 131, 133),
+];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
