@@ -4,26 +4,15 @@
 //! game between random players ends. Play-testing found `rate_limited`
 //! errors here. Also: `athlas watch` of an unknown match says so at once.
 
+mod support;
+
 use std::{
     io::{BufRead, BufReader},
     process::{Command, Stdio},
-    sync::Arc,
 };
 
-use athlas_server::{Config, Hub, Registry};
+use athlas_server::Config;
 use serde_json::Value;
-use tokio::net::TcpListener;
-
-async fn server(dir: &std::path::Path) -> (Arc<Hub>, String) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    // The defaults a player gets from `cargo run -p athlas-server`.
-    let config = Config { data_dir: dir.to_owned(), listen: addr, ..Config::default() };
-    let hub = Hub::open(config, Registry::standard()).await.unwrap();
-    let serving = athlas_server::serve(listener, hub.clone(), std::future::pending());
-    tokio::spawn(async move { serving.await.unwrap() });
-    (hub, format!("http://{addr}"))
-}
 
 fn athlas(args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_athlas"));
@@ -50,7 +39,7 @@ async fn two_bots_finish_a_game_on_a_default_server_without_errors() {
     );
     let dir = std::env::temp_dir().join(format!("athlas-bots-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let (_hub, url) = server(&dir).await;
+    let (_hub, _, url) = support::server(&dir).await;
 
     let games = tokio::task::spawn_blocking(move || {
         let common = ["--server", &url, "--max-actions", "60", "--fail-on-error", "--linger-ms", "200"];
@@ -92,7 +81,7 @@ async fn two_bots_finish_a_game_on_a_default_server_without_errors() {
 async fn watching_an_unknown_match_says_so_at_once() {
     let dir = std::env::temp_dir().join(format!("athlas-watch-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let (_hub, url) = server(&dir).await;
+    let (_hub, _, url) = support::server(&dir).await;
     let unknown = "00000000-0000-4000-8000-000000000000";
     let out = tokio::time::timeout(
         std::time::Duration::from_secs(20),

@@ -7,22 +7,12 @@
 //! This is the play-test bug where player one, after `resume`, was shown
 //! seat 1's hidden Divine Interventions and Alphas.
 
-use std::{path::Path, process::Output, sync::Arc, time::Duration};
+mod support;
+
+use std::{path::Path, process::Output, time::Duration};
 
 use athlas_client::net::{Backoff, Identity, Link, LinkEvent};
-use athlas_server::{Config, Hub, Registry};
 use serde_json::Value;
-use tokio::net::TcpListener;
-
-async fn server(dir: &Path) -> (Arc<Hub>, String) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let config = Config { data_dir: dir.to_owned(), listen: addr, ..Config::default() };
-    let hub = Hub::open(config, Registry::standard()).await.unwrap();
-    let serving = athlas_server::serve(listener, hub.clone(), std::future::pending());
-    tokio::spawn(async move { serving.await.unwrap() });
-    (hub, format!("http://{addr}"))
-}
 
 /// Run `athlas ARGS` in `cwd` the way a player would: no state-dir override.
 async fn athlas(cwd: &Path, args: &[&str]) -> Output {
@@ -104,7 +94,7 @@ async fn two_players_in_one_directory_keep_their_own_seats() {
     let _ = std::fs::remove_dir_all(&root);
     let (store, cwd) = (root.join("store"), root.join("players"));
     std::fs::create_dir_all(&cwd).unwrap();
-    let (_hub, url) = server(&store).await;
+    let (_hub, _, url) = support::server(&store).await;
 
     // Terminal one creates, terminal two joins, in the same directory.
     let created = athlas(&cwd, &["create", "duel", "--no-ui", "--server", &url]).await;

@@ -7,10 +7,11 @@
 //!
 //! Its own test binary, because it sets `SSL_CERT_FILE` for the process.
 
+mod support;
+
 use std::{sync::Arc, time::Duration};
 
 use athlas_client::net::{Backoff, Identity, Link, LinkEvent, ServerAddr};
-use athlas_server::{Config, Hub, Registry};
 use serde_json::Value;
 use tokio::net::{TcpListener, TcpStream};
 use tokio_rustls::{
@@ -46,12 +47,7 @@ async fn the_client_plays_through_https_and_wss() {
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(root.join("players")).unwrap();
 
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let backend = listener.local_addr().unwrap();
-    let config = Config { data_dir: root.join("store"), listen: backend, ..Config::default() };
-    let hub = Hub::open(config, Registry::standard()).await.unwrap();
-    let serving = athlas_server::serve(listener, hub, std::future::pending());
-    tokio::spawn(async move { serving.await.unwrap() });
+    let (_hub, backend, _) = support::server(&root.join("store")).await;
 
     let cert = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).unwrap();
     let ca = root.join("ca.pem");
