@@ -205,7 +205,9 @@ impl DivinityState {
             if let Some(ty) = self.aura_for(cat, seat, &a, first_aura)? {
                 a.outcome = Outcome::Damage { damage_type: ty };
             }
-            self.roll_attack(cat, seat, a, targets.0, targets.1, play.label, play.rolls - 1, ev);
+            let shot =
+                Shot { attack: a, targets: targets.0, space: targets.1, label: play.label, repeat: play.rolls - 1 };
+            self.roll_attack(cat, seat, shot, ev);
         }
         Ok(())
     }

@@ -75,7 +75,7 @@ impl DivinityState {
             let rolls = if limited { 1 } else { r.weapon.attacks };
             self.used.insert(format!("{seat}:{weapon}"), self.round);
             ev.push(Ev::Reacted { seat, skill: skill.clone(), enemy: id });
-            self.roll_attack(cat, seat, a, targets, space, skill, rolls - 1, ev);
+            self.roll_attack(cat, seat, Shot { attack: a, targets, space, label: skill, repeat: rolls - 1 }, ev);
             if self.pending.is_some() || self.roll_reduction.is_some() {
                 self.reaction = Some(ReactionWait { enemy: id, next: seat + 1, target, tactic });
                 return true;

@@ -22,31 +22,20 @@ impl DivinityState {
         p
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn roll_attack(
-        &mut self,
-        cat: &Catalogue,
-        seat: Seat,
-        a: Attack,
-        targets: Vec<Who>,
-        space: SpaceIx,
-        label: String,
-        repeat: u32,
-        ev: &mut Vec<Ev>,
-    ) {
+    pub(super) fn roll_attack(&mut self, cat: &Catalogue, seat: Seat, shot: Shot, ev: &mut Vec<Ev>) {
         let who = Who::Origin(seat);
         // Some but not all dice of several colours to lose: the roller picks
         // which (L1515); the roll waits.
         let n: u32 = self.rules_of(cat, who).iter().map(|r| r.dice_reduction).sum();
-        let d = a.dice;
+        let d = shot.attack.dice;
         let colours = [d.white, d.blue, d.red].iter().filter(|&&c| c > 0).count();
         if n > 0 && n < d.total() && colours > 1 {
             ev.push(Ev::OwnDiceToReduce { seat, remove: n });
-            self.roll_reduction = Some(RollReduction { seat, remove: n, attack: a, targets, space, label, repeat });
+            self.roll_reduction = Some(RollReduction { seat, remove: n, shot });
             return;
         }
-        let pool = self.pool_for(cat, who, &a);
-        self.roll_attack_with(cat, seat, a, targets, space, label, repeat, pool, ev);
+        let pool = self.pool_for(cat, who, &shot.attack);
+        self.roll_attack_with(cat, seat, shot, pool, ev);
     }
 
     /// The rolling Origin picks the dice its roll loses (L1515); it rolls.
@@ -61,26 +50,15 @@ impl DivinityState {
         if seat != r.seat {
             return Err(err("not_your_roll", "only the rolling Origin picks the dice its roll loses (L1515)"));
         }
-        let pool = reduced(r.attack.dice, r.remove, remove)?;
+        let pool = reduced(r.shot.attack.dice, r.remove, remove)?;
         self.roll_reduction = None;
-        self.roll_attack_with(cat, seat, r.attack, r.targets, r.space, r.label, r.repeat, pool, ev);
+        self.roll_attack_with(cat, seat, r.shot, pool, ev);
         Ok(())
     }
 
     /// An Origin's roll with its dice after reductions.
-    #[allow(clippy::too_many_arguments)]
-    fn roll_attack_with(
-        &mut self,
-        cat: &Catalogue,
-        seat: Seat,
-        a: Attack,
-        targets: Vec<Who>,
-        space: SpaceIx,
-        label: String,
-        repeat: u32,
-        pool: Pool,
-        ev: &mut Vec<Ev>,
-    ) {
+    fn roll_attack_with(&mut self, cat: &Catalogue, seat: Seat, shot: Shot, pool: Pool, ev: &mut Vec<Ev>) {
+        let Shot { attack: a, targets, space, label, repeat } = shot;
         let who = Who::Origin(seat);
         let roll = pool.roll(&mut self.rng);
         ev.push(Ev::Rolled {
@@ -198,7 +176,12 @@ impl DivinityState {
                 // The next roll of a multi-attack skill, while its target stands (L867).
                 let alive: Vec<Who> = targets.into_iter().filter(|w| self.space_of(*w).is_some()).collect();
                 if repeat > 0 && !alive.is_empty() {
-                    self.roll_attack(cat, seat, a, alive, space, label, repeat - 1, ev);
+                    self.roll_attack(
+                        cat,
+                        seat,
+                        Shot { attack: a, targets: alive, space, label, repeat: repeat - 1 },
+                        ev,
+                    );
                 } else if self.reaction.is_some() {
                     // A reaction's last roll: the enemy's turn goes on (L864).
                     self.resume_after_reaction(cat, ev);
