@@ -506,7 +506,7 @@ fn choices(s: &DivinityState, plan: &Plan) -> Vec<(Seat, A)> {
     // first, then blue, then red.
     if let Some(r) = &s.roll_reduction {
         use athlas_engine::divinity::dice::Colour;
-        let mut left = r.attack.dice;
+        let mut left = r.shot.attack.dice;
         let mut remove = Vec::new();
         for c in [Colour::White, Colour::Blue, Colour::Red] {
             while remove.len() < r.remove as usize && left.reduce(c) {

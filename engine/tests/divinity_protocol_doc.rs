@@ -171,8 +171,21 @@ fn documented_codes() -> BTreeSet<String> {
 fn engine_codes() -> BTreeSet<String> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/divinity");
     let mut out = BTreeSet::new();
-    for entry in std::fs::read_dir(dir).expect("engine/src/divinity") {
-        let src = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+    // The sources, submodule folders (content/) included.
+    let mut files = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(dir)];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(d).expect("engine/src/divinity") {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    for path in files {
+        let src = std::fs::read_to_string(path).unwrap();
         for call in ["err(", "RuleError::new("] {
             for (i, _) in src.match_indices(call) {
                 let before = src[..i].chars().last();

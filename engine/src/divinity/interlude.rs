@@ -8,13 +8,10 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use super::content::{Catalogue, ConsumableDeck, ItemKind, School};
+use super::err;
 use super::event::DivinityEvent as Ev;
 use super::state::*;
 use crate::{RuleError, Seat};
-
-fn err(code: &'static str, m: impl Into<String>) -> RuleError {
-    RuleError::new(code, m)
-}
 
 /// The interlude under way.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,23 +5,18 @@
 
 use std::collections::BTreeSet;
 
-use super::action::KeywordFrom;
-use super::content::{CardEffect, Catalogue, Condition, ItemKind, Rollers, Who as CardWho};
-use super::cooldown::{CardRef, Track, TrackCard, KEYWORD_SLOT, MINION_TRACK, ORIGIN_TRACK};
-use super::dice::{Colour, Pool};
+use super::content::{CardEffect, Catalogue, Condition, ItemKind, Who as CardWho};
+use super::cooldown::{Track, MINION_TRACK, ORIGIN_TRACK};
+use super::err;
 use super::event::DivinityEvent as Ev;
 use super::map::{MapState, SpaceIx};
 use super::state::*;
 use crate::rng::GameRng;
 use crate::{RuleError, Seat, SetupError};
 
-fn err(code: &'static str, m: impl Into<String>) -> RuleError {
-    RuleError::new(code, m)
-}
-
 /// What happens to a card once resolved (L1160, L1216, L1260, L1263).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Disposition {
+pub(super) enum Disposition {
     Discard,
     CombatStack,
     Placed,
@@ -465,7 +460,7 @@ impl DivinityState {
         self.dispose(cat, &card.id, disp);
     }
 
-    fn dispose(&mut self, cat: &Catalogue, card: &str, d: Disposition) {
+    pub(super) fn dispose(&mut self, cat: &Catalogue, card: &str, d: Disposition) {
         match d {
             Disposition::Discard => self.discard.push(card.to_string()),
             Disposition::CombatStack => self.combat_stack.push(card.to_string()),
@@ -488,7 +483,7 @@ impl DivinityState {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn apply_effects(
+    pub(super) fn apply_effects(
         &mut self,
         cat: &Catalogue,
         card: &str,
@@ -804,155 +799,6 @@ impl DivinityState {
     }
 
     // ----- Challenges (L1178-1206) -----
-
-    /// Who still has to roll (or succeed automatically).
-    pub fn challenge_waiting(&self, cat: &Catalogue) -> Vec<Seat> {
-        let Some(ch) = &self.challenge else { return Vec::new() };
-        if let Some(p) = &self.pending {
-            return vec![p.seat];
-        }
-        let card = self.loc(cat).card(&ch.card).and_then(|c| c.challenge.as_ref());
-        let one = card.is_some_and(|c| c.rollers == Rollers::One);
-        if one && !ch.results.is_empty() {
-            return Vec::new();
-        }
-        ch.group.iter().copied().filter(|s| !ch.results.contains_key(s) && !self.origins[*s as usize].downed).collect()
-    }
-
-    pub(super) fn challenge_roll(
-        &mut self,
-        cat: &Catalogue,
-        seat: Seat,
-        auto: Option<(String, KeywordFrom, usize)>,
-        played: &[(String, KeywordFrom)],
-        ev: &mut Vec<Ev>,
-    ) -> Result<(), RuleError> {
-        if !self.challenge_waiting(cat).contains(&seat) || self.pending.is_some() {
-            return Err(err("not_your_roll", "this Origin has no challenge roll to make"));
-        }
-        let ch = self.challenge.clone().expect("challenge");
-        let card = self.loc(cat).card(&ch.card).and_then(|c| c.challenge.clone()).expect("challenge card");
-        if auto.is_some() && !played.is_empty() {
-            return Err(err("bad_keyword", "an automatic success rolls no dice: no bonus keyword to play"));
-        }
-        // Skills and consumables played for bonus-die conditions (L796,
-        // L1206): each meets one condition the roller does not meet already.
-        let permanent = self.keywords(cat, seat);
-        let mut temporary = Vec::new();
-        for (kw, from) in played {
-            if matches!(from, KeywordFrom::Permanent) {
-                return Err(err("bad_keyword", "permanent keywords count by themselves"));
-            }
-            if !card.bonus.iter().any(|b| b.keyword.as_ref() == Some(kw)) {
-                return Err(err("no_condition", format!("no bonus die of this challenge asks for {kw}")));
-            }
-            if permanent.contains(kw) || temporary.contains(kw) {
-                return Err(err("condition_met", format!("{kw} is already met for this roll")));
-            }
-            self.use_keyword(cat, seat, kw, from, ev)?;
-            temporary.push(kw.clone());
-        }
-        match auto {
-            Some((kw, from, row)) => {
-                if !card.auto.contains(&kw) {
-                    return Err(err("no_auto", format!("{kw} gives no automatic success here")));
-                }
-                if row >= card.results.len() {
-                    return Err(err("no_such_result", "no such result row"));
-                }
-                self.use_keyword(cat, seat, &kw, &from, ev)?;
-                self.challenge.as_mut().unwrap().results.insert(seat, ChallengeResultKind::Row(row));
-            }
-            None => {
-                let mut pool = Pool::of(Colour::White, 3);
-                let here = self.origins[seat as usize].space;
-                let present = self.standing().filter(|s| self.origins[*s as usize].space == here).count() as u32;
-                for b in &card.bonus {
-                    let ok = b.keyword.as_ref().is_some_and(|k| permanent.contains(k) || temporary.contains(k))
-                        || b.origins_present.is_some_and(|n| present >= n);
-                    if ok {
-                        pool.add(b.colour, 1);
-                    }
-                }
-                let roll = pool.roll(&mut self.rng);
-                ev.push(Ev::Rolled {
-                    who: Who::Origin(seat),
-                    dice: roll.dice.clone(),
-                    hits: roll.hits(&cat.dice),
-                    specials: roll.specials(&cat.dice),
-                });
-                self.pending = Some(PendingRoll { seat, roll, purpose: Purpose::Challenge, card_rerolls: 0 });
-            }
-        }
-        self.finish_challenge(cat, ev);
-        Ok(())
-    }
-
-    /// Use a keyword for a condition (L796, L1009): permanent ones cost
-    /// nothing; a skill goes face down on slot 3; a consumable is discarded.
-    fn use_keyword(
-        &mut self,
-        cat: &Catalogue,
-        seat: Seat,
-        kw: &str,
-        from: &KeywordFrom,
-        ev: &mut Vec<Ev>,
-    ) -> Result<(), RuleError> {
-        let o = &self.origins[seat as usize];
-        match from {
-            KeywordFrom::Permanent => {
-                if !self.keywords(cat, seat).contains(kw) {
-                    return Err(err("no_keyword", format!("this Origin lacks {kw}")));
-                }
-            }
-            KeywordFrom::Skill(id) => {
-                if !o.hand.contains(id) || cat.skills.get(id).and_then(|s| s.keyword.as_deref()) != Some(kw) {
-                    return Err(err("no_keyword", format!("no skill in hand gives {kw}")));
-                }
-                let o = &mut self.origins[seat as usize];
-                o.hand.retain(|s| s != id);
-                o.track
-                    .place(TrackCard { card: CardRef::Skill(id.clone()), face_up: false, flip_at: None }, KEYWORD_SLOT);
-            }
-            KeywordFrom::Consumable(id) => {
-                let gives = cat.items.get(id).is_some_and(|i| i.bonus.keywords.iter().any(|k| k == kw));
-                if !o.backpack.contains(id) || !gives {
-                    return Err(err("no_keyword", format!("no consumable in the backpack gives {kw}")));
-                }
-                let o = &mut self.origins[seat as usize];
-                let i = o.backpack.iter().position(|x| x == id).unwrap();
-                o.backpack.remove(i);
-                self.discard_item(cat, seat, id, ev);
-            }
-        }
-        Ok(())
-    }
-
-    /// Once every roller has a result, flip the card and resolve each
-    /// roller's row (L1184).
-    pub(super) fn finish_challenge(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
-        if self.challenge.is_none() || self.pending.is_some() || !self.challenge_waiting(cat).is_empty() {
-            return;
-        }
-        let ch = self.challenge.take().unwrap();
-        let card = self.loc(cat).card(&ch.card).cloned().expect("card");
-        let table = card.challenge.as_ref().expect("challenge");
-        let mut disp = Disposition::Discard;
-        for (seat, res) in &ch.results {
-            let row = match res {
-                ChallengeResultKind::Row(r) => *r,
-                ChallengeResultKind::Hits(h) => table.results.iter().rposition(|r| r.min_hits <= *h).unwrap_or(0),
-            };
-            let effects = table.results[row].effects.clone();
-            self.apply_effects(cat, &card.id, &effects, &[*seat], ch.space, &mut disp, ev);
-            if self.over() {
-                return;
-            }
-        }
-        ev.push(Ev::CardResolved { card: card.id.clone() });
-        self.dispose(cat, &card.id, disp);
-        self.after_resolution(cat, ev);
-    }
 }
 
 /// What a group does in Explore step 2.

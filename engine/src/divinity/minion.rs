@@ -7,11 +7,17 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
+use super::action::Aim;
 use super::attack::Attack;
+use super::content::Catalogue;
 use super::damage::{DamageType, Defence};
 use super::dice::TargetingFace;
+use super::err;
+use super::event::DivinityEvent as Ev;
 use super::map::{Graph, SpaceIx};
+use super::state::*;
 use super::status::Status;
+use crate::RuleError;
 
 /// The special targeting table (L1635-1677).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -226,4 +232,148 @@ pub fn plan_moves(
     tied.reverse();
     tied.sort_by_key(|w| w.last().copied().unwrap_or(from));
     tied
+}
+
+impl DivinityState {
+    /// A minion's turn (L381-387, L1614-1699).
+    pub(super) fn minion_turn(&mut self, cat: &Catalogue, id: u32, ev: &mut Vec<Ev>) {
+        if self.ask_turn_start_order(cat, id, ev) {
+            return;
+        }
+        self.start_of_turn(cat, Who::Enemy(id), ev);
+        self.minion_turn_on(cat, id, ev);
+    }
+
+    /// A minion's turn after its start-of-turn effects.
+    pub(super) fn minion_turn_on(&mut self, cat: &Catalogue, id: u32, ev: &mut Vec<Ev>) {
+        let me = Who::Enemy(id);
+        let Some(e) = self.enemy(id) else { return };
+        let EnemyKind::Minion { card, veteran } = e.kind.clone() else { return };
+        let stats = cat.minions[&card].side(veteran).clone();
+        if self.has_status(cat, me, |r| r.skips_turn) {
+            self.slide_enemy(id, ev);
+            return;
+        }
+        let from = e.space;
+        // A DOMINATED minion rolls no targeting die: the party picks its target (L1735).
+        if self.has_status(cat, me, |r| r.dominated) {
+            self.dominated_turn = Some(id);
+            return;
+        }
+        let (n, face) = cat.dice.roll_targeting(&mut self.rng);
+        let (who, cands) = self.candidates(cat, id);
+        let tied = self.with_graph(cat, |g| tied_targets(g, from, face, stats.targeting, &cands));
+        if tied.len() > 1 && self.options.party_breaks_ties {
+            let options: Vec<Who> = tied.iter().map(|i| who[*i]).collect();
+            ev.push(Ev::TieToBreak { enemy: id, options: options.clone() });
+            self.tie = Some(TieChoice { enemy: id, options, tactic: None, face: n });
+            return;
+        }
+        let target = tied.first().map(|i| who[*i]);
+        if let Some(t) = target {
+            ev.push(Ev::Targeted { enemy: id, target: t, face: n });
+        }
+        let others = target.map(|t| self.route_others(t)).unwrap_or_default();
+        self.minion_act(cat, id, target, &others, ev);
+    }
+
+    /// The rest of a minion's turn once it has a target (L385-387): move to
+    /// max range, attack if in range or heal its level, slide.
+    pub(super) fn minion_act(
+        &mut self,
+        cat: &Catalogue,
+        id: u32,
+        target: Option<Who>,
+        others: &[SpaceIx],
+        ev: &mut Vec<Ev>,
+    ) {
+        let me = Who::Enemy(id);
+        let Some(EnemyKind::Minion { card, veteran }) = self.enemy(id).map(|e| e.kind.clone()) else { return };
+        let stats = cat.minions[&card].side(veteran).clone();
+        let from = self.enemy(id).unwrap().space;
+        let level = stats.level;
+        let Some(target) = target else {
+            // No one to target: no move, no attack, heal its level (G22).
+            self.heal(cat, me, level, ev);
+            self.slide_enemy(id, ev);
+            return;
+        };
+        let tspace = self.space_of(target).unwrap();
+        // An immovable minion can't be prevented from moving (L708).
+        let pinned = self.has_status(cat, me, |r| r.blocks_moving) && !self.immovable(cat, me);
+        let movement = if pinned { 0 } else { stats.movement };
+        let walks = self.with_graph(cat, |g| plan_moves(g, from, tspace, stats.attack.range, movement, false, others));
+        if walks.len() > 1 && self.options.party_breaks_ties {
+            let routes: Vec<Vec<String>> =
+                walks.iter().map(|w| w.iter().map(|&s| self.space_id(cat, s)).collect()).collect();
+            ev.push(Ev::RouteToChoose { enemy: id, routes: routes.clone() });
+            self.route = Some(RouteChoice { enemy: id, target, routes, tactic: None });
+            return;
+        }
+        let walk = walks.into_iter().next().unwrap_or_default();
+        self.minion_move_and_attack(cat, id, target, &walk, ev);
+    }
+
+    /// A minion on its chosen route, then its attack if in range or a heal
+    /// of its level (L385-387), then its slide.
+    pub(super) fn minion_move_and_attack(
+        &mut self,
+        cat: &Catalogue,
+        id: u32,
+        target: Who,
+        walk: &[SpaceIx],
+        ev: &mut Vec<Ev>,
+    ) {
+        if self.space_of(target).is_none() {
+            return;
+        }
+        self.walk(cat, id, walk, ev);
+        if !walk.is_empty() && self.react(cat, id, 0, target, None, ev) {
+            return; // the turn goes on once the reaction's roll is accepted
+        }
+        self.minion_after_move(cat, id, target, ev);
+    }
+
+    /// The rest of a minion's turn after its move: attack if in range or
+    /// heal its level (L385-387), then slide.
+    pub(super) fn minion_after_move(&mut self, cat: &Catalogue, id: u32, target: Who, ev: &mut Vec<Ev>) {
+        let me = Who::Enemy(id);
+        let Some(EnemyKind::Minion { card, veteran }) = self.enemy(id).map(|e| e.kind.clone()) else { return };
+        let stats = cat.minions[&card].side(veteran).clone();
+        let level = stats.level;
+        let Some(tspace) = self.space_of(target) else {
+            self.slide_enemy(id, ev);
+            return;
+        };
+        let Some(now) = self.enemy(id).map(|e| e.space) else { return };
+        let in_range = self.with_graph(cat, |g| g.distance(now, tspace)).is_some_and(|d| d <= stats.attack.range);
+        let blocked = self.has_status(cat, me, |r| r.blocks_attacks);
+        if in_range && !blocked {
+            if self.enemy_attack(cat, id, &stats.attack, target, false, ev) {
+                return; // the turn ends once the roll has landed
+            }
+        } else {
+            // Out of range: heal HP equal to its level (L386, L1697).
+            self.heal(cat, me, level, ev);
+        }
+        self.slide_enemy(id, ev);
+    }
+
+    /// The party (its leader) picks a DOMINATED minion's target: another
+    /// enemy or an Origin; it moves toward it and attacks if it can (L1735).
+    pub(super) fn command(&mut self, cat: &Catalogue, target: &Aim, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let id =
+            self.dominated_turn.ok_or_else(|| err("no_dominated_turn", "no DOMINATED minion is waiting for orders"))?;
+        let t = match target {
+            Aim::Enemy(e) if *e != id && self.enemy(*e).is_some() => Who::Enemy(*e),
+            Aim::Origin(s) if self.origins.get(*s as usize).is_some_and(|o| !o.downed) => Who::Origin(*s),
+            _ => return Err(err("bad_target", "choose another enemy on the map or a standing Origin")),
+        };
+        self.dominated_turn = None;
+        ev.push(Ev::Targeted { enemy: id, target: t, face: 0 });
+        self.minion_act(cat, id, Some(t), &[], ev);
+        self.check_combat_end(cat, ev);
+        self.run_queue(cat, ev);
+        Ok(())
+    }
 }

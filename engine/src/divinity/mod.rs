@@ -7,8 +7,13 @@
 //! [`attack`], [`map`], [`minion`], [`content`] (the catalogue and its
 //! vocabulary); the match itself: [`state`], [`action`], [`event`],
 //! `figure` (damage, healing, statuses on figures), `location` (setup,
-//! exploring, location cards, challenges), `round` (the round loop, Rest,
-//! the time track), `combat` (Origin turns, attacks, enemy turns),
+//! exploring, location cards), `challenge`, `round` (the round loop, Rest
+//! turns, the time track), `combat` (the Combat round, Origin turns, moving,
+//! ending a combat), `recovery` (Recover, reviving), `talent` (talents and
+//! special abilities), `inventory` (equipping, runes, trading), `play`
+//! (using a card), `roll` (an Origin's attack roll), `enemy_roll`,
+//! `enemy_turn` (what minion and Boss turns share), [`minion`] (the minion
+//! AI and turns), `boss`, `reaction` (reactions outside your turn),
 //! [`pending`] (what the match waits for, decided in one place),
 //! [`interlude`] (levelling up, the Merchant), [`view`] and [`ruleset`].
 //!
@@ -17,22 +22,32 @@
 
 pub mod action;
 pub mod attack;
+mod boss;
+mod challenge;
 mod combat;
 pub mod content;
 pub mod cooldown;
 pub mod damage;
 pub mod dice;
+mod enemy_roll;
+mod enemy_turn;
 pub mod event;
 mod figure;
 pub mod interlude;
+mod inventory;
 mod location;
 pub mod map;
 pub mod minion;
 pub mod pending;
+mod play;
+mod reaction;
+mod recovery;
+mod roll;
 mod round;
 pub mod ruleset;
 pub mod state;
 pub mod status;
+mod talent;
 pub mod view;
 
 pub use action::{Aim, CardUse, DivinityAction, KeywordFrom};
@@ -40,3 +55,10 @@ pub use event::DivinityEvent;
 pub use ruleset::Divinity;
 pub use state::{CampaignState, DivinityOptions, DivinityState};
 pub use view::DivinityView;
+
+use crate::RuleError;
+
+/// A refusal: its stable code and the rule it breaks, in words.
+fn err(code: &'static str, m: impl Into<String>) -> RuleError {
+    RuleError::new(code, m)
+}

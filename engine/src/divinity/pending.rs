@@ -40,58 +40,40 @@ impl Pending {
     /// `route_pending`, `turn_start_pending`, `tie_pending`,
     /// `roll_pending` or `challenge_under_way`.
     pub fn admits(self, action: &A) -> Result<(), RuleError> {
-        let (ok, code, message) = match self {
-            Pending::PlaceItem => (
-                matches!(action, A::PlaceItem { .. }),
-                "item_waiting",
-                "the party first finds room for the new item or discards it (L1056)",
-            ),
-            Pending::Command => (
-                matches!(action, A::Command { .. }),
-                "orders_pending",
-                "the party first picks the DOMINATED minion's target",
-            ),
-            Pending::EnemyDice => (
-                matches!(action, A::ReduceDice { .. }),
-                "reduction_pending",
-                "the party first picks the dice the enemy loses (L1515)",
-            ),
-            Pending::OwnDice(_) => (
-                matches!(action, A::ReduceDice { .. }),
-                "reduction_pending",
-                "the rolling Origin first picks the dice its roll loses (L1515)",
-            ),
-            Pending::Route => (
-                matches!(action, A::ChooseRoute { .. }),
-                "route_pending",
-                "the party first picks the minion's route among equals (L1689)",
-            ),
-            Pending::TurnStartOrder => (
-                matches!(action, A::OrderTurnStart { .. }),
+        // Each refusal spells its code where it is made, so the protocol
+        // doc's test finds every code in the source.
+        let refusal = match self {
+            Pending::PlaceItem if !matches!(action, A::PlaceItem { .. }) => {
+                RuleError::new("item_waiting", "the party first finds room for the new item or discards it (L1056)")
+            }
+            Pending::Command if !matches!(action, A::Command { .. }) => {
+                RuleError::new("orders_pending", "the party first picks the DOMINATED minion's target")
+            }
+            Pending::EnemyDice if !matches!(action, A::ReduceDice { .. }) => {
+                RuleError::new("reduction_pending", "the party first picks the dice the enemy loses (L1515)")
+            }
+            Pending::OwnDice(_) if !matches!(action, A::ReduceDice { .. }) => {
+                RuleError::new("reduction_pending", "the rolling Origin first picks the dice its roll loses (L1515)")
+            }
+            Pending::Route if !matches!(action, A::ChooseRoute { .. }) => {
+                RuleError::new("route_pending", "the party first picks the minion's route among equals (L1689)")
+            }
+            Pending::TurnStartOrder if !matches!(action, A::OrderTurnStart { .. }) => RuleError::new(
                 "turn_start_pending",
                 "the party first picks the order of the enemy's start-of-turn effects (L684)",
             ),
-            Pending::Tie => (
-                matches!(action, A::BreakTie { .. }),
-                "tie_pending",
-                "the party first picks the enemy's target among equals",
-            ),
-            Pending::EnemyRoll | Pending::Roll(_) => (
-                matches!(action, A::Reroll { .. } | A::Accept),
-                "roll_pending",
-                "accept or reroll the pending roll first",
-            ),
-            Pending::Challenge => (
-                matches!(action, A::Challenge { .. } | A::Reroll { .. } | A::Accept),
-                "challenge_under_way",
-                "finish the challenge first",
-            ),
+            Pending::Tie if !matches!(action, A::BreakTie { .. }) => {
+                RuleError::new("tie_pending", "the party first picks the enemy's target among equals")
+            }
+            Pending::EnemyRoll | Pending::Roll(_) if !matches!(action, A::Reroll { .. } | A::Accept) => {
+                RuleError::new("roll_pending", "accept or reroll the pending roll first")
+            }
+            Pending::Challenge if !matches!(action, A::Challenge { .. } | A::Reroll { .. } | A::Accept) => {
+                RuleError::new("challenge_under_way", "finish the challenge first")
+            }
+            _ => return Ok(()),
         };
-        if ok {
-            Ok(())
-        } else {
-            Err(RuleError::new(code, message))
-        }
+        Err(refusal)
     }
 }
 

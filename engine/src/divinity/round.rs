@@ -4,13 +4,10 @@
 
 use super::content::Catalogue;
 use super::cooldown::CardRef;
+use super::err;
 use super::event::DivinityEvent as Ev;
 use super::state::*;
 use crate::{RuleError, Seat};
-
-fn err(code: &'static str, m: impl Into<String>) -> RuleError {
-    RuleError::new(code, m)
-}
 
 impl DivinityState {
     /// A new round: Combat if any enemy is on the map (L277), otherwise the
@@ -98,18 +95,6 @@ impl DivinityState {
             }
         }
         *at = step;
-        Ok(())
-    }
-
-    /// Rest step (b): heal 2 and discard every status (L355), once.
-    pub(super) fn rest_recover(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        self.rest_step(seat, RestStep::Recover)?;
-        // Statuses go first so POISONED does not block the heal it is cleared with.
-        let cleared = self.origins[seat as usize].track.clear_statuses();
-        for s in cleared {
-            ev.push(Ev::StatusCleared { who: Who::Origin(seat), status: s });
-        }
-        self.heal(cat, Who::Origin(seat), 2, ev);
         Ok(())
     }
 

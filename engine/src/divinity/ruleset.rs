@@ -4,6 +4,7 @@
 
 use super::action::DivinityAction as A;
 use super::content::{Catalogue, School};
+use super::err;
 use super::event::DivinityEvent;
 use super::location::{setup, GroupChoice};
 use super::pending::Pending;
@@ -21,10 +22,6 @@ pub fn deciders(state: &DivinityState) -> Vec<Seat> {
         Some(l) => vec![l],
         None => (0..state.origins.len() as Seat).collect(),
     }
-}
-
-fn err(code: &'static str, m: impl Into<String>) -> RuleError {
-    RuleError::new(code, m)
 }
 
 impl Divinity {

@@ -333,6 +333,16 @@ pub struct RollReduction {
     pub seat: Seat,
     /// How many dice go.
     pub remove: u32,
+    /// Flattened: the view keeps its fields in the same place.
+    #[serde(flatten)]
+    pub shot: Shot,
+}
+
+/// An Origin's attack on its way to a roll: what it rolls, on whom, the
+/// space its environment effect lands on, what made it, and how many rolls
+/// of it are still to come (a multi-attack skill, L867).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shot {
     pub attack: Attack,
     pub targets: Vec<Who>,
     pub space: SpaceIx,

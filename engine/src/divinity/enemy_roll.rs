@@ -1,0 +1,192 @@
+//! An enemy's attack roll (L511, L1515): open to the Origins' Source
+//! rerolls, its dice reduction chosen by the party, and landing it.
+
+use super::attack::{self, Attack, Targets};
+use super::content::Catalogue;
+use super::dice::{Colour, Pool};
+use super::err;
+use super::event::DivinityEvent as Ev;
+use super::roll::reduced;
+use super::state::*;
+use crate::{RuleError, Seat};
+
+impl DivinityState {
+    /// An enemy's attack roll. When some Origin could spend Source on it,
+    /// it waits for their rerolls (`true`); otherwise it lands at once.
+    pub(super) fn enemy_attack(
+        &mut self,
+        cat: &Catalogue,
+        id: u32,
+        a: &Attack,
+        target: Who,
+        boss: bool,
+        ev: &mut Vec<Ev>,
+    ) -> bool {
+        let who = Who::Enemy(id);
+        // Dice of several colours to lose: the party picks which (L1515).
+        let n: u32 = self.rules_of(cat, who).iter().map(|r| r.dice_reduction).sum();
+        let d = a.dice;
+        let colours = [d.white, d.blue, d.red].iter().filter(|&&c| c > 0).count();
+        let total = (d.white + d.blue + d.red) as u32;
+        if n > 0 && n < total && colours > 1 && self.options.party_breaks_ties && self.space_of(target).is_some() {
+            ev.push(Ev::DiceToReduce { enemy: id, remove: n });
+            self.reduction = Some(ReductionChoice { enemy: id, attack: a.clone(), target, remove: n, boss });
+            return true;
+        }
+        let pool = self.pool_for(cat, who, a);
+        self.enemy_roll_with(cat, id, a, target, boss, pool, ev)
+    }
+
+    /// An enemy's attack roll with its dice after reductions.
+    #[allow(clippy::too_many_arguments)]
+    fn enemy_roll_with(
+        &mut self,
+        cat: &Catalogue,
+        id: u32,
+        a: &Attack,
+        target: Who,
+        boss: bool,
+        pool: Pool,
+        ev: &mut Vec<Ev>,
+    ) -> bool {
+        let Some(space) = self.space_of(target) else { return false };
+        let targets: Vec<Who> = match a.targets {
+            Targets::Single => vec![target],
+            // Everyone in the target's space except the attacker (L1699).
+            Targets::Area => (0..self.origins.len() as Seat)
+                .filter(|s| self.origins[*s as usize].space == space)
+                .map(Who::Origin)
+                .chain(self.enemies.iter().filter(|e| e.space == space && e.id != id).map(|e| Who::Enemy(e.id)))
+                .collect(),
+        };
+        let who = Who::Enemy(id);
+        let roll = pool.roll(&mut self.rng);
+        ev.push(Ev::Rolled {
+            who,
+            dice: roll.dice.clone(),
+            hits: roll.hits(&cat.dice),
+            specials: roll.specials(&cat.dice),
+        });
+        let r = EnemyRoll {
+            enemy: id,
+            attack: a.clone(),
+            targets,
+            space,
+            roll,
+            passed: vec![false; self.origins.len()],
+            boss,
+        };
+        if self.options.reroll_enemy_rolls && !r.roll.dice.is_empty() && !self.enemy_roll_waiting_for(&r).is_empty() {
+            self.enemy_roll = Some(r);
+            return true;
+        }
+        self.land_enemy_roll(cat, r, ev);
+        false
+    }
+
+    /// Seats that may still reroll an enemy roll: standing, with Source, not passed.
+    pub fn enemy_roll_waiting_for(&self, r: &EnemyRoll) -> Vec<Seat> {
+        (0..self.origins.len() as Seat)
+            .filter(|s| {
+                let o = &self.origins[*s as usize];
+                !o.downed && o.source > 0 && !r.passed[*s as usize]
+            })
+            .collect()
+    }
+
+    fn land_enemy_roll(&mut self, cat: &Catalogue, r: EnemyRoll, ev: &mut Vec<Ev>) {
+        let who = Who::Enemy(r.enemy);
+        let extra: u32 = self.rules_of(cat, who).iter().map(|x| x.extra_hits).sum();
+        // ★ never applies to enemies (G55).
+        let c = attack::count(&r.attack, &r.roll, &cat.dice, 0, extra);
+        self.land(cat, &r.attack, c, &r.targets, r.space, 0, ev);
+    }
+
+    /// Reroll an enemy's dice with 1 Source (L511): the others may answer again.
+    pub(super) fn reroll_enemy(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        dice: &[usize],
+        source: bool,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let r = self.enemy_roll.clone().expect("enemy roll");
+        if !self.enemy_roll_waiting_for(&r).contains(&seat) {
+            return Err(err("not_your_roll", "this Origin can't reroll this roll now"));
+        }
+        if !source {
+            return Err(err("no_reroll", "only Source rerolls an enemy's roll"));
+        }
+        if dice.is_empty() {
+            return Err(err("no_dice", "choose the dice to reroll"));
+        }
+        let mut roll = r.roll.clone();
+        roll.reroll(dice, &mut self.rng).map_err(|m| err("bad_dice", m))?;
+        self.origins[seat as usize].source -= 1;
+        ev.push(Ev::Rerolled { seat, dice: roll.dice.clone(), source: true });
+        let e = self.enemy_roll.as_mut().unwrap();
+        e.roll = roll;
+        e.passed = vec![false; e.passed.len()];
+        self.settle_enemy_roll(cat, ev);
+        Ok(())
+    }
+
+    /// Let an enemy's roll stand; once everyone has, it lands and the enemy
+    /// goes on (a minion ends its turn, a Boss plays on).
+    pub(super) fn pass_enemy_roll(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let r = self.enemy_roll.clone().expect("enemy roll");
+        if !self.enemy_roll_waiting_for(&r).contains(&seat) {
+            return Err(err("not_your_roll", "this Origin has no say on this roll now"));
+        }
+        self.enemy_roll.as_mut().unwrap().passed[seat as usize] = true;
+        self.settle_enemy_roll(cat, ev);
+        Ok(())
+    }
+
+    /// Once nobody may reroll any more, the enemy roll lands and the enemy goes on.
+    fn settle_enemy_roll(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
+        let Some(r) = self.enemy_roll.clone() else { return };
+        if !self.enemy_roll_waiting_for(&r).is_empty() {
+            return;
+        }
+        self.enemy_roll = None;
+        self.land_enemy_roll(cat, r.clone(), ev);
+        if self.enemy(r.enemy).is_some() && matches!(self.phase, Phase::Combat { .. }) {
+            if r.boss {
+                self.boss_tactics(cat, r.enemy, ev);
+            } else {
+                self.slide_enemy(r.enemy, ev);
+            }
+        }
+        self.check_combat_end(cat, ev);
+        self.run_queue(cat, ev);
+    }
+
+    /// The party picks the dice an enemy loses (L1515); its attack rolls and
+    /// the enemy goes on.
+    pub(super) fn reduce_enemy_dice(
+        &mut self,
+        cat: &Catalogue,
+        remove: &[Colour],
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let r =
+            self.reduction.clone().ok_or_else(|| err("no_reduction", "no enemy roll waits for a dice reduction"))?;
+        let pool = reduced(r.attack.dice, r.remove, remove)?;
+        self.reduction = None;
+        if !self.enemy_roll_with(cat, r.enemy, &r.attack, r.target, r.boss, pool, ev)
+            && self.enemy(r.enemy).is_some()
+            && matches!(self.phase, Phase::Combat { .. })
+        {
+            if r.boss {
+                self.boss_tactics(cat, r.enemy, ev);
+            } else {
+                self.slide_enemy(r.enemy, ev);
+            }
+        }
+        self.check_combat_end(cat, ev);
+        self.run_queue(cat, ev);
+        Ok(())
+    }
+}

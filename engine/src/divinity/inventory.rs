@@ -1,0 +1,352 @@
+//! An Origin's items (L937-1060): equipping, storing, runes, trading,
+//! discarding, and placing an item nobody had room for.
+
+use super::content::{Catalogue, ItemKind};
+use super::err;
+use super::event::DivinityEvent as Ev;
+use super::state::*;
+use crate::{RuleError, Seat};
+
+impl DivinityState {
+    /// Whether item management costs AP now: 1 in combat, free in a Rest round (L941-944).
+    fn item_turn(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<u32, RuleError> {
+        if matches!(self.phase, Phase::Interlude(_)) {
+            // Interlude step 5: equip, store and trade freely (L1347).
+            Ok(0)
+        } else if self.phase == Phase::ChooseRound && self.round == 1 {
+            // At the start of a session or location, before the first
+            // round, the same freedom (L939, L1045).
+            Ok(0)
+        } else if matches!(self.phase, Phase::Rest { .. }) {
+            self.rest_step(seat, RestStep::EquipAndTrade)?;
+            Ok(0)
+        } else {
+            self.ensure_turn(cat, seat, ev)?;
+            Ok(1)
+        }
+    }
+
+    /// Equip from the backpack; items it displaces go to the backpack (L943).
+    pub(super) fn equip(&mut self, cat: &Catalogue, seat: Seat, item: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let cost = self.item_turn(cat, seat, ev)?;
+        let o = &self.origins[seat as usize];
+        let (equipped, backpack) = equip_plan(cat, &o.equipped, &o.backpack, item)?;
+        self.spend_ap(seat, cost)?;
+        self.wear(cat, seat, item, equipped, backpack, ev);
+        Ok(())
+    }
+
+    /// Put on what [`equip_plan`] worked out; a replaced item's rune moves
+    /// onto the new item when a side fits, for free (L1078).
+    fn wear(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        item: &str,
+        equipped: Vec<String>,
+        backpack: Vec<String>,
+        ev: &mut Vec<Ev>,
+    ) {
+        let Some(ItemKind::Equipment(slot)) = cat.items.get(item).map(|d| d.kind) else { return };
+        let o = &mut self.origins[seat as usize];
+        o.equipped = equipped;
+        o.backpack = backpack;
+        let gone: Vec<String> =
+            o.runes.iter().filter(|a| !o.equipped.contains(&a.item)).map(|a| a.item.clone()).collect();
+        for old in gone {
+            let o = &mut self.origins[seat as usize];
+            let p = o.runes.iter().position(|a| a.item == old).unwrap();
+            let side = cat.runes[&o.runes[p].rune].sides.iter().position(|s| s.slot == slot);
+            match side {
+                Some(side) if !o.runes.iter().any(|a| a.item == item) => {
+                    o.runes[p].item = item.to_string();
+                    o.runes[p].side = side;
+                }
+                _ => self.unrune(seat, &old, ev),
+            }
+        }
+    }
+
+    /// Attach a rune from the backpack (or move one) to an equipped item, the
+    /// side that fits the item's slot up; done instead of an equip (L1066-1074).
+    pub(super) fn attach_rune(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        rune: &str,
+        item: &str,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let cost = self.item_turn(cat, seat, ev)?;
+        let r = cat.runes.get(rune).ok_or_else(|| err("not_a_rune", format!("{rune} is not a rune")))?;
+        let o = &self.origins[seat as usize];
+        if !o.equipped.iter().any(|x| x == item) {
+            return Err(err("not_equipped", "a rune goes on an equipped item"));
+        }
+        let Some(ItemKind::Equipment(slot)) = cat.items.get(item).map(|d| d.kind) else {
+            return Err(err("not_equipment", "a rune goes on equipment"));
+        };
+        let side =
+            r.sides.iter().position(|s| s.slot == slot).ok_or_else(|| {
+                err("rune_does_not_fit", format!("neither side of {rune} fits a {slot:?} item (L1066)"))
+            })?;
+        if o.runes.iter().any(|a| a.item == item) {
+            return Err(err("item_has_rune", "one rune per item"));
+        }
+        let in_pack = o.backpack.iter().position(|x| x == rune);
+        let attached = o.runes.iter().position(|a| a.rune == rune);
+        if in_pack.is_none() && attached.is_none() {
+            return Err(err("not_carried", "you don't carry that rune"));
+        }
+        self.spend_ap(seat, cost)?;
+        let o = &mut self.origins[seat as usize];
+        match attached {
+            Some(p) => {
+                o.runes.remove(p);
+            }
+            None => {
+                o.backpack.remove(in_pack.unwrap());
+            }
+        }
+        o.runes.push(AttachedRune { rune: rune.to_string(), item: item.to_string(), side });
+        Ok(())
+    }
+
+    /// An item leaving the equipment slots takes its rune off: into the
+    /// backpack if there is room, otherwise discarded (L1078).
+    fn unrune(&mut self, seat: Seat, item: &str, ev: &mut Vec<Ev>) {
+        let o = &mut self.origins[seat as usize];
+        if let Some(p) = o.runes.iter().position(|a| a.item == item) {
+            let r = o.runes.remove(p);
+            if o.backpack.len() < BACKPACK {
+                o.backpack.push(r.rune);
+            } else {
+                // To the bottom of the rune deck (L1056).
+                self.item_decks.entry("runes".into()).or_default().push(r.rune.clone());
+                ev.push(Ev::ItemDiscarded { seat, item: r.rune });
+            }
+        }
+    }
+
+    pub(super) fn store(&mut self, cat: &Catalogue, seat: Seat, item: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let cost = self.item_turn(cat, seat, ev)?;
+        let o = &self.origins[seat as usize];
+        let i =
+            o.equipped.iter().position(|x| x == item).ok_or_else(|| err("not_equipped", "the item is not equipped"))?;
+        if o.backpack.len() >= BACKPACK {
+            return Err(err("backpack_full", "the backpack holds 3 items (L919)"));
+        }
+        self.spend_ap(seat, cost)?;
+        let o = &mut self.origins[seat as usize];
+        let it = o.equipped.remove(i);
+        o.backpack.push(it);
+        self.unrune(seat, item, ev);
+        Ok(())
+    }
+
+    /// Trade an item (L1043-1052): give one of yours to, or take one from,
+    /// another Origin. In combat 1 AP per item and only in your space
+    /// (L1049, L1590); free with anyone anywhere in a Rest round (L1050) and
+    /// in the interlude (L1347); never in an Explore round (L1047). The
+    /// receiver stores it, or equips it when its backpack is full and it
+    /// fits (L1052); with neither it cannot receive it (L1056).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn trade(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        from: Seat,
+        to: Seat,
+        item: &str,
+        equip: bool,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let cost = self.item_turn(cat, seat, ev)?;
+        let other = if from == seat { to } else { from };
+        let r = self.origins.get(other as usize).ok_or_else(|| err("no_such_origin", "no such Origin"))?;
+        if other == seat || r.downed {
+            return Err(err("bad_partner", "trade with another Origin that is not downed (L747)"));
+        }
+        if cost > 0 && r.space != self.origins[seat as usize].space {
+            return Err(err("too_far", "in combat you trade only with an Origin in your space (L1049)"));
+        }
+        let o = &self.origins[from as usize];
+        let from_pack = o.backpack.iter().position(|x| x == item);
+        let from_eq = o.equipped.iter().position(|x| x == item);
+        if from_pack.is_none() && from_eq.is_none() {
+            return Err(err("not_carried", format!("Origin {from} does not carry {item}")));
+        }
+        if !self.has_room(cat, to, item) {
+            return Err(err("no_room", "the receiver can neither store nor equip it (L1056)"));
+        }
+        // Equipping at once is part of the trade (L1052): planned before
+        // anything moves, so a refusal leaves the state as it was.
+        let wear = if equip {
+            let r = &self.origins[to as usize];
+            let mut pack = r.backpack.clone();
+            pack.push(item.to_string());
+            Some(equip_plan(cat, &r.equipped, &pack, item)?)
+        } else {
+            None
+        };
+        self.spend_ap(seat, cost)?;
+        let o = &mut self.origins[from as usize];
+        match from_pack {
+            Some(i) => o.backpack.remove(i),
+            None => o.equipped.remove(from_eq.unwrap()),
+        };
+        self.unrune(from, item, ev);
+        let r = &mut self.origins[to as usize];
+        if let Some((equipped, backpack)) = wear {
+            self.wear(cat, to, item, equipped, backpack, ev);
+        } else if r.backpack.len() < BACKPACK {
+            r.backpack.push(item.to_string());
+        } else {
+            r.equipped.push(item.to_string());
+        }
+        ev.push(Ev::ItemTraded { from, to, item: item.to_string() });
+        Ok(())
+    }
+
+    /// The party's answer to an item nobody had room for (L1056): `to`
+    /// takes it, dropping `drop` first if it has no room; the dropped item
+    /// is discarded to its deck, or given to `pass_to` where trading is free
+    /// (a Rest round, the interlude: L1050, L1347). `to: None` discards the
+    /// new item.
+    pub(super) fn place_overflow(
+        &mut self,
+        cat: &Catalogue,
+        to: Option<Seat>,
+        drop: Option<&str>,
+        pass_to: Option<Seat>,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let Some(o) = self.overflow.first().cloned() else {
+            return Err(err("no_item_waiting", "no item is waiting for room"));
+        };
+        let Some(to) = to else {
+            if drop.is_some() || pass_to.is_some() {
+                return Err(err("bad_choice", "discarding the new item drops nothing else"));
+            }
+            self.overflow.remove(0);
+            self.to_deck_bottom(cat, &o.item);
+            ev.push(Ev::RewardDiscarded { item: o.item });
+            return Ok(());
+        };
+        if !o.takers.contains(&to) {
+            return Err(err("not_a_taker", format!("Origin {to} may not take {} (L1039)", o.item)));
+        }
+        match drop {
+            None if !self.has_room(cat, to, &o.item) => {
+                return Err(err("no_room", "drop another item to make room (L1056)"));
+            }
+            None if pass_to.is_some() => return Err(err("bad_choice", "nothing dropped to pass on")),
+            None => {}
+            Some(d) => {
+                let c = &self.origins[to as usize];
+                let in_pack = c.backpack.iter().position(|x| x == d);
+                let in_eq = c.equipped.iter().position(|x| x == d);
+                let rune = c.runes.iter().position(|a| a.rune == d);
+                if in_pack.is_none() && in_eq.is_none() && rune.is_none() {
+                    return Err(err("not_carried", format!("Origin {to} does not carry {d}")));
+                }
+                let mut next = self.clone();
+                let c = &mut next.origins[to as usize];
+                if let Some(i) = in_pack {
+                    c.backpack.remove(i);
+                } else if let Some(i) = in_eq {
+                    c.equipped.remove(i);
+                } else {
+                    c.runes.remove(rune.unwrap());
+                }
+                next.unrune(to, d, ev);
+                if !next.has_room(cat, to, &o.item) {
+                    return Err(err("still_no_room", format!("dropping {d} makes no room for {}", o.item)));
+                }
+                match pass_to {
+                    None => next.discard_item(cat, to, d, ev),
+                    Some(p) => {
+                        if !matches!(self.phase, Phase::Rest { .. } | Phase::Interlude(_)) {
+                            return Err(err(
+                                "no_trading_now",
+                                "only a Rest round or the interlude lets the party trade freely (L1047-1050)",
+                            ));
+                        }
+                        let r = next.origins.get(p as usize).ok_or_else(|| err("no_such_origin", "no such Origin"))?;
+                        if p == to || r.downed || !next.has_room(cat, p, d) {
+                            return Err(err("bad_receiver", format!("Origin {p} cannot receive {d} (L747, L1056)")));
+                        }
+                        next.place_item(cat, p, d);
+                        ev.push(Ev::ItemTraded { from: to, to: p, item: d.to_string() });
+                    }
+                }
+                *self = next;
+            }
+        }
+        self.overflow.remove(0);
+        self.place_item(cat, to, &o.item);
+        ev.push(Ev::ItemGained { seat: Some(to), item: o.item });
+        Ok(())
+    }
+
+    pub(super) fn discard_carried(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        item: &str,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let _ = self.item_turn(cat, seat, ev)?;
+        let o = &mut self.origins[seat as usize];
+        if let Some(i) = o.backpack.iter().position(|x| x == item) {
+            o.backpack.remove(i);
+        } else if let Some(i) = o.equipped.iter().position(|x| x == item) {
+            o.equipped.remove(i);
+        } else if let Some(i) = o.runes.iter().position(|a| a.rune == item) {
+            o.runes.remove(i);
+        } else {
+            return Err(err("not_carried", "you don't carry that item"));
+        }
+        self.unrune(seat, item, ev);
+        self.discard_item(cat, seat, item, ev);
+        Ok(())
+    }
+}
+
+/// What equipping `item` (in `backpack`) leaves: the new equipment and
+/// backpack, the items it displaces stored, oldest first (L943).
+fn equip_plan(
+    cat: &Catalogue,
+    equipped: &[String],
+    backpack: &[String],
+    item: &str,
+) -> Result<(Vec<String>, Vec<String>), RuleError> {
+    let i =
+        backpack.iter().position(|x| x == item).ok_or_else(|| err("not_carried", "the item is not in the backpack"))?;
+    let Some(ItemKind::Equipment(slot)) = cat.items.get(item).map(|d| d.kind) else {
+        return Err(err("not_equipment", "only equipment can be equipped (L239)"));
+    };
+    let mut equipped = equipped.to_vec();
+    let mut backpack = backpack.to_vec();
+    backpack.remove(i);
+    equipped.push(item.to_string());
+    // Displace what blocks the new item, oldest first.
+    while !fits(cat, &equipped) {
+        let pos = equipped.iter().position(|x| {
+            let k = cat.items[x].kind;
+            x != item
+                && match slot {
+                    super::content::Slot::OneHand | super::content::Slot::TwoHands => {
+                        matches!(k, ItemKind::Equipment(super::content::Slot::OneHand | super::content::Slot::TwoHands))
+                    }
+                    s => k == ItemKind::Equipment(s),
+                }
+        });
+        let Some(p) = pos else { return Err(err("does_not_fit", "the item does not fit")) };
+        backpack.push(equipped.remove(p));
+    }
+    if backpack.len() > BACKPACK {
+        return Err(err("backpack_full", "no room for the displaced item: discard something first (L1056)"));
+    }
+    Ok((equipped, backpack))
+}

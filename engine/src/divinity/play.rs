@@ -1,0 +1,435 @@
+//! Playing a card (L470-560, L1500-1560): skills, item actions, consumables
+//! and summons: its cost, aim, limits and what it leaves on the track.
+
+use super::action::{Aim, CardUse};
+use super::attack::{Attack, Outcome, Targets};
+use super::content::{Catalogue, ItemKind, Mover, SkillMove};
+use super::cooldown::{CardRef, TrackCard};
+use super::damage::DamageType;
+use super::err;
+use super::event::DivinityEvent as Ev;
+use super::map::SpaceIx;
+use super::state::*;
+use crate::{RuleError, Seat};
+
+/// What using a card costs and leaves behind.
+struct Play {
+    attack: Option<Attack>,
+    /// Rolls of the attack: more than one for a weapon skill.
+    rolls: u32,
+    /// A weapon skill also spends the weapon's once-per-round use.
+    weapon: Option<String>,
+    ap: u32,
+    source: u32,
+    label: String,
+    revives: Option<u32>,
+}
+
+impl DivinityState {
+    /// Use a skill, item, consumable or summon (L1584): pay, roll, and wait
+    /// for rerolls. In a Rest round one card is free (L360).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn use_card(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        card: &CardUse,
+        aim: &Aim,
+        first_aura: Option<&str>,
+        include_self: Option<bool>,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let rest = matches!(self.phase, Phase::Rest { .. });
+        if rest {
+            self.rest_turn_of(seat)?;
+        } else {
+            self.ensure_turn(cat, seat, ev)?;
+        }
+        if self.has_status(cat, Who::Origin(seat), |r| r.blocks_attacks) {
+            return Err(err("cannot_act", "a status stops this Origin using cards"));
+        }
+        let keywords = self.keywords(cat, seat);
+        let o = &self.origins[seat as usize];
+        let play = match card {
+            CardUse::Skill(id) => {
+                if !o.hand.contains(id) {
+                    return Err(err("not_in_hand", format!("{id} is not in hand")));
+                }
+                let s = &cat.skills[id];
+                if let Some(k) = &s.requires {
+                    if !keywords.contains(k) {
+                        return Err(err("needs_keyword", format!("{id} needs an equipped {k} (L790)")));
+                    }
+                }
+                if s.source > 0 && !o.collar_broken {
+                    return Err(err("collar_intact", "Source skills need a broken collar (L518)"));
+                }
+                match s.weapon {
+                    None => Play {
+                        attack: s.attack.clone(),
+                        rolls: 1,
+                        weapon: None,
+                        ap: s.ap,
+                        source: s.source,
+                        label: id.clone(),
+                        revives: None,
+                    },
+                    Some(w) => {
+                        let weapon = o
+                            .equipped
+                            .iter()
+                            .find(|i| {
+                                let d = &cat.items[*i];
+                                d.kind == ItemKind::Equipment(w.slot)
+                                    && d.action.as_ref().is_some_and(|a| !w.melee || a.attack.range == 0)
+                            })
+                            .ok_or_else(|| {
+                                err("needs_weapon", format!("{id} needs an equipped {:?} weapon (L864)", w.slot))
+                            })?;
+                        let a = cat.items[weapon].action.as_ref().expect("weapon action");
+                        self.check_action_limits(seat, weapon, a.per_round, a.requires.as_deref(), &keywords)?;
+                        let mut attack = self.item_attack(cat, seat, weapon);
+                        attack.level_bonus = true;
+                        let rolls = if a.per_round.is_some() { 1 } else { w.attacks };
+                        Play {
+                            attack: Some(attack),
+                            rolls,
+                            weapon: Some(weapon.clone()),
+                            ap: s.ap,
+                            source: s.source,
+                            label: id.clone(),
+                            revives: None,
+                        }
+                    }
+                }
+            }
+            CardUse::Item(id) => {
+                if !o.equipped.contains(id) {
+                    return Err(err("not_equipped", format!("{id} is not equipped")));
+                }
+                let a = cat.items[id].action.as_ref().ok_or_else(|| err("no_action", "this item has no action"))?;
+                self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), &keywords)?;
+                let attack = self.item_attack(cat, seat, id);
+                Play {
+                    attack: Some(attack),
+                    rolls: 1,
+                    weapon: None,
+                    ap: a.ap,
+                    source: 0,
+                    label: id.clone(),
+                    revives: None,
+                }
+            }
+            CardUse::Consumable(id) => {
+                if !o.backpack.contains(id) {
+                    return Err(err("not_carried", format!("{id} is not in the backpack")));
+                }
+                let d = cat
+                    .items
+                    .get(id)
+                    .filter(|d| matches!(d.kind, ItemKind::Consumable(_)))
+                    .ok_or_else(|| err("not_consumable", format!("{id} is not a consumable")))?;
+                let a = d.action.as_ref().ok_or_else(|| err("no_action", "this consumable has no action"))?;
+                self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), &keywords)?;
+                Play {
+                    attack: Some(a.attack.clone()),
+                    rolls: 1,
+                    weapon: None,
+                    ap: a.ap,
+                    source: 0,
+                    label: id.clone(),
+                    revives: d.revives,
+                }
+            }
+            CardUse::Summon => {
+                let s = o.summon.clone().ok_or_else(|| err("no_summon", "no active summon"))?;
+                let a = &cat.summons[&s].action;
+                self.check_action_limits(seat, &s, a.per_round, a.requires.as_deref(), &keywords)?;
+                Play {
+                    attack: Some(a.attack.clone()),
+                    rolls: 1,
+                    weapon: None,
+                    ap: a.ap,
+                    source: 0,
+                    label: s,
+                    revives: None,
+                }
+            }
+        };
+        let movement = match card {
+            CardUse::Skill(id) => cat.skills[id].movement,
+            _ => None,
+        };
+        let moving = match movement {
+            Some(m) => Some(self.skill_move(cat, seat, m, aim, rest)?),
+            None => None,
+        };
+        let targets = match &play.attack {
+            Some(a) => self.aim(cat, seat, a, aim, play.revives.is_some(), include_self)?,
+            None => (Vec::new(), self.origins[seat as usize].space),
+        };
+        // Pay.
+        if play.source > 0 {
+            if self.origins[seat as usize].source < play.source {
+                return Err(err("not_enough_source", "not enough Source"));
+            }
+            self.origins[seat as usize].source -= play.source;
+        } else if rest {
+            self.rest_step(seat, RestStep::UseCard)?;
+        } else {
+            self.spend_ap(seat, play.ap)?;
+        }
+        self.used.insert(format!("{seat}:{}", play.label), self.round);
+        if let Some(w) = &play.weapon {
+            self.used.insert(format!("{seat}:{w}"), self.round);
+        }
+        self.after_use(cat, seat, card, ev);
+        if let Some((who, to)) = moving {
+            match who {
+                Who::Origin(s) => self.origins[s as usize].space = to,
+                Who::Enemy(e) => self.enemy_mut(e).expect("checked enemy").space = to,
+            }
+            ev.push(Ev::Moved { who, to: self.space_id(cat, to) });
+        }
+        if let Some(n) = play.revives {
+            if let Some(Who::Origin(t)) = targets.0.first() {
+                let max = self.max_hp(cat, Who::Origin(*t));
+                let o = &mut self.origins[*t as usize];
+                o.downed = false;
+                o.hp = n.min(max);
+                ev.push(Ev::Revived { seat: *t, hp: self.origins[*t as usize].hp });
+            }
+            return Ok(());
+        }
+        if let Some(mut a) = play.attack {
+            if let Some(ty) = self.aura_for(cat, seat, &a, first_aura)? {
+                a.outcome = Outcome::Damage { damage_type: ty };
+            }
+            let shot =
+                Shot { attack: a, targets: targets.0, space: targets.1, label: play.label, repeat: play.rolls - 1 };
+            self.roll_attack(cat, seat, shot, ev);
+        }
+        Ok(())
+    }
+
+    /// Who a movement skill moves and where (L905-907): the user to an aimed
+    /// space within range, or an aimed ally or enemy within range into the
+    /// user's space. Spaces cost no AP and DIFFICULT TERRAIN is ignored
+    /// (L907); locked paths and spaces can't be crossed (L1092, L1100);
+    /// immovable targets can't be moved (L708, L1829); a status that stops
+    /// moving stops the user (G32); a downed Origin can't be moved by a skill.
+    fn skill_move(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        m: SkillMove,
+        aim: &Aim,
+        rest: bool,
+    ) -> Result<(Who, SpaceIx), RuleError> {
+        let here = self.origins[seat as usize].space;
+        let (who, from, to) = match (m.mover, aim) {
+            (Mover::User, Aim::Space(id)) => {
+                let to = self.space_ix(cat, id).ok_or_else(|| err("no_such_space", format!("no space {id}")))?;
+                if self.has_status(cat, Who::Origin(seat), |r| r.blocks_moving) {
+                    return Err(err("cannot_move", "a status stops this Origin moving (G32)"));
+                }
+                (Who::Origin(seat), here, to)
+            }
+            (Mover::User, _) => return Err(err("aim_a_space", "this skill moves you: aim at a space")),
+            (Mover::Target, Aim::Space(_)) => {
+                return Err(err("aim_a_figure", "this skill moves an ally or an enemy: aim at one"))
+            }
+            (Mover::Target, a) => {
+                let who = a.who().expect("a figure");
+                let from = self.space_of(who).ok_or_else(|| err("no_such_target", "no such figure"))?;
+                if let Who::Origin(s) = who {
+                    if s == seat || self.origins[s as usize].downed {
+                        return Err(err("bad_target", "the skill moves another Origin who is not downed (L747)"));
+                    }
+                }
+                if self.immovable(cat, who) {
+                    return Err(err("immovable", "an immovable target can't be moved (L708, L1829)"));
+                }
+                (who, from, here)
+            }
+        };
+        if from == to {
+            return Err(err("no_move", "the figure is already there"));
+        }
+        if rest && self.loc(cat).map.spaces[to].tactical() {
+            return Err(err("tactical_space", "only combat lets a figure stop in a tactical space (L1116)"));
+        }
+        match self.with_graph(cat, |g| g.distance(from, to)) {
+            Some(d) if d <= m.range => Ok((who, to)),
+            Some(_) => Err(err("out_of_range", format!("the skill moves up to {} spaces", m.range))),
+            None => Err(err("unreachable", "no unlocked path leads there (L1092, L1100)")),
+        }
+    }
+
+    /// An equipped item's attack, with the damage type its rune gives (L1070).
+    pub(super) fn item_attack(&self, cat: &Catalogue, seat: Seat, id: &str) -> Attack {
+        let o = &self.origins[seat as usize];
+        let mut attack = cat.items[id].action.as_ref().expect("item action").attack.clone();
+        for r in o.runes.iter().filter(|r| r.item == id) {
+            if let (Some(ty), Outcome::Damage { .. }) = (cat.runes[&r.rune].sides[r.side].damage_type, attack.outcome) {
+                attack.outcome = Outcome::Damage { damage_type: ty };
+            }
+        }
+        attack
+    }
+
+    /// Auras of Origins in the attacker's space turn a physical attack into
+    /// their type. With several, the attacker picks the one that resolves
+    /// first, and the attack is then no longer physical (L883-887); by
+    /// default its own aura, then the lowest seat's.
+    pub(super) fn aura_for(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        a: &Attack,
+        first: Option<&str>,
+    ) -> Result<Option<DamageType>, RuleError> {
+        if a.damage_type() != Some(DamageType::Physical) {
+            return Ok(None);
+        }
+        let here = self.origins[seat as usize].space;
+        let mut auras: Vec<(Seat, String, DamageType)> = Vec::new();
+        // A downed Origin's face-up cards stay active (L743, L416).
+        for (s, o) in self.origins.iter().enumerate() {
+            if o.space != here {
+                continue;
+            }
+            for c in o.track.active() {
+                if let CardRef::Skill(id) = c {
+                    if let Some(ty) = cat.skills[id].aura {
+                        auras.push((s as Seat, id.clone(), ty));
+                    }
+                }
+            }
+        }
+        auras.sort_by_key(|(s, _, _)| (*s != seat, *s));
+        match first {
+            Some(f) => auras
+                .iter()
+                .find(|(_, id, _)| id == f)
+                .map(|(_, _, ty)| Some(*ty))
+                .ok_or_else(|| err("no_such_aura", format!("no active {f} in your space"))),
+            None => Ok(auras.first().map(|(_, _, ty)| *ty)),
+        }
+    }
+
+    pub(super) fn check_action_limits(
+        &self,
+        seat: Seat,
+        id: &str,
+        per_round: Option<u32>,
+        requires: Option<&str>,
+        keywords: &std::collections::BTreeSet<String>,
+    ) -> Result<(), RuleError> {
+        if per_round.is_some() && self.used.get(&format!("{seat}:{id}")) == Some(&self.round) {
+            return Err(err("once_per_round", "this can be used once per round (L968)"));
+        }
+        if let Some(k) = requires {
+            if !keywords.contains(k) {
+                return Err(err("needs_keyword", format!("this needs {k}")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Who a card's roll lands on (L1543-1548): a single target in range, or
+    /// everyone in a space in range except the user unless the user opts in
+    /// (a healing area includes the user by default, as the Healing Grenade
+    /// example does).
+    pub(super) fn aim(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        a: &Attack,
+        aim: &Aim,
+        revive: bool,
+        include_self: Option<bool>,
+    ) -> Result<(Vec<Who>, SpaceIx), RuleError> {
+        let here = self.origins[seat as usize].space;
+        let (space, single) = match (a.targets, aim) {
+            (Targets::Single, Aim::Origin(s)) => {
+                let o = self.origins.get(*s as usize).ok_or_else(|| err("no_such_origin", "no such Origin"))?;
+                if revive && !o.downed {
+                    return Err(err("not_downed", "this revives a downed Origin"));
+                }
+                (o.space, Some(Who::Origin(*s)))
+            }
+            (Targets::Single, Aim::Enemy(e)) if !revive => {
+                let e = self.enemy(*e).ok_or_else(|| err("no_such_enemy", "no such enemy"))?;
+                (e.space, Some(Who::Enemy(e.id)))
+            }
+            (Targets::Area, Aim::Space(id)) => {
+                (self.space_ix(cat, id).ok_or_else(|| err("no_such_space", format!("no space {id}")))?, None)
+            }
+            _ => return Err(err("bad_aim", "aim a single-target card at someone and an area card at a space")),
+        };
+        let further: u32 = match a.targets {
+            Targets::Area => self.origins[seat as usize]
+                .talents
+                .iter()
+                .filter_map(|t| cat.talents.get(t))
+                .map(|t| t.area_range)
+                .sum(),
+            Targets::Single => 0,
+        };
+        let range = a.range + further;
+        let d = self.with_graph(cat, |g| g.distance(here, space));
+        if d.is_none_or(|d| d > range) {
+            return Err(err("out_of_range", format!("the target is beyond range {range}")));
+        }
+        let targets = match single {
+            Some(w) => vec![w],
+            None => {
+                let me_too = include_self.unwrap_or(matches!(a.outcome, Outcome::Heal { .. }));
+                let mut v: Vec<Who> = (0..self.origins.len() as Seat)
+                    .filter(|s| self.origins[*s as usize].space == space && (*s != seat || me_too))
+                    .map(Who::Origin)
+                    .collect();
+                v.extend(self.enemies.iter().filter(|e| e.space == space).map(|e| Who::Enemy(e.id)));
+                v
+            }
+        };
+        Ok((targets, space))
+    }
+
+    /// After paying: skills go on cooldown (face up if ongoing), a summon
+    /// takes the slot, consumables are spent or go on the track (L784, L992).
+    fn after_use(&mut self, cat: &Catalogue, seat: Seat, card: &CardUse, ev: &mut Vec<Ev>) {
+        let o = &mut self.origins[seat as usize];
+        match card {
+            CardUse::Skill(id) => {
+                let s = &cat.skills[id];
+                o.hand.retain(|x| x != id);
+                let ongoing = s.flip_at.is_some() || s.ongoing != Default::default() || s.summon.is_some();
+                let tc = TrackCard { card: CardRef::Skill(id.clone()), face_up: ongoing, flip_at: s.flip_at };
+                if let Some(back) = o.track.place(tc, s.cooldown) {
+                    if let CardRef::Skill(id) = back.card {
+                        o.hand.push(id);
+                    }
+                }
+                if let Some(m) = &s.summon {
+                    o.summon = Some(m.clone());
+                }
+            }
+            CardUse::Consumable(id) => {
+                let i = o.backpack.iter().position(|x| x == id).expect("checked");
+                o.backpack.remove(i);
+                match cat.items[id].ongoing_slot {
+                    Some(slot) => {
+                        o.track.place(
+                            TrackCard { card: CardRef::Consumable(id.clone()), face_up: true, flip_at: None },
+                            slot,
+                        );
+                    }
+                    None => self.discard_item(cat, seat, id, ev),
+                }
+            }
+            CardUse::Item(_) | CardUse::Summon => {}
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! Talents (L551-565) flipped or always on, and an Origin's special ability (L501-503).
+
+use super::action::Aim;
+use super::attack::{self, Attack};
+use super::content::{AbilityEffect, AbilityTarget, Catalogue, Per};
+use super::damage::DamageType;
+use super::err;
+use super::event::DivinityEvent as Ev;
+use super::state::*;
+use crate::{RuleError, Seat};
+
+impl DivinityState {
+    /// A once-per-location talent (L559): 0 AP, flipped face down until the
+    /// next location's setup (interlude step 4, L1346).
+    pub(super) fn use_talent(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        talent: &str,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        self.ensure_turn(cat, seat, ev)?;
+        let o = &self.origins[seat as usize];
+        if !o.talents.iter().any(|t| t == talent) {
+            return Err(err("no_such_talent", "this Origin doesn't have that talent"));
+        }
+        let d = &cat.talents[talent];
+        if !d.once_per_location {
+            return Err(err("ongoing_talent", "an ongoing talent is always on; nothing to flip"));
+        }
+        if o.talents_used.iter().any(|t| t == talent) {
+            return Err(err("talent_used", "once per location: it is face down until the next location"));
+        }
+        if d.gain_ap == 0 && d.recover_from.is_none() && d.clears.is_empty() {
+            return Err(err("not_modelled", "this talent's effect is printed text the engine does not play"));
+        }
+        if let Some(deck) = d.recover_from {
+            let name = super::state::consumable_deck(deck);
+            let card = self
+                .item_decks
+                .get(name)
+                .and_then(|c| c.last())
+                .cloned()
+                .ok_or_else(|| err("nothing_to_recover", format!("no card lies under the {name} deck")))?;
+            if o.backpack.len() >= BACKPACK {
+                return Err(err("backpack_full", "the backpack holds 3 items (L919)"));
+            }
+            self.item_decks.get_mut(name).expect("checked").pop();
+            self.origins[seat as usize].backpack.push(card.clone());
+            ev.push(Ev::ItemGained { seat: Some(seat), item: card });
+        }
+        for st in &d.clears {
+            self.remove_status(Who::Origin(seat), *st, ev);
+        }
+        let max = self.max_ap(cat, seat);
+        let o = &mut self.origins[seat as usize];
+        o.talents_used.push(talent.to_string());
+        o.ap = (o.ap + d.gain_ap).min(max);
+        Ok(())
+    }
+
+    /// An Origin's special ability (L501-503): 0 AP, once per round or per
+    /// location as its data says, on the Origin's Combat turn.
+    pub(super) fn use_ability(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        aim: Option<&Aim>,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        self.ensure_turn(cat, seat, ev)?;
+        let o = &self.origins[seat as usize];
+        let ab = cat.origins[&o.origin]
+            .ability
+            .clone()
+            .ok_or_else(|| err("no_ability", "this Origin's special ability has no effect the engine plays"))?;
+        let key = format!("{seat}:ability");
+        let used = match ab.per {
+            Per::Round => self.used.get(&key) == Some(&self.round),
+            Per::Location => self.used.contains_key(&key),
+        };
+        if used {
+            return Err(err("ability_used", format!("the special ability is once per {:?}", ab.per)));
+        }
+        if self.has_status(cat, Who::Origin(seat), |r| r.blocks_attacks) {
+            return Err(err("cannot_act", "a status stops this Origin acting"));
+        }
+        let here = o.space;
+        let aimed = |ok: &dyn Fn(Who) -> bool| -> Result<Who, RuleError> {
+            let who = aim.and_then(Aim::who).ok_or_else(|| err("aim_needed", "aim at a figure in your space"))?;
+            if self.space_of(who) != Some(here) || !ok(who) {
+                return Err(err("bad_target", "the ability needs a fitting target in your space"));
+            }
+            Ok(who)
+        };
+        let targets: Vec<Who> = match ab.target {
+            AbilityTarget::User => vec![Who::Origin(seat)],
+            // Allies are the other Origins (L1418-1420).
+            AbilityTarget::Ally => {
+                vec![aimed(&|w| matches!(w, Who::Origin(s) if s != seat && !self.origins[s as usize].downed))?]
+            }
+            AbilityTarget::AlliesHere => (0..self.origins.len() as Seat)
+                .filter(|&s| self.origins[s as usize].space == here && !self.origins[s as usize].downed)
+                .map(Who::Origin)
+                .collect(),
+            AbilityTarget::Enemy => vec![aimed(&|w| matches!(w, Who::Enemy(_)))?],
+            AbilityTarget::Minion => vec![aimed(
+                &|w| matches!(w, Who::Enemy(e) if matches!(self.enemy(e).map(|x| &x.kind), Some(EnemyKind::Minion { .. }))),
+            )?],
+        };
+        self.used.insert(key, self.round);
+        ev.push(Ev::AbilityUsed { seat });
+        for e in &ab.effects {
+            for &w in &targets {
+                if self.space_of(w).is_none() {
+                    continue; // defeated by an earlier effect
+                }
+                match e {
+                    AbilityEffect::Damage { amount, ty } => self.damage(cat, w, *amount, *ty, ev),
+                    AbilityEffect::Heal { amount } => self.heal(cat, w, *amount, ev),
+                    AbilityEffect::Status { status, cooldown } => {
+                        let g = attack::StatusGrant { status: *status, cooldown: *cooldown };
+                        self.give_status(cat, w, g, ev);
+                    }
+                    AbilityEffect::Cleanse => {
+                        let cleared = match w {
+                            Who::Origin(s) => self.origins[s as usize].track.clear_statuses(),
+                            Who::Enemy(id) => self.enemy_mut(id).map(|e| e.track.clear_statuses()).unwrap_or_default(),
+                        };
+                        for status in cleared {
+                            ev.push(Ev::StatusCleared { who: w, status });
+                        }
+                    }
+                    AbilityEffect::GainAp { amount } => {
+                        if let Who::Origin(s) = w {
+                            let max = self.max_ap(cat, s);
+                            let o = &mut self.origins[s as usize];
+                            o.ap = (o.ap + amount).min(max);
+                        }
+                    }
+                    AbilityEffect::Environment { environment } => {
+                        self.map.tokens.insert(here, *environment);
+                        ev.push(Ev::EnvironmentPlaced { space: self.space_id(cat, here), environment: *environment });
+                    }
+                }
+            }
+        }
+        self.check_combat_end(cat, ev);
+        Ok(())
+    }
+
+    /// A once-per-location talent that flips by itself when the Origin's
+    /// attack defeats an enemy gives its AP (up to the maximum).
+    pub(super) fn kill_talents(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) {
+        let o = &self.origins[seat as usize];
+        let Some((t, ap)) = o
+            .talents
+            .iter()
+            .filter(|t| !o.talents_used.contains(t))
+            .find_map(|t| cat.talents.get(t).filter(|d| d.ap_on_kill > 0).map(|d| (t.clone(), d.ap_on_kill)))
+        else {
+            return;
+        };
+        let max = self.max_ap(cat, seat);
+        let o = &mut self.origins[seat as usize];
+        o.talents_used.push(t.clone());
+        o.ap = (o.ap + ap).min(max);
+        ev.push(Ev::TalentUsed { seat, talent: t });
+    }
+
+    /// Extra hits the Origin's ongoing talents add to a damaging attack.
+    pub(super) fn talent_hits(&self, cat: &Catalogue, seat: Seat, a: &Attack) -> u32 {
+        let Some(ty) = a.damage_type() else { return 0 };
+        let o = &self.origins[seat as usize];
+        let full = cat.origins[&o.origin].at(o.level).is_some_and(|c| o.hp >= c.hp);
+        o.talents
+            .iter()
+            .filter_map(|t| cat.talents.get(t)?.extra_hits.as_ref())
+            .filter(|h| (!h.at_full_hp || full) && (!h.magical || ty != DamageType::Physical))
+            .map(|h| h.hits)
+            .sum()
+    }
+}
