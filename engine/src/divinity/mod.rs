@@ -25,6 +25,7 @@ pub mod dice;
 pub mod event;
 mod figure;
 pub mod interlude;
+pub mod legal;
 mod location;
 pub mod map;
 pub mod minion;
