@@ -199,13 +199,13 @@ fn pending_answers(cat: &Catalogue, s: &DivinityState, seat: Seat, p: Pending, v
         Pending::EnemyRoll => {
             v.push(A::Accept);
             if let Some(r) = &s.enemy_roll {
-                rerolls(cat, r.roll.dice.len(), &r.roll.misses(&cat.dice), v);
+                rerolls(r.roll.dice.len(), &r.roll.misses(&cat.dice), v);
             }
         }
         Pending::Roll(_) => {
             v.push(A::Accept);
             if let Some(r) = &s.pending {
-                rerolls(cat, r.roll.dice.len(), &r.roll.misses(&cat.dice), v);
+                rerolls(r.roll.dice.len(), &r.roll.misses(&cat.dice), v);
             }
         }
         Pending::Challenge => challenge(cat, s, seat, v),
@@ -220,8 +220,8 @@ fn colour_multisets(n: usize) -> Vec<Vec<Colour>> {
             out.push(cur.clone());
             return;
         }
-        for i in from..ALL.len() {
-            cur.push(ALL[i]);
+        for (i, c) in ALL.iter().enumerate().skip(from) {
+            cur.push(*c);
             go(n, i, cur, out);
             cur.pop();
         }
@@ -234,7 +234,7 @@ fn colour_multisets(n: usize) -> Vec<Vec<Colour>> {
 }
 
 /// `reroll` of dice subsets, with and without Source.
-fn rerolls(_cat: &Catalogue, n: usize, misses: &[usize], v: &mut Vec<A>) {
+fn rerolls(n: usize, misses: &[usize], v: &mut Vec<A>) {
     let mut sets: Vec<Vec<usize>> = Vec::new();
     if n <= MAX_SUBSET_DICE {
         for mask in 1u32..(1 << n) {
