@@ -35,6 +35,7 @@ pub mod event;
 mod figure;
 pub mod interlude;
 mod inventory;
+pub mod legal;
 mod location;
 pub mod map;
 pub mod minion;

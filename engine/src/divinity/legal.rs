@@ -1,0 +1,438 @@
+//! Every action a seat may take now, for clients and bots that do not know
+//! the rules: candidates are generated from the state and each one is tried
+//! on a copy with [`Divinity::apply_with`]; only the accepted ones are kept.
+//! So every listed action is accepted if sent as it is. The list is empty
+//! for a seat that [`Divinity::status_of`] does not list as waiting, and
+//! after the end.
+//!
+//! What is listed, each distinct choice once, in its shortest form (an
+//! optional field at its default is left out):
+//! - while the match waits for a decision ([`Pending`]) only its answers:
+//!   `place_item` (discard; each taker with no drop, or dropping each item
+//!   or attached rune it carries, kept or passed to each other seat),
+//!   `command` and `break_tie` at every Origin and enemy, `reduce_dice`
+//!   with every multiset of colours of the required count, `choose_route`
+//!   at each route, `order_turn_start` in every order of the statuses (at
+//!   most 24 orders), `accept` and `reroll` (see below), `challenge`;
+//! - `challenge` rolling (`auto: null`), and succeeding automatically with
+//!   each keyword the card accepts from each source the roller has (its
+//!   permanent keywords, each skill in hand, each consumable in the
+//!   backpack that gives it) at each result row;
+//! - `reroll` of every non-empty subset of the roll's dice, with and
+//!   without Source, for a roll of up to 6 dice; a bigger roll lists each
+//!   die alone, its misses, and all its dice;
+//! - `choose_round` both ways; `travel` to every space and `null`;
+//!   `reveal`, `pass`, `take_holding` of each held card; `resolve` and
+//!   `hold` of each revealed card;
+//! - in a Combat or Rest turn: `start_turn`, `order_turn_start` in every
+//!   order of the seat's start-of-turn statuses (at most 24), `move` to
+//!   each adjacent space, `use` of every skill in hand, equipped item,
+//!   backpack consumable and the summon at every Origin, enemy and space,
+//!   `taunt` of each enemy, `recover` with no status and with each status
+//!   the Origin bears, `use_talent` of each talent, `use_ability` with no
+//!   aim and at every Origin and enemy, `revive` of each downed Origin
+//!   with 1, 2, 3, half, all but one and all of the reviver's HP, `end_turn`;
+//! - at any moment: `equip`, `store`, `discard` of each carried item (and
+//!   attached rune), `attach_rune` of each rune carried or attached onto
+//!   each equipped item, `give` and `take` of each item to or from each
+//!   other Origin, with `equip` false and true;
+//! - in the interlude: `level_up` with each talent the new card lets it
+//!   take (or none) and each non-Source skill it does not know,
+//!   `visit_merchant` at each level with no consumable deck and with each,
+//!   `restock` of each deck, `buy` of each revealed ware for each Origin,
+//!   `sell` of each item, `finish_interlude`.
+//!
+//! Accepted but deliberately **not** listed: `level_up` with `respec`
+//! pairs (any valid exchange is accepted; there are too many to list);
+//! `use` with a `first_aura` or an `include_self` other than the default;
+//! `challenge` with bonus-die `keywords` played; rerolls of other subsets
+//! of a roll of more than 6 dice; `revive` with other HP amounts; orders
+//! beyond the 24th of five or more start-of-turn statuses.
+
+use super::action::{Aim, CardUse, DivinityAction as A, KeywordFrom};
+use super::content::{Catalogue, ConsumableDeck, ItemKind, School};
+use super::dice::Colour;
+use super::interlude::MerchantDeck;
+use super::pending::Pending;
+use super::ruleset::Divinity;
+use super::state::{DivinityState, Phase, Who};
+use super::status::Status as St;
+use crate::{Seat, Status};
+
+/// Orders listed at most, of statuses resolved at the start of a turn.
+const MAX_ORDERS: usize = 24;
+/// Rolls of up to this many dice list every subset to reroll.
+const MAX_SUBSET_DICE: usize = 6;
+
+/// The actions `seat` may take now on the standard catalogue.
+pub fn legal_standard(state: &DivinityState, seat: Seat) -> Vec<A> {
+    legal(Catalogue::standard(), state, seat)
+}
+
+/// The actions `seat` may take now, each accepted by
+/// [`Divinity::apply_with`] (see the module comment for what is listed).
+pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
+    match Divinity::status_of(state, cat) {
+        Status::Waiting { seats } if seats.contains(&seat) => {}
+        _ => return Vec::new(),
+    }
+    // A refused action leaves the state unchanged (the engine's contract,
+    // checked by the property tests), so one copy serves until an action is
+    // accepted: only then is a fresh copy needed.
+    let mut copy = state.clone();
+    let mut out = Vec::new();
+    for a in candidates(cat, state, seat) {
+        if Divinity::apply_with(cat, &mut copy, seat, a.clone()).is_ok() {
+            out.push(a);
+            copy = state.clone();
+        }
+    }
+    out
+}
+
+/// Candidate actions for `seat`, before checking them; no duplicates.
+fn candidates(cat: &Catalogue, s: &DivinityState, seat: Seat) -> Vec<A> {
+    let mut v = Vec::new();
+    // A decision waiting admits only its answers: nothing else is tried.
+    if let Some(p) = s.pending_choice() {
+        pending_answers(cat, s, seat, p, &mut v);
+        return v;
+    }
+    match &s.phase {
+        Phase::Finished { .. } => return v,
+        Phase::ChooseRound => v.extend([true, false].map(|explore| A::ChooseRound { explore })),
+        Phase::Travel { .. } => {
+            v.push(A::Travel { to: None });
+            v.extend(s.loc(cat).map.spaces.iter().map(|sp| A::Travel { to: Some(sp.id.clone()) }));
+        }
+        Phase::Groups { .. } => {
+            v.push(A::Reveal);
+            v.push(A::Pass);
+            v.extend(s.holding.iter().map(|c| A::TakeHolding { card: c.clone() }));
+        }
+        Phase::Resolve => {
+            for r in &s.revealed {
+                v.push(A::Resolve { card: r.card.clone() });
+                v.push(A::Hold { card: r.card.clone() });
+            }
+        }
+        Phase::Rest { .. } => turn(cat, s, seat, &mut v),
+        Phase::Combat { active, .. } => match active {
+            Some(a) if *a == seat => turn(cat, s, seat, &mut v),
+            Some(_) => {}
+            None => {
+                v.push(A::StartTurn);
+                orders(&s.turn_start_effects(cat, Who::Origin(seat)), &mut v);
+            }
+        },
+        Phase::Interlude(i) => {
+            interlude(cat, s, seat, &mut v);
+            v.extend(i.offer.iter().flat_map(|item| seats(s).map(move |to| A::Buy { item: item.clone(), to })));
+        }
+    }
+    items(cat, s, seat, &mut v);
+    v
+}
+
+fn seats(s: &DivinityState) -> impl Iterator<Item = Seat> {
+    0..s.origins.len() as Seat
+}
+
+/// Every Origin and every enemy.
+fn figures(s: &DivinityState) -> Vec<Aim> {
+    seats(s).map(Aim::Origin).chain(s.enemies.iter().map(|e| Aim::Enemy(e.id))).collect()
+}
+
+fn aim_of(w: Who) -> Aim {
+    match w {
+        Who::Origin(o) => Aim::Origin(o),
+        Who::Enemy(e) => Aim::Enemy(e),
+    }
+}
+
+fn pending_answers(cat: &Catalogue, s: &DivinityState, seat: Seat, p: Pending, v: &mut Vec<A>) {
+    match p {
+        Pending::PlaceItem => {
+            v.push(A::PlaceItem { to: None, drop: None, pass_to: None });
+            for &to in &s.overflow[0].takers {
+                v.push(A::PlaceItem { to: Some(to), drop: None, pass_to: None });
+                let o = &s.origins[to as usize];
+                let carried = uniq(o.equipped.iter().chain(&o.backpack).chain(o.runes.iter().map(|r| &r.rune)));
+                for d in carried {
+                    v.push(A::PlaceItem { to: Some(to), drop: Some(d.clone()), pass_to: None });
+                    for p in seats(s).filter(|p| *p != to) {
+                        v.push(A::PlaceItem { to: Some(to), drop: Some(d.clone()), pass_to: Some(p) });
+                    }
+                }
+            }
+        }
+        Pending::Command => v.extend(figures(s).into_iter().map(|target| A::Command { target })),
+        Pending::Tie => {
+            let mut aims = figures(s);
+            // The options first, so a client showing the list in order
+            // shows them; every other figure is tried too.
+            if let Some(t) = &s.tie {
+                let first: Vec<Aim> = t.options.iter().map(|w| aim_of(*w)).collect();
+                aims.retain(|a| !first.contains(a));
+                aims.splice(0..0, first);
+            }
+            v.extend(aims.into_iter().map(|target| A::BreakTie { target }));
+        }
+        Pending::EnemyDice | Pending::OwnDice(_) => {
+            let n = match p {
+                Pending::EnemyDice => s.reduction.as_ref().map_or(0, |r| r.remove),
+                _ => s.roll_reduction.as_ref().map_or(0, |r| r.remove),
+            };
+            for remove in colour_multisets(n as usize) {
+                v.push(A::ReduceDice { remove });
+            }
+        }
+        Pending::Route => {
+            let n = s.route.as_ref().map_or(0, |r| r.routes.len());
+            v.extend((0..n).map(|route| A::ChooseRoute { route }));
+        }
+        Pending::TurnStartOrder => {
+            if let Some(t) = &s.turn_start {
+                orders(&t.statuses, v);
+            }
+        }
+        Pending::EnemyRoll => {
+            v.push(A::Accept);
+            if let Some(r) = &s.enemy_roll {
+                rerolls(r.roll.dice.len(), &r.roll.misses(&cat.dice), v);
+            }
+        }
+        Pending::Roll(_) => {
+            v.push(A::Accept);
+            if let Some(r) = &s.pending {
+                rerolls(r.roll.dice.len(), &r.roll.misses(&cat.dice), v);
+            }
+        }
+        Pending::Challenge => challenge(cat, s, seat, v),
+    }
+}
+
+/// Every multiset of `n` colours, colours in the order White, Blue, Red.
+fn colour_multisets(n: usize) -> Vec<Vec<Colour>> {
+    const ALL: [Colour; 3] = [Colour::White, Colour::Blue, Colour::Red];
+    fn go(n: usize, from: usize, cur: &mut Vec<Colour>, out: &mut Vec<Vec<Colour>>) {
+        if cur.len() == n {
+            out.push(cur.clone());
+            return;
+        }
+        for (i, c) in ALL.iter().enumerate().skip(from) {
+            cur.push(*c);
+            go(n, i, cur, out);
+            cur.pop();
+        }
+    }
+    let mut out = Vec::new();
+    if n > 0 {
+        go(n, 0, &mut Vec::new(), &mut out);
+    }
+    out
+}
+
+/// `reroll` of dice subsets, with and without Source.
+fn rerolls(n: usize, misses: &[usize], v: &mut Vec<A>) {
+    let mut sets: Vec<Vec<usize>> = Vec::new();
+    if n <= MAX_SUBSET_DICE {
+        for mask in 1u32..(1 << n) {
+            sets.push((0..n).filter(|i| mask & (1 << i) != 0).collect());
+        }
+    } else {
+        sets.extend((0..n).map(|i| vec![i]));
+        for extra in [misses.to_vec(), (0..n).collect()] {
+            if !extra.is_empty() && !sets.contains(&extra) {
+                sets.push(extra);
+            }
+        }
+    }
+    for dice in sets {
+        v.push(A::Reroll { dice: dice.clone(), source: true });
+        v.push(A::Reroll { dice, source: false });
+    }
+}
+
+/// Every order of `statuses` (at most [`MAX_ORDERS`]), as `order_turn_start`.
+fn orders(statuses: &[St], v: &mut Vec<A>) {
+    if statuses.is_empty() {
+        return;
+    }
+    let mut perm: Vec<usize> = (0..statuses.len()).collect();
+    for _ in 0..MAX_ORDERS {
+        v.push(A::OrderTurnStart { order: perm.iter().map(|i| statuses[*i]).collect() });
+        if !next_permutation(&mut perm) {
+            break;
+        }
+    }
+}
+
+/// The next permutation in lexicographic order; false after the last.
+fn next_permutation(p: &mut [usize]) -> bool {
+    let Some(i) = (1..p.len()).rev().find(|&i| p[i - 1] < p[i]) else { return false };
+    let j = (i..p.len()).rev().find(|&j| p[j] > p[i - 1]).expect("p[i] is larger");
+    p.swap(i - 1, j);
+    p[i..].reverse();
+    true
+}
+
+fn challenge(cat: &Catalogue, s: &DivinityState, seat: Seat, v: &mut Vec<A>) {
+    v.push(A::Challenge { auto: None, keywords: Vec::new() });
+    let Some(ch) = &s.challenge else { return };
+    let Some(card) = s.loc(cat).card(&ch.card).and_then(|c| c.challenge.as_ref()) else { return };
+    let o = &s.origins[seat as usize];
+    let permanent = s.keywords(cat, seat);
+    for kw in &card.auto {
+        let mut froms = Vec::new();
+        if permanent.contains(kw) {
+            froms.push(KeywordFrom::Permanent);
+        }
+        for k in &o.hand {
+            if cat.skills.get(k).and_then(|d| d.keyword.as_ref()) == Some(kw) {
+                froms.push(KeywordFrom::Skill(k.clone()));
+            }
+        }
+        for i in &o.backpack {
+            if cat.items.get(i).is_some_and(|d| d.bonus.keywords.contains(kw))
+                && !froms.contains(&KeywordFrom::Consumable(i.clone()))
+            {
+                froms.push(KeywordFrom::Consumable(i.clone()));
+            }
+        }
+        for from in froms {
+            for row in 0..card.results.len() {
+                v.push(A::Challenge { auto: Some((kw.clone(), from.clone(), row)), keywords: Vec::new() });
+            }
+        }
+    }
+}
+
+/// The actions of a seat's own Combat or Rest turn.
+fn turn(cat: &Catalogue, s: &DivinityState, seat: Seat, v: &mut Vec<A>) {
+    let o = &s.origins[seat as usize];
+    v.push(A::EndTurn);
+    let here = o.space;
+    for n in s.with_graph(cat, |g| g.neighbours(here)) {
+        v.push(A::Move { to: s.space_id(cat, n) });
+    }
+    let mut cards: Vec<CardUse> = o.hand.iter().map(|k| CardUse::Skill(k.clone())).collect();
+    cards.extend(uniq(&o.equipped).into_iter().map(CardUse::Item));
+    let consumables = uniq(o.backpack.iter().filter(|i| consumable(cat, i)));
+    cards.extend(consumables.into_iter().map(CardUse::Consumable));
+    if o.summon.is_some() {
+        cards.push(CardUse::Summon);
+    }
+    let mut aims = figures(s);
+    aims.extend(s.loc(cat).map.spaces.iter().map(|sp| Aim::Space(sp.id.clone())));
+    for card in &cards {
+        for aim in &aims {
+            v.push(A::Use { card: card.clone(), aim: aim.clone(), first_aura: None, include_self: None });
+        }
+    }
+    v.extend(s.enemies.iter().map(|e| A::Taunt { enemy: e.id }));
+    v.push(A::Recover { status: None });
+    v.extend(o.track.statuses().into_iter().map(|st| A::Recover { status: Some(st) }));
+    v.extend(o.talents.iter().map(|t| A::UseTalent { talent: t.clone() }));
+    v.push(A::UseAbility { aim: None });
+    v.extend(figures(s).into_iter().map(|a| A::UseAbility { aim: Some(a) }));
+    for (to, d) in s.origins.iter().enumerate() {
+        if d.downed {
+            for hp in revive_amounts(o.hp) {
+                v.push(A::Revive { to: to as Seat, hp });
+            }
+        }
+    }
+}
+
+/// Each card once, in first-seen order (an Origin may carry two copies).
+fn uniq<'a>(cards: impl IntoIterator<Item = &'a String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in cards {
+        if !out.contains(c) {
+            out.push(c.clone());
+        }
+    }
+    out
+}
+
+fn consumable(cat: &Catalogue, item: &str) -> bool {
+    cat.items.get(item).is_some_and(|d| matches!(d.kind, ItemKind::Consumable(_)))
+}
+
+/// 1, 2, 3, half, all but one and all of `hp`, each once.
+fn revive_amounts(hp: u32) -> Vec<u32> {
+    let mut v: Vec<u32> =
+        [1, 2, 3, hp / 2, hp.saturating_sub(1), hp].into_iter().filter(|n| (1..=hp).contains(n)).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Equipping, storing, discarding, runes and trading.
+fn items(cat: &Catalogue, s: &DivinityState, seat: Seat, v: &mut Vec<A>) {
+    let o = &s.origins[seat as usize];
+    let pack = uniq(&o.backpack);
+    let equipped = uniq(&o.equipped);
+    for i in &pack {
+        v.push(A::Equip { item: i.clone() });
+    }
+    for i in &equipped {
+        v.push(A::Store { item: i.clone() });
+    }
+    let carried = uniq(equipped.iter().chain(&pack).chain(o.runes.iter().map(|r| &r.rune)));
+    for i in &carried {
+        v.push(A::Discard { item: i.clone() });
+    }
+    let runes = uniq(pack.iter().filter(|r| cat.runes.contains_key(*r)).chain(o.runes.iter().map(|r| &r.rune)));
+    for rune in &runes {
+        for item in &equipped {
+            v.push(A::AttachRune { rune: rune.clone(), item: item.clone() });
+        }
+    }
+    for other in seats(s).filter(|t| *t != seat) {
+        for item in uniq(equipped.iter().chain(&pack)) {
+            for equip in [false, true] {
+                v.push(A::Give { item: item.clone(), to: other, equip });
+            }
+        }
+        let theirs = &s.origins[other as usize];
+        for item in uniq(theirs.equipped.iter().chain(&theirs.backpack)) {
+            for equip in [false, true] {
+                v.push(A::Take { item: item.clone(), from: other, equip });
+            }
+        }
+    }
+}
+
+/// Levelling up and the Merchant.
+fn interlude(cat: &Catalogue, s: &DivinityState, seat: Seat, v: &mut Vec<A>) {
+    let o = &s.origins[seat as usize];
+    let shows = cat.origins.get(&o.origin).and_then(|d| d.at(o.level)).map_or(0, |c| c.talents as usize);
+    let talents: Vec<Option<String>> = if shows > o.talents.len() {
+        cat.talents.keys().filter(|t| !o.talents.contains(t)).map(|t| Some(t.clone())).collect()
+    } else {
+        vec![None]
+    };
+    let learnable: Vec<&String> = cat
+        .skills
+        .iter()
+        .filter(|(id, d)| d.school != School::Source && !o.skills.contains(id))
+        .map(|(id, _)| id)
+        .collect();
+    for talent in &talents {
+        for learn in &learnable {
+            v.push(A::LevelUp { talent: talent.clone(), learn: (*learn).clone(), respec: Vec::new() });
+        }
+    }
+    const DECKS: [ConsumableDeck; 4] =
+        [ConsumableDeck::Scrolls, ConsumableDeck::Potions, ConsumableDeck::Grenades, ConsumableDeck::Arrows];
+    for level in 1..=s.level {
+        v.push(A::VisitMerchant { level, consumables: None });
+        v.extend(DECKS.map(|c| A::VisitMerchant { level, consumables: Some(c) }));
+        v.push(A::Restock { deck: MerchantDeck::Equipment(level) });
+    }
+    v.extend(DECKS.map(|c| A::Restock { deck: MerchantDeck::Consumables(c) }));
+    v.extend(uniq(o.equipped.iter().chain(&o.backpack)).into_iter().map(|item| A::Sell { item }));
+    v.push(A::FinishInterlude);
+}

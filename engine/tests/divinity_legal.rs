@@ -1,0 +1,163 @@
+//! `legal`: every action a Divinity seat may take now. Random players that
+//! pick only from it play every location of the campaign to its end for
+//! parties of 1, 2 and 4; everything it lists is accepted; a seat that is
+//! not waiting gets nothing; the list depends on the state alone.
+
+use athlas_engine::divinity::action::DivinityAction as A;
+use athlas_engine::divinity::content::Catalogue;
+use athlas_engine::divinity::legal::{legal, legal_standard};
+use athlas_engine::divinity::state::{Finish, Phase};
+use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
+use athlas_engine::rng::GameRng;
+use athlas_engine::{Ruleset, Seat, Status};
+
+const PARTY: [&str; 4] = ["ifan", "sebille", "red_prince", "fane"];
+
+fn options(location: &str, size: usize) -> DivinityOptions {
+    DivinityOptions {
+        party: PARTY[..size].iter().map(|p| p.to_string()).collect(),
+        location: Some(location.to_string()),
+        ..DivinityOptions::default()
+    }
+}
+
+fn waiting(s: &DivinityState) -> Option<Vec<Seat>> {
+    match Divinity::status(s) {
+        Status::Waiting { seats } => Some(seats),
+        Status::Finished(_) => None,
+    }
+}
+
+/// What one random game did.
+struct Game {
+    end: DivinityState,
+    actions: usize,
+    listed: usize,
+    /// States met along the way, every `sample`th.
+    samples: Vec<DivinityState>,
+}
+
+/// A random player: each step a waiting seat, chosen uniformly, takes an
+/// action chosen uniformly from its `legal` list (never empty).
+fn play(opts: &DivinityOptions, seed: u64, max: usize, sample: usize) -> Game {
+    let cat = Catalogue::standard();
+    let mut s = Divinity::start(opts, seed).expect("setup");
+    let mut rng = GameRng::from_seed(seed ^ 0x1e6a1);
+    let (mut actions, mut listed, mut samples) = (0, 0, Vec::new());
+    while let Some(seats) = waiting(&s) {
+        assert!(actions < max, "{:?} seed {seed}: not finished after {max} actions ({:?})", opts.location, s.phase);
+        assert!(!seats.is_empty(), "someone must be waiting: {:?}", s.phase);
+        let seat = seats[rng.below(seats.len() as u32) as usize];
+        let list = legal(cat, &s, seat);
+        assert!(!list.is_empty(), "seat {seat} waits with nothing legal: {:?}", s.phase);
+        listed += list.len();
+        if actions % sample == 0 {
+            samples.push(s.clone());
+        }
+        let a = list[rng.below(list.len() as u32) as usize].clone();
+        Divinity::apply_with(cat, &mut s, seat, a.clone()).unwrap_or_else(|e| panic!("listed {a:?} refused: {e:?}"));
+        actions += 1;
+    }
+    Game { end: s, actions, listed, samples }
+}
+
+const LOCATIONS: [&str; 5] = ["tutorial", "shipwreck", "fort_joy", "hollow_marshes", "temple"];
+
+/// Progress: picking only from `legal`, every location of the campaign
+/// reaches its end (an exit and its interlude, or a forced restart) for
+/// parties of 1, 2 and 4, and no waiting seat is ever left without a choice.
+#[test]
+fn random_players_finish_every_location() {
+    let mut exits = 0;
+    for loc in LOCATIONS {
+        for size in [1, 2, 4] {
+            for seed in 0..4 {
+                let g = play(&options(loc, size), seed * 10 + size as u64, 20_000, usize::MAX);
+                assert!(matches!(Divinity::status(&g.end), Status::Finished(_)));
+                exits += usize::from(matches!(g.end.phase, Phase::Finished { result: Finish::Exit { .. } }));
+                eprintln!(
+                    "{loc} party {size} seed {seed}: {} actions, {:.1} legal a step, {:?}",
+                    g.actions,
+                    g.listed as f64 / g.actions as f64,
+                    g.end.phase
+                );
+            }
+        }
+    }
+    eprintln!("{exits} of 60 games left by an exit");
+}
+
+/// Soundness: on states met in random games, every listed action is
+/// accepted by `apply` on a copy of the state, each listed once; a seat
+/// that is not waiting gets nothing; the list depends only on the state
+/// (the same after a round trip through JSON).
+#[test]
+fn every_listed_action_is_accepted_and_only_waiting_seats_get_any() {
+    let cat = Catalogue::standard();
+    let mut states = 0;
+    for (i, loc) in LOCATIONS.iter().enumerate() {
+        let size = [1, 2, 3, 4, 2][i];
+        for seed in 0..3 {
+            let g = play(&options(loc, size), 100 + seed, 20_000, 2);
+            for s in g.samples.iter().chain([&g.end]) {
+                states += 1;
+                let seats = waiting(s).unwrap_or_default();
+                for seat in 0..size as Seat + 1 {
+                    let list = legal(cat, s, seat);
+                    if !seats.contains(&seat) {
+                        assert!(list.is_empty(), "seat {seat} is not waiting but gets {list:?}");
+                        continue;
+                    }
+                    for (k, a) in list.iter().enumerate() {
+                        assert!(!list[..k].contains(a), "{a:?} listed twice");
+                        let mut copy = s.clone();
+                        if let Err(e) = Divinity::apply_with(cat, &mut copy, seat, a.clone()) {
+                            panic!("listed {a:?} for seat {seat} refused: {} ({:?})", e.message, s.phase);
+                        }
+                    }
+                    let again: DivinityState = serde_json::from_str(&serde_json::to_string(s).unwrap()).unwrap();
+                    assert_eq!(legal_standard(&again, seat), list, "the list depends on the state alone");
+                }
+            }
+        }
+    }
+    assert!(states > 200, "only {states} states checked");
+}
+
+/// A seat not waiting gets nothing, even one that could act out of turn;
+/// a finished location lists nothing for anyone.
+#[test]
+fn nothing_for_a_seat_that_is_not_waiting() {
+    let mut s = Divinity::start(&DivinityOptions { leader: Some(1), ..options("tutorial", 2) }, 3).expect("setup");
+    assert_eq!(waiting(&s), Some(vec![1]));
+    assert!(legal_standard(&s, 0).is_empty());
+    assert!(legal_standard(&s, 2).is_empty(), "no such seat");
+    let leader = legal_standard(&s, 1);
+    assert!(leader.contains(&A::ChooseRound { explore: true }) && leader.contains(&A::ChooseRound { explore: false }));
+    // Rest until the tutorial's time runs out: a forced restart.
+    while waiting(&s).is_some() {
+        let seat = waiting(&s).unwrap()[0];
+        let a = if legal_standard(&s, seat).contains(&A::ChooseRound { explore: false }) {
+            A::ChooseRound { explore: false }
+        } else {
+            A::EndTurn
+        };
+        Divinity::apply(&mut s, seat, a).expect("accepted");
+    }
+    for seat in 0..2 {
+        assert!(legal_standard(&s, seat).is_empty());
+    }
+}
+
+/// Deterministic: the same seed gives the same game, list for list.
+#[test]
+fn the_same_game_gives_the_same_lists() {
+    let a = play(&options("shipwreck", 3), 5, 20_000, 10);
+    let b = play(&options("shipwreck", 3), 5, 20_000, 10);
+    assert_eq!(a.actions, b.actions);
+    for (x, y) in a.samples.iter().zip(&b.samples) {
+        for seat in 0..3 {
+            assert_eq!(legal_standard(x, seat), legal_standard(y, seat));
+        }
+    }
+}
