@@ -147,8 +147,8 @@ impl Saved {
             .map_err(io)?
             .into_iter()
             .filter(|s| s.match_id == match_id)
-            .filter(|s| server.map_or(true, |srv| s.server == srv))
-            .filter(|s| seat.map_or(true, |seat| s.seat == Some(seat)))
+            .filter(|s| server.is_none_or(|srv| s.server == srv))
+            .filter(|s| seat.is_none_or(|seat| s.seat == Some(seat)))
             .collect();
         // A seat outranks watching the same match.
         if fits.iter().any(|s| s.seat.is_some()) {

@@ -26,7 +26,7 @@ fn last_status(stdout: &str) -> Value {
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
         .filter_map(|v| v.get("status").cloned())
-        .last()
+        .next_back()
         .unwrap_or(Value::Null)
 }
 
