@@ -8,8 +8,12 @@
 //! (see the README); where the facts file is found, their numbers are checked
 //! against it, so a rule added there cannot be forgotten.
 
+mod coverage_map;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+use coverage_map::Row;
 
 /// The subsections of section 3 mapped so far, with their rule numbers as
 /// the facts file gives them (checked against it when it is found).
@@ -75,50 +79,8 @@ fn facts(text: &str) -> Vec<(String, Vec<u32>)> {
     out
 }
 
-#[derive(Debug)]
-struct Row {
-    file: PathBuf,
-    rule: u32,
-    tests: Vec<(String, String)>,
-    note: String,
-}
-
 fn rows() -> Vec<Row> {
-    let dir = root().join("tests/duel_coverage");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "md") && !p.ends_with("README.md"))
-        .collect();
-    files.sort();
-    let mut out = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(&file).expect("read map");
-        for line in text.lines() {
-            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-            // "| R12 | … | … |" splits into ["", "R12", tests, note, ""].
-            let Some(rule) = cells.get(1).and_then(|c| c.strip_prefix('R')).and_then(|n| n.parse().ok()) else {
-                continue;
-            };
-            assert!(cells.len() >= 5, "{}: a row needs a tests and a note cell: {line}", file.display());
-            let tests = if cells[2] == "—" {
-                Vec::new()
-            } else {
-                cells[2]
-                    .split(',')
-                    .map(|t| {
-                        let t = t.trim().trim_matches('`');
-                        let (f, name) = t
-                            .split_once("::")
-                            .unwrap_or_else(|| panic!("{}: R{rule}: `{t}` is not file::test", file.display()));
-                        (f.to_string(), name.to_string())
-                    })
-                    .collect()
-            };
-            out.push(Row { file: file.clone(), rule, tests, note: cells[3].to_string() });
-        }
-    }
-    out
+    coverage_map::rows("duel_coverage", &['R'])
 }
 
 /// The mapped subsections hold the rule numbers the facts file gives them.
@@ -156,31 +118,11 @@ fn every_rule_of_the_mapped_subsections_has_one_row() {
 
 #[test]
 fn every_named_test_exists() {
-    let mut sources: BTreeMap<String, String> = BTreeMap::new();
-    let mut problems = Vec::new();
-    for row in rows() {
-        for (file, name) in &row.tests {
-            let src = sources.entry(file.clone()).or_insert_with(|| {
-                std::fs::read_to_string(root().join(format!("tests/{file}.rs"))).unwrap_or_default()
-            });
-            if !src.contains(&format!("fn {name}(")) {
-                problems.push(format!("R{}: no test `{name}` in tests/{file}.rs", row.rule));
-            }
-        }
-    }
+    let problems = coverage_map::missing_tests(&rows());
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 fn a_rule_without_a_test_says_why() {
-    for row in rows() {
-        if row.tests.is_empty() {
-            assert!(
-                row.note.len() >= 20,
-                "{}: R{} names no test, so its note must say why",
-                row.file.display(),
-                row.rule
-            );
-        }
-    }
+    coverage_map::assert_untested_rows_say_why(&rows());
 }
