@@ -9,6 +9,7 @@
 //! **Architecture Invariant:** this crate depends on no async runtime and no I/O.
 //! Content files are compiled in with `include_str!` and parsed at start.
 
+pub mod campaign;
 pub mod divinity;
 pub mod duel;
 pub mod hex;
@@ -148,6 +149,24 @@ pub trait Ruleset {
     /// a timer whenever this is `Some`. Default: nothing is timed.
     fn timeout_action(_state: &Self::State) -> Option<(Seat, Self::Action)> {
         None
+    }
+
+    /// Every action `seat` may take now, each one `apply` accepts; empty
+    /// when the game does not wait for the seat. A client can offer these
+    /// without knowing the rules (each game documents what it leaves out,
+    /// such as free-form designs).
+    fn legal(state: &Self::State, seat: Seat) -> Vec<Self::Action>;
+
+    /// Whether the action that turned `before` into `after`, with `events`,
+    /// may be taken back by its seat: only when it revealed nothing (no die
+    /// rolled, no card or deck order shown, no random draw). The server
+    /// checks the rest (the seat's own last action, nobody acted since).
+    /// Default: this game has no take-back.
+    ///
+    /// # Errors
+    /// Why not, with a stable code.
+    fn take_back(_before: &Self::State, _after: &Self::State, _events: &[Self::Event]) -> Result<(), RuleError> {
+        Err(RuleError::new("no_take_back", "this game has no take-back"))
     }
 }
 

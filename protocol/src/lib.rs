@@ -47,7 +47,30 @@ pub enum ClientMsg {
     },
     /// Ask for an action. `id` is the client's own number, echoed in the
     /// `ack` or `error` that answers it.
-    Act { id: u64, action: Value },
+    ///
+    /// `seat` acts for another seat of a campaign whose control was handed
+    /// to this connection's seat (see `hand`); absent: the connection's own.
+    Act {
+        id: u64,
+        action: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    /// Take back this seat's own last action (answered by `ack` with the
+    /// take-back's own `seq`, or by an `error`). Allowed while no other seat
+    /// has acted since and the game says the action revealed nothing (no
+    /// die rolled, no card or deck revealed).
+    TakeBack { id: u64 },
+    /// Hand control of `seat` to seat `to` (`to` null: back to its owner).
+    /// A seat may hand itself; the campaign's host (seat 0) or the party's
+    /// leader may hand a seat whose player is not connected; the owner takes
+    /// it back on return with `to: null`.
+    Hand {
+        id: u64,
+        seat: Seat,
+        #[serde(default)]
+        to: Option<Seat>,
+    },
     /// Keep-alive; answered by `pong`.
     Ping,
 }
@@ -73,6 +96,18 @@ pub enum ServerMsg {
         /// absent when nothing is timed.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         timer_ms: Option<u64>,
+        /// The actions this receiver may send now: for its own seat and for
+        /// every seat handed to it, each only while the game waits for it.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        legal: Vec<LegalFor>,
+        /// Who controls each seat: `control[s]` is the seat whose player acts
+        /// for seat `s`, or null when its owner does. Absent when nobody has
+        /// handed a seat.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        control: Option<Vec<Option<Seat>>>,
+        /// The campaign this match is a location/game of.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        campaign_id: Option<String>,
     },
     /// An accepted action of the match, as this receiver may see it.
     Update {
@@ -87,6 +122,22 @@ pub enum ServerMsg {
         /// As in `Welcome`: the time left of a timed window now open.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         timer_ms: Option<u64>,
+        /// The player who sent it, when another seat's player acted for
+        /// `seat` (a handed seat).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sender: Option<Seat>,
+        /// This record took back the action of sequence number
+        /// `taken_back` (by `seat`); `events` is then empty and `view` is
+        /// the view as it was before that action.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        taken_back: Option<u64>,
+        /// As in `Welcome`, after this record.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        legal: Vec<LegalFor>,
+        /// As in `Welcome`; sent with every update while any seat is handed,
+        /// and once as all-null when the last one is returned.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        control: Option<Vec<Option<Seat>>>,
     },
     /// The action `id` was accepted, stored, and is sequence number `seq`.
     Ack { id: u64, seq: u64 },
@@ -108,6 +159,14 @@ pub enum ServerMsg {
     Seed { seed: String },
     /// Answer to `ping`.
     Pong,
+}
+
+/// The legal actions of one seat, as the game lists them (each a valid
+/// `action` of `act`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LegalFor {
+    pub seat: Seat,
+    pub actions: Vec<Value>,
 }
 
 impl ServerMsg {
@@ -182,23 +241,139 @@ pub struct MatchList {
     pub matches: Vec<MatchSummary>,
 }
 
-/// `POST /api/campaigns` body: a campaign of `game` (the duel campaign
-/// variant); the first game is created at once.
+/// `POST /api/campaigns` body: a campaign of `game` for `seats` players.
+/// The creator holds seat 0 (the host); friends join with the join code.
+/// Seat tokens of a campaign are valid for every match of it: `hello`
+/// with one joins the campaign's current match.
+///
+/// Campaign requests that act for a seat carry its token in the
+/// `Authorization: Bearer <token>` header, never in the URL.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CreateCampaign {
     pub game: String,
+    /// Number of seats; absent: the game's default (the duel: 2; Divinity:
+    /// the length of `options.party` if given, else 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seats: Option<u32>,
+    /// The game's campaign options plus the server's own (`live`,
+    /// `private`, as for matches; `live` also sets a turn timer).
     #[serde(default)]
     pub options: Value,
 }
 
-/// `POST /api/campaigns/{id}/next` body: the seat token the caller held in
-/// the campaign's last (finished) game; the caller keeps that seat.
+/// `201` answer to `POST /api/campaigns` and `POST /api/campaigns/join/{code}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CampaignSeat {
+    pub campaign_id: String,
+    pub seat: Seat,
+    /// The seat token for every match of the campaign: keep it secret.
+    pub token: String,
+    /// Give this to friends: `POST /api/campaigns/join/{join_code}`.
+    /// Absent in the answer to a join.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub join_code: Option<String>,
+}
+
+/// `POST /api/campaigns/{id}/choose` body (bearer token): a seat's choice
+/// before a match of the campaign starts. Divinity:
+/// `{"choice":{"origin":"ifan"}}` (before the first location, no two the
+/// same) or `{"choice":{"leader":1}}` / `{"choice":{"leader":null}}`
+/// (the host or the current leader, between locations).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CampaignChoice {
+    pub choice: Value,
+}
+
+/// `POST /api/campaigns/mine` body: the seat tokens a player keeps; the
+/// answer lists the campaign of each valid one (in the same order,
+/// unknown tokens left out).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MyCampaigns {
+    pub tokens: Vec<String>,
+}
+
+/// `GET /api/campaigns/{id}` (and each entry of `POST /api/campaigns/mine`):
+/// where the party stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CampaignStatus {
+    pub campaign_id: String,
+    pub game: String,
+    pub rules_version: u32,
+    /// `choosing` (seats still to choose or to join), `playing` (a match is
+    /// on), `between` (the last match ended; the next may be started with
+    /// `POST /api/campaigns/{id}/next`), `over`.
+    pub stage: String,
+    pub seats: Vec<CampaignSeatStatus>,
+    /// The seat of the caller's token (from `mine`, or a bearer header on
+    /// `GET`); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub you: Option<Seat>,
+    /// Seats still to make a choice before the next match can start.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choosing: Vec<Seat>,
+    /// The match being played, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current: Option<CampaignMatch>,
+    /// Every match of the campaign, in order (the current one last).
+    pub matches: Vec<CampaignMatch>,
+    /// The campaign state between matches, as the game keeps it (public: it
+    /// holds no hidden thing). Divinity: next location, level, gold,
+    /// journal, each Origin's saved sheet.
+    pub saved: Value,
+    /// For a live campaign: milliseconds a seat has for its turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_timer_ms: Option<u64>,
+}
+
+/// One seat of a campaign.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CampaignSeatStatus {
+    pub seat: Seat,
+    /// A player holds this seat (the join code was used for it).
+    pub taken: bool,
+    /// A connection of this seat is open to the current match now.
+    pub connected: bool,
+    /// The game's label of the seat (Divinity: its Origin once chosen).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// The seat whose player acts for it now, if handed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controlled_by: Option<Seat>,
+}
+
+/// A match of a campaign.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CampaignMatch {
+    pub match_id: String,
+    /// `open`, `active` or `finished`.
+    pub status: String,
+    /// Actions so far.
+    pub seq: u64,
+    /// The game's summary of where the match stands (Divinity: location,
+    /// round, phase) and whose move it is (`waiting`).
+    #[serde(default)]
+    pub standing: Value,
+    /// The engine's outcome once finished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Value>,
+}
+
+/// `201` answer to `POST /api/campaigns/{id}/next`: the new match (every
+/// seat's campaign token already holds its seat there).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NextMatch {
+    pub campaign_id: String,
+    pub match_id: String,
+}
+
+/// `POST /api/campaigns/{id}/next` body (old duel campaign API, removed
+/// when the duel's campaign moves onto campaign records).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NextGame {
     pub token: String,
 }
 
-/// `GET /api/campaigns/{id}`: the campaign's stored record.
+/// The old duel campaign record (removed with [`NextGame`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CampaignSummary {
     pub campaign_id: String,
@@ -206,11 +381,10 @@ pub struct CampaignSummary {
     pub games: Vec<CampaignGameSummary>,
 }
 
-/// One game of a campaign.
+/// One game of the old duel campaign record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CampaignGameSummary {
     pub match_id: String,
-    /// The engine's outcome once finished, else null.
     pub outcome: Option<Value>,
 }
 
@@ -260,6 +434,29 @@ pub mod code {
     pub const LAGGED: &str = "lagged";
     /// Campaign: the last game is not finished yet, or no campaign variant.
     pub const CAMPAIGN: &str = "campaign";
+    /// `Authorization: Bearer <token>` missing on a request that needs a seat.
+    pub const NO_TOKEN: &str = "no_token";
+    /// Campaign: the next match cannot start yet (choices missing, a match
+    /// still being played) or any more (the campaign is over).
+    pub const NOT_READY_FOR_NEXT: &str = "not_ready_for_next";
+    /// Campaign: a choice is not allowed from this seat now (only the
+    /// leader, or the host when there is none, starts the next match or
+    /// sets the leader).
+    pub const NOT_LEADER: &str = "not_leader";
+    /// `take_back`: this seat has no action to take back (none yet, or its
+    /// last one was already taken back, or the match is over).
+    pub const NOTHING_TO_TAKE_BACK: &str = "nothing_to_take_back";
+    /// `take_back`: another seat has acted since.
+    pub const OTHERS_ACTED: &str = "others_acted";
+    /// `take_back`: the action revealed something (a die was rolled, a card
+    /// or deck revealed) — the game's own refusal; also `no_take_back` for a
+    /// game without take-back.
+    pub const REVEALED: &str = "revealed";
+    /// `hand`: this seat may not hand that seat now (not its own, not the
+    /// host/leader, or the seat's player is connected).
+    pub const CANNOT_HAND: &str = "cannot_hand";
+    /// `act` with `seat`: that seat is not handed to this connection's seat.
+    pub const NOT_YOUR_SEAT: &str = "not_your_seat";
     /// Something failed on the server; nothing was changed.
     pub const INTERNAL: &str = "internal";
     /// The server is shutting down; reconnect later.
@@ -282,7 +479,7 @@ mod tests {
         let hello: ClientMsg = serde_json::from_value(json!({"type":"hello","token":"t","last_seq":3})).unwrap();
         assert_eq!(hello, ClientMsg::Hello { token: "t".into(), last_seq: Some(3), protocol: None });
         let act: ClientMsg = serde_json::from_value(json!({"type":"act","id":7,"action":{"type":"pass"}})).unwrap();
-        assert_eq!(act, ClientMsg::Act { id: 7, action: json!({"type":"pass"}) });
+        assert_eq!(act, ClientMsg::Act { id: 7, action: json!({"type":"pass"}), seat: None });
         let watch: ClientMsg = serde_json::from_value(json!({"type":"watch","match_id":"m"})).unwrap();
         assert!(matches!(watch, ClientMsg::Watch { last_seq: None, .. }));
     }

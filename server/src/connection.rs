@@ -232,7 +232,10 @@ impl Connection {
             ClientMsg::Ping => self.reply(ServerMsg::Pong),
             ClientMsg::Hello { token, last_seq, protocol } => self.hello(&token, last_seq, protocol).await,
             ClientMsg::Watch { match_id, last_seq, protocol } => self.watch(&match_id, last_seq, protocol).await,
-            ClientMsg::Act { id, action } => self.act(id, action).await,
+            ClientMsg::Act { id, action, seat: None } => self.act(id, action).await,
+            ClientMsg::Act { id, .. } | ClientMsg::TakeBack { id } | ClientMsg::Hand { id, .. } => {
+                self.refuse_act(id, code::UNKNOWN_TYPE, "not served yet")
+            }
         }
     }
 

@@ -412,6 +412,9 @@ where
             status,
             view,
             timer_ms,
+            legal: Vec::new(),
+            control: None,
+            campaign_id: None,
         };
         match last_seq {
             Some(last) if last < self.seq && self.seq - last <= MAX_RESEND => {
@@ -543,7 +546,7 @@ where
         let snapshot = (every > 0 && seq % every == 0).then(|| to_value(&self.state));
         let append = Append {
             match_id: self.id,
-            action: ActionRecord { seq, seat, action },
+            action: ActionRecord::action(seq, seat, action),
             commitments: commitments.clone(),
             outcome: outcome.clone(),
             snapshot,
@@ -722,6 +725,10 @@ mod tests {
                 status: to_value(&Duel::status(&state)),
                 view: to_value(&Duel::view(&state, viewer)),
                 timer_ms,
+                sender: None,
+                taken_back: None,
+                legal: Vec::new(),
+                control: None,
             };
             let parsed: ServerMsg = serde_json::from_str(&text).unwrap();
             assert_eq!(to_value(&parsed), to_value(&expected), "{viewer:?}");

@@ -187,8 +187,48 @@ pub struct MatchRecord {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ActionRecord {
     pub seq: u64,
+    /// The seat the record is for.
     pub seat: u8,
+    /// The engine's action, or the record's own body (see [`RecordKind`]).
     pub action: Value,
+    pub kind: RecordKind,
+    /// The seat whose player sent it, when not `seat`'s own (a handed seat).
+    pub sender: Option<u8>,
+}
+
+impl ActionRecord {
+    /// An engine action `seat` sent itself.
+    pub fn action(seq: u64, seat: u8, action: Value) -> ActionRecord {
+        ActionRecord { seq, seat, action, kind: RecordKind::Action, sender: None }
+    }
+}
+
+/// What a log record is. Stored as `action`, `take_back`, `hand`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordKind {
+    /// An engine action.
+    Action,
+    /// `{"seq": N}`: `seat` took back its own action N.
+    TakeBack,
+    /// `{"seat": S, "to": T|null}`: control of seat S handed to seat T.
+    Hand,
+}
+
+impl RecordKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecordKind::Action => "action",
+            RecordKind::TakeBack => "take_back",
+            RecordKind::Hand => "hand",
+        }
+    }
+
+    fn parse(s: &str) -> Result<RecordKind> {
+        [RecordKind::Action, RecordKind::TakeBack, RecordKind::Hand]
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| StoreError::Corrupt(format!("unknown log record kind {s:?}")))
+    }
 }
 
 /// A seat's commitment to its locked secret.
@@ -279,10 +319,12 @@ pub struct CampaignResult {
 const MIGRATIONS_SQLITE: &[(i64, &str, &str)] = &[
     (1, "matches", include_str!("../../migrations/sqlite/0001_matches.sql")),
     (2, "private", include_str!("../../migrations/sqlite/0002_private.sql")),
+    (3, "records", include_str!("../../migrations/sqlite/0003_records.sql")),
 ];
 const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
     (1, "matches", include_str!("../../migrations/postgres/0001_matches.sql")),
     (2, "private", include_str!("../../migrations/postgres/0002_private.sql")),
+    (3, "records", include_str!("../../migrations/postgres/0003_records.sql")),
 ];
 
 /// How long start-up waits for the first Postgres connection. The pool
@@ -654,7 +696,7 @@ impl Store {
     /// owns the room); nothing of the batch is then written.
     pub async fn append(&self, batch: &[Append]) -> Result<()> {
         let q_action =
-            self.sql("INSERT INTO actions (match_id, seq, seat, action) VALUES ($1::uuid, $2, $3, $4::jsonb)");
+            self.sql("INSERT INTO actions (match_id, seq, seat, action, kind, sender) VALUES ($1::uuid, $2, $3, $4::jsonb, $5, $6)");
         let q_seq = self.sql("UPDATE matches SET seq = $2 WHERE id = $1::uuid AND seq = $2 - 1");
         let q_commit =
             self.sql("INSERT INTO commitments (match_id, seat, hash, salt, seq) VALUES ($1::uuid, $2, $3, $4, $5)");
@@ -672,7 +714,8 @@ impl Store {
                     return Ok(false);
                 }
                 sqlx::query(&q_action).bind(&id).bind(seq).bind(a.action.seat as i32)
-                    .bind(a.action.action.to_string()).execute(&mut *tx).await?;
+                    .bind(a.action.action.to_string()).bind(a.action.kind.as_str())
+                    .bind(a.action.sender.map(i32::from)).execute(&mut *tx).await?;
                 for c in &a.commitments {
                     sqlx::query(&q_commit).bind(&id).bind(c.seat as i32).bind(&c.hash).bind(&c.salt)
                         .bind(c.seq as i64).execute(&mut *tx).await?;
@@ -714,17 +757,25 @@ impl Store {
     /// Database errors.
     pub async fn actions_after(&self, match_id: Uuid, after_seq: u64) -> Result<Vec<ActionRecord>> {
         let q = self.sql(
-            "SELECT seq, seat, action::text AS action FROM actions WHERE match_id = $1::uuid AND seq > $2 ORDER BY seq",
+            "SELECT seq, seat, action::text AS action, kind, sender FROM actions \
+             WHERE match_id = $1::uuid AND seq > $2 ORDER BY seq",
         );
         let rows = with_pool!(self, p => {
             let rows = sqlx::query(&q).bind(match_id.to_string()).bind(after_seq as i64).fetch_all(p).await?;
             rows.iter().map(|r| Ok::<_, sqlx::Error>((
                 r.try_get::<i64, _>("seq")?, r.try_get::<i32, _>("seat")?, r.try_get::<String, _>("action")?,
+                r.try_get::<String, _>("kind")?, r.try_get::<Option<i32>, _>("sender")?,
             ))).collect::<std::result::Result<Vec<_>, _>>()?
         });
         rows.into_iter()
-            .map(|(seq, seat, action)| {
-                Ok(ActionRecord { seq: seq as u64, seat: seat as u8, action: parse_json(&action)? })
+            .map(|(seq, seat, action, kind, sender)| {
+                Ok(ActionRecord {
+                    seq: seq as u64,
+                    seat: seat as u8,
+                    action: parse_json(&action)?,
+                    kind: RecordKind::parse(&kind)?,
+                    sender: sender.map(|s| s as u8),
+                })
             })
             .collect()
     }

@@ -33,7 +33,7 @@ fn new_match(join_code: &str, token_hash: &str) -> NewMatch {
 fn append(m: Uuid, seq: u64) -> Append {
     Append {
         match_id: m,
-        action: ActionRecord { seq, seat: (seq % 2) as u8, action: json!({"type": "take", "n": seq}) },
+        action: ActionRecord::action(seq, (seq % 2) as u8, json!({"type": "take", "n": seq})),
         commitments: Vec::new(),
         outcome: None,
         snapshot: None,

@@ -23,6 +23,7 @@
 pub mod action;
 pub mod attack;
 mod boss;
+pub mod campaign;
 mod challenge;
 mod combat;
 pub mod content;

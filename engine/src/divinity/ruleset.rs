@@ -341,4 +341,12 @@ impl Ruleset for Divinity {
         let r = state.enemy_roll.as_ref()?;
         state.enemy_roll_waiting_for(r).first().map(|s| (*s, A::Accept))
     }
+
+    fn legal(state: &DivinityState, seat: Seat) -> Vec<A> {
+        super::legal::legal_standard(state, seat)
+    }
+
+    fn take_back(before: &DivinityState, after: &DivinityState, events: &[DivinityEvent]) -> Result<(), RuleError> {
+        super::campaign::take_back(before, after, events)
+    }
 }

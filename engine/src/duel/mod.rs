@@ -10,6 +10,7 @@ pub mod action;
 pub mod alpha;
 pub mod board;
 pub mod bot;
+pub mod campaign;
 pub mod card;
 pub mod event;
 pub mod legal;
@@ -178,6 +179,10 @@ impl Ruleset for Duel {
             "alphas": p.alphas.iter().map(|a| &*a.design).collect::<Vec<_>>(),
             "di_stack": p.locked_stack,
         }))
+    }
+
+    fn legal(state: &DuelState, seat: Seat) -> Vec<DuelAction> {
+        legal::legal_actions(state, Catalogue::standard(), seat)
     }
 
     fn timeout_action(state: &DuelState) -> Option<(Seat, DuelAction)> {

@@ -135,6 +135,19 @@ impl Ruleset for Nim {
         }
     }
 
+    fn legal(state: &NimState, seat: Seat) -> Vec<NimAction> {
+        if state.winner.is_some() {
+            return Vec::new();
+        }
+        if state.secrets[seat as usize].is_none() {
+            return vec![NimAction::Secret { value: 0 }];
+        }
+        if state.secrets.iter().any(Option::is_none) || seat != state.turn {
+            return Vec::new();
+        }
+        (1..=state.pile.min(3)).map(|n| NimAction::Take { n }).collect()
+    }
+
     fn view(state: &NimState, viewer: Viewer) -> NimView {
         NimView {
             pile: state.pile,
