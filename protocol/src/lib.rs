@@ -416,8 +416,10 @@ pub mod code {
     pub const BAD_ACTION: &str = "bad_action";
     /// The acting seat is not expected to act now (the engine may also use it).
     pub const NOT_YOUR_TURN: &str = "not_your_turn";
-    /// The match is over.
+    /// The match is over (every game's engine refuses with this code too).
     pub const FINISHED: &str = "finished";
+    /// A seat the match does not have (every game's engine uses this code).
+    pub const NO_SUCH_SEAT: &str = "no_such_seat";
     /// Every seat of the match is taken.
     pub const MATCH_FULL: &str = "match_full";
     /// No such match, join code or campaign.
