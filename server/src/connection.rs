@@ -160,7 +160,7 @@ where
     let mut conn = Connection {
         bucket: Bucket::new(hub.config.rate_per_sec, hub.config.rate_burst),
         hub,
-        out: Outbound { tx, kick: kick.clone() },
+        out: Outbound { tx, kick: kick.clone(), legal: true },
         session: None,
     };
     tracing::debug!("connection opened");
@@ -231,7 +231,10 @@ impl Connection {
         };
         match msg {
             ClientMsg::Ping => self.reply(ServerMsg::Pong),
-            ClientMsg::Hello { token, last_seq, protocol } => self.hello(&token, last_seq, protocol).await,
+            ClientMsg::Hello { token, last_seq, protocol, legal } => {
+                self.out.legal = legal.unwrap_or(true);
+                self.hello(&token, last_seq, protocol).await
+            }
             ClientMsg::Watch { match_id, last_seq, protocol } => self.watch(&match_id, last_seq, protocol).await,
             ClientMsg::Act { id, action, seat } => {
                 self.to_room(id, |sub, player| RoomCmd::Act { sub, player, seat: seat.unwrap_or(player), id, action })

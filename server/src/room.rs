@@ -64,6 +64,10 @@ pub struct Outbound {
     pub tx: mpsc::Sender<String>,
     /// Notified when the room drops the connection for falling behind.
     pub kick: Arc<Notify>,
+    /// The player asked for its legal actions in every frame (`hello`'s
+    /// `legal`, on by default): listing them costs far more than applying
+    /// an action, so clients that know the rules may decline.
+    pub legal: bool,
 }
 
 impl Outbound {
@@ -443,10 +447,12 @@ where
 
     /// The legal actions of each seat `viewer` acts for that the game waits
     /// for now.
-    fn legal_for(&self, viewer: Viewer, cache: &mut HashMap<Seat, Vec<Value>>) -> Vec<LegalFor> {
-        let (Viewer::Seat(player), Status::Waiting { seats: waiting }) = (viewer, R::status(&self.table.state)) else {
+    fn legal_for(&self, viewer: Viewer, wants: bool, cache: &mut HashMap<Seat, Vec<Value>>) -> Vec<LegalFor> {
+        let Viewer::Seat(player) = viewer else { return Vec::new() };
+        if !wants {
             return Vec::new();
-        };
+        }
+        let Status::Waiting { seats: waiting } = R::status(&self.table.state) else { return Vec::new() };
         self.table
             .seats_of(player)
             .into_iter()
@@ -525,7 +531,7 @@ where
                         timer_ms: if now { timer_ms } else { None },
                         control: (table.handed() || a.kind == RecordKind::Hand).then(|| table.control.clone()),
                     };
-                    let legal = if now { self.legal_for(viewer, &mut cache) } else { Vec::new() };
+                    let legal = if now { self.legal_for(viewer, out.legal, &mut cache) } else { Vec::new() };
                     out.send_text(update::<R>(&table.state, viewer, &change, legal));
                 }
             }
@@ -535,7 +541,7 @@ where
                     self.status(),
                     to_value(&R::view(&self.table.state, viewer)),
                     timer_ms,
-                    self.legal_for(viewer, &mut cache),
+                    self.legal_for(viewer, out.legal, &mut cache),
                     self.control(false),
                 ));
             }
@@ -813,7 +819,7 @@ where
         let mut cache = HashMap::new();
         let mut lagging = Vec::new();
         for s in &self.subs {
-            let legal = self.legal_for(s.viewer, &mut cache);
+            let legal = self.legal_for(s.viewer, s.out.legal, &mut cache);
             if !s.out.send_text(update::<R>(&self.table.state, s.viewer, &change, legal)) {
                 lagging.push(s.id);
             }

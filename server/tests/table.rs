@@ -65,7 +65,14 @@ async fn party(server: &Server) -> (Vec<Value>, Vec<Client>, Vec<Value>) {
 async fn players_are_sent_the_legal_actions_of_the_seats_they_act_for() {
     let dir = temp_dir("table-legal");
     let server = Server::start(config(&dir)).await;
-    let (_, mut clients, welcomes) = party(&server).await;
+    let (tokens, mut clients, welcomes) = party(&server).await;
+    let waited = waiting(&welcomes[0])[0] as usize;
+    assert!(!legal_of(&welcomes[waited], waited as u64).is_empty());
+    // A client that declines them is sent none.
+    let mut quiet = server.ws().await;
+    quiet.send(json!({"type": "hello", "token": tokens[waited], "legal": false})).await;
+    let w = quiet.recv_type("welcome").await;
+    assert!(w.get("legal").is_none(), "declined: {w}");
     let mut frames = welcomes;
     for step in 0..30u64 {
         let w = waiting(&frames[0]);
