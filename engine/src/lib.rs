@@ -128,6 +128,9 @@ pub trait Ruleset {
     /// Whether [`Ruleset::take_back`] can ever allow one: the server keeps
     /// the state before each action only for games that can.
     const TAKE_BACK: bool = false;
+    /// The game's own view already lists each seat's legal actions (the
+    /// duel's `legal`): the server then sends no second list beside it.
+    const LEGAL_IN_VIEW: bool = false;
 
     /// Number of seats a game of these options needs.
     fn seats(options: &Self::Options) -> usize;

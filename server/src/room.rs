@@ -449,7 +449,7 @@ where
     /// for now.
     fn legal_for(&self, viewer: Viewer, wants: bool, cache: &mut HashMap<Seat, Vec<Value>>) -> Vec<LegalFor> {
         let Viewer::Seat(player) = viewer else { return Vec::new() };
-        if !wants {
+        if !wants || R::LEGAL_IN_VIEW {
             return Vec::new();
         }
         let Status::Waiting { seats: waiting } = R::status(&self.table.state) else { return Vec::new() };
