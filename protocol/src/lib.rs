@@ -372,28 +372,6 @@ pub struct NextMatch {
     pub match_id: String,
 }
 
-/// `POST /api/campaigns/{id}/next` body (old duel campaign API, removed
-/// when the duel's campaign moves onto campaign records).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct NextGame {
-    pub token: String,
-}
-
-/// The old duel campaign record (removed with [`NextGame`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CampaignSummary {
-    pub campaign_id: String,
-    pub game: String,
-    pub games: Vec<CampaignGameSummary>,
-}
-
-/// One game of the old duel campaign record.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CampaignGameSummary {
-    pub match_id: String,
-    pub outcome: Option<Value>,
-}
-
 /// Every HTTP error body, and the `code`/`message` of error frames.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ErrorBody {
@@ -440,7 +418,7 @@ pub mod code {
     pub const RATE_LIMITED: &str = "rate_limited";
     /// The connection fell too far behind; reconnect with `last_seq`.
     pub const LAGGED: &str = "lagged";
-    /// Campaign: the last game is not finished yet, or no campaign variant.
+    /// Campaign: the game has no campaign variant.
     pub const CAMPAIGN: &str = "campaign";
     /// `Authorization: Bearer <token>` missing on a request that needs a seat.
     pub const NO_TOKEN: &str = "no_token";

@@ -21,6 +21,12 @@ pub enum ApiError {
     Conflict(&'static str, String),
     #[error("{1}")]
     Forbidden(&'static str, String),
+    /// No credentials where they are needed (`no_token`).
+    #[error("{0}")]
+    Unauthorized(String),
+    /// Understood, but the game refuses it (its own stable code).
+    #[error("{1}")]
+    Unprocessable(&'static str, String),
     #[error("store: {0}")]
     Store(#[from] StoreError),
 }
@@ -32,13 +38,19 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(..) => StatusCode::CONFLICT,
             ApiError::Forbidden(..) => StatusCode::FORBIDDEN,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Unprocessable(..) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     pub fn code(&self) -> &'static str {
         match self {
-            ApiError::BadRequest(c, _) | ApiError::Conflict(c, _) | ApiError::Forbidden(c, _) => c,
+            ApiError::BadRequest(c, _)
+            | ApiError::Conflict(c, _)
+            | ApiError::Forbidden(c, _)
+            | ApiError::Unprocessable(c, _) => c,
+            ApiError::Unauthorized(_) => code::NO_TOKEN,
             ApiError::NotFound(_) => code::NOT_FOUND,
             ApiError::Store(_) => code::INTERNAL,
         }

@@ -1,10 +1,14 @@
 //! The games this server hosts, type-erased so the lobby and the socket layer
 //! work with JSON while each room stays generic over its [`athlas_engine::Ruleset`].
+//! A game with a campaign variant ([`athlas_engine::campaign::Campaign`])
+//! also offers its [`CampaignRules`], erased the same way.
 
 use std::{collections::BTreeMap, marker::PhantomData, sync::Arc};
 
-use athlas_engine::duel::{alpha::AlphaDesign, state::CampaignGame};
-use serde::Deserialize;
+use athlas_engine::{
+    campaign::{Campaign, Step},
+    RuleError, Seat,
+};
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -23,12 +27,47 @@ pub trait Game: Send + Sync + 'static {
     fn check_options(&self, options: &Value, seed: u64) -> Result<usize, String>;
     /// Spawn the task of room `match_id` (it loads itself from the store).
     fn spawn_room(&self, match_id: Uuid, generation: u64, ctx: RoomCtx) -> RoomHandle;
-    /// Campaign variant: the options of a campaign's next game, from the
-    /// campaign's base options and each seat's locked secret of the previous
-    /// game (none for the first game). `None`: this game has no campaigns.
-    fn campaign_options(&self, _base: &Value, _previous: Option<&[Value]>) -> Option<Value> {
+    /// The game's campaign variant; `None`: it has none.
+    fn campaign(&self) -> Option<&dyn CampaignRules> {
         None
     }
+}
+
+/// Why a campaign operation failed.
+#[derive(Debug)]
+pub enum CampaignError {
+    /// The game refused (options, a choice), with its stable code.
+    Refused(RuleError),
+    /// The request's JSON is not a value of the game's type.
+    Bad(String),
+    /// The stored campaign state does not read as the game's.
+    Corrupt(String),
+}
+
+/// A game's [`Campaign`], with its saved state, options and choices as JSON.
+/// Each method reads the stored state afresh; nothing is kept in between.
+pub trait CampaignRules: Send + Sync {
+    /// The number of seats when the host names none.
+    fn default_seats(&self, options: &Value) -> usize;
+    /// A new campaign's saved state.
+    ///
+    /// # Errors
+    /// Options the game cannot read or refuses, for this many seats.
+    fn new_campaign(&self, options: &Value, seats: usize) -> Result<Value, CampaignError>;
+    /// The saved state after `seat` made `choice`.
+    ///
+    /// # Errors
+    /// The game's refusal, or a choice it cannot read.
+    fn choose(&self, saved: &Value, seat: Seat, choice: &Value) -> Result<Value, CampaignError>;
+    /// What the campaign needs next; `Ready` holds the next match's options.
+    ///
+    /// # Errors
+    /// A stored state that does not read.
+    fn next(&self, saved: &Value) -> Result<Step<Value>, CampaignError>;
+    /// A seat's public label (Divinity: its Origin).
+    fn label(&self, saved: &Value, seat: Seat) -> Option<String>;
+    /// Who starts the next match; `None`: any seat.
+    fn leader(&self, saved: &Value) -> Option<Seat>;
 }
 
 /// Any [`athlas_engine::Ruleset`] as a [`Game`].
@@ -59,50 +98,116 @@ where
     }
 
     fn spawn_room(&self, match_id: Uuid, generation: u64, ctx: RoomCtx) -> RoomHandle {
-        room::spawn::<R>(match_id, generation, ctx)
+        room::spawn::<R>(match_id, generation, ctx, None)
     }
 }
 
-/// The duel, with its campaign variant: each game of a campaign carries both
-/// players' Alphas of the previous game.
-pub struct DuelGame(RulesetGame<athlas_engine::duel::Duel>);
+/// A [`Campaign`] ruleset as a [`Game`] with its campaign variant.
+pub struct CampaignGame<R> {
+    matches: RulesetGame<R>,
+    /// Campaign options the host may leave out, where the game's own
+    /// defaults are a single match's (Divinity: no Origins named up front,
+    /// they are chosen).
+    defaults: Value,
+}
 
-impl Game for DuelGame {
+impl<R> CampaignGame<R> {
+    pub fn new(defaults: Value) -> CampaignGame<R> {
+        CampaignGame { matches: RulesetGame::default(), defaults }
+    }
+}
+
+impl<R> CampaignGame<R>
+where
+    R: crate::room::Hosted + Campaign,
+{
+    fn options(&self, options: &Value) -> Result<R::Options, CampaignError> {
+        let mut options = options.clone();
+        if let (Value::Object(o), Value::Object(d)) = (&mut options, &self.defaults) {
+            for (k, v) in d {
+                o.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        serde_json::from_value(options).map_err(|e| CampaignError::Bad(e.to_string()))
+    }
+}
+
+fn saved<R: Campaign>(saved: &Value) -> Result<R::Saved, CampaignError> {
+    serde_json::from_value(saved.clone()).map_err(|e| CampaignError::Corrupt(format!("stored campaign state: {e}")))
+}
+
+fn to_json(v: &impl serde::Serialize) -> Value {
+    serde_json::to_value(v).expect("campaign values serialize")
+}
+
+/// The campaign after a match of it finished in `state`: the room's
+/// finish path calls it, typed on the state, erased on the saved value.
+pub fn after<R: Campaign>(saved_value: &Value, state: &R::State) -> Result<Value, String> {
+    let s = saved::<R>(saved_value).map_err(|e| format!("{e:?}"))?;
+    Ok(to_json(&R::after(&s, state)))
+}
+
+impl<R> Game for CampaignGame<R>
+where
+    R: crate::room::Hosted + Campaign,
+{
     fn name(&self) -> &'static str {
-        self.0.name()
+        self.matches.name()
     }
     fn rules_version(&self) -> u32 {
-        self.0.rules_version()
+        self.matches.rules_version()
     }
     fn check_options(&self, options: &Value, seed: u64) -> Result<usize, String> {
-        self.0.check_options(options, seed)
+        self.matches.check_options(options, seed)
     }
     fn spawn_room(&self, match_id: Uuid, generation: u64, ctx: RoomCtx) -> RoomHandle {
-        self.0.spawn_room(match_id, generation, ctx)
+        room::spawn::<R>(match_id, generation, ctx, Some(after::<R>))
     }
-    fn campaign_options(&self, base: &Value, previous: Option<&[Value]>) -> Option<Value> {
-        let mut options = if base.is_object() { base.clone() } else { Value::Object(Default::default()) };
-        // A seat that locked nothing (or a secret that is not a duel's)
-        // carries no Alphas.
-        let alphas = |seat: usize| {
-            previous
-                .and_then(|secrets| secrets.get(seat))
-                .and_then(|s| DuelSecret::deserialize(s).ok())
-                .map(|s| s.alphas)
-                .unwrap_or_default()
-        };
-        let campaign = CampaignGame { previous: [alphas(0), alphas(1)] };
-        options["campaign"] = serde_json::to_value(campaign).expect("campaign options serialize");
-        Some(options)
+    fn campaign(&self) -> Option<&dyn CampaignRules> {
+        Some(self)
     }
 }
 
-/// What a duel seat locks in (the engine's `Duel::locked_secret`), as far as
-/// a campaign reads it: the Alphas carried into the next game.
-#[derive(Deserialize)]
-struct DuelSecret {
-    #[serde(default)]
-    alphas: Vec<AlphaDesign>,
+impl<R> CampaignRules for CampaignGame<R>
+where
+    R: crate::room::Hosted + Campaign,
+{
+    fn default_seats(&self, options: &Value) -> usize {
+        // A game whose options name no seats (Divinity without a party)
+        // is played by two.
+        self.options(options).map(|o| R::seats(&o)).ok().filter(|n| *n > 0).unwrap_or(2)
+    }
+
+    fn new_campaign(&self, options: &Value, seats: usize) -> Result<Value, CampaignError> {
+        let options = self.options(options)?;
+        R::new_campaign(&options, seats)
+            .map(|s| to_json(&s))
+            .map_err(|e| CampaignError::Refused(RuleError::new("bad_options", e.to_string())))
+    }
+
+    fn choose(&self, saved_value: &Value, seat: Seat, choice: &Value) -> Result<Value, CampaignError> {
+        let mut s = saved::<R>(saved_value)?;
+        let choice: R::Choice = serde_json::from_value(choice.clone())
+            .map_err(|e| CampaignError::Bad(format!("not a {} choice: {e}", R::GAME)))?;
+        R::choose(&mut s, seat, choice).map_err(CampaignError::Refused)?;
+        Ok(to_json(&s))
+    }
+
+    fn next(&self, saved_value: &Value) -> Result<Step<Value>, CampaignError> {
+        Ok(match R::next(&saved::<R>(saved_value)?) {
+            Step::Choosing { seats } => Step::Choosing { seats },
+            Step::Ready(options) => Step::Ready(to_json(&options)),
+            Step::Over => Step::Over,
+        })
+    }
+
+    fn label(&self, saved_value: &Value, seat: Seat) -> Option<String> {
+        R::label(&saved::<R>(saved_value).ok()?, seat)
+    }
+
+    fn leader(&self, saved_value: &Value) -> Option<Seat> {
+        <R as Campaign>::leader(&saved::<R>(saved_value).ok()?)
+    }
 }
 
 /// The games of a server, by name.
@@ -117,12 +222,12 @@ impl Registry {
         Registry::default()
     }
 
-    /// Every game this build ships: the duel, and Divinity (one location a
-    /// match; its campaigns as records of their own are still to come).
+    /// Every game this build ships: the duel and Divinity, each with its
+    /// campaign variant.
     pub fn standard() -> Registry {
         Registry::new()
-            .with(DuelGame(RulesetGame::default()))
-            .with(RulesetGame::<athlas_engine::divinity::Divinity>::default())
+            .with(CampaignGame::<athlas_engine::duel::Duel>::new(Value::Object(Default::default())))
+            .with(CampaignGame::<athlas_engine::divinity::Divinity>::new(serde_json::json!({ "party": [] })))
     }
 
     /// Add a game (replacing one of the same name).
@@ -144,35 +249,29 @@ impl Registry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use athlas_engine::{
-        duel::{Duel, DuelAction, DuelOptions},
-        Ruleset,
-    };
+    use serde_json::json;
 
-    /// The next game of a duel campaign carries each seat's locked Alphas
-    /// (none for the first game, or for a seat that locked none) and keeps
-    /// the campaign's base options.
+    /// Divinity's campaign through the erased seam: Origins left out are
+    /// chosen (not the single match's default party), choices and refusals
+    /// travel as JSON, and a full party is ready with its Origins.
     #[test]
-    fn a_duel_campaign_carries_each_seats_locked_alphas() {
-        let game = DuelGame(RulesetGame::default());
-        let mut state = Duel::start(&DuelOptions::default(), 7).unwrap();
-        Duel::apply(&mut state, 0, DuelAction::UsePreset { preset: "aquatic".into() }).unwrap();
-        Duel::apply(&mut state, 1, DuelAction::UsePreset { preset: "rush".into() }).unwrap();
-        let secrets: Vec<Value> = (0..2).map(|s| Duel::locked_secret(&state, s).unwrap()).collect();
-        let base = serde_json::json!({ "summoning_points": 300 });
-
-        let next: DuelOptions = serde_json::from_value(game.campaign_options(&base, Some(&secrets)).unwrap()).unwrap();
-        assert_eq!(next.summoning_points, 300);
-        let carried = next.campaign.unwrap().previous;
-        for seat in 0..2 {
-            assert_eq!(serde_json::to_value(&carried[seat]).unwrap(), secrets[seat]["alphas"], "seat {seat}");
-            assert_eq!(carried[seat].len(), 3);
-        }
-
-        let first: DuelOptions = serde_json::from_value(game.campaign_options(&base, None).unwrap()).unwrap();
-        assert_eq!(first.campaign.unwrap().previous, [vec![], vec![]]);
-        let unlocked = [secrets[0].clone(), Value::Null];
-        let next: DuelOptions = serde_json::from_value(game.campaign_options(&base, Some(&unlocked)).unwrap()).unwrap();
-        assert_eq!(next.campaign.unwrap().previous[1], vec![]);
+    fn a_divinity_campaign_goes_through_json() {
+        let registry = Registry::standard();
+        let c = registry.get("divinity").unwrap().campaign().expect("divinity has campaigns");
+        assert_eq!(c.default_seats(&json!({})), 2);
+        assert_eq!(c.default_seats(&json!({"party": ["ifan", "lohse", "sebille"]})), 3);
+        let saved = c.new_campaign(&json!({}), 2).unwrap();
+        assert!(matches!(c.next(&saved).unwrap(), Step::Choosing { seats } if seats == [0, 1]));
+        let saved = c.choose(&saved, 0, &json!({"origin": "ifan"})).unwrap();
+        let Err(CampaignError::Refused(e)) = c.choose(&saved, 1, &json!({"origin": "ifan"})) else { panic!("taken") };
+        assert_eq!(e.code, "origin_taken");
+        assert!(matches!(c.choose(&saved, 1, &json!({"nope": 1})), Err(CampaignError::Bad(_))));
+        let saved = c.choose(&saved, 1, &json!({"origin": "lohse"})).unwrap();
+        let Step::Ready(options) = c.next(&saved).unwrap() else { panic!("ready") };
+        assert_eq!(options["party"], json!(["ifan", "lohse"]));
+        assert_eq!(c.label(&saved, 1).as_deref(), Some("lohse"));
+        assert!(matches!(c.next(&json!({"not": "a campaign"})), Err(CampaignError::Corrupt(_))));
+        assert!(matches!(c.new_campaign(&json!({}), 5), Err(CampaignError::Refused(_))));
+        assert!(registry.get("duel").unwrap().campaign().is_some());
     }
 }

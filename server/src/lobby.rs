@@ -1,11 +1,9 @@
-//! The HTTP lobby: create, join, look up and list matches; campaigns.
+//! The HTTP lobby: create, join, look up and list matches (campaigns are
+//! in [`crate::campaign`]).
 
 use std::sync::Arc;
 
-use athlas_protocol::{
-    code, CampaignGameSummary, CampaignSummary, CreateCampaign, CreateMatch, Created, Joined, MatchList, MatchSummary,
-    NextGame,
-};
+use athlas_protocol::{code, CreateMatch, Created, Joined, MatchList, MatchSummary};
 use axum::{
     extract::{rejection::JsonRejection, Path, Query, State},
     http::StatusCode,
@@ -20,7 +18,7 @@ use crate::{
     error::ApiError,
     hub::Hub,
     secret,
-    store::{CampaignGameRecord, CampaignRecord, MatchRecord, MatchStatus, NewMatch, StoreError},
+    store::{MatchRecord, MatchStatus, NewMatch, StoreError},
 };
 
 pub fn router() -> Router<Arc<Hub>> {
@@ -28,9 +26,7 @@ pub fn router() -> Router<Arc<Hub>> {
         .route("/api/matches", post(create_match).get(list_matches))
         .route("/api/matches/{match_id}", get(get_match))
         .route("/api/join/{join_code}", post(join))
-        .route("/api/campaigns", post(create_campaign))
-        .route("/api/campaigns/{campaign_id}", get(get_campaign))
-        .route("/api/campaigns/{campaign_id}/next", post(next_game))
+        .merge(crate::campaign::router())
 }
 
 /// `/readyz`: 200 when the store answers and is migrated; 503 otherwise
@@ -63,25 +59,25 @@ pub async fn metrics(
     Ok(([(axum::http::header::CONTENT_TYPE, "text/plain; version=0.0.4")], hub.metrics.render(&gauges)))
 }
 
-fn body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+pub(crate) fn body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
     body.map(|Json(t)| t).map_err(|e| ApiError::BadRequest(code::BAD_JSON, e.body_text()))
 }
 
-fn parse_id(id: &str, what: &str) -> Result<Uuid, ApiError> {
+pub(crate) fn parse_id(id: &str, what: &str) -> Result<Uuid, ApiError> {
     Uuid::parse_str(id).map_err(|_| ApiError::NotFound(format!("no {what} {id}")))
 }
 
 /// The server's own options, next to the game's.
 #[derive(Debug, Clone, Copy, Default)]
-struct Hosting {
+pub(crate) struct Hosting {
     /// Timed response windows.
-    live: bool,
+    pub live: bool,
     /// Not listed by `GET /api/matches`; joined by code, watched by id.
-    private: bool,
+    pub private: bool,
 }
 
 /// Split the server's own options (`live`, `private`) from the game's.
-fn split_options(options: Value) -> Result<(Value, Hosting), ApiError> {
+pub(crate) fn split_options(options: Value) -> Result<(Value, Hosting), ApiError> {
     let mut options = match options {
         Value::Null => serde_json::Map::new(),
         Value::Object(m) => m,
@@ -96,16 +92,8 @@ fn split_options(options: Value) -> Result<(Value, Hosting), ApiError> {
     Ok((Value::Object(options), hosting))
 }
 
-/// Store a new match with its creator in `seat`; its id and what the
-/// creator is told.
-async fn new_match(
-    hub: &Hub,
-    game_name: &str,
-    options: Value,
-    hosting: Hosting,
-    seat: u8,
-    campaign_id: Option<Uuid>,
-) -> Result<(Uuid, Created), ApiError> {
+/// Store a new match with its creator in seat 0; what the creator is told.
+async fn new_match(hub: &Hub, game_name: &str, options: Value, hosting: Hosting) -> Result<Created, ApiError> {
     let game = hub
         .games
         .get(game_name)
@@ -126,20 +114,13 @@ async fn new_match(
             live: hosting.live,
             private: hosting.private,
             seats: seats as u32,
-            campaign_id,
-            creator: (seat, secret::token_hash(&token)),
+            campaign_id: None,
+            creator: Some((0, secret::token_hash(&token))),
         };
         match hub.store.create_match(&m).await {
             Ok(()) => {
                 tracing::info!(match_id = %id, game = game.name(), live = hosting.live, private = hosting.private, "match created");
-                let created = Created {
-                    match_id: id.to_string(),
-                    seat,
-                    token,
-                    join_code,
-                    campaign_id: campaign_id.map(|c| c.to_string()),
-                };
-                return Ok((id, created));
+                return Ok(Created { match_id: id.to_string(), seat: 0, token, join_code, campaign_id: None });
             }
             Err(StoreError::Conflict(_)) => continue, // join code taken: draw another
             Err(e) => return Err(e.into()),
@@ -154,7 +135,7 @@ async fn create_match(
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let req = body(req)?;
     let (options, hosting) = split_options(req.options)?;
-    let (_, created) = new_match(&hub, &req.game, options, hosting, 0, None).await?;
+    let created = new_match(&hub, &req.game, options, hosting).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -213,77 +194,4 @@ async fn list_matches(
     };
     let matches = hub.store.list_matches(status, 100).await?;
     Ok(Json(MatchList { matches: matches.into_iter().map(summary).collect() }))
-}
-
-async fn create_campaign(
-    State(hub): State<Arc<Hub>>,
-    req: Result<Json<CreateCampaign>, JsonRejection>,
-) -> Result<(StatusCode, Json<Created>), ApiError> {
-    let req = body(req)?;
-    let (base, hosting) = split_options(req.options)?;
-    let game = hub
-        .games
-        .get(&req.game)
-        .ok_or_else(|| ApiError::BadRequest(code::UNKNOWN_GAME, format!("this server does not host {:?}", req.game)))?
-        .clone();
-    let options = game
-        .campaign_options(&base, None)
-        .ok_or_else(|| ApiError::BadRequest(code::CAMPAIGN, format!("{} has no campaign variant", req.game)))?;
-    let id = Uuid::new_v4();
-    let record = CampaignRecord { options: base, live: hosting.live, private: hosting.private, games: Vec::new() };
-    hub.store.create_campaign(id, game.name(), &record).await?;
-    let (match_id, created) = new_match(&hub, game.name(), options, hosting, 0, Some(id)).await?;
-    push_game(&hub, id, match_id).await?;
-    tracing::info!(campaign_id = %id, "campaign created");
-    Ok((StatusCode::CREATED, Json(created)))
-}
-
-async fn push_game(hub: &Hub, campaign_id: Uuid, match_id: Uuid) -> Result<(), ApiError> {
-    let (_, mut record) = hub.store.campaign(campaign_id).await?.ok_or(StoreError::NotFound)?;
-    record.games.push(CampaignGameRecord { match_id, outcome: None, secrets: None });
-    hub.store.update_campaign(campaign_id, &record).await?;
-    Ok(())
-}
-
-async fn get_campaign(
-    State(hub): State<Arc<Hub>>,
-    Path(campaign_id): Path<String>,
-) -> Result<Json<CampaignSummary>, ApiError> {
-    let id = parse_id(&campaign_id, "campaign")?;
-    let (game, record) =
-        hub.store.campaign(id).await?.ok_or_else(|| ApiError::NotFound(format!("no campaign {id}")))?;
-    let games = record
-        .games
-        .into_iter()
-        .map(|g| CampaignGameSummary { match_id: g.match_id.to_string(), outcome: g.outcome })
-        .collect();
-    Ok(Json(CampaignSummary { campaign_id: id.to_string(), game, games }))
-}
-
-async fn next_game(
-    State(hub): State<Arc<Hub>>,
-    Path(campaign_id): Path<String>,
-    req: Result<Json<NextGame>, JsonRejection>,
-) -> Result<(StatusCode, Json<Created>), ApiError> {
-    let req = body(req)?;
-    let id = parse_id(&campaign_id, "campaign")?;
-    let (game_name, record) =
-        hub.store.campaign(id).await?.ok_or_else(|| ApiError::NotFound(format!("no campaign {id}")))?;
-    let last = record.games.last();
-    let seat = match (hub.store.seat_by_token(&secret::token_hash(&req.token)).await?, last) {
-        (Some((m, seat)), Some(last)) if m == last.match_id => seat,
-        _ => return Err(ApiError::Forbidden(code::BAD_TOKEN, "not a seat token of this campaign's last game".into())),
-    };
-    let secrets: Vec<Value> = match last {
-        Some(CampaignGameRecord { outcome: Some(_), secrets: Some(s), .. }) => s.clone(),
-        _ => return Err(ApiError::Conflict(code::CAMPAIGN, "the campaign's last game is not finished".into())),
-    };
-    let game = hub.games.get(&game_name).ok_or_else(|| ApiError::NotFound(format!("no game {game_name}")))?.clone();
-    let hosting = Hosting { live: record.live, private: record.private };
-    let options = game
-        .campaign_options(&record.options, Some(&secrets))
-        .ok_or_else(|| ApiError::BadRequest(code::CAMPAIGN, format!("{game_name} has no campaign variant")))?;
-    let (match_id, created) = new_match(&hub, &game_name, options, hosting, seat, Some(id)).await?;
-    push_game(&hub, id, match_id).await?;
-    Ok((StatusCode::CREATED, Json(created)))
 }

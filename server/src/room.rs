@@ -25,7 +25,7 @@ use uuid::Uuid;
 use crate::{
     metrics::Metrics,
     secret,
-    store::{ActionRecord, Append, CampaignResult, Commitment, MatchRecord, MatchStatus, RecordKind, Store},
+    store::{ActionRecord, Append, CampaignUpdate, Commitment, MatchRecord, MatchStatus, RecordKind, Store},
     table::{Applied, Hand, ReplayError, Table, TakeBack},
     writer::Writer,
 };
@@ -236,6 +236,23 @@ struct Stored {
     finished: bool,
 }
 
+/// How a campaign goes on after one of its matches finished in a state:
+/// the game's `Campaign::after`, erased over the saved value (see
+/// `games::after`).
+pub type After<R> = fn(&Value, &<R as Ruleset>::State) -> Result<Value, String>;
+
+/// The campaign a match belongs to, as its room needs it at the end.
+struct CampaignLink<R: Ruleset> {
+    id: Uuid,
+    /// The campaign's state this match started from, read when the room
+    /// loaded: it cannot change while the match is on (the lobby refuses
+    /// choices and new matches meanwhile).
+    saved: Value,
+    /// Its version then: the final write is refused if another came first.
+    version: u64,
+    after: After<R>,
+}
+
 struct Room<R: Ruleset> {
     id: Uuid,
     record: MatchRecord,
@@ -251,6 +268,7 @@ struct Room<R: Ruleset> {
     /// When a live match's timed window runs out.
     deadline: Option<Instant>,
     last_active: Instant,
+    campaign: Option<CampaignLink<R>>,
     ctx: RoomCtx,
 }
 
@@ -260,7 +278,8 @@ pub trait Hosted: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send
 impl<R> Hosted for R where R: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send> + 'static {}
 
 /// Spawn the task of room `id`, ruled by `R`. It loads itself from the store.
-pub fn spawn<R>(id: Uuid, generation: u64, ctx: RoomCtx) -> RoomHandle
+/// `after`: the game's campaign variant, for a match of a campaign.
+pub fn spawn<R>(id: Uuid, generation: u64, ctx: RoomCtx, after: Option<After<R>>) -> RoomHandle
 where
     R: Hosted,
 {
@@ -273,18 +292,18 @@ where
     tokio::spawn(
         async move {
             let _live = live;
-            run::<R>(id, generation, ctx, rx).await;
+            run::<R>(id, generation, ctx, rx, after).await;
         }
         .instrument(span),
     );
     RoomHandle { tx }
 }
 
-async fn run<R>(id: Uuid, generation: u64, ctx: RoomCtx, mut rx: mpsc::Receiver<RoomCmd>)
+async fn run<R>(id: Uuid, generation: u64, ctx: RoomCtx, mut rx: mpsc::Receiver<RoomCmd>, after: Option<After<R>>)
 where
     R: Hosted,
 {
-    let refusal = match Room::<R>::load(id, ctx.clone()).await {
+    let refusal = match Room::<R>::load(id, ctx.clone(), after).await {
         Ok(mut room) => {
             tracing::info!(seq = room.seq, "room loaded");
             room.run(&mut rx).await;
@@ -325,7 +344,7 @@ impl<R> Room<R>
 where
     R: Hosted,
 {
-    async fn load(id: Uuid, ctx: RoomCtx) -> Result<Self, (&'static str, String)> {
+    async fn load(id: Uuid, ctx: RoomCtx, after: Option<After<R>>) -> Result<Self, (&'static str, String)> {
         let internal = |e: String| (code::INTERNAL, e);
         let record = ctx
             .store
@@ -340,6 +359,18 @@ where
             serde_json::from_value(record.options.clone()).map_err(|e| internal(format!("stored options: {e}")))?;
         let (seq, table) = rebuild::<R>(&ctx.store, &record, &options, None).await?;
         let commitments = ctx.store.commitments(id).await.map_err(|e| internal(e.to_string()))?;
+        let campaign = match (record.campaign_id, after) {
+            (Some(campaign_id), Some(after)) => {
+                let c = ctx
+                    .store
+                    .campaign(campaign_id)
+                    .await
+                    .map_err(|e| internal(e.to_string()))?
+                    .ok_or_else(|| internal(format!("no campaign {campaign_id}")))?;
+                Some(CampaignLink { id: campaign_id, saved: c.saved, version: c.version, after })
+            }
+            _ => None,
+        };
         let mut room = Room {
             id,
             record,
@@ -352,6 +383,7 @@ where
             commitments,
             deadline: None,
             last_active: Instant::now(),
+            campaign,
             ctx,
         };
         room.arm_timer();
@@ -745,27 +777,32 @@ where
             Status::Finished(o) => Some(to_value(&o)),
             Status::Waiting { .. } => None,
         };
-        // Before the ack, in the same transaction: whoever sees the end can
-        // start the campaign's next game.
-        let campaign = self.record.campaign_id.zip(outcome.clone()).map(|(campaign_id, outcome)| CampaignResult {
-            campaign_id,
-            outcome,
-            secrets: (0..self.record.seats as Seat)
-                .map(|s| R::locked_secret(&self.table.state, s).unwrap_or(Value::Null))
-                .collect(),
-        });
+        // Before the ack, in the same transaction as the final action: the
+        // campaign's new state (whoever sees the end can start the next match).
+        let campaign = match self.campaign.as_ref().filter(|_| outcome.is_some()) {
+            None => Ok(None),
+            Some(c) => (c.after)(&c.saved, &self.table.state)
+                .map(|saved| Some(CampaignUpdate { id: c.id, version: c.version, saved: Some(saved), start: None })),
+        };
         let every = self.ctx.config.snapshot_every;
         #[allow(clippy::manual_is_multiple_of)] // is_multiple_of is newer than our rust-version
         let snapshot = (every > 0 && seq % every == 0).then(|| to_value(&self.table.state));
-        let append = Append {
-            match_id: self.id,
-            action: record,
-            commitments: commitments.clone(),
-            outcome: outcome.clone(),
-            snapshot,
-            campaign,
+        let stored = match campaign {
+            Ok(campaign) => {
+                let append = Append {
+                    match_id: self.id,
+                    action: record,
+                    commitments: commitments.clone(),
+                    outcome: outcome.clone(),
+                    standing: Some(self.status()),
+                    snapshot,
+                    campaign,
+                };
+                self.ctx.writer.append(append).await
+            }
+            Err(e) => Err(format!("the campaign's next state: {e}")),
         };
-        if let Err(e) = self.ctx.writer.append(append).await {
+        if let Err(e) = stored {
             tracing::error!(match_id = %self.id, error = %e, "action not stored; reloading the room");
             if let Some(actor) = actor {
                 self.ctx.metrics.action_rejected(code::INTERNAL);

@@ -41,6 +41,12 @@ pub enum StoreError {
     Conflict(String),
     #[error("corrupt record: {0}")]
     Corrupt(String),
+    /// A campaign was written by someone else since it was read.
+    #[error("the campaign changed since it was read")]
+    Stale,
+    /// A campaign seat token, but the campaign has no match yet.
+    #[error("the campaign has no match yet")]
+    NotStarted,
     /// The database server could not be reached at start: named by host and
     /// port (never the password), so the operator sees at once what is wrong.
     #[error("cannot connect to Postgres at {at}: {reason}")]
@@ -61,6 +67,30 @@ enum Backend {
     Postgres(PgPool),
 }
 
+/// The one writer of a campaign row's state (`saved`, `current_match`):
+/// inside a `with_pool!` body, in transaction `$tx`, a compare-and-set on
+/// `version`, which it bumps. Evaluates to whether the campaign was still
+/// at `$version`.
+macro_rules! write_campaign {
+    ($store:expr, $tx:ident, $id:expr, $version:expr, $saved:expr, $current:expr) => {{
+        let q = $store.sql(
+            "UPDATE campaigns SET version = version + 1, saved = COALESCE($3::jsonb, saved), \
+             current_match = COALESCE($4::uuid, current_match) WHERE id = $1::uuid AND version = $2",
+        );
+        let saved: Option<&Value> = $saved;
+        let current: Option<Uuid> = $current;
+        sqlx::query(&q)
+            .bind($id.to_string())
+            .bind($version as i64)
+            .bind(saved.map(Value::to_string))
+            .bind(current.map(|c| c.to_string()))
+            .execute(&mut *$tx)
+            .await?
+            .rows_affected()
+            == 1
+    }};
+}
+
 /// Run `$body` with `$pool` bound to the backend's pool; the body is type
 /// checked once per backend, so one piece of sqlx code serves both.
 macro_rules! with_pool {
@@ -73,7 +103,7 @@ macro_rules! with_pool {
 }
 
 /// A match as created by the lobby.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct NewMatch {
     pub id: Uuid,
     pub game: String,
@@ -87,8 +117,9 @@ pub struct NewMatch {
     pub private: bool,
     pub seats: u32,
     pub campaign_id: Option<Uuid>,
-    /// The creator's seat and the SHA-256 of its token.
-    pub creator: (u8, String),
+    /// The creator's seat and the SHA-256 of its token; `None` for a
+    /// campaign's match, whose seats are the campaign's.
+    pub creator: Option<(u8, String)>,
 }
 
 /// Where a match stands in the lobby. Stored, listed and shown as the
@@ -180,6 +211,10 @@ pub struct MatchRecord {
     pub seq: u64,
     pub outcome: Option<Value>,
     pub campaign_id: Option<Uuid>,
+    /// Its place in its campaign (1, 2, ...).
+    pub ordinal: Option<u32>,
+    /// The engine's status after the latest action; `None` before the first.
+    pub standing: Option<Value>,
     pub seats_taken: Vec<u8>,
 }
 
@@ -250,6 +285,8 @@ enum Selection {
     Id(Uuid),
     /// The listed (not private) matches with this status.
     Listed(MatchStatus),
+    /// The matches of a campaign, in order.
+    Campaign(Uuid),
 }
 
 /// Everything one accepted action writes, in one transaction.
@@ -260,71 +297,77 @@ pub struct Append {
     pub commitments: Vec<Commitment>,
     /// Set when this action finished the match (the engine's outcome).
     pub outcome: Option<Value>,
+    /// The engine's status after this action (whose move it is), kept on
+    /// the match row for the lobby.
+    pub standing: Option<Value>,
     /// A snapshot of the state after this action, now and then.
     pub snapshot: Option<Value>,
-    /// Set when this action finished a game of a campaign: its result goes
-    /// into the campaign's record in the same transaction.
-    pub campaign: Option<CampaignResult>,
+    /// Set when this action finished a match of a campaign: the campaign's
+    /// new state, written in the same transaction (both or neither).
+    pub campaign: Option<CampaignUpdate>,
 }
 
-/// A campaign's own record, stored as JSON in `campaigns.record`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-pub struct CampaignRecord {
-    /// The game's options every game of the campaign starts from.
-    #[serde(default)]
-    pub options: Value,
-    /// The server's own options of each game (see the lobby's `Hosting`).
-    #[serde(default)]
+/// A campaign as the lobby creates it, with its host in seat 0.
+#[derive(Debug, Clone)]
+pub struct NewCampaign {
+    pub id: Uuid,
+    pub game: String,
+    pub rules_version: u32,
+    pub seats: u32,
+    pub join_code: String,
+    /// The game's campaign state (`Campaign::Saved`) before any match.
+    pub saved: Value,
+    /// The server's own options of every match of the campaign.
     pub live: bool,
-    #[serde(default)]
     pub private: bool,
-    /// Its games, in order; the last is the one being played.
-    #[serde(default)]
-    pub games: Vec<CampaignGameRecord>,
+    /// The SHA-256 of the host's seat token.
+    pub host: String,
 }
 
-/// One game of a campaign.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct CampaignGameRecord {
-    pub match_id: Uuid,
-    /// The engine's outcome once the game is finished (stored as null before).
-    #[serde(default)]
-    pub outcome: Option<Value>,
-    /// Each seat's revealed secret, written with the outcome.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub secrets: Option<Vec<Value>>,
-}
-
-impl CampaignRecord {
-    /// Write game `match_id`'s result in.
-    pub fn record_result(&mut self, match_id: Uuid, outcome: Value, secrets: Vec<Value>) {
-        for g in self.games.iter_mut().filter(|g| g.match_id == match_id) {
-            g.outcome = Some(outcome.clone());
-            g.secrets = Some(secrets.clone());
-        }
-    }
-}
-
-/// A finished campaign game's result, for the campaign's record.
+/// A stored campaign.
 #[derive(Debug, Clone, PartialEq)]
-pub struct CampaignResult {
-    pub campaign_id: Uuid,
-    /// The engine's outcome.
-    pub outcome: Value,
-    /// Each seat's locked secret (null for a seat that locked none), now
-    /// revealed: the next game's options are built from them.
-    pub secrets: Vec<Value>,
+pub struct CampaignRecord {
+    pub id: Uuid,
+    pub game: String,
+    pub rules_version: u32,
+    pub seats: u32,
+    pub join_code: String,
+    /// The game's campaign state between matches.
+    pub saved: Value,
+    /// Bumped by every write; a [`CampaignUpdate`] names the one it read.
+    pub version: u64,
+    /// The latest match (being played, or finished); `None` before the first.
+    pub current_match: Option<Uuid>,
+    pub live: bool,
+    pub private: bool,
+    /// Seats a player holds (the host's, and each join).
+    pub seats_taken: Vec<u8>,
+}
+
+/// A change of a campaign, written in one transaction only if the campaign
+/// is still at `version` (nobody wrote it since it was read).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CampaignUpdate {
+    pub id: Uuid,
+    pub version: u64,
+    /// The campaign's new state, if it changes.
+    pub saved: Option<Value>,
+    /// A new match of the campaign, which becomes its current match; it
+    /// gets the next ordinal and its seats are the campaign's.
+    pub start: Option<NewMatch>,
 }
 
 const MIGRATIONS_SQLITE: &[(i64, &str, &str)] = &[
     (1, "matches", include_str!("../../migrations/sqlite/0001_matches.sql")),
     (2, "private", include_str!("../../migrations/sqlite/0002_private.sql")),
     (3, "records", include_str!("../../migrations/sqlite/0003_records.sql")),
+    (4, "campaigns", include_str!("../../migrations/sqlite/0004_campaigns.sql")),
 ];
 const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
     (1, "matches", include_str!("../../migrations/postgres/0001_matches.sql")),
     (2, "private", include_str!("../../migrations/postgres/0002_private.sql")),
     (3, "records", include_str!("../../migrations/postgres/0003_records.sql")),
+    (4, "campaigns", include_str!("../../migrations/postgres/0004_campaigns.sql")),
 ];
 
 /// How long start-up waits for the first Postgres connection. The pool
@@ -525,7 +568,9 @@ impl Store {
                 .bind(MatchStatus::Open)
                 .execute(&mut *tx)
                 .await?;
-            sqlx::query(&q2).bind(m.id.to_string()).bind(m.creator.0 as i32).bind(&m.creator.1).execute(&mut *tx).await?;
+            if let Some((seat, hash)) = &m.creator {
+                sqlx::query(&q2).bind(m.id.to_string()).bind(*seat as i32).bind(hash).execute(&mut *tx).await?;
+            }
             tx.commit().await
         }.await);
         match r {
@@ -540,7 +585,9 @@ impl Store {
     /// [`StoreError::NotFound`] for an unknown code, [`StoreError::Full`]
     /// when every seat is taken.
     pub async fn join(&self, join_code: &str, token_hash: &str) -> Result<(Uuid, u8)> {
-        let q_match = self.sql("SELECT id::text AS id, seats FROM matches WHERE join_code = $1");
+        // A campaign's match is joined through its campaign.
+        let q_match =
+            self.sql("SELECT id::text AS id, seats FROM matches WHERE join_code = $1 AND campaign_id IS NULL");
         let q_seats = self.sql("SELECT seat FROM seats WHERE match_id = $1::uuid ORDER BY seat");
         let q_insert = self.sql("INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
         let q_status = self.sql("UPDATE matches SET status = $2 WHERE id = $1::uuid AND status = $3");
@@ -577,16 +624,33 @@ impl Store {
         }
     }
 
-    /// The match and seat a token hash belongs to.
+    /// The match and seat a token hash belongs to: a match's own seat, or
+    /// a campaign seat, which holds that seat in the campaign's current match.
     ///
     /// # Errors
-    /// Database errors only; an unknown token is `Ok(None)`.
+    /// [`StoreError::NotStarted`] for a campaign seat of a campaign with no
+    /// match yet; database errors. An unknown token is `Ok(None)`.
     pub async fn seat_by_token(&self, token_hash: &str) -> Result<Option<(Uuid, u8)>> {
         let q = self.sql("SELECT match_id::text AS match_id, seat FROM seats WHERE token_hash = $1");
-        let row = with_pool!(self, p => sqlx::query(&q).bind(token_hash).fetch_optional(p).await.and_then(|r| r.map(|r| {
-            Ok::<_, sqlx::Error>((r.try_get::<String, _>("match_id")?, r.try_get::<i32, _>("seat")?))
-        }).transpose()))?;
-        row.map(|(id, seat)| Ok((parse_uuid(&id)?, seat as u8))).transpose()
+        let q_campaign = self.sql(
+            "SELECT c.current_match::text AS match_id, s.seat FROM campaign_seats s \
+             JOIN campaigns c ON c.id = s.campaign_id WHERE s.token_hash = $1",
+        );
+        let row = with_pool!(self, p => {
+            let mut row = None;
+            for q in [&q, &q_campaign] {
+                if let Some(r) = sqlx::query(q).bind(token_hash).fetch_optional(p).await? {
+                    row = Some((r.try_get::<Option<String>, _>("match_id")?, r.try_get::<i32, _>("seat")?));
+                    break;
+                }
+            }
+            row
+        });
+        match row {
+            None => Ok(None),
+            Some((None, _)) => Err(StoreError::NotStarted),
+            Some((Some(id), seat)) => Ok(Some((parse_uuid(&id)?, seat as u8))),
+        }
     }
 
     /// One match.
@@ -607,15 +671,17 @@ impl Store {
 
     async fn matches(&self, selection: Selection, limit: u32) -> Result<Vec<MatchRecord>> {
         let where_ = match selection {
-            Selection::Id(_) => "WHERE m.id = $1::uuid",
-            Selection::Listed(_) => "WHERE m.status = $1 AND NOT m.private",
+            Selection::Id(_) => "WHERE m.id = $1::uuid ORDER BY m.created_at, m.id",
+            Selection::Listed(_) => "WHERE m.status = $1 AND NOT m.private ORDER BY m.created_at, m.id",
+            Selection::Campaign(_) => "WHERE m.campaign_id = $1::uuid ORDER BY m.ordinal",
         };
         let q = self
             .sql(&format!(
                 "SELECT m.id::text AS id, m.game, m.options::text AS options, m.seed, m.rules_version, m.status, \
              m.join_code, m.live, m.private, m.seats, m.seq, m.outcome::text AS outcome, m.campaign_id::text AS campaign_id, \
+             m.ordinal, m.standing::text AS standing, \
              (SELECT string_agg(s.seat::text, ',') FROM seats s WHERE s.match_id = m.id) AS taken \
-             FROM matches m {where_} ORDER BY m.created_at, m.id LIMIT {limit}"
+             FROM matches m {where_} LIMIT {limit}"
             ))
             .into_owned();
         // SQLite spells string_agg group_concat.
@@ -623,7 +689,7 @@ impl Store {
         let rows = with_pool!(self, p => {
             let query = sqlx::query(&q);
             let query = match selection {
-                Selection::Id(id) => query.bind(id.to_string()),
+                Selection::Id(id) | Selection::Campaign(id) => query.bind(id.to_string()),
                 Selection::Listed(status) => query.bind(status),
             };
             let rows = query.fetch_all(p).await?;
@@ -639,7 +705,8 @@ impl Store {
                     (r.try_get::<bool, _>("live")?, r.try_get::<bool, _>("private")?),
                     (r.try_get::<i32, _>("seats")?, r.try_get::<i64, _>("seq")?),
                     r.try_get::<Option<String>, _>("outcome")?,
-                    r.try_get::<Option<String>, _>("campaign_id")?,
+                    (r.try_get::<Option<String>, _>("campaign_id")?, r.try_get::<Option<i32>, _>("ordinal")?),
+                    r.try_get::<Option<String>, _>("standing")?,
                     r.try_get::<Option<String>, _>("taken")?,
                 ))
             }).collect::<std::result::Result<Vec<_>, _>>()?
@@ -657,7 +724,8 @@ impl Store {
                     (live, private),
                     (seats, seq),
                     outcome,
-                    campaign,
+                    (campaign, ordinal),
+                    standing,
                     taken,
                 )| {
                     let mut seats_taken: Vec<u8> = taken
@@ -681,6 +749,8 @@ impl Store {
                         seq: seq as u64,
                         outcome: outcome.as_deref().map(parse_json).transpose()?,
                         campaign_id: campaign.as_deref().map(parse_uuid).transpose()?,
+                        ordinal: ordinal.map(|o| o as u32),
+                        standing: standing.as_deref().map(parse_json).transpose()?,
                         seats_taken,
                     })
                 },
@@ -697,21 +767,23 @@ impl Store {
     pub async fn append(&self, batch: &[Append]) -> Result<()> {
         let q_action =
             self.sql("INSERT INTO actions (match_id, seq, seat, action, kind, sender) VALUES ($1::uuid, $2, $3, $4::jsonb, $5, $6)");
-        let q_seq = self.sql("UPDATE matches SET seq = $2 WHERE id = $1::uuid AND seq = $2 - 1");
+        let q_seq = self.sql(
+            "UPDATE matches SET seq = $2, standing = COALESCE($3::jsonb, standing) WHERE id = $1::uuid AND seq = $2 - 1",
+        );
         let q_commit =
             self.sql("INSERT INTO commitments (match_id, seat, hash, salt, seq) VALUES ($1::uuid, $2, $3, $4, $5)");
         let q_finish = self.sql("UPDATE matches SET status = $3, outcome = $2::jsonb WHERE id = $1::uuid");
         let q_snap = self.sql("INSERT INTO snapshots (match_id, seq, state) VALUES ($1::uuid, $2, $3::jsonb)");
-        let q_campaign = self.sql("SELECT record::text AS record FROM campaigns WHERE id = $1::uuid");
-        let q_campaign_set = self.sql("UPDATE campaigns SET record = $2::jsonb WHERE id = $1::uuid");
-        let r: std::result::Result<bool, sqlx::Error> = with_pool!(self, p => async {
+        // `Some(why)`: refused whole, nothing written.
+        let r: std::result::Result<Option<StoreError>, sqlx::Error> = with_pool!(self, p => async {
             let mut tx = p.begin_with(self.begin_write()).await?;
             for a in batch {
                 let id = a.match_id.to_string();
                 let seq = a.action.seq as i64;
-                let moved = sqlx::query(&q_seq).bind(&id).bind(seq).execute(&mut *tx).await?.rows_affected();
+                let moved = sqlx::query(&q_seq).bind(&id).bind(seq).bind(a.standing.as_ref().map(Value::to_string))
+                    .execute(&mut *tx).await?.rows_affected();
                 if moved != 1 {
-                    return Ok(false);
+                    return Ok(Some(StoreError::Conflict("an action seq does not follow the stored seq".into())));
                 }
                 sqlx::query(&q_action).bind(&id).bind(seq).bind(a.action.seat as i32)
                     .bind(a.action.action.to_string()).bind(a.action.kind.as_str())
@@ -731,21 +803,20 @@ impl Store {
                 if let Some(state) = &a.snapshot {
                     sqlx::query(&q_snap).bind(&id).bind(seq).bind(state.to_string()).execute(&mut *tx).await?;
                 }
+                // A campaign's new state goes with the action that ended its
+                // match; a new match is started by the lobby, never here.
                 if let Some(c) = &a.campaign {
-                    let campaign_id = c.campaign_id.to_string();
-                    let stored: Option<String> =
-                        sqlx::query_scalar(&q_campaign).bind(&campaign_id).fetch_optional(&mut *tx).await?;
-                    if let Some(record) = stored.and_then(|r| with_result(&r, a.match_id, c)) {
-                        sqlx::query(&q_campaign_set).bind(&campaign_id).bind(record).execute(&mut *tx).await?;
+                    if !write_campaign!(self, tx, c.id, c.version, c.saved.as_ref(), None) {
+                        return Ok(Some(StoreError::Stale));
                     }
                 }
             }
             tx.commit().await?;
-            Ok(true)
+            Ok(None)
         }.await);
         match r {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(StoreError::Conflict("an action seq does not follow the stored seq".into())),
+            Ok(None) => Ok(()),
+            Ok(Some(e)) => Err(e),
             Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict(e.to_string())),
             Err(e) => Err(e.into()),
         }
@@ -847,61 +918,183 @@ impl Store {
         Ok(rows)
     }
 
-    /// Store a new campaign record.
+    /// Store a new campaign and its host's seat (seat 0).
     ///
     /// # Errors
-    /// Database errors.
-    pub async fn create_campaign(&self, id: Uuid, game: &str, record: &CampaignRecord) -> Result<()> {
-        let q = self.sql("INSERT INTO campaigns (id, game, record) VALUES ($1::uuid, $2, $3::jsonb)");
-        with_pool!(self, p => sqlx::query(&q).bind(id.to_string()).bind(game).bind(to_json(record)).execute(p).await.map(|_| ()))?;
-        Ok(())
+    /// [`StoreError::Conflict`] when the id or join code already exists.
+    pub async fn create_campaign(&self, c: &NewCampaign) -> Result<()> {
+        let q1 = self.sql(
+            "INSERT INTO campaigns (id, game, rules_version, seats, join_code, saved, live, private) \
+             VALUES ($1::uuid, $2, $3, $4, $5, $6::jsonb, $7, $8)",
+        );
+        let q2 = self.sql("INSERT INTO campaign_seats (campaign_id, seat, token_hash) VALUES ($1::uuid, 0, $2)");
+        let r: std::result::Result<(), sqlx::Error> = with_pool!(self, p => async {
+            let mut tx = p.begin_with(self.begin_write()).await?;
+            sqlx::query(&q1).bind(c.id.to_string()).bind(&c.game).bind(c.rules_version as i32).bind(c.seats as i32)
+                .bind(&c.join_code).bind(c.saved.to_string()).bind(c.live).bind(c.private).execute(&mut *tx).await?;
+            sqlx::query(&q2).bind(c.id.to_string()).bind(&c.host).execute(&mut *tx).await?;
+            tx.commit().await
+        }.await);
+        match r {
+            Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict(e.to_string())),
+            r => Ok(r?),
+        }
     }
 
-    /// A campaign's game and record.
+    /// Take the lowest free seat of the campaign with this join code.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] for an unknown code, [`StoreError::Full`]
+    /// when every seat is taken.
+    pub async fn join_campaign(&self, join_code: &str, token_hash: &str) -> Result<(Uuid, u8)> {
+        let q_campaign = self.sql("SELECT id::text AS id, seats FROM campaigns WHERE join_code = $1");
+        let q_seats = self.sql("SELECT seat FROM campaign_seats WHERE campaign_id = $1::uuid");
+        let q_insert = self.sql("INSERT INTO campaign_seats (campaign_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
+        let r: std::result::Result<Option<(String, Option<i32>)>, sqlx::Error> = with_pool!(self, p => async {
+            let mut tx = p.begin_with(self.begin_write()).await?;
+            let Some(row) = sqlx::query(&q_campaign).bind(join_code).fetch_optional(&mut *tx).await? else {
+                return Ok(None);
+            };
+            let id: String = row.try_get("id")?;
+            let seats: i32 = row.try_get("seats")?;
+            let taken: Vec<i32> = sqlx::query(&q_seats).bind(&id).fetch_all(&mut *tx).await?
+                .iter().map(|r| r.try_get::<i32, _>("seat")).collect::<std::result::Result<_, _>>()?;
+            let Some(free) = (0..seats).find(|s| !taken.contains(s)) else {
+                return Ok(Some((id, None)));
+            };
+            sqlx::query(&q_insert).bind(&id).bind(free).bind(token_hash).execute(&mut *tx).await?;
+            tx.commit().await?;
+            Ok(Some((id, Some(free))))
+        }.await);
+        match r {
+            Err(e) if is_unique_violation(&e) => Err(StoreError::Full),
+            Err(e) => Err(e.into()),
+            Ok(None) => Err(StoreError::NotFound),
+            Ok(Some((_, None))) => Err(StoreError::Full),
+            Ok(Some((id, Some(seat)))) => Ok((parse_uuid(&id)?, seat as u8)),
+        }
+    }
+
+    /// One campaign.
     ///
     /// # Errors
     /// Database errors only; an unknown id is `Ok(None)`.
-    pub async fn campaign(&self, id: Uuid) -> Result<Option<(String, CampaignRecord)>> {
-        let q = self.sql("SELECT game, record::text AS record FROM campaigns WHERE id = $1::uuid");
+    pub async fn campaign(&self, id: Uuid) -> Result<Option<CampaignRecord>> {
+        let q = self
+            .sql(
+                "SELECT c.game, c.rules_version, c.seats, c.join_code, c.saved::text AS saved, c.version, \
+             c.current_match::text AS current_match, c.live, c.private, \
+             (SELECT string_agg(s.seat::text, ',') FROM campaign_seats s WHERE s.campaign_id = c.id) AS taken \
+             FROM campaigns c WHERE c.id = $1::uuid",
+            )
+            .into_owned();
+        let q = if matches!(self.backend, Backend::Sqlite(_)) { q.replace("string_agg(", "group_concat(") } else { q };
         let row = with_pool!(self, p => match sqlx::query(&q).bind(id.to_string()).fetch_optional(p).await? {
-            Some(r) => Some((r.try_get::<String, _>("game")?, r.try_get::<String, _>("record")?)),
+            Some(r) => Some((
+                r.try_get::<String, _>("game")?,
+                (r.try_get::<i32, _>("rules_version")?, r.try_get::<i32, _>("seats")?),
+                r.try_get::<String, _>("join_code")?,
+                (r.try_get::<String, _>("saved")?, r.try_get::<i64, _>("version")?),
+                r.try_get::<Option<String>, _>("current_match")?,
+                (r.try_get::<bool, _>("live")?, r.try_get::<bool, _>("private")?),
+                r.try_get::<Option<String>, _>("taken")?,
+            )),
             None => None,
         });
-        row.map(|(g, r)| {
-            let record = serde_json::from_str(&r).map_err(|e| StoreError::Corrupt(format!("campaign {id}: {e}")))?;
-            Ok((g, record))
-        })
-        .transpose()
+        let Some((game, (rules_version, seats), join_code, (saved, version), current, (live, private), taken)) = row
+        else {
+            return Ok(None);
+        };
+        let mut seats_taken: Vec<u8> = taken
+            .unwrap_or_default()
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse().map_err(|_| StoreError::Corrupt(format!("seat {s}"))))
+            .collect::<Result<_>>()?;
+        seats_taken.sort_unstable();
+        Ok(Some(CampaignRecord {
+            id,
+            game,
+            rules_version: rules_version as u32,
+            seats: seats as u32,
+            join_code,
+            saved: parse_json(&saved)?,
+            version: version as u64,
+            current_match: current.as_deref().map(parse_uuid).transpose()?,
+            live,
+            private,
+            seats_taken,
+        }))
     }
 
-    /// Replace a campaign's record.
+    /// The campaign and seat a campaign seat token's hash belongs to.
+    ///
+    /// # Errors
+    /// Database errors only; an unknown token is `Ok(None)`.
+    pub async fn campaign_seat(&self, token_hash: &str) -> Result<Option<(Uuid, u8)>> {
+        let q = self.sql("SELECT campaign_id::text AS id, seat FROM campaign_seats WHERE token_hash = $1");
+        let row = with_pool!(self, p => match sqlx::query(&q).bind(token_hash).fetch_optional(p).await? {
+            Some(r) => Some((r.try_get::<String, _>("id")?, r.try_get::<i32, _>("seat")?)),
+            None => None,
+        });
+        row.map(|(id, seat)| Ok((parse_uuid(&id)?, seat as u8))).transpose()
+    }
+
+    /// The matches of a campaign, in order.
     ///
     /// # Errors
     /// Database errors.
-    pub async fn update_campaign(&self, id: Uuid, record: &CampaignRecord) -> Result<()> {
-        let q = self.sql("UPDATE campaigns SET record = $2::jsonb WHERE id = $1::uuid");
-        with_pool!(self, p => sqlx::query(&q).bind(id.to_string()).bind(to_json(record)).execute(p).await.map(|_| ()))?;
-        Ok(())
+    pub async fn campaign_matches(&self, id: Uuid) -> Result<Vec<MatchRecord>> {
+        self.matches(Selection::Campaign(id), 10_000).await
     }
-}
 
-/// The campaign record `stored` with game `match_id`'s result written in;
-/// `None` (logged) when the record is not one: a broken campaign record
-/// must not stop the game's last action from being stored.
-fn with_result(stored: &str, match_id: Uuid, c: &CampaignResult) -> Option<String> {
-    let mut record: CampaignRecord = match serde_json::from_str(stored) {
-        Ok(r) => r,
-        Err(e) => {
-            tracing::error!(%match_id, campaign_id = %c.campaign_id, error = %e, "campaign record not updated");
-            return None;
+    /// Change a campaign in one transaction: its state, and/or a new match
+    /// (the next ordinal, status `active`, no seats of its own) that becomes
+    /// its current match.
+    ///
+    /// # Errors
+    /// [`StoreError::Stale`] when the campaign is no longer at
+    /// `u.version`: nothing is written.
+    pub async fn update_campaign(&self, u: &CampaignUpdate) -> Result<()> {
+        let q_ordinal =
+            self.sql("SELECT CAST(COALESCE(MAX(ordinal), 0) AS BIGINT) FROM matches WHERE campaign_id = $1::uuid");
+        let q_match = self.sql(
+            "INSERT INTO matches (id, game, options, seed, rules_version, status, join_code, live, seats, \
+             campaign_id, private, ordinal) VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10::uuid, $11, $12)",
+        );
+        let r: std::result::Result<bool, sqlx::Error> = with_pool!(self, p => async {
+            let mut tx = p.begin_with(self.begin_write()).await?;
+            if let Some(m) = &u.start {
+                let last: i64 = sqlx::query_scalar(&q_ordinal).bind(u.id.to_string()).fetch_one(&mut *tx).await?;
+                sqlx::query(&q_match)
+                    .bind(m.id.to_string())
+                    .bind(&m.game)
+                    .bind(m.options.to_string())
+                    .bind(m.seed as i64)
+                    .bind(m.rules_version as i32)
+                    .bind(MatchStatus::Active)
+                    .bind(&m.join_code)
+                    .bind(m.live)
+                    .bind(m.seats as i32)
+                    .bind(u.id.to_string())
+                    .bind(m.private)
+                    .bind((last + 1) as i32)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            if !write_campaign!(self, tx, u.id, u.version, u.saved.as_ref(), u.start.as_ref().map(|m| m.id)) {
+                return Ok(false);
+            }
+            tx.commit().await?;
+            Ok(true)
+        }.await);
+        match r {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(StoreError::Stale),
+            Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict(e.to_string())),
+            Err(e) => Err(e.into()),
         }
-    };
-    record.record_result(match_id, c.outcome.clone(), c.secrets.clone());
-    Some(to_json(&record))
-}
-
-fn to_json(record: &CampaignRecord) -> String {
-    serde_json::to_string(record).expect("campaign records serialize")
+    }
 }
 
 fn parse_uuid(s: &str) -> Result<Uuid> {
@@ -927,22 +1120,5 @@ mod tests {
             assert_eq!(s.as_str().parse::<MatchStatus>(), Ok(s));
         }
         assert!("Open".parse::<MatchStatus>().is_err());
-    }
-
-    /// Campaign records stored before they were typed read and write back
-    /// as the same JSON.
-    #[test]
-    fn campaign_records_keep_their_stored_shape() {
-        let id = "8a0ed7b4-7d3a-4d4e-9f64-2f0a6c3f4b11";
-        let stored = serde_json::json!({
-            "options": {"pile": 3}, "live": false, "private": true,
-            "games": [
-                {"match_id": id, "outcome": {"result": "win", "seat": 0}, "secrets": [{"value": 4}, null]},
-                {"match_id": id, "outcome": null},
-            ],
-        });
-        let record: CampaignRecord = serde_json::from_value(stored.clone()).unwrap();
-        assert_eq!((record.games[0].secrets.as_ref().map(Vec::len), &record.games[1].outcome), (Some(2), &None));
-        assert_eq!(serde_json::to_value(&record).unwrap(), stored);
     }
 }

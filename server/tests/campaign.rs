@@ -1,65 +1,250 @@
-//! Campaigns: a stored record linking its games and results; a player of the
-//! last game starts the next one, which carries the previous game's secrets.
+//! Campaigns over HTTP and WebSockets: a campaign is a stored record with
+//! seats of its own; its seat tokens (only ever in `Authorization: Bearer`)
+//! hold their seat in every match of it; the game decides choices and what
+//! the next match starts from, and the end of a match writes the campaign's
+//! new state with the final action.
 
 mod common;
 
-use common::{config, temp_dir, Server};
-use serde_json::json;
+use athlas_engine::{
+    campaign::Campaign,
+    divinity::{campaign::DivinityCampaign, Divinity},
+    Ruleset, Status,
+};
+use common::{config, temp_dir, Client, Server};
+use serde_json::{json, Value};
+use uuid::Uuid;
+
+/// `POST path` (or GET) as the holder of `token`.
+async fn call(server: &Server, method: &str, path: &str, body: Value, token: &Value) -> (u16, Value) {
+    let body = (!body.is_null()).then(|| body.to_string());
+    server.http_as(method, path, body.as_deref(), token.as_str()).await
+}
+
+fn code(body: &Value) -> Option<&str> {
+    body["code"].as_str()
+}
+
+/// Play the current match of the campaign to its end: every step the first
+/// waiting seat sends one of the engine's legal actions (a fixed
+/// pseudo-random pick, so no seat can loop on the same choice), and every
+/// other seat reads its update of that action. The test follows the match
+/// with its own engine state, started from the stored options and seed.
+async fn play_to_the_end(server: &Server, match_id: Uuid, clients: &mut [Client]) -> <Divinity as Ruleset>::State {
+    let record = server.hub.store.get_match(match_id).await.unwrap().unwrap();
+    let options = serde_json::from_value(record.options).unwrap();
+    let mut state = Divinity::start(&options, record.seed).unwrap();
+    let mut pick: u64 = 0x2545_f491_4f6c_dd1d;
+    for seq in 1..=20_000u64 {
+        let Status::Waiting { seats } = Divinity::status(&state) else { return state };
+        let seat = seats[0];
+        let legal = Divinity::legal(&state, seat);
+        assert!(!legal.is_empty(), "a waiting seat has a legal action");
+        pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let action = legal[(pick >> 33) as usize % legal.len()].clone();
+        let answer = clients[seat as usize].act(seq, serde_json::to_value(&action).unwrap()).await;
+        assert_eq!((answer["type"].as_str(), answer["seq"].as_u64()), (Some("ack"), Some(seq)), "{answer}");
+        Divinity::apply(&mut state, seat, action).unwrap();
+        for (other, client) in clients.iter_mut().enumerate().filter(|(s, _)| *s != seat as usize) {
+            loop {
+                let m = client.recv().await;
+                if m["type"] == "update" && m["seq"] == seq {
+                    break;
+                }
+                assert_ne!(m["type"], "error", "seat {other}: {m}");
+            }
+        }
+    }
+    panic!("the location did not end in 20000 actions");
+}
 
 #[tokio::test]
-async fn a_campaign_links_its_games_and_a_player_starts_the_next() {
-    let dir = temp_dir("campaign");
+async fn a_party_of_three_chooses_plays_a_location_and_goes_on_to_the_next() {
+    let dir = temp_dir("campaign-divinity");
     let server = Server::start(config(&dir)).await;
-    let (status, created) =
-        server.http("POST", "/api/campaigns", Some(r#"{"game":"nim","options":{"pile":3,"private":true}}"#)).await;
-    assert_eq!(status, 201, "{created}");
-    let campaign = created["campaign_id"].as_str().unwrap().to_owned();
-    let joined = server.join(created["join_code"].as_str().unwrap()).await;
+    let none = Value::Null;
+
+    let (status, host) =
+        call(&server, "POST", "/api/campaigns", json!({"game": "divinity", "seats": 3, "options": {}}), &none).await;
+    assert_eq!(status, 201, "{host}");
+    let id = host["campaign_id"].as_str().unwrap().to_owned();
+    let at = |rest: &str| format!("/api/campaigns/{id}{rest}");
+    let (_, look) = call(&server, "GET", &at(""), none.clone(), &none).await;
+    assert_eq!(
+        (look["stage"].as_str(), &look["choosing"], &look["matches"]),
+        (Some("choosing"), &json!([0, 1, 2]), &json!([]))
+    );
+    assert_eq!(look.get("you"), None);
+
+    // Friends join with the code; a fourth finds the party full.
+    let code_ = host["join_code"].as_str().unwrap().to_lowercase();
+    let (status, one) = call(&server, "POST", &format!("/api/campaigns/join/{code_}"), none.clone(), &none).await;
+    assert_eq!((status, one["seat"].as_u64(), one.get("join_code")), (200, Some(1), None), "{one}");
+    let (_, two) = call(&server, "POST", &format!("/api/campaigns/join/{code_}"), none.clone(), &none).await;
+    assert_eq!(two["seat"], 2);
+    let (status, full) = call(&server, "POST", &format!("/api/campaigns/join/{code_}"), none.clone(), &none).await;
+    assert_eq!((status, code(&full)), (409, Some("match_full")));
+    let tokens = [host["token"].clone(), one["token"].clone(), two["token"].clone()];
+
+    // Choices: only with a seat token of this campaign, in the header.
+    let choose = |choice: Value| json!({ "choice": choice });
+    let (status, body) = call(&server, "POST", &at("/choose"), choose(json!({"origin": "ifan"})), &none).await;
+    assert_eq!((status, code(&body)), (401, Some("no_token")));
+    let (status, body) =
+        call(&server, "POST", &at("/choose"), choose(json!({"origin": "ifan"})), &json!("not-a-token")).await;
+    assert_eq!((status, code(&body)), (403, Some("bad_token")));
+    let (status, body) = call(&server, "POST", &at("/choose"), choose(json!({"origin": "ifan"})), &tokens[0]).await;
+    assert_eq!((status, body["you"].as_u64(), &body["choosing"]), (200, Some(0), &json!([1, 2])), "{body}");
+    assert_eq!(body["seats"][0]["label"], "ifan");
+    let (status, body) = call(&server, "POST", &at("/choose"), choose(json!({"origin": "ifan"})), &tokens[1]).await;
+    assert_eq!((status, code(&body)), (422, Some("origin_taken")), "{body}");
+    let (status, body) = call(&server, "POST", &at("/choose"), choose(json!({"origin": "nobody"})), &tokens[1]).await;
+    assert_eq!((status, code(&body)), (422, Some("unknown_origin")));
+    let (status, _) = call(&server, "POST", &at("/choose"), choose(json!({"origin": "lohse"})), &tokens[1]).await;
+    assert_eq!(status, 200);
+    // The host sets the leader; another seat may not.
+    let (status, body) = call(&server, "POST", &at("/choose"), choose(json!({"leader": 1})), &tokens[1]).await;
+    assert_eq!((status, code(&body)), (403, Some("not_leader")));
+    let (status, _) = call(&server, "POST", &at("/choose"), choose(json!({"leader": 2})), &tokens[0]).await;
+    assert_eq!(status, 200);
+    // The last choice of a full party starts the first location.
+    let (status, look) = call(&server, "POST", &at("/choose"), choose(json!({"origin": "sebille"})), &tokens[2]).await;
+    assert_eq!((status, look["stage"].as_str()), (200, Some("playing")), "{look}");
+    let first: Uuid = look["current"]["match_id"].as_str().unwrap().parse().unwrap();
+    assert_eq!(look["matches"].as_array().unwrap().len(), 1);
+    let labels: Vec<&Value> = look["seats"].as_array().unwrap().iter().map(|s| &s["label"]).collect();
+    assert_eq!(labels, [&json!("ifan"), &json!("lohse"), &json!("sebille")]);
+    assert!(look["seats"].as_array().unwrap().iter().all(|s| s["taken"] == true));
+
+    // Nothing changes between matches while one is on.
+    let (status, body) = call(&server, "POST", &at("/next"), none.clone(), &tokens[2]).await;
+    assert_eq!((status, code(&body)), (409, Some("not_ready_for_next")));
+    let (status, body) = call(&server, "POST", &at("/choose"), choose(json!({"leader": null})), &tokens[2]).await;
+    assert_eq!((status, code(&body)), (409, Some("not_ready_for_next")));
+
+    // Each campaign token says hello into its own seat of the current match.
+    let mut clients = Vec::new();
+    for (seat, token) in tokens.iter().enumerate() {
+        let mut c = server.ws().await;
+        let w = c.hello(token, None).await;
+        assert_eq!((w["match_id"].as_str(), w["seat"].as_u64()), (Some(first.to_string().as_str()), Some(seat as u64)));
+        clients.push(c);
+    }
+    let before: DivinityCampaign =
+        serde_json::from_value(server.hub.store.campaign(id.parse().unwrap()).await.unwrap().unwrap().saved).unwrap();
+    let end = play_to_the_end(&server, first, &mut clients).await;
+
+    // The end of the location wrote the campaign's next state.
+    let expected = serde_json::to_value(Divinity::after(&before, &end)).unwrap();
+    let (status, look) = call(&server, "GET", &at(""), none.clone(), &tokens[1]).await;
+    assert_eq!((status, look["stage"].as_str(), look["you"].as_u64()), (200, Some("between"), Some(1)), "{look}");
+    assert_eq!(look["saved"], expected);
+    assert!(look["saved"]["saved"].is_object(), "a campaign state after the first location");
+    assert_eq!(look.get("current"), None);
+    assert_eq!(look["matches"][0]["status"], "finished");
+    let Status::Finished(outcome) = Divinity::status(&end) else { panic!("the location ended") };
+    assert_eq!(look["matches"][0]["outcome"], serde_json::to_value(outcome).unwrap());
+
+    // Only the leader starts the next location, from the stored state.
+    let (status, body) = call(&server, "POST", &at("/next"), none.clone(), &tokens[0]).await;
+    assert_eq!((status, code(&body)), (403, Some("not_leader")), "{body}");
+    let (status, next) = call(&server, "POST", &at("/next"), none.clone(), &tokens[2]).await;
+    assert_eq!(status, 201, "{next}");
+    let second: Uuid = next["match_id"].as_str().unwrap().parse().unwrap();
+    assert_ne!(second, first);
+    let record = server.hub.store.get_match(second).await.unwrap().unwrap();
+    assert_eq!((record.ordinal, record.campaign_id.map(|c| c.to_string())), (Some(2), Some(id.clone())));
+    assert_eq!(record.options["campaign"], expected["saved"]);
+    let (_, look) = call(&server, "GET", &at(""), none.clone(), &none).await;
+    assert_eq!(
+        (look["stage"].as_str(), look["current"]["match_id"].as_str()),
+        (Some("playing"), next["match_id"].as_str())
+    );
+    assert_eq!(look["matches"].as_array().unwrap().len(), 2);
+
+    // The same tokens hold the same seats in the next location.
+    for (seat, token) in tokens.iter().enumerate() {
+        let mut c = server.ws().await;
+        let w = c.hello(token, None).await;
+        assert_eq!((w["match_id"].as_str(), w["seat"].as_u64()), (next["match_id"].as_str(), Some(seat as u64)));
+    }
+
+    // A player finds their campaigns by the tokens they keep (in a body;
+    // unknown ones are left out). A token in a URL is never read.
+    let (status, mine) =
+        call(&server, "POST", "/api/campaigns/mine", json!({"tokens": [tokens[1], "unknown"]}), &none).await;
+    assert_eq!((status, mine["campaigns"].as_array().map(Vec::len)), (200, Some(1)));
+    assert_eq!(
+        (mine["campaigns"][0]["campaign_id"].as_str(), mine["campaigns"][0]["you"].as_u64()),
+        (Some(id.as_str()), Some(1))
+    );
+    let (_, look) =
+        call(&server, "GET", &format!("{}?token={}", at(""), tokens[1].as_str().unwrap()), none.clone(), &none).await;
+    assert_eq!(look.get("you"), None);
+    server.stop().await;
+}
+
+/// The duel's campaign variant: nothing to choose, so the first game starts
+/// with the campaign; its end carries each seat's Alphas into the next.
+#[tokio::test]
+async fn a_duel_campaign_starts_at_once_and_any_seat_starts_the_next_game() {
+    let dir = temp_dir("campaign-duel");
+    let server = Server::start(config(&dir)).await;
+    let none = Value::Null;
+    let (status, host) = call(
+        &server,
+        "POST",
+        "/api/campaigns",
+        json!({"game": "duel", "options": {"summoning_points": 250, "private": true}}),
+        &none,
+    )
+    .await;
+    assert_eq!(status, 201, "{host}");
+    let id = host["campaign_id"].as_str().unwrap().to_owned();
+    let at = |rest: &str| format!("/api/campaigns/{id}{rest}");
+    let (_, look) = call(&server, "GET", &at(""), none.clone(), &none).await;
+    assert_eq!((look["stage"].as_str(), look["seats"].as_array().map(Vec::len)), (Some("playing"), Some(2)), "{look}");
+    let first = look["current"]["match_id"].as_str().unwrap().to_owned();
+    let (_, summary) = server.http("GET", &format!("/api/matches/{first}"), None).await;
+    assert_eq!((summary["private"].as_bool(), summary.get("join_code")), (Some(true), None), "{summary}");
+
+    let (_, joined) = call(
+        &server,
+        "POST",
+        &format!("/api/campaigns/join/{}", host["join_code"].as_str().unwrap()),
+        none.clone(),
+        &none,
+    )
+    .await;
     let mut a = server.ws().await;
     let mut b = server.ws().await;
-    a.hello(&created["token"], None).await;
-    b.hello(&joined["token"], None).await;
-    a.act(1, json!({"type": "secret", "value": 4})).await;
+    assert_eq!(a.hello(&host["token"], None).await["match_id"], first.as_str());
+    assert_eq!(b.hello(&joined["token"], None).await["seat"], 1);
+    // (What a game carries into the next is the engine's: its own tests.)
+    let answer = b.act(1, json!({"type": "resign"})).await;
+    assert_eq!(answer["type"], "ack", "{answer}");
+    a.recv_type("update").await;
 
-    // Not before the game is over.
-    let next = |token: &serde_json::Value| json!({"token": token}).to_string();
-    let (status, body) =
-        server.http("POST", &format!("/api/campaigns/{campaign}/next"), Some(&next(&joined["token"]))).await;
-    assert_eq!((status, body["code"].as_str()), (409, Some("campaign")));
-
-    b.act(1, json!({"type": "secret", "value": 6})).await;
-    assert_eq!(a.act(2, json!({"type": "take", "n": 3})).await["type"], "ack");
-
-    let (status, record) = server.http("GET", &format!("/api/campaigns/{campaign}"), None).await;
-    assert_eq!(status, 200);
-    assert_eq!(record["games"][0]["match_id"], created["match_id"]);
-    assert_eq!(record["games"][0]["outcome"], json!({"result": "win", "seat": 0}));
-
-    let (status, body) =
-        server.http("POST", &format!("/api/campaigns/{campaign}/next"), Some(&next(&json!("nope")))).await;
-    assert_eq!((status, body["code"].as_str()), (403, Some("bad_token")));
-    // Seat 1 starts the next game and keeps its seat; the other joins by code.
-    let (status, second) =
-        server.http("POST", &format!("/api/campaigns/{campaign}/next"), Some(&next(&joined["token"]))).await;
-    assert_eq!(status, 201, "{second}");
-    let (_, open) = server.http("GET", "/api/matches?status=open", None).await;
-    assert_eq!(open["matches"], json!([]), "the open second game of a private campaign is not listed: {open}");
-    assert_eq!((second["seat"].as_u64(), second["campaign_id"].as_str()), (Some(1), Some(campaign.as_str())));
-    let other = server.join(second["join_code"].as_str().unwrap()).await;
-    assert_eq!(other["seat"], 0);
+    let (_, look) = call(&server, "GET", &at(""), none.clone(), &none).await;
+    assert_eq!((look["stage"].as_str(), look["saved"]["games"].as_u64()), (Some("between"), Some(1)), "{look}");
+    assert_eq!(look["matches"][0]["outcome"], json!({"result": "win", "seat": 0}));
+    assert_eq!(look["matches"][0]["standing"]["status"], "finished");
+    // No leader: the second seat starts the next game.
+    let (status, next) = call(&server, "POST", &at("/next"), none.clone(), &joined["token"]).await;
+    assert_eq!(status, 201, "{next}");
+    let record =
+        server.hub.store.get_match(next["match_id"].as_str().unwrap().parse().unwrap()).await.unwrap().unwrap();
+    assert_eq!(record.options["campaign"]["previous"], look["saved"]["previous"]);
+    assert_eq!(record.options["summoning_points"], 250);
     let mut c = server.ws().await;
-    let w = c.hello(&second["token"], None).await;
-    assert_eq!(w["view"]["pile"], 10, "the previous game's secrets carry over: {w}");
+    assert_eq!(c.hello(&joined["token"], None).await["match_id"], next["match_id"]);
 
-    let (_, record) = server.http("GET", &format!("/api/campaigns/{campaign}"), None).await;
-    assert_eq!(record["games"].as_array().unwrap().len(), 2);
-    assert_eq!(record["games"][1]["outcome"], serde_json::Value::Null);
-    let (_, summary) =
-        server.http("GET", &format!("/api/matches/{}", second["match_id"].as_str().unwrap()), None).await;
-    assert_eq!(summary["campaign_id"], campaign.as_str());
-    assert_eq!(summary["private"], true, "a private campaign's games are private: {summary}");
-
-    let (status, body) = server.http("POST", "/api/campaigns", Some(r#"{"game":"nope"}"#)).await;
-    assert_eq!((status, body["code"].as_str()), (400, Some("unknown_game")));
+    // A game without a campaign variant, an unknown game, and bad options.
+    let (status, body) = call(&server, "POST", "/api/campaigns", json!({"game": "nim"}), &none).await;
+    assert_eq!((status, code(&body)), (400, Some("campaign")));
+    let (status, body) = call(&server, "POST", "/api/campaigns", json!({"game": "nope"}), &none).await;
+    assert_eq!((status, code(&body)), (400, Some("unknown_game")));
+    let (status, body) = call(&server, "POST", "/api/campaigns", json!({"game": "duel", "seats": 3}), &none).await;
+    assert_eq!((status, code(&body)), (400, Some("bad_options")));
     server.stop().await;
 }

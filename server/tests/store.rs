@@ -8,8 +8,7 @@
 mod common;
 
 use athlas_server::store::{
-    ActionRecord, Append, CampaignGameRecord, CampaignRecord, CampaignResult, Commitment, MatchStatus, NewMatch, Store,
-    StoreError,
+    ActionRecord, Append, CampaignUpdate, Commitment, MatchStatus, NewCampaign, NewMatch, Store, StoreError,
 };
 use serde_json::json;
 use uuid::Uuid;
@@ -26,7 +25,7 @@ fn new_match(join_code: &str, token_hash: &str) -> NewMatch {
         private: false,
         seats: 2,
         campaign_id: None,
-        creator: (0, token_hash.into()),
+        creator: Some((0, token_hash.into())),
     }
 }
 
@@ -36,6 +35,7 @@ fn append(m: Uuid, seq: u64) -> Append {
         action: ActionRecord::action(seq, (seq % 2) as u8, json!({"type": "take", "n": seq})),
         commitments: Vec::new(),
         outcome: None,
+        standing: None,
         snapshot: None,
         campaign: None,
     }
@@ -98,31 +98,7 @@ async fn suite(store: &Store) {
     assert_eq!((got.status.as_str(), got.seq, got.outcome), ("finished", 3, Some(json!({"result": "win", "seat": 1}))));
     assert!(store.list_matches(MatchStatus::Finished, 10).await.unwrap().iter().any(|r| r.id == m.id));
 
-    // Campaigns are their own records, linked from their matches.
-    let c = Uuid::new_v4();
-    let mut record = CampaignRecord { options: json!({"pile": 3}), private: true, ..CampaignRecord::default() };
-    store.create_campaign(c, "duel", &record).await.unwrap();
-    assert_eq!(store.campaign(c).await.unwrap(), Some(("duel".into(), record.clone())));
-    assert_eq!(store.campaign(Uuid::new_v4()).await.unwrap(), None);
-    let mut in_campaign = new_match("CODE0003", "hash-k");
-    in_campaign.campaign_id = Some(c);
-    store.create_match(&in_campaign).await.unwrap();
-    assert_eq!(store.get_match(in_campaign.id).await.unwrap().unwrap().campaign_id, Some(c));
-    // A campaign game's last action writes its result into the campaign's
-    // record in the same transaction: both or neither.
-    record.games.push(CampaignGameRecord { match_id: in_campaign.id, outcome: None, secrets: None });
-    store.update_campaign(c, &record).await.unwrap();
-    let result =
-        CampaignResult { campaign_id: c, outcome: json!({"result": "draw"}), secrets: vec![json!(1), json!(2)] };
-    let mut last = append(in_campaign.id, 1);
-    last.campaign = Some(result);
-    let refused = append(in_campaign.id, 3);
-    assert!(matches!(store.append(&[last.clone(), refused]).await, Err(StoreError::Conflict(_))));
-    assert_eq!(store.campaign(c).await.unwrap(), Some(("duel".into(), record.clone())));
-    store.append(&[last]).await.unwrap();
-    record.record_result(in_campaign.id, json!({"result": "draw"}), vec![json!(1), json!(2)]);
-    assert_eq!(record.games[0].secrets, Some(vec![json!(1), json!(2)]));
-    assert_eq!(store.campaign(c).await.unwrap(), Some(("duel".into(), record)));
+    campaigns(store).await;
 
     // Ready once migrated; matches counted by game and status.
     store.ready().await.unwrap();
@@ -164,6 +140,93 @@ async fn suite(store: &Store) {
     for t in tasks {
         t.await.unwrap();
     }
+}
+
+/// A private campaign's match (the lobby gives it the campaign's hosting).
+fn campaign_match(join_code: &str, campaign: Uuid) -> NewMatch {
+    NewMatch { creator: None, campaign_id: Some(campaign), private: true, ..new_match(join_code, "unused") }
+}
+
+/// Campaigns: their own records with seats of their own, their matches in
+/// order; every write of a campaign names the version it read.
+async fn campaigns(store: &Store) {
+    let c = NewCampaign {
+        id: Uuid::new_v4(),
+        game: "nim".into(),
+        rules_version: 3,
+        seats: 2,
+        join_code: "CAMP0001".into(),
+        saved: json!({"games": 0}),
+        live: false,
+        private: true,
+        host: "camp-a".into(),
+    };
+    store.create_campaign(&c).await.unwrap();
+    assert!(matches!(
+        store.create_campaign(&NewCampaign { id: Uuid::new_v4(), host: "camp-x".into(), ..c.clone() }).await,
+        Err(StoreError::Conflict(_))
+    ));
+    let got = store.campaign(c.id).await.unwrap().unwrap();
+    assert_eq!(
+        (got.game.as_str(), got.rules_version, got.seats, &got.saved, got.current_match, got.private, got.live),
+        ("nim", 3, 2, &json!({"games": 0}), None, true, false)
+    );
+    assert_eq!(got.seats_taken, vec![0]);
+    assert!(store.campaign(Uuid::new_v4()).await.unwrap().is_none());
+    // Before a match exists a campaign token holds no seat anywhere yet.
+    assert!(matches!(store.seat_by_token("camp-a").await, Err(StoreError::NotStarted)));
+    assert!(matches!(store.join_campaign("NOPE", "h").await, Err(StoreError::NotFound)));
+    assert_eq!(store.join_campaign("CAMP0001", "camp-b").await.unwrap(), (c.id, 1));
+    assert!(matches!(store.join_campaign("CAMP0001", "camp-c").await, Err(StoreError::Full)));
+    assert_eq!(store.campaign_seat("camp-b").await.unwrap(), Some((c.id, 1)));
+    assert_eq!(store.campaign_seat("hash-b").await.unwrap(), None, "a match token is not a campaign's");
+
+    // A new match and the campaign's current match: one write.
+    let version = store.campaign(c.id).await.unwrap().unwrap().version;
+    let first = campaign_match("CAMPM001", c.id);
+    let start = |m: &NewMatch, version| CampaignUpdate { id: c.id, version, saved: None, start: Some(m.clone()) };
+    store.update_campaign(&start(&first, version)).await.unwrap();
+    // A second start from the same version (a concurrent `next`) writes nothing.
+    let racing = campaign_match("CAMPM002", c.id);
+    assert!(matches!(store.update_campaign(&start(&racing, version)).await, Err(StoreError::Stale)));
+    assert!(store.get_match(racing.id).await.unwrap().is_none());
+    let got = store.campaign(c.id).await.unwrap().unwrap();
+    assert_eq!((got.current_match, got.version), (Some(first.id), version + 1));
+    let m = store.get_match(first.id).await.unwrap().unwrap();
+    assert_eq!(
+        (m.campaign_id, m.ordinal, m.status, m.seats_taken.clone()),
+        (Some(c.id), Some(1), MatchStatus::Active, vec![])
+    );
+    // Campaign seat tokens hold their seat in the current match; the
+    // match's own join code takes no seat.
+    assert_eq!(store.seat_by_token("camp-b").await.unwrap(), Some((first.id, 1)));
+    assert!(matches!(store.join("CAMPM001", "intruder").await, Err(StoreError::NotFound)));
+
+    // The final action carries the campaign's new state: both or neither.
+    let mut last = append(first.id, 1);
+    last.outcome = Some(json!({"result": "draw"}));
+    last.standing = Some(json!({"status": "finished", "result": "draw"}));
+    last.campaign =
+        Some(CampaignUpdate { id: c.id, version: version + 1, saved: Some(json!({"games": 1})), start: None });
+    let mut stale = last.clone();
+    stale.campaign.as_mut().unwrap().version = version;
+    assert!(matches!(store.append(&[stale]).await, Err(StoreError::Stale)));
+    assert!(matches!(store.append(&[last.clone(), append(first.id, 3)]).await, Err(StoreError::Conflict(_))));
+    let unchanged = store.campaign(c.id).await.unwrap().unwrap();
+    assert_eq!((&unchanged.saved, unchanged.version), (&json!({"games": 0}), version + 1));
+    assert_eq!(store.get_match(first.id).await.unwrap().unwrap().seq, 0);
+    store.append(&[last]).await.unwrap();
+    let got = store.campaign(c.id).await.unwrap().unwrap();
+    assert_eq!((&got.saved, got.version), (&json!({"games": 1}), version + 2));
+    let m = store.get_match(first.id).await.unwrap().unwrap();
+    assert_eq!((m.status, m.standing), (MatchStatus::Finished, Some(json!({"status": "finished", "result": "draw"}))));
+
+    // The next match comes second; the campaign lists both in order.
+    let second = campaign_match("CAMPM003", c.id);
+    store.update_campaign(&start(&second, version + 2)).await.unwrap();
+    let ordered: Vec<_> = store.campaign_matches(c.id).await.unwrap().iter().map(|m| (m.id, m.ordinal)).collect();
+    assert_eq!(ordered, [(first.id, Some(1)), (second.id, Some(2))]);
+    assert_eq!(store.seat_by_token("camp-a").await.unwrap(), Some((second.id, 0)));
 }
 
 #[tokio::test]

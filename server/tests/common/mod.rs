@@ -11,10 +11,7 @@ use std::{
 };
 
 use athlas_engine::{Outcome, RuleError, Ruleset, Seat, SetupError, Status, Viewer, Visible};
-use athlas_server::{
-    room::{RoomCtx, RoomHandle},
-    Config, Game, Hub, Registry, RulesetGame, Store,
-};
+use athlas_server::{Config, Hub, Registry, RulesetGame, Store};
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -175,34 +172,9 @@ impl Ruleset for Nim {
     }
 }
 
-/// Nim with a campaign variant: the next game's pile is the sum of the
-/// secrets locked in the previous game.
-pub struct NimCampaigns(RulesetGame<Nim>);
-
-impl Game for NimCampaigns {
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-    fn rules_version(&self) -> u32 {
-        self.0.rules_version()
-    }
-    fn check_options(&self, options: &Value, seed: u64) -> Result<usize, String> {
-        self.0.check_options(options, seed)
-    }
-    fn spawn_room(&self, match_id: uuid::Uuid, generation: u64, ctx: RoomCtx) -> RoomHandle {
-        self.0.spawn_room(match_id, generation, ctx)
-    }
-    fn campaign_options(&self, base: &Value, previous: Option<&[Value]>) -> Option<Value> {
-        let mut options = base.clone();
-        if let Some(secrets) = previous {
-            options["pile"] = json!(secrets.iter().map(|s| s["value"].as_u64().unwrap()).sum::<u64>());
-        }
-        Some(options)
-    }
-}
-
+/// The standard games, and Nim (which has no campaign variant).
 pub fn registry() -> Registry {
-    Registry::standard().with(NimCampaigns(RulesetGame::default()))
+    Registry::standard().with(RulesetGame::<Nim>::default())
 }
 
 /// A fresh directory for one test's SQLite file.
@@ -249,10 +221,16 @@ impl Server {
 
     /// `METHOD path` with an optional JSON body: (status, JSON body).
     pub async fn http(&self, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+        self.http_as(method, path, body, None).await
+    }
+
+    /// [`Server::http`] with `Authorization: Bearer <token>` when given.
+    pub async fn http_as(&self, method: &str, path: &str, body: Option<&str>, token: Option<&str>) -> (u16, Value) {
         let mut s = TcpStream::connect(self.addr).await.unwrap();
         let body = body.unwrap_or("");
+        let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
         let req = format!(
-            "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
         );
         s.write_all(req.as_bytes()).await.unwrap();
