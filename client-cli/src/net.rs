@@ -181,7 +181,7 @@ impl Identity {
     pub fn greeting(&self, last_seq: Option<u64>) -> String {
         let msg = match self {
             Identity::Seat { token } => {
-                ClientMsg::Hello { token: token.clone(), last_seq, protocol: Some(PROTOCOL_VERSION) }
+                ClientMsg::Hello { token: token.clone(), last_seq, protocol: Some(PROTOCOL_VERSION), legal: None }
             }
             Identity::Spectator { match_id } => {
                 ClientMsg::Watch { match_id: match_id.clone(), last_seq, protocol: Some(PROTOCOL_VERSION) }

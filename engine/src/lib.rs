@@ -125,6 +125,12 @@ pub trait Ruleset {
     type Event: Clone + Serialize + Visible;
     /// What one seat, or a spectator, may see.
     type View: Serialize;
+    /// Whether [`Ruleset::take_back`] can ever allow one: the server keeps
+    /// the state before each action only for games that can.
+    const TAKE_BACK: bool = false;
+    /// The game's own view already lists each seat's legal actions (the
+    /// duel's `legal`): the server then sends no second list beside it.
+    const LEGAL_IN_VIEW: bool = false;
 
     /// Number of seats a game of these options needs.
     fn seats(options: &Self::Options) -> usize;
@@ -167,6 +173,12 @@ pub trait Ruleset {
     /// Why not, with a stable code.
     fn take_back(_before: &Self::State, _after: &Self::State, _events: &[Self::Event]) -> Result<(), RuleError> {
         Err(RuleError::new("no_take_back", "this game has no take-back"))
+    }
+
+    /// The seat a co-operative party set as its leader, if any: it may, like
+    /// the host (seat 0), hand an absent player's seat to a present one.
+    fn leader(_state: &Self::State) -> Option<Seat> {
+        None
     }
 }
 

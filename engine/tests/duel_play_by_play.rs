@@ -173,5 +173,5 @@ fn play_by_play_example() {
     ok(&mut s, BRIAN, DuelAction::OfferDraw);
     ok(&mut s, PAUL, DuelAction::AcceptDraw);
     assert_eq!(s.game.phase, Phase::Finished { outcome: Outcome::Draw });
-    rejected(&mut s, PAUL, DuelAction::EndTurn, "game_over");
+    rejected(&mut s, PAUL, DuelAction::EndTurn, "finished");
 }

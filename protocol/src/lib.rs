@@ -30,12 +30,18 @@ pub type Seat = u8;
 pub enum ClientMsg {
     /// Take a seat with the token the lobby gave. `last_seq` (the `seq` of
     /// the last message seen) asks for every update missed since.
+    ///
+    /// `legal: false` declines the legal actions in `welcome`/`update`
+    /// (listing them costs the server far more than applying an action; a
+    /// client that knows the rules, or a load generator, may do without).
     Hello {
         token: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         last_seq: Option<u64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         protocol: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        legal: Option<bool>,
     },
     /// Watch a match as a spectator (public view only).
     Watch {
@@ -394,8 +400,10 @@ pub mod code {
     pub const BAD_ACTION: &str = "bad_action";
     /// The acting seat is not expected to act now (the engine may also use it).
     pub const NOT_YOUR_TURN: &str = "not_your_turn";
-    /// The match is over.
+    /// The match is over (every game's engine refuses with this code too).
     pub const FINISHED: &str = "finished";
+    /// A seat the match does not have (every game's engine uses this code).
+    pub const NO_SUCH_SEAT: &str = "no_such_seat";
     /// Every seat of the match is taken.
     pub const MATCH_FULL: &str = "match_full";
     /// No such match, join code or campaign.
@@ -455,7 +463,7 @@ mod tests {
     #[test]
     fn client_messages_parse_from_the_documented_json() {
         let hello: ClientMsg = serde_json::from_value(json!({"type":"hello","token":"t","last_seq":3})).unwrap();
-        assert_eq!(hello, ClientMsg::Hello { token: "t".into(), last_seq: Some(3), protocol: None });
+        assert_eq!(hello, ClientMsg::Hello { token: "t".into(), last_seq: Some(3), protocol: None, legal: None });
         let act: ClientMsg = serde_json::from_value(json!({"type":"act","id":7,"action":{"type":"pass"}})).unwrap();
         assert_eq!(act, ClientMsg::Act { id: 7, action: json!({"type":"pass"}), seat: None });
         let watch: ClientMsg = serde_json::from_value(json!({"type":"watch","match_id":"m"})).unwrap();

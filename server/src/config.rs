@@ -61,6 +61,10 @@ pub struct Config {
     /// Seconds a room with no connection stays in memory before it unloads (>= 1).
     #[arg(long, env = "ATHLAS_IDLE_UNLOAD_SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_unload_secs: u64,
+    /// Seconds a player must have been away before the host or the party's
+    /// leader may hand that player's seat to another (0: at once).
+    #[arg(long, env = "ATHLAS_HAND_ABSENT_SECS", default_value_t = 60)]
+    pub hand_absent_secs: u64,
     /// A snapshot of a match's state is stored every this many actions (0: never).
     #[arg(long, env = "ATHLAS_SNAPSHOT_EVERY", default_value_t = 50)]
     pub snapshot_every: u64,
@@ -135,6 +139,7 @@ impl Default for Config {
             allowed_origins: Vec::new(),
             response_timer_secs: 30,
             idle_unload_secs: 300,
+            hand_absent_secs: 60,
             snapshot_every: 50,
             shutdown_grace_secs: 10,
             healthcheck: false,
@@ -148,6 +153,7 @@ impl Config {
             response_timer: Duration::from_secs(self.response_timer_secs),
             idle_unload: Duration::from_secs(self.idle_unload_secs),
             snapshot_every: self.snapshot_every,
+            hand_absent: Duration::from_secs(self.hand_absent_secs),
         }
     }
 }

@@ -13,7 +13,7 @@ use std::{
     time::Duration,
 };
 
-use athlas_engine::Viewer;
+use athlas_engine::{Seat, Viewer};
 use athlas_protocol::{code, ClientMsg, ErrorBody, ServerMsg, PROTOCOL_VERSION};
 use axum::{
     extract::{
@@ -37,6 +37,7 @@ use crate::{
     hub::Hub,
     room::{Outbound, Refusal, RoomCmd, RoomHandle},
     secret,
+    table::Hand,
 };
 
 /// Bytes read from a socket at a time; larger frames are read in pieces.
@@ -159,7 +160,7 @@ where
     let mut conn = Connection {
         bucket: Bucket::new(hub.config.rate_per_sec, hub.config.rate_burst),
         hub,
-        out: Outbound { tx, kick: kick.clone() },
+        out: Outbound { tx, kick: kick.clone(), legal: true },
         session: None,
     };
     tracing::debug!("connection opened");
@@ -230,11 +231,18 @@ impl Connection {
         };
         match msg {
             ClientMsg::Ping => self.reply(ServerMsg::Pong),
-            ClientMsg::Hello { token, last_seq, protocol } => self.hello(&token, last_seq, protocol).await,
+            ClientMsg::Hello { token, last_seq, protocol, legal } => {
+                self.out.legal = legal.unwrap_or(true);
+                self.hello(&token, last_seq, protocol).await
+            }
             ClientMsg::Watch { match_id, last_seq, protocol } => self.watch(&match_id, last_seq, protocol).await,
-            ClientMsg::Act { id, action, seat: None } => self.act(id, action).await,
-            ClientMsg::Act { id, .. } | ClientMsg::TakeBack { id } | ClientMsg::Hand { id, .. } => {
-                self.refuse_act(id, code::UNKNOWN_TYPE, "not served yet")
+            ClientMsg::Act { id, action, seat } => {
+                self.to_room(id, |sub, player| RoomCmd::Act { sub, player, seat: seat.unwrap_or(player), id, action })
+                    .await
+            }
+            ClientMsg::TakeBack { id } => self.to_room(id, |sub, player| RoomCmd::TakeBack { sub, player, id }).await,
+            ClientMsg::Hand { id, seat, to } => {
+                self.to_room(id, |sub, player| RoomCmd::Hand { sub, player, id, hand: Hand { seat, to } }).await
             }
         }
     }
@@ -305,14 +313,16 @@ impl Connection {
 
     /// The one place that decides whether this connection may act: it has
     /// joined, and by a seat token. The room trusts the seat it is given.
-    async fn act(&mut self, id: u64, action: Value) {
+    /// Send a seated player's request (`act`, `take_back`, `hand`) to its
+    /// room, built from the subscriber id and the player's seat.
+    async fn to_room(&mut self, id: u64, cmd: impl FnOnce(u64, Seat) -> RoomCmd) {
         let Some(session) = &self.session else {
             return self.refuse_act(id, code::NOT_SEATED, "send hello with your seat token first");
         };
-        let Viewer::Seat(seat) = session.viewer else {
+        let Viewer::Seat(player) = session.viewer else {
             return self.refuse_act(id, code::NOT_SEATED, "spectators cannot act");
         };
-        if session.room.tx.send(RoomCmd::Act { sub: session.sub, seat, id, action }).await.is_err() {
+        if session.room.tx.send(cmd(session.sub, player)).await.is_err() {
             self.session = None;
             self.refuse_act(id, code::INTERNAL, "the match was reloaded; send hello again");
         }

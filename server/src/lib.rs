@@ -21,6 +21,7 @@ pub mod metrics;
 pub mod room;
 pub mod secret;
 pub mod store;
+pub mod table;
 pub mod writer;
 
 use std::{future::Future, sync::Arc, time::Duration};

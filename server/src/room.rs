@@ -12,7 +12,7 @@
 use std::{collections::HashMap, sync::Arc, time::Duration};
 
 use athlas_engine::{Ruleset, Seat, Status, Viewer, Visible};
-use athlas_protocol::{code, ServerMsg, PROTOCOL_VERSION};
+use athlas_protocol::{code, LegalFor, ServerMsg, PROTOCOL_VERSION};
 use serde::Deserialize;
 use serde_json::Value;
 use tokio::{
@@ -25,7 +25,8 @@ use uuid::Uuid;
 use crate::{
     metrics::Metrics,
     secret,
-    store::{ActionRecord, Append, CampaignUpdate, Commitment, MatchRecord, MatchStatus, Store},
+    store::{ActionRecord, Append, CampaignUpdate, Commitment, MatchRecord, MatchStatus, RecordKind, Store},
+    table::{Applied, Hand, ReplayError, Table, TakeBack},
     writer::Writer,
 };
 
@@ -42,6 +43,9 @@ pub struct RoomConfig {
     pub idle_unload: Duration,
     /// A snapshot is stored every this many actions (0: never).
     pub snapshot_every: u64,
+    /// How long a player must be away before the host or the leader may
+    /// hand that player's seat to another.
+    pub hand_absent: Duration,
 }
 
 /// What a room needs from the rest of the server.
@@ -60,6 +64,10 @@ pub struct Outbound {
     pub tx: mpsc::Sender<String>,
     /// Notified when the room drops the connection for falling behind.
     pub kick: Arc<Notify>,
+    /// The player asked for its legal actions in every frame (`hello`'s
+    /// `legal`, on by default): listing them costs far more than applying
+    /// an action, so clients that know the rules may decline.
+    pub legal: bool,
 }
 
 impl Outbound {
@@ -95,14 +103,29 @@ pub enum RoomCmd {
         out: Outbound,
         reply: oneshot::Sender<Result<u64, Refusal>>,
     },
-    /// An action from subscriber `sub`, in `seat`; answered in its outbound
-    /// queue. The connection established the seat (by its token) and
-    /// refused spectators: the room trusts it.
+    /// An action from subscriber `sub`, whose player holds seat `player`,
+    /// for `seat` (its own, or one handed to it); answered in its outbound
+    /// queue. The connection established `player` (by its token) and
+    /// refused spectators: the room trusts it, and checks `seat`.
     Act {
         sub: u64,
+        player: Seat,
         seat: Seat,
         id: u64,
         action: Value,
+    },
+    /// Take back seat `player`'s own last action.
+    TakeBack {
+        sub: u64,
+        player: Seat,
+        id: u64,
+    },
+    /// Hand control of seat `hand.seat` to `hand.to`, asked by `player`.
+    Hand {
+        sub: u64,
+        player: Seat,
+        id: u64,
+        hand: Hand,
     },
     Leave {
         sub: u64,
@@ -234,8 +257,11 @@ struct Room<R: Ruleset> {
     id: Uuid,
     record: MatchRecord,
     options: R::Options,
-    state: R::State,
+    /// The engine state, the take-back window and who controls each seat.
+    table: Table<R>,
     seq: u64,
+    /// Since when each seat has had no connection (`None`: connected).
+    absent_since: Vec<Option<Instant>>,
     subs: Vec<Sub>,
     next_sub: u64,
     commitments: Vec<Commitment>,
@@ -331,7 +357,7 @@ where
         }
         let options: R::Options =
             serde_json::from_value(record.options.clone()).map_err(|e| internal(format!("stored options: {e}")))?;
-        let (seq, state) = rebuild::<R>(&ctx.store, &record, &options, None).await?;
+        let (seq, table) = rebuild::<R>(&ctx.store, &record, &options, None).await?;
         let commitments = ctx.store.commitments(id).await.map_err(|e| internal(e.to_string()))?;
         let campaign = match (record.campaign_id, after) {
             (Some(campaign_id), Some(after)) => {
@@ -349,7 +375,8 @@ where
             id,
             record,
             options,
-            state,
+            absent_since: vec![Some(Instant::now()); table.control.len()],
+            table,
             seq,
             subs: Vec::new(),
             next_sub: 0,
@@ -366,7 +393,7 @@ where
     async fn run(&mut self, rx: &mut mpsc::Receiver<RoomCmd>) {
         loop {
             // Connections that ended without a Leave (their queue is gone).
-            self.subs.retain(|s| !s.out.tx.is_closed());
+            self.prune(None);
             let idle_at = (self.subs.is_empty() && self.deadline.is_none())
                 .then(|| self.last_active + self.ctx.config.idle_unload);
             tokio::select! {
@@ -382,9 +409,11 @@ where
                             }
                             true
                         }
-                        RoomCmd::Act { sub, seat, id, action } => self.act(sub, seat, id, action).await,
+                        RoomCmd::Act { sub, player, seat, id, action } => self.act(sub, player, seat, id, action).await,
+                        RoomCmd::TakeBack { sub, player, id } => self.take_back(sub, player, id).await,
+                        RoomCmd::Hand { sub, player, id, hand } => self.hand(sub, player, id, hand).await,
                         RoomCmd::Leave { sub } => {
-                            self.subs.retain(|s| s.id != sub);
+                            self.prune(Some(sub));
                             true
                         }
                     };
@@ -394,12 +423,13 @@ where
                 }
                 () = sleep_until(self.deadline) => {
                     self.deadline = None;
-                    if let Some((seat, action)) = R::timeout_action(&self.state) {
+                    if let Some((seat, action)) = R::timeout_action(&self.table.state) {
                         let value = to_value(&action);
                         tracing::debug!(seat, action = action_type(&value), "timer ran out");
-                        match R::apply(&mut self.state, seat, action) {
+                        match self.table.act(self.seq + 1, seat, action) {
                             Ok(events) => {
-                                if !self.commit(seat, value, events, None).await {
+                                let record = ActionRecord::action(self.seq + 1, seat, value);
+                                if !self.commit(record, Published::Events(events), None).await {
                                     return;
                                 }
                             }
@@ -413,9 +443,10 @@ where
     }
 
     fn arm_timer(&mut self) {
-        self.deadline =
-            (self.record.live && !R::status(&self.state).is_finished() && R::timeout_action(&self.state).is_some())
-                .then(|| Instant::now() + self.ctx.config.response_timer);
+        self.deadline = (self.record.live
+            && !R::status(&self.table.state).is_finished()
+            && R::timeout_action(&self.table.state).is_some())
+        .then(|| Instant::now() + self.ctx.config.response_timer);
     }
 
     /// What is left of the timed window, for the frames that tell players
@@ -425,17 +456,61 @@ where
     }
 
     fn status(&self) -> Value {
-        to_value(&R::status(&self.state))
+        to_value(&R::status(&self.table.state))
     }
 
     fn is_finished(&self) -> bool {
-        R::status(&self.state).is_finished()
+        R::status(&self.table.state).is_finished()
+    }
+
+    /// Forget subscriber `gone` (if any) and connections whose queue is
+    /// gone; note when a seat lost its last connection.
+    fn prune(&mut self, gone: Option<u64>) {
+        self.subs.retain(|s| Some(s.id) != gone && !s.out.tx.is_closed());
+        for (seat, since) in self.absent_since.iter_mut().enumerate() {
+            let connected = self.subs.iter().any(|s| s.viewer == Viewer::Seat(seat as Seat));
+            match (connected, *since) {
+                (true, _) => *since = None,
+                (false, None) => *since = Some(Instant::now()),
+                (false, Some(_)) => {}
+            }
+        }
+    }
+
+    /// The legal actions of each seat `viewer` acts for that the game waits
+    /// for now.
+    fn legal_for(&self, viewer: Viewer, wants: bool, cache: &mut HashMap<Seat, Vec<Value>>) -> Vec<LegalFor> {
+        let Viewer::Seat(player) = viewer else { return Vec::new() };
+        if !wants || R::LEGAL_IN_VIEW {
+            return Vec::new();
+        }
+        let Status::Waiting { seats: waiting } = R::status(&self.table.state) else { return Vec::new() };
+        self.table
+            .seats_of(player)
+            .into_iter()
+            .filter(|s| waiting.contains(s))
+            .map(|seat| {
+                let actions = cache
+                    .entry(seat)
+                    .or_insert_with(|| R::legal(&self.table.state, seat).iter().map(to_value).collect())
+                    .clone();
+                LegalFor { seat, actions }
+            })
+            .filter(|l| !l.actions.is_empty())
+            .collect()
+    }
+
+    /// `control` for frames: sent while any seat is handed (and by the
+    /// record that returns the last one).
+    fn control(&self, always: bool) -> Option<Vec<Option<Seat>>> {
+        (always || self.table.handed()).then(|| self.table.control.clone())
     }
 
     async fn join(&mut self, viewer: Viewer, last_seq: Option<u64>, out: Outbound) -> Result<u64, Refusal> {
         let match_id = self.id.to_string();
+        let campaign_id = self.record.campaign_id.map(|c| c.to_string());
         let timer_ms = self.timer_ms();
-        let welcome = |seq, status, view, timer_ms| ServerMsg::Welcome {
+        let welcome = |seq, status, view, timer_ms, legal, control| ServerMsg::Welcome {
             protocol: PROTOCOL_VERSION,
             match_id: match_id.clone(),
             game: R::GAME.to_owned(),
@@ -444,15 +519,16 @@ where
             status,
             view,
             timer_ms,
-            legal: Vec::new(),
-            control: None,
-            campaign_id: None,
+            legal,
+            control,
+            campaign_id: campaign_id.clone(),
         };
+        let mut cache = HashMap::new();
         match last_seq {
             Some(last) if last < self.seq && self.seq - last <= MAX_RESEND => {
-                // Gap-free resume: rebuild the state at `last` from the log and
+                // Gap-free resume: rebuild the table at `last` from the log and
                 // replay forward, recomputing what this viewer saw.
-                let (seq, mut state) = rebuild::<R>(&self.ctx.store, &self.record, &self.options, Some(last))
+                let (seq, mut table) = rebuild::<R>(&self.ctx.store, &self.record, &self.options, Some(last))
                     .await
                     .map_err(|(code, message)| Refusal::Error { code, message })?;
                 let log = self
@@ -461,17 +537,45 @@ where
                     .actions_after(self.id, seq)
                     .await
                     .map_err(|e| Refusal::Error { code: code::INTERNAL, message: e.to_string() })?;
-                out.send(&welcome(seq, to_value(&R::status(&state)), to_value(&R::view(&state, viewer)), None));
+                let control = (table.handed()).then(|| table.control.clone());
+                out.send(&welcome(
+                    seq,
+                    to_value(&R::status(&table.state)),
+                    to_value(&R::view(&table.state, viewer)),
+                    None,
+                    Vec::new(),
+                    control,
+                ));
                 for a in log.iter().take_while(|a| a.seq <= self.seq) {
-                    let events = apply_logged::<R>(&mut state, a)
-                        .map_err(|message| Refusal::Error { code: code::INTERNAL, message })?;
-                    // Only the update that brings the receiver to now has a clock.
-                    let timer = if a.seq == self.seq { timer_ms } else { None };
-                    out.send_text(update::<R>(&state, viewer, a.seq, a.seat, &events, timer));
+                    let applied = table.replay(a).map_err(|e| Refusal::Error {
+                        code: code::INTERNAL,
+                        message: match e {
+                            ReplayError::Corrupt(m) => m,
+                            ReplayError::NeedsFullLog => format!("take-back {} does not replay", a.seq),
+                        },
+                    })?;
+                    // Only the update that brings the receiver to now has a
+                    // clock and the legal actions.
+                    let now = a.seq == self.seq;
+                    let change = Change {
+                        record: a,
+                        published: &Published::from_applied(applied),
+                        timer_ms: if now { timer_ms } else { None },
+                        control: (table.handed() || a.kind == RecordKind::Hand).then(|| table.control.clone()),
+                    };
+                    let legal = if now { self.legal_for(viewer, out.legal, &mut cache) } else { Vec::new() };
+                    out.send_text(update::<R>(&table.state, viewer, &change, legal));
                 }
             }
             _ => {
-                out.send(&welcome(self.seq, self.status(), to_value(&R::view(&self.state, viewer)), timer_ms));
+                out.send(&welcome(
+                    self.seq,
+                    self.status(),
+                    to_value(&R::view(&self.table.state, viewer)),
+                    timer_ms,
+                    self.legal_for(viewer, out.legal, &mut cache),
+                    self.control(false),
+                ));
             }
         }
         for c in &self.commitments {
@@ -484,24 +588,39 @@ where
         }
         let id = self.next_sub;
         self.next_sub += 1;
+        if let Viewer::Seat(seat) = viewer {
+            if let Some(since) = self.absent_since.get_mut(seat as usize) {
+                *since = None;
+            }
+        }
         self.subs.push(Sub { id, viewer, out });
         Ok(id)
     }
 
-    /// Handle an `act`; false when the room must stop (the store failed).
-    async fn act(&mut self, sub: u64, seat: Seat, id: u64, action: Value) -> bool {
-        let received = Instant::now();
-        let Some(s) = self.subs.iter().find(|s| s.id == sub) else {
-            return true;
-        };
-        let out = s.out.clone();
+    /// The actor of a request from subscriber `sub`, with a function that
+    /// refuses it (counted); `None` when the subscriber is gone.
+    fn actor(&self, sub: u64, id: u64) -> Option<(Outbound, impl Fn(&'static str, String))> {
+        let out = self.subs.iter().find(|s| s.id == sub)?.out.clone();
         let metrics = self.ctx.metrics.clone();
-        let reply_err = |code: &'static str, message: String| {
+        let reply = out.clone();
+        Some((out, move |code: &'static str, message: String| {
             metrics.action_rejected(code);
-            out.send(&ServerMsg::error(Some(id), code, message));
+            reply.send(&ServerMsg::error(Some(id), code, message));
+        }))
+    }
+
+    /// Handle an `act`; false when the room must stop (the store failed).
+    async fn act(&mut self, sub: u64, player: Seat, seat: Seat, id: u64, action: Value) -> bool {
+        let received = Instant::now();
+        let Some((out, reply_err)) = self.actor(sub, id) else {
+            return true;
         };
         if self.is_finished() {
             reply_err(code::FINISHED, "the match is over".into());
+            return true;
+        }
+        if !self.table.acts_for(player, seat) {
+            reply_err(code::NOT_YOUR_SEAT, format!("seat {seat} is not handed to you (seat {player})"));
             return true;
         }
         // The action's only typed parse; the connection parsed the envelope.
@@ -512,11 +631,18 @@ where
                 return true;
             }
         };
-        match R::apply(&mut self.state, seat, parsed) {
+        match self.table.act(self.seq + 1, seat, parsed) {
             Ok(events) => {
                 // DEBUG: one line per action is too much for production logs.
-                tracing::debug!(seat, action = action_type(&action), "action accepted");
-                self.commit(seat, action, events, Some(Actor { out, id, received })).await
+                tracing::debug!(seat, player, action = action_type(&action), "action accepted");
+                let record = ActionRecord {
+                    seq: self.seq + 1,
+                    seat,
+                    action,
+                    kind: RecordKind::Action,
+                    sender: (player != seat).then_some(player),
+                };
+                self.commit(record, Published::Events(events), Some(Actor { out, id, received })).await
             }
             Err(e) => {
                 tracing::debug!(seat, code = e.code, "action rejected");
@@ -526,13 +652,99 @@ where
         }
     }
 
-    /// Store an applied action, then ack and broadcast. False when the store
-    /// failed: the in-memory state is then ahead of the log, so the room must
+    /// Handle a `take_back` of `player`'s own last action.
+    async fn take_back(&mut self, sub: u64, player: Seat, id: u64) -> bool {
+        let received = Instant::now();
+        let Some((out, reply_err)) = self.actor(sub, id) else {
+            return true;
+        };
+        if self.is_finished() {
+            reply_err(code::FINISHED, "the match is over".into());
+            return true;
+        }
+        match self.table.take_back(player) {
+            Ok(undone) => {
+                tracing::debug!(seat = player, undone, "action taken back");
+                let body = to_value(&TakeBack { seq: undone });
+                let record = ActionRecord {
+                    seq: self.seq + 1,
+                    seat: player,
+                    action: body,
+                    kind: RecordKind::TakeBack,
+                    sender: None,
+                };
+                self.commit(record, Published::TakenBack(undone), Some(Actor { out, id, received })).await
+            }
+            Err((code, message)) => {
+                reply_err(code, message);
+                true
+            }
+        }
+    }
+
+    /// Handle a `hand`: a seat hands itself, its controller gives it back,
+    /// or the host (seat 0) or the party's leader hands an absent player's
+    /// seat to a present one.
+    async fn hand(&mut self, sub: u64, player: Seat, id: u64, hand: Hand) -> bool {
+        let received = Instant::now();
+        let Some((out, reply_err)) = self.actor(sub, id) else {
+            return true;
+        };
+        let seats = self.table.control.len() as Seat;
+        if hand.seat >= seats || hand.to.is_some_and(|t| t >= seats) {
+            reply_err(code::CANNOT_HAND, format!("seats are 0 to {}", seats - 1));
+            return true;
+        }
+        if self.is_finished() {
+            reply_err(code::FINISHED, "the match is over".into());
+            return true;
+        }
+        self.prune(None);
+        let controller = self.table.control[hand.seat as usize];
+        let own = hand.seat == player;
+        let returning = hand.to.is_none() && controller == Some(player);
+        let party = player == 0 || R::leader(&self.table.state) == Some(player);
+        let absent_for = self.absent_since[hand.seat as usize].map(|t| t.elapsed());
+        let to_present = hand.to.is_none_or(|t| self.subs.iter().any(|s| s.viewer == Viewer::Seat(t)));
+        let allowed = if own || returning {
+            Ok(())
+        } else if !party {
+            Err(format!("only seat {} itself, the host (seat 0) or the party's leader may hand it", hand.seat))
+        } else if absent_for.is_none_or(|a| a < self.ctx.config.hand_absent) {
+            Err(format!(
+                "seat {}'s player is connected or was away less than {} s",
+                hand.seat,
+                self.ctx.config.hand_absent.as_secs()
+            ))
+        } else if !to_present {
+            Err("hand a seat to a player who is here".into())
+        } else {
+            Ok(())
+        };
+        if let Err(message) = allowed {
+            reply_err(code::CANNOT_HAND, message);
+            return true;
+        }
+        let hand = Hand { seat: hand.seat, to: hand.to.filter(|t| *t != hand.seat) };
+        self.table.hand(hand);
+        tracing::info!(seat = hand.seat, to = ?hand.to, by = player, "seat handed");
+        let record = ActionRecord {
+            seq: self.seq + 1,
+            seat: hand.seat,
+            action: to_value(&hand),
+            kind: RecordKind::Hand,
+            sender: (player != hand.seat).then_some(player),
+        };
+        self.commit(record, Published::Handed, Some(Actor { out, id, received })).await
+    }
+
+    /// Store an applied record, then ack and broadcast. False when the store
+    /// failed: the in-memory table is then ahead of the log, so the room must
     /// stop and be rebuilt from the store.
-    async fn commit(&mut self, seat: Seat, action: Value, events: Vec<R::Event>, actor: Option<Actor>) -> bool {
-        match self.persist(seat, action, actor.as_ref()).await {
+    async fn commit(&mut self, record: ActionRecord, published: Published<R::Event>, actor: Option<Actor>) -> bool {
+        match self.persist(record.clone(), actor.as_ref()).await {
             Some(stored) => {
-                self.publish(seat, &events, stored, actor);
+                self.publish(&record, &published, stored, actor);
                 true
             }
             None => false,
@@ -540,17 +752,18 @@ where
     }
 
     /// Everything up to durable: commit to newly locked secrets, snapshot
-    /// now and then, and hand the action (with the outcome and a campaign's
+    /// now and then, and hand the record (with the outcome and a campaign's
     /// result when it ends the game) to the writer, one transaction. On
     /// failure, tell the actor and drop every connection; `None`.
-    async fn persist(&mut self, seat: Seat, action: Value, actor: Option<&Actor>) -> Option<Stored> {
-        let seq = self.seq + 1;
+    async fn persist(&mut self, record: ActionRecord, actor: Option<&Actor>) -> Option<Stored> {
+        let seq = record.seq;
+        debug_assert_eq!(seq, self.seq + 1);
         let mut commitments = Vec::new();
         for s in 0..self.record.seats as Seat {
             if self.commitments.iter().any(|c| c.seat == s) {
                 continue;
             }
-            if let Some(secret_value) = R::locked_secret(&self.state, s) {
+            if let Some(secret_value) = R::locked_secret(&self.table.state, s) {
                 let salt = secret::new_salt();
                 commitments.push(Commitment {
                     seat: s,
@@ -560,7 +773,7 @@ where
                 });
             }
         }
-        let outcome = match R::status(&self.state) {
+        let outcome = match R::status(&self.table.state) {
             Status::Finished(o) => Some(to_value(&o)),
             Status::Waiting { .. } => None,
         };
@@ -568,17 +781,17 @@ where
         // campaign's new state (whoever sees the end can start the next match).
         let campaign = match self.campaign.as_ref().filter(|_| outcome.is_some()) {
             None => Ok(None),
-            Some(c) => (c.after)(&c.saved, &self.state)
+            Some(c) => (c.after)(&c.saved, &self.table.state)
                 .map(|saved| Some(CampaignUpdate { id: c.id, version: c.version, saved: Some(saved), start: None })),
         };
         let every = self.ctx.config.snapshot_every;
         #[allow(clippy::manual_is_multiple_of)] // is_multiple_of is newer than our rust-version
-        let snapshot = (every > 0 && seq % every == 0).then(|| to_value(&self.state));
+        let snapshot = (every > 0 && seq % every == 0).then(|| to_value(&self.table.state));
         let stored = match campaign {
             Ok(campaign) => {
                 let append = Append {
                     match_id: self.id,
-                    action: ActionRecord::action(seq, seat, action),
+                    action: record,
                     commitments: commitments.clone(),
                     outcome: outcome.clone(),
                     standing: Some(self.status()),
@@ -614,7 +827,13 @@ where
     /// Everything after durable: the actor's ack (and its latency), each
     /// connection's own update, new commitments, the reveals at the end,
     /// dropping connections that fell behind, and the next timed window.
-    fn publish(&mut self, seat: Seat, events: &[R::Event], stored: Stored, actor: Option<Actor>) {
+    fn publish(
+        &mut self,
+        record: &ActionRecord,
+        published: &Published<R::Event>,
+        stored: Stored,
+        actor: Option<Actor>,
+    ) {
         let Stored { seq, commitments, finished } = stored;
         if finished {
             tracing::info!(seq, "match finished");
@@ -627,10 +846,18 @@ where
         // The next timed window opens with this change: its clock goes out
         // in the same update.
         self.arm_timer();
-        let timer_ms = self.timer_ms();
+        let change = Change {
+            record,
+            published,
+            timer_ms: self.timer_ms(),
+            control: self.control(record.kind == RecordKind::Hand),
+        };
+        // Legal actions are listed once per waiting seat, whoever receives them.
+        let mut cache = HashMap::new();
         let mut lagging = Vec::new();
         for s in &self.subs {
-            if !s.out.send_text(update::<R>(&self.state, s.viewer, seq, seat, events, timer_ms)) {
+            let legal = self.legal_for(s.viewer, s.out.legal, &mut cache);
+            if !s.out.send_text(update::<R>(&self.table.state, s.viewer, &change, legal)) {
                 lagging.push(s.id);
             }
         }
@@ -668,7 +895,7 @@ where
             .map(|c| ServerMsg::Reveal {
                 seat: c.seat,
                 salt: c.salt.clone(),
-                secret: R::locked_secret(&self.state, c.seat).unwrap_or(Value::Null),
+                secret: R::locked_secret(&self.table.state, c.seat).unwrap_or(Value::Null),
                 hash: c.hash.clone(),
             })
             .collect();
@@ -677,17 +904,35 @@ where
     }
 }
 
+/// What a stored record changed, as frames tell it.
+enum Published<E> {
+    Events(Vec<E>),
+    TakenBack(u64),
+    Handed,
+}
+
+impl<E> Published<E> {
+    fn from_applied(a: Applied<E>) -> Self {
+        match a {
+            Applied::Action(events) => Published::Events(events),
+            Applied::TakenBack(seq) => Published::TakenBack(seq),
+            Applied::Handed => Published::Handed,
+        }
+    }
+}
+
+/// One record's change, the same for every receiver.
+struct Change<'a, E> {
+    record: &'a ActionRecord,
+    published: &'a Published<E>,
+    timer_ms: Option<u64>,
+    control: Option<Vec<Option<Seat>>>,
+}
+
 /// The `update` frame of `ServerMsg::Update` for one viewer, serialized
 /// straight from the engine's values: going through `serde_json::Value`
 /// first cost more than the engine's own work (a map allocation per field).
-fn update<R: Ruleset>(
-    state: &R::State,
-    viewer: Viewer,
-    seq: u64,
-    seat: Seat,
-    events: &[R::Event],
-    timer_ms: Option<u64>,
-) -> String {
+fn update<R: Ruleset>(state: &R::State, viewer: Viewer, change: &Change<'_, R::Event>, legal: Vec<LegalFor>) -> String {
     #[derive(serde::Serialize)]
     #[serde(tag = "type", rename = "update")]
     struct Frame<'a, E, S, V> {
@@ -698,49 +943,108 @@ fn update<R: Ruleset>(
         view: V,
         #[serde(skip_serializing_if = "Option::is_none")]
         timer_ms: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        sender: Option<Seat>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        taken_back: Option<u64>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        legal: Vec<LegalFor>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        control: Option<&'a [Option<Seat>]>,
     }
+    let (events, taken_back) = match change.published {
+        Published::Events(events) => (events.iter().filter(|e| e.visible_to(viewer)).collect(), None),
+        Published::TakenBack(seq) => (Vec::new(), Some(*seq)),
+        Published::Handed => (Vec::new(), None),
+    };
     let frame = Frame {
-        seq,
-        seat,
-        events: events.iter().filter(|e| e.visible_to(viewer)).collect(),
+        seq: change.record.seq,
+        seat: change.record.seat,
+        events,
         status: R::status(state),
         view: R::view(state, viewer),
-        timer_ms,
+        timer_ms: change.timer_ms,
+        sender: change.record.sender,
+        taken_back,
+        legal,
+        control: change.control.as_deref(),
     };
     serde_json::to_string(&frame).expect("engine values serialize")
 }
 
-fn apply_logged<R: Ruleset>(state: &mut R::State, a: &ActionRecord) -> Result<Vec<R::Event>, String> {
-    let action: R::Action =
-        serde_json::from_value(a.action.clone()).map_err(|e| format!("stored action {}: {e}", a.seq))?;
-    R::apply(state, a.seat, action).map_err(|e| format!("stored action {} rejected on replay: {e}", a.seq))
-}
-
-/// The state after the latest snapshot at or before `at_most` (or the start)
-/// and every stored action after it, up to `at_most`.
+/// The table after the latest snapshot at or before `at_most` (or the
+/// start) and every stored record after it, up to `at_most`. Hand-overs
+/// before the snapshot are read on their own; a take-back of an action from
+/// before the snapshot makes it fold the whole log instead.
 async fn rebuild<R: Ruleset>(
     store: &Store,
     record: &MatchRecord,
     options: &R::Options,
     at_most: Option<u64>,
-) -> Result<(u64, R::State), (&'static str, String)> {
+) -> Result<(u64, Table<R>), (&'static str, String)> {
     let internal = |e: String| (code::INTERNAL, e);
-    let (mut seq, mut state) =
-        match store.latest_snapshot(record.id, at_most).await.map_err(|e| internal(e.to_string()))? {
-            Some((seq, state)) => (seq, serde_json::from_value(state).map_err(|e| internal(format!("snapshot: {e}")))?),
-            None => (0, R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")))?),
-        };
+    let seats = record.seats as usize;
+    let start = || R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")));
+    let snapshot = store.latest_snapshot(record.id, at_most).await.map_err(|e| internal(e.to_string()))?;
+    // A snapshot that no longer reads (an older state shape) is skipped.
+    let snapshot = snapshot.and_then(|(seq, state)| match serde_json::from_value::<R::State>(state) {
+        Ok(state) => Some((seq, state)),
+        Err(e) => {
+            tracing::warn!(match_id = %record.id, seq, error = %e, "snapshot unreadable; replaying from the start");
+            None
+        }
+    });
+    let from_snapshot = snapshot.is_some();
+    let (seq, mut table) = match snapshot {
+        Some((seq, state)) => {
+            let mut table = Table::new(state, seats);
+            for h in
+                store.records_of_kind(record.id, RecordKind::Hand, seq).await.map_err(|e| internal(e.to_string()))?
+            {
+                table.replay(&h).map_err(|e| internal(format!("{e:?}")))?;
+            }
+            (seq, table)
+        }
+        None => (0, Table::new(start()?, seats)),
+    };
+    match fold(store, record, at_most, seq, &mut table).await? {
+        Some(seq) => Ok((seq, table)),
+        None if from_snapshot => {
+            let mut table = Table::new(start()?, seats);
+            let seq = fold(store, record, at_most, 0, &mut table)
+                .await?
+                .ok_or_else(|| internal("a take-back does not replay from the start".into()))?;
+            Ok((seq, table))
+        }
+        None => Err(internal("a take-back does not replay from the start".into())),
+    }
+}
+
+/// Fold the records after `from` (up to `at_most`) into `table`: the seq
+/// reached, or `None` when a take-back needs the whole log.
+async fn fold<R: Ruleset>(
+    store: &Store,
+    record: &MatchRecord,
+    at_most: Option<u64>,
+    from: u64,
+    table: &mut Table<R>,
+) -> Result<Option<u64>, (&'static str, String)> {
+    let internal = |e: String| (code::INTERNAL, e);
+    let mut seq = from;
     if at_most.is_some_and(|m| m <= seq) {
-        return Ok((seq, state));
+        return Ok(Some(seq));
     }
     for a in store.actions_after(record.id, seq).await.map_err(|e| internal(e.to_string()))? {
         if at_most.is_some_and(|m| a.seq > m) {
             break;
         }
-        apply_logged::<R>(&mut state, &a).map_err(internal)?;
-        seq = a.seq;
+        match table.replay(&a) {
+            Ok(_) => seq = a.seq,
+            Err(ReplayError::NeedsFullLog) => return Ok(None),
+            Err(ReplayError::Corrupt(m)) => return Err(internal(m)),
+        }
     }
-    Ok((seq, state))
+    Ok(Some(seq))
 }
 
 #[cfg(test)]
@@ -754,7 +1058,10 @@ mod tests {
         let mut state = Duel::start(&DuelOptions::default(), 7).unwrap();
         let events = Duel::apply(&mut state, 0, DuelAction::UsePreset { preset: "aquatic".into() }).unwrap();
         for (viewer, timer_ms) in [(Viewer::Seat(0), None), (Viewer::Seat(1), Some(1500)), (Viewer::Spectator, None)] {
-            let text = update::<Duel>(&state, viewer, 3, 0, &events, timer_ms);
+            let record = ActionRecord::action(3, 0, Value::Null);
+            let published = Published::Events(events.clone());
+            let change = Change { record: &record, published: &published, timer_ms, control: None };
+            let text = update::<Duel>(&state, viewer, &change, Vec::new());
             let expected = ServerMsg::Update {
                 seq: 3,
                 seat: 0,

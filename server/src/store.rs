@@ -851,6 +851,37 @@ impl Store {
             .collect()
     }
 
+    /// The records of one kind of a match up to `up_to`, in order (a
+    /// room rebuilt from a snapshot reads the hand-overs before it).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn records_of_kind(&self, match_id: Uuid, kind: RecordKind, up_to: u64) -> Result<Vec<ActionRecord>> {
+        let q = self.sql(
+            "SELECT seq, seat, action::text AS action, sender FROM actions \
+             WHERE match_id = $1::uuid AND kind = $2 AND seq <= $3 ORDER BY seq",
+        );
+        let rows = with_pool!(self, p => {
+            let rows = sqlx::query(&q).bind(match_id.to_string()).bind(kind.as_str()).bind(up_to as i64)
+                .fetch_all(p).await?;
+            rows.iter().map(|r| Ok::<_, sqlx::Error>((
+                r.try_get::<i64, _>("seq")?, r.try_get::<i32, _>("seat")?, r.try_get::<String, _>("action")?,
+                r.try_get::<Option<i32>, _>("sender")?,
+            ))).collect::<std::result::Result<Vec<_>, _>>()?
+        });
+        rows.into_iter()
+            .map(|(seq, seat, action, sender)| {
+                Ok(ActionRecord {
+                    seq: seq as u64,
+                    seat: seat as u8,
+                    action: parse_json(&action)?,
+                    kind,
+                    sender: sender.map(|s| s as u8),
+                })
+            })
+            .collect()
+    }
+
     /// The latest snapshot at or before `at_most` (any when `None`).
     ///
     /// # Errors

@@ -68,7 +68,13 @@ async fn reconnect_after_a_100_action_gap() {
                 continue;
             }
             assert_eq!(m["seq"].as_u64(), Some(next), "gap-free, in order");
-            assert_eq!(m, live[next as usize], "update {next} as it was sent live");
+            // Legal actions are what one may do now: only the update that
+            // brings the receiver to now lists them.
+            let mut expected = live[next as usize].clone();
+            if next < seq {
+                expected.as_object_mut().unwrap().remove("legal");
+            }
+            assert_eq!(m, expected, "update {next} as it was sent live");
             next += 1;
         }
         times.push(t.elapsed());

@@ -314,6 +314,7 @@ impl Ruleset for Divinity {
     type Action = A;
     type Event = DivinityEvent;
     type View = DivinityView;
+    const TAKE_BACK: bool = true;
 
     fn seats(options: &DivinityOptions) -> usize {
         options.campaign.as_ref().map_or(options.party.len(), |c| c.origins.len())
@@ -344,6 +345,10 @@ impl Ruleset for Divinity {
 
     fn legal(state: &DivinityState, seat: Seat) -> Vec<A> {
         super::legal::legal_standard(state, seat)
+    }
+
+    fn leader(state: &DivinityState) -> Option<Seat> {
+        state.options.leader
     }
 
     fn take_back(before: &DivinityState, after: &DivinityState, events: &[DivinityEvent]) -> Result<(), RuleError> {

@@ -83,6 +83,7 @@ impl Ruleset for Duel {
     type Action = DuelAction;
     type Event = DuelEvent;
     type View = DuelView;
+    const LEGAL_IN_VIEW: bool = true;
 
     fn seats(_: &DuelOptions) -> usize {
         2

@@ -22,11 +22,11 @@ impl DuelState {
     /// away on error, so a rejected action changes nothing.
     pub(crate) fn act(&mut self, cat: &Catalogue, seat: Seat, action: DuelAction) -> Result<Vec<DuelEvent>, RuleError> {
         if seat > 1 {
-            return Err(err("bad_seat", "a duel has seats 0 and 1"));
+            return Err(err("no_such_seat", "a duel has seats 0 and 1"));
         }
         let mut cx = Cx { cat, events: Vec::new() };
         if let Phase::Finished { .. } = self.game.phase {
-            return Err(err("game_over", "the game is over"));
+            return Err(err("finished", "the game is over"));
         }
         if let DuelAction::Resign = action {
             let outcome = Outcome::Win { seat: other(seat) };
