@@ -37,6 +37,7 @@ use crate::{
     hub::Hub,
     room::{Outbound, Refusal, RoomCmd, RoomHandle},
     secret,
+    store::StoreError,
     table::Hand,
 };
 
@@ -237,12 +238,20 @@ impl Connection {
             }
             ClientMsg::Watch { match_id, last_seq, protocol } => self.watch(&match_id, last_seq, protocol).await,
             ClientMsg::Act { id, action, seat } => {
-                self.to_room(id, |sub, player| RoomCmd::Act { sub, player, seat: seat.unwrap_or(player), id, action })
-                    .await
+                self.send_to_room(id, |sub, player| RoomCmd::Act {
+                    sub,
+                    player,
+                    seat: seat.unwrap_or(player),
+                    id,
+                    action,
+                })
+                .await
             }
-            ClientMsg::TakeBack { id } => self.to_room(id, |sub, player| RoomCmd::TakeBack { sub, player, id }).await,
+            ClientMsg::TakeBack { id } => {
+                self.send_to_room(id, |sub, player| RoomCmd::TakeBack { sub, player, id }).await
+            }
             ClientMsg::Hand { id, seat, to } => {
-                self.to_room(id, |sub, player| RoomCmd::Hand { sub, player, id, hand: Hand { seat, to } }).await
+                self.send_to_room(id, |sub, player| RoomCmd::Hand { sub, player, id, hand: Hand { seat, to } }).await
             }
         }
     }
@@ -269,6 +278,13 @@ impl Connection {
         }
         let found = match self.hub.store.seat_by_token(&secret::token_hash(token)).await {
             Ok(found) => found,
+            Err(StoreError::NotStarted) => {
+                return self.reply(ServerMsg::error(
+                    None,
+                    code::NOT_READY_FOR_NEXT,
+                    "this campaign has no match yet: every seat must be taken and every choice made",
+                ))
+            }
             Err(e) => return self.internal(e),
         };
         let Some((match_id, seat)) = found else {
@@ -315,7 +331,7 @@ impl Connection {
     /// joined, and by a seat token. The room trusts the seat it is given.
     /// Send a seated player's request (`act`, `take_back`, `hand`) to its
     /// room, built from the subscriber id and the player's seat.
-    async fn to_room(&mut self, id: u64, cmd: impl FnOnce(u64, Seat) -> RoomCmd) {
+    async fn send_to_room(&mut self, id: u64, cmd: impl FnOnce(u64, Seat) -> RoomCmd) {
         let Some(session) = &self.session else {
             return self.refuse_act(id, code::NOT_SEATED, "send hello with your seat token first");
         };
