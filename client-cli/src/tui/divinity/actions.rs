@@ -25,7 +25,11 @@ pub fn menu(n: Names<'_>, legal: &[LegalFor], you: Option<Seat>) -> Vec<Entry> {
     groups.sort_by_key(|g| (Some(g.seat) != you, g.seat));
     let mut out = Vec::new();
     for g in groups {
-        for a in &g.actions {
+        // Ending the turn goes last, away from the top where the selection
+        // starts: a stray Enter should not give up a whole turn.
+        let (ends, rest): (Vec<&Value>, Vec<&Value>) =
+            g.actions.iter().partition(|a| a.get("type").and_then(Value::as_str) == Some("end_turn"));
+        for a in rest.into_iter().chain(ends) {
             let label = match serde_json::from_value::<DivinityAction>(a.clone()) {
                 Ok(DivinityAction::StartTurn) => format!("Start {}'s turn", n.origin_of_seat(g.seat)),
                 Ok(parsed) => words::action(n, &parsed),

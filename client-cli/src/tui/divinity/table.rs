@@ -335,7 +335,7 @@ pub fn occupants(names: Names<'_>, t: &Table) -> BTreeMap<String, Vec<String>> {
         }
     }
     for e in &t.enemies {
-        out.entry(e.space.clone()).or_default().push(format!("{} {}hp", names.enemy_name(e), e.hp));
+        out.entry(e.space.clone()).or_default().push(format!("☠{}", names.enemy_name(e)));
     }
     out
 }

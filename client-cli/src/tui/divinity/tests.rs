@@ -178,10 +178,10 @@ fn combat_shows_enemies_with_hp_and_dice_in_words() {
     let rows = screen(&app);
     let t = play(&app).table.as_ref().unwrap();
     let names = play(&app).names();
+    assert!(!t.enemies.is_empty());
     for e in &t.enemies {
-        let line = format!("{} HP", names.enemy_name(e));
-        assert!(shows(&rows, &line.replace(" HP", "")), "{line}: {rows:#?}");
-        assert!(shows(&rows, &format!("{}/{}", e.hp, e.max_hp)), "{rows:#?}");
+        let line = format!("☠{} HP{}/{}", names.enemy_name(e), e.hp, e.max_hp);
+        assert!(shows(&rows, &line), "{line}: {rows:#?}");
     }
     // A roll in the log and in the decision line once someone rolls.
     let (seat, events) = g.play_until(|s| s.pending.is_some() || s.enemy_roll.is_some());
@@ -252,5 +252,17 @@ fn print_the_screen() {
     let rows = screen(&app);
     println!("{}", rows.join("\n"));
     assert!(shows(&rows, "Combat: Ifan's turn"), "{rows:#?}");
-    assert!(shows(&rows, "End the turn"), "{rows:#?}");
+    assert!(shows(&rows, " 1. Move to"), "{rows:#?}");
+    assert_eq!(labels(&app).last().map(String::as_str), Some("End the turn"), "ending the turn comes last");
+    app.on_key(key(KeyCode::Tab));
+    let rows = screen(&app);
+    println!("{}", rows.join("\n"));
+    assert!(shows(&rows, "Hand: "), "{rows:#?}");
+    app.on_key(key(KeyCode::Tab));
+    app.on_key(key(KeyCode::Tab));
+    let (seat, events) = g.play_until(|s| s.pending.is_some() || s.enemy_roll.is_some());
+    app.on_frame(&g.update(seat, &events, 0, None));
+    let rows = screen(&app);
+    println!("{}", rows.join("\n"));
+    assert!(shows(&rows, "rolled"), "{rows:#?}");
 }

@@ -28,11 +28,15 @@ const LEFT: u16 = 44;
 const LOG_ROWS: u16 = 4;
 
 pub fn draw(f: &mut Frame<'_>, p: &Play, bar: &Bar<'_>) {
+    let decision = decision_lines(p, bar);
+    // The decision wraps; the panels give up the rows it needs (3 at most).
+    let width = f.area().width.max(1) as usize;
+    let tall: usize = decision.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
     let rows = Layout::default()
         .direction(Direction::Vertical)
         .constraints([
             Constraint::Length(1),
-            Constraint::Length(2),
+            Constraint::Length(tall.clamp(2, 3) as u16),
             Constraint::Min(6),
             Constraint::Length(LOG_ROWS),
             Constraint::Length(1),
@@ -52,7 +56,7 @@ pub fn draw(f: &mut Frame<'_>, p: &Play, bar: &Bar<'_>) {
         footer(f, p, rows[4], "↑↓ scroll · any other key: back");
         return;
     }
-    f.render_widget(Paragraph::new(decision_lines(p, bar)).wrap(Wrap { trim: false }), rows[1]);
+    f.render_widget(Paragraph::new(decision).wrap(Wrap { trim: false }), rows[1]);
     let cols = Layout::default()
         .direction(Direction::Horizontal)
         .constraints([Constraint::Length(LEFT), Constraint::Min(20)])
@@ -194,11 +198,16 @@ fn draw_menu(f: &mut Frame<'_>, p: &Play, area: Rect) {
     }
     if lines.is_empty() {
         let idle = match (&p.result, p.seat) {
-            (Some(_), _) => "the location is over",
-            (None, Some(_)) => "nothing to do now: the others are deciding",
-            (None, None) => "watching",
+            (Some(_), _) => "the location is over".to_owned(),
+            (None, Some(_)) => {
+                let who: Vec<String> = p.waiting.iter().map(|s| n.origin_of_seat(*s)).collect();
+                format!("nothing for you now: {} decides", who.join(", "))
+            }
+            (None, None) => "watching".to_owned(),
         };
-        lines.push(Line::styled(idle.to_owned(), Style::default().fg(Color::DarkGray)));
+        for w in wrap(&idle, width, 0) {
+            lines.push(Line::styled(w, Style::default().fg(Color::DarkGray)));
+        }
     }
     let height = area.height.saturating_sub(1) as usize;
     let scroll = selected_line.saturating_sub(height.saturating_sub(3));

@@ -195,7 +195,8 @@ pub fn event(n: Names<'_>, e: &E) -> String {
         E::CardHeld { card } => format!("card {card} put in the holding area"),
         E::Rolled { who, dice: d, hits, specials } => {
             let sp = if *specials > 0 { format!(", {specials} special") } else { String::new() };
-            format!("{} rolled {}: {hits} hits{sp}", n.who(*who), dice(cat, d, false))
+            let h = if *hits == 1 { "hit" } else { "hits" };
+            format!("{} rolled {}: {hits} {h}{sp}", n.who(*who), dice(cat, d, false))
         }
         E::Rerolled { seat, dice: d, source } => {
             let how = if *source { " with Source" } else { "" };
