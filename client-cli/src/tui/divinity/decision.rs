@@ -53,7 +53,7 @@ pub fn what(n: Names<'_>, t: &Table) -> String {
         return format!(
             "{} rolled {} against {}: Source may reroll it",
             n.enemy(r.enemy),
-            dice(cat, &r.roll.dice, false),
+            dice(cat, &r.roll.dice, true),
             on.join(", ")
         );
     }

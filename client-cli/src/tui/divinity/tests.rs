@@ -59,7 +59,7 @@ fn a_divinity_welcome_opens_the_divinity_screen_with_the_party_decision() {
     assert!(shows(&rows, "waiting for: Ifan, YOU (Sebille)"), "{rows:#?}");
     assert!(shows(&rows, " 1. Explore round"), "{rows:#?}");
     assert!(shows(&rows, " Ifan      HP24/24"), "figure HP: {rows:#?}");
-    assert!(shows(&rows, "time 1/12 · gold 0 · level 1 · you: Sebille"), "{rows:#?}");
+    assert!(shows(&rows, "time 1/12 · gold 0 · level 1 · seat 1 ●"), "{rows:#?}");
     // The spaces with their paths: the Deck leads to the Galley.
     assert!(rows.iter().any(|r| r.contains(" 1 Deck") && r.contains('→')), "{rows:#?}");
     assert!(rows.iter().all(|r| r.chars().count() == 80));
@@ -188,7 +188,7 @@ fn combat_shows_enemies_with_hp_and_dice_in_words() {
     app.on_frame(&g.update(seat, &events, 0, None));
     assert!(play(&app).last_roll.as_deref().is_some_and(|r| r.contains("rolled")), "{:?}", play(&app).log);
     let rows = screen(&app);
-    assert!(shows(&rows, "last: "), "{rows:#?}");
+    assert!(shows(&rows, "rolled 1:"), "the dice numbered as the rerolls name them: {rows:#?}");
 }
 
 #[test]
@@ -265,4 +265,24 @@ fn print_the_screen() {
     let rows = screen(&app);
     println!("{}", rows.join("\n"));
     assert!(shows(&rows, "rolled"), "{rows:#?}");
+}
+
+#[test]
+fn a_party_of_four_in_combat_still_shows_every_figure_at_80x24() {
+    let mut g = Game::new(&["ifan", "sebille", "red_prince", "fane"], 5);
+    let mut app = app();
+    app.on_frame(&g.welcome(2));
+    let (seat, events) = g.play_until(|s| s.enemies.len() >= 2 && matches!(s.phase, Phase::Combat { .. }));
+    app.on_frame(&g.update(seat, &events, 2, None));
+    let rows = screen(&app);
+    println!("{}", rows.join("\n"));
+    let p = play(&app);
+    let t = p.table.as_ref().unwrap();
+    for (s, o) in t.origins.iter().enumerate() {
+        let name = p.names().origin_of_seat(s as u8);
+        assert!(shows(&rows, &format!("{name:<9} HP{:>2}", o.hp)), "{name}: {rows:#?}");
+    }
+    for e in &t.enemies {
+        assert!(shows(&rows, &format!("☠{} HP{}", p.names().enemy_name(e), e.hp)), "{rows:#?}");
+    }
 }

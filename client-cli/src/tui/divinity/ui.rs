@@ -97,7 +97,7 @@ fn top_bar(p: &Play, bar: &Bar<'_>) -> Line<'static> {
         spans.push(Span::raw(format!(" · code {c}")));
     }
     spans.push(Span::raw(match p.seat {
-        Some(s) => format!(" · you: {}", n.origin_of_seat(s)),
+        Some(s) => format!(" · seat {s}"),
         None => " · watching".into(),
     }));
     let color = if bar.connection == "connected" { Color::Green } else { Color::Yellow };
@@ -133,7 +133,9 @@ fn decision_lines(p: &Play, bar: &Bar<'_>) -> Vec<Line<'static>> {
     if let Some(left) = bar.timer_left {
         second.push(Span::styled(format!(" · ⏱ {left}s"), Style::default().fg(Color::Red)));
     }
-    if let Some(r) = &p.last_roll {
+    // A roll waiting for rerolls is the decision itself, dice and all.
+    let rolling = t.pending.is_some() || t.enemy_roll.is_some();
+    if let Some(r) = p.last_roll.as_ref().filter(|_| !rolling) {
         second.push(Span::styled(format!(" · last: {r}"), Style::default().fg(Color::DarkGray)));
     }
     vec![Line::styled(format!("▶ {what}"), style), Line::from(second)]
