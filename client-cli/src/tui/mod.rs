@@ -7,6 +7,7 @@
 pub mod board;
 pub mod card_text;
 pub mod confirm;
+pub mod divinity;
 pub mod ending;
 pub mod events;
 pub mod help;
@@ -57,6 +58,8 @@ pub struct App {
     pub view: Option<DuelView>,
     /// The game is not a duel: only its frames are logged.
     pub other_game: Option<String>,
+    /// A Divinity match: its own screen takes the frames and the keys.
+    pub divinity: Option<Box<divinity::Play>>,
     pub menu: Vec<MenuItem>,
     pub selected: usize,
     /// Digits typed to pick a menu entry by number.
@@ -103,6 +106,7 @@ impl App {
             seq: None,
             view: None,
             other_game: None,
+            divinity: None,
             menu: Vec::new(),
             selected: 0,
             number: String::new(),
@@ -210,6 +214,32 @@ impl App {
             Ok(m) => m,
             Err(e) => return self.push_log(format!("! unreadable frame: {e}")),
         };
+        if let ServerMsg::Welcome { game, .. } = &msg {
+            if game != "divinity" {
+                self.divinity = None;
+            } else if self.divinity.is_none() {
+                self.divinity = Some(Box::default());
+            }
+        }
+        if self.divinity.is_some() {
+            match &msg {
+                ServerMsg::Welcome { match_id, seat, seq, timer_ms, .. } => {
+                    self.match_id.clone_from(match_id);
+                    self.seat = *seat;
+                    self.seq = Some(*seq);
+                    self.set_timer(*timer_ms);
+                }
+                ServerMsg::Update { seq, timer_ms, .. } => {
+                    self.seq = Some(*seq);
+                    self.set_timer(*timer_ms);
+                }
+                _ => {}
+            }
+            if let Some(d) = &mut self.divinity {
+                d.on_msg(msg);
+            }
+            return;
+        }
         match msg {
             ServerMsg::Welcome { match_id, game, seat, seq, view, timer_ms, .. } => {
                 self.set_timer(timer_ms);
@@ -311,6 +341,11 @@ impl App {
         if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
             self.quit = true;
             return None;
+        }
+        if let Some(d) = &mut self.divinity {
+            let frame = d.on_key(key);
+            self.quit = d.quit;
+            return frame;
         }
         self.notice = None;
         if self.confirm.is_some() {
@@ -530,11 +565,30 @@ impl App {
                 self.connection = format!("disconnected ({reason}); retrying in {:.1}s", retry_in.as_secs_f32());
                 // An act in flight is settled by what the resume replays.
                 self.pending = None;
+                if let Some(d) = &mut self.divinity {
+                    d.pending = None;
+                }
             }
             LinkEvent::GaveUp { reason } => {
                 self.connection = format!("gave up: {reason}");
             }
         }
+    }
+}
+
+/// Draw whichever screen the match's game has.
+pub fn draw(f: &mut ratatui::Frame<'_>, app: &App) {
+    match &app.divinity {
+        Some(d) => {
+            let bar = divinity::ui::Bar {
+                match_id: &app.match_id,
+                join_code: app.join_code.as_deref(),
+                connection: &app.connection,
+                timer_left: app.timer_left(),
+            };
+            divinity::ui::draw(f, d, &bar)
+        }
+        None => ui::draw(f, app),
     }
 }
 
@@ -604,7 +658,7 @@ pub async fn run(mut link: Link, mut app: App, mut saved: Option<Saved>) -> anyh
     // Redraws a running countdown once a second.
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     while !app.quit {
-        term.terminal.draw(|f| ui::draw(f, &app))?;
+        term.terminal.draw(|f| draw(f, &app))?;
         tokio::select! {
             _ = tick.tick(), if app.timer_until.is_some() => {}
             ev = keys.recv() => match ev {
