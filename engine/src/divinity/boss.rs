@@ -52,7 +52,7 @@ impl DivinityState {
             let routes: Vec<Vec<String>> =
                 walks.iter().map(|w| w.iter().map(|&s| self.space_id(cat, s)).collect()).collect();
             ev.push(Ev::RouteToChoose { enemy: id, routes: routes.clone() });
-            self.route = Some(RouteChoice { enemy: id, target, routes, tactic: Some(t.id.clone()) });
+            self.wait_for(Choice::Route(RouteChoice { enemy: id, target, routes, tactic: Some(t.id.clone()) }));
             return true;
         }
         let walk = walks.into_iter().next().unwrap_or_default();
@@ -161,7 +161,7 @@ impl DivinityState {
                 if tied.len() > 1 && self.options.party_breaks_ties {
                     let options: Vec<Who> = tied.iter().map(|i| who[*i]).collect();
                     ev.push(Ev::TieToBreak { enemy: id, options: options.clone() });
-                    self.tie = Some(TieChoice { enemy: id, options, tactic: Some(t.id.clone()), face: 0 });
+                    self.wait_for(Choice::Tie(TieChoice { enemy: id, options, tactic: Some(t.id.clone()), face: 0 }));
                     return;
                 }
                 if self.boss_strike(cat, id, &t, who[tied[0]], ev) {

@@ -30,7 +30,7 @@ impl DivinityState {
         let total = (d.white + d.blue + d.red) as u32;
         if n > 0 && n < total && colours > 1 && self.options.party_breaks_ties && self.space_of(target).is_some() {
             ev.push(Ev::DiceToReduce { enemy: id, remove: n });
-            self.reduction = Some(ReductionChoice { enemy: id, attack: a.clone(), target, remove: n, boss });
+            self.wait_for(Choice::EnemyDice(ReductionChoice { enemy: id, attack: a.clone(), target, remove: n, boss }));
             return true;
         }
         let pool = self.pool_for(cat, who, a);
@@ -77,7 +77,7 @@ impl DivinityState {
             boss,
         };
         if self.options.reroll_enemy_rolls && !r.roll.dice.is_empty() && !self.enemy_roll_waiting_for(&r).is_empty() {
-            self.enemy_roll = Some(r);
+            self.wait_for(Choice::EnemyRoll(r));
             return true;
         }
         self.land_enemy_roll(cat, r, ev);
@@ -111,7 +111,7 @@ impl DivinityState {
         source: bool,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let r = self.enemy_roll.clone().expect("enemy roll");
+        let r = self.enemy_roll().cloned().expect("enemy roll");
         if !self.enemy_roll_waiting_for(&r).contains(&seat) {
             return Err(err("not_your_roll", "this Origin can't reroll this roll now"));
         }
@@ -125,7 +125,7 @@ impl DivinityState {
         roll.reroll(dice, &mut self.rng).map_err(|m| err("bad_dice", m))?;
         self.origins[seat as usize].source -= 1;
         ev.push(Ev::Rerolled { seat, dice: roll.dice.clone(), source: true });
-        let e = self.enemy_roll.as_mut().unwrap();
+        let e = self.enemy_roll_mut().unwrap();
         e.roll = roll;
         e.passed = vec![false; e.passed.len()];
         self.settle_enemy_roll(cat, ev);
@@ -135,22 +135,22 @@ impl DivinityState {
     /// Let an enemy's roll stand; once everyone has, it lands and the enemy
     /// goes on (a minion ends its turn, a Boss plays on).
     pub(super) fn pass_enemy_roll(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        let r = self.enemy_roll.clone().expect("enemy roll");
+        let r = self.enemy_roll().cloned().expect("enemy roll");
         if !self.enemy_roll_waiting_for(&r).contains(&seat) {
             return Err(err("not_your_roll", "this Origin has no say on this roll now"));
         }
-        self.enemy_roll.as_mut().unwrap().passed[seat as usize] = true;
+        self.enemy_roll_mut().unwrap().passed[seat as usize] = true;
         self.settle_enemy_roll(cat, ev);
         Ok(())
     }
 
     /// Once nobody may reroll any more, the enemy roll lands and the enemy goes on.
     fn settle_enemy_roll(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
-        let Some(r) = self.enemy_roll.clone() else { return };
+        let Some(r) = self.enemy_roll().cloned() else { return };
         if !self.enemy_roll_waiting_for(&r).is_empty() {
             return;
         }
-        self.enemy_roll = None;
+        self.choice = None;
         self.land_enemy_roll(cat, r.clone(), ev);
         if self.enemy(r.enemy).is_some() && matches!(self.phase, Phase::Combat { .. }) {
             if r.boss {
@@ -172,9 +172,9 @@ impl DivinityState {
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
         let r =
-            self.reduction.clone().ok_or_else(|| err("no_reduction", "no enemy roll waits for a dice reduction"))?;
+            self.reduction().cloned().ok_or_else(|| err("no_reduction", "no enemy roll waits for a dice reduction"))?;
         let pool = reduced(r.attack.dice, r.remove, remove)?;
-        self.reduction = None;
+        self.choice = None;
         if !self.enemy_roll_with(cat, r.enemy, &r.attack, r.target, r.boss, pool, ev)
             && self.enemy(r.enemy).is_some()
             && matches!(self.phase, Phase::Combat { .. })

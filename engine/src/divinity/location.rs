@@ -190,17 +190,10 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
         round_kind: RoundKind::Explore,
         explored: BTreeSet::new(),
         phase: Phase::ChooseRound,
-        pending: None,
-        enemy_roll: None,
+        choice: None,
         enemy_queue: Vec::new(),
         queue_fast: false,
-        dominated_turn: None,
-        tie: None,
-        route: None,
-        reduction: None,
-        roll_reduction: None,
         reaction: None,
-        turn_start: None,
         challenge: None,
         overflow: Vec::new(),
         item_decks,
@@ -389,7 +382,7 @@ impl DivinityState {
         if self.phase != Phase::Resolve {
             return Err(err("not_resolving", "revealed cards resolve in step 3 of an Explore round"));
         }
-        if self.challenge.is_some() || self.pending.is_some() {
+        if self.challenge.is_some() || self.pending_roll().is_some() {
             return Err(err("challenge_under_way", "finish the current challenge first"));
         }
         let i = self
@@ -794,7 +787,10 @@ impl DivinityState {
     pub(super) fn finish(&mut self, result: Finish, ev: &mut Vec<Ev>) {
         ev.push(Ev::LocationFinished { result: result.clone() });
         self.phase = Phase::Finished { result };
-        self.pending = None;
+        // A roll under way is dropped; an enemy's decisions ended with its combat.
+        if self.pending_roll().is_some() {
+            self.choice = None;
+        }
         self.challenge = None;
     }
 

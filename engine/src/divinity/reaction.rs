@@ -76,7 +76,7 @@ impl DivinityState {
             self.used.insert(format!("{seat}:{weapon}"), self.round);
             ev.push(Ev::Reacted { seat, skill: skill.clone(), enemy: id });
             self.roll_attack(cat, seat, Shot { attack: a, targets, space, label: skill, repeat: rolls - 1 }, ev);
-            if self.pending.is_some() || self.roll_reduction.is_some() {
+            if self.pending_roll().is_some() || self.roll_reduction().is_some() {
                 self.reaction = Some(ReactionWait { enemy: id, next: seat + 1, target, tactic });
                 return true;
             }

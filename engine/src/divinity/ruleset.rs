@@ -34,9 +34,7 @@ impl Divinity {
             Phase::Finished { result: Finish::Restart } => return Status::Finished(Outcome::PartyLost),
             _ if state.pending_choice().is_some() => match state.pending_choice().expect("checked") {
                 Pending::OwnDice(seat) | Pending::Roll(seat) => vec![seat],
-                Pending::EnemyRoll => {
-                    state.enemy_roll.as_ref().map(|r| state.enemy_roll_waiting_for(r)).unwrap_or_default()
-                }
+                Pending::EnemyRoll => state.enemy_roll().map(|r| state.enemy_roll_waiting_for(r)).unwrap_or_default(),
                 Pending::Challenge => state.challenge_waiting(cat),
                 _ => deciders(state),
             },
@@ -184,7 +182,7 @@ fn settle(cat: &Catalogue, s: &mut DivinityState, ev: &mut Vec<DivinityEvent>) {
     for seat in 0..s.origins.len() as Seat {
         s.cap_ap(cat, seat);
     }
-    if s.challenge.is_some() && s.pending.is_none() {
+    if s.challenge.is_some() && s.pending_roll().is_none() {
         s.finish_challenge(cat, ev);
     }
     match s.phase {
@@ -234,7 +232,7 @@ fn act(
         A::Reroll { dice, source } => s.reroll(cat, seat, &dice, source, ev),
         A::Accept => s.accept(cat, seat, ev),
         A::StartTurn => s.start_turn(cat, seat, None, ev),
-        A::OrderTurnStart { order } if s.turn_start.is_some() => {
+        A::OrderTurnStart { order } if s.turn_start().is_some() => {
             leader(s, seat)?;
             s.order_enemy_turn_start(cat, &order, ev)
         }
@@ -268,7 +266,7 @@ fn act(
             leader(s, seat)?;
             s.break_tie(cat, &target, ev)
         }
-        A::ReduceDice { remove } if s.roll_reduction.is_some() => s.reduce_own_dice(cat, seat, &remove, ev),
+        A::ReduceDice { remove } if s.roll_reduction().is_some() => s.reduce_own_dice(cat, seat, &remove, ev),
         A::ReduceDice { remove } => {
             leader(s, seat)?;
             s.reduce_enemy_dice(cat, &remove, ev)
@@ -338,7 +336,7 @@ impl Ruleset for Divinity {
     /// An enemy roll's reroll window is timed: a seat that lets the timer
     /// run out lets the roll stand.
     fn timeout_action(state: &DivinityState) -> Option<(Seat, A)> {
-        let r = state.enemy_roll.as_ref()?;
+        let r = state.enemy_roll()?;
         state.enemy_roll_waiting_for(r).first().map(|s| (*s, A::Accept))
     }
 }
