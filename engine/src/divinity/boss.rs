@@ -3,6 +3,7 @@
 use super::content::{BossTactic, Catalogue};
 use super::cooldown::{CardRef, TrackCard};
 use super::dice::TargetingFace;
+use super::enemy_roll::EnemyStrike;
 use super::event::DivinityEvent as Ev;
 use super::map::SpaceIx;
 use super::minion::{plan_moves, tied_targets};
@@ -99,7 +100,7 @@ impl DivinityState {
         let origins_there = self.origins.iter().any(|o| o.space == tspace && !o.downed);
         if in_range && origins_there {
             ev.push(Ev::Targeted { enemy: id, target, face: 0 });
-            return self.enemy_attack(cat, id, a, target, true, ev);
+            return self.enemy_attack(cat, EnemyStrike { enemy: id, attack: a, target, boss: true }, ev);
         }
         if let Some(e) = self.enemy_mut(id) {
             // No attack: the AP comes back, no heal (L1813).

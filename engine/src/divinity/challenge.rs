@@ -7,7 +7,7 @@ use super::cooldown::{CardRef, TrackCard, KEYWORD_SLOT};
 use super::dice::{Colour, Pool};
 use super::err;
 use super::event::DivinityEvent as Ev;
-use super::location::Disposition;
+use super::location::{Disposition, Resolution};
 use super::state::*;
 use crate::{RuleError, Seat};
 
@@ -151,7 +151,8 @@ impl DivinityState {
                 ChallengeResultKind::Hits(h) => table.results.iter().rposition(|r| r.min_hits <= *h).unwrap_or(0),
             };
             let effects = table.results[row].effects.clone();
-            self.apply_effects(cat, &card.id, &effects, &[*seat], ch.space, &mut disp, ev);
+            let res = Resolution { card: &card.id, group: &[*seat], space: ch.space };
+            self.apply_effects(cat, res, &effects, &mut disp, ev);
             if self.over() {
                 return;
             }

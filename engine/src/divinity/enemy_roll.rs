@@ -6,22 +6,25 @@ use super::content::Catalogue;
 use super::dice::{Colour, Pool};
 use super::err;
 use super::event::DivinityEvent as Ev;
-use super::roll::reduced;
+use super::roll::{reduced, Landing};
 use super::state::*;
 use crate::{RuleError, Seat};
+
+/// An enemy's attack on its target, and what the enemy does once it lands.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct EnemyStrike<'a> {
+    pub enemy: u32,
+    pub attack: &'a Attack,
+    pub target: Who,
+    /// A Boss goes on with its tactics afterwards; a minion ends its turn.
+    pub boss: bool,
+}
 
 impl DivinityState {
     /// An enemy's attack roll. When some Origin could spend Source on it,
     /// it waits for their rerolls (`true`); otherwise it lands at once.
-    pub(super) fn enemy_attack(
-        &mut self,
-        cat: &Catalogue,
-        id: u32,
-        a: &Attack,
-        target: Who,
-        boss: bool,
-        ev: &mut Vec<Ev>,
-    ) -> bool {
+    pub(super) fn enemy_attack(&mut self, cat: &Catalogue, strike: EnemyStrike<'_>, ev: &mut Vec<Ev>) -> bool {
+        let EnemyStrike { enemy: id, attack: a, target, boss } = strike;
         let who = Who::Enemy(id);
         // Dice of several colours to lose: the party picks which (L1515).
         let n: u32 = self.rules_of(cat, who).iter().map(|r| r.dice_reduction).sum();
@@ -34,21 +37,12 @@ impl DivinityState {
             return true;
         }
         let pool = self.pool_for(cat, who, a);
-        self.enemy_roll_with(cat, id, a, target, boss, pool, ev)
+        self.enemy_roll_with(cat, strike, pool, ev)
     }
 
     /// An enemy's attack roll with its dice after reductions.
-    #[allow(clippy::too_many_arguments)]
-    fn enemy_roll_with(
-        &mut self,
-        cat: &Catalogue,
-        id: u32,
-        a: &Attack,
-        target: Who,
-        boss: bool,
-        pool: Pool,
-        ev: &mut Vec<Ev>,
-    ) -> bool {
+    fn enemy_roll_with(&mut self, cat: &Catalogue, strike: EnemyStrike<'_>, pool: Pool, ev: &mut Vec<Ev>) -> bool {
+        let EnemyStrike { enemy: id, attack: a, target, boss } = strike;
         let Some(space) = self.space_of(target) else { return false };
         let targets: Vec<Who> = match a.targets {
             Targets::Single => vec![target],
@@ -99,7 +93,7 @@ impl DivinityState {
         let extra: u32 = self.rules_of(cat, who).iter().map(|x| x.extra_hits).sum();
         // ★ never applies to enemies (G55).
         let c = attack::count(&r.attack, &r.roll, &cat.dice, 0, extra);
-        self.land(cat, &r.attack, c, &r.targets, r.space, 0, ev);
+        self.land(cat, Landing { attack: &r.attack, count: c, targets: &r.targets, space: r.space, longer: 0 }, ev);
     }
 
     /// Reroll an enemy's dice with 1 Source (L511): the others may answer again.
@@ -175,7 +169,8 @@ impl DivinityState {
             self.reduction().cloned().ok_or_else(|| err("no_reduction", "no enemy roll waits for a dice reduction"))?;
         let pool = reduced(r.attack.dice, r.remove, remove)?;
         self.choice = None;
-        if !self.enemy_roll_with(cat, r.enemy, &r.attack, r.target, r.boss, pool, ev)
+        let strike = EnemyStrike { enemy: r.enemy, attack: &r.attack, target: r.target, boss: r.boss };
+        if !self.enemy_roll_with(cat, strike, pool, ev)
             && self.enemy(r.enemy).is_some()
             && matches!(self.phase, Phase::Combat { .. })
         {

@@ -12,6 +12,7 @@ use super::attack::Attack;
 use super::content::Catalogue;
 use super::damage::{DamageType, Defence};
 use super::dice::TargetingFace;
+use super::enemy_roll::EnemyStrike;
 use super::err;
 use super::event::DivinityEvent as Ev;
 use super::map::{Graph, SpaceIx};
@@ -349,7 +350,7 @@ impl DivinityState {
         let in_range = self.with_graph(cat, |g| g.distance(now, tspace)).is_some_and(|d| d <= stats.attack.range);
         let blocked = self.has_status(cat, me, |r| r.blocks_attacks);
         if in_range && !blocked {
-            if self.enemy_attack(cat, id, &stats.attack, target, false, ev) {
+            if self.enemy_attack(cat, EnemyStrike { enemy: id, attack: &stats.attack, target, boss: false }, ev) {
                 return; // the turn ends once the roll has landed
             }
         } else {

@@ -12,6 +12,17 @@ use super::map::SpaceIx;
 use super::state::*;
 use crate::{RuleError, Seat};
 
+/// Where a card is aimed, with the picks the rules leave to its user.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Aiming<'a> {
+    pub aim: &'a Aim,
+    /// With several auras on a physical attack, the one that resolves first (L883).
+    pub first_aura: Option<&'a str>,
+    /// An area card on the user's own space includes the user (L1546);
+    /// None: the card's default.
+    pub include_self: Option<bool>,
+}
+
 /// What using a card costs and leaves behind.
 struct Play {
     attack: Option<Attack>,
@@ -28,17 +39,15 @@ struct Play {
 impl DivinityState {
     /// Use a skill, item, consumable or summon (L1584): pay, roll, and wait
     /// for rerolls. In a Rest round one card is free (L360).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn use_card(
         &mut self,
         cat: &Catalogue,
         seat: Seat,
         card: &CardUse,
-        aim: &Aim,
-        first_aura: Option<&str>,
-        include_self: Option<bool>,
+        aiming: Aiming<'_>,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
+        let Aiming { aim, first_aura, include_self } = aiming;
         let rest = matches!(self.phase, Phase::Rest { .. });
         if rest {
             self.rest_turn_of(seat)?;

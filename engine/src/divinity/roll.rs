@@ -166,7 +166,7 @@ impl DivinityState {
                     .filter_map(|t| cat.talents.get(t))
                     .map(|t| t.status_extension)
                     .sum();
-                self.land(cat, &a, c, &targets, space, longer, ev);
+                self.land(cat, Landing { attack: &a, count: c, targets: &targets, space, longer }, ev);
                 let killed = targets.iter().any(|w| matches!(w, Who::Enemy(_)) && self.space_of(*w).is_none());
                 if killed {
                     self.kill_talents(cat, seat, ev);
@@ -197,17 +197,8 @@ impl DivinityState {
     /// Steps 3-5 for every target at once: damage or healing, statuses (each
     /// lasting `longer` slots more, from the attacker's talents), then the
     /// environment on the target space.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn land(
-        &mut self,
-        cat: &Catalogue,
-        a: &Attack,
-        c: attack::Count,
-        targets: &[Who],
-        space: SpaceIx,
-        longer: u8,
-        ev: &mut Vec<Ev>,
-    ) {
+    pub(super) fn land(&mut self, cat: &Catalogue, landing: Landing<'_>, ev: &mut Vec<Ev>) {
+        let Landing { attack: a, count: c, targets, space, longer } = landing;
         let effects: Vec<(Who, attack::Effect)> =
             targets.iter().map(|w| (*w, attack::resolve(a, c, &self.target(cat, *w)))).collect();
         for (w, e) in &effects {
@@ -230,6 +221,18 @@ impl DivinityState {
             ev.push(Ev::EnvironmentPlaced { space: self.space_id(cat, space), environment: env });
         }
     }
+}
+
+/// A counted roll on its way to its targets (L1479-1483).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Landing<'a> {
+    pub attack: &'a Attack,
+    pub count: attack::Count,
+    pub targets: &'a [Who],
+    /// The space the environment effect lands on.
+    pub space: SpaceIx,
+    /// Cooldown slots the statuses given last longer (the attacker's talents).
+    pub longer: u8,
 }
 
 /// A pool after the dice a reduction's chooser picked (L1515): exactly

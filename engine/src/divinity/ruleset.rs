@@ -6,8 +6,10 @@ use super::action::DivinityAction as A;
 use super::content::{Catalogue, School};
 use super::err;
 use super::event::DivinityEvent;
+use super::inventory::Handover;
 use super::location::{setup, GroupChoice};
 use super::pending::Pending;
+use super::play::Aiming;
 use super::state::*;
 use super::view::DivinityView;
 use crate::{Outcome, RuleError, Ruleset, Seat, SetupError, Status, Viewer};
@@ -239,14 +241,15 @@ fn act(
         A::OrderTurnStart { order } => s.start_turn(cat, seat, Some(&order), ev),
         A::Move { to } => s.move_origin(cat, seat, &to, ev),
         A::Use { card, aim, first_aura, include_self } => {
-            s.use_card(cat, seat, &card, &aim, first_aura.as_deref(), include_self, ev)
+            let aiming = Aiming { aim: &aim, first_aura: first_aura.as_deref(), include_self };
+            s.use_card(cat, seat, &card, aiming, ev)
         }
         A::Taunt { enemy } => s.taunt(cat, seat, enemy, ev),
         A::Equip { item } => s.equip(cat, seat, &item, ev),
         A::Store { item } => s.store(cat, seat, &item, ev),
         A::AttachRune { rune, item } => s.attach_rune(cat, seat, &rune, &item, ev),
-        A::Give { item, to, equip } => s.trade(cat, seat, seat, to, &item, equip, ev),
-        A::Take { item, from, equip } => s.trade(cat, seat, from, seat, &item, equip, ev),
+        A::Give { item, to, equip } => s.trade(cat, seat, Handover { from: seat, to, item: &item, equip }, ev),
+        A::Take { item, from, equip } => s.trade(cat, seat, Handover { from, to: seat, item: &item, equip }, ev),
         A::PlaceItem { to, drop, pass_to } => {
             leader(s, seat)?;
             s.place_overflow(cat, to, drop.as_deref(), pass_to, ev)
