@@ -10,6 +10,7 @@ use super::err;
 use super::event::DivinityEvent as Ev;
 use super::map::SpaceIx;
 use super::state::*;
+use super::used::Used;
 use crate::{RuleError, Seat};
 
 /// Where a card is aimed, with the picks the rules leave to its user.
@@ -188,9 +189,9 @@ impl DivinityState {
         } else {
             self.spend_ap(seat, play.ap)?;
         }
-        self.used.insert(format!("{seat}:{}", play.label), self.round);
+        self.used.insert(Used::card(seat, &play.label), self.round);
         if let Some(w) = &play.weapon {
-            self.used.insert(format!("{seat}:{w}"), self.round);
+            self.used.insert(Used::card(seat, w), self.round);
         }
         self.after_use(cat, seat, card, ev);
         if let Some((who, to)) = moving {
@@ -335,7 +336,7 @@ impl DivinityState {
         requires: Option<&str>,
         keywords: &std::collections::BTreeSet<String>,
     ) -> Result<(), RuleError> {
-        if per_round.is_some() && self.used.get(&format!("{seat}:{id}")) == Some(&self.round) {
+        if per_round.is_some() && self.used.get(&Used::card(seat, id)) == Some(&self.round) {
             return Err(err("once_per_round", "this can be used once per round (L968)"));
         }
         if let Some(k) = requires {

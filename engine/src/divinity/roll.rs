@@ -9,6 +9,7 @@ use super::err;
 use super::event::DivinityEvent as Ev;
 use super::map::SpaceIx;
 use super::state::*;
+use super::used::Used;
 use crate::{RuleError, Seat};
 
 impl DivinityState {
@@ -127,7 +128,7 @@ impl DivinityState {
                 .iter()
                 .find(|i| cat.items[*i].reroll_after == Some(DamageType::Physical))
                 .cloned();
-            let key = band.as_ref().map(|b| format!("{seat}:{b}:reroll"));
+            let key = band.map(|item| Used::Reroll { seat, item });
             let fresh = key.as_ref().is_some_and(|k| self.used.get(k) != Some(&self.round));
             if !(physical && fresh && dice.len() == 1 && self.round_kind == RoundKind::Combat) {
                 return Err(err("no_reroll", "no reroll available for these dice"));

@@ -11,6 +11,7 @@ use super::content::{Catalogue, LocationDef, Slot};
 use super::cooldown::Track;
 use super::dice::Roll;
 use super::map::{MapState, SpaceIx};
+use super::used::Used;
 use crate::rng::GameRng;
 use crate::Seat;
 
@@ -520,8 +521,9 @@ pub struct DivinityState {
     pub item_decks: BTreeMap<String, Vec<String>>,
     pub journal: Vec<u32>,
     pub found: Vec<String>,
-    /// (seat, card) → the round it was last used: once-per-round limits.
-    pub used: BTreeMap<String, u32>,
+    /// What an Origin used → the round it was last used: once-per-round
+    /// (and per-location) limits.
+    pub used: BTreeMap<Used, u32>,
 }
 
 impl DivinityState {
