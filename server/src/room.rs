@@ -676,8 +676,9 @@ fn apply_logged<R: Ruleset>(state: &mut R::State, a: &ActionRecord) -> Result<Ve
     R::apply(state, a.seat, action).map_err(|e| format!("stored action {} rejected on replay: {e}", a.seq))
 }
 
-/// The state after the latest snapshot at or before `at_most` (or the start)
-/// and every stored action after it, up to `at_most`.
+/// The state after the latest snapshot at or before `at_most` (or the start,
+/// when there is none or it no longer parses) and every stored action after
+/// it, up to `at_most`.
 async fn rebuild<R: Ruleset>(
     store: &Store,
     record: &MatchRecord,
@@ -685,11 +686,23 @@ async fn rebuild<R: Ruleset>(
     at_most: Option<u64>,
 ) -> Result<(u64, R::State), (&'static str, String)> {
     let internal = |e: String| (code::INTERNAL, e);
-    let (mut seq, mut state) =
-        match store.latest_snapshot(record.id, at_most).await.map_err(|e| internal(e.to_string()))? {
-            Some((seq, state)) => (seq, serde_json::from_value(state).map_err(|e| internal(format!("snapshot: {e}")))?),
-            None => (0, R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")))?),
-        };
+    let start = || R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")));
+    let (mut seq, mut state) = match store
+        .latest_snapshot(record.id, at_most)
+        .await
+        .map_err(|e| internal(e.to_string()))?
+    {
+        Some((seq, state)) => match serde_json::from_value(state) {
+            Ok(state) => (seq, state),
+            // A snapshot of an older state shape: snapshots only save
+            // time, and the log replays to the same state from the start.
+            Err(e) => {
+                tracing::warn!(match_id = %record.id, seq, error = %e, "snapshot does not load; replaying from the start");
+                (0, start()?)
+            }
+        },
+        None => (0, start()?),
+    };
     if at_most.is_some_and(|m| m <= seq) {
         return Ok((seq, state));
     }
