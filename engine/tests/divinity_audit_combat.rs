@@ -695,7 +695,7 @@ fn r210_the_roller_picks_the_dice_its_own_roll_loses() {
     let ev = ok_with(&c, &mut s, 0, a);
     assert!(ev.contains(&Ev::OwnDiceToReduce { seat: 0, remove: 1 }), "{ev:?}");
     assert!(!ev.iter().any(|e| matches!(e, Ev::Rolled { .. })), "no roll before the choice: {ev:?}");
-    assert!(s.pending.is_none());
+    assert!(s.pending_roll().is_none());
     assert_eq!(waiting(&s), vec![0]);
     let view = Divinity::view(&s, athlas_engine::Viewer::Seat(0));
     let r = view.roll_reduction.expect("the view shows the choice");
@@ -705,8 +705,8 @@ fn r210_the_roller_picks_the_dice_its_own_roll_loses() {
     let mut colours = rolled_colours(&ev, 0);
     colours.sort();
     assert_eq!(colours, vec![Colour::White, Colour::White, Colour::Red]);
-    assert_eq!(s.pending.as_ref().expect("the roll waits for rerolls").roll.dice.len(), 3);
-    assert!(s.roll_reduction.is_none());
+    assert_eq!(s.pending_roll().expect("the roll waits for rerolls").roll.dice.len(), 3);
+    assert!(s.roll_reduction().is_none());
     // The other pick: a white die goes.
     let (c, mut s) = blinded_mixed_sword();
     let a = sword_at_the_lackey(&s);
@@ -740,7 +740,7 @@ fn r210_bad_picks_of_the_roller_are_refused() {
         assert_eq!(e.code, code, "{a:?} by seat {seat}: {}", e.message);
         assert_eq!(before, serde_json::to_string(&s).unwrap(), "{a:?} changed the state");
     }
-    assert!(s.roll_reduction.is_some(), "the choice still waits");
+    assert!(s.roll_reduction().is_some(), "the choice still waits");
 }
 
 /// R210 (L1515): dice of a single colour leave nothing to pick: the Long
@@ -753,7 +753,7 @@ fn r210_a_single_colour_roll_needs_no_pick() {
     let a = sword_at_the_lackey(&s);
     let ev = ok(&mut s, 0, a);
     assert!(!ev.iter().any(|e| matches!(e, Ev::OwnDiceToReduce { .. })), "{ev:?}");
-    assert!(s.roll_reduction.is_none());
+    assert!(s.roll_reduction().is_none());
     assert_eq!(rolled_colours(&ev, 0), vec![Colour::Red]);
-    assert_eq!(s.pending.as_ref().expect("the roll waits for rerolls").roll.dice.len(), 1);
+    assert_eq!(s.pending_roll().expect("the roll waits for rerolls").roll.dice.len(), 1);
 }

@@ -637,7 +637,7 @@ fn d01_seven_red_dice_roll_five() {
     let id = s.enemies[0].id;
     ok_with(&c, &mut s, 0, A::StartTurn);
     ok_with(&c, &mut s, 0, use_card(CardUse::Item("long_sword".into()), Aim::Enemy(id)));
-    let dice = &s.pending.as_ref().unwrap().roll.dice;
+    let dice = &s.pending_roll().unwrap().roll.dice;
     assert_eq!(dice.len(), 5);
     assert!(dice.iter().all(|d| d.colour == Colour::Red));
 }

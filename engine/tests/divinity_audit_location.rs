@@ -263,9 +263,8 @@ fn r161_challenge_dice_bonus_dice_and_the_cap() {
     explore(&c, &mut s, &[None, None]);
     ok(&c, &mut s, 0, A::Reveal);
     ok(&c, &mut s, 0, A::Resolve { card: "1".into() });
-    let count = |s: &DivinityState, col: Colour| {
-        s.pending.as_ref().unwrap().roll.dice.iter().filter(|d| d.colour == col).count()
-    };
+    let count =
+        |s: &DivinityState, col: Colour| s.pending_roll().unwrap().roll.dice.iter().filter(|d| d.colour == col).count();
     ok(&c, &mut s, 0, A::Challenge { auto: None, keywords: vec![] });
     assert_eq!((count(&s, Colour::White), count(&s, Colour::Blue), count(&s, Colour::Red)), (3, 1, 1), "Ifan");
     ok(&c, &mut s, 0, A::Accept);
@@ -720,7 +719,7 @@ fn r165_equipped_item_keyword_works_in_a_challenge() {
         }
         let gold = s.gold;
         ok(c, &mut s, 0, A::Challenge { auto: lucky(), keywords: vec![] });
-        assert!(s.pending.is_none() && s.challenge.is_none(), "no dice rolled");
+        assert!(s.pending_roll().is_none() && s.challenge.is_none(), "no dice rolled");
         assert_eq!(s.gold, gold + 2, "the chosen best row");
         assert!(s.origins[0].equipped.contains(&"lucky_charm".to_string()), "a permanent keyword is kept");
     }
@@ -738,7 +737,7 @@ fn r165_equipped_item_keyword_works_in_a_challenge() {
         ok(&c, &mut s, 0, A::Reveal);
         ok(&c, &mut s, 0, A::Resolve { card: "1".into() });
         ok(&c, &mut s, 0, A::Challenge { auto: None, keywords: vec![] });
-        let red = s.pending.as_ref().unwrap().roll.dice.iter().filter(|d| d.colour == Colour::Red).count();
+        let red = s.pending_roll().unwrap().roll.dice.iter().filter(|d| d.colour == Colour::Red).count();
         assert_eq!(red, usize::from(talent), "talent {talent}");
     }
 }

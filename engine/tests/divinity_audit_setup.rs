@@ -759,7 +759,7 @@ fn r59_star_is_the_current_level_bonus() {
             0,
             A::Use { card: CardUse::Skill(skill), aim: Aim::Enemy(50), first_aura: None, include_self: None },
         );
-        match &s.pending.as_ref().expect("a roll").purpose {
+        match &s.pending_roll().expect("a roll").purpose {
             Purpose::Attack { level_bonus, .. } => (*level_bonus, s.level),
             p => panic!("{p:?}"),
         }
@@ -833,7 +833,7 @@ fn r62_source_skills_on_rest_turns() {
     let source = s.origins[0].source;
     assert_eq!(s.origins[0].ap, 0);
     ok(&mut s, 0, warp());
-    if s.pending.is_some() {
+    if s.pending_roll().is_some() {
         ok(&mut s, 0, A::Accept);
     }
     assert_eq!(s.origins[0].source, source - cost, "Source paid");

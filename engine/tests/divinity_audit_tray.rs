@@ -44,7 +44,7 @@ fn rejected(s: &mut DivinityState, seat: Seat, a: A) -> RuleError {
 
 /// Every die of the pending roll shows `hits` hits and no special.
 fn set_all(s: &mut DivinityState, hits: u8) {
-    let dice = s.pending.as_ref().expect("a roll is pending").roll.dice.clone();
+    let dice = s.pending_roll().expect("a roll is pending").roll.dice.clone();
     set_dice(s, dice.iter().map(|d| die(d.colour, hits, false)).collect());
 }
 
@@ -52,12 +52,12 @@ fn set_all(s: &mut DivinityState, hits: u8) {
 fn pass(c: &Catalogue, s: &mut DivinityState) -> Vec<Ev> {
     let mut ev = Vec::new();
     loop {
-        if let Some(t) = s.tie.clone() {
+        if let Some(t) = s.tie().cloned() {
             let Who::Origin(o) = t.options[0] else { unreachable!("ties are between Origins here") };
             ev.extend(act(c, s, 0, A::BreakTie { target: Aim::Origin(o) }));
-        } else if s.route.is_some() {
+        } else if s.route().is_some() {
             ev.extend(act(c, s, 0, A::ChooseRoute { route: 0 }));
-        } else if s.enemy_roll.is_some() {
+        } else if s.enemy_roll().is_some() {
             let seat = waiting(s)[0];
             ev.extend(act(c, s, seat, A::Accept));
         } else {
@@ -225,7 +225,7 @@ fn r85_r135_weapon_limits_hold_for_skills() {
     act(&c, &mut s, 0, skill("flurry", Aim::Enemy(id)));
     set_all(&mut s, 0);
     act(&c, &mut s, 0, A::Accept);
-    assert!(s.pending.is_none(), "one roll, not two");
+    assert!(s.pending_roll().is_none(), "one roll, not two");
     assert_eq!(s.origins[0].ap, 6, "the skill's AP only");
     let dagger = use_card(CardUse::Item("rusty_dagger".into()), Aim::Enemy(id));
     assert_eq!(refused(&c, &mut s, 0, dagger).code, "once_per_round");
@@ -476,7 +476,7 @@ fn r120_downed_origin_targeted_by_allies_items() {
     s.origins[0].ap = 8;
     let mut scroll = s.clone();
     ok(&mut s, 0, use_card(CardUse::Consumable("curative_elixir".into()), Aim::Origin(1)));
-    if s.pending.is_some() {
+    if s.pending_roll().is_some() {
         set_all(&mut s, 1);
         ok(&mut s, 0, A::Accept);
     }
@@ -677,7 +677,7 @@ fn r138_consumable_used_from_backpack_to_deck_bottom() {
     assert_eq!(rejected(&mut s, 0, A::Equip { item: "healing_potion".into() }).code, "not_equipment");
     ok(&mut s, 0, use_card(CardUse::Consumable("healing_potion".into()), Aim::Origin(0)));
     assert_eq!(s.origins[0].ap, 3);
-    if s.pending.is_some() {
+    if s.pending_roll().is_some() {
         ok(&mut s, 0, A::Accept);
     }
     assert!(s.origins[0].backpack.is_empty());
@@ -695,7 +695,7 @@ fn r139_ongoing_consumable_slides_off_to_its_deck() {
     let bare = s.defence(cat(), Who::Origin(0)).physical_armor;
     ok(&mut s, 0, A::StartTurn);
     ok(&mut s, 0, use_card(CardUse::Consumable("physical_armor_potion".into()), Aim::Origin(0)));
-    if s.pending.is_some() {
+    if s.pending_roll().is_some() {
         ok(&mut s, 0, A::Accept);
     }
     let card = CardRef::Consumable("physical_armor_potion".into());

@@ -205,11 +205,11 @@ fn party_choices(s: &DivinityState) -> Vec<A> {
         out.push(A::PlaceItem { to: None, drop: None, pass_to: None });
     }
     // A minion's route among equals (L1689): the first offered.
-    if s.route.is_some() {
+    if s.route().is_some() {
         out.push(A::ChooseRoute { route: 0 });
     }
     // An enemy's dice reduction (L1515): white dice first, then blue, then red.
-    if let Some(r) = &s.reduction {
+    if let Some(r) = s.reduction() {
         use athlas_engine::divinity::dice::Colour;
         let mut left = r.attack.dice;
         let mut remove = Vec::new();
@@ -221,7 +221,7 @@ fn party_choices(s: &DivinityState) -> Vec<A> {
         out.push(A::ReduceDice { remove });
     }
     // An enemy's start-of-turn effects (L684): in the order offered.
-    if let Some(t) = &s.turn_start {
+    if let Some(t) = s.turn_start() {
         out.push(A::OrderTurnStart { order: t.statuses.clone() });
     }
     let aims: Vec<Aim> =
@@ -504,7 +504,7 @@ fn choices(s: &DivinityState, plan: &Plan) -> Vec<(Seat, A)> {
     out.extend(party_choices(s).into_iter().map(|a| (0, a)));
     // An Origin's own dice reduction (L1515): the roller drops white dice
     // first, then blue, then red.
-    if let Some(r) = &s.roll_reduction {
+    if let Some(r) = s.roll_reduction() {
         use athlas_engine::divinity::dice::Colour;
         let mut left = r.shot.attack.dice;
         let mut remove = Vec::new();
@@ -515,7 +515,7 @@ fn choices(s: &DivinityState, plan: &Plan) -> Vec<(Seat, A)> {
         }
         out.push((r.seat, A::ReduceDice { remove }));
     }
-    if let Some(p) = &s.pending {
+    if let Some(p) = s.pending_roll() {
         // Spend Source on the blank dice of an attack (not of a heal).
         let attack =
             matches!(&p.purpose, Purpose::Attack { attack, .. } if matches!(attack.outcome, Outcome::Damage { .. }));
@@ -525,7 +525,7 @@ fn choices(s: &DivinityState, plan: &Plan) -> Vec<(Seat, A)> {
             out.push((p.seat, A::Reroll { dice: blanks, source: true }));
         }
     }
-    if s.enemy_roll.is_some() || s.pending.is_some() {
+    if s.enemy_roll().is_some() || s.pending_roll().is_some() {
         out.extend(seats.iter().map(|&w| (w, A::Accept)));
         return out;
     }
@@ -646,13 +646,13 @@ fn play_location(s: &mut DivinityState, journey: &mut Journey) {
                 })
                 .collect();
             panic!(
-                "stuck in {} round {}: {why:?}; {:?}, waiting {:?}, challenge {:?}, pending {:?}, enemies {:?}",
+                "stuck in {} round {}: {why:?}; {:?}, waiting {:?}, challenge {:?}, choice {:?}, enemies {:?}",
                 s.location,
                 s.round,
                 s.phase,
                 waiting(s),
                 s.challenge,
-                s.pending,
+                s.choice,
                 s.enemies
             );
         };
@@ -849,7 +849,9 @@ fn the_first_campaign_in_solo_mode() {
 /// Combat turn is up to the party again.
 fn settle(s: &mut DivinityState) {
     for _ in 0..100 {
-        if !(s.enemy_roll.is_some() || s.pending.is_some()) && party_choices(s).iter().all(|a| !accepts(s, 0, a)) {
+        if !(s.enemy_roll().is_some() || s.pending_roll().is_some())
+            && party_choices(s).iter().all(|a| !accepts(s, 0, a))
+        {
             return;
         }
         let step = choices(s, &Plan::default()).into_iter().find(|(seat, a)| {

@@ -74,7 +74,7 @@ fn troll_bridge_with(c: &Catalogue) -> DivinityState {
 fn sword(c: &Catalogue, s: &mut DivinityState, enemy: u32) -> Vec<Ev> {
     s.origins[0].ap = s.origins[0].ap.max(2);
     ok_with(c, s, 0, use_card(CardUse::Item("long_sword".into()), Aim::Enemy(enemy)));
-    s.pending.as_mut().expect("a roll is pending").roll =
+    s.pending_roll_mut().expect("a roll is pending").roll =
         Roll::set(vec![die(Colour::Red, 2, false), die(Colour::Red, 2, false)]);
     ok_with(c, s, 0, A::Accept)
 }

@@ -259,7 +259,7 @@ fn play_tutorial_card(card: &str) -> (DivinityState, Vec<Ev>) {
             Status::Waiting { seats } => seats[0],
             Status::Finished(_) => break,
         };
-        let a = if s.pending.is_some() { A::Accept } else { A::Challenge { auto: None, keywords: vec![] } };
+        let a = if s.pending_roll().is_some() { A::Accept } else { A::Challenge { auto: None, keywords: vec![] } };
         act(&mut s, seat, a);
     }
     assert!(ev.iter().any(|e| matches!(e, Ev::CardResolved { card: c } if c == card)), "{card}: {ev:?}");

@@ -7,7 +7,7 @@
 //! "waiting for a choice" state and of its once-per-round keys may
 //! reshape (`pending`, `enemy_roll`, `dominated_turn`, `tie`, `route`,
 //! `reduction`, `roll_reduction`, `turn_start`, `reaction`, `challenge`,
-//! `overflow`, `used`); every seat's view shows all of them but `used`, and
+//! `overflow`, `used`, and `choice`, which now holds the first eight); every seat's view shows all of them but `used`, and
 //! the events and statuses are hashed whole.
 //!
 //! `DIVINITY_GOLDEN_WRITE=1 cargo test --test divinity_golden` records the
@@ -52,7 +52,8 @@ fn fnv(bytes: &[u8]) -> String {
     format!("{h:016x}")
 }
 
-const RESHAPED: [&str; 12] = [
+const RESHAPED: [&str; 13] = [
+    "choice",
     "pending",
     "enemy_roll",
     "dominated_turn",

@@ -33,12 +33,12 @@ fn ok(s: &mut DivinityState, seat: Seat, a: A) -> Vec<Ev> {
 fn pass(s: &mut DivinityState) -> Vec<Ev> {
     let mut ev = Vec::new();
     loop {
-        if let Some(t) = s.tie.clone() {
+        if let Some(t) = s.tie().cloned() {
             let Who::Origin(o) = t.options[0] else { unreachable!("ties are between Origins here") };
             ev.extend(ok(s, 0, A::BreakTie { target: Aim::Origin(o) }));
-        } else if s.route.is_some() {
+        } else if s.route().is_some() {
             ev.extend(ok(s, 0, A::ChooseRoute { route: 0 }));
-        } else if s.enemy_roll.is_some() {
+        } else if s.enemy_roll().is_some() {
             let seat = waiting(s)[0];
             ev.extend(ok(s, seat, A::Accept));
         } else {
@@ -205,11 +205,11 @@ fn e01_e26_e28_explore_split_party() {
     ok(&mut s, 0, A::Resolve { card: "1".into() });
     assert!(s.challenge.is_some());
     ok(&mut s, 0, A::Challenge { auto: None, keywords: vec![] });
-    assert_eq!(s.pending.as_ref().unwrap().roll.dice.len(), 4);
+    assert_eq!(s.pending_roll().unwrap().roll.dice.len(), 4);
     rejected(&mut s, 1, A::Challenge { auto: None, keywords: vec![] });
     ok(&mut s, 0, A::Accept);
     ok(&mut s, 1, A::Challenge { auto: None, keywords: vec![] });
-    assert_eq!(s.pending.as_ref().unwrap().roll.dice.len(), 3);
+    assert_eq!(s.pending_roll().unwrap().roll.dice.len(), 3);
     set_dice(&mut s, vec![die(Colour::White, 1, false), die(Colour::White, 1, true), die(Colour::White, 1, false)]);
     let gold = s.gold;
     ok(&mut s, 1, A::Accept);
@@ -309,10 +309,10 @@ fn r61_source_reroll_on_a_challenge() {
     ok(&mut s, 0, A::Challenge { auto: None, keywords: vec![] });
     assert_eq!(s.origins[0].source, 1);
     assert!(!s.origins[0].collar_broken, "allowed with an intact collar (L518)");
-    let before = s.pending.as_ref().unwrap().roll.clone();
+    let before = s.pending_roll().unwrap().roll.clone();
     ok(&mut s, 0, A::Reroll { dice: vec![0, 1], source: true });
     assert_eq!(s.origins[0].source, 0);
-    assert_eq!(s.pending.as_ref().unwrap().roll.dice[2..], before.dice[2..]);
+    assert_eq!(s.pending_roll().unwrap().roll.dice[2..], before.dice[2..]);
     assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![0], source: true }).code, "not_enough_source");
     assert_eq!(rejected(&mut s, 0, A::Reroll { dice: vec![0], source: false }).code, "no_reroll");
     ok(&mut s, 0, A::Accept);
@@ -459,8 +459,8 @@ fn d59_victory_ends_combat_at_once() {
         seat,
         A::Use { first_aura: None, include_self: None, card: CardUse::Item(weapon.into()), aim: Aim::Enemy(id) },
     );
-    let n = s.pending.as_ref().unwrap().roll.dice.len();
-    let c = s.pending.as_ref().unwrap().roll.dice[0].colour;
+    let n = s.pending_roll().unwrap().roll.dice.len();
+    let c = s.pending_roll().unwrap().roll.dice[0].colour;
     set_dice(&mut s, vec![die(c, if c == Colour::Red { 2 } else { 1 }, false); n]);
     let gold = s.gold;
     let ev = ok(&mut s, seat, A::Accept);
@@ -1240,12 +1240,12 @@ fn e16_weapon_skill() {
         A::Use { first_aura: None, include_self: None, card: CardUse::Skill("flurry".into()), aim: Aim::Enemy(id) },
     );
     assert_eq!(s.origins[0].ap, 2, "2 AP for the skill, nothing for the dagger");
-    assert_eq!(s.pending.as_ref().unwrap().roll.dice.len(), 2, "the dagger's 2 white dice");
+    assert_eq!(s.pending_roll().unwrap().roll.dice.len(), 2, "the dagger's 2 white dice");
     for _ in 0..2 {
         set_dice(&mut s, vec![die(Colour::White, 0, false); 2]);
         ok(&mut s, 0, A::Accept);
     }
-    assert!(s.pending.is_none(), "exactly two rolls");
+    assert!(s.pending_roll().is_none(), "exactly two rolls");
     assert_eq!(s.enemies[0].hp, 18, "each miss still adds ★ 1");
     // No one-hand melee weapon, no Flurry.
     let mut s = duel(&["ifan"], "fire_slug", 20);
@@ -1286,7 +1286,7 @@ fn e18_stacking_auras() {
             0,
             A::Use { first_aura, include_self: None, card: CardUse::Item("short_bow".into()), aim: Aim::Enemy(id) },
         );
-        match &s.pending.as_ref().unwrap().purpose {
+        match &s.pending_roll().unwrap().purpose {
             Purpose::Attack { attack, .. } => attack.damage_type().unwrap(),
             Purpose::Challenge => unreachable!(),
         }
@@ -1308,11 +1308,11 @@ fn d42_source_reroll_of_an_enemy_roll() {
     ok(&mut s, other, A::StartTurn);
     ok(&mut s, other, A::EndTurn);
     // Both stand in the Galley with equal armor: the party picks the target first.
-    if s.tie.is_some() {
+    if s.tie().is_some() {
         ok(&mut s, 0, A::BreakTie { target: Aim::Origin(0) });
     }
     // The SLOW Lackey has rolled; both Origins have 1 Source.
-    let r = s.enemy_roll.clone().expect("the Lackey's roll waits");
+    let r = s.enemy_roll().cloned().expect("the Lackey's roll waits");
     assert_eq!(waiting(&s), vec![0, 1]);
     let hp: Vec<u32> = s.origins.iter().map(|o| o.hp).collect();
     ok(&mut s, 0, A::Accept);
@@ -1320,12 +1320,12 @@ fn d42_source_reroll_of_an_enemy_roll() {
     assert_eq!(rejected(&mut s, 1, A::Reroll { dice: vec![0], source: false }).code, "no_reroll");
     ok(&mut s, 1, A::Reroll { dice: vec![0, 1, 2], source: true });
     assert_eq!(s.origins[1].source, 0);
-    assert_ne!(s.enemy_roll.as_ref().unwrap().roll, r.roll, "rerolled (or the same faces by chance)");
+    assert_ne!(s.enemy_roll().unwrap().roll, r.roll, "rerolled (or the same faces by chance)");
     assert_eq!(waiting(&s), vec![0], "seat 0 may answer the new roll; seat 1 has no Source left");
     assert_eq!(rejected(&mut s, 0, A::StartTurn).code, "roll_pending");
     assert_eq!(Divinity::timeout_action(&s), Some((0, A::Accept)), "a timer lets it stand");
     let ev = ok(&mut s, 0, A::Accept);
-    assert!(s.enemy_roll.is_none());
+    assert!(s.enemy_roll().is_none());
     assert!(ev.iter().any(|e| matches!(e, Ev::Damaged { who: Who::Origin(_), .. })));
     assert!(s.origins.iter().zip(&hp).any(|(o, h)| o.hp < *h), "the roll landed");
 
@@ -1335,7 +1335,7 @@ fn d42_source_reroll_of_an_enemy_roll() {
     ok(&mut s, 0, A::StartTurn);
     let hp = s.origins[0].hp;
     ok(&mut s, 0, A::EndTurn);
-    assert!(s.enemy_roll.is_none());
+    assert!(s.enemy_roll().is_none());
     assert!(s.origins[0].hp < hp);
 }
 
@@ -1359,7 +1359,7 @@ fn d37_dominated_minion() {
     s.origins[0].source = 0; // no reroll windows in this test
     ok(&mut s, 0, A::StartTurn);
     let ev = ok(&mut s, 0, A::EndTurn);
-    assert_eq!(s.dominated_turn, Some(lackey));
+    assert_eq!(s.dominated_turn(), Some(lackey));
     assert!(!ev.iter().any(|e| matches!(e, Ev::Targeted { enemy, .. } if *enemy == lackey)), "no targeting die");
     assert_eq!(waiting(&s), vec![0]);
     assert_eq!(rejected(&mut s, 0, A::Command { target: Aim::Enemy(lackey) }).code, "bad_target");
@@ -1370,7 +1370,7 @@ fn d37_dominated_minion() {
         ev.iter().any(|e| matches!(e, Ev::Damaged { who: Who::Enemy(99), .. })),
         "and attacked it: 2 bonus hits at least, no armor"
     );
-    assert!(s.dominated_turn.is_none());
+    assert!(s.dominated_turn().is_none());
 }
 
 // R238, R241: special tactics do what they say (heal and clear statuses, spawn minions);
@@ -1482,7 +1482,7 @@ fn d18_party_downed_while_exploring() {
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "1".into() });
     ok(&mut s, 0, A::Challenge { auto: None, keywords: vec![] });
-    let n = s.pending.as_ref().unwrap().roll.dice.len();
+    let n = s.pending_roll().unwrap().roll.dice.len();
     set_dice(&mut s, vec![die(Colour::White, 0, false); n]);
     ok(&mut s, 0, A::Accept);
     assert_eq!(s.phase, Phase::Finished { result: Finish::Restart }, "0 hits: 2 direct damage downs him");
@@ -1690,7 +1690,7 @@ fn r222_party_breaks_ties() {
     end_turn(&mut s, seat);
     ok(&mut s, 1 - seat, A::StartTurn);
     let ev = ok(&mut s, 1 - seat, A::EndTurn);
-    assert!(s.tie.is_none());
+    assert!(s.tie().is_none());
     assert!(!ev.iter().any(|e| matches!(e, Ev::TieToBreak { .. })));
 }
 
@@ -1941,7 +1941,7 @@ fn l1689_the_party_picks_a_minions_route_among_equals() {
         let id = s.enemies[0].id;
         ok(&mut s, 0, A::StartTurn);
         let ev = ok(&mut s, 0, A::EndTurn);
-        let r = s.route.clone().expect("a route to choose");
+        let r = s.route().cloned().expect("a route to choose");
         assert!(ev.contains(&Ev::RouteToChoose { enemy: id, routes: r.routes.clone() }));
         let mut routes = r.routes.clone();
         routes.sort();
@@ -1959,14 +1959,14 @@ fn l1689_the_party_picks_a_minions_route_among_equals() {
             })
             .collect();
         assert_eq!(moved, r.routes[pick], "it walks the chosen route");
-        assert!(s.route.is_none());
+        assert!(s.route().is_none());
         assert_eq!(s.enemies[0].space, ix(&s, "1"));
     }
     // Without the party's say, the first route is taken at once.
     let mut s = lackey_between_two_routes(false);
     ok(&mut s, 0, A::StartTurn);
     ok(&mut s, 0, A::EndTurn);
-    assert!(s.route.is_none());
+    assert!(s.route().is_none());
 }
 
 /// A catalogue whose Lackey rolls 2 white and 2 red dice, and Ifan with a
@@ -2015,7 +2015,7 @@ fn l1515_the_party_picks_the_dice_an_enemy_loses() {
     }
     // The party takes a red die (the fixed rule would have taken a white one).
     let mut ev = Divinity::apply_with(&c, &mut s, 0, A::ReduceDice { remove: vec![Colour::Red] }).unwrap();
-    while s.enemy_roll.is_some() {
+    while s.enemy_roll().is_some() {
         ev.extend(Divinity::apply_with(&c, &mut s, 0, A::Accept).unwrap());
     }
     let dice = ev
@@ -2028,7 +2028,7 @@ fn l1515_the_party_picks_the_dice_an_enemy_loses() {
     let colours: Vec<Colour> = dice.iter().map(|d| d.colour).collect();
     assert_eq!(colours.iter().filter(|c| **c == Colour::White).count(), 2);
     assert_eq!(colours.iter().filter(|c| **c == Colour::Red).count(), 1);
-    assert!(s.reduction.is_none());
+    assert!(s.reduction().is_none());
 
     // Without the party's say, white dice go first.
     let (c, mut s) = blinded_mixed_lackey(false);
@@ -2061,7 +2061,7 @@ fn extra_hits(party: &[&str], weapon: &str, talent: Option<&str>, hurt: bool) ->
     let id = s.enemies[0].id;
     let card = CardUse::Item(weapon.into());
     ok(&mut s, 0, A::Use { first_aura: None, include_self: None, card, aim: Aim::Enemy(id) });
-    match &s.pending.as_ref().expect("a roll").purpose {
+    match &s.pending_roll().expect("a roll").purpose {
         Purpose::Attack { extra, .. } => *extra,
         p => panic!("{p:?}"),
     }
@@ -2094,7 +2094,7 @@ fn comeback_kid_survives_one_killing_blow() {
         ok(&mut s, 0, A::Reveal);
         ok(&mut s, 0, A::Resolve { card: "1".into() });
         ok(&mut s, 0, A::Challenge { auto: None, keywords: vec![] });
-        let n = s.pending.as_ref().unwrap().roll.dice.len();
+        let n = s.pending_roll().unwrap().roll.dice.len();
         set_dice(&mut s, vec![die(Colour::White, 0, false); n]);
         let ev = ok(&mut s, 0, A::Accept);
         (s, ev)
@@ -2156,11 +2156,11 @@ fn l1689_the_party_picks_a_bosses_route_among_equals() {
         ok(&mut s, seat, A::StartTurn);
         ok(&mut s, seat, A::EndTurn);
     }
-    while let Some(t) = s.tie.clone() {
+    while let Some(t) = s.tie().cloned() {
         let Who::Origin(o) = t.options[0] else { unreachable!() };
         ok(&mut s, 0, A::BreakTie { target: Aim::Origin(o) });
     }
-    let r = s.route.clone().expect("the Warden waits for her route");
+    let r = s.route().cloned().expect("the Warden waits for her route");
     assert_eq!(r.tactic.as_deref(), Some("w_strike"));
     let mut routes = r.routes.clone();
     routes.sort();

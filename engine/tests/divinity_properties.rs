@@ -100,11 +100,11 @@ fn candidates(s: &DivinityState, seat: Seat, rng: &mut GameRng) -> Vec<A> {
         }
     }
     out.push(A::PlaceItem { to: None, drop: None, pass_to: None });
-    let routes = s.route.as_ref().map_or(1, |r| r.routes.len() + 1);
+    let routes = s.route().map_or(1, |r| r.routes.len() + 1);
     for route in 0..routes {
         out.push(A::ChooseRoute { route });
     }
-    if s.reduction.is_some() || s.roll_reduction.is_some() {
+    if s.reduction().is_some() || s.roll_reduction().is_some() {
         for c in [Colour::White, Colour::Blue, Colour::Red] {
             out.push(A::ReduceDice { remove: vec![c] });
             out.push(A::ReduceDice { remove: vec![c, Colour::White] });
@@ -114,7 +114,7 @@ fn candidates(s: &DivinityState, seat: Seat, rng: &mut GameRng) -> Vec<A> {
     }
     // Start-of-turn effects in an order (L684): a waiting enemy's, else the
     // seat's own; as offered and reversed.
-    let mut order = match &s.turn_start {
+    let mut order = match s.turn_start() {
         Some(t) => t.statuses.clone(),
         None => s.turn_start_effects(cat, athlas_engine::divinity::state::Who::Origin(seat)),
     };

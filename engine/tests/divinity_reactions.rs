@@ -49,7 +49,7 @@ fn reacted(ev: &[Ev]) -> bool {
 
 /// Every die of the pending roll shows one hit and no special.
 fn one_hit_each(s: &mut DivinityState) {
-    let n = s.pending.as_ref().expect("a roll waits").roll.dice.len();
+    let n = s.pending_roll().expect("a roll waits").roll.dice.len();
     set_dice(s, vec![die(Colour::White, 1, false); n]);
 }
 
@@ -66,7 +66,7 @@ fn l864_reaction_fires_with_the_weapon_at_no_ap() {
     let ev = ok(&mut s, 0, A::EndTurn);
     assert!(reacted(&ev), "the move into her space sets the reaction off");
     assert_eq!(s.enemy(id).unwrap().space, ix(&s, "2"));
-    let p = s.pending.as_ref().expect("the reaction roll waits for rerolls");
+    let p = s.pending_roll().expect("the reaction roll waits for rerolls");
     assert_eq!((p.seat, p.roll.dice.len()), (0, 2), "the dagger's 2 dice, rolled by Sebille");
     assert_eq!(waiting(&s), vec![0], "only the reacting Origin answers");
     assert!(s.reaction.is_some(), "the crocodile's turn is on hold");
@@ -76,7 +76,7 @@ fn l864_reaction_fires_with_the_weapon_at_no_ap() {
     let ev = ok(&mut s, 0, A::Accept);
     assert_eq!(s.enemy(id).unwrap().hp, 19, "2 hits + ★ 1 − 2 physical armor");
     assert_eq!(s.origins[0].ap, ap, "the dagger's AP is not paid");
-    assert!(s.reaction.is_none() && s.pending.is_none());
+    assert!(s.reaction.is_none() && s.pending_roll().is_none());
     let rolled = |ev: &[Ev]| ev.iter().any(|e| matches!(e, Ev::Rolled { who: Who::Enemy(x), .. } if *x == id));
     assert!(rolled(&ev), "the crocodile's turn goes on: its attack roll");
     assert!(ev.iter().any(|e| matches!(e, Ev::TurnEnded { who: Who::Enemy(x) } if *x == id)), "and its slide");
@@ -95,13 +95,13 @@ fn l864_no_reaction_face_down_or_not_in_play() {
     }
     assert!(!face_up(&s));
     let ev = ok(&mut s, 0, A::EndTurn);
-    assert!(!reacted(&ev) && s.pending.is_none(), "face down: no reaction");
+    assert!(!reacted(&ev) && s.pending_roll().is_none(), "face down: no reaction");
     assert_eq!(s.enemies[0].space, ix(&s, "2"), "the crocodile did move in");
 
     let mut s = vigil_duel(cat(), 20, false, false);
     assert!(s.origins[0].hand.contains(&VIGIL.to_string()));
     let ev = ok(&mut s, 0, A::EndTurn);
-    assert!(!reacted(&ev) && s.pending.is_none(), "in hand: no reaction");
+    assert!(!reacted(&ev) && s.pending_roll().is_none(), "in hand: no reaction");
     assert_eq!(s.enemies[0].space, ix(&s, "2"));
 }
 
@@ -123,7 +123,7 @@ fn l864_reaction_keeps_the_weapons_once_per_round_limit() {
     s.enemies[0].space = ix(&s, "1");
     let ev = ok_with(&c, &mut s, 0, A::EndTurn);
     assert_eq!(s.enemies[0].space, ix(&s, "2"), "the crocodile moved in");
-    assert!(!reacted(&ev) && s.pending.is_none(), "the dagger already attacked this round");
+    assert!(!reacted(&ev) && s.pending_roll().is_none(), "the dagger already attacked this round");
 
     // A reaction first (FAST, next round): the dagger is spent for the round.
     let mut s = vigil_duel(&c, 20, true, true);
@@ -132,7 +132,7 @@ fn l864_reaction_keeps_the_weapons_once_per_round_limit() {
     assert!(reacted(&ev), "next round, the FAST crocodile walks in and Sebille reacts");
     one_hit_each(&mut s);
     ok_with(&c, &mut s, 0, A::Accept);
-    assert!(s.pending.is_none() && s.reaction.is_none());
+    assert!(s.pending_roll().is_none() && s.reaction.is_none());
     ok_with(&c, &mut s, 0, A::StartTurn);
     let e = Divinity::apply_with(&c, &mut s, 0, dagger(id)).expect_err("the dagger reacted this round");
     assert_eq!(e.code, "once_per_round");

@@ -16,7 +16,7 @@ mod divinity_support;
 use divinity_support::*;
 
 fn attack_type(s: &DivinityState) -> DamageType {
-    match &s.pending.as_ref().expect("a roll is pending").purpose {
+    match &s.pending_roll().expect("a roll is pending").purpose {
         Purpose::Attack { attack, .. } => attack.damage_type().expect("a damaging attack"),
         Purpose::Challenge => unreachable!("an attack roll"),
     }
@@ -37,16 +37,16 @@ fn l511_an_ally_spends_source_on_an_origins_attack_roll() {
     ok(&mut s, 0, use_card(CardUse::Item("short_bow".into()), Aim::Enemy(id)));
     let (mine, hers) = (s.origins[0].source, s.origins[1].source);
     assert!(hers >= 1, "Sebille has Source to spend");
-    let n = s.pending.as_ref().unwrap().roll.dice.len();
+    let n = s.pending_roll().unwrap().roll.dice.len();
     let ev = ok(&mut s, 1, A::Reroll { dice: (0..n).collect(), source: true });
     assert!(ev.iter().any(|e| matches!(e, Ev::Rerolled { seat: 1, source: true, .. })));
     assert_eq!((s.origins[0].source, s.origins[1].source), (mine, hers - 1), "the ally pays");
-    assert_eq!(s.pending.as_ref().unwrap().seat, 0, "still Ifan's roll");
+    assert_eq!(s.pending_roll().unwrap().seat, 0, "still Ifan's roll");
     assert_eq!(rejected(&mut s, 1, A::Reroll { dice: vec![0], source: false }).code, "not_your_roll");
     assert_eq!(rejected(&mut s, 1, A::Accept).code, "not_your_roll");
     assert_eq!(rejected(&mut s, 1, A::Reroll { dice: vec![0], source: true }).code, "not_enough_source");
     ok(&mut s, 0, A::Accept);
-    assert!(s.pending.is_none());
+    assert!(s.pending_roll().is_none());
 }
 
 /// R160, R166 (L1180): "Each Origin who makes the roll does so
@@ -288,7 +288,7 @@ fn l796_a_skill_keyword_earns_a_challenge_bonus_die() {
         ok(&mut s, 0, A::Resolve { card: "1".into() });
         s
     };
-    let dice = |s: &DivinityState| s.pending.as_ref().expect("rolled").roll.dice.len();
+    let dice = |s: &DivinityState| s.pending_roll().expect("rolled").roll.dice.len();
     let mut s = challenge();
     ok(&mut s, 0, A::Challenge { auto: None, keywords: vec![] });
     assert_eq!(dice(&s), 4, "3 white + MERCENARY");

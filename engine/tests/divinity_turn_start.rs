@@ -54,10 +54,10 @@ fn galley_combat(c: &Catalogue, party: &[&str], party_breaks_ties: bool) -> Divi
     ok(c, &mut s, 0, A::Resolve { card: "2".into() });
     // A FAST Lackey may have acted: its target among equals, its roll.
     loop {
-        if let Some(t) = s.tie.clone() {
+        if let Some(t) = s.tie().cloned() {
             let Who::Origin(o) = t.options[0] else { unreachable!("ties are between Origins here") };
             ok(c, &mut s, 0, A::BreakTie { target: Aim::Origin(o) });
-        } else if s.enemy_roll.is_some() {
+        } else if s.enemy_roll().is_some() {
             let seat = waiting(&s)[0];
             ok(c, &mut s, seat, A::Accept);
         } else {
@@ -210,7 +210,7 @@ fn r105_the_party_orders_an_enemys_start_of_turn_effects() {
     assert_eq!(rejected(c, &mut s, 0, A::Recover { status: None }).code, "turn_start_pending");
     assert_eq!(rejected(c, &mut s, 0, A::OrderTurnStart { order: vec![St::Bleeding] }).code, "bad_turn_start_order");
     let ev = ok(c, &mut s, 0, A::OrderTurnStart { order: vec![St::Bleeding, St::Burning] });
-    assert!(s.turn_start.is_none());
+    assert!(s.turn_start().is_none());
     let heal = ev.iter().position(|e| matches!(e, Ev::Healed { who: Who::Enemy(e), amount: 2, hp: 5 } if *e == id));
     let burn = ev.iter().position(|e| matches!(e, Ev::Damaged { who: Who::Enemy(e), amount: 3, hp: 2 } if *e == id));
     assert!(heal.is_some() && heal < burn, "{ev:?}");
@@ -233,7 +233,7 @@ fn r105_without_the_partys_say_the_track_order_holds() {
     let (mut s, id) = burning_bleeding_ranger(c, false);
     let ev = ok(c, &mut s, 0, A::EndTurn);
     assert!(!ev.iter().any(|e| matches!(e, Ev::TurnStartToOrder { .. })));
-    assert!(s.turn_start.is_none());
+    assert!(s.turn_start().is_none());
     assert!(ev.contains(&Ev::Defeated { enemy: id }), "BURNING first: {ev:?}");
 
     // Standard BURNING and BLEEDING only hurt: any order ends the same, so
@@ -243,7 +243,7 @@ fn r105_without_the_partys_say_the_track_order_holds() {
     s.enemies[0].hp = 10;
     assert!(!s.turn_start_order_matters(c, Who::Enemy(id)));
     let ev = ok(c, &mut s, 0, A::EndTurn);
-    assert!(s.turn_start.is_none());
+    assert!(s.turn_start().is_none());
     assert!(!ev.iter().any(|e| matches!(e, Ev::TurnStartToOrder { .. })));
     let hp: Vec<u32> = ev
         .iter()

@@ -343,6 +343,34 @@ async fn after_a_restart_on_the_same_database_the_game_goes_on() {
 }
 
 #[tokio::test]
+async fn a_snapshot_that_no_longer_parses_is_rebuilt_by_replay() {
+    let dir = temp_dir("stale-snapshot");
+    let server = Server::start(athlas_server::Config { snapshot_every: 1, ..config(&dir) }).await;
+    let (m, mut a, mut b) = server.nim_pair(json!({"pile": 9})).await;
+    a.act(1, json!({"type": "secret", "value": 5})).await;
+    b.act(1, json!({"type": "secret", "value": 6})).await;
+    a.act(2, json!({"type": "take", "n": 2})).await;
+    server.stop().await;
+
+    // Snapshots written by an engine whose state had another shape.
+    let db = sqlx::sqlite::SqliteConnectOptions::new().filename(dir.join("athlas.db"));
+    let pool = sqlx::SqlitePool::connect_with(db).await.unwrap();
+    let stale = sqlx::query("UPDATE snapshots SET state = '{\"stale\": true}'").execute(&pool).await.unwrap();
+    assert_eq!(stale.rows_affected(), 3);
+    pool.close().await;
+
+    let server = Server::start(config(&dir)).await;
+    let mut b = server.ws().await;
+    let w = b.hello(&m["tokens"][1], None).await;
+    assert_eq!(
+        (w["seq"].as_u64(), w["view"]["pile"].as_u64(), w["view"]["my_secret"].as_u64()),
+        (Some(3), Some(7), Some(6))
+    );
+    assert_eq!(b.act(1, json!({"type": "take", "n": 3})).await["seq"], 4);
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn each_connection_has_a_rate_limit() {
     let dir = temp_dir("rate");
     // No refill: exactly `burst` frames get through.

@@ -3,6 +3,7 @@
 use super::content::{BossTactic, Catalogue};
 use super::cooldown::{CardRef, TrackCard};
 use super::dice::TargetingFace;
+use super::enemy_roll::EnemyStrike;
 use super::event::DivinityEvent as Ev;
 use super::map::SpaceIx;
 use super::minion::{plan_moves, tied_targets};
@@ -52,7 +53,7 @@ impl DivinityState {
             let routes: Vec<Vec<String>> =
                 walks.iter().map(|w| w.iter().map(|&s| self.space_id(cat, s)).collect()).collect();
             ev.push(Ev::RouteToChoose { enemy: id, routes: routes.clone() });
-            self.route = Some(RouteChoice { enemy: id, target, routes, tactic: Some(t.id.clone()) });
+            self.wait_for(Choice::Route(RouteChoice { enemy: id, target, routes, tactic: Some(t.id.clone()) }));
             return true;
         }
         let walk = walks.into_iter().next().unwrap_or_default();
@@ -99,7 +100,7 @@ impl DivinityState {
         let origins_there = self.origins.iter().any(|o| o.space == tspace && !o.downed);
         if in_range && origins_there {
             ev.push(Ev::Targeted { enemy: id, target, face: 0 });
-            return self.enemy_attack(cat, id, a, target, true, ev);
+            return self.enemy_attack(cat, EnemyStrike { enemy: id, attack: a, target, boss: true }, ev);
         }
         if let Some(e) = self.enemy_mut(id) {
             // No attack: the AP comes back, no heal (L1813).
@@ -161,7 +162,7 @@ impl DivinityState {
                 if tied.len() > 1 && self.options.party_breaks_ties {
                     let options: Vec<Who> = tied.iter().map(|i| who[*i]).collect();
                     ev.push(Ev::TieToBreak { enemy: id, options: options.clone() });
-                    self.tie = Some(TieChoice { enemy: id, options, tactic: Some(t.id.clone()), face: 0 });
+                    self.wait_for(Choice::Tie(TieChoice { enemy: id, options, tactic: Some(t.id.clone()), face: 0 }));
                     return;
                 }
                 if self.boss_strike(cat, id, &t, who[tied[0]], ev) {

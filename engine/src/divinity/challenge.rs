@@ -7,7 +7,7 @@ use super::cooldown::{CardRef, TrackCard, KEYWORD_SLOT};
 use super::dice::{Colour, Pool};
 use super::err;
 use super::event::DivinityEvent as Ev;
-use super::location::Disposition;
+use super::location::{Disposition, Resolution};
 use super::state::*;
 use crate::{RuleError, Seat};
 
@@ -15,7 +15,7 @@ impl DivinityState {
     /// Who still has to roll (or succeed automatically).
     pub fn challenge_waiting(&self, cat: &Catalogue) -> Vec<Seat> {
         let Some(ch) = &self.challenge else { return Vec::new() };
-        if let Some(p) = &self.pending {
+        if let Some(p) = self.pending_roll() {
             return vec![p.seat];
         }
         let card = self.loc(cat).card(&ch.card).and_then(|c| c.challenge.as_ref());
@@ -34,7 +34,7 @@ impl DivinityState {
         played: &[(String, KeywordFrom)],
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        if !self.challenge_waiting(cat).contains(&seat) || self.pending.is_some() {
+        if !self.challenge_waiting(cat).contains(&seat) || self.pending_roll().is_some() {
             return Err(err("not_your_roll", "this Origin has no challenge roll to make"));
         }
         let ch = self.challenge.clone().expect("challenge");
@@ -88,7 +88,7 @@ impl DivinityState {
                     hits: roll.hits(&cat.dice),
                     specials: roll.specials(&cat.dice),
                 });
-                self.pending = Some(PendingRoll { seat, roll, purpose: Purpose::Challenge, card_rerolls: 0 });
+                self.wait_for(Choice::Roll(PendingRoll { seat, roll, purpose: Purpose::Challenge, card_rerolls: 0 }));
             }
         }
         self.finish_challenge(cat, ev);
@@ -138,7 +138,7 @@ impl DivinityState {
     /// Once every roller has a result, flip the card and resolve each
     /// roller's row (L1184).
     pub(super) fn finish_challenge(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
-        if self.challenge.is_none() || self.pending.is_some() || !self.challenge_waiting(cat).is_empty() {
+        if self.challenge.is_none() || self.pending_roll().is_some() || !self.challenge_waiting(cat).is_empty() {
             return;
         }
         let ch = self.challenge.take().unwrap();
@@ -151,7 +151,8 @@ impl DivinityState {
                 ChallengeResultKind::Hits(h) => table.results.iter().rposition(|r| r.min_hits <= *h).unwrap_or(0),
             };
             let effects = table.results[row].effects.clone();
-            self.apply_effects(cat, &card.id, &effects, &[*seat], ch.space, &mut disp, ev);
+            let res = Resolution { card: &card.id, group: &[*seat], space: ch.space };
+            self.apply_effects(cat, res, &effects, &mut disp, ev);
             if self.over() {
                 return;
             }

@@ -41,7 +41,7 @@ impl DivinityState {
                 self.enemy_queue.clear();
                 return;
             }
-            if self.enemy_roll.is_some() || self.enemy_choice_pending() || self.reaction.is_some() {
+            if self.enemy_roll().is_some() || self.enemy_choice_pending() || self.reaction.is_some() {
                 return;
             }
             if self.enemy_queue.is_empty() {
@@ -75,10 +75,10 @@ impl DivinityState {
     /// When every standing Origin has had its turn: downed Origins gain AP and
     /// slide (L757), the SLOW enemies act, and the round ends.
     pub(super) fn after_origin_turn(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
-        if self.enemy_roll.is_some()
+        if self.enemy_roll().is_some()
             || self.reaction.is_some()
-            || self.dominated_turn.is_some()
-            || self.turn_start.is_some()
+            || self.dominated_turn().is_some()
+            || self.turn_start().is_some()
             || !self.enemy_queue.is_empty()
             || self.queue_fast
         {
@@ -118,12 +118,7 @@ impl DivinityState {
     /// downed, or a special condition on an active combat card is met
     /// (L1743-1745): checked after every action, turn and enemy turn.
     pub(super) fn check_combat_end(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
-        if !matches!(self.phase, Phase::Combat { .. })
-            || self.pending.is_some()
-            || self.roll_reduction.is_some()
-            || self.enemy_roll.is_some()
-            || self.enemy_choice_pending()
-        {
+        if !matches!(self.phase, Phase::Combat { .. }) || self.choice.is_some() {
             return;
         }
         if self.enemies.is_empty() {
@@ -176,11 +171,11 @@ impl DivinityState {
         self.enemies.clear();
         self.enemy_queue.clear();
         self.queue_fast = false;
-        self.dominated_turn = None;
-        self.tie = None;
-        self.route = None;
-        self.reduction = None;
-        self.turn_start = None;
+        // The party's decisions for the enemies go with them; no roll can
+        // be waiting here (combat ends only once none is).
+        if self.enemy_choice_pending() {
+            self.choice = None;
+        }
         self.reaction = None;
         // (3) Origins that had no turn resolve start-of-turn effects and slide (L1758);
         // the one whose turn was under way slides too (G33).
@@ -261,7 +256,7 @@ impl DivinityState {
         let Phase::Combat { active, .. } = &self.phase else {
             return Err(err("not_combat", "not an Origin's Combat turn"));
         };
-        if self.pending.is_some() {
+        if self.pending_roll().is_some() {
             return Err(err("roll_pending", "accept or reroll the pending roll first"));
         }
         match active {
@@ -273,7 +268,7 @@ impl DivinityState {
 
     /// After any action: an Origin downed during its own turn ends it.
     pub(super) fn settle_combat(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
-        if let (Phase::Combat { active: Some(a), .. }, None) = (&self.phase, &self.pending) {
+        if let (Phase::Combat { active: Some(a), .. }, None) = (&self.phase, self.pending_roll()) {
             let a = *a;
             if self.origins[a as usize].downed {
                 self.finish_turn(cat, a, ev);

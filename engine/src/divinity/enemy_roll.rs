@@ -6,22 +6,25 @@ use super::content::Catalogue;
 use super::dice::{Colour, Pool};
 use super::err;
 use super::event::DivinityEvent as Ev;
-use super::roll::reduced;
+use super::roll::{reduced, Landing};
 use super::state::*;
 use crate::{RuleError, Seat};
+
+/// An enemy's attack on its target, and what the enemy does once it lands.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct EnemyStrike<'a> {
+    pub enemy: u32,
+    pub attack: &'a Attack,
+    pub target: Who,
+    /// A Boss goes on with its tactics afterwards; a minion ends its turn.
+    pub boss: bool,
+}
 
 impl DivinityState {
     /// An enemy's attack roll. When some Origin could spend Source on it,
     /// it waits for their rerolls (`true`); otherwise it lands at once.
-    pub(super) fn enemy_attack(
-        &mut self,
-        cat: &Catalogue,
-        id: u32,
-        a: &Attack,
-        target: Who,
-        boss: bool,
-        ev: &mut Vec<Ev>,
-    ) -> bool {
+    pub(super) fn enemy_attack(&mut self, cat: &Catalogue, strike: EnemyStrike<'_>, ev: &mut Vec<Ev>) -> bool {
+        let EnemyStrike { enemy: id, attack: a, target, boss } = strike;
         let who = Who::Enemy(id);
         // Dice of several colours to lose: the party picks which (L1515).
         let n: u32 = self.rules_of(cat, who).iter().map(|r| r.dice_reduction).sum();
@@ -30,25 +33,16 @@ impl DivinityState {
         let total = (d.white + d.blue + d.red) as u32;
         if n > 0 && n < total && colours > 1 && self.options.party_breaks_ties && self.space_of(target).is_some() {
             ev.push(Ev::DiceToReduce { enemy: id, remove: n });
-            self.reduction = Some(ReductionChoice { enemy: id, attack: a.clone(), target, remove: n, boss });
+            self.wait_for(Choice::EnemyDice(ReductionChoice { enemy: id, attack: a.clone(), target, remove: n, boss }));
             return true;
         }
         let pool = self.pool_for(cat, who, a);
-        self.enemy_roll_with(cat, id, a, target, boss, pool, ev)
+        self.enemy_roll_with(cat, strike, pool, ev)
     }
 
     /// An enemy's attack roll with its dice after reductions.
-    #[allow(clippy::too_many_arguments)]
-    fn enemy_roll_with(
-        &mut self,
-        cat: &Catalogue,
-        id: u32,
-        a: &Attack,
-        target: Who,
-        boss: bool,
-        pool: Pool,
-        ev: &mut Vec<Ev>,
-    ) -> bool {
+    fn enemy_roll_with(&mut self, cat: &Catalogue, strike: EnemyStrike<'_>, pool: Pool, ev: &mut Vec<Ev>) -> bool {
+        let EnemyStrike { enemy: id, attack: a, target, boss } = strike;
         let Some(space) = self.space_of(target) else { return false };
         let targets: Vec<Who> = match a.targets {
             Targets::Single => vec![target],
@@ -77,7 +71,7 @@ impl DivinityState {
             boss,
         };
         if self.options.reroll_enemy_rolls && !r.roll.dice.is_empty() && !self.enemy_roll_waiting_for(&r).is_empty() {
-            self.enemy_roll = Some(r);
+            self.wait_for(Choice::EnemyRoll(r));
             return true;
         }
         self.land_enemy_roll(cat, r, ev);
@@ -99,7 +93,7 @@ impl DivinityState {
         let extra: u32 = self.rules_of(cat, who).iter().map(|x| x.extra_hits).sum();
         // ★ never applies to enemies (G55).
         let c = attack::count(&r.attack, &r.roll, &cat.dice, 0, extra);
-        self.land(cat, &r.attack, c, &r.targets, r.space, 0, ev);
+        self.land(cat, Landing { attack: &r.attack, count: c, targets: &r.targets, space: r.space, longer: 0 }, ev);
     }
 
     /// Reroll an enemy's dice with 1 Source (L511): the others may answer again.
@@ -111,7 +105,7 @@ impl DivinityState {
         source: bool,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let r = self.enemy_roll.clone().expect("enemy roll");
+        let r = self.enemy_roll().cloned().expect("enemy roll");
         if !self.enemy_roll_waiting_for(&r).contains(&seat) {
             return Err(err("not_your_roll", "this Origin can't reroll this roll now"));
         }
@@ -125,7 +119,7 @@ impl DivinityState {
         roll.reroll(dice, &mut self.rng).map_err(|m| err("bad_dice", m))?;
         self.origins[seat as usize].source -= 1;
         ev.push(Ev::Rerolled { seat, dice: roll.dice.clone(), source: true });
-        let e = self.enemy_roll.as_mut().unwrap();
+        let e = self.enemy_roll_mut().unwrap();
         e.roll = roll;
         e.passed = vec![false; e.passed.len()];
         self.settle_enemy_roll(cat, ev);
@@ -135,22 +129,22 @@ impl DivinityState {
     /// Let an enemy's roll stand; once everyone has, it lands and the enemy
     /// goes on (a minion ends its turn, a Boss plays on).
     pub(super) fn pass_enemy_roll(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        let r = self.enemy_roll.clone().expect("enemy roll");
+        let r = self.enemy_roll().cloned().expect("enemy roll");
         if !self.enemy_roll_waiting_for(&r).contains(&seat) {
             return Err(err("not_your_roll", "this Origin has no say on this roll now"));
         }
-        self.enemy_roll.as_mut().unwrap().passed[seat as usize] = true;
+        self.enemy_roll_mut().unwrap().passed[seat as usize] = true;
         self.settle_enemy_roll(cat, ev);
         Ok(())
     }
 
     /// Once nobody may reroll any more, the enemy roll lands and the enemy goes on.
     fn settle_enemy_roll(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
-        let Some(r) = self.enemy_roll.clone() else { return };
+        let Some(r) = self.enemy_roll().cloned() else { return };
         if !self.enemy_roll_waiting_for(&r).is_empty() {
             return;
         }
-        self.enemy_roll = None;
+        self.choice = None;
         self.land_enemy_roll(cat, r.clone(), ev);
         if self.enemy(r.enemy).is_some() && matches!(self.phase, Phase::Combat { .. }) {
             if r.boss {
@@ -172,10 +166,11 @@ impl DivinityState {
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
         let r =
-            self.reduction.clone().ok_or_else(|| err("no_reduction", "no enemy roll waits for a dice reduction"))?;
+            self.reduction().cloned().ok_or_else(|| err("no_reduction", "no enemy roll waits for a dice reduction"))?;
         let pool = reduced(r.attack.dice, r.remove, remove)?;
-        self.reduction = None;
-        if !self.enemy_roll_with(cat, r.enemy, &r.attack, r.target, r.boss, pool, ev)
+        self.choice = None;
+        let strike = EnemyStrike { enemy: r.enemy, attack: &r.attack, target: r.target, boss: r.boss };
+        if !self.enemy_roll_with(cat, strike, pool, ev)
             && self.enemy(r.enemy).is_some()
             && matches!(self.phase, Phase::Combat { .. })
         {

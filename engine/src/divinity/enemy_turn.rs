@@ -95,7 +95,7 @@ impl DivinityState {
         }
         let statuses = self.turn_start_effects(cat, me);
         ev.push(Ev::TurnStartToOrder { enemy: id, statuses: statuses.clone() });
-        self.turn_start = Some(TurnStartChoice { enemy: id, statuses });
+        self.wait_for(Choice::TurnStartOrder(TurnStartChoice { enemy: id, statuses }));
         true
     }
 
@@ -108,12 +108,12 @@ impl DivinityState {
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
         let c = self
-            .turn_start
-            .clone()
+            .turn_start()
+            .cloned()
             .ok_or_else(|| err("no_turn_start_choice", "no enemy waits for the order of its start-of-turn effects"))?;
         let me = Who::Enemy(c.enemy);
         self.check_turn_start_order(cat, me, order)?;
-        self.turn_start = None;
+        self.choice = None;
         self.start_of_turn_in(cat, me, order, ev);
         match self.enemy(c.enemy).map(|e| e.kind.clone()) {
             Some(EnemyKind::Minion { .. }) => self.minion_turn_on(cat, c.enemy, ev),
@@ -127,13 +127,13 @@ impl DivinityState {
 
     /// The party picks a minion's route among equals (L1689); it goes on.
     pub(super) fn choose_route(&mut self, cat: &Catalogue, route: usize, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        let r = self.route.clone().ok_or_else(|| err("no_route_choice", "no minion is waiting for a route"))?;
+        let r = self.route().cloned().ok_or_else(|| err("no_route_choice", "no minion is waiting for a route"))?;
         let chosen = r
             .routes
             .get(route)
             .ok_or_else(|| err("no_such_route", format!("choose a route from 0 to {}", r.routes.len() - 1)))?;
         let walk: Vec<SpaceIx> = chosen.iter().map(|s| self.space_ix(cat, s).expect("a space of the map")).collect();
-        self.route = None;
+        self.choice = None;
         match &r.tactic {
             None => self.minion_move_and_attack(cat, r.enemy, r.target, &walk, ev),
             Some(tactic) => {
@@ -149,12 +149,12 @@ impl DivinityState {
 
     /// The party picks an enemy's target among equals (L1623); the enemy goes on.
     pub(super) fn break_tie(&mut self, cat: &Catalogue, target: &Aim, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        let tie = self.tie.clone().ok_or_else(|| err("no_tie", "no enemy is waiting for the party's choice"))?;
+        let tie = self.tie().cloned().ok_or_else(|| err("no_tie", "no enemy is waiting for the party's choice"))?;
         let t = target
             .who()
             .filter(|w| tie.options.contains(w))
             .ok_or_else(|| err("not_tied", "choose one of the Origins that qualify equally"))?;
-        self.tie = None;
+        self.choice = None;
         match &tie.tactic {
             None => {
                 ev.push(Ev::Targeted { enemy: tie.enemy, target: t, face: tie.face });

@@ -86,7 +86,10 @@ impl DivinityState {
                 o.level += 1;
             }
         }
-        self.pending = None;
+        // A roll under way is dropped; an enemy's decisions ended with its combat.
+        if self.pending_roll().is_some() {
+            self.choice = None;
+        }
         self.challenge = None;
         self.phase = Phase::Interlude(Interlude {
             to,

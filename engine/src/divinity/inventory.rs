@@ -7,6 +7,17 @@ use super::event::DivinityEvent as Ev;
 use super::state::*;
 use crate::{RuleError, Seat};
 
+/// An item changing hands in a trade: `seat`, who acts, is the giver or
+/// the taker.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Handover<'a> {
+    pub from: Seat,
+    pub to: Seat,
+    pub item: &'a str,
+    /// The receiver equips it at once (L1052).
+    pub equip: bool,
+}
+
 impl DivinityState {
     /// Whether item management costs AP now: 1 in combat, free in a Rest round (L941-944).
     fn item_turn(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<u32, RuleError> {
@@ -150,17 +161,14 @@ impl DivinityState {
     /// in the interlude (L1347); never in an Explore round (L1047). The
     /// receiver stores it, or equips it when its backpack is full and it
     /// fits (L1052); with neither it cannot receive it (L1056).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn trade(
         &mut self,
         cat: &Catalogue,
         seat: Seat,
-        from: Seat,
-        to: Seat,
-        item: &str,
-        equip: bool,
+        handover: Handover<'_>,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
+        let Handover { from, to, item, equip } = handover;
         let cost = self.item_turn(cat, seat, ev)?;
         let other = if from == seat { to } else { from };
         let r = self.origins.get(other as usize).ok_or_else(|| err("no_such_origin", "no such Origin"))?;

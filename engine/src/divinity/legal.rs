@@ -171,7 +171,7 @@ fn pending_answers(cat: &Catalogue, s: &DivinityState, seat: Seat, p: Pending, v
             let mut aims = figures(s);
             // The options first, so a client showing the list in order
             // shows them; every other figure is tried too.
-            if let Some(t) = &s.tie {
+            if let Some(t) = s.tie() {
                 let first: Vec<Aim> = t.options.iter().map(|w| aim_of(*w)).collect();
                 aims.retain(|a| !first.contains(a));
                 aims.splice(0..0, first);
@@ -180,31 +180,31 @@ fn pending_answers(cat: &Catalogue, s: &DivinityState, seat: Seat, p: Pending, v
         }
         Pending::EnemyDice | Pending::OwnDice(_) => {
             let n = match p {
-                Pending::EnemyDice => s.reduction.as_ref().map_or(0, |r| r.remove),
-                _ => s.roll_reduction.as_ref().map_or(0, |r| r.remove),
+                Pending::EnemyDice => s.reduction().map_or(0, |r| r.remove),
+                _ => s.roll_reduction().map_or(0, |r| r.remove),
             };
             for remove in colour_multisets(n as usize) {
                 v.push(A::ReduceDice { remove });
             }
         }
         Pending::Route => {
-            let n = s.route.as_ref().map_or(0, |r| r.routes.len());
+            let n = s.route().map_or(0, |r| r.routes.len());
             v.extend((0..n).map(|route| A::ChooseRoute { route }));
         }
         Pending::TurnStartOrder => {
-            if let Some(t) = &s.turn_start {
+            if let Some(t) = s.turn_start() {
                 orders(&t.statuses, v);
             }
         }
         Pending::EnemyRoll => {
             v.push(A::Accept);
-            if let Some(r) = &s.enemy_roll {
+            if let Some(r) = s.enemy_roll() {
                 rerolls(r.roll.dice.len(), &r.roll.misses(&cat.dice), v);
             }
         }
         Pending::Roll(_) => {
             v.push(A::Accept);
-            if let Some(r) = &s.pending {
+            if let Some(r) = s.pending_roll() {
                 rerolls(r.roll.dice.len(), &r.roll.misses(&cat.dice), v);
             }
         }

@@ -23,6 +23,16 @@ pub(super) enum Disposition {
     ReturnToDeck,
 }
 
+/// A card being resolved: which, for whom and where; what its effects
+/// need beside the effect itself.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Resolution<'a> {
+    pub card: &'a str,
+    /// The group resolving it (the whole party for a combat card's back).
+    pub group: &'a [Seat],
+    pub space: SpaceIx,
+}
+
 /// Mixed into the table seed for the item decks' shuffle.
 const ITEM_DECK_STREAM: u64 = 0x1DEC_0F17_E55E_ED00;
 
@@ -190,17 +200,10 @@ pub fn setup(cat: &Catalogue, options: &DivinityOptions, seed: u64) -> Result<Di
         round_kind: RoundKind::Explore,
         explored: BTreeSet::new(),
         phase: Phase::ChooseRound,
-        pending: None,
-        enemy_roll: None,
+        choice: None,
         enemy_queue: Vec::new(),
         queue_fast: false,
-        dominated_turn: None,
-        tie: None,
-        route: None,
-        reduction: None,
-        roll_reduction: None,
         reaction: None,
-        turn_start: None,
         challenge: None,
         overflow: Vec::new(),
         item_decks,
@@ -389,7 +392,7 @@ impl DivinityState {
         if self.phase != Phase::Resolve {
             return Err(err("not_resolving", "revealed cards resolve in step 3 of an Explore round"));
         }
-        if self.challenge.is_some() || self.pending.is_some() {
+        if self.challenge.is_some() || self.pending_roll().is_some() {
             return Err(err("challenge_under_way", "finish the current challenge first"));
         }
         let i = self
@@ -445,7 +448,7 @@ impl DivinityState {
         let effects = if r.placed { card.when_explored.clone() } else { card.effects.clone() };
         let group: Vec<Seat> = r.seats.iter().copied().filter(|&s| !self.origins[s as usize].downed).collect();
         let mut disp = if r.placed { Disposition::Placed } else { Disposition::Discard };
-        self.apply_effects(cat, &card.id, &effects, &group, r.space, &mut disp, ev);
+        self.apply_effects(cat, Resolution { card: &card.id, group: &group, space: r.space }, &effects, &mut disp, ev);
         if self.over() {
             return;
         }
@@ -482,14 +485,11 @@ impl DivinityState {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn apply_effects(
         &mut self,
         cat: &Catalogue,
-        card: &str,
+        res: Resolution<'_>,
         effects: &[CardEffect],
-        group: &[Seat],
-        space: SpaceIx,
         disp: &mut Disposition,
         ev: &mut Vec<Ev>,
     ) {
@@ -497,21 +497,19 @@ impl DivinityState {
             if self.over() {
                 return;
             }
-            self.apply_effect(cat, card, e, group, space, disp, ev);
+            self.apply_effect(cat, res, e, disp, ev);
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn apply_effect(
         &mut self,
         cat: &Catalogue,
-        card: &str,
+        res: Resolution<'_>,
         e: &CardEffect,
-        group: &[Seat],
-        space: SpaceIx,
         disp: &mut Disposition,
         ev: &mut Vec<Ev>,
     ) {
+        let Resolution { card, group, space } = res;
         match e {
             CardEffect::Spawn { rows } => {
                 for row in rows {
@@ -642,7 +640,7 @@ impl DivinityState {
             CardEffect::If { condition, then, otherwise } => {
                 let holds = self.condition_holds(cat, condition, group, ev);
                 let branch = if holds { then } else { otherwise };
-                self.apply_effects(cat, card, branch, group, space, disp, ev);
+                self.apply_effects(cat, res, branch, disp, ev);
             }
             CardEffect::Move { space: at, who } => {
                 let ix = self.space_ix(cat, at).expect("validated space");
@@ -706,7 +704,7 @@ impl DivinityState {
         ev: &mut Vec<Ev>,
     ) {
         let mut disp = Disposition::Discard;
-        self.apply_effects(cat, card, effects, group, space, &mut disp, ev);
+        self.apply_effects(cat, Resolution { card, group, space }, effects, &mut disp, ev);
     }
 
     /// A generic reward (L1031): the top card of the deck, if any is left.
@@ -794,7 +792,10 @@ impl DivinityState {
     pub(super) fn finish(&mut self, result: Finish, ev: &mut Vec<Ev>) {
         ev.push(Ev::LocationFinished { result: result.clone() });
         self.phase = Phase::Finished { result };
-        self.pending = None;
+        // A roll under way is dropped; an enemy's decisions ended with its combat.
+        if self.pending_roll().is_some() {
+            self.choice = None;
+        }
         self.challenge = None;
     }
 

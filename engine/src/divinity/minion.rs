@@ -12,6 +12,7 @@ use super::attack::Attack;
 use super::content::Catalogue;
 use super::damage::{DamageType, Defence};
 use super::dice::TargetingFace;
+use super::enemy_roll::EnemyStrike;
 use super::err;
 use super::event::DivinityEvent as Ev;
 use super::map::{Graph, SpaceIx};
@@ -257,7 +258,7 @@ impl DivinityState {
         let from = e.space;
         // A DOMINATED minion rolls no targeting die: the party picks its target (L1735).
         if self.has_status(cat, me, |r| r.dominated) {
-            self.dominated_turn = Some(id);
+            self.wait_for(Choice::Command { enemy: id });
             return;
         }
         let (n, face) = cat.dice.roll_targeting(&mut self.rng);
@@ -266,7 +267,7 @@ impl DivinityState {
         if tied.len() > 1 && self.options.party_breaks_ties {
             let options: Vec<Who> = tied.iter().map(|i| who[*i]).collect();
             ev.push(Ev::TieToBreak { enemy: id, options: options.clone() });
-            self.tie = Some(TieChoice { enemy: id, options, tactic: None, face: n });
+            self.wait_for(Choice::Tie(TieChoice { enemy: id, options, tactic: None, face: n }));
             return;
         }
         let target = tied.first().map(|i| who[*i]);
@@ -307,7 +308,7 @@ impl DivinityState {
             let routes: Vec<Vec<String>> =
                 walks.iter().map(|w| w.iter().map(|&s| self.space_id(cat, s)).collect()).collect();
             ev.push(Ev::RouteToChoose { enemy: id, routes: routes.clone() });
-            self.route = Some(RouteChoice { enemy: id, target, routes, tactic: None });
+            self.wait_for(Choice::Route(RouteChoice { enemy: id, target, routes, tactic: None }));
             return;
         }
         let walk = walks.into_iter().next().unwrap_or_default();
@@ -349,7 +350,7 @@ impl DivinityState {
         let in_range = self.with_graph(cat, |g| g.distance(now, tspace)).is_some_and(|d| d <= stats.attack.range);
         let blocked = self.has_status(cat, me, |r| r.blocks_attacks);
         if in_range && !blocked {
-            if self.enemy_attack(cat, id, &stats.attack, target, false, ev) {
+            if self.enemy_attack(cat, EnemyStrike { enemy: id, attack: &stats.attack, target, boss: false }, ev) {
                 return; // the turn ends once the roll has landed
             }
         } else {
@@ -362,14 +363,15 @@ impl DivinityState {
     /// The party (its leader) picks a DOMINATED minion's target: another
     /// enemy or an Origin; it moves toward it and attacks if it can (L1735).
     pub(super) fn command(&mut self, cat: &Catalogue, target: &Aim, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        let id =
-            self.dominated_turn.ok_or_else(|| err("no_dominated_turn", "no DOMINATED minion is waiting for orders"))?;
+        let id = self
+            .dominated_turn()
+            .ok_or_else(|| err("no_dominated_turn", "no DOMINATED minion is waiting for orders"))?;
         let t = match target {
             Aim::Enemy(e) if *e != id && self.enemy(*e).is_some() => Who::Enemy(*e),
             Aim::Origin(s) if self.origins.get(*s as usize).is_some_and(|o| !o.downed) => Who::Origin(*s),
             _ => return Err(err("bad_target", "choose another enemy on the map or a standing Origin")),
         };
-        self.dominated_turn = None;
+        self.choice = None;
         ev.push(Ev::Targeted { enemy: id, target: t, face: 0 });
         self.minion_act(cat, id, Some(t), &[], ev);
         self.check_combat_end(cat, ev);

@@ -15,7 +15,8 @@
 //! `enemy_turn` (what minion and Boss turns share), [`minion`] (the minion
 //! AI and turns), `boss`, `reaction` (reactions outside your turn),
 //! [`pending`] (what the match waits for, decided in one place),
-//! [`interlude`] (levelling up, the Merchant), [`view`] and [`ruleset`].
+//! [`interlude`] (levelling up, the Merchant), [`used`] (the keys of
+//! once-per-round limits), [`view`] and [`ruleset`].
 //!
 //! Content choices the rulebook leaves open are in
 //! `content/divinity/ASSUMPTIONS.md`.
@@ -50,6 +51,7 @@ pub mod ruleset;
 pub mod state;
 pub mod status;
 mod talent;
+pub mod used;
 pub mod view;
 
 pub use action::{Aim, CardUse, DivinityAction, KeywordFrom};

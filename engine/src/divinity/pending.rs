@@ -4,7 +4,7 @@
 //! whether an enemy's turn is on hold all read it.
 
 use super::action::DivinityAction as A;
-use super::state::DivinityState;
+use super::state::{Choice, DivinityState};
 use crate::{RuleError, Seat};
 
 /// The choice or roll the match waits for, first come first.
@@ -77,48 +77,40 @@ impl Pending {
     }
 }
 
+impl Choice {
+    /// What the match waits for while this decision is stored.
+    pub fn pending(&self) -> Pending {
+        match self {
+            Choice::Roll(p) => Pending::Roll(p.seat),
+            Choice::OwnDice(r) => Pending::OwnDice(r.seat),
+            Choice::EnemyRoll(_) => Pending::EnemyRoll,
+            Choice::Command { .. } => Pending::Command,
+            Choice::Tie(_) => Pending::Tie,
+            Choice::Route(_) => Pending::Route,
+            Choice::EnemyDice(_) => Pending::EnemyDice,
+            Choice::TurnStartOrder(_) => Pending::TurnStartOrder,
+        }
+    }
+}
+
 impl DivinityState {
     /// What the match waits for, if anything: the one place that decides.
-    /// An item to place comes before all else (L1056); then the enemy's
-    /// decisions the party takes; then the rolls; then a challenge.
+    /// An item to place comes before all else (L1056); then the stored
+    /// decision; then a challenge, whose rolls are themselves stored
+    /// decisions.
     pub fn pending_choice(&self) -> Option<Pending> {
         if !self.overflow.is_empty() {
             return Some(Pending::PlaceItem);
         }
-        self.enemy_choice().or_else(|| {
-            if let Some(r) = &self.roll_reduction {
-                Some(Pending::OwnDice(r.seat))
-            } else if self.enemy_roll.is_some() {
-                Some(Pending::EnemyRoll)
-            } else if let Some(p) = &self.pending {
-                Some(Pending::Roll(p.seat))
-            } else if self.challenge.is_some() {
-                Some(Pending::Challenge)
-            } else {
-                None
-            }
-        })
-    }
-
-    /// The decision an enemy's turn waits for, which the party makes for it.
-    fn enemy_choice(&self) -> Option<Pending> {
-        if self.dominated_turn.is_some() {
-            Some(Pending::Command)
-        } else if self.reduction.is_some() {
-            Some(Pending::EnemyDice)
-        } else if self.route.is_some() {
-            Some(Pending::Route)
-        } else if self.turn_start.is_some() {
-            Some(Pending::TurnStartOrder)
-        } else if self.tie.is_some() {
-            Some(Pending::Tie)
-        } else {
-            None
+        match &self.choice {
+            Some(c) => Some(c.pending()),
+            None if self.challenge.is_some() => Some(Pending::Challenge),
+            None => None,
         }
     }
 
     /// An enemy's turn waits for a decision the party makes for it.
     pub(super) fn enemy_choice_pending(&self) -> bool {
-        self.enemy_choice().is_some()
+        self.choice.as_ref().is_some_and(Choice::for_enemy)
     }
 }

@@ -10,7 +10,19 @@ use super::err;
 use super::event::DivinityEvent as Ev;
 use super::map::SpaceIx;
 use super::state::*;
+use super::used::Used;
 use crate::{RuleError, Seat};
+
+/// Where a card is aimed, with the picks the rules leave to its user.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Aiming<'a> {
+    pub aim: &'a Aim,
+    /// With several auras on a physical attack, the one that resolves first (L883).
+    pub first_aura: Option<&'a str>,
+    /// An area card on the user's own space includes the user (L1546);
+    /// None: the card's default.
+    pub include_self: Option<bool>,
+}
 
 /// What using a card costs and leaves behind.
 struct Play {
@@ -28,17 +40,15 @@ struct Play {
 impl DivinityState {
     /// Use a skill, item, consumable or summon (L1584): pay, roll, and wait
     /// for rerolls. In a Rest round one card is free (L360).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn use_card(
         &mut self,
         cat: &Catalogue,
         seat: Seat,
         card: &CardUse,
-        aim: &Aim,
-        first_aura: Option<&str>,
-        include_self: Option<bool>,
+        aiming: Aiming<'_>,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
+        let Aiming { aim, first_aura, include_self } = aiming;
         let rest = matches!(self.phase, Phase::Rest { .. });
         if rest {
             self.rest_turn_of(seat)?;
@@ -179,9 +189,9 @@ impl DivinityState {
         } else {
             self.spend_ap(seat, play.ap)?;
         }
-        self.used.insert(format!("{seat}:{}", play.label), self.round);
+        self.used.insert(Used::card(seat, &play.label), self.round);
         if let Some(w) = &play.weapon {
-            self.used.insert(format!("{seat}:{w}"), self.round);
+            self.used.insert(Used::card(seat, w), self.round);
         }
         self.after_use(cat, seat, card, ev);
         if let Some((who, to)) = moving {
@@ -326,7 +336,7 @@ impl DivinityState {
         requires: Option<&str>,
         keywords: &std::collections::BTreeSet<String>,
     ) -> Result<(), RuleError> {
-        if per_round.is_some() && self.used.get(&format!("{seat}:{id}")) == Some(&self.round) {
+        if per_round.is_some() && self.used.get(&Used::card(seat, id)) == Some(&self.round) {
             return Err(err("once_per_round", "this can be used once per round (L968)"));
         }
         if let Some(k) = requires {

@@ -8,6 +8,7 @@ use super::cooldown::CardRef;
 use super::event::DivinityEvent as Ev;
 use super::map::SpaceIx;
 use super::state::*;
+use super::used::Used;
 use crate::Seat;
 
 impl DivinityState {
@@ -73,10 +74,10 @@ impl DivinityState {
             }
             let limited = cat.items[&weapon].action.as_ref().is_some_and(|x| x.per_round.is_some());
             let rolls = if limited { 1 } else { r.weapon.attacks };
-            self.used.insert(format!("{seat}:{weapon}"), self.round);
+            self.used.insert(Used::card(seat, &weapon), self.round);
             ev.push(Ev::Reacted { seat, skill: skill.clone(), enemy: id });
             self.roll_attack(cat, seat, Shot { attack: a, targets, space, label: skill, repeat: rolls - 1 }, ev);
-            if self.pending.is_some() || self.roll_reduction.is_some() {
+            if self.pending_roll().is_some() || self.roll_reduction().is_some() {
                 self.reaction = Some(ReactionWait { enemy: id, next: seat + 1, target, tactic });
                 return true;
             }

@@ -9,6 +9,7 @@ use super::err;
 use super::event::DivinityEvent as Ev;
 use super::map::SpaceIx;
 use super::state::*;
+use super::used::Used;
 use crate::{RuleError, Seat};
 
 impl DivinityState {
@@ -31,7 +32,7 @@ impl DivinityState {
         let colours = [d.white, d.blue, d.red].iter().filter(|&&c| c > 0).count();
         if n > 0 && n < d.total() && colours > 1 {
             ev.push(Ev::OwnDiceToReduce { seat, remove: n });
-            self.roll_reduction = Some(RollReduction { seat, remove: n, shot });
+            self.wait_for(Choice::OwnDice(RollReduction { seat, remove: n, shot }));
             return;
         }
         let pool = self.pool_for(cat, who, &shot.attack);
@@ -46,12 +47,13 @@ impl DivinityState {
         remove: &[Colour],
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let r = self.roll_reduction.clone().ok_or_else(|| err("no_reduction", "no roll waits for a dice reduction"))?;
+        let r =
+            self.roll_reduction().cloned().ok_or_else(|| err("no_reduction", "no roll waits for a dice reduction"))?;
         if seat != r.seat {
             return Err(err("not_your_roll", "only the rolling Origin picks the dice its roll loses (L1515)"));
         }
         let pool = reduced(r.shot.attack.dice, r.remove, remove)?;
-        self.roll_reduction = None;
+        self.choice = None;
         self.roll_attack_with(cat, seat, r.shot, pool, ev);
         Ok(())
     }
@@ -74,8 +76,8 @@ impl DivinityState {
         let o = &self.origins[seat as usize];
         let card_rerolls = if space == o.space { a.reroll_in_space } else { 0 };
         let purpose = Purpose::Attack { attack: a, targets, space, level_bonus, extra, label, repeat };
-        self.pending = Some(PendingRoll { seat, roll, purpose, card_rerolls });
-        if self.pending.as_ref().is_some_and(|p| p.roll.dice.is_empty()) {
+        self.wait_for(Choice::Roll(PendingRoll { seat, roll, purpose, card_rerolls }));
+        if self.pending_roll().is_some_and(|p| p.roll.dice.is_empty()) {
             self.accept(cat, seat, ev).expect("a 0-dice roll resolves at once");
         }
     }
@@ -90,10 +92,10 @@ impl DivinityState {
         source: bool,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        if self.enemy_roll.is_some() {
+        if self.enemy_roll().is_some() {
             return self.reroll_enemy(cat, seat, dice, source, ev);
         }
-        let p = self.pending.clone().ok_or_else(|| err("no_roll", "no roll is waiting"))?;
+        let p = self.pending_roll().cloned().ok_or_else(|| err("no_roll", "no roll is waiting"))?;
         // Any Origin may spend its Source on any roll (L511), except on
         // another's challenge roll, made without assistance (L1180); the
         // card's own reroll and the Copper Band are the roller's.
@@ -118,7 +120,7 @@ impl DivinityState {
             }
             o.source -= 1;
         } else if p.card_rerolls as usize >= dice.len() {
-            self.pending.as_mut().unwrap().card_rerolls = 0;
+            self.pending_roll_mut().unwrap().card_rerolls = 0;
         } else {
             let physical = matches!(&p.purpose, Purpose::Attack { attack, .. } if attack.damage_type() == Some(DamageType::Physical));
             let band = self.origins[seat as usize]
@@ -126,7 +128,7 @@ impl DivinityState {
                 .iter()
                 .find(|i| cat.items[*i].reroll_after == Some(DamageType::Physical))
                 .cloned();
-            let key = band.as_ref().map(|b| format!("{seat}:{b}:reroll"));
+            let key = band.map(|item| Used::Reroll { seat, item });
             let fresh = key.as_ref().is_some_and(|k| self.used.get(k) != Some(&self.round));
             if !(physical && fresh && dice.len() == 1 && self.round_kind == RoundKind::Combat) {
                 return Err(err("no_reroll", "no reroll available for these dice"));
@@ -135,20 +137,20 @@ impl DivinityState {
         }
         roll.reroll(dice, &mut self.rng).map_err(|m| err("bad_dice", m))?;
         ev.push(Ev::Rerolled { seat, dice: roll.dice.clone(), source });
-        self.pending.as_mut().unwrap().roll = roll;
+        self.pending_roll_mut().unwrap().roll = roll;
         Ok(())
     }
 
     /// Keep the roll and resolve it in the book's order (L1479-1483).
     pub(super) fn accept(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        if self.enemy_roll.is_some() {
+        if self.enemy_roll().is_some() {
             return self.pass_enemy_roll(cat, seat, ev);
         }
-        let p = self.pending.clone().ok_or_else(|| err("no_roll", "no roll is waiting"))?;
+        let p = self.pending_roll().cloned().ok_or_else(|| err("no_roll", "no roll is waiting"))?;
         if p.seat != seat {
             return Err(err("not_your_roll", "only the roller accepts this roll"));
         }
-        self.pending = None;
+        self.choice = None;
         match p.purpose {
             Purpose::Challenge => {
                 let hits = p.roll.hits(&cat.dice);
@@ -165,7 +167,7 @@ impl DivinityState {
                     .filter_map(|t| cat.talents.get(t))
                     .map(|t| t.status_extension)
                     .sum();
-                self.land(cat, &a, c, &targets, space, longer, ev);
+                self.land(cat, Landing { attack: &a, count: c, targets: &targets, space, longer }, ev);
                 let killed = targets.iter().any(|w| matches!(w, Who::Enemy(_)) && self.space_of(*w).is_none());
                 if killed {
                     self.kill_talents(cat, seat, ev);
@@ -196,17 +198,8 @@ impl DivinityState {
     /// Steps 3-5 for every target at once: damage or healing, statuses (each
     /// lasting `longer` slots more, from the attacker's talents), then the
     /// environment on the target space.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn land(
-        &mut self,
-        cat: &Catalogue,
-        a: &Attack,
-        c: attack::Count,
-        targets: &[Who],
-        space: SpaceIx,
-        longer: u8,
-        ev: &mut Vec<Ev>,
-    ) {
+    pub(super) fn land(&mut self, cat: &Catalogue, landing: Landing<'_>, ev: &mut Vec<Ev>) {
+        let Landing { attack: a, count: c, targets, space, longer } = landing;
         let effects: Vec<(Who, attack::Effect)> =
             targets.iter().map(|w| (*w, attack::resolve(a, c, &self.target(cat, *w)))).collect();
         for (w, e) in &effects {
@@ -229,6 +222,18 @@ impl DivinityState {
             ev.push(Ev::EnvironmentPlaced { space: self.space_id(cat, space), environment: env });
         }
     }
+}
+
+/// A counted roll on its way to its targets (L1479-1483).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Landing<'a> {
+    pub attack: &'a Attack,
+    pub count: attack::Count,
+    pub targets: &'a [Who],
+    /// The space the environment effect lands on.
+    pub space: SpaceIx,
+    /// Cooldown slots the statuses given last longer (the attacker's talents).
+    pub longer: u8,
 }
 
 /// A pool after the dice a reduction's chooser picked (L1515): exactly

@@ -6,8 +6,10 @@ use super::action::DivinityAction as A;
 use super::content::{Catalogue, School};
 use super::err;
 use super::event::DivinityEvent;
+use super::inventory::Handover;
 use super::location::{setup, GroupChoice};
 use super::pending::Pending;
+use super::play::Aiming;
 use super::state::*;
 use super::view::DivinityView;
 use crate::{Outcome, RuleError, Ruleset, Seat, SetupError, Status, Viewer};
@@ -34,9 +36,7 @@ impl Divinity {
             Phase::Finished { result: Finish::Restart } => return Status::Finished(Outcome::PartyLost),
             _ if state.pending_choice().is_some() => match state.pending_choice().expect("checked") {
                 Pending::OwnDice(seat) | Pending::Roll(seat) => vec![seat],
-                Pending::EnemyRoll => {
-                    state.enemy_roll.as_ref().map(|r| state.enemy_roll_waiting_for(r)).unwrap_or_default()
-                }
+                Pending::EnemyRoll => state.enemy_roll().map(|r| state.enemy_roll_waiting_for(r)).unwrap_or_default(),
                 Pending::Challenge => state.challenge_waiting(cat),
                 _ => deciders(state),
             },
@@ -184,7 +184,7 @@ fn settle(cat: &Catalogue, s: &mut DivinityState, ev: &mut Vec<DivinityEvent>) {
     for seat in 0..s.origins.len() as Seat {
         s.cap_ap(cat, seat);
     }
-    if s.challenge.is_some() && s.pending.is_none() {
+    if s.challenge.is_some() && s.pending_roll().is_none() {
         s.finish_challenge(cat, ev);
     }
     match s.phase {
@@ -234,21 +234,22 @@ fn act(
         A::Reroll { dice, source } => s.reroll(cat, seat, &dice, source, ev),
         A::Accept => s.accept(cat, seat, ev),
         A::StartTurn => s.start_turn(cat, seat, None, ev),
-        A::OrderTurnStart { order } if s.turn_start.is_some() => {
+        A::OrderTurnStart { order } if s.turn_start().is_some() => {
             leader(s, seat)?;
             s.order_enemy_turn_start(cat, &order, ev)
         }
         A::OrderTurnStart { order } => s.start_turn(cat, seat, Some(&order), ev),
         A::Move { to } => s.move_origin(cat, seat, &to, ev),
         A::Use { card, aim, first_aura, include_self } => {
-            s.use_card(cat, seat, &card, &aim, first_aura.as_deref(), include_self, ev)
+            let aiming = Aiming { aim: &aim, first_aura: first_aura.as_deref(), include_self };
+            s.use_card(cat, seat, &card, aiming, ev)
         }
         A::Taunt { enemy } => s.taunt(cat, seat, enemy, ev),
         A::Equip { item } => s.equip(cat, seat, &item, ev),
         A::Store { item } => s.store(cat, seat, &item, ev),
         A::AttachRune { rune, item } => s.attach_rune(cat, seat, &rune, &item, ev),
-        A::Give { item, to, equip } => s.trade(cat, seat, seat, to, &item, equip, ev),
-        A::Take { item, from, equip } => s.trade(cat, seat, from, seat, &item, equip, ev),
+        A::Give { item, to, equip } => s.trade(cat, seat, Handover { from: seat, to, item: &item, equip }, ev),
+        A::Take { item, from, equip } => s.trade(cat, seat, Handover { from, to: seat, item: &item, equip }, ev),
         A::PlaceItem { to, drop, pass_to } => {
             leader(s, seat)?;
             s.place_overflow(cat, to, drop.as_deref(), pass_to, ev)
@@ -268,7 +269,7 @@ fn act(
             leader(s, seat)?;
             s.break_tie(cat, &target, ev)
         }
-        A::ReduceDice { remove } if s.roll_reduction.is_some() => s.reduce_own_dice(cat, seat, &remove, ev),
+        A::ReduceDice { remove } if s.roll_reduction().is_some() => s.reduce_own_dice(cat, seat, &remove, ev),
         A::ReduceDice { remove } => {
             leader(s, seat)?;
             s.reduce_enemy_dice(cat, &remove, ev)
@@ -339,7 +340,7 @@ impl Ruleset for Divinity {
     /// An enemy roll's reroll window is timed: a seat that lets the timer
     /// run out lets the roll stand.
     fn timeout_action(state: &DivinityState) -> Option<(Seat, A)> {
-        let r = state.enemy_roll.as_ref()?;
+        let r = state.enemy_roll()?;
         state.enemy_roll_waiting_for(r).first().map(|s| (*s, A::Accept))
     }
 

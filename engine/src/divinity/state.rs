@@ -11,6 +11,7 @@ use super::content::{Catalogue, LocationDef, Slot};
 use super::cooldown::Track;
 use super::dice::Roll;
 use super::map::{MapState, SpaceIx};
+use super::used::Used;
 use crate::rng::GameRng;
 use crate::Seat;
 
@@ -388,6 +389,44 @@ pub struct EnemyRoll {
     pub boss: bool,
 }
 
+/// The decision the match waits for from a player, stored once in
+/// [`DivinityState::choice`]. Each variant holds what the decision needs
+/// and what happens after it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Choice {
+    /// An Origin's roll, open to rerolls until its roller accepts it (L511, L1529).
+    Roll(PendingRoll),
+    /// The rolling Origin picks the dice its own roll loses (L1515).
+    OwnDice(RollReduction),
+    /// An enemy's roll, open to the Origins' Source rerolls (L511).
+    EnemyRoll(EnemyRoll),
+    /// A DOMINATED minion waits for the party to pick its target (L1735).
+    Command { enemy: u32 },
+    /// The party picks an enemy's target among equals (L1623).
+    Tie(TieChoice),
+    /// The party picks a minion's (or a Boss') route among equals (L1689).
+    Route(RouteChoice),
+    /// The party picks the dice an enemy's roll loses (L1515).
+    EnemyDice(ReductionChoice),
+    /// The party orders an enemy's start-of-turn effects (L684).
+    TurnStartOrder(TurnStartChoice),
+}
+
+impl Choice {
+    /// A decision the party makes for an enemy, whose turn is on hold.
+    pub fn for_enemy(&self) -> bool {
+        matches!(
+            self,
+            Choice::Command { .. }
+                | Choice::Tie(_)
+                | Choice::Route(_)
+                | Choice::EnemyDice(_)
+                | Choice::TurnStartOrder(_)
+        )
+    }
+}
+
 /// A challenge under way (L1178-1206).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChallengeState {
@@ -414,7 +453,12 @@ pub enum Who {
 }
 
 /// Everything about one match.
+///
+/// Unknown fields are refused so that a snapshot of an older shape (the
+/// sibling `pending`, `tie`, ... fields before `choice`) fails to load and
+/// is rebuilt by replay, rather than loading with its decision lost.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DivinityState {
     pub options: DivinityOptions,
     pub rng: GameRng,
@@ -443,41 +487,29 @@ pub struct DivinityState {
     /// Multicard spaces already explored this round (L1126).
     pub explored: BTreeSet<SpaceIx>,
     pub phase: Phase,
-    pub pending: Option<PendingRoll>,
-    /// An enemy roll open to Source rerolls.
-    #[serde(default)]
-    pub enemy_roll: Option<EnemyRoll>,
+    /// The one decision the match waits for from a player, if any: a roll
+    /// open to rerolls or a choice the party makes for an enemy. One field,
+    /// so two can never wait at once; [`DivinityState::pending_choice`]
+    /// reads it with the overflow and the challenge.
+    pub choice: Option<Choice>,
     /// Enemies still to act in the current initiative step, left to right.
     #[serde(default)]
     pub enemy_queue: Vec<u32>,
     /// The step under way is the FAST one.
     #[serde(default)]
     pub queue_fast: bool,
-    /// A DOMINATED minion waiting for the party to pick its target (L1735).
-    #[serde(default)]
-    pub dominated_turn: Option<u32>,
-    /// An enemy whose target the party picks among equals (L1623).
-    #[serde(default)]
-    pub tie: Option<TieChoice>,
-    /// A minion whose route the party picks among equals (L1689).
-    #[serde(default)]
-    pub route: Option<RouteChoice>,
-    /// An enemy's dice reduction the party picks (L1515).
-    #[serde(default)]
-    pub reduction: Option<ReductionChoice>,
-    /// An Origin's dice reduction the roller picks (L1515).
-    #[serde(default)]
-    pub roll_reduction: Option<RollReduction>,
-    /// An enemy whose start-of-turn effects wait for the party's order (L684).
-    #[serde(default)]
-    pub turn_start: Option<TurnStartChoice>,
     /// An enemy's turn stopped by a reaction's roll (L864): it goes on once
-    /// that roll is accepted.
+    /// that roll is accepted. Context, not a choice: it is set while the
+    /// reaction's own roll waits in `choice`.
     #[serde(default)]
     pub reaction: Option<ReactionWait>,
+    /// A challenge under way. Context, not a choice: each roller's roll
+    /// waits in `choice` inside it.
     pub challenge: Option<ChallengeState>,
     /// Items acquired when no one who may take them had room (L1056),
     /// oldest first: the party places or discards each before anything else.
+    /// A queue beside `choice`, not in it: an item may arrive while a
+    /// decision waits, and is placed first.
     #[serde(default)]
     pub overflow: Vec<Overflow>,
     pub gold: u32,
@@ -489,11 +521,97 @@ pub struct DivinityState {
     pub item_decks: BTreeMap<String, Vec<String>>,
     pub journal: Vec<u32>,
     pub found: Vec<String>,
-    /// (seat, card) → the round it was last used: once-per-round limits.
-    pub used: BTreeMap<String, u32>,
+    /// What an Origin used → the round it was last used: once-per-round
+    /// (and per-location) limits.
+    pub used: BTreeMap<Used, u32>,
 }
 
 impl DivinityState {
+    /// Wait for `c`. Nothing else may be waiting: flows stop at each
+    /// decision, so a second one would be a bug that loses the first.
+    pub(super) fn wait_for(&mut self, c: Choice) {
+        debug_assert!(self.choice.is_none(), "{:?} set over {:?}", c, self.choice);
+        self.choice = Some(c);
+    }
+
+    /// The Origin's roll waiting for rerolls.
+    pub fn pending_roll(&self) -> Option<&PendingRoll> {
+        match &self.choice {
+            Some(Choice::Roll(p)) => Some(p),
+            _ => None,
+        }
+    }
+
+    pub fn pending_roll_mut(&mut self) -> Option<&mut PendingRoll> {
+        match &mut self.choice {
+            Some(Choice::Roll(p)) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The Origin's roll waiting for its roller to pick the dice it loses.
+    pub fn roll_reduction(&self) -> Option<&RollReduction> {
+        match &self.choice {
+            Some(Choice::OwnDice(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The enemy's roll waiting for Source rerolls.
+    pub fn enemy_roll(&self) -> Option<&EnemyRoll> {
+        match &self.choice {
+            Some(Choice::EnemyRoll(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    pub fn enemy_roll_mut(&mut self) -> Option<&mut EnemyRoll> {
+        match &mut self.choice {
+            Some(Choice::EnemyRoll(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The DOMINATED minion waiting for the party's orders.
+    pub fn dominated_turn(&self) -> Option<u32> {
+        match &self.choice {
+            Some(Choice::Command { enemy }) => Some(*enemy),
+            _ => None,
+        }
+    }
+
+    /// The enemy waiting for the party to pick its target among equals.
+    pub fn tie(&self) -> Option<&TieChoice> {
+        match &self.choice {
+            Some(Choice::Tie(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The enemy waiting for the party to pick its route among equals.
+    pub fn route(&self) -> Option<&RouteChoice> {
+        match &self.choice {
+            Some(Choice::Route(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The enemy's roll waiting for the party to pick the dice it loses.
+    pub fn reduction(&self) -> Option<&ReductionChoice> {
+        match &self.choice {
+            Some(Choice::EnemyDice(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The enemy waiting for the party to order its start-of-turn effects.
+    pub fn turn_start(&self) -> Option<&TurnStartChoice> {
+        match &self.choice {
+            Some(Choice::TurnStartOrder(t)) => Some(t),
+            _ => None,
+        }
+    }
+
     pub fn loc<'c>(&self, cat: &'c Catalogue) -> &'c LocationDef {
         &cat.locations[&self.location]
     }

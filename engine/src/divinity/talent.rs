@@ -7,6 +7,7 @@ use super::damage::DamageType;
 use super::err;
 use super::event::DivinityEvent as Ev;
 use super::state::*;
+use super::used::Used;
 use crate::{RuleError, Seat};
 
 impl DivinityState {
@@ -74,7 +75,7 @@ impl DivinityState {
             .ability
             .clone()
             .ok_or_else(|| err("no_ability", "this Origin's special ability has no effect the engine plays"))?;
-        let key = format!("{seat}:ability");
+        let key = Used::Ability { seat };
         let used = match ab.per {
             Per::Round => self.used.get(&key) == Some(&self.round),
             Per::Location => self.used.contains_key(&key),

@@ -7,6 +7,32 @@ use super::state::*;
 use crate::hex::Hex;
 use crate::{Outcome, RuleError, Seat};
 
+/// Whether the relics a moving unit holds go with it (golden rule 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Relics {
+    Carried,
+    Left,
+}
+
+impl Relics {
+    /// The player's or the card's choice, `true` to carry.
+    pub(crate) fn carried_if(carry: bool) -> Relics {
+        if carry {
+            Relics::Carried
+        } else {
+            Relics::Left
+        }
+    }
+}
+
+/// Whether a unit that ends in water drowns: one set down by a teleport
+/// does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Water {
+    Drowns,
+    Spared,
+}
+
 /// The catalogue and the events of the action being applied.
 pub(crate) struct Cx<'a> {
     pub cat: &'a Catalogue,
@@ -206,15 +232,15 @@ impl Game {
 
     // ------------------------------------------------------------ movement
 
-    /// Put a unit on a new hex. Relics it holds go along when `carry` and the
+    /// Put a unit on a new hex. Relics it holds go along when carried and the
     /// move is one hex and the relic has not moved this turn (golden rule 2);
-    /// otherwise they stay. Entering water drowns unless `no_drown`.
-    pub(crate) fn relocate(&mut self, cx: &mut Cx, unit: UnitId, to: Hex, carry: bool, no_drown: bool) {
+    /// otherwise they stay. Entering water drowns unless the unit is spared.
+    pub(crate) fn relocate(&mut self, cx: &mut Cx, unit: UnitId, to: Hex, relics: Relics, water: Water) {
         let Some(u) = self.unit(unit) else { return };
         let from = u.hex;
         let holds = self.holds_relics(cx.cat, u);
         let mut carried = 0;
-        if holds && carry && from.is_adjacent(to) {
+        if holds && relics == Relics::Carried && from.is_adjacent(to) {
             let turn = self.turn;
             for r in self.relics.iter_mut().filter(|r| r.hex == from && r.moved_turn != Some(turn)) {
                 r.hex = to;
@@ -225,7 +251,7 @@ impl Game {
         self.unit_mut(unit).expect("unit exists").hex = to;
         cx.emit(EventKind::Moved { unit, from, to, relics: carried });
         let u = self.unit(unit).expect("unit exists");
-        if !no_drown
+        if water == Water::Drowns
             && self.grid.terrain(to) == Some(Terrain::Water)
             && !self.is_flying(cx.cat, u)
             && !self.is_water_walker(cx.cat, u)
@@ -261,11 +287,11 @@ impl Game {
     /// it moves and falls (3); into water it drowns (5). Flying units ignore
     /// terrain but are still crushed by units and the board's edge. Rooted
     /// units never move. A held relic goes along on the first hex when
-    /// `carry` (its controller's choice) and it has not moved this turn; on
+    /// carried (its controller's choice) and it has not moved this turn; on
     /// later hexes it has moved, so it is left behind (L1195-1200). The win
     /// is checked after every hex: a unit holds the relics of each hex it is
     /// pushed through (L174-176, L1117-1118).
-    pub(crate) fn force_move(&mut self, cx: &mut Cx, unit: UnitId, dir: usize, distance: u32, carry: bool) {
+    pub(crate) fn force_move(&mut self, cx: &mut Cx, unit: UnitId, dir: usize, distance: u32, relics: Relics) {
         for step in 0..distance {
             let Some(u) = self.unit(unit) else { return };
             if self.is_rooted(cx.cat, u) {
@@ -278,7 +304,8 @@ impl Game {
                 return;
             };
             let falls = !flying && self.level(to) < self.level(from);
-            self.relocate(cx, unit, to, carry && step == 0, false);
+            let relics = if step == 0 { relics } else { Relics::Left };
+            self.relocate(cx, unit, to, relics, Water::Drowns);
             if falls {
                 self.lose_life(cx, unit, FALL_LOSS, LifeCause::Falling);
             }

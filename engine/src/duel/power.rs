@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use super::action::Target;
 use super::card::{Effect, Range, Side, SpecialRule, Targeting, Terrain};
 use super::event::{EventKind, LifeCause};
-use super::mechanics::{err, Cx};
+use super::mechanics::{err, Cx, Relics, Water};
 use super::state::*;
 use crate::hex::Hex;
 use crate::{RuleError, Seat};
@@ -297,7 +297,7 @@ impl Game {
                     cx.emit(EventKind::RelicChoiceAwaited { seat: controller, unit: u });
                     return Ok(());
                 }
-                self.force_move(cx, u, dir as usize, far, t.carry_relic.unwrap_or(true));
+                self.force_move(cx, u, dir as usize, far, Relics::carried_if(t.carry_relic.unwrap_or(true)));
             }
             Effect::Teleport { distance } => {
                 let Some(id) = alive(self) else { return Ok(()) };
@@ -312,7 +312,7 @@ impl Game {
                 if u.hex.distance(dest) > distance || dest == u.hex {
                     return Err(err("out_of_range", format!("teleport reaches at most {distance} hexes")));
                 }
-                self.relocate(cx, id, dest, true, true);
+                self.relocate(cx, id, dest, Relics::Carried, Water::Spared);
             }
             Effect::Mark { condition, until, radius, side } => {
                 let marker = Marker { condition, until, by: src.seat, di: src.di };

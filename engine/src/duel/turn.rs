@@ -7,7 +7,7 @@ use super::action::{DuelAction, Target};
 use super::alpha::AlphaDesign;
 use super::card::{CardId, Catalogue, Passive, Terrain, Until};
 use super::event::{DuelEvent, EventKind, LifeCause};
-use super::mechanics::{err, Cx};
+use super::mechanics::{err, Cx, Relics, Water};
 use super::power::Source;
 use super::state::*;
 use crate::hex::Hex;
@@ -15,6 +15,15 @@ use crate::{Outcome, RuleError, Seat};
 
 fn other(s: Seat) -> Seat {
     1 - s
+}
+
+/// A Divine Intervention cast on a player's own initiative, or in answer
+/// to the opponent's: a response cannot itself be answered, and the DI it
+/// answers resolves after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cast {
+    Own,
+    Response,
 }
 
 impl DuelState {
@@ -124,7 +133,7 @@ impl DuelState {
             }
             self.game.relic_choice = None;
             cx.emit(EventKind::RelicCarryChosen { seat, unit: c.unit, carry });
-            self.game.force_move(cx, c.unit, c.direction as usize, c.distance, carry);
+            self.game.force_move(cx, c.unit, c.direction as usize, c.distance, Relics::carried_if(carry));
             if c.by_power {
                 // The power is resolved only now: this is its checkpoint.
                 self.checkpoint();
@@ -144,7 +153,7 @@ impl DuelState {
             }
             return match action {
                 DuelAction::CastDi { target, at: None } => {
-                    self.cast_di(cx, seat, target, None, true)?;
+                    self.cast_di(cx, seat, target, None, Cast::Response)?;
                     // A response that halted on a relic choice finishes
                     // first; the answered DI waits for it.
                     if self.game.relic_choice.is_none() {
@@ -168,7 +177,7 @@ impl DuelState {
                 return Err(err("response_window", "waiting for the opponent's response to the activation"));
             }
             return match action {
-                DuelAction::CastDi { target, at } => self.cast_di(cx, seat, target, at, false),
+                DuelAction::CastDi { target, at } => self.cast_di(cx, seat, target, at, Cast::Own),
                 DuelAction::Pass => {
                     cx.emit(EventKind::Passed { seat });
                     self.finish_activation();
@@ -178,7 +187,7 @@ impl DuelState {
             };
         }
         if let DuelAction::CastDi { target, at } = action {
-            return self.cast_di(cx, seat, target, at, false);
+            return self.cast_di(cx, seat, target, at, Cast::Own);
         }
         if seat != self.game.active {
             return Err(err("not_your_turn", "it is not your turn"));
@@ -187,7 +196,7 @@ impl DuelState {
             DuelAction::Summon { alpha, hex, figure } => self.summon(cx, seat, alpha, hex, figure),
             DuelAction::Activate { unit } => self.activate(cx, seat, unit),
             DuelAction::Move { to, carry_relic } => {
-                self.basic_move(cx, seat, to, carry_relic.unwrap_or(true))?;
+                self.basic_move(cx, seat, to, Relics::carried_if(carry_relic.unwrap_or(true)))?;
                 self.checkpoint();
                 Ok(())
             }
@@ -471,7 +480,7 @@ impl DuelState {
         }
     }
 
-    fn basic_move(&mut self, cx: &mut Cx, seat: Seat, to: Hex, carry: bool) -> Result<(), RuleError> {
+    fn basic_move(&mut self, cx: &mut Cx, seat: Seat, to: Hex, relics: Relics) -> Result<(), RuleError> {
         let (act, u) = self.current(seat)?;
         let g = &self.game;
         let cat = cx.cat;
@@ -499,7 +508,7 @@ impl DuelState {
                 return Err(err("too_far", "a flying unit moves up to 2 hexes"));
             }
             self.spend(true, false);
-            self.game.relocate(cx, u.id, to, false, false);
+            self.game.relocate(cx, u.id, to, Relics::Left, Water::Drowns);
             return Ok(());
         }
         let (from_l, to_l) = (g.level(u.hex), g.level(to));
@@ -525,15 +534,15 @@ impl DuelState {
                 };
                 self.spend(true, false);
                 // Two hexes: a relic never moves more than one, so it stays.
-                self.game.relocate(cx, u.id, via, false, false);
+                self.game.relocate(cx, u.id, via, Relics::Left, Water::Drowns);
                 if self.game.unit(u.id).is_some() {
-                    self.game.relocate(cx, u.id, to, false, false);
+                    self.game.relocate(cx, u.id, to, Relics::Left, Water::Drowns);
                 }
                 return Ok(());
             }
             _ => return Err(err("too_far", "a unit moves to an adjacent hex")),
         }
-        self.game.relocate(cx, u.id, to, carry, false);
+        self.game.relocate(cx, u.id, to, relics, Water::Drowns);
         Ok(())
     }
 
@@ -778,7 +787,7 @@ impl DuelState {
         seat: Seat,
         target: Target,
         at: Option<usize>,
-        responding: bool,
+        cast: Cast,
     ) -> Result<(), RuleError> {
         let p = &self.game.players[seat as usize];
         if p.di_stack.is_empty() {
@@ -828,7 +837,7 @@ impl DuelState {
         let src = Source { seat, actor: None, range: None, di: None };
         let r = self.game.resolve_target(cx, src, &di.target, None, &target)?;
         let opp = other(seat);
-        let answerable = !responding && self.can_respond(opp);
+        let answerable = cast == Cast::Own && self.can_respond(opp);
         if answerable {
             // The choices its effects need (a direction, a distance, ...) are
             // checked now, so a badly aimed DI is refused, not lost later.
@@ -841,7 +850,7 @@ impl DuelState {
             return Ok(());
         }
         self.resolve_di(cx, seat, &card, &target)?;
-        if !responding {
+        if cast == Cast::Own {
             self.after_di();
         }
         Ok(())

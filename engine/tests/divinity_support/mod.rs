@@ -65,7 +65,7 @@ pub fn die(c: Colour, hits: u8, special: bool) -> Die {
 
 /// Set the pending roll's faces (L1531).
 pub fn set_dice(s: &mut DivinityState, dice: Vec<Die>) {
-    s.pending.as_mut().expect("a roll is pending").roll = Roll::set(dice);
+    s.pending_roll_mut().expect("a roll is pending").roll = Roll::set(dice);
 }
 
 pub fn waiting(s: &DivinityState) -> Vec<Seat> {
