@@ -55,7 +55,7 @@ fn prepared(seed: u64) -> DivinityState {
 fn party_choices(s: &DivinityState) -> Vec<A> {
     let mut out = Vec::new();
     // A minion's route among equals (L1689): the first one offered.
-    if s.route.is_some() {
+    if s.route().is_some() {
         out.push(A::ChooseRoute { route: 0 });
     }
     // An item nobody has room for (L1056): discard it.
@@ -87,9 +87,9 @@ fn script_round(start: &DivinityState) -> Vec<(Seat, A)> {
         assert!(!seats.is_empty(), "someone acts in a combat round: {:?}", s.phase);
         let seat = seats[0];
         let mut tries: Vec<A> = Vec::new();
-        if s.enemy_roll.is_some() || s.pending.is_some() {
+        if s.enemy_roll().is_some() || s.pending_roll().is_some() {
             tries.push(A::Accept);
-        } else if s.dominated_turn.is_some() {
+        } else if s.dominated_turn().is_some() {
             tries.extend(s.enemies.iter().map(|e| A::Command { target: Aim::Enemy(e.id) }));
         } else if matches!(s.phase, Phase::Combat { active: None, .. }) {
             tries.push(A::StartTurn);

@@ -6,8 +6,8 @@
 //! Modules by domain noun: [`dice`], [`damage`], [`status`], [`cooldown`],
 //! [`attack`], [`map`], [`minion`], [`content`] (the catalogue and its
 //! vocabulary); the match itself: [`state`], [`action`], [`event`],
-//! `figure` (damage, healing, statuses on figures), `location` (setup,
-//! exploring, location cards), `challenge`, `round` (the round loop, Rest
+//! `figure` (damage, healing, statuses on figures), `setup`, `location`
+//! (exploring, location cards), `challenge`, `round` (the round loop, Rest
 //! turns, the time track), `combat` (the Combat round, Origin turns, moving,
 //! ending a combat), `recovery` (Recover, reviving), `talent` (talents and
 //! special abilities), `inventory` (equipping, runes, trading), `play`
@@ -48,6 +48,7 @@ mod recovery;
 mod roll;
 mod round;
 pub mod ruleset;
+mod setup;
 pub mod state;
 pub mod status;
 mod talent;

@@ -4,7 +4,8 @@
 //! Modules by domain noun: [`card`] (the catalogue and effect vocabulary),
 //! [`alpha`] (creation rules), [`board`] (layouts), [`state`], [`action`],
 //! [`event`], `mechanics` (life, terrain, movement, attacks), `power`
-//! (targeting and effects), `turn` (the flow of play), [`view`], [`legal`].
+//! (targeting and effects), `turn` (the flow of play), `intervention`
+//! (casting and resolving Divine Interventions), [`view`], [`legal`].
 
 pub mod action;
 pub mod alpha;
@@ -13,6 +14,7 @@ pub mod bot;
 pub mod campaign;
 pub mod card;
 pub mod event;
+mod intervention;
 pub mod legal;
 mod mechanics;
 mod power;

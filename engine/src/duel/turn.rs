@@ -1,5 +1,6 @@
 //! The flow of a duel: creation, turns and steps, summoning, activations,
-//! basic powers, Alpha powers, Divine Interventions with their timing, draws.
+//! basic powers, Alpha powers, the windows in which Divine Interventions
+//! answer (`intervention` casts and resolves them), draws.
 
 use std::collections::BTreeSet;
 
@@ -7,23 +8,15 @@ use super::action::{DuelAction, Target};
 use super::alpha::AlphaDesign;
 use super::card::{CardId, Catalogue, Passive, Terrain, Until};
 use super::event::{DuelEvent, EventKind, LifeCause};
+use super::intervention::Cast;
 use super::mechanics::{err, Cx, Relics, Water};
 use super::power::Source;
 use super::state::*;
 use crate::hex::Hex;
 use crate::{Outcome, RuleError, Seat};
 
-fn other(s: Seat) -> Seat {
+pub(super) fn other(s: Seat) -> Seat {
     1 - s
-}
-
-/// A Divine Intervention cast on a player's own initiative, or in answer
-/// to the opponent's: a response cannot itself be answered, and the DI it
-/// answers resolves after it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Cast {
-    Own,
-    Response,
 }
 
 impl DuelState {
@@ -662,7 +655,7 @@ impl DuelState {
         Ok(())
     }
 
-    fn finish_activation(&mut self) {
+    pub(super) fn finish_activation(&mut self) {
         self.game.activation = None;
         self.checkpoints.clear();
         self.window = None;
@@ -759,139 +752,5 @@ impl DuelState {
             let life = g.players[seat as usize].alphas[i].life;
             cx.emit(EventKind::Regenerated { seat, alpha: i, amount, life });
         }
-    }
-
-    // -------------------------------------------------- divine interventions
-
-    /// May `seat` answer now (a response to a DI, or an activation window)?
-    pub(crate) fn can_respond(&self, seat: Seat) -> bool {
-        let p = &self.game.players[seat as usize];
-        !p.auto_pass && !p.di_stack.is_empty() && p.di_cast_turn != Some(self.game.turn)
-    }
-
-    fn discard_di(&mut self, cx: &mut Cx, seat: Seat, count: usize) -> Result<(), RuleError> {
-        let p = self.game.player_mut(seat);
-        if count == 0 || count > p.di_stack.len() {
-            return Err(err("bad_count", format!("you can discard 1 to {} cards from the top", p.di_stack.len())));
-        }
-        let cards: Vec<CardId> = p.di_stack.drain(..count).collect();
-        p.discarded.extend(cards.iter().cloned());
-        cx.emit(EventKind::DiDiscarded { seat, count });
-        cx.events.push(DuelEvent::private(seat, EventKind::DiDiscardedCards { seat, cards }));
-        Ok(())
-    }
-
-    fn cast_di(
-        &mut self,
-        cx: &mut Cx,
-        seat: Seat,
-        target: Target,
-        at: Option<usize>,
-        cast: Cast,
-    ) -> Result<(), RuleError> {
-        let p = &self.game.players[seat as usize];
-        if p.di_stack.is_empty() {
-            return Err(err("no_di", "your Divine Intervention stack is empty"));
-        }
-        if p.di_cast_turn == Some(self.game.turn) {
-            return Err(err("one_di_per_turn", "each player may cast one Divine Intervention per turn"));
-        }
-        if let Some(k) = at {
-            if seat == self.game.active {
-                return Err(err(
-                    "bad_timing",
-                    "you cast your own DIs at the current moment; only the opponent times a DI into an activation",
-                ));
-            }
-            if self.game.activation.is_none() || k >= self.checkpoints.len() {
-                return Err(err(
-                    "bad_checkpoint",
-                    format!(
-                        "checkpoint {k} is not a moment of the current activation ({} available)",
-                        self.checkpoints.len()
-                    ),
-                ));
-            }
-            let mut restored = (*self.checkpoints[k]).clone();
-            for s in 0..2u8 {
-                // Discarded cards are removed from the game without any effect
-                // (L818-823): a rewind undoes what happened, never a discard,
-                // whoever made it. A DI cast since then goes back on top.
-                let now = &self.game.players[s as usize];
-                let p = restored.player_mut(s);
-                p.di_stack.retain(|c| !now.discarded.contains(c));
-                p.discarded.clone_from(&now.discarded);
-                // A setting, not a move of the game.
-                p.auto_pass = now.auto_pass;
-            }
-            self.game = restored;
-            self.checkpoints.truncate(k + 1);
-            self.window = None;
-            cx.emit(EventKind::Rewound { checkpoint: k });
-        }
-        let turn = self.game.turn;
-        let p = self.game.player_mut(seat);
-        let card = p.di_stack.remove(0);
-        p.di_cast_turn = Some(turn);
-        let di = cx.cat.di_card(&card).ok_or_else(|| err("unknown_card", format!("no DI {card:?}")))?;
-        let src = Source { seat, actor: None, range: None, di: None };
-        let r = self.game.resolve_target(cx, src, &di.target, None, &target)?;
-        let opp = other(seat);
-        let answerable = cast == Cast::Own && self.can_respond(opp);
-        if answerable {
-            // The choices its effects need (a direction, a distance, ...) are
-            // checked now, so a badly aimed DI is refused, not lost later.
-            let mut trial = Cx { cat: cx.cat, events: Vec::new() };
-            self.game.clone().apply_effects(&mut trial, src, &di.effects, r, &target)?;
-        }
-        cx.emit(EventKind::DiCast { seat, card: card.clone() });
-        if answerable {
-            self.pending = Some(PendingDi { caster: seat, card, target });
-            return Ok(());
-        }
-        self.resolve_di(cx, seat, &card, &target)?;
-        if cast == Cast::Own {
-            self.after_di();
-        }
-        Ok(())
-    }
-
-    /// After a DI: if it was cast in an open response window, the activation
-    /// is over; if it was timed into the activation, the activation goes on.
-    fn after_di(&mut self) {
-        if self.window.is_some() || self.game.activation.as_ref().is_some_and(|a| a.ended) {
-            self.finish_activation();
-        }
-    }
-
-    /// The answered DI resolves now. If the answer changed things so that it
-    /// no longer can, it fizzles.
-    fn finish_pending(&mut self, cx: &mut Cx) {
-        let Some(p) = self.pending.take() else { return };
-        let before = self.game.clone();
-        let mark = cx.events.len();
-        if let Err(e) = self.resolve_di(cx, p.caster, &p.card, &p.target) {
-            self.game = before;
-            cx.events.truncate(mark);
-            cx.emit(EventKind::DiFizzled { seat: p.caster, card: p.card, reason: e.message });
-        }
-        self.after_di();
-    }
-
-    fn resolve_di(&mut self, cx: &mut Cx, seat: Seat, card: &CardId, target: &Target) -> Result<(), RuleError> {
-        let di = cx.cat.di_card(card).expect("cast cards exist").clone();
-        let g = &mut self.game;
-        let id = (di.duration > 0).then(|| {
-            g.next_di += 1;
-            g.next_di
-        });
-        let src = Source { seat, actor: None, range: None, di: id };
-        let r = g.resolve_target(cx, src, &di.target, None, target)?;
-        g.apply_effects(cx, src, &di.effects, r, target)?;
-        if let Some(id) = id {
-            g.active_dis.push(ActiveDi { id, owner: seat, card: card.clone(), cubes: di.duration, unit: r.unit });
-        }
-        cx.emit(EventKind::DiResolved { seat, card: card.clone() });
-        Ok(())
     }
 }
