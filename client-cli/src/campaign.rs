@@ -1,0 +1,329 @@
+//! Campaigns from the command line: create, join, choose, look up, start
+//! the next match, and play a campaign seat match after match.
+//!
+//! A campaign seat's token is valid for every match of the campaign: `hello`
+//! with it puts the seat in the campaign's current match. So playing is a
+//! loop: ask the lobby where the party stands (`GET /api/campaigns/{id}`),
+//! start the next match when the campaign is between two and this seat may
+//! (`POST …/next`; the server says `not_leader` otherwise, and this seat
+//! waits for the one who may), connect, play the match to its end, and go
+//! round again for as many matches as asked.
+//!
+//! Tokens travel only in the `Authorization` header and live only in the
+//! seat's file (see [`crate::session`]): nothing here prints one.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use athlas_protocol::{code, CampaignMatch, CampaignStatus};
+
+use crate::{
+    bot::Bot,
+    net::{Backoff, Identity, Link, Lobby, NetError},
+    script::{self, ScriptConfig, ScriptLine},
+    session::SavedCampaign,
+};
+
+/// How a seat plays its matches.
+pub enum Mode {
+    /// The terminal UI (see [`open_divinity_ui`]).
+    Ui,
+    /// No UI: script lines, then a bot if any; frames as JSON lines on stdout.
+    Headless { lines: Vec<ScriptLine>, bot: Option<Bot>, cfg: ScriptConfig, fail_on_error: bool },
+}
+
+/// How a seat goes through its campaign.
+pub struct Journey {
+    pub lobby: Lobby,
+    pub seat: SavedCampaign,
+    pub mode: Mode,
+    /// Matches to play before stopping (at least 1).
+    pub steps: u32,
+    /// How often to ask the lobby while waiting for the party.
+    pub poll: Duration,
+}
+
+/// Where a seat stands before it can play: what the lobby says it should do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Next {
+    /// A match is on: say hello into it.
+    Play(String),
+    /// Between matches: this seat may try to start the next one.
+    StartNext,
+    /// This seat has a choice to make first (Divinity: its Origin).
+    MustChoose,
+    /// Others are choosing, joining, or the leader must start the next match.
+    Wait(String),
+    /// The campaign has ended.
+    Over,
+}
+
+/// What a seat should do, from the campaign's status.
+pub fn next_step(s: &CampaignStatus, seat: u8) -> Next {
+    match s.stage.as_str() {
+        "playing" => match &s.current {
+            Some(m) => Next::Play(m.match_id.clone()),
+            None => Next::Wait("the match is being created".into()),
+        },
+        "between" => Next::StartNext,
+        "over" => Next::Over,
+        _ if s.choosing.contains(&seat) => Next::MustChoose,
+        _ => {
+            let free = s.seats.iter().filter(|x| !x.taken).count();
+            let choosing: Vec<String> = s.choosing.iter().map(u8::to_string).collect();
+            Next::Wait(match (free, choosing.is_empty()) {
+                (0, false) => format!("seats {} still to choose", choosing.join(", ")),
+                (n, true) => format!("{n} seat(s) still to join"),
+                (n, false) => format!("{n} seat(s) still to join; seats {} still to choose", choosing.join(", ")),
+            })
+        }
+    }
+}
+
+/// A few lines on where the party stands, for `athlas campaign status/list`.
+pub fn describe(s: &CampaignStatus) -> String {
+    let mut out = format!("campaign {}  {}  stage {}", s.campaign_id, s.game, s.stage);
+    if let Some(you) = s.you {
+        out.push_str(&format!("  (you: seat {you})"));
+    }
+    for seat in &s.seats {
+        let mut line = format!("\n  seat {}: ", seat.seat);
+        line.push_str(seat.label.as_deref().unwrap_or(if seat.taken { "not chosen yet" } else { "free" }));
+        if seat.connected {
+            line.push_str(", connected");
+        }
+        if let Some(by) = seat.controlled_by {
+            line.push_str(&format!(", played by seat {by}"));
+        }
+        out.push_str(&line);
+    }
+    if !s.choosing.is_empty() {
+        let seats: Vec<String> = s.choosing.iter().map(u8::to_string).collect();
+        out.push_str(&format!("\n  still to choose: seats {}", seats.join(", ")));
+    }
+    if let Some(m) = &s.current {
+        out.push_str(&format!("\n  now: match {} ({} actions) {}", m.match_id, m.seq, standing(m)));
+    }
+    for (i, m) in s.matches.iter().enumerate() {
+        let outcome = m.outcome.as_ref().map_or_else(|| m.status.clone(), ToString::to_string);
+        out.push_str(&format!("\n  match {}: {} {}", i + 1, m.match_id, outcome));
+    }
+    if let Some(ms) = s.turn_timer_ms {
+        out.push_str(&format!("\n  live: {} s a turn", ms / 1000));
+    }
+    out
+}
+
+fn standing(m: &CampaignMatch) -> String {
+    if m.standing.is_null() {
+        String::new()
+    } else {
+        m.standing.to_string()
+    }
+}
+
+/// Whether a refused `next` is part of the party's normal flow: this seat
+/// is not the leader (it waits for the one who is), or another seat started
+/// the match between our look and our request.
+fn expected_refusal(e: &NetError) -> bool {
+    matches!(e.code(), Some(code::NOT_LEADER | code::NOT_READY_FOR_NEXT))
+}
+
+impl Journey {
+    /// Play this seat's matches.
+    ///
+    /// # Errors
+    /// The lobby does not answer, refuses the token, this seat must choose
+    /// first, or the play itself fails.
+    pub async fn run(mut self) -> anyhow::Result<()> {
+        let mut played = 0u32;
+        let mut said = String::new();
+        let mut tried_next = false;
+        // A match already played to its end is never played again.
+        let mut last_played: Option<String> = None;
+        while played < self.steps.max(1) {
+            let status = self
+                .lobby
+                .campaign(&self.seat.campaign_id, Some(&self.seat.token))
+                .await
+                .with_context(|| format!("looking up campaign {}", self.seat.campaign_id))?;
+            let step = next_step(&status, self.seat.seat);
+            match step {
+                Next::Over => {
+                    eprintln!("athlas: campaign {} is over", status.campaign_id);
+                    return Ok(());
+                }
+                Next::MustChoose => anyhow::bail!(
+                    "seat {} must choose first: athlas campaign choose {} --seat {} --origin ORIGIN",
+                    self.seat.seat,
+                    self.seat.campaign_id,
+                    self.seat.seat
+                ),
+                Next::StartNext if !tried_next => {
+                    tried_next = true;
+                    match self.lobby.next_match(&self.seat.campaign_id, &self.seat.token).await {
+                        Ok(m) => eprintln!("athlas: started the next match {}", m.match_id),
+                        Err(e) if expected_refusal(&e) => {}
+                        Err(e) => return Err(anyhow::Error::new(e).context("starting the next match")),
+                    }
+                    continue;
+                }
+                Next::StartNext => self.wait(&mut said, "the leader to start the next match").await,
+                Next::Wait(why) => self.wait(&mut said, &why).await,
+                Next::Play(match_id) if last_played.as_ref() == Some(&match_id) => {
+                    self.wait(&mut said, "the campaign to record the match's end").await;
+                }
+                Next::Play(match_id) => {
+                    tried_next = false;
+                    said.clear();
+                    self.play(&match_id).await?;
+                    last_played = Some(match_id);
+                    played += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    async fn wait(&self, said: &mut String, why: &str) {
+        if said != why {
+            eprintln!("athlas: waiting for {why}");
+            *said = why.to_owned();
+        }
+        tokio::time::sleep(self.poll).await;
+    }
+
+    /// Play one match of the campaign to its end.
+    async fn play(&mut self, match_id: &str) -> anyhow::Result<()> {
+        let last_seq = self.seat.last_seq_in(match_id);
+        let identity = Identity::Seat { token: self.seat.token.clone() };
+        let link = Link::spawn(self.lobby.addr.ws(), identity, last_seq, Backoff::default());
+        match &mut self.mode {
+            Mode::Ui => open_divinity_ui(link, self.seat.clone()).await,
+            Mode::Headless { lines, bot, cfg, fail_on_error } => {
+                let mut stdout = std::io::stdout();
+                // A script is played once, in the first match.
+                let lines = std::mem::take(lines);
+                let outcome = script::run_with(link, lines, bot.as_mut(), &mut stdout, *cfg).await?;
+                self.seat.current_match = Some(match_id.to_owned());
+                self.seat.last_seq = outcome.last_seq;
+                self.seat.save().context("saving the seat's last seq")?;
+                if *fail_on_error && outcome.errors > 0 {
+                    anyhow::bail!("{} error frame(s) received", outcome.errors);
+                }
+                if !outcome.finished {
+                    // A spent bot or a script that ran out: stop here.
+                    self.steps = 0;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The hook for the Divinity terminal UI (written beside this, in
+/// `tui/divinity*.rs`): the integrator points this at it. Until then a
+/// human seat is told how to play without the UI.
+///
+/// # Errors
+/// Always, until the UI is wired in.
+pub async fn open_divinity_ui(link: Link, seat: SavedCampaign) -> anyhow::Result<()> {
+    drop(link);
+    anyhow::bail!(
+        "this build has no Divinity terminal UI yet; play seat {} headless with `{} --bot` or `--script FILE`",
+        seat.seat,
+        seat.resume_command()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use athlas_protocol::CampaignSeatStatus;
+    use serde_json::json;
+
+    fn status(stage: &str, taken: &[bool], choosing: &[u8]) -> CampaignStatus {
+        CampaignStatus {
+            campaign_id: "c-1".into(),
+            game: "divinity".into(),
+            rules_version: 2,
+            stage: stage.into(),
+            seats: taken
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| CampaignSeatStatus {
+                    seat: i as u8,
+                    taken: t,
+                    connected: false,
+                    label: None,
+                    controlled_by: None,
+                })
+                .collect(),
+            you: None,
+            choosing: choosing.to_vec(),
+            current: None,
+            matches: vec![],
+            saved: json!(null),
+            turn_timer_ms: None,
+        }
+    }
+
+    #[test]
+    fn each_stage_says_what_a_seat_does() {
+        assert_eq!(next_step(&status("choosing", &[true, true, false], &[0, 1]), 0), Next::MustChoose);
+        assert_eq!(
+            next_step(&status("choosing", &[true, true, false], &[1]), 0),
+            Next::Wait("1 seat(s) still to join; seats 1 still to choose".into())
+        );
+        assert_eq!(
+            next_step(&status("choosing", &[true, false], &[]), 0),
+            Next::Wait("1 seat(s) still to join".into())
+        );
+        assert_eq!(
+            next_step(&status("choosing", &[true, true], &[1]), 0),
+            Next::Wait("seats 1 still to choose".into())
+        );
+        assert_eq!(next_step(&status("between", &[true], &[]), 0), Next::StartNext);
+        assert_eq!(next_step(&status("over", &[true], &[]), 0), Next::Over);
+        let mut on = status("playing", &[true], &[]);
+        assert!(matches!(next_step(&on, 0), Next::Wait(_)), "playing with no match yet: wait");
+        on.current = Some(CampaignMatch {
+            match_id: "m-2".into(),
+            status: "active".into(),
+            seq: 4,
+            standing: json!({"location":"tutorial","round":1}),
+            outcome: None,
+        });
+        assert_eq!(next_step(&on, 0), Next::Play("m-2".into()));
+    }
+
+    #[test]
+    fn the_description_names_seats_matches_and_no_token() {
+        let mut s = status("playing", &[true, true, false], &[]);
+        s.you = Some(1);
+        s.seats[0].label = Some("ifan".into());
+        s.seats[0].connected = true;
+        s.seats[1].controlled_by = Some(0);
+        s.matches = vec![CampaignMatch {
+            match_id: "m-1".into(),
+            status: "finished".into(),
+            seq: 300,
+            standing: json!(null),
+            outcome: Some(json!({"result":"party_won"})),
+        }];
+        let text = describe(&s);
+        assert!(text.starts_with("campaign c-1  divinity  stage playing  (you: seat 1)"), "{text}");
+        assert!(text.contains("seat 0: ifan, connected"), "{text}");
+        assert!(text.contains("seat 1: not chosen yet, played by seat 0"), "{text}");
+        assert!(text.contains("seat 2: free"), "{text}");
+        assert!(text.contains(r#"match 1: m-1 {"result":"party_won"}"#), "{text}");
+    }
+
+    #[test]
+    fn a_refused_next_waits_unless_something_is_wrong() {
+        let refused = |c: &str| NetError::Refused { status: 409, code: c.into(), message: String::new() };
+        assert!(expected_refusal(&refused("not_leader")));
+        assert!(expected_refusal(&refused("not_ready_for_next")));
+        assert!(!expected_refusal(&refused("bad_token")));
+    }
+}
