@@ -29,7 +29,18 @@ pub enum Mode {
     /// The terminal UI (see [`open_divinity_ui`]).
     Ui,
     /// No UI: script lines, then a bot if any; frames as JSON lines on stdout.
-    Headless { lines: Vec<ScriptLine>, bot: Option<Bot>, cfg: ScriptConfig, fail_on_error: bool },
+    Headless(Box<Headless>),
+}
+
+/// A seat played without the UI.
+pub struct Headless {
+    /// Played once, in the first match.
+    pub lines: Vec<ScriptLine>,
+    /// Kept across matches (its random stream and action count go on).
+    pub bot: Option<Bot>,
+    pub cfg: ScriptConfig,
+    /// Stop with an error after a match in which an error frame came.
+    pub fail_on_error: bool,
 }
 
 /// How a seat goes through its campaign.
@@ -200,7 +211,8 @@ impl Journey {
         let link = Link::spawn(self.lobby.addr.ws(), identity, last_seq, Backoff::default());
         match &mut self.mode {
             Mode::Ui => open_divinity_ui(link, self.seat.clone()).await,
-            Mode::Headless { lines, bot, cfg, fail_on_error } => {
+            Mode::Headless(h) => {
+                let Headless { lines, bot, cfg, fail_on_error } = h.as_mut();
                 let mut stdout = std::io::stdout();
                 // A script is played once, in the first match.
                 let lines = std::mem::take(lines);

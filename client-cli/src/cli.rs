@@ -10,7 +10,7 @@ use serde_json::json;
 
 use crate::{
     bot::Bot,
-    campaign::{self, Journey, Mode},
+    campaign::{self, Headless, Journey, Mode},
     load::{self, LoadConfig, LoadGame},
     net::{Backoff, Identity, Link, Lobby, ServerAddr},
     script::{self, Check, ScriptConfig},
@@ -299,7 +299,7 @@ impl PlayArgs {
             pace: (self.pace_ms > 0).then(|| Duration::from_millis(self.pace_ms)),
             ..ScriptConfig::default()
         };
-        Ok(Mode::Headless { lines, bot, cfg, fail_on_error: self.fail_on_error })
+        Ok(Mode::Headless(Box::new(Headless { lines, bot, cfg, fail_on_error: self.fail_on_error })))
     }
 }
 
