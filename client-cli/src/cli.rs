@@ -116,7 +116,8 @@ pub enum Command {
         seed: u64,
         #[arg(long, default_value_t = 250)]
         points: u32,
-        /// A bot resigns after this many of its own actions.
+        /// A duel bot resigns after this many of its own actions (Divinity
+        /// bots play each location to its end).
         #[arg(long, default_value_t = 500)]
         max_actions: u64,
     },

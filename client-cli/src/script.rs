@@ -4,7 +4,8 @@
 //! A script line is an action of the game (`{"type":"end_turn"}` in the duel,
 //! `{"type":"choose_round","explore":true}` in Divinity), a full client
 //! frame (`{"type":"act","id":9,"action":{..}}`, with `"seat":S` to act for
-//! a seat handed to this one; `{"type":"ping"}`), blank, or a `#` comment. Each `act` waits for its `ack` or `error` before the
+//! a seat handed to this one; `take_back`, `hand`, `ping`), blank, or a `#`
+//! comment. Each `act` waits for its `ack` or `error` before the
 //! next line goes; by default each line also waits until the game waits for
 //! this seat (so two scripts, one per seat, interleave by themselves).
 
@@ -32,8 +33,9 @@ pub enum ScriptLine {
     Frame(Value),
 }
 
-/// Frame types a script may send as they are.
-const FRAME_TYPES: [&str; 2] = ["act", "ping"];
+/// Frame types a script may send as they are (`take_back` and `hand` are
+/// answered by an `ack` or `error` that the script prints, not waits for).
+const FRAME_TYPES: [&str; 4] = ["act", "ping", "take_back", "hand"];
 
 /// Which game's actions a script's lines are checked as before anything is
 /// sent (the server checks them again; this names the line of a typo).
@@ -283,7 +285,9 @@ pub async fn run_with(
             continue;
         }
         if next < lines.len() {
-            let ready = !cfg.wait_turn || p.finished || p.my_turn() || {
+            // Its own turn, or a seat handed to it with something listed.
+            let listed = p.actionable().iter().any(|(_, actions)| !actions.is_empty());
+            let ready = !cfg.wait_turn || p.finished || p.my_turn() || listed || {
                 let since = *turn_wait_since.get_or_insert_with(Instant::now);
                 since.elapsed() >= cfg.turn_timeout
             };
@@ -364,5 +368,8 @@ mod tests {
         assert!(parse_line(r#"{"type":"choose_round","explore":true}"#, Check::Duel).is_err());
         assert_eq!(Check::for_game("chess", true), Ok(Check::Nothing));
         assert!(Check::for_game("chess", false).is_err());
+        let hand = parse_line(r#"{"type":"hand","id":5,"seat":1,"to":0}"#, d).unwrap();
+        assert_eq!(hand, Some(ScriptLine::Frame(json!({"type":"hand","id":5,"seat":1,"to":0}))));
+        assert!(matches!(parse_line(r#"{"type":"take_back","id":6}"#, d), Ok(Some(ScriptLine::Frame(_)))));
     }
 }
