@@ -52,6 +52,8 @@ pub struct Journey {
     pub steps: u32,
     /// How often to ask the lobby while waiting for the party.
     pub poll: Duration,
+    /// Where the seat's file is kept up to date (its `last_seq`).
+    pub dir: std::path::PathBuf,
 }
 
 /// Where a seat stands before it can play: what the lobby says it should do.
@@ -219,7 +221,7 @@ impl Journey {
                 let outcome = script::run_with(link, lines, bot.as_mut(), &mut stdout, *cfg).await?;
                 self.seat.current_match = Some(match_id.to_owned());
                 self.seat.last_seq = outcome.last_seq;
-                self.seat.save().context("saving the seat's last seq")?;
+                self.seat.save_in(&self.dir).context("saving the seat's last seq")?;
                 if *fail_on_error && outcome.errors > 0 {
                     anyhow::bail!("{} error frame(s) received", outcome.errors);
                 }
@@ -337,5 +339,160 @@ mod tests {
         assert!(expected_refusal(&refused("not_leader")));
         assert!(expected_refusal(&refused("not_ready_for_next")));
         assert!(!expected_refusal(&refused("bad_token")));
+    }
+
+    /// A campaign server in miniature on one loopback port: the lobby's
+    /// `GET /api/campaigns/c-1` and `POST …/next`, and `/ws` where each
+    /// match lasts one `end_turn`. It records what it was asked.
+    mod fake {
+        use std::sync::{Arc, Mutex};
+
+        use futures_util::{SinkExt, StreamExt};
+        use serde_json::{json, Value};
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        use tokio::net::{TcpListener, TcpStream};
+        use tokio_tungstenite::tungstenite::Message;
+
+        #[derive(Default)]
+        pub struct Party {
+            /// Matches created so far; the last is current.
+            pub matches: Vec<String>,
+            /// The current match has ended.
+            pub ended: bool,
+            /// Request lines (HTTP) and `hello`s (WS), in order.
+            pub log: Vec<String>,
+            /// Every `Authorization` header received.
+            pub auth: Vec<String>,
+        }
+
+        pub async fn start() -> (String, Arc<Mutex<Party>>) {
+            let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let addr = listener.local_addr().unwrap().to_string();
+            let party = Arc::new(Mutex::new(Party { matches: vec!["m-1".into()], ..Party::default() }));
+            let shared = party.clone();
+            tokio::spawn(async move {
+                while let Ok((sock, _)) = listener.accept().await {
+                    tokio::spawn(serve(sock, shared.clone()));
+                }
+            });
+            (addr, party)
+        }
+
+        fn status(p: &Party) -> Value {
+            let current = p.matches.last().unwrap();
+            let stage = if p.ended { "between" } else { "playing" };
+            let matches: Vec<Value> =
+                p.matches.iter().map(|m| json!({"match_id": m, "status": "active", "seq": 0})).collect();
+            let mut s = json!({"campaign_id":"c-1","game":"divinity","rules_version":2,"stage":stage,
+                "seats":[{"seat":0,"taken":true,"connected":false}],"you":0,"matches":matches,"saved":null});
+            if !p.ended {
+                s["current"] = json!({"match_id": current, "status": "active", "seq": 0});
+            }
+            s
+        }
+
+        async fn serve(mut sock: TcpStream, party: Arc<Mutex<Party>>) {
+            let mut head = [0u8; 2048];
+            let n = sock.peek(&mut head).await.unwrap_or(0);
+            let text = String::from_utf8_lossy(&head[..n]).to_string();
+            if text.starts_with("GET /ws") {
+                return play(sock, party).await;
+            }
+            let mut buf = vec![0u8; 4096];
+            let n = sock.read(&mut buf).await.unwrap_or(0);
+            let req = String::from_utf8_lossy(&buf[..n]).to_string();
+            let line = req.lines().next().unwrap_or("").to_owned();
+            let (code, body) = {
+                let mut p = party.lock().unwrap();
+                p.log.push(line.clone());
+                if let Some(a) = req.lines().find(|l| l.to_ascii_lowercase().starts_with("authorization:")) {
+                    p.auth.push(a.split_once(':').unwrap().1.trim().to_owned());
+                }
+                if line.starts_with("POST /api/campaigns/c-1/next") && p.ended {
+                    let id = format!("m-{}", p.matches.len() + 1);
+                    p.matches.push(id.clone());
+                    p.ended = false;
+                    ("201 Created", json!({"campaign_id":"c-1","match_id":id}))
+                } else if line.starts_with("POST /api/campaigns/c-1/next") {
+                    ("409 Conflict", json!({"code":"not_ready_for_next","message":"a match is on"}))
+                } else {
+                    ("200 OK", status(&p))
+                }
+            };
+            let body = body.to_string();
+            let resp = format!(
+                "HTTP/1.1 {code}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = sock.write_all(resp.as_bytes()).await;
+        }
+
+        async fn play(sock: TcpStream, party: Arc<Mutex<Party>>) {
+            let mut ws = tokio_tungstenite::accept_async(sock).await.unwrap();
+            let Some(Ok(Message::Text(hello))) = ws.next().await else { return };
+            let (match_id, ended) = {
+                let mut p = party.lock().unwrap();
+                let current = p.matches.last().unwrap().clone();
+                p.log.push(format!("hello {current}"));
+                (current, p.ended)
+            };
+            let hello: Value = serde_json::from_str(hello.as_str()).unwrap();
+            assert_eq!(hello["token"], "tok-0");
+            let waiting = json!({"status":"waiting","seats":[0]});
+            let welcome = json!({"type":"welcome","protocol":1,"match_id":match_id,"game":"divinity","seat":0,"seq":0,
+                "status": if ended { json!({"status":"finished","result":"party_won"}) } else { waiting },
+                "view":{"phase":{"phase":"combat"}},"campaign_id":"c-1",
+                "legal":[{"seat":0,"actions":[{"type":"end_turn"}]}]});
+            ws.send(Message::text(welcome.to_string())).await.unwrap();
+            while let Some(Ok(Message::Text(t))) = ws.next().await {
+                let act: Value = serde_json::from_str(t.as_str()).unwrap();
+                assert_eq!(act["action"], json!({"type":"end_turn"}));
+                party.lock().unwrap().ended = true;
+                let ack = json!({"type":"ack","id":act["id"],"seq":1});
+                let update = json!({"type":"update","seq":1,"seat":0,"events":[],
+                    "status":{"status":"finished","result":"party_won"},"view":{"phase":{"phase":"finished"}}});
+                ws.send(Message::text(ack.to_string())).await.unwrap();
+                ws.send(Message::text(update.to_string())).await.unwrap();
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_bot_seat_plays_a_match_starts_the_next_and_plays_it_too() {
+        let (addr, party) = fake::start().await;
+        let dir = std::env::temp_dir().join(format!("athlas-journey-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let lobby = Lobby::new(crate::net::ServerAddr::parse(&addr).unwrap());
+        let seat = SavedCampaign {
+            server: lobby.addr.http(),
+            campaign_id: "c-1".into(),
+            seat: 0,
+            token: "tok-0".into(),
+            join_code: None,
+            current_match: None,
+            last_seq: None,
+        };
+        seat.save_in(&dir).unwrap();
+        let cfg = ScriptConfig { linger: Duration::from_millis(50), ..ScriptConfig::default() };
+        let mode =
+            Mode::Headless(Box::new(Headless { lines: vec![], bot: Some(Bot::divinity(1)), cfg, fail_on_error: true }));
+        let journey = Journey { lobby, seat, mode, steps: 2, poll: Duration::from_millis(20), dir: dir.clone() };
+        tokio::time::timeout(Duration::from_secs(60), journey.run()).await.expect("the journey ends").unwrap();
+        let p = party.lock().unwrap();
+        assert_eq!(
+            p.log,
+            [
+                "GET /api/campaigns/c-1 HTTP/1.1",
+                "hello m-1",
+                "GET /api/campaigns/c-1 HTTP/1.1",
+                "POST /api/campaigns/c-1/next HTTP/1.1",
+                "GET /api/campaigns/c-1 HTTP/1.1",
+                "hello m-2",
+            ]
+        );
+        assert!(p.auth.len() == 4 && p.auth.iter().all(|a| a == "Bearer tok-0"), "{:?}", p.auth);
+        let saved = SavedCampaign::find_in(&dir, "c-1", None, Some(0)).unwrap();
+        assert_eq!((saved.current_match.as_deref(), saved.last_seq), (Some("m-2"), Some(1)));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

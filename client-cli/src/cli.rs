@@ -596,6 +596,7 @@ fn journey(lobby: Lobby, seat: SavedCampaign, play: &PlayArgs) -> anyhow::Result
         mode: play.mode()?,
         steps: play.campaign_steps,
         poll: Duration::from_millis(play.poll_ms.max(10)),
+        dir: crate::session::dir(),
     })
 }
 
