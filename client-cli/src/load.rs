@@ -440,6 +440,11 @@ async fn play_seat_with(mut link: Link, bot: &mut Bot, deadline: tokio::time::In
             }
             continue;
         }
+        if !bot.plays_duel() && p.no_legal_lists() {
+            err(&mut st, "no_legal_lists");
+            st.stuck = true;
+            return st;
+        }
         let my_turn = p.my_turn();
         match bot.act(&mut p) {
             Some(frame) => link.send(frame),

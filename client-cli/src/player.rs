@@ -56,6 +56,9 @@ struct FrameLite {
     legal: Vec<LegalFor>,
     #[serde(default)]
     campaign_id: Option<String>,
+    /// Who controls each seat, while any seat is handed.
+    #[serde(default)]
+    control: Option<Vec<Option<Seat>>>,
     #[serde(default)]
     code: Option<String>,
     #[serde(default)]
@@ -112,6 +115,8 @@ pub struct Player {
     pub legal_for: Vec<LegalFor>,
     /// The campaign the match belongs to (from `welcome`).
     pub campaign_id: Option<String>,
+    /// The last frame said who controls each seat (some seat is handed).
+    pub handed: bool,
     pub finished: bool,
     pub welcomed: bool,
     pub in_flight: Option<InFlight>,
@@ -127,7 +132,14 @@ impl Player {
         Player { next_id: 1, ..Player::default() }
     }
 
-    fn take_state(&mut self, status: Option<StatusLite>, view: Option<ViewLite>, legal: Vec<LegalFor>) {
+    fn take_state(
+        &mut self,
+        status: Option<StatusLite>,
+        view: Option<ViewLite>,
+        legal: Vec<LegalFor>,
+        control: Option<Vec<Option<Seat>>>,
+    ) {
+        self.handed = control.is_some_and(|c| c.iter().any(Option::is_some));
         let status = status.unwrap_or_default();
         self.finished = status.status == "finished";
         let view = view.unwrap_or_default();
@@ -159,7 +171,7 @@ impl Player {
                 self.seat = f.seat;
                 self.seq = f.seq;
                 self.campaign_id = f.campaign_id;
-                self.take_state(f.status, f.view, f.legal);
+                self.take_state(f.status, f.view, f.legal, f.control);
                 Observed::Welcome
             }
             "update" => {
@@ -172,7 +184,7 @@ impl Player {
                 if by_me {
                     self.last_own_update = f.seq;
                 }
-                self.take_state(f.status, f.view, f.legal);
+                self.take_state(f.status, f.view, f.legal, f.control);
                 Observed::Update
             }
             "ack" => {
@@ -232,6 +244,14 @@ impl Player {
             Some(s) if self.waiting.contains(&s) => vec![(s, self.legal.as_slice())],
             _ => Vec::new(),
         }
+    }
+
+    /// The game waits for this seat, no seat is handed, the view is current,
+    /// and yet the frame lists no legal action for anyone: the server sends
+    /// no `legal` lists (older than campaigns), so a player that picks only
+    /// from them cannot play here.
+    pub fn no_legal_lists(&self) -> bool {
+        self.my_turn() && !self.handed && self.legal_for.is_empty()
     }
 
     /// An `act` frame for `action`, recorded as in flight.
@@ -387,6 +407,25 @@ mod tests {
         assert_eq!(p.actionable(), vec![(1, &[][..])]);
         let own: Value = serde_json::from_str(&p.act_for(Some(1), json!({"type":"pass"}))).unwrap();
         assert!(own.get("seat").is_none(), "its own seat needs no seat field");
+    }
+
+    #[test]
+    fn a_server_without_legal_lists_is_recognised() {
+        let mut p = Player::new();
+        let frame = |legal: Value, control: Value| {
+            json!({"type":"welcome","seat":0,"seq":1,"status":{"status":"waiting","seats":[0]},"view":{},
+                   "legal":legal,"control":control})
+            .to_string()
+        };
+        p.observe(&frame(json!([]), Value::Null));
+        assert!(p.no_legal_lists(), "its turn and nothing listed");
+        p.observe(&frame(json!([{"seat":0,"actions":[{"type":"end_turn"}]}]), Value::Null));
+        assert!(!p.no_legal_lists());
+        // Its seat handed to another player: nothing listed here, rightly.
+        p.observe(&frame(json!([]), json!([1, null])));
+        assert!(p.handed && !p.no_legal_lists());
+        p.observe(&frame(json!([]), json!([null, null])));
+        assert!(!p.handed, "all seats back with their owners");
     }
 
     #[test]

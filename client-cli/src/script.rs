@@ -305,6 +305,9 @@ pub async fn run_with(
         }
         if let Some(b) = bot.as_mut() {
             if !p.finished && !b.spent() {
+                if !b.plays_duel() && p.no_legal_lists() {
+                    anyhow::bail!("the server lists no legal actions for this seat; the Divinity bot needs a server that does (issue 13)");
+                }
                 let my_turn = p.my_turn();
                 match b.act(&mut p) {
                     Some(frame) => {
