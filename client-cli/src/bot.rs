@@ -1,7 +1,13 @@
-//! A random player that picks from `view.legal`, weighted like the engine's
-//! [`RandomBot`] (doing things is likelier than ending things; draws and
-//! discards are rare). Deterministic from its seed. In the Creation Phase it
-//! picks a preset or drafts random valid Alphas from the catalogue.
+//! A random player that picks from the legal actions the server lists.
+//! Deterministic from its seed.
+//!
+//! The duel: from `view.legal`, weighted like the engine's [`RandomBot`]
+//! (doing things is likelier than ending things; draws and discards are
+//! rare); in the Creation Phase it picks a preset or drafts random valid
+//! Alphas from the catalogue. Divinity: from the frame's `legal` list, a
+//! seat chosen uniformly among those this receiver may act for (its own and
+//! any handed to it), then an action chosen uniformly — the way the
+//! engine's tests show random parties finish every location.
 
 use athlas_engine::duel::{bot::RandomBot, card::CardKind, card::Catalogue, DuelAction};
 use serde_json::Value;
@@ -41,13 +47,24 @@ pub fn weighted_pick(legal: &[Value], below: impl FnOnce(u32) -> u32) -> Option<
     legal.last()
 }
 
-/// A random legal player for one seat.
+/// The game a bot plays, with what it needs to play it.
+#[derive(Clone, Copy)]
+enum Game {
+    Duel {
+        cat: &'static Catalogue,
+    },
+    /// Everything comes from the server's `legal` lists.
+    Divinity,
+}
+
+/// A random legal player for one seat (and the seats handed to it).
 pub struct Bot {
     rng: RandomBot,
-    cat: &'static Catalogue,
+    game: Game,
     /// Alphas to create: 3, or 4 after the engine said this is a campaign.
     alphas: usize,
-    /// Resign after this many of its own actions (keeps random games bounded).
+    /// The duel: resign after this many of its own actions (keeps random
+    /// games bounded). Divinity, which has no resignation: stop acting.
     pub max_actions: u64,
     pub actions: u64,
     /// Refusals since the last accepted action: a bot the server keeps
@@ -59,8 +76,73 @@ pub struct Bot {
 pub const MAX_REFUSALS: u32 = 20;
 
 impl Bot {
+    /// A duel bot.
     pub fn new(seed: u64, cat: &'static Catalogue) -> Bot {
-        Bot { rng: RandomBot::new(seed), cat, alphas: 3, max_actions: u64::MAX, actions: 0, refusals: 0 }
+        Bot {
+            rng: RandomBot::new(seed),
+            game: Game::Duel { cat },
+            alphas: 3,
+            max_actions: u64::MAX,
+            actions: 0,
+            refusals: 0,
+        }
+    }
+
+    /// A Divinity bot.
+    pub fn divinity(seed: u64) -> Bot {
+        Bot { game: Game::Divinity, ..Bot::new(seed, Catalogue::standard()) }
+    }
+
+    /// A bot for `game` (`duel` or `divinity`).
+    ///
+    /// # Errors
+    /// Another game: the bot does not know how to play it.
+    pub fn for_game(game: &str, seed: u64) -> Result<Bot, String> {
+        match game {
+            "duel" => Ok(Bot::new(seed, Catalogue::standard())),
+            "divinity" => Ok(Bot::divinity(seed)),
+            other => Err(format!("the bot plays duel and divinity, not {other:?}")),
+        }
+    }
+
+    /// Whether it plays the duel (which always has something to do on its
+    /// turn; a Divinity seat may wait with nothing listed).
+    pub fn plays_duel(&self) -> bool {
+        matches!(self.game, Game::Duel { .. })
+    }
+
+    /// A Divinity bot that has taken its `max_actions`: it stops, since the
+    /// game has no resignation.
+    pub fn spent(&self) -> bool {
+        matches!(self.game, Game::Divinity) && self.actions >= self.max_actions
+    }
+
+    /// The next `act` frame, if the player should act now (recorded in
+    /// `p` as in flight), for its own seat or one handed to it.
+    pub fn act(&mut self, p: &mut Player) -> Option<String> {
+        let (seat, action) = self.pick_for(p)?;
+        Some(p.act_for(seat, action))
+    }
+
+    /// The seat to act for (`None`: its own) and the action, if the player
+    /// should act now.
+    pub fn pick_for(&mut self, p: &Player) -> Option<(Option<athlas_protocol::Seat>, Value)> {
+        match self.game {
+            Game::Duel { .. } => self.pick(p).map(|a| (None, a)),
+            Game::Divinity => {
+                if self.spent() {
+                    return None;
+                }
+                let choices: Vec<(athlas_protocol::Seat, &[Value])> =
+                    p.actionable().into_iter().filter(|(_, actions)| !actions.is_empty()).collect();
+                if choices.is_empty() {
+                    return None;
+                }
+                let (seat, actions) = choices[self.rng.below(choices.len())];
+                self.actions += 1;
+                Some((Some(seat), actions[self.rng.below(actions.len())].clone()))
+            }
+        }
     }
 
     /// Learn from a refusal: `alpha_count` means this game wants 4 Alphas.
@@ -81,8 +163,11 @@ impl Bot {
         self.refusals >= MAX_REFUSALS
     }
 
-    /// The next action, if the player should act now.
+    /// The next action of its own seat, if the player should act now.
     pub fn pick(&mut self, p: &Player) -> Option<Value> {
+        if let Game::Divinity = self.game {
+            return self.pick_for(p).map(|(_, a)| a);
+        }
         if !p.my_turn() {
             return None;
         }
@@ -98,8 +183,9 @@ impl Bot {
 
     /// A preset (from `legal`) or random valid Alphas and a DI stack.
     fn creation(&mut self, legal: &[Value]) -> Option<Value> {
+        let Game::Duel { cat } = self.game else { return None };
         let presets: Vec<&Value> = legal.iter().filter(|a| kind(a) == "use_preset").collect();
-        let genus = self.cat.count(CardKind::Genus);
+        let genus = cat.count(CardKind::Genus);
         let use_preset = !presets.is_empty() && (genus < self.alphas || self.refusals > 0 || self.rng.below(3) == 0);
         if use_preset {
             return Some(presets[self.rng.below(presets.len())].clone());
@@ -108,8 +194,8 @@ impl Bot {
             return None; // this catalogue cannot make enough Alphas
         }
         let mut used = Vec::new();
-        let alphas = (0..self.alphas).map(|_| self.rng.random_alpha(self.cat, &mut used)).collect();
-        let ids: Vec<&athlas_engine::duel::card::CardId> = self.cat.di.keys().collect();
+        let alphas = (0..self.alphas).map(|_| self.rng.random_alpha(cat, &mut used)).collect();
+        let ids: Vec<&athlas_engine::duel::card::CardId> = cat.di.keys().collect();
         let mut di_stack = Vec::new();
         let mut points = 0;
         for _ in 0..4 {
@@ -117,7 +203,7 @@ impl Bot {
                 break;
             }
             let id = ids[self.rng.below(ids.len())];
-            let dp = self.cat.di[id].divine_points;
+            let dp = cat.di[id].divine_points;
             if !di_stack.contains(id) && points + dp <= 8 {
                 points += dp;
                 di_stack.push(id.clone());
@@ -169,5 +255,101 @@ mod tests {
         assert!(b.stuck());
         b.accepted();
         assert!(!b.stuck());
+    }
+
+    /// A tutorial hosted by the engine right here, with frames built the way
+    /// the server builds them (each seat's `legal` list, its own view), so
+    /// the bot is tested on what it reads: three bots finish the location,
+    /// only ever sending listed actions (`apply` would refuse anything else).
+    /// With `hand_two_to_zero`, seat 2's list goes to seat 0's player, who
+    /// must act for it with `"seat": 2`.
+    fn play_tutorial(seed: u64, hand_two_to_zero: bool) -> (usize, usize) {
+        use athlas_engine::divinity::{legal::legal_standard, Divinity, DivinityOptions, DivinityState};
+        use athlas_engine::{Ruleset, Status, Viewer};
+        let opts = DivinityOptions {
+            party: ["ifan", "sebille", "red_prince"].map(String::from).to_vec(),
+            ..DivinityOptions::default()
+        };
+        let mut state = Divinity::start(&opts, seed).unwrap();
+        let frame = |state: &DivinityState, kind: &str, receiver: u8, seq: u64, actor: u8, sender: Option<u8>| {
+            let status = match Divinity::status(state) {
+                Status::Waiting { seats } => json!({"status":"waiting","seats":seats}),
+                Status::Finished(_) => json!({"status":"finished","result":"party_won"}),
+            };
+            let mut seats = vec![receiver];
+            if hand_two_to_zero && receiver == 0 {
+                seats.push(2);
+            }
+            let legal: Vec<Value> = seats
+                .iter()
+                .filter(|&&s| !(hand_two_to_zero && receiver == 2 && s == 2))
+                .map(|&s| json!({"seat": s, "actions": legal_standard(state, s)}))
+                .collect();
+            let view = serde_json::to_value(Divinity::view(state, Viewer::Seat(receiver))).unwrap();
+            let mut f =
+                json!({"type":kind,"seq":seq,"seat":actor,"status":status,"view":view,"legal":legal,"events":[]});
+            if kind == "welcome" {
+                f["seat"] = receiver.into();
+            }
+            if let Some(s) = sender {
+                f["sender"] = s.into();
+            }
+            f.to_string()
+        };
+        let mut players: Vec<Player> = (0..3).map(|_| Player::new()).collect();
+        let mut bots: Vec<Bot> = (0..3).map(|s| Bot::divinity(seed * 10 + s)).collect();
+        for (s, p) in players.iter_mut().enumerate() {
+            p.observe(&frame(&state, "welcome", s as u8, 0, 0, None));
+        }
+        let (mut seq, mut handed) = (0u64, 0usize);
+        while !players[0].finished {
+            assert!(seq < 20_000, "the tutorial did not end");
+            let listed = |p: &Player| p.actionable().iter().any(|(_, actions)| !actions.is_empty());
+            let who = (0..3).map(|k| (seq as usize + k) % 3).find(|&k| listed(&players[k]));
+            let who = who.expect("a waiting seat always has a listed action");
+            let text = bots[who].act(&mut players[who]).expect("the bot acts on a listed action");
+            let sent: Value = serde_json::from_str(&text).unwrap();
+            let seat = sent.get("seat").and_then(Value::as_u64).map_or(who as u8, |s| s as u8);
+            handed += usize::from(seat != who as u8);
+            assert!(!(hand_two_to_zero && who == 2), "seat 2 was handed away and has nothing to do");
+            let action = serde_json::from_value(sent["action"].clone()).unwrap();
+            Divinity::apply(&mut state, seat, action).unwrap_or_else(|e| panic!("refused {sent}: {e:?}"));
+            seq += 1;
+            players[who].observe(&json!({"type":"ack","id":sent["id"],"seq":seq}).to_string());
+            let sender = (seat != who as u8).then_some(who as u8);
+            for (s, p) in players.iter_mut().enumerate() {
+                p.observe(&frame(&state, "update", s as u8, seq, seat, sender));
+            }
+        }
+        (seq as usize, handed)
+    }
+
+    #[test]
+    fn three_divinity_bots_finish_the_tutorial_from_the_legal_lists() {
+        let (actions, handed) = play_tutorial(3, false);
+        assert!(actions > 10 && handed == 0, "{actions} actions, {handed} handed");
+        assert_eq!(play_tutorial(3, false).0, actions, "the same seeds play the same game");
+    }
+
+    #[test]
+    fn a_divinity_bot_acts_for_a_seat_handed_to_it() {
+        let (_, handed) = play_tutorial(5, true);
+        assert!(handed > 0, "seat 0 never acted for seat 2");
+    }
+
+    #[test]
+    fn a_divinity_bot_stops_after_its_max_actions() {
+        let mut p = Player::new();
+        p.observe(
+            &json!({"type":"welcome","seat":0,"seq":0,"status":{"status":"waiting","seats":[0]},"view":{},
+            "legal":[{"seat":0,"actions":[{"type":"choose_round","explore":true}]}]})
+            .to_string(),
+        );
+        let mut b = Bot::divinity(1);
+        b.max_actions = 1;
+        assert_eq!(b.pick_for(&p), Some((Some(0), json!({"type":"choose_round","explore":true}))));
+        assert!(b.spent());
+        assert_eq!(b.pick_for(&p), None, "no resignation in Divinity: it stops");
+        assert!(Bot::for_game("chess", 0).is_err());
     }
 }

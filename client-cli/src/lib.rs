@@ -2,16 +2,19 @@
 //!
 //! Modules by noun: [`cli`] (the command line), [`net`] (the HTTP lobby and
 //! the WebSocket link that reconnects by itself), [`session`] (saved seat
-//! tokens), [`script`] (actions from a file, frames to stdout), [`bot`]
-//! (random legal play from `view.legal`), [`load`] (the load generator),
+//! tokens), [`campaign`] (campaign commands and a seat playing match after
+//! match), [`script`] (actions from a file, frames to stdout), [`bot`]
+//! (random legal play from the legal lists the server sends), [`load`] (the load generator),
 //! [`creation`] (drafting Alphas and a DI stack) and [`tui`] (the
 //! interactive terminal UI, its drawing as pure functions).
 //!
 //! **Architecture Invariant:** the client never decides what is legal. It
-//! offers the actions the server listed in `view.legal`, and the server's
+//! offers the actions the server listed (each frame's `legal` lists, or the
+//! duel's `view.legal`), and the server's
 //! answer is the truth.
 
 pub mod bot;
+pub mod campaign;
 pub mod cli;
 pub mod creation;
 pub mod load;

@@ -2,6 +2,11 @@
 //! in-process bots over real WebSockets, for a bounded time, on loopback.
 //! A match that ends before the time is up is replaced by a new one.
 //!
+//! `--game divinity`: N parties at once instead, each a campaign of three
+//! bot seats (created, joined twice, an Origin chosen by each seat) playing
+//! location after location (the host starts each next one) until the time
+//! is up. Each bot picks among the `legal` lists of its frames.
+//!
 //! Per action a bot parses only `type`, `seq`, `id`, the status and
 //! `view.legal` of each frame (see [`crate::player`]) and picks by weight:
 //! the load measured is the server's, not the client's.
@@ -13,6 +18,7 @@ use std::{
 };
 
 use athlas_engine::duel::card::Catalogue;
+use athlas_protocol::CreateCampaign;
 use serde_json::json;
 use tokio::time::sleep_until;
 
@@ -28,9 +34,26 @@ pub const MAX_DURATION: Duration = Duration::from_secs(3600);
 /// A seat that hears nothing for this long gives its match up as stalled.
 const STALL: Duration = Duration::from_secs(15);
 
+/// Seats of a Divinity load party, and the Origins they choose (rotated by
+/// party so every Origin is played).
+const PARTY_SEATS: usize = 3;
+const ORIGINS: [&str; 10] =
+    ["ifan", "sebille", "red_prince", "fane", "lohse", "beast", "vali", "tanguistal", "farzanah", "cassian"];
+
+/// The game a load plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadGame {
+    /// Two-seat duels, `matches` at once.
+    Duel,
+    /// Three-seat Divinity campaigns, `matches` parties at once.
+    Divinity,
+}
+
 #[derive(Debug, Clone)]
 pub struct LoadConfig {
     pub addr: ServerAddr,
+    pub game: LoadGame,
+    /// Matches (duel) or parties (Divinity) played at once.
     pub matches: usize,
     pub duration: Duration,
     pub seed: u64,
@@ -139,7 +162,10 @@ pub async fn run(cfg: LoadConfig) -> anyhow::Result<Report> {
     let deadline = tokio::time::Instant::now() + cfg.duration;
     let mut slots = tokio::task::JoinSet::new();
     for slot in 0..cfg.matches {
-        slots.spawn(run_slot(lobby.clone(), cfg.clone(), slot as u64, deadline));
+        match cfg.game {
+            LoadGame::Duel => slots.spawn(run_slot(lobby.clone(), cfg.clone(), slot as u64, deadline)),
+            LoadGame::Divinity => slots.spawn(run_party(lobby.clone(), cfg.clone(), slot as u64, deadline)),
+        };
     }
     let mut report = Report::default();
     while let Some(r) = slots.join_next().await {
@@ -196,7 +222,7 @@ async fn run_slot(lobby: Lobby, cfg: LoadConfig, slot: u64, deadline: tokio::tim
         let mut stuck = false;
         for s in seats {
             match s.await {
-                Ok(s) => {
+                Ok((s, _)) => {
                     finished |= s.finished;
                     stuck |= s.stuck;
                     report.merge(s);
@@ -214,8 +240,122 @@ async fn run_slot(lobby: Lobby, cfg: LoadConfig, slot: u64, deadline: tokio::tim
     report
 }
 
+/// One Divinity party in one slot: a campaign of three bot seats, playing
+/// location after location until the deadline (a campaign that ends is
+/// replaced by a new one). `matches_started` counts locations.
+async fn run_party(lobby: Lobby, cfg: LoadConfig, slot: u64, deadline: tokio::time::Instant) -> Report {
+    let mut report = Report::default();
+    let mut round = 0u64;
+    'campaigns: while tokio::time::Instant::now() < deadline {
+        round += 1;
+        let Some((campaign, tokens)) = form_party(&lobby, slot, &mut report).await else {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            continue;
+        };
+        let mut played: Option<String> = None;
+        let mut bots: Vec<Option<Bot>> = (0..PARTY_SEATS as u64)
+            .map(|i| Some(Bot::divinity(mix(cfg.seed ^ mix(slot << 32 | round << 8 | i)))))
+            .collect();
+        while tokio::time::Instant::now() < deadline {
+            let status = match lobby.campaign(&campaign, Some(&tokens[0])).await {
+                Ok(s) => s,
+                Err(e) => {
+                    report.error(e.code().unwrap_or("status_failed"));
+                    continue 'campaigns;
+                }
+            };
+            let current = status.current.as_ref().map(|m| m.match_id.clone());
+            match status.stage.as_str() {
+                "over" => continue 'campaigns,
+                "between" => {
+                    // No leader: the host starts the next location.
+                    if let Err(e) = lobby.next_match(&campaign, &tokens[0]).await {
+                        report.error(e.code().unwrap_or("next_failed"));
+                        continue 'campaigns;
+                    }
+                    continue;
+                }
+                "playing" if current.is_some() && current != played => {}
+                _ => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            }
+            played = current;
+            report.matches_started += 1;
+            let backoff = Backoff { first: Duration::from_millis(100), max: Duration::from_secs(2), attempts: Some(5) };
+            let mut seats = Vec::new();
+            for (token, bot) in tokens.iter().zip(bots.iter_mut()) {
+                let link = Link::spawn(cfg.addr.ws(), Identity::Seat { token: token.clone() }, None, backoff);
+                let bot = bot.take().expect("each seat's bot is back after each location");
+                seats.push(tokio::spawn(play_seat(link, bot, deadline)));
+            }
+            let (mut finished, mut stuck) = (false, false);
+            for (i, s) in seats.into_iter().enumerate() {
+                match s.await {
+                    Ok((s, bot)) => {
+                        finished |= s.finished;
+                        stuck |= s.stuck;
+                        report.merge(s);
+                        bots[i] = Some(bot);
+                    }
+                    Err(_) => {
+                        report.error("task_panicked");
+                        stuck = true;
+                    }
+                }
+            }
+            if finished {
+                report.matches_finished += 1;
+            }
+            if stuck || !finished {
+                break 'campaigns;
+            }
+        }
+    }
+    report
+}
+
+/// Create a campaign of three, join it twice and choose each seat's Origin:
+/// the campaign id and the three tokens, or `None` (the error counted).
+async fn form_party(lobby: &Lobby, slot: u64, report: &mut Report) -> Option<(String, Vec<String>)> {
+    let body = CreateCampaign { game: "divinity".into(), seats: Some(PARTY_SEATS as u32), options: json!({}) };
+    let host = match lobby.create_campaign(&body).await {
+        Ok(c) => c,
+        Err(e) => {
+            report.error(e.code().unwrap_or("create_failed"));
+            return None;
+        }
+    };
+    let code = host.join_code.clone().unwrap_or_default();
+    let mut tokens = vec![host.token];
+    for _ in 1..PARTY_SEATS {
+        match lobby.join_campaign(&code).await {
+            Ok(j) => tokens.push(j.token),
+            Err(e) => {
+                report.error(e.code().unwrap_or("join_failed"));
+                return None;
+            }
+        }
+    }
+    for (i, token) in tokens.iter().enumerate() {
+        let origin = ORIGINS[(slot as usize + i) % ORIGINS.len()];
+        if let Err(e) = lobby.choose(&host.campaign_id, token, json!({ "origin": origin })).await {
+            report.error(e.code().unwrap_or("choose_failed"));
+            return None;
+        }
+    }
+    Some((host.campaign_id, tokens))
+}
+
 /// Play one seat until the match ends, the deadline passes, or it stalls.
-async fn play_seat(mut link: Link, mut bot: Bot, deadline: tokio::time::Instant) -> SeatStats {
+/// The bot is handed back, to play the seat's next match.
+async fn play_seat(link: Link, mut bot: Bot, deadline: tokio::time::Instant) -> (SeatStats, Bot) {
+    let st = play_seat_with(link, &mut bot, deadline).await;
+    (st, bot)
+}
+
+async fn play_seat_with(mut link: Link, bot: &mut Bot, deadline: tokio::time::Instant) -> SeatStats {
     let mut st = SeatStats::default();
     let mut p = Player::new();
     let mut reconnected = false;
@@ -300,15 +440,20 @@ async fn play_seat(mut link: Link, mut bot: Bot, deadline: tokio::time::Instant)
             }
             continue;
         }
-        if p.my_turn() {
-            match bot.pick(&p) {
-                Some(a) => link.send(p.act(a)),
-                None => {
-                    err(&mut st, "bot_has_no_action");
-                    st.stuck = true;
-                    return st;
-                }
+        if !bot.plays_duel() && p.no_legal_lists() {
+            err(&mut st, "no_legal_lists");
+            st.stuck = true;
+            return st;
+        }
+        let my_turn = p.my_turn();
+        match bot.act(&mut p) {
+            Some(frame) => link.send(frame),
+            None if my_turn && bot.plays_duel() => {
+                err(&mut st, "bot_has_no_action");
+                st.stuck = true;
+                return st;
             }
+            None => {}
         }
     }
 }
@@ -359,6 +504,7 @@ mod tests {
     async fn remote_servers_and_unbounded_runs_are_refused() {
         let cfg = |host: &str, matches, secs| LoadConfig {
             addr: ServerAddr::parse(host).unwrap(),
+            game: LoadGame::Duel,
             matches,
             duration: Duration::from_secs(secs),
             seed: 0,

@@ -1,6 +1,10 @@
-//! Talking to a server: the HTTP lobby ([`Lobby`]) and a WebSocket [`Link`]
-//! that says `hello` (or `watch`) and, when the connection drops, reconnects
-//! by itself with exponential backoff, resuming from the last `seq` it saw.
+//! Talking to a server: the HTTP lobby ([`Lobby`]: matches and campaigns)
+//! and a WebSocket [`Link`] that says `hello` (or `watch`) and, when the
+//! connection drops, reconnects by itself with exponential backoff, resuming
+//! from the last `seq` it saw.
+//!
+//! A campaign request that acts for a seat carries its token in the
+//! `Authorization: Bearer` header only: a URL gets logged and shared.
 
 use std::{
     sync::{
@@ -10,7 +14,10 @@ use std::{
     time::Duration,
 };
 
-use athlas_protocol::{ClientMsg, Created, ErrorBody, Joined, MatchList, MatchSummary, PROTOCOL_VERSION};
+use athlas_protocol::{
+    CampaignChoice, CampaignSeat, CampaignStatus, ClientMsg, CreateCampaign, Created, ErrorBody, Joined, MatchList,
+    MatchSummary, MyCampaigns, NextMatch, PROTOCOL_VERSION,
+};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::Value;
@@ -26,6 +33,9 @@ pub enum NetError {
     /// The HTTP request did not get an answer.
     #[error("HTTP request failed: {0}")]
     Http(#[from] reqwest::Error),
+    /// A campaign id or join code that cannot be part of a URL path.
+    #[error("{0:?} is not a campaign id or join code")]
+    BadName(String),
     /// The server answered with an error body.
     #[error("server refused ({status}): {code}: {message}")]
     Refused { status: u16, code: String, message: String },
@@ -157,6 +167,79 @@ impl Lobby {
         Self::answer(resp).await
     }
 
+    /// `POST /api/campaigns`: a new campaign; the answer holds seat 0's
+    /// token and the join code.
+    ///
+    /// # Errors
+    /// No answer, or the server refused (unknown game, bad options).
+    pub async fn create_campaign(&self, body: &CreateCampaign) -> Result<CampaignSeat, NetError> {
+        let resp = self.http.post(format!("{}/api/campaigns", self.addr.http())).json(body).send().await?;
+        Self::answer(resp).await
+    }
+
+    /// `POST /api/campaigns/join/{code}`: the next free seat.
+    ///
+    /// # Errors
+    /// No answer, no such code (`not_found`), every seat taken (`match_full`).
+    pub async fn join_campaign(&self, code: &str) -> Result<CampaignSeat, NetError> {
+        let code = path_segment(code)?;
+        let resp = self.http.post(format!("{}/api/campaigns/join/{code}", self.addr.http())).send().await?;
+        Self::answer(resp).await
+    }
+
+    /// `POST /api/campaigns/{id}/choose` as the seat of `token`.
+    ///
+    /// # Errors
+    /// No answer, or the campaign or the game refused the choice (its code).
+    pub async fn choose(&self, campaign: &str, token: &str, choice: Value) -> Result<CampaignStatus, NetError> {
+        let url = format!("{}/api/campaigns/{}/choose", self.addr.http(), path_segment(campaign)?);
+        let resp = self.http.post(url).bearer_auth(token).json(&CampaignChoice { choice }).send().await?;
+        Self::answer(resp).await
+    }
+
+    /// `POST /api/campaigns/{id}/next` as the seat of `token`: start the
+    /// campaign's next match.
+    ///
+    /// # Errors
+    /// No answer, `not_leader`, or `not_ready_for_next` (a match is on,
+    /// choices are missing, or the campaign is over).
+    pub async fn next_match(&self, campaign: &str, token: &str) -> Result<NextMatch, NetError> {
+        let url = format!("{}/api/campaigns/{}/next", self.addr.http(), path_segment(campaign)?);
+        let resp = self.http.post(url).bearer_auth(token).send().await?;
+        Self::answer(resp).await
+    }
+
+    /// `GET /api/campaigns/{id}`; with a token, `you` says its seat.
+    ///
+    /// # Errors
+    /// No answer or no such campaign.
+    pub async fn campaign(&self, campaign: &str, token: Option<&str>) -> Result<CampaignStatus, NetError> {
+        let mut req = self.http.get(format!("{}/api/campaigns/{}", self.addr.http(), path_segment(campaign)?));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        Self::answer(req.send().await?).await
+    }
+
+    /// `POST /api/campaigns/mine`: the campaigns of these seat tokens (in
+    /// the body, never the URL); unknown tokens are left out.
+    ///
+    /// # Errors
+    /// No answer.
+    pub async fn my_campaigns(&self, tokens: Vec<String>) -> Result<Vec<CampaignStatus>, NetError> {
+        #[derive(Deserialize)]
+        struct Mine {
+            campaigns: Vec<CampaignStatus>,
+        }
+        let resp = self
+            .http
+            .post(format!("{}/api/campaigns/mine", self.addr.http()))
+            .json(&MyCampaigns { tokens })
+            .send()
+            .await?;
+        Self::answer::<Mine>(resp).await.map(|m| m.campaigns)
+    }
+
     /// `GET /api/matches?status=open`.
     ///
     /// # Errors
@@ -165,6 +248,16 @@ impl Lobby {
         let resp = self.http.get(format!("{}/api/matches?status=open", self.addr.http())).send().await?;
         Self::answer(resp).await
     }
+}
+
+/// A campaign id or join code as one URL path segment: ids are UUIDs and
+/// codes letters and digits, so anything else is refused rather than escaped.
+fn path_segment(s: &str) -> Result<&str, NetError> {
+    let s = s.trim();
+    if s.is_empty() || !s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        return Err(NetError::BadName(s.to_owned()));
+    }
+    Ok(s)
 }
 
 /// Who a link speaks for.
@@ -404,5 +497,88 @@ mod tests {
         let watch: Value = serde_json::from_str(&Identity::Spectator { match_id: "m".into() }.greeting(None)).unwrap();
         assert_eq!(watch["type"], "watch");
         assert!(watch.get("last_seq").is_none());
+    }
+
+    /// A one-route HTTP server on loopback that answers every request with
+    /// `body` and hands back each request's head (request line and headers).
+    async fn recorder(body: &'static str) -> (ServerAddr, mpsc::UnboundedReceiver<String>) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = ServerAddr::parse(&listener.local_addr().unwrap().to_string()).unwrap();
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while let Ok((mut sock, _)) = listener.accept().await {
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 4096];
+                // Read the head and the body its Content-Length announces.
+                loop {
+                    let n = sock.read(&mut chunk).await.unwrap_or(0);
+                    if n == 0 {
+                        break;
+                    }
+                    buf.extend_from_slice(&chunk[..n]);
+                    let text = String::from_utf8_lossy(&buf).to_string();
+                    if let Some(end) = text.find("\r\n\r\n") {
+                        let len = text[..end]
+                            .lines()
+                            .find_map(|l| {
+                                l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_owned())
+                            })
+                            .and_then(|v| v.parse::<usize>().ok())
+                            .unwrap_or(0);
+                        if buf.len() >= end + 4 + len {
+                            break;
+                        }
+                    }
+                }
+                let _ = tx.send(String::from_utf8_lossy(&buf).to_string());
+                let resp = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = sock.write_all(resp.as_bytes()).await;
+            }
+        });
+        (addr, rx)
+    }
+
+    #[tokio::test]
+    async fn campaign_requests_carry_the_token_in_a_header_never_in_the_url() {
+        const STATUS: &str = r#"{"campaign_id":"c-1","game":"divinity","rules_version":2,"stage":"between","seats":[],"matches":[],"saved":null,"match_id":"m-2","campaigns":[]}"#;
+        let (addr, mut seen) = recorder(STATUS).await;
+        let lobby = Lobby::new(addr);
+        let token = "s3cret-token";
+        lobby.choose("c-1", token, serde_json::json!({"origin":"ifan"})).await.unwrap();
+        lobby.next_match("c-1", token).await.unwrap();
+        lobby.campaign("c-1", Some(token)).await.unwrap();
+        lobby.my_campaigns(vec![token.to_owned()]).await.unwrap();
+        let mut requests = Vec::new();
+        for _ in 0..4 {
+            requests.push(seen.recv().await.unwrap());
+        }
+        let lines: Vec<&str> = requests.iter().map(|r| r.lines().next().unwrap()).collect();
+        assert_eq!(
+            lines,
+            [
+                "POST /api/campaigns/c-1/choose HTTP/1.1",
+                "POST /api/campaigns/c-1/next HTTP/1.1",
+                "GET /api/campaigns/c-1 HTTP/1.1",
+                "POST /api/campaigns/mine HTTP/1.1",
+            ]
+        );
+        for r in &requests[..3] {
+            let auth = r.lines().find(|l| l.to_ascii_lowercase().starts_with("authorization:")).unwrap_or("");
+            assert_eq!(auth.split_once(':').map(|(_, v)| v.trim()), Some("Bearer s3cret-token"), "{r}");
+        }
+        assert!(requests[0].ends_with(r#"{"choice":{"origin":"ifan"}}"#), "{}", requests[0]);
+        assert!(
+            requests[3].ends_with(r#"{"tokens":["s3cret-token"]}"#),
+            "mine sends tokens in the body: {}",
+            requests[3]
+        );
+        assert!(lines.iter().all(|l| !l.contains(token)), "a token in a URL: {lines:?}");
+        // A name that is not one path segment never reaches the server.
+        assert!(matches!(lobby.next_match("../matches", token).await, Err(NetError::BadName(_))));
+        assert!(matches!(lobby.join_campaign("AB?token=x").await, Err(NetError::BadName(_))));
     }
 }

@@ -4,10 +4,14 @@
 //!
 //! Only the fields it uses are parsed; the rest of each frame (the board,
 //! the players) is skipped, which keeps per-action work small under load.
+//!
+//! What is legal comes from the frame's `legal` list (one entry per seat
+//! this receiver acts for: its own and any seat handed to it), or, for a
+//! server that lists it only in the duel's view, from `view.legal`.
 
 use std::time::{Duration, Instant};
 
-use athlas_protocol::Seat;
+use athlas_protocol::{LegalFor, Seat};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -45,6 +49,16 @@ struct FrameLite {
     id: Option<u64>,
     #[serde(default)]
     seat: Option<Seat>,
+    /// `update`: the player who sent it, when it acted for a handed seat.
+    #[serde(default)]
+    sender: Option<Seat>,
+    #[serde(default)]
+    legal: Vec<LegalFor>,
+    #[serde(default)]
+    campaign_id: Option<String>,
+    /// Who controls each seat, while any seat is handed.
+    #[serde(default)]
+    control: Option<Vec<Option<Seat>>>,
     #[serde(default)]
     code: Option<String>,
     #[serde(default)]
@@ -93,8 +107,16 @@ pub struct Player {
     pub phase: String,
     /// Seats the game waits for.
     pub waiting: Vec<Seat>,
-    /// `view.legal`: what this seat may do now.
+    /// What this seat may do now: the frame's `legal` entry of this seat,
+    /// else `view.legal` (the duel's view lists it too).
     pub legal: Vec<Value>,
+    /// The frame's `legal`: every seat this receiver may act for now (its
+    /// own and handed ones) with their actions.
+    pub legal_for: Vec<LegalFor>,
+    /// The campaign the match belongs to (from `welcome`).
+    pub campaign_id: Option<String>,
+    /// The last frame said who controls each seat (some seat is handed).
+    pub handed: bool,
     pub finished: bool,
     pub welcomed: bool,
     pub in_flight: Option<InFlight>,
@@ -110,7 +132,14 @@ impl Player {
         Player { next_id: 1, ..Player::default() }
     }
 
-    fn take_state(&mut self, status: Option<StatusLite>, view: Option<ViewLite>) {
+    fn take_state(
+        &mut self,
+        status: Option<StatusLite>,
+        view: Option<ViewLite>,
+        legal: Vec<LegalFor>,
+        control: Option<Vec<Option<Seat>>>,
+    ) {
+        self.handed = control.is_some_and(|c| c.iter().any(Option::is_some));
         let status = status.unwrap_or_default();
         self.finished = status.status == "finished";
         let view = view.unwrap_or_default();
@@ -121,7 +150,14 @@ impl Player {
         if self.finished {
             self.waiting.clear();
         }
-        self.legal = view.legal;
+        self.legal_for = legal.into_iter().filter(|l| !l.actions.is_empty()).collect();
+        if self.finished {
+            self.legal_for.clear();
+        }
+        self.legal = match self.legal_for.iter().find(|l| Some(l.seat) == self.seat) {
+            Some(own) => own.actions.clone(),
+            None => view.legal,
+        };
     }
 
     /// Read one server frame.
@@ -134,15 +170,21 @@ impl Player {
                 self.welcomed = true;
                 self.seat = f.seat;
                 self.seq = f.seq;
-                self.take_state(f.status, f.view);
+                self.campaign_id = f.campaign_id;
+                self.take_state(f.status, f.view, f.legal, f.control);
                 Observed::Welcome
             }
             "update" => {
                 self.seq = f.seq;
-                if f.seat.is_some() && f.seat == self.seat {
+                // Sent by this seat: for itself, or for a seat handed to it.
+                let by_me = match f.sender {
+                    Some(sender) => Some(sender) == self.seat,
+                    None => f.seat.is_some() && f.seat == self.seat,
+                };
+                if by_me {
                     self.last_own_update = f.seq;
                 }
-                self.take_state(f.status, f.view);
+                self.take_state(f.status, f.view, f.legal, f.control);
                 Observed::Update
             }
             "ack" => {
@@ -187,11 +229,46 @@ impl Player {
             && self.seat.is_some_and(|s| self.waiting.contains(&s))
     }
 
+    /// The seats this receiver may act for now, each with what it may do:
+    /// the frame's `legal` list, else its own seat with `view.legal` while
+    /// the game waits for it. Empty while an act is in flight or the view
+    /// is older than the last ack.
+    pub fn actionable(&self) -> Vec<(Seat, &[Value])> {
+        if !self.welcomed || self.finished || self.in_flight.is_some() || !self.view_is_current() {
+            return Vec::new();
+        }
+        if !self.legal_for.is_empty() {
+            return self.legal_for.iter().map(|l| (l.seat, l.actions.as_slice())).collect();
+        }
+        match self.seat {
+            Some(s) if self.waiting.contains(&s) => vec![(s, self.legal.as_slice())],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The game waits for this seat, no seat is handed, the view is current,
+    /// and yet the frame lists no legal action for anyone: the server sends
+    /// no `legal` lists (older than campaigns), so a player that picks only
+    /// from them cannot play here.
+    pub fn no_legal_lists(&self) -> bool {
+        self.my_turn() && !self.handed && self.legal_for.is_empty()
+    }
+
     /// An `act` frame for `action`, recorded as in flight.
     pub fn act(&mut self, action: Value) -> String {
+        self.act_for(None, action)
+    }
+
+    /// An `act` frame for `action` on behalf of `seat` (a seat handed to this
+    /// one; `None` or this receiver's own seat: no `seat` field).
+    pub fn act_for(&mut self, seat: Option<Seat>, action: Value) -> String {
         let id = self.next_id;
         self.next_id += 1;
-        let frame = serde_json::json!({"type": "act", "id": id, "action": action}).to_string();
+        let mut frame = serde_json::json!({"type": "act", "id": id, "action": action});
+        if let Some(s) = seat.filter(|s| Some(*s) != self.seat) {
+            frame["seat"] = s.into();
+        }
+        let frame = frame.to_string();
         self.in_flight = Some(InFlight { id, frame: frame.clone(), sent_at: Instant::now(), seq_at_send: self.seq });
         frame
     }
@@ -304,6 +381,51 @@ mod tests {
         p.observe(&update(0, 6, &[1]));
         assert!(p.settle_after_reconnect());
         assert!(p.in_flight.is_none());
+    }
+
+    #[test]
+    fn the_frame_legal_list_names_every_seat_to_act_for() {
+        let mut p = Player::new();
+        let w = json!({"type":"welcome","protocol":1,"match_id":"m","game":"divinity","seat":1,"seq":2,
+            "campaign_id":"c1","status":{"status":"waiting","seats":[0,1]},
+            "view":{"phase":{"phase":"travel"},"waiting":[0,1]},
+            "legal":[{"seat":1,"actions":[{"type":"travel","to":"2"}]},{"seat":0,"actions":[{"type":"pass"}]}]});
+        p.observe(&w.to_string());
+        assert_eq!(p.campaign_id.as_deref(), Some("c1"));
+        assert_eq!(p.legal, vec![json!({"type":"travel","to":"2"})], "its own seat's entry");
+        let seats: Vec<Seat> = p.actionable().iter().map(|(s, _)| *s).collect();
+        assert_eq!(seats, [1, 0]);
+        let frame: Value = serde_json::from_str(&p.act_for(Some(0), json!({"type":"pass"}))).unwrap();
+        assert_eq!(frame["seat"], 0, "acting for a handed seat names it");
+        assert!(p.actionable().is_empty(), "an act is in flight");
+        p.observe(r#"{"type":"ack","id":1,"seq":3}"#);
+        // The update of the handed seat, sent by this one, settles like its own.
+        p.observe(r#"{"type":"update","seq":3,"seat":0,"sender":1,"events":[],"status":{"status":"waiting","seats":[1]},"view":{}}"#);
+        assert_eq!(p.last_own_update, Some(3));
+        // No frame list: its own waiting seat, with what the view lists (the
+        // duel's creation phase lists nothing and the bot drafts).
+        assert_eq!(p.actionable(), vec![(1, &[][..])]);
+        let own: Value = serde_json::from_str(&p.act_for(Some(1), json!({"type":"pass"}))).unwrap();
+        assert!(own.get("seat").is_none(), "its own seat needs no seat field");
+    }
+
+    #[test]
+    fn a_server_without_legal_lists_is_recognised() {
+        let mut p = Player::new();
+        let frame = |legal: Value, control: Value| {
+            json!({"type":"welcome","seat":0,"seq":1,"status":{"status":"waiting","seats":[0]},"view":{},
+                   "legal":legal,"control":control})
+            .to_string()
+        };
+        p.observe(&frame(json!([]), Value::Null));
+        assert!(p.no_legal_lists(), "its turn and nothing listed");
+        p.observe(&frame(json!([{"seat":0,"actions":[{"type":"end_turn"}]}]), Value::Null));
+        assert!(!p.no_legal_lists());
+        // Its seat handed to another player: nothing listed here, rightly.
+        p.observe(&frame(json!([]), json!([1, null])));
+        assert!(p.handed && !p.no_legal_lists());
+        p.observe(&frame(json!([]), json!([null, null])));
+        assert!(!p.handed, "all seats back with their owners");
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! Scripted and bot play: actions from JSON lines, every received frame
 //! written to stdout as one JSON line. For bots and end-to-end tests.
 //!
-//! A script line is a duel action (`{"type":"end_turn"}`), a full client
-//! frame (`{"type":"act","id":9,"action":{..}}`, `{"type":"ping"}`), blank,
-//! or a `#` comment. Each `act` waits for its `ack` or `error` before the
+//! A script line is an action of the game (`{"type":"end_turn"}` in the duel,
+//! `{"type":"choose_round","explore":true}` in Divinity), a full client
+//! frame (`{"type":"act","id":9,"action":{..}}`, with `"seat":S` to act for
+//! a seat handed to this one; `take_back`, `hand`, `ping`), blank, or a `#`
+//! comment. Each `act` waits for its `ack` or `error` before the
 //! next line goes; by default each line also waits until the game waits for
 //! this seat (so two scripts, one per seat, interleave by themselves).
 
@@ -12,7 +14,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use athlas_engine::duel::DuelAction;
+use athlas_engine::{divinity::DivinityAction, duel::DuelAction};
 use serde_json::Value;
 use tokio::time::sleep_until;
 
@@ -31,15 +33,41 @@ pub enum ScriptLine {
     Frame(Value),
 }
 
-/// Frame types a script may send as they are.
-const FRAME_TYPES: [&str; 2] = ["act", "ping"];
+/// Frame types a script may send as they are (`take_back` and `hand` are
+/// answered by an `ack` or `error` that the script prints, not waits for).
+const FRAME_TYPES: [&str; 4] = ["act", "ping", "take_back", "hand"];
+
+/// Which game's actions a script's lines are checked as before anything is
+/// sent (the server checks them again; this names the line of a typo).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// Sent as they are (`--raw`).
+    Nothing,
+    Duel,
+    Divinity,
+}
+
+impl Check {
+    /// The check for `game`, or none when `raw`.
+    ///
+    /// # Errors
+    /// A game whose actions this client does not know.
+    pub fn for_game(game: &str, raw: bool) -> Result<Check, String> {
+        match (raw, game) {
+            (true, _) => Ok(Check::Nothing),
+            (false, "duel") => Ok(Check::Duel),
+            (false, "divinity") => Ok(Check::Divinity),
+            (false, other) => Err(format!("scripts are checked as duel or divinity actions, not {other:?} (--raw)")),
+        }
+    }
+}
 
 /// Parse one line. `Ok(None)` for blank lines and `#` comments.
 ///
 /// # Errors
-/// Not JSON, not an object with a `type`, or (with `check`) an action the
-/// duel does not know, explained in words.
-pub fn parse_line(line: &str, check: bool) -> Result<Option<ScriptLine>, String> {
+/// Not JSON, not an object with a `type`, or (unless [`Check::Nothing`]) an
+/// action the game does not know, explained in words.
+pub fn parse_line(line: &str, check: Check) -> Result<Option<ScriptLine>, String> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
@@ -53,27 +81,31 @@ pub fn parse_line(line: &str, check: bool) -> Result<Option<ScriptLine>, String>
             let Some(action) = v.get("action") else {
                 return Err("an act frame needs an \"action\"".into());
             };
-            if check {
-                check_action(action)?;
-            }
+            check_action(action, check)?;
         }
         return Ok(Some(ScriptLine::Frame(v)));
     }
-    if check {
-        check_action(&v)?;
-    }
+    check_action(&v, check)?;
     Ok(Some(ScriptLine::Action(v)))
 }
 
-fn check_action(v: &Value) -> Result<(), String> {
-    serde_json::from_value::<DuelAction>(v.clone()).map(|_| ()).map_err(|e| format!("not a duel action: {e}"))
+fn check_action(v: &Value, check: Check) -> Result<(), String> {
+    match check {
+        Check::Nothing => Ok(()),
+        Check::Duel => {
+            serde_json::from_value::<DuelAction>(v.clone()).map(|_| ()).map_err(|e| format!("not a duel action: {e}"))
+        }
+        Check::Divinity => serde_json::from_value::<DivinityAction>(v.clone())
+            .map(|_| ())
+            .map_err(|e| format!("not a divinity action: {e}")),
+    }
 }
 
 /// Parse a whole script, naming the line of the first mistake.
 ///
 /// # Errors
 /// The first line that does not parse, with its number (from 1).
-pub fn parse_script(text: &str, check: bool) -> Result<Vec<ScriptLine>, String> {
+pub fn parse_script(text: &str, check: Check) -> Result<Vec<ScriptLine>, String> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         match parse_line(line, check) {
@@ -124,6 +156,8 @@ pub struct Outcome {
     /// Error frames received.
     pub errors: u64,
     pub finished: bool,
+    /// The `seq` of the last `welcome`/`update` seen, to resume from.
+    pub last_seq: Option<u64>,
 }
 
 /// Play `lines` (then, with a bot, random legal actions until the game
@@ -132,9 +166,24 @@ pub struct Outcome {
 /// # Errors
 /// The link gave up, the greeting was refused, or the bot cannot play.
 pub async fn run(
-    mut link: Link,
+    link: Link,
     lines: Vec<ScriptLine>,
     mut bot: Option<Bot>,
+    out: &mut (dyn Write + Send),
+    cfg: ScriptConfig,
+) -> anyhow::Result<Outcome> {
+    run_with(link, lines, bot.as_mut(), out, cfg).await
+}
+
+/// [`run`] with a bot kept by the caller (a campaign's bot plays on, with
+/// the same random stream and action count, into the next match).
+///
+/// # Errors
+/// As [`run`].
+pub async fn run_with(
+    mut link: Link,
+    lines: Vec<ScriptLine>,
+    mut bot: Option<&mut Bot>,
     out: &mut (dyn Write + Send),
     cfg: ScriptConfig,
 ) -> anyhow::Result<Outcome> {
@@ -231,11 +280,14 @@ pub async fn run(
             continue;
         }
         result.finished = p.finished;
+        result.last_seq = p.seq;
         if tokio::time::Instant::now() < next_send_at && !p.finished {
             continue;
         }
         if next < lines.len() {
-            let ready = !cfg.wait_turn || p.finished || p.my_turn() || {
+            // Its own turn, or a seat handed to it with something listed.
+            let listed = p.actionable().iter().any(|(_, actions)| !actions.is_empty());
+            let ready = !cfg.wait_turn || p.finished || p.my_turn() || listed || {
                 let since = *turn_wait_since.get_or_insert_with(Instant::now);
                 since.elapsed() >= cfg.turn_timeout
             };
@@ -252,17 +304,21 @@ pub async fn run(
             continue;
         }
         if let Some(b) = bot.as_mut() {
-            if !p.finished {
-                if p.my_turn() {
-                    match b.pick(&p) {
-                        Some(a) => {
-                            link.send(p.act(a));
-                            next_send_at = tokio::time::Instant::now() + cfg.pace.unwrap_or_default();
-                        }
-                        None => {
-                            anyhow::bail!("the bot has no action to take (an empty catalogue?)")
-                        }
+            if !p.finished && !b.spent() {
+                if !b.plays_duel() && p.no_legal_lists() {
+                    anyhow::bail!("the server lists no legal actions for this seat; the Divinity bot needs a server that does (issue 13)");
+                }
+                let my_turn = p.my_turn();
+                match b.act(&mut p) {
+                    Some(frame) => {
+                        link.send(frame);
+                        next_send_at = tokio::time::Instant::now() + cfg.pace.unwrap_or_default();
                     }
+                    // A Divinity bot with nothing listed waits for the next frame.
+                    None if my_turn && b.plays_duel() => {
+                        anyhow::bail!("the bot has no action to take (an empty catalogue?)")
+                    }
+                    None => {}
                 }
                 continue;
             }
@@ -280,28 +336,43 @@ mod tests {
 
     #[test]
     fn lines_are_actions_frames_or_nothing() {
-        assert_eq!(parse_line("", true), Ok(None));
-        assert_eq!(parse_line("  # a comment", true), Ok(None));
+        assert_eq!(parse_line("", Check::Duel), Ok(None));
+        assert_eq!(parse_line("  # a comment", Check::Duel), Ok(None));
         assert_eq!(
-            parse_line(r#"{"type":"end_turn"}"#, true),
+            parse_line(r#"{"type":"end_turn"}"#, Check::Duel),
             Ok(Some(ScriptLine::Action(json!({"type":"end_turn"}))))
         );
         assert_eq!(
-            parse_line(r#"{"type":"act","id":3,"action":{"type":"move","to":[1,-1]}}"#, true),
+            parse_line(r#"{"type":"act","id":3,"action":{"type":"move","to":[1,-1]}}"#, Check::Duel),
             Ok(Some(ScriptLine::Frame(json!({"type":"act","id":3,"action":{"type":"move","to":[1,-1]}}))))
         );
-        assert_eq!(parse_line(r#"{"type":"ping"}"#, true), Ok(Some(ScriptLine::Frame(json!({"type":"ping"})))));
+        assert_eq!(parse_line(r#"{"type":"ping"}"#, Check::Duel), Ok(Some(ScriptLine::Frame(json!({"type":"ping"})))));
     }
 
     #[test]
     fn mistakes_are_named_with_their_line() {
-        assert!(parse_line("{nope", true).unwrap_err().starts_with("not JSON"));
-        assert!(parse_line("[1]", true).unwrap_err().contains("\"type\""));
-        assert!(parse_line(r#"{"type":"fly"}"#, true).unwrap_err().starts_with("not a duel action"));
-        assert!(parse_line(r#"{"type":"fly"}"#, false).is_ok(), "unchecked lines go as they are");
-        assert!(parse_line(r#"{"type":"act","id":1}"#, true).unwrap_err().contains("action"));
-        let e = parse_script("# start\n{\"type\":\"pass\"}\n{\"type\":\"move\"}\n", true).unwrap_err();
+        assert!(parse_line("{nope", Check::Duel).unwrap_err().starts_with("not JSON"));
+        assert!(parse_line("[1]", Check::Duel).unwrap_err().contains("\"type\""));
+        assert!(parse_line(r#"{"type":"fly"}"#, Check::Duel).unwrap_err().starts_with("not a duel action"));
+        assert!(parse_line(r#"{"type":"fly"}"#, Check::Nothing).is_ok(), "unchecked lines go as they are");
+        assert!(parse_line(r#"{"type":"act","id":1}"#, Check::Duel).unwrap_err().contains("action"));
+        let e = parse_script("# start\n{\"type\":\"pass\"}\n{\"type\":\"move\"}\n", Check::Duel).unwrap_err();
         assert!(e.starts_with("line 3: not a duel action"), "{e}");
-        assert_eq!(parse_script("{\"type\":\"pass\"}\n\n{\"type\":\"resign\"}", true).unwrap().len(), 2);
+        assert_eq!(parse_script("{\"type\":\"pass\"}\n\n{\"type\":\"resign\"}", Check::Duel).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn divinity_lines_are_checked_as_divinity_actions() {
+        let d = Check::for_game("divinity", false).unwrap();
+        assert!(parse_line(r#"{"type":"choose_round","explore":true}"#, d).is_ok());
+        assert!(parse_line(r#"{"type":"act","seat":2,"action":{"type":"end_turn"}}"#, d).is_ok());
+        assert!(parse_line(r#"{"type":"choose_round"}"#, d).unwrap_err().starts_with("not a divinity action"));
+        assert!(parse_line(r#"{"type":"end_activations"}"#, d).is_err(), "a duel action is not a divinity one");
+        assert!(parse_line(r#"{"type":"choose_round","explore":true}"#, Check::Duel).is_err());
+        assert_eq!(Check::for_game("chess", true), Ok(Check::Nothing));
+        assert!(Check::for_game("chess", false).is_err());
+        let hand = parse_line(r#"{"type":"hand","id":5,"seat":1,"to":0}"#, d).unwrap();
+        assert_eq!(hand, Some(ScriptLine::Frame(json!({"type":"hand","id":5,"seat":1,"to":0}))));
+        assert!(matches!(parse_line(r#"{"type":"take_back","id":6}"#, d), Ok(Some(ScriptLine::Frame(_)))));
     }
 }

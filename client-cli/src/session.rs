@@ -13,6 +13,10 @@
 //! `DIR/<server>/<match>.watch.json` for a match only watched, where
 //! `<server>` is the server's `HOST:PORT` made safe for a file name. `DIR`
 //! holds a `.gitignore` of `*`, so tokens never end up in a repository.
+//!
+//! A campaign seat ([`SavedCampaign`]) is saved the same way, one file per
+//! seat: `DIR/<server>/campaign-<id>.seat<N>.json`. Its token is valid for
+//! every match of the campaign, so the file keeps the campaign, not a match.
 
 use std::path::{Path, PathBuf};
 
@@ -51,6 +55,158 @@ pub enum FindError {
     Io { dir: String, source: std::io::Error },
 }
 
+/// A campaign seat's file, never read as a match seat.
+fn is_campaign_file(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(CAMPAIGN_PREFIX))
+}
+
+const CAMPAIGN_PREFIX: &str = "campaign-";
+
+/// What the client remembers about one seat of a campaign.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedCampaign {
+    pub server: String,
+    pub campaign_id: String,
+    pub seat: Seat,
+    /// The secret seat token, valid for every match of the campaign.
+    pub token: String,
+    /// The code friends join with (kept by the host's seat).
+    #[serde(default)]
+    pub join_code: Option<String>,
+    /// The match `last_seq` belongs to: a `hello` into another match of the
+    /// campaign starts from nothing.
+    #[serde(default)]
+    pub current_match: Option<String>,
+    #[serde(default)]
+    pub last_seq: Option<u64>,
+}
+
+impl SavedCampaign {
+    /// This seat's file (see the module doc).
+    pub fn path_in(&self, dir: &Path) -> PathBuf {
+        dir.join(safe(&self.server)).join(format!(
+            "{CAMPAIGN_PREFIX}{}.seat{}.json",
+            safe(&self.campaign_id),
+            self.seat
+        ))
+    }
+
+    /// The command that comes back to this seat, for the player to copy
+    /// (the token stays in the file).
+    pub fn resume_command(&self) -> String {
+        format!("athlas campaign resume {} --seat {} --server {}", self.campaign_id, self.seat, self.server)
+    }
+
+    /// The `last_seq` to say `hello` with, when the match is still `match_id`.
+    pub fn last_seq_in(&self, match_id: &str) -> Option<u64> {
+        self.last_seq.filter(|_| self.current_match.as_deref() == Some(match_id))
+    }
+
+    /// Write this seat's file (atomically, readable by its owner only).
+    ///
+    /// # Errors
+    /// When the folder or the file cannot be written, or the file holds
+    /// another token for this seat (a different campaign seat must never be
+    /// written over; delete the file by hand if it is truly stale).
+    pub fn save_in(&self, dir: &Path) -> std::io::Result<PathBuf> {
+        let path = self.path_in(dir);
+        if let Ok(bytes) = std::fs::read(&path) {
+            if let Ok(old) = serde_json::from_slice::<SavedCampaign>(&bytes) {
+                if old.token != self.token {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::AlreadyExists,
+                        format!("{} holds another token for this seat; not writing over it", path.display()),
+                    ));
+                }
+            }
+        }
+        write_private(dir, &path, &serde_json::to_vec_pretty(self).expect("serializes"))?;
+        Ok(path)
+    }
+
+    /// # Errors
+    /// See [`SavedCampaign::save_in`].
+    pub fn save(&self) -> std::io::Result<PathBuf> {
+        self.save_in(&dir())
+    }
+
+    /// Every campaign seat saved in `dir`, by server, campaign and seat.
+    ///
+    /// # Errors
+    /// The folder exists but cannot be read.
+    pub fn all_in(dir: &Path) -> std::io::Result<Vec<SavedCampaign>> {
+        let mut found = Vec::new();
+        let servers = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(found),
+            Err(e) => return Err(e),
+        };
+        for server in servers {
+            let server = server?.path();
+            if !server.is_dir() {
+                continue;
+            }
+            for file in std::fs::read_dir(&server)? {
+                let file = file?.path();
+                if is_campaign_file(&file) && file.extension().is_some_and(|e| e == "json") {
+                    if let Ok(saved) = serde_json::from_slice::<SavedCampaign>(&std::fs::read(&file)?) {
+                        found.push(saved);
+                    }
+                }
+            }
+        }
+        found.sort_by(|a, b| (&a.server, &a.campaign_id, a.seat).cmp(&(&b.server, &b.campaign_id, b.seat)));
+        Ok(found)
+    }
+
+    /// The one saved seat of `campaign_id` that fits `server` and `seat`.
+    ///
+    /// # Errors
+    /// None fits, or several do and the caller must say which.
+    pub fn find_in(
+        dir: &Path,
+        campaign_id: &str,
+        server: Option<&str>,
+        seat: Option<Seat>,
+    ) -> Result<SavedCampaign, String> {
+        let mut fits: Vec<SavedCampaign> = SavedCampaign::all_in(dir)
+            .map_err(|e| format!("reading {}: {e}", dir.display()))?
+            .into_iter()
+            .filter(|s| s.campaign_id == campaign_id)
+            .filter(|s| server.is_none_or(|srv| s.server == srv))
+            .filter(|s| seat.is_none_or(|seat| s.seat == seat))
+            .collect();
+        match fits.len() {
+            0 => Err(format!("no saved seat of campaign {campaign_id} in {}", dir.display())),
+            1 => Ok(fits.remove(0)),
+            _ => Err(format!(
+                "several seats of campaign {campaign_id} are saved in {}; say which one is yours:\n{}",
+                dir.display(),
+                fits.iter().map(|s| format!("  {}", s.resume_command())).collect::<Vec<_>>().join("\n")
+            )),
+        }
+    }
+}
+
+/// Write `bytes` to `path` under `dir` atomically, readable by the owner
+/// only, with the folder's `.gitignore` in place.
+fn write_private(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    std::fs::create_dir_all(path.parent().expect("a seat file has a folder"))?;
+    // Tokens are secrets: keep the whole folder out of git.
+    let ignore = dir.join(".gitignore");
+    if !ignore.exists() {
+        std::fs::write(&ignore, "# athlas seat tokens: never commit them\n*\n")?;
+    }
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, bytes)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o600));
+    }
+    std::fs::rename(&tmp, path)
+}
+
 /// Where saved seats live.
 pub fn dir() -> PathBuf {
     std::env::var_os("ATHLAS_STATE_DIR").map_or_else(|| PathBuf::from(".athlas"), PathBuf::from)
@@ -85,20 +241,7 @@ impl Saved {
     /// When the folder or the file cannot be written.
     pub fn save_in(&self, dir: &Path) -> std::io::Result<PathBuf> {
         let path = self.path_in(dir);
-        std::fs::create_dir_all(path.parent().expect("a seat file has a folder"))?;
-        // Tokens are secrets: keep the whole folder out of git.
-        let ignore = dir.join(".gitignore");
-        if !ignore.exists() {
-            std::fs::write(&ignore, "# athlas seat tokens: never commit them\n*\n")?;
-        }
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, serde_json::to_vec_pretty(self).expect("serializes"))?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o600));
-        }
-        std::fs::rename(&tmp, &path)?;
+        write_private(dir, &path, &serde_json::to_vec_pretty(self).expect("serializes"))?;
         Ok(path)
     }
 
@@ -124,6 +267,9 @@ impl Saved {
                 vec![server]
             };
             for file in files {
+                if is_campaign_file(&file) {
+                    continue;
+                }
                 if file.extension().is_some_and(|e| e == "json") {
                     if let Ok(saved) = serde_json::from_slice::<Saved>(&std::fs::read(&file)?) {
                         found.push(saved);
@@ -270,6 +416,54 @@ mod tests {
         let old = seat("a:1", "m-old", 0, "t");
         std::fs::write(dir.join("m-old.json"), serde_json::to_vec(&old).unwrap()).unwrap();
         assert_eq!(Saved::find_in(&dir, "m-old", None, None).unwrap(), old);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    fn campaign_seat(seat: Seat, token: &str) -> SavedCampaign {
+        SavedCampaign {
+            server: "http://127.0.0.1:8080".into(),
+            campaign_id: "c-1".into(),
+            seat,
+            token: token.into(),
+            join_code: None,
+            current_match: None,
+            last_seq: None,
+        }
+    }
+
+    #[test]
+    fn three_campaign_seats_in_one_folder_keep_their_own_files() {
+        let dir = temp("campaign-seats");
+        let seats: Vec<SavedCampaign> = (0..3).map(|s| campaign_seat(s, &format!("token-{s}"))).collect();
+        for s in &seats {
+            s.save_in(&dir).unwrap();
+        }
+        let files: Vec<String> =
+            seats.iter().map(|s| s.path_in(&dir).file_name().unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(files, ["campaign-c-1.seat0.json", "campaign-c-1.seat1.json", "campaign-c-1.seat2.json"]);
+        assert_eq!(SavedCampaign::all_in(&dir).unwrap(), seats);
+        for s in 0..3 {
+            let found = SavedCampaign::find_in(&dir, "c-1", None, Some(s)).unwrap();
+            assert_eq!(found.token, format!("token-{s}"));
+        }
+        // Without --seat it asks, naming each seat's command and no token.
+        let ask = SavedCampaign::find_in(&dir, "c-1", None, None).unwrap_err();
+        assert!(ask.contains("athlas campaign resume c-1 --seat 2 --server http://127.0.0.1:8080"), "{ask}");
+        assert!(!ask.contains("token-"), "a token printed: {ask}");
+        // Another token for a seat already saved is refused, the file untouched.
+        let other = campaign_seat(1, "someone-else");
+        assert_eq!(other.save_in(&dir).unwrap_err().kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(SavedCampaign::find_in(&dir, "c-1", None, Some(1)).unwrap().token, "token-1");
+        // The same seat saved again (a newer last_seq) is fine.
+        let later = SavedCampaign { current_match: Some("m".into()), last_seq: Some(9), ..seats[1].clone() };
+        later.save_in(&dir).unwrap();
+        assert_eq!(later.last_seq_in("m"), Some(9));
+        assert_eq!(later.last_seq_in("another-match"), None, "a seq of another match is not resumed from");
+        // Campaign files are not match seats, and match seats are not campaigns.
+        assert!(Saved::all_in(&dir).unwrap().is_empty());
+        seat("http://127.0.0.1:8080", "m1", 0, "t").save_in(&dir).unwrap();
+        assert_eq!(SavedCampaign::all_in(&dir).unwrap().len(), 3);
+        assert!(campaign_seat(0, "x").resume_command().split_whitespace().all(|w| !w.contains("token")));
         let _ = std::fs::remove_dir_all(&dir);
     }
 
