@@ -242,12 +242,13 @@ impl Journey {
 /// # Errors
 /// Always, until the UI is wired in.
 pub async fn open_divinity_ui(link: Link, seat: SavedCampaign) -> anyhow::Result<()> {
-    drop(link);
-    anyhow::bail!(
-        "this build has no Divinity terminal UI yet; play seat {} headless with `{} --bot` or `--script FILE`",
-        seat.seat,
-        seat.resume_command()
-    )
+    // The TUI picks the Divinity screen from the welcome's game.
+    let app = crate::tui::App::new(
+        athlas_engine::duel::card::Catalogue::standard(),
+        seat.current_match.clone().unwrap_or_default(),
+        seat.join_code.clone(),
+    );
+    crate::tui::run(link, app, None).await
 }
 
 #[cfg(test)]

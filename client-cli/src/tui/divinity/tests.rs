@@ -184,7 +184,7 @@ fn combat_shows_enemies_with_hp_and_dice_in_words() {
         assert!(shows(&rows, &line), "{line}: {rows:#?}");
     }
     // A roll in the log and in the decision line once someone rolls.
-    let (seat, events) = g.play_until(|s| s.pending.is_some() || s.enemy_roll.is_some());
+    let (seat, events) = g.play_until(|s| s.pending_roll().is_some() || s.enemy_roll().is_some());
     app.on_frame(&g.update(seat, &events, 0, None));
     assert!(play(&app).last_roll.as_deref().is_some_and(|r| r.contains("rolled")), "{:?}", play(&app).log);
     let rows = screen(&app);
@@ -260,7 +260,7 @@ fn print_the_screen() {
     assert!(shows(&rows, "Hand: "), "{rows:#?}");
     app.on_key(key(KeyCode::Tab));
     app.on_key(key(KeyCode::Tab));
-    let (seat, events) = g.play_until(|s| s.pending.is_some() || s.enemy_roll.is_some());
+    let (seat, events) = g.play_until(|s| s.pending_roll().is_some() || s.enemy_roll().is_some());
     app.on_frame(&g.update(seat, &events, 0, None));
     let rows = screen(&app);
     println!("{}", rows.join("\n"));
