@@ -30,23 +30,7 @@ use uuid::Uuid;
 
 /// `METHOD path` with a bearer token: (status, JSON body).
 async fn http_auth(addr: &str, method: &str, path: &str, token: &str, body: Option<Value>) -> (u16, Value) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).await.unwrap();
-    let text = String::from_utf8_lossy(&buf);
-    let status: u16 = text.split_whitespace().nth(1).unwrap().parse().unwrap();
-    let json = match (text.find('{'), text.rfind('}')) {
-        (Some(a), Some(b)) => &text[a..=b],
-        _ => "null",
-    };
-    (status, serde_json::from_str(json).unwrap_or(Value::Null))
+    http_as(addr, method, path, Some(token), body).await
 }
 
 /// A small deterministic RNG for the bots' choices.

@@ -175,10 +175,22 @@ pub fn strip_ansi(s: &str) -> String {
 
 /// Minimal HTTP/1.1 client: one request per connection; status and body.
 pub async fn http_text(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, String) {
+    http_text_as(addr, method, path, None, body).await
+}
+
+/// [`http_text`] with a seat token as `Authorization: Bearer`.
+pub async fn http_text_as(
+    addr: &str,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, String) {
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes()).await.unwrap();
@@ -192,7 +204,12 @@ pub async fn http_text(addr: &str, method: &str, path: &str, body: Option<Value>
 
 /// [`http_text`] with a JSON body.
 pub async fn http(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-    let (status, text) = http_text(addr, method, path, body).await;
+    http_as(addr, method, path, None, body).await
+}
+
+/// [`http`] with a seat token as `Authorization: Bearer`.
+pub async fn http_as(addr: &str, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+    let (status, text) = http_text_as(addr, method, path, token, body).await;
     // Tolerate chunked encoding: take the outermost JSON object.
     let json = match (text.find('{'), text.rfind('}')) {
         (Some(a), Some(b)) => &text[a..=b],
