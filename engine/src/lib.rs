@@ -177,7 +177,7 @@ pub trait Ruleset {
 
     /// The seat a co-operative party set as its leader, if any: it may, like
     /// the host (seat 0), hand an absent player's seat to a present one.
-    fn leader(_state: &Self::State) -> Option<Seat> {
+    fn party_leader(_state: &Self::State) -> Option<Seat> {
         None
     }
 }

@@ -206,7 +206,7 @@ where
     }
 
     fn leader(&self, saved_value: &Value) -> Option<Seat> {
-        <R as Campaign>::leader(&saved::<R>(saved_value).ok()?)
+        R::leader(&saved::<R>(saved_value).ok()?)
     }
 }
 

@@ -703,7 +703,7 @@ where
         let controller = self.table.control[hand.seat as usize];
         let own = hand.seat == player;
         let returning = hand.to.is_none() && controller == Some(player);
-        let party = player == 0 || R::leader(&self.table.state) == Some(player);
+        let party = player == 0 || R::party_leader(&self.table.state) == Some(player);
         let absent_for = self.absent_since[hand.seat as usize].map(|t| t.elapsed());
         let to_present = hand.to.is_none_or(|t| self.subs.iter().any(|s| s.viewer == Viewer::Seat(t)));
         let allowed = if own || returning {

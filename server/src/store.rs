@@ -833,22 +833,9 @@ impl Store {
         );
         let rows = with_pool!(self, p => {
             let rows = sqlx::query(&q).bind(match_id.to_string()).bind(after_seq as i64).fetch_all(p).await?;
-            rows.iter().map(|r| Ok::<_, sqlx::Error>((
-                r.try_get::<i64, _>("seq")?, r.try_get::<i32, _>("seat")?, r.try_get::<String, _>("action")?,
-                r.try_get::<String, _>("kind")?, r.try_get::<Option<i32>, _>("sender")?,
-            ))).collect::<std::result::Result<Vec<_>, _>>()?
+            rows.iter().map(raw_record).collect::<std::result::Result<Vec<_>, _>>()?
         });
-        rows.into_iter()
-            .map(|(seq, seat, action, kind, sender)| {
-                Ok(ActionRecord {
-                    seq: seq as u64,
-                    seat: seat as u8,
-                    action: parse_json(&action)?,
-                    kind: RecordKind::parse(&kind)?,
-                    sender: sender.map(|s| s as u8),
-                })
-            })
-            .collect()
+        rows.into_iter().map(to_record).collect()
     }
 
     /// The records of one kind of a match up to `up_to`, in order (a
@@ -858,28 +845,15 @@ impl Store {
     /// Database errors.
     pub async fn records_of_kind(&self, match_id: Uuid, kind: RecordKind, up_to: u64) -> Result<Vec<ActionRecord>> {
         let q = self.sql(
-            "SELECT seq, seat, action::text AS action, sender FROM actions \
+            "SELECT seq, seat, action::text AS action, kind, sender FROM actions \
              WHERE match_id = $1::uuid AND kind = $2 AND seq <= $3 ORDER BY seq",
         );
         let rows = with_pool!(self, p => {
             let rows = sqlx::query(&q).bind(match_id.to_string()).bind(kind.as_str()).bind(up_to as i64)
                 .fetch_all(p).await?;
-            rows.iter().map(|r| Ok::<_, sqlx::Error>((
-                r.try_get::<i64, _>("seq")?, r.try_get::<i32, _>("seat")?, r.try_get::<String, _>("action")?,
-                r.try_get::<Option<i32>, _>("sender")?,
-            ))).collect::<std::result::Result<Vec<_>, _>>()?
+            rows.iter().map(raw_record).collect::<std::result::Result<Vec<_>, _>>()?
         });
-        rows.into_iter()
-            .map(|(seq, seat, action, sender)| {
-                Ok(ActionRecord {
-                    seq: seq as u64,
-                    seat: seat as u8,
-                    action: parse_json(&action)?,
-                    kind,
-                    sender: sender.map(|s| s as u8),
-                })
-            })
-            .collect()
+        rows.into_iter().map(to_record).collect()
     }
 
     /// The latest snapshot at or before `at_most` (any when `None`).
@@ -1103,6 +1077,29 @@ fn parse_uuid(s: &str) -> Result<Uuid> {
 
 fn parse_json(s: &str) -> Result<Value> {
     serde_json::from_str(s).map_err(|e| StoreError::Corrupt(format!("json: {e}")))
+}
+
+/// A log row as read (`seq, seat, action, kind, sender`), either backend.
+type RawRecord = (i64, i32, String, String, Option<i32>);
+
+fn raw_record<R: Row>(r: &R) -> std::result::Result<RawRecord, sqlx::Error>
+where
+    for<'a> &'a str: sqlx::ColumnIndex<R>,
+    i64: sqlx::Type<R::Database> + for<'r> sqlx::Decode<'r, R::Database>,
+    i32: sqlx::Type<R::Database> + for<'r> sqlx::Decode<'r, R::Database>,
+    String: sqlx::Type<R::Database> + for<'r> sqlx::Decode<'r, R::Database>,
+{
+    Ok((r.try_get("seq")?, r.try_get("seat")?, r.try_get("action")?, r.try_get("kind")?, r.try_get("sender")?))
+}
+
+fn to_record((seq, seat, action, kind, sender): RawRecord) -> Result<ActionRecord> {
+    Ok(ActionRecord {
+        seq: seq as u64,
+        seat: seat as u8,
+        action: parse_json(&action)?,
+        kind: RecordKind::parse(&kind)?,
+        sender: sender.map(|s| s as u8),
+    })
 }
 
 #[cfg(test)]

@@ -446,25 +446,7 @@ impl App {
         }
         match key.code {
             KeyCode::Char('q') => self.quit = true,
-            KeyCode::Up | KeyCode::Char('k') => self.selected = self.selected.saturating_sub(1),
-            KeyCode::Down | KeyCode::Char('j') => self.selected = (self.selected + 1).min(n.saturating_sub(1)),
-            KeyCode::PageUp => self.selected = self.selected.saturating_sub(10),
-            KeyCode::PageDown => self.selected = (self.selected + 10).min(n.saturating_sub(1)),
-            KeyCode::Home => self.selected = 0,
-            KeyCode::End => self.selected = n.saturating_sub(1),
-            KeyCode::Char(c) if c.is_ascii_digit() => {
-                self.stale = false;
-                self.number.push(c);
-                if let Ok(k) = self.number.parse::<usize>() {
-                    if (1..=n).contains(&k) {
-                        self.selected = k - 1;
-                    }
-                }
-            }
-            KeyCode::Backspace => {
-                self.number.pop();
-            }
-            KeyCode::Esc => self.number.clear(),
+            code if menu_key(code, n, &mut self.selected, &mut self.number, &mut self.stale) => {}
             KeyCode::Tab if self.creating() => self.screen = Screen::Create,
             KeyCode::Char('c') => {
                 self.back = self.screen;
@@ -620,6 +602,35 @@ impl Drop for Term {
     fn drop(&mut self) {
         restore();
     }
+}
+
+/// The keys that move through a numbered menu of `n` entries, shared by
+/// every game's screen: arrows and j/k, pages, ends, a typed number
+/// (Backspace and Esc edit it). False for any other key.
+pub(crate) fn menu_key(code: KeyCode, n: usize, selected: &mut usize, number: &mut String, stale: &mut bool) -> bool {
+    match code {
+        KeyCode::Up | KeyCode::Char('k') => *selected = selected.saturating_sub(1),
+        KeyCode::Down | KeyCode::Char('j') => *selected = (*selected + 1).min(n.saturating_sub(1)),
+        KeyCode::PageUp => *selected = selected.saturating_sub(10),
+        KeyCode::PageDown => *selected = (*selected + 10).min(n.saturating_sub(1)),
+        KeyCode::Home => *selected = 0,
+        KeyCode::End => *selected = n.saturating_sub(1),
+        KeyCode::Char(c) if c.is_ascii_digit() => {
+            *stale = false;
+            number.push(c);
+            if let Ok(k) = number.parse::<usize>() {
+                if (1..=n).contains(&k) {
+                    *selected = k - 1;
+                }
+            }
+        }
+        KeyCode::Backspace => {
+            number.pop();
+        }
+        KeyCode::Esc => number.clear(),
+        _ => return false,
+    }
+    true
 }
 
 /// Run the UI until the user quits. `saved` (for a seat) is updated with the

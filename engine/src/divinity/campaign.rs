@@ -243,11 +243,11 @@ mod tests {
         let mut c = three();
         assert_eq!(Divinity::choose(&mut c, 1, DivinityChoice::Leader(Some(1))).unwrap_err().code, "not_leader");
         Divinity::choose(&mut c, 0, DivinityChoice::Leader(Some(2))).unwrap();
-        assert_eq!(<Divinity as Campaign>::leader(&c), Some(2));
+        assert_eq!(Divinity::leader(&c), Some(2));
         assert_eq!(Divinity::choose(&mut c, 0, DivinityChoice::Leader(None)).unwrap_err().code, "not_leader");
         assert_eq!(Divinity::choose(&mut c, 2, DivinityChoice::Leader(Some(5))).unwrap_err().code, "no_such_seat");
         Divinity::choose(&mut c, 2, DivinityChoice::Leader(None)).unwrap();
-        assert_eq!(<Divinity as Campaign>::leader(&c), None);
+        assert_eq!(Divinity::leader(&c), None);
     }
 
     #[test]

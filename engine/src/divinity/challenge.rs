@@ -81,13 +81,7 @@ impl DivinityState {
                         pool.add(b.colour, 1);
                     }
                 }
-                let roll = pool.roll(&mut self.rng);
-                ev.push(Ev::Rolled {
-                    who: Who::Origin(seat),
-                    dice: roll.dice.clone(),
-                    hits: roll.hits(&cat.dice),
-                    specials: roll.specials(&cat.dice),
-                });
+                let roll = self.roll_pool(cat, Who::Origin(seat), pool, ev);
                 self.wait_for(Choice::Roll(PendingRoll { seat, roll, purpose: Purpose::Challenge, card_rerolls: 0 }));
             }
         }

@@ -54,13 +54,7 @@ impl DivinityState {
                 .collect(),
         };
         let who = Who::Enemy(id);
-        let roll = pool.roll(&mut self.rng);
-        ev.push(Ev::Rolled {
-            who,
-            dice: roll.dice.clone(),
-            hits: roll.hits(&cat.dice),
-            specials: roll.specials(&cat.dice),
-        });
+        let roll = self.roll_pool(cat, who, pool, ev);
         let r = EnemyRoll {
             enemy: id,
             attack: a.clone(),

@@ -4,7 +4,7 @@
 use super::attack::{self, Attack};
 use super::content::Catalogue;
 use super::damage::DamageType;
-use super::dice::{Colour, Pool};
+use super::dice::{Colour, Pool, Roll};
 use super::err;
 use super::event::DivinityEvent as Ev;
 use super::map::SpaceIx;
@@ -13,6 +13,18 @@ use super::used::Used;
 use crate::{RuleError, Seat};
 
 impl DivinityState {
+    /// Roll `pool` for `who` and tell everyone what came up.
+    pub(super) fn roll_pool(&mut self, cat: &Catalogue, who: Who, pool: Pool, ev: &mut Vec<Ev>) -> Roll {
+        let roll = pool.roll(&mut self.rng);
+        ev.push(Ev::Rolled {
+            who,
+            dice: roll.dice.clone(),
+            hits: roll.hits(&cat.dice),
+            specials: roll.specials(&cat.dice),
+        });
+        roll
+    }
+
     /// A roll's dice after reductions (L1515) when nobody picks: white dice
     /// go first, then blue, then red (only one way to lose them when the
     /// dice are of one colour or all go).
@@ -62,13 +74,7 @@ impl DivinityState {
     fn roll_attack_with(&mut self, cat: &Catalogue, seat: Seat, shot: Shot, pool: Pool, ev: &mut Vec<Ev>) {
         let Shot { attack: a, targets, space, label, repeat } = shot;
         let who = Who::Origin(seat);
-        let roll = pool.roll(&mut self.rng);
-        ev.push(Ev::Rolled {
-            who,
-            dice: roll.dice.clone(),
-            hits: roll.hits(&cat.dice),
-            specials: roll.specials(&cat.dice),
-        });
+        let roll = self.roll_pool(cat, who, pool, ev);
         let o = &self.origins[seat as usize];
         let level_bonus = cat.origins[&o.origin].at(o.level).map_or(0, |l| l.level_bonus);
         let mut extra: u32 = self.rules_of(cat, who).iter().map(|r| r.extra_hits).sum();

@@ -349,7 +349,7 @@ impl Ruleset for Divinity {
         super::legal::legal_standard(state, seat)
     }
 
-    fn leader(state: &DivinityState) -> Option<Seat> {
+    fn party_leader(state: &DivinityState) -> Option<Seat> {
         state.options.leader
     }
 

@@ -28,6 +28,8 @@ use serde_json::{json, Value};
 use actions::Entry;
 use table::{Names, Table};
 
+use super::menu_key;
+
 /// Log lines kept.
 const LOG_LINES: usize = 300;
 
@@ -355,25 +357,7 @@ impl Play {
                     (self.sheet_seat + count - 1) % count
                 };
             }
-            KeyCode::Up | KeyCode::Char('k') => self.selected = self.selected.saturating_sub(1),
-            KeyCode::Down | KeyCode::Char('j') => self.selected = (self.selected + 1).min(n.saturating_sub(1)),
-            KeyCode::PageUp => self.selected = self.selected.saturating_sub(10),
-            KeyCode::PageDown => self.selected = (self.selected + 10).min(n.saturating_sub(1)),
-            KeyCode::Home => self.selected = 0,
-            KeyCode::End => self.selected = n.saturating_sub(1),
-            KeyCode::Char(c) if c.is_ascii_digit() => {
-                self.stale = false;
-                self.number.push(c);
-                if let Ok(k) = self.number.parse::<usize>() {
-                    if (1..=n).contains(&k) {
-                        self.selected = k - 1;
-                    }
-                }
-            }
-            KeyCode::Backspace => {
-                self.number.pop();
-            }
-            KeyCode::Esc => self.number.clear(),
+            code if menu_key(code, n, &mut self.selected, &mut self.number, &mut self.stale) => {}
             KeyCode::Enter => return self.choose(),
             _ => {}
         }
