@@ -212,7 +212,10 @@ impl Journey {
         let identity = Identity::Seat { token: self.seat.token.clone() };
         let link = Link::spawn(self.lobby.addr.ws(), identity, last_seq, Backoff::default());
         match &mut self.mode {
-            Mode::Ui => open_divinity_ui(link, self.seat.clone()).await,
+            Mode::Ui => {
+                self.seat = open_divinity_ui(link, self.seat.clone(), match_id, &self.dir).await?;
+                Ok(())
+            }
             Mode::Headless(h) => {
                 let Headless { lines, bot, cfg, fail_on_error } = h.as_mut();
                 let mut stdout = std::io::stdout();
@@ -235,20 +238,26 @@ impl Journey {
     }
 }
 
-/// The hook for the Divinity terminal UI (written beside this, in
-/// `tui/divinity*.rs`): the integrator points this at it. Until then a
-/// human seat is told how to play without the UI.
+/// Play match `match_id` in the terminal UI (which picks the Divinity
+/// screen from the welcome's game), keeping the seat's file in `dir` up to
+/// date with the last seq seen; returns the seat as last saved.
 ///
 /// # Errors
-/// Always, until the UI is wired in.
-pub async fn open_divinity_ui(link: Link, seat: SavedCampaign) -> anyhow::Result<()> {
-    // The TUI picks the Divinity screen from the welcome's game.
+/// The terminal cannot be put in raw mode (not a terminal?).
+pub async fn open_divinity_ui(
+    link: Link,
+    seat: SavedCampaign,
+    match_id: &str,
+    dir: &std::path::Path,
+) -> anyhow::Result<SavedCampaign> {
     let app = crate::tui::App::new(
         athlas_engine::duel::card::Catalogue::standard(),
-        seat.current_match.clone().unwrap_or_default(),
+        match_id.to_owned(),
         seat.join_code.clone(),
     );
-    crate::tui::run(link, app, None).await
+    let mut file = crate::session::CampaignSeatFile { seat, dir: dir.to_owned(), match_id: match_id.to_owned() };
+    crate::tui::run(link, app, Some(&mut file)).await?;
+    Ok(file.seat)
 }
 
 #[cfg(test)]

@@ -757,7 +757,8 @@ async fn play(
     };
     let link = Link::spawn(addr.ws(), identity, last_seq, Backoff::default());
     let app = App::new(Catalogue::standard(), match_id, join_code);
-    tui::run(link, app, saved).await
+    let mut saved = saved;
+    tui::run(link, app, saved.as_mut().map(|s| s as &mut dyn crate::session::SeatFile)).await
 }
 
 async fn scripted(s: Scripted) -> anyhow::Result<()> {

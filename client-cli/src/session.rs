@@ -62,6 +62,46 @@ fn is_campaign_file(path: &Path) -> bool {
 
 const CAMPAIGN_PREFIX: &str = "campaign-";
 
+/// A seat file the terminal UI keeps up to date while it plays, so that a
+/// later `resume` says `hello` with the last seq it saw.
+pub trait SeatFile {
+    /// Remember the last seq seen and write the file.
+    ///
+    /// # Errors
+    /// When the file cannot be written.
+    fn save_last_seq(&mut self, seq: Option<u64>) -> std::io::Result<()>;
+    /// The command that comes back to this seat.
+    fn resume_command(&self) -> String;
+}
+
+impl SeatFile for Saved {
+    fn save_last_seq(&mut self, seq: Option<u64>) -> std::io::Result<()> {
+        self.last_seq = seq;
+        self.save().map(drop)
+    }
+    fn resume_command(&self) -> String {
+        Saved::resume_command(self)
+    }
+}
+
+/// A campaign seat's file in its folder, playing match `match_id`.
+pub struct CampaignSeatFile {
+    pub seat: SavedCampaign,
+    pub dir: PathBuf,
+    pub match_id: String,
+}
+
+impl SeatFile for CampaignSeatFile {
+    fn save_last_seq(&mut self, seq: Option<u64>) -> std::io::Result<()> {
+        self.seat.current_match = Some(self.match_id.clone());
+        self.seat.last_seq = seq;
+        self.seat.save_in(&self.dir).map(drop)
+    }
+    fn resume_command(&self) -> String {
+        self.seat.resume_command()
+    }
+}
+
 /// What the client remembers about one seat of a campaign.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SavedCampaign {
@@ -464,6 +504,23 @@ mod tests {
         seat("http://127.0.0.1:8080", "m1", 0, "t").save_in(&dir).unwrap();
         assert_eq!(SavedCampaign::all_in(&dir).unwrap().len(), 3);
         assert!(campaign_seat(0, "x").resume_command().split_whitespace().all(|w| !w.contains("token")));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_ui_keeps_a_campaign_seats_last_seq_for_its_match() {
+        let dir = temp("campaign-ui-seq");
+        let old = SavedCampaign { current_match: Some("m-1".into()), last_seq: Some(40), ..campaign_seat(2, "t2") };
+        old.save_in(&dir).unwrap();
+        let mut file = CampaignSeatFile { seat: old, dir: dir.clone(), match_id: "m-2".into() };
+        let as_ui_sees_it: &mut dyn SeatFile = &mut file;
+        as_ui_sees_it.save_last_seq(Some(3)).unwrap();
+        let back = SavedCampaign::find_in(&dir, "c-1", None, Some(2)).unwrap();
+        assert_eq!((back.last_seq_in("m-2"), back.last_seq_in("m-1")), (Some(3), None));
+        assert_eq!(
+            as_ui_sees_it.resume_command(),
+            "athlas campaign resume c-1 --seat 2 --server http://127.0.0.1:8080"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -24,7 +24,7 @@ use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, Ke
 use crate::{
     creation::{entries, first_card, Draft, Entry},
     net::{Link, LinkEvent},
-    session::Saved,
+    session::SeatFile,
 };
 use ending::Revealed;
 use events::event_words;
@@ -638,7 +638,7 @@ pub(crate) fn menu_key(code: KeyCode, n: usize, selected: &mut usize, number: &m
 ///
 /// # Errors
 /// The terminal cannot be put in raw mode (not a terminal?).
-pub async fn run(mut link: Link, mut app: App, mut saved: Option<Saved>) -> anyhow::Result<()> {
+pub async fn run(mut link: Link, mut app: App, mut saved: Option<&mut dyn SeatFile>) -> anyhow::Result<()> {
     use std::io::IsTerminal;
     anyhow::ensure!(
         std::io::stdout().is_terminal(),
@@ -689,14 +689,14 @@ pub async fn run(mut link: Link, mut app: App, mut saved: Option<Saved>) -> anyh
         if let Some(s) = saved.as_mut() {
             if link.last_seq() != last_saved {
                 last_saved = link.last_seq();
-                s.last_seq = last_saved;
-                let _ = s.save();
+                // A failed write only costs a longer catch-up on resume.
+                let _ = s.save_last_seq(last_saved);
             }
         }
     }
     drop(term);
     if let Some(s) = &saved {
-        println!("left match {}; to come back: {}", s.match_id, s.resume_command());
+        println!("left match {}; to come back: {}", app.match_id, s.resume_command());
     }
     Ok(())
 }

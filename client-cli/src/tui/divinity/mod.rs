@@ -44,6 +44,15 @@ pub enum Panel {
     Log,
 }
 
+/// A hand-over being typed (`h`): first which seat, then to whom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HandStep {
+    /// Which seat to hand: its number (Enter: this player's own).
+    Seat,
+    /// To whom `seat` goes: a seat's number, or `o` back to its owner.
+    To(Seat),
+}
+
 /// Everything the Divinity screen shows, updated by frames and keys.
 pub struct Play {
     pub seat: Option<Seat>,
@@ -73,6 +82,8 @@ pub struct Play {
     next_id: u64,
     /// A take-back waiting for the player's y or n.
     pub confirm_take_back: bool,
+    /// A hand-over being typed.
+    pub hand: Option<HandStep>,
     pub panel: Panel,
     /// The Origin the sheet shows (the receiver's own at first).
     pub sheet_seat: Seat,
@@ -107,6 +118,7 @@ impl Play {
             pending: None,
             next_id: 1,
             confirm_take_back: false,
+            hand: None,
             panel: Panel::Table,
             sheet_seat: 0,
             help: false,
@@ -293,6 +305,58 @@ impl Play {
         self.act(self.selected)
     }
 
+    /// How many seats the party has (the view's Origins).
+    fn seat_count(&self) -> usize {
+        self.table.as_ref().map_or(0, |t| t.origins.len())
+    }
+
+    /// The question a hand-over being typed asks, for the prompt.
+    pub fn hand_prompt(&self) -> Option<String> {
+        let last = self.seat_count().saturating_sub(1);
+        Some(match self.hand? {
+            HandStep::Seat => format!("Hand which seat? 0-{last} (Enter: yours) · Esc: cancel"),
+            HandStep::To(s) => {
+                format!("Hand {} to seat? 0-{last} · o: back to its owner · Esc", self.names().origin_of_seat(s))
+            }
+        })
+    }
+
+    /// A key while a hand-over is typed: the `hand` frame once complete.
+    /// The server decides who may hand what (`cannot_hand`).
+    fn hand_key(&mut self, step: HandStep, code: KeyCode) -> Option<String> {
+        let count = self.seat_count();
+        let digit = match code {
+            KeyCode::Char(c) => c.to_digit(10).map(|d| d as usize).filter(|d| *d < count),
+            _ => None,
+        };
+        match (step, code) {
+            (_, KeyCode::Esc) => {
+                self.hand = None;
+                self.notice = Some("no hand-over".into());
+                None
+            }
+            (HandStep::Seat, KeyCode::Enter) => {
+                self.hand = self.seat.map(HandStep::To);
+                None
+            }
+            (HandStep::Seat, _) if digit.is_some() => {
+                self.hand = digit.map(|d| HandStep::To(d as Seat));
+                None
+            }
+            (HandStep::To(seat), _) if digit.is_some() || code == KeyCode::Char('o') => {
+                self.hand = None;
+                // Handing a seat to itself is giving it back to its owner.
+                let to = digit.map(|d| d as Seat).filter(|d| *d != seat);
+                let id = self.frame_id()?;
+                Some(json!({"type": "hand", "id": id, "seat": seat, "to": to}).to_string())
+            }
+            _ => {
+                self.notice = Some(format!("type a seat number 0-{}, or Esc", count.saturating_sub(1)));
+                None
+            }
+        }
+    }
+
     /// React to a key; returns a frame to send, if the key sends one.
     pub fn on_key(&mut self, key: KeyEvent) -> Option<String> {
         self.notice = None;
@@ -313,6 +377,9 @@ impl Play {
                     None
                 }
             };
+        }
+        if let Some(step) = self.hand {
+            return self.hand_key(step, key.code);
         }
         if self.help {
             match key.code {
@@ -340,6 +407,13 @@ impl Play {
                     self.notice = Some("spectators cannot take back".into());
                 } else {
                     self.confirm_take_back = true;
+                }
+            }
+            KeyCode::Char('h') => {
+                if self.seat.is_none() {
+                    self.notice = Some("spectators cannot hand seats".into());
+                } else {
+                    self.hand = Some(HandStep::Seat);
                 }
             }
             KeyCode::Tab => {

@@ -157,6 +157,36 @@ fn t_takes_back_after_a_yes_and_not_after_a_no() {
 }
 
 #[test]
+fn h_hands_a_seat_to_a_player_and_back_to_its_owner() {
+    let g = Game::new(&["ifan", "sebille", "lohse"], 7);
+    let mut app = app();
+    app.on_frame(&g.welcome(0));
+    // Own seat (Enter) to seat 2.
+    assert!(app.on_key(key(KeyCode::Char('h'))).is_none());
+    assert!(shows(&screen(&app), "Hand which seat? 0-2"), "{:#?}", screen(&app));
+    assert!(app.on_key(key(KeyCode::Enter)).is_none());
+    assert!(shows(&screen(&app), "Hand Ifan to seat? 0-2 · o: back to its owner"), "{:#?}", screen(&app));
+    assert!(app.on_key(key(KeyCode::Char('7'))).is_none(), "no seat 7");
+    assert_eq!(play(&app).hand, Some(HandStep::To(0)), "still asking");
+    assert_eq!(sent(app.on_key(key(KeyCode::Char('2')))), json!({"type":"hand","id":1,"seat":0,"to":2}));
+    assert_eq!(play(&app).hand, None);
+    // Seat 1 back to its owner, with `o` and by naming the seat itself.
+    app.on_frame(r#"{"type":"ack","id":1,"seq":1}"#);
+    app.on_key(key(KeyCode::Char('h')));
+    app.on_key(key(KeyCode::Char('1')));
+    assert_eq!(sent(app.on_key(key(KeyCode::Char('o')))), json!({"type":"hand","id":2,"seat":1,"to":null}));
+    app.on_frame(r#"{"type":"error","id":2,"code":"cannot_hand","message":"seat 1's player is here"}"#);
+    app.on_key(key(KeyCode::Char('h')));
+    app.on_key(key(KeyCode::Char('1')));
+    assert_eq!(sent(app.on_key(key(KeyCode::Char('1')))), json!({"type":"hand","id":3,"seat":1,"to":null}));
+    // Esc gives up without a frame.
+    app.on_frame(r#"{"type":"ack","id":3,"seq":2}"#);
+    app.on_key(key(KeyCode::Char('h')));
+    assert!(app.on_key(key(KeyCode::Esc)).is_none());
+    assert_eq!((play(&app).hand, play(&app).notice.as_deref()), (None, Some("no hand-over")));
+}
+
+#[test]
 fn a_take_back_update_is_logged_in_words() {
     let mut g = Game::new(&["ifan", "sebille"], 7);
     let mut app = app();

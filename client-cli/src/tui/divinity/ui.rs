@@ -64,9 +64,12 @@ pub fn draw(f: &mut Frame<'_>, p: &Play, bar: &Bar<'_>) {
     draw_panel(f, p, cols[0]);
     draw_menu(f, p, cols[1]);
     draw_log(f, p, rows[3], LOG_ROWS as usize, true);
-    footer(f, p, rows[4], "↑↓ select · Enter send · t take back · Tab panel · ? help · q quit");
+    footer(f, p, rows[4], "↑↓ select · Enter send · t take back · h hand · Tab panel · ? help · q quit");
     if p.confirm_take_back {
         draw_confirm(f, "Take back your last action? y / n");
+    }
+    if let Some(q) = p.hand_prompt() {
+        draw_confirm(f, &q);
     }
 }
 
