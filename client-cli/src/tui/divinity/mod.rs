@@ -235,11 +235,21 @@ impl Play {
                 if roll.is_some() {
                     self.last_roll = roll;
                 }
+                if let Some(new) = control {
+                    for (s, to) in new.iter().enumerate() {
+                        let was = self.control.as_ref().and_then(|c| c.get(s).copied().flatten());
+                        if *to != was {
+                            let origin = names.origin_of_seat(s as Seat);
+                            lines.push(match to {
+                                Some(t) => format!("⇄ {origin} is played by {}'s player", names.origin_of_seat(*t)),
+                                None => format!("⇄ {origin} is back with its own player"),
+                            });
+                        }
+                    }
+                    self.control = Some(new);
+                }
                 for l in lines {
                     self.push_log(l);
-                }
-                if control.is_some() {
-                    self.control = control;
                 }
                 self.set_status(&status);
                 let own = self.seat.is_some() && (sender.or(Some(seat)) == self.seat);

@@ -187,6 +187,25 @@ fn h_hands_a_seat_to_a_player_and_back_to_its_owner() {
 }
 
 #[test]
+fn a_hand_over_and_its_return_are_logged_in_words() {
+    let mut g = Game::new(&["ifan", "sebille"], 7);
+    let mut app = app();
+    app.on_frame(&g.welcome(1));
+    g.seq += 1;
+    g.control = Some(vec![Some(1), None]);
+    app.on_frame(&g.update(0, &[], 1, None));
+    assert_eq!(play(&app).log.back().unwrap(), "⇄ Ifan is played by Sebille's player");
+    g.seq += 1;
+    g.control = Some(vec![None, None]);
+    app.on_frame(&g.update(0, &[], 1, None));
+    assert_eq!(play(&app).log.back().unwrap(), "⇄ Ifan is back with its own player");
+    let logged = play(&app).log.len();
+    g.seq += 1;
+    app.on_frame(&g.update(0, &[], 1, None));
+    assert_eq!(play(&app).log.len(), logged, "an unchanged control says nothing");
+}
+
+#[test]
 fn a_take_back_update_is_logged_in_words() {
     let mut g = Game::new(&["ifan", "sebille"], 7);
     let mut app = app();
