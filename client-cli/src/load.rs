@@ -18,7 +18,7 @@ use std::{
 };
 
 use athlas_engine::duel::card::Catalogue;
-use athlas_protocol::CreateCampaign;
+use athlas_protocol::{process, CreateCampaign};
 use serde_json::json;
 use tokio::time::sleep_until;
 
@@ -74,6 +74,57 @@ pub struct Report {
     pub latencies_us: Vec<u32>,
     /// Error frames and local failures, by code.
     pub errors: BTreeMap<String, u64>,
+    /// What the run cost, where the server's `/metrics` and this machine
+    /// say it (see [`Cost`]).
+    pub cost: Cost,
+}
+
+/// CPU time and memory over a run: the server's from its `/metrics`
+/// (`process_cpu_seconds_total`, `process_resident_memory_bytes`,
+/// `athlas_rooms`), the load generator's own from `/proc`. CPU per
+/// acknowledged action does not depend on what else the machine runs, as
+/// actions per second does.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Cost {
+    /// Server CPU seconds used during the run.
+    pub server_cpu: Option<f64>,
+    /// Server resident memory at the end, in bytes.
+    pub server_rss: Option<f64>,
+    /// Rooms loaded at the end.
+    pub rooms: Option<f64>,
+    /// This process's CPU seconds during the run.
+    pub own_cpu: Option<f64>,
+}
+
+/// The series of a `/metrics` text a run compares before and after.
+#[derive(Debug, Clone, Copy, Default)]
+struct Reading {
+    server_cpu: Option<f64>,
+    server_rss: Option<f64>,
+    rooms: Option<f64>,
+    own_cpu: Option<f64>,
+}
+
+impl Reading {
+    async fn take(lobby: &Lobby) -> Reading {
+        let text = lobby.metrics().await.unwrap_or_default();
+        Reading {
+            server_cpu: process::scrape(&text, process::CPU_SECONDS),
+            server_rss: process::scrape(&text, process::RESIDENT_BYTES),
+            rooms: process::scrape(&text, "athlas_rooms"),
+            own_cpu: process::cpu_seconds(),
+        }
+    }
+
+    fn since(self, before: Reading) -> Cost {
+        let delta = |a: Option<f64>, b: Option<f64>| Some(a? - b?);
+        Cost {
+            server_cpu: delta(self.server_cpu, before.server_cpu),
+            server_rss: self.server_rss,
+            rooms: self.rooms,
+            own_cpu: delta(self.own_cpu, before.own_cpu),
+        }
+    }
 }
 
 /// The nearest-rank percentile (`p` in 0..=100) of sorted samples.
@@ -120,6 +171,23 @@ impl fmt::Display for Report {
         writeln!(f, "actions acked:  {}", self.acked)?;
         writeln!(f, "actions/s:      {:.1}", self.actions_per_sec())?;
         writeln!(f, "ack latency ms: p50 {}  p99 {}", ms(50.0), ms(99.0))?;
+        let per_action = |cpu: Option<f64>| match cpu {
+            Some(c) if self.acked > 0 => format!("{:.0} µs per acked action ({c:.2} s)", c * 1e6 / self.acked as f64),
+            Some(c) => format!("{c:.2} s, no action acked"),
+            None => "not measured".to_owned(),
+        };
+        writeln!(f, "server CPU:     {}", per_action(self.cost.server_cpu))?;
+        writeln!(f, "load CPU:       {} (this generator)", per_action(self.cost.own_cpu))?;
+        match (self.cost.server_rss, self.cost.rooms) {
+            (Some(rss), Some(rooms)) if rooms > 0.0 => writeln!(
+                f,
+                "server RSS:     {:.1} MB at the end, {rooms} rooms loaded ({:.0} KiB per room, base included)",
+                rss / 1e6,
+                rss / rooms / 1024.0
+            )?,
+            (Some(rss), _) => writeln!(f, "server RSS:     {:.1} MB at the end", rss / 1e6)?,
+            (None, _) => writeln!(f, "server RSS:     not measured")?,
+        }
         write!(f, "errors:         {}", self.total_errors())?;
         if !self.errors.is_empty() {
             let parts: Vec<String> = self.errors.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -158,6 +226,7 @@ pub async fn run(cfg: LoadConfig) -> anyhow::Result<Report> {
     let lobby = Lobby::new(cfg.addr.clone());
     // Fail early and clearly when the server is not there.
     lobby.open_matches().await.map_err(|e| anyhow::anyhow!("the lobby does not answer: {e}"))?;
+    let before = Reading::take(&lobby).await;
     let start = Instant::now();
     let deadline = tokio::time::Instant::now() + cfg.duration;
     let mut slots = tokio::task::JoinSet::new();
@@ -183,6 +252,7 @@ pub async fn run(cfg: LoadConfig) -> anyhow::Result<Report> {
         }
     }
     report.elapsed = start.elapsed().min(cfg.duration);
+    report.cost = Reading::take(&lobby).await.since(before);
     report.latencies_us.sort_unstable();
     Ok(report)
 }
@@ -485,6 +555,7 @@ mod tests {
             elapsed: Duration::from_secs(2),
             latencies_us: vec![1000, 2000, 3000],
             errors: BTreeMap::new(),
+            cost: Cost { server_cpu: Some(0.25), server_rss: Some(41e6), rooms: Some(200.0), own_cpu: None },
         };
         r.error("rate_limited");
         let text = r.to_string();
@@ -492,6 +563,9 @@ mod tests {
         assert!(text.contains("actions/s:      250.0"));
         assert!(text.contains("p50 2.00  p99 3.00"));
         assert!(text.contains("errors:         1 (rate_limited=1)"));
+        assert!(text.contains("server CPU:     500 µs per acked action (0.25 s)"), "{text}");
+        assert!(text.contains("load CPU:       not measured"), "{text}");
+        assert!(text.contains("server RSS:     41.0 MB at the end, 200 rooms loaded (200 KiB per room"), "{text}");
     }
 
     #[test]

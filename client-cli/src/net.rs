@@ -248,6 +248,16 @@ impl Lobby {
         let resp = self.http.get(format!("{}/api/matches?status=open", self.addr.http())).send().await?;
         Self::answer(resp).await
     }
+
+    /// `GET /metrics`: the server's Prometheus text (the load generator
+    /// reads the server's own CPU time and memory from it).
+    ///
+    /// # Errors
+    /// No answer, or not a success.
+    pub async fn metrics(&self) -> Result<String, NetError> {
+        let resp = self.http.get(format!("{}/metrics", self.addr.http())).send().await?;
+        Ok(resp.error_for_status()?.text().await?)
+    }
 }
 
 /// A campaign id or join code as one URL path segment: ids are UUIDs and

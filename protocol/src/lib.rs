@@ -379,6 +379,8 @@ pub struct ErrorBody {
     pub message: String,
 }
 
+pub mod process;
+
 /// Stable error codes. Clients switch on these; messages are for people.
 /// Rule errors use the engine's own codes (for example `not_your_turn`).
 pub mod code {

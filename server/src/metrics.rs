@@ -14,6 +14,8 @@ use std::{
     time::Duration,
 };
 
+use athlas_protocol::process;
+
 use crate::store::MatchStatus;
 
 /// Bucket upper bounds, in seconds: 0.5 ms … 5 s.
@@ -125,6 +127,19 @@ impl Metrics {
             "From an action reaching its room to its ack, durable write included.",
         );
         self.store_write.render(&mut out, "athlas_store_write_seconds", "One group-commit write of the action log.");
+        // The standard process series, so a load run can divide the
+        // server's own CPU by the actions it acknowledged.
+        if let Some(cpu) = process::cpu_seconds() {
+            let name = process::CPU_SECONDS;
+            let _ = writeln!(
+                out,
+                "# HELP {name} Total user and system CPU time spent in seconds.\n# TYPE {name} counter\n{name} {cpu}"
+            );
+        }
+        if let Some(rss) = process::resident_bytes() {
+            let name = process::RESIDENT_BYTES;
+            let _ = writeln!(out, "# HELP {name} Resident memory size in bytes.\n# TYPE {name} gauge\n{name} {rss}");
+        }
         out
     }
 }
@@ -165,6 +180,10 @@ mod tests {
             "athlas_store_write_seconds_count 0",
         ] {
             assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
+        }
+        if cfg!(target_os = "linux") {
+            assert!(process::scrape(&text, process::CPU_SECONDS).is_some(), "{text}");
+            assert!(process::scrape(&text, process::RESIDENT_BYTES).unwrap() > 1e6, "{text}");
         }
     }
 }
