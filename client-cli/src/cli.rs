@@ -120,6 +120,15 @@ pub enum Command {
         /// bots play each location to its end).
         #[arg(long, default_value_t = 500)]
         max_actions: u64,
+        /// Also hold this many idle duels (both seats connected, no action)
+        /// and print the server memory per idle match.
+        #[arg(long, default_value_t = 0)]
+        idle_matches: usize,
+        /// Also hold this many idle spectator connections (over the idle
+        /// duels) and print the server memory per connection; the open-file
+        /// limit is raised to its hard limit. `--matches 0` holds only idle ones.
+        #[arg(long, default_value_t = 0)]
+        idle: usize,
     },
 }
 
@@ -500,7 +509,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Some(Command::Campaign { command }) => run_campaign(command).await,
-        Some(Command::Load { server, game, matches, duration, seed, points, max_actions }) => {
+        Some(Command::Load { server, game, matches, duration, seed, points, max_actions, idle_matches, idle }) => {
             let game = if game == "divinity" { LoadGame::Divinity } else { LoadGame::Duel };
             let cfg = LoadConfig {
                 addr: ServerAddr::parse(&server.server)?,
@@ -510,6 +519,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 seed,
                 points,
                 max_actions,
+                idle_matches,
+                idle,
             };
             let what = if game == LoadGame::Divinity { "parties" } else { "matches" };
             eprintln!("athlas load: {matches} {what} for {duration} s against {}", cfg.addr.http());

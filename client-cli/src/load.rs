@@ -19,6 +19,9 @@ use std::{
 
 use athlas_engine::duel::card::Catalogue;
 use athlas_protocol::{process, CreateCampaign};
+
+pub mod idle;
+use idle::IdleReport;
 use serde_json::json;
 use tokio::time::sleep_until;
 
@@ -31,6 +34,8 @@ use crate::{
 /// At most this many matches at once and this long: a load test is bounded.
 pub const MAX_MATCHES: usize = 20_000;
 pub const MAX_DURATION: Duration = Duration::from_secs(3600);
+/// Idle connections one run may hold.
+pub const MAX_IDLE: usize = 100_000;
 /// A seat that hears nothing for this long gives its match up as stalled.
 const STALL: Duration = Duration::from_secs(15);
 
@@ -61,6 +66,10 @@ pub struct LoadConfig {
     pub points: u32,
     /// A bot resigns after this many of its own actions.
     pub max_actions: u64,
+    /// Idle duels (both seats connected, never acting) held during the run.
+    pub idle_matches: usize,
+    /// Idle spectator connections held during the run, over the idle duels.
+    pub idle: usize,
 }
 
 /// What a load run measured.
@@ -77,6 +86,8 @@ pub struct Report {
     /// What the run cost, where the server's `/metrics` and this machine
     /// say it (see [`Cost`]).
     pub cost: Cost,
+    /// The idle tables held, when asked for.
+    pub idle: Option<IdleReport>,
 }
 
 /// CPU time and memory over a run: the server's from its `/metrics`
@@ -188,6 +199,9 @@ impl fmt::Display for Report {
             (Some(rss), _) => writeln!(f, "server RSS:     {:.1} MB at the end", rss / 1e6)?,
             (None, _) => writeln!(f, "server RSS:     not measured")?,
         }
+        if let Some(idle) = &self.idle {
+            writeln!(f, "{idle}")?;
+        }
         write!(f, "errors:         {}", self.total_errors())?;
         if !self.errors.is_empty() {
             let parts: Vec<String> = self.errors.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -221,11 +235,31 @@ struct SeatStats {
 /// A remote server, unbounded settings, or a lobby that does not answer.
 pub async fn run(cfg: LoadConfig) -> anyhow::Result<Report> {
     anyhow::ensure!(cfg.addr.is_loopback(), "the load generator runs against a server on this machine only (loopback)");
-    anyhow::ensure!((1..=MAX_MATCHES).contains(&cfg.matches), "--matches must be 1 to {MAX_MATCHES}");
+    let idle_only = cfg.idle + cfg.idle_matches > 0;
+    anyhow::ensure!(
+        (usize::from(!idle_only)..=MAX_MATCHES).contains(&cfg.matches),
+        "--matches must be 1 to {MAX_MATCHES} (0 only with --idle or --idle-matches)"
+    );
+    anyhow::ensure!(cfg.idle + 2 * cfg.idle_matches <= MAX_IDLE, "at most {MAX_IDLE} idle connections");
     anyhow::ensure!(!cfg.duration.is_zero() && cfg.duration <= MAX_DURATION, "--duration must be 1 s to 1 h");
     let lobby = Lobby::new(cfg.addr.clone());
     // Fail early and clearly when the server is not there.
     lobby.open_matches().await.map_err(|e| anyhow::anyhow!("the lobby does not answer: {e}"))?;
+    let mut held = None;
+    let mut idle_report = None;
+    if idle_only {
+        let limit = idle::raise_file_limit();
+        let needed = (cfg.idle + 2 * cfg.idle_matches + 3 * cfg.matches + 64) as u64;
+        anyhow::ensure!(
+            limit.is_none_or(|l| l >= needed),
+            "this process may open {} files, the idle connections need about {needed}: raise the hard limit (ulimit -Hn)",
+            limit.unwrap_or(0)
+        );
+        let (r, h) = idle::open(&lobby, &cfg.addr, cfg.idle_matches, cfg.idle).await?;
+        eprintln!("athlas load: {} idle connections held over {} idle matches", r.connections, r.matches);
+        idle_report = Some(r);
+        held = Some(h);
+    }
     let before = Reading::take(&lobby).await;
     let start = Instant::now();
     let deadline = tokio::time::Instant::now() + cfg.duration;
@@ -251,8 +285,14 @@ pub async fn run(cfg: LoadConfig) -> anyhow::Result<Report> {
             Err(_) => report.error("task_panicked"),
         }
     }
+    if cfg.matches == 0 {
+        // Only idle tables: hold them for the run's duration.
+        sleep_until(deadline).await;
+    }
     report.elapsed = start.elapsed().min(cfg.duration);
     report.cost = Reading::take(&lobby).await.since(before);
+    report.idle = idle_report;
+    drop(held);
     report.latencies_us.sort_unstable();
     Ok(report)
 }
@@ -556,6 +596,7 @@ mod tests {
             latencies_us: vec![1000, 2000, 3000],
             errors: BTreeMap::new(),
             cost: Cost { server_cpu: Some(0.25), server_rss: Some(41e6), rooms: Some(200.0), own_cpu: None },
+            idle: None,
         };
         r.error("rate_limited");
         let text = r.to_string();
@@ -584,6 +625,8 @@ mod tests {
             seed: 0,
             points: 250,
             max_actions: 100,
+            idle_matches: 0,
+            idle: 0,
         };
         assert!(run(cfg("example.org:80", 1, 1)).await.unwrap_err().to_string().contains("loopback"));
         assert!(run(cfg("127.0.0.1:9", 0, 1)).await.is_err());
