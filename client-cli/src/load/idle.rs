@@ -139,6 +139,8 @@ pub fn raise_file_limit() -> Option<u64> {
                 return None;
             }
         }
+        // rlim_t is u64 on Linux but not on every platform.
+        #[allow(clippy::unnecessary_cast)]
         Some(lim.rlim_cur as u64)
     }
 }
