@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Athlas and the boardgame.io peer, one after the other on this machine, with
+# the same number of concurrent two-seat matches for the same time. Prints
+# both figures and the ratio (issue 14). Durability stays on for Athlas.
+#
+#   bench/side_by_side.sh [MATCHES=200] [SECONDS=20] [sqlite|postgres]
+#
+# Needs: cargo, node + npm (the peer's dependencies are installed into a
+# scratch copy, never into this repository), and for `postgres` a server at
+# $DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
+set -euo pipefail
+
+MATCHES=${1:-200}
+SECONDS_RUN=${2:-20}
+STORE=${3:-sqlite}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PEER=${PEER:-$ROOT/../shared/peers/boardgameio}
+WORK=$(mktemp -d /tmp/athlas-bench.XXXXXX)
+BGIO_PORT=${BGIO_PORT:-18000}
+ATHLAS_PORT=${ATHLAS_PORT:-18080}
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+
+# CPU seconds (utime + stime, USER_HZ = 100) and RSS (kB) of a process.
+cpu_of() { awk '{ sub(/^.*\) /, ""); print ($12 + $13) / 100 }' "/proc/$1/stat"; }
+rss_of() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+wait_port() { for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; return 1; }
+
+echo "== building Athlas (release)" >&2
+(cd "$ROOT" && cargo build --release -q -p athlas-server -p athlas-client)
+
+echo "== boardgame.io: $MATCHES matches, $SECONDS_RUN s" >&2
+cp -r "$PEER" "$WORK/bgio"
+(cd "$WORK/bgio" && npm install --no-audit --no-fund --silent >/dev/null)
+(cd "$WORK/bgio" && PORT=$BGIO_PORT exec node server.js >/dev/null 2>&1) &
+BGIO=$!
+wait_port "$BGIO_PORT"
+cpu0=$(cpu_of $BGIO)
+BGIO_OUT=$(cd "$WORK/bgio" && SERVER=http://127.0.0.1:$BGIO_PORT node load.js "$MATCHES" "$SECONDS_RUN")
+cpu1=$(cpu_of $BGIO)
+BGIO_RSS=$(rss_of $BGIO)
+kill $BGIO; wait $BGIO 2>/dev/null || true
+
+echo "== Athlas ($STORE, durable): $MATCHES matches, $SECONDS_RUN s" >&2
+ARGS=(--listen 127.0.0.1:$ATHLAS_PORT --data-dir "$WORK/data" --max-connections 30000)
+if [ "$STORE" = postgres ]; then
+  DB=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}
+  ARGS+=(--database-url "$DB")
+fi
+"$ROOT/target/release/athlas-server" "${ARGS[@]}" 2>"$WORK/athlas.log" &
+ATHLAS=$!
+wait_port "$ATHLAS_PORT"
+ATHLAS_OUT=$("$ROOT/target/release/athlas" load --server 127.0.0.1:$ATHLAS_PORT --matches "$MATCHES" --duration "$SECONDS_RUN" 2>/dev/null)
+kill $ATHLAS; wait $ATHLAS 2>/dev/null || true
+
+BGIO_OUT="$BGIO_OUT" ATHLAS_OUT="$ATHLAS_OUT" CPU0=$cpu0 CPU1=$cpu1 BGIO_RSS=$BGIO_RSS STORE=$STORE python3 - <<'PY'
+import json, os, re
+b = json.loads(os.environ["BGIO_OUT"].strip().splitlines()[-1])
+a = os.environ["ATHLAS_OUT"]
+def grab(pat, cast=float):
+    m = re.search(pat, a)
+    return cast(m.group(1)) if m else None
+a_rate = grab(r"actions/s:\s+([\d.]+)")
+a_p50, a_p99 = grab(r"p50 ([\d.]+)"), grab(r"p99 ([\d.]+)")
+a_cpu = grab(r"server CPU:\s+(\d+) µs per acked action")
+a_rss = grab(r"server RSS:\s+([\d.]+) MB")
+a_err = grab(r"errors:\s+(\d+)", int)
+b_cpu_us = (float(os.environ["CPU1"]) - float(os.environ["CPU0"])) * 1e6 / max(b["moves"], 1)
+b_rss = int(os.environ["BGIO_RSS"]) / 1000
+rows = [
+    ("boardgame.io 0.50.2, in memory", b["moves_per_s"], b["p50_ms"], b["p99_ms"], b_cpu_us, b_rss, b["errors"]),
+    (f"Athlas, {os.environ['STORE']}, durable", a_rate, a_p50, a_p99, a_cpu, a_rss, a_err),
+]
+print("| server | moves/s | p50 ms | p99 ms | server CPU µs/move | server RSS MB | errors |")
+print("|---|---|---|---|---|---|---|")
+for r in rows:
+    print("| " + " | ".join("-" if v is None else (f"{v:.1f}" if isinstance(v, float) else str(v)) for v in r) + " |")
+if a_rate and b["moves_per_s"]:
+    print(f"\nAthlas / boardgame.io: {a_rate / b['moves_per_s']:.2f}x the moves/s", end="")
+    if a_cpu:
+        print(f", {b_cpu_us / a_cpu:.2f}x less server CPU per move")
+    else:
+        print()
+print("\n(load generator's own cost, Athlas side)")
+print("\n".join(l for l in a.splitlines() if l.startswith("load CPU")))
+PY
