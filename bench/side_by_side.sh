@@ -46,7 +46,7 @@ if [ "$STORE" = postgres ]; then
   DB=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}
   ARGS+=(--database-url "$DB")
 fi
-"$ROOT/target/release/athlas-server" "${ARGS[@]}" 2>"$WORK/athlas.log" &
+"$ROOT/target/release/athlas-server" "${ARGS[@]}" >"$WORK/athlas.log" 2>&1 &
 ATHLAS=$!
 wait_port "$ATHLAS_PORT"
 ATHLAS_OUT=$("$ROOT/target/release/athlas" load --server 127.0.0.1:$ATHLAS_PORT --matches "$MATCHES" --duration "$SECONDS_RUN" 2>/dev/null)
