@@ -145,6 +145,10 @@ pub enum RoomCmd {
 #[derive(Clone, Debug)]
 pub struct RoomHandle {
     pub tx: mpsc::Sender<RoomCmd>,
+    /// The seats with a connection open to the room now, which the room
+    /// updates as they come and go: a campaign's status reads it without a
+    /// round trip to the room (and without loading one).
+    pub connected: watch::Receiver<Vec<Seat>>,
 }
 
 /// The rooms in memory, by match id. The lock guards only this map of
@@ -192,6 +196,16 @@ impl Rooms {
         let mut map = self.map.lock().expect("rooms map");
         if map.get(&id).is_some_and(|(g, _)| *g == generation) {
             map.remove(&id);
+        }
+    }
+
+    /// The seats with a connection open to match `id` now: none when its
+    /// room is not in memory (nobody is connected to it then).
+    pub fn connected(&self, id: Uuid) -> Vec<Seat> {
+        let map = self.map.lock().expect("rooms map");
+        match map.get(&id) {
+            Some((_, h)) if !h.tx.is_closed() => h.connected.borrow().clone(),
+            _ => Vec::new(),
         }
     }
 
@@ -274,8 +288,15 @@ struct Room<R: Ruleset> {
     subs: Vec<Sub>,
     next_sub: u64,
     commitments: Vec<Commitment>,
-    /// When a live match's timed window runs out.
+    /// How long a timed decision may take in this match: its own turn
+    /// timer, else the server's response timer for a live match; `None`:
+    /// nothing is timed.
+    timer: Option<Duration>,
+    /// When the timed decision runs out, and whose it is.
     deadline: Option<Instant>,
+    timed_seat: Option<Seat>,
+    /// Where the room tells who is connected (see [`RoomHandle::connected`]).
+    connected: watch::Sender<Vec<Seat>>,
     last_active: Instant,
     campaign: Option<CampaignLink<R>>,
     ctx: RoomCtx,
@@ -293,6 +314,7 @@ where
     R: Hosted,
 {
     let (tx, rx) = mpsc::channel(256);
+    let (connected, connected_rx) = watch::channel(Vec::new());
     ctx.rooms.live.send_modify(|n| *n += 1);
     let live = LiveRoom(ctx.rooms.clone());
     // A root span: the room outlives, and serves every seat besides, the
@@ -301,18 +323,24 @@ where
     tokio::spawn(
         async move {
             let _live = live;
-            run::<R>(id, generation, ctx, rx, after).await;
+            run::<R>(id, generation, ctx, rx, after, connected).await;
         }
         .instrument(span),
     );
-    RoomHandle { tx }
+    RoomHandle { tx, connected: connected_rx }
 }
 
-async fn run<R>(id: Uuid, generation: u64, ctx: RoomCtx, mut rx: mpsc::Receiver<RoomCmd>, after: Option<After<R>>)
-where
+async fn run<R>(
+    id: Uuid,
+    generation: u64,
+    ctx: RoomCtx,
+    mut rx: mpsc::Receiver<RoomCmd>,
+    after: Option<After<R>>,
+    connected: watch::Sender<Vec<Seat>>,
+) where
     R: Hosted,
 {
-    let refusal = match Room::<R>::load(id, ctx.clone(), after).await {
+    let refusal = match Room::<R>::load(id, ctx.clone(), after, connected).await {
         Ok(mut room) => {
             tracing::info!(seq = room.seq, "room loaded");
             room.run(&mut rx).await;
@@ -353,7 +381,12 @@ impl<R> Room<R>
 where
     R: Hosted,
 {
-    async fn load(id: Uuid, ctx: RoomCtx, after: Option<After<R>>) -> Result<Self, (&'static str, String)> {
+    async fn load(
+        id: Uuid,
+        ctx: RoomCtx,
+        after: Option<After<R>>,
+        connected: watch::Sender<Vec<Seat>>,
+    ) -> Result<Self, (&'static str, String)> {
         let internal = |e: String| (code::INTERNAL, e);
         let record = ctx
             .store
@@ -380,8 +413,13 @@ where
             }
             _ => None,
         };
+        let timer =
+            record.turn_timer_ms.map(Duration::from_millis).or(record.live.then_some(ctx.config.response_timer));
         let mut room = Room {
             id,
+            timer,
+            timed_seat: None,
+            connected,
             record,
             options,
             absent_since: vec![Some(Instant::now()); table.control.len()],
@@ -451,21 +489,28 @@ where
         }
     }
 
+    /// Open (or keep, or close) the clock of the decision the game times
+    /// now. A match's own turn timer runs for the whole decision, so the
+    /// seat's own actions inside it do not reset it; the response window of
+    /// a live match opens afresh with every change, as before.
     fn arm_timer(&mut self) {
-        self.deadline = (self.record.live
-            && !R::status(&self.table.state).is_finished()
-            && R::timeout_action(&self.table.state).is_some())
-        .then(|| Instant::now() + self.ctx.config.response_timer);
+        let timed = match self.timer {
+            Some(timer) if !self.is_finished() => R::timeout_action(&self.table.state).map(|(seat, _)| (seat, timer)),
+            _ => None,
+        };
+        let whole_turn = self.record.turn_timer_ms.is_some();
+        self.deadline = match (timed, self.deadline) {
+            (Some((seat, _)), Some(at)) if whole_turn && self.timed_seat == Some(seat) => Some(at),
+            (Some((_, timer)), _) => Some(Instant::now() + timer),
+            (None, _) => None,
+        };
+        self.timed_seat = timed.map(|(seat, _)| seat);
     }
 
     /// What is left of the timed window, for the frames that tell players
     /// (a live match's countdown).
     fn timer_ms(&self) -> Option<u64> {
         self.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis() as u64)
-    }
-
-    fn status(&self) -> Value {
-        to_value(&R::status(&self.table.state))
     }
 
     fn is_finished(&self) -> bool {
@@ -476,6 +521,7 @@ where
     /// gone; note when a seat lost its last connection.
     fn prune(&mut self, gone: Option<u64>) {
         self.subs.retain(|s| Some(s.id) != gone && !s.out.tx.is_closed());
+        self.tell_connected();
         for (seat, since) in self.absent_since.iter_mut().enumerate() {
             let connected = self.subs.iter().any(|s| s.viewer == Viewer::Seat(seat as Seat));
             match (connected, *since) {
@@ -484,6 +530,22 @@ where
                 (false, Some(_)) => {}
             }
         }
+    }
+
+    /// Publish the seats connected now, when that changed.
+    fn tell_connected(&self) {
+        let mut seats: Vec<Seat> = self
+            .subs
+            .iter()
+            .filter_map(|s| if let Viewer::Seat(seat) = s.viewer { Some(seat) } else { None })
+            .collect();
+        seats.sort_unstable();
+        seats.dedup();
+        self.connected.send_if_modified(|now| {
+            let changed = *now != seats;
+            *now = std::mem::take(&mut seats);
+            changed
+        });
     }
 
     /// Subscribe a connection: its welcome (or, resuming after `last_seq`,
@@ -506,6 +568,7 @@ where
             }
         }
         self.subs.push(Sub { id, viewer, out });
+        self.tell_connected();
         Ok(id)
     }
 
@@ -706,7 +769,7 @@ where
                     action: record,
                     commitments: commitments.clone(),
                     outcome: outcome.clone(),
-                    standing: Some(self.status()),
+                    standing: Some(R::standing(&self.table.state)),
                     snapshot,
                     campaign,
                 };

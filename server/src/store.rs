@@ -108,6 +108,9 @@ pub struct NewMatch {
     /// The creator's seat and the SHA-256 of its token; `None` for a
     /// campaign's match, whose seats are the campaign's.
     pub creator: Option<(u8, String)>,
+    /// Milliseconds a seat has for a timed decision (a campaign's turn
+    /// timer); `None`: the server's response timer if `live`, else untimed.
+    pub turn_timer_ms: Option<u64>,
 }
 
 /// Where a match stands in the lobby. Stored, listed and shown as the
@@ -201,9 +204,12 @@ pub struct MatchRecord {
     pub campaign_id: Option<Uuid>,
     /// Its place in its campaign (1, 2, ...).
     pub ordinal: Option<u32>,
-    /// The engine's status after the latest action; `None` before the first.
+    /// The game's summary of where the match stands after the latest
+    /// action (`Ruleset::standing`); `None` before the first.
     pub standing: Option<Value>,
     pub seats_taken: Vec<u8>,
+    /// As [`NewMatch::turn_timer_ms`].
+    pub turn_timer_ms: Option<u64>,
 }
 
 /// Which matches a query reads.
@@ -222,12 +228,14 @@ const MIGRATIONS_SQLITE: &[(i64, &str, &str)] = &[
     (2, "private", include_str!("../../migrations/sqlite/0002_private.sql")),
     (3, "records", include_str!("../../migrations/sqlite/0003_records.sql")),
     (4, "campaigns", include_str!("../../migrations/sqlite/0004_campaigns.sql")),
+    (5, "turn_timers", include_str!("../../migrations/sqlite/0005_turn_timers.sql")),
 ];
 const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
     (1, "matches", include_str!("../../migrations/postgres/0001_matches.sql")),
     (2, "private", include_str!("../../migrations/postgres/0002_private.sql")),
     (3, "records", include_str!("../../migrations/postgres/0003_records.sql")),
     (4, "campaigns", include_str!("../../migrations/postgres/0004_campaigns.sql")),
+    (5, "turn_timers", include_str!("../../migrations/postgres/0005_turn_timers.sql")),
 ];
 
 /// How long start-up waits for the first Postgres connection. The pool
@@ -409,7 +417,7 @@ impl Store {
     pub async fn create_match(&self, m: &NewMatch) -> Result<()> {
         let q1 = self.sql(
             "INSERT INTO matches (id, game, options, seed, rules_version, status, join_code, live, seats, campaign_id, \
-             private) VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $11, $6, $7, $8, $9::uuid, $10)",
+             private, turn_timer_ms) VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $11, $6, $7, $8, $9::uuid, $10, $12)",
         );
         let q2 = self.sql("INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
         let r: std::result::Result<(), sqlx::Error> = with_pool!(self, p => async {
@@ -426,6 +434,7 @@ impl Store {
                 .bind(m.campaign_id.map(|c| c.to_string()))
                 .bind(m.private)
                 .bind(MatchStatus::Open)
+                .bind(m.turn_timer_ms.map(|t| t as i64))
                 .execute(&mut *tx)
                 .await?;
             if let Some((seat, hash)) = &m.creator {
@@ -539,7 +548,7 @@ impl Store {
             .sql(&format!(
                 "SELECT m.id::text AS id, m.game, m.options::text AS options, m.seed, m.rules_version, m.status, \
              m.join_code, m.live, m.private, m.seats, m.seq, m.outcome::text AS outcome, m.campaign_id::text AS campaign_id, \
-             m.ordinal, m.standing::text AS standing, \
+             m.ordinal, m.standing::text AS standing, m.turn_timer_ms, \
              (SELECT string_agg(s.seat::text, ',') FROM seats s WHERE s.match_id = m.id) AS taken \
              FROM matches m {where_} LIMIT {limit}"
             ))
@@ -566,7 +575,7 @@ impl Store {
                     (r.try_get::<i32, _>("seats")?, r.try_get::<i64, _>("seq")?),
                     r.try_get::<Option<String>, _>("outcome")?,
                     (r.try_get::<Option<String>, _>("campaign_id")?, r.try_get::<Option<i32>, _>("ordinal")?),
-                    r.try_get::<Option<String>, _>("standing")?,
+                    (r.try_get::<Option<String>, _>("standing")?, r.try_get::<Option<i64>, _>("turn_timer_ms")?),
                     r.try_get::<Option<String>, _>("taken")?,
                 ))
             }).collect::<std::result::Result<Vec<_>, _>>()?
@@ -585,7 +594,7 @@ impl Store {
                     (seats, seq),
                     outcome,
                     (campaign, ordinal),
-                    standing,
+                    (standing, turn_timer_ms),
                     taken,
                 )| {
                     let mut seats_taken: Vec<u8> = taken
@@ -612,6 +621,7 @@ impl Store {
                         ordinal: ordinal.map(|o| o as u32),
                         standing: standing.as_deref().map(parse_json).transpose()?,
                         seats_taken,
+                        turn_timer_ms: turn_timer_ms.map(|t| t as u64),
                     })
                 },
             )

@@ -51,6 +51,8 @@ pub struct NewCampaign {
     pub private: bool,
     /// The SHA-256 of the host's seat token.
     pub host: String,
+    /// Milliseconds a seat has for a timed decision in each of its matches.
+    pub turn_timer_ms: Option<u64>,
 }
 
 /// A stored campaign.
@@ -71,6 +73,8 @@ pub struct CampaignRecord {
     pub private: bool,
     /// Seats a player holds (the host's, and each join).
     pub seats_taken: Vec<u8>,
+    /// As [`NewCampaign::turn_timer_ms`].
+    pub turn_timer_ms: Option<u64>,
 }
 
 /// A change of a campaign, written in one transaction only if the campaign
@@ -93,14 +97,14 @@ impl Store {
     /// [`StoreError::Conflict`] when the id or join code already exists.
     pub async fn create_campaign(&self, c: &NewCampaign) -> Result<()> {
         let q1 = self.sql(
-            "INSERT INTO campaigns (id, game, rules_version, seats, join_code, saved, live, private) \
-             VALUES ($1::uuid, $2, $3, $4, $5, $6::jsonb, $7, $8)",
+            "INSERT INTO campaigns (id, game, rules_version, seats, join_code, saved, live, private, turn_timer_ms) \
+             VALUES ($1::uuid, $2, $3, $4, $5, $6::jsonb, $7, $8, $9)",
         );
         let q2 = self.sql("INSERT INTO campaign_seats (campaign_id, seat, token_hash) VALUES ($1::uuid, 0, $2)");
         let r: std::result::Result<(), sqlx::Error> = with_pool!(self, p => async {
             let mut tx = p.begin_with(self.begin_write()).await?;
             sqlx::query(&q1).bind(c.id.to_string()).bind(&c.game).bind(c.rules_version as i32).bind(c.seats as i32)
-                .bind(&c.join_code).bind(c.saved.to_string()).bind(c.live).bind(c.private).execute(&mut *tx).await?;
+                .bind(&c.join_code).bind(c.saved.to_string()).bind(c.live).bind(c.private).bind(c.turn_timer_ms.map(|t| t as i64)).execute(&mut *tx).await?;
             sqlx::query(&q2).bind(c.id.to_string()).bind(&c.host).execute(&mut *tx).await?;
             tx.commit().await
         }.await);
@@ -152,7 +156,7 @@ impl Store {
         let q = self
             .sql(
                 "SELECT c.game, c.rules_version, c.seats, c.join_code, c.saved::text AS saved, c.version, \
-             c.current_match::text AS current_match, c.live, c.private, \
+             c.current_match::text AS current_match, c.live, c.private, c.turn_timer_ms, \
              (SELECT string_agg(s.seat::text, ',') FROM campaign_seats s WHERE s.campaign_id = c.id) AS taken \
              FROM campaigns c WHERE c.id = $1::uuid",
             )
@@ -166,11 +170,12 @@ impl Store {
                 (r.try_get::<String, _>("saved")?, r.try_get::<i64, _>("version")?),
                 r.try_get::<Option<String>, _>("current_match")?,
                 (r.try_get::<bool, _>("live")?, r.try_get::<bool, _>("private")?),
-                r.try_get::<Option<String>, _>("taken")?,
+                (r.try_get::<Option<String>, _>("taken")?, r.try_get::<Option<i64>, _>("turn_timer_ms")?),
             )),
             None => None,
         });
-        let Some((game, (rules_version, seats), join_code, (saved, version), current, (live, private), taken)) = row
+        let Some((game, (rules_version, seats), join_code, (saved, version), current, (live, private), (taken, timer))) =
+            row
         else {
             return Ok(None);
         };
@@ -193,6 +198,7 @@ impl Store {
             live,
             private,
             seats_taken,
+            turn_timer_ms: timer.map(|t| t as u64),
         }))
     }
 
@@ -229,7 +235,8 @@ impl Store {
             self.sql("SELECT CAST(COALESCE(MAX(ordinal), 0) AS BIGINT) FROM matches WHERE campaign_id = $1::uuid");
         let q_match = self.sql(
             "INSERT INTO matches (id, game, options, seed, rules_version, status, join_code, live, seats, \
-             campaign_id, private, ordinal) VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10::uuid, $11, $12)",
+             campaign_id, private, ordinal, turn_timer_ms) \
+             VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10::uuid, $11, $12, $13)",
         );
         let r: std::result::Result<bool, sqlx::Error> = with_pool!(self, p => async {
             let mut tx = p.begin_with(self.begin_write()).await?;
@@ -248,6 +255,7 @@ impl Store {
                     .bind(u.id.to_string())
                     .bind(m.private)
                     .bind((last + 1) as i32)
+                    .bind(m.turn_timer_ms.map(|t| t as i64))
                     .execute(&mut *tx)
                     .await?;
             }
