@@ -180,6 +180,13 @@ pub trait Ruleset {
     fn party_leader(_state: &Self::State) -> Option<Seat> {
         None
     }
+
+    /// A short public summary of where the match stands, for a lobby or a
+    /// campaign's history read without loading the match: nothing any seat
+    /// may not see. Default: the status (whose move it is, or the outcome).
+    fn standing(state: &Self::State) -> serde_json::Value {
+        serde_json::to_value(Self::status(state)).expect("a status serializes")
+    }
 }
 
 /// Rebuild a state from its options, seed and action log: replay is a fold.

@@ -262,7 +262,8 @@ pub struct CreateCampaign {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seats: Option<u32>,
     /// The game's campaign options plus the server's own (`live`,
-    /// `private`, as for matches; `live` also sets a turn timer).
+    /// `private`, as for matches, and `turn_timer_ms`, 100 to 86 400 000:
+    /// a turn timer kept by every match of the campaign).
     #[serde(default)]
     pub options: Value,
 }
@@ -326,7 +327,10 @@ pub struct CampaignStatus {
     /// holds no hidden thing). Divinity: next location, level, gold,
     /// journal, each Origin's saved sheet.
     pub saved: Value,
-    /// For a live campaign: milliseconds a seat has for its turn.
+    /// Milliseconds a seat has for a timed decision (Divinity: an Origin's
+    /// combat turn, an enemy roll's reroll window): the campaign's own
+    /// `turn_timer_ms`, else the server's response timer for a `live`
+    /// campaign; absent: nothing is timed (correspondence).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_timer_ms: Option<u64>,
 }
@@ -337,12 +341,14 @@ pub struct CampaignSeatStatus {
     pub seat: Seat,
     /// A player holds this seat (the join code was used for it).
     pub taken: bool,
-    /// A connection of this seat is open to the current match now.
+    /// A connection of this seat is open to the current match now (false
+    /// for every seat between matches).
     pub connected: bool,
     /// The game's label of the seat (Divinity: its Origin once chosen).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
-    /// The seat whose player acts for it now, if handed.
+    /// The seat whose player acts for it now in the current match, if
+    /// handed (from the match's log: it survives a restart).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub controlled_by: Option<Seat>,
 }
@@ -355,8 +361,10 @@ pub struct CampaignMatch {
     pub status: String,
     /// Actions so far.
     pub seq: u64,
-    /// The game's summary of where the match stands (Divinity: location,
-    /// round, phase) and whose move it is (`waiting`).
+    /// The game's public summary of where the match stands after its
+    /// latest action (null before the first). Divinity: `location`,
+    /// `level`, `round`, `round_kind`, `phase`, `active`, `waiting`,
+    /// `outcome`; other games: the engine's status.
     #[serde(default)]
     pub standing: Value,
     /// The engine's outcome once finished.

@@ -32,7 +32,8 @@ use crate::{
     hub::Hub,
     lobby::{body, parse_id, split_options},
     secret,
-    store::{CampaignRecord, CampaignUpdate, MatchRecord, MatchStatus, NewCampaign, NewMatch, StoreError},
+    store::{CampaignRecord, CampaignUpdate, MatchRecord, MatchStatus, NewCampaign, NewMatch, RecordKind, StoreError},
+    table::Hand,
 };
 
 /// At most this many tokens in one `POST /api/campaigns/mine`.
@@ -118,6 +119,8 @@ impl Loaded {
             seats: self.record.seats,
             campaign_id: Some(self.record.id),
             creator: None,
+            // Each match keeps the campaign's timer: a restart times it the same.
+            turn_timer_ms: self.record.turn_timer_ms,
         })
     }
 }
@@ -189,6 +192,7 @@ async fn create(
             live: hosting.live,
             private: hosting.private,
             host: secret::token_hash(&token),
+            turn_timer_ms: hosting.turn_timer_ms,
         };
         match hub.store.create_campaign(&c).await {
             Ok(()) => {
@@ -258,7 +262,7 @@ async fn choose(
     if let Some(match_id) = started {
         tracing::info!(campaign_id = %id, %match_id, "campaign's first match started");
     }
-    Ok(Json(status_of(&hub, &load(&hub, id).await?, Some(seat))))
+    Ok(Json(status_of(&hub, &load(&hub, id).await?, Some(seat)).await?))
 }
 
 async fn next(
@@ -303,7 +307,7 @@ async fn status(
         Some(_) => Some(seat_of(&hub, &headers, id).await?),
         None => None,
     };
-    Ok(Json(status_of(&hub, &load(&hub, id).await?, you)))
+    Ok(Json(status_of(&hub, &load(&hub, id).await?, you).await?))
 }
 
 async fn mine(
@@ -317,15 +321,33 @@ async fn mine(
     let mut campaigns = Vec::new();
     for token in &req.tokens {
         if let Some((id, seat)) = hub.store.campaign_seat(&secret::token_hash(token)).await? {
-            campaigns.push(status_of(&hub, &load(&hub, id).await?, Some(seat)));
+            campaigns.push(status_of(&hub, &load(&hub, id).await?, Some(seat)).await?);
         }
     }
     Ok(Json(json!({ "campaigns": campaigns })))
 }
 
-/// Where the party stands. `connected` is false for every seat: the hub
-/// does not count a room's connections per seat (yet).
-fn status_of(hub: &Hub, c: &Loaded, you: Option<Seat>) -> CampaignStatus {
+/// Who controls each seat of match `m`, folded from its log's hand-overs:
+/// the same whether its room is in memory or not, before a restart or after.
+async fn control_of(hub: &Hub, m: &MatchRecord) -> Result<Vec<Option<Seat>>, ApiError> {
+    let mut control = vec![None; m.seats as usize];
+    for r in hub.store.records_of_kind(m.id, RecordKind::Hand, i64::MAX as u64).await? {
+        let hand: Hand = serde_json::from_value(r.action)
+            .map_err(|e| StoreError::Corrupt(format!("match {} hand record {}: {e}", m.id, r.seq)))?;
+        hand.apply(&mut control);
+    }
+    Ok(control)
+}
+
+/// Where the party stands: the stage, each seat (connected to the current
+/// match now, who acts for it), each match's standing and outcome.
+async fn status_of(hub: &Hub, c: &Loaded, you: Option<Seat>) -> Result<CampaignStatus, ApiError> {
+    let playing = c.playing();
+    // Only the match being played has connections and hand-overs that matter.
+    let (connected, control) = match playing {
+        Some(m) => (hub.rooms.connected(m.id), control_of(hub, m).await?),
+        None => (Vec::new(), Vec::new()),
+    };
     let rules = c.rules();
     let saved = &c.record.saved;
     let mut choosing = Vec::new();
@@ -354,7 +376,7 @@ fn status_of(hub: &Hub, c: &Loaded, you: Option<Seat>) -> CampaignStatus {
         standing: m.standing.clone().unwrap_or(Value::Null),
         outcome: m.outcome.clone(),
     };
-    CampaignStatus {
+    Ok(CampaignStatus {
         campaign_id: c.record.id.to_string(),
         game: c.record.game.clone(),
         rules_version: c.record.rules_version,
@@ -363,16 +385,20 @@ fn status_of(hub: &Hub, c: &Loaded, you: Option<Seat>) -> CampaignStatus {
             .map(|seat| CampaignSeatStatus {
                 seat,
                 taken: c.record.seats_taken.contains(&seat),
-                connected: false,
+                connected: connected.contains(&seat),
                 label: rules.label(saved, seat),
-                controlled_by: None,
+                controlled_by: control.get(seat as usize).copied().flatten(),
             })
             .collect(),
         you,
         choosing,
-        current: c.playing().map(summary),
+        current: playing.map(summary),
         matches: c.matches.iter().map(summary).collect(),
         saved: saved.clone(),
-        turn_timer_ms: c.record.live.then(|| hub.config.room().response_timer.as_millis() as u64),
-    }
+        // As a room times its matches (`Room::load`).
+        turn_timer_ms: c
+            .record
+            .turn_timer_ms
+            .or(c.record.live.then(|| hub.config.room().response_timer.as_millis() as u64)),
+    })
 }

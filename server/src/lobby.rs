@@ -74,7 +74,14 @@ pub(crate) struct Hosting {
     pub live: bool,
     /// Not listed by `GET /api/matches`; joined by code, watched by id.
     pub private: bool,
+    /// `turn_timer_ms`: milliseconds a seat has for a timed decision, live
+    /// or not (a campaign's turn timer; a match may set one too).
+    pub turn_timer_ms: Option<u64>,
 }
+
+/// The shortest and longest turn timer accepted: under 100 ms no client can
+/// answer; over a day it is a correspondence game, which has none.
+const TURN_TIMER_MS: std::ops::RangeInclusive<u64> = 100..=86_400_000;
 
 /// Split the server's own options (`live`, `private`) from the game's.
 pub(crate) fn split_options(options: Value) -> Result<(Value, Hosting), ApiError> {
@@ -88,7 +95,17 @@ pub(crate) fn split_options(options: Value) -> Result<(Value, Hosting), ApiError
         Some(Value::Bool(b)) => Ok(b),
         Some(_) => Err(ApiError::BadRequest(code::BAD_OPTIONS, format!("{name} must be true or false"))),
     };
-    let hosting = Hosting { live: flag("live")?, private: flag("private")? };
+    let (live, private) = (flag("live")?, flag("private")?);
+    let turn_timer_ms = match options.remove("turn_timer_ms") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(v.as_u64().filter(|ms| TURN_TIMER_MS.contains(ms)).ok_or_else(|| {
+            ApiError::BadRequest(
+                code::BAD_OPTIONS,
+                format!("turn_timer_ms must be {} to {} milliseconds", TURN_TIMER_MS.start(), TURN_TIMER_MS.end()),
+            )
+        })?),
+    };
+    let hosting = Hosting { live, private, turn_timer_ms };
     Ok((Value::Object(options), hosting))
 }
 
@@ -116,6 +133,7 @@ async fn new_match(hub: &Hub, game_name: &str, options: Value, hosting: Hosting)
             seats: seats as u32,
             campaign_id: None,
             creator: Some((0, secret::token_hash(&token))),
+            turn_timer_ms: hosting.turn_timer_ms,
         };
         match hub.store.create_match(&m).await {
             Ok(()) => {

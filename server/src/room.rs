@@ -4,6 +4,10 @@
 //! joins on a `oneshot` and writes everything else (welcome, ack, error,
 //! updates) into each connection's own outbound queue, in order. An accepted
 //! action goes: engine `apply` → writer (durable) → ack → per-viewer updates.
+//! This file is the loop and its commands (join, act, take back, hand) and
+//! `commit` = `persist` then `publish`; the frames each receiver gets are
+//! built in [`frames`], the table is folded from the log in [`rebuild`], and
+//! the registry of rooms in memory is [`Rooms`] (`rooms`).
 //!
 //! **Architecture Invariant:** no lock guards game state; only the room task
 //! touches it. Views and events are filtered per viewer here, and nothing
@@ -11,8 +15,8 @@
 
 use std::{collections::HashMap, sync::Arc, time::Duration};
 
-use athlas_engine::{Ruleset, Seat, Status, Viewer, Visible};
-use athlas_protocol::{code, LegalFor, ServerMsg, PROTOCOL_VERSION};
+use athlas_engine::{Ruleset, Seat, Status, Viewer};
+use athlas_protocol::{code, ServerMsg};
 use serde::Deserialize;
 use serde_json::Value;
 use tokio::{
@@ -22,11 +26,20 @@ use tokio::{
 use tracing::Instrument;
 use uuid::Uuid;
 
+mod frames;
+mod rebuild;
+mod rooms;
+
+use frames::Published;
+use rebuild::rebuild;
+use rooms::LiveRoom;
+pub use rooms::Rooms;
+
 use crate::{
     metrics::Metrics,
     secret,
     store::{ActionRecord, Append, CampaignUpdate, Commitment, MatchRecord, MatchStatus, RecordKind, Store},
-    table::{Applied, Hand, ReplayError, Table, TakeBack},
+    table::{Hand, Table, TakeBack},
     writer::Writer,
 };
 
@@ -136,81 +149,10 @@ pub enum RoomCmd {
 #[derive(Clone, Debug)]
 pub struct RoomHandle {
     pub tx: mpsc::Sender<RoomCmd>,
-}
-
-/// The rooms in memory, by match id. The lock guards only this map of
-/// handles, never game state, and is never held across an await.
-pub struct Rooms {
-    map: std::sync::Mutex<HashMap<Uuid, (u64, RoomHandle)>>,
-    next_generation: std::sync::atomic::AtomicU64,
-    /// Room tasks still running (a task outlives its map entry while it
-    /// finishes its mailbox), so shutdown can wait for them.
-    live: watch::Sender<usize>,
-}
-
-impl Default for Rooms {
-    fn default() -> Self {
-        Rooms { map: Default::default(), next_generation: Default::default(), live: watch::channel(0).0 }
-    }
-}
-
-/// Counts a running room task while it lives.
-struct LiveRoom(Arc<Rooms>);
-
-impl Drop for LiveRoom {
-    fn drop(&mut self) {
-        self.0.live.send_modify(|n| *n -= 1);
-    }
-}
-
-impl Rooms {
-    /// The room of `id`, spawned with `spawn(generation)` if not in memory.
-    pub fn get_or_spawn(&self, id: Uuid, spawn: impl FnOnce(u64) -> RoomHandle) -> RoomHandle {
-        let mut map = self.map.lock().expect("rooms map");
-        if let Some((_, h)) = map.get(&id) {
-            if !h.tx.is_closed() {
-                return h.clone();
-            }
-        }
-        let generation = self.next_generation.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let handle = spawn(generation);
-        map.insert(id, (generation, handle.clone()));
-        handle
-    }
-
-    /// Forget room `id` if it is still generation `generation`.
-    pub fn remove(&self, id: Uuid, generation: u64) {
-        let mut map = self.map.lock().expect("rooms map");
-        if map.get(&id).is_some_and(|(g, _)| *g == generation) {
-            map.remove(&id);
-        }
-    }
-
-    /// How many rooms are in memory.
-    pub fn len(&self) -> usize {
-        self.map.lock().expect("rooms map").len()
-    }
-
-    /// Whether no room is in memory.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Room tasks running, including ones finishing after being forgotten.
-    pub fn live(&self) -> usize {
-        *self.live.borrow()
-    }
-
-    /// Shutdown: forget every room so that, once the connections holding
-    /// handles are gone, each task finishes what is in its mailbox and ends;
-    /// then wait for them (at most `grace`). Returns the tasks still running.
-    pub async fn close_all(&self, grace: Duration) -> usize {
-        self.map.lock().expect("rooms map").clear();
-        let mut rx = self.live.subscribe();
-        let _ = tokio::time::timeout(grace, rx.wait_for(|n| *n == 0)).await;
-        let left = *rx.borrow();
-        left
-    }
+    /// The seats with a connection open to the room now, which the room
+    /// updates as they come and go: a campaign's status reads it without a
+    /// round trip to the room (and without loading one).
+    pub connected: watch::Receiver<Vec<Seat>>,
 }
 
 struct Sub {
@@ -265,8 +207,15 @@ struct Room<R: Ruleset> {
     subs: Vec<Sub>,
     next_sub: u64,
     commitments: Vec<Commitment>,
-    /// When a live match's timed window runs out.
+    /// How long a timed decision may take in this match: its own turn
+    /// timer, else the server's response timer for a live match; `None`:
+    /// nothing is timed.
+    timer: Option<Duration>,
+    /// When the timed decision runs out, and whose it is.
     deadline: Option<Instant>,
+    timed_seat: Option<Seat>,
+    /// Where the room tells who is connected (see [`RoomHandle::connected`]).
+    connected: watch::Sender<Vec<Seat>>,
     last_active: Instant,
     campaign: Option<CampaignLink<R>>,
     ctx: RoomCtx,
@@ -284,6 +233,7 @@ where
     R: Hosted,
 {
     let (tx, rx) = mpsc::channel(256);
+    let (connected, connected_rx) = watch::channel(Vec::new());
     ctx.rooms.live.send_modify(|n| *n += 1);
     let live = LiveRoom(ctx.rooms.clone());
     // A root span: the room outlives, and serves every seat besides, the
@@ -292,18 +242,24 @@ where
     tokio::spawn(
         async move {
             let _live = live;
-            run::<R>(id, generation, ctx, rx, after).await;
+            run::<R>(id, generation, ctx, rx, after, connected).await;
         }
         .instrument(span),
     );
-    RoomHandle { tx }
+    RoomHandle { tx, connected: connected_rx }
 }
 
-async fn run<R>(id: Uuid, generation: u64, ctx: RoomCtx, mut rx: mpsc::Receiver<RoomCmd>, after: Option<After<R>>)
-where
+async fn run<R>(
+    id: Uuid,
+    generation: u64,
+    ctx: RoomCtx,
+    mut rx: mpsc::Receiver<RoomCmd>,
+    after: Option<After<R>>,
+    connected: watch::Sender<Vec<Seat>>,
+) where
     R: Hosted,
 {
-    let refusal = match Room::<R>::load(id, ctx.clone(), after).await {
+    let refusal = match Room::<R>::load(id, ctx.clone(), after, connected).await {
         Ok(mut room) => {
             tracing::info!(seq = room.seq, "room loaded");
             room.run(&mut rx).await;
@@ -344,7 +300,12 @@ impl<R> Room<R>
 where
     R: Hosted,
 {
-    async fn load(id: Uuid, ctx: RoomCtx, after: Option<After<R>>) -> Result<Self, (&'static str, String)> {
+    async fn load(
+        id: Uuid,
+        ctx: RoomCtx,
+        after: Option<After<R>>,
+        connected: watch::Sender<Vec<Seat>>,
+    ) -> Result<Self, (&'static str, String)> {
         let internal = |e: String| (code::INTERNAL, e);
         let record = ctx
             .store
@@ -371,8 +332,13 @@ where
             }
             _ => None,
         };
+        let timer =
+            record.turn_timer_ms.map(Duration::from_millis).or(record.live.then_some(ctx.config.response_timer));
         let mut room = Room {
             id,
+            timer,
+            timed_seat: None,
+            connected,
             record,
             options,
             absent_since: vec![Some(Instant::now()); table.control.len()],
@@ -442,21 +408,28 @@ where
         }
     }
 
+    /// Open (or keep, or close) the clock of the decision the game times
+    /// now. A match's own turn timer runs for the whole decision, so the
+    /// seat's own actions inside it do not reset it; the response window of
+    /// a live match opens afresh with every change, as before.
     fn arm_timer(&mut self) {
-        self.deadline = (self.record.live
-            && !R::status(&self.table.state).is_finished()
-            && R::timeout_action(&self.table.state).is_some())
-        .then(|| Instant::now() + self.ctx.config.response_timer);
+        let timed = match self.timer {
+            Some(timer) if !self.is_finished() => R::timeout_action(&self.table.state).map(|(seat, _)| (seat, timer)),
+            _ => None,
+        };
+        let whole_turn = self.record.turn_timer_ms.is_some();
+        self.deadline = match (timed, self.deadline) {
+            (Some((seat, _)), Some(at)) if whole_turn && self.timed_seat == Some(seat) => Some(at),
+            (Some((_, timer)), _) => Some(Instant::now() + timer),
+            (None, _) => None,
+        };
+        self.timed_seat = timed.map(|(seat, _)| seat);
     }
 
     /// What is left of the timed window, for the frames that tell players
     /// (a live match's countdown).
     fn timer_ms(&self) -> Option<u64> {
         self.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis() as u64)
-    }
-
-    fn status(&self) -> Value {
-        to_value(&R::status(&self.table.state))
     }
 
     fn is_finished(&self) -> bool {
@@ -467,6 +440,7 @@ where
     /// gone; note when a seat lost its last connection.
     fn prune(&mut self, gone: Option<u64>) {
         self.subs.retain(|s| Some(s.id) != gone && !s.out.tx.is_closed());
+        self.tell_connected();
         for (seat, since) in self.absent_since.iter_mut().enumerate() {
             let connected = self.subs.iter().any(|s| s.viewer == Viewer::Seat(seat as Seat));
             match (connected, *since) {
@@ -477,115 +451,34 @@ where
         }
     }
 
-    /// The legal actions of each seat `viewer` acts for that the game waits
-    /// for now.
-    fn legal_for(&self, viewer: Viewer, wants: bool, cache: &mut HashMap<Seat, Vec<Value>>) -> Vec<LegalFor> {
-        let Viewer::Seat(player) = viewer else { return Vec::new() };
-        if !wants || R::LEGAL_IN_VIEW {
-            return Vec::new();
-        }
-        let Status::Waiting { seats: waiting } = R::status(&self.table.state) else { return Vec::new() };
-        self.table
-            .seats_of(player)
-            .into_iter()
-            .filter(|s| waiting.contains(s))
-            .map(|seat| {
-                let actions = cache
-                    .entry(seat)
-                    .or_insert_with(|| R::legal(&self.table.state, seat).iter().map(to_value).collect())
-                    .clone();
-                LegalFor { seat, actions }
-            })
-            .filter(|l| !l.actions.is_empty())
-            .collect()
+    /// Publish the seats connected now, when that changed.
+    fn tell_connected(&self) {
+        let mut seats: Vec<Seat> = self
+            .subs
+            .iter()
+            .filter_map(|s| if let Viewer::Seat(seat) = s.viewer { Some(seat) } else { None })
+            .collect();
+        seats.sort_unstable();
+        seats.dedup();
+        self.connected.send_if_modified(|now| {
+            let changed = *now != seats;
+            *now = std::mem::take(&mut seats);
+            changed
+        });
     }
 
-    /// `control` for frames: sent while any seat is handed (and by the
-    /// record that returns the last one).
-    fn control(&self, always: bool) -> Option<Vec<Option<Seat>>> {
-        (always || self.table.handed()).then(|| self.table.control.clone())
-    }
-
+    /// Subscribe a connection: its welcome (or, resuming after `last_seq`,
+    /// the updates it missed), the commitments and, at the end, the reveals.
     async fn join(&mut self, viewer: Viewer, last_seq: Option<u64>, out: Outbound) -> Result<u64, Refusal> {
-        let match_id = self.id.to_string();
-        let campaign_id = self.record.campaign_id.map(|c| c.to_string());
-        let timer_ms = self.timer_ms();
-        let welcome = |seq, status, view, timer_ms, legal, control| ServerMsg::Welcome {
-            protocol: PROTOCOL_VERSION,
-            match_id: match_id.clone(),
-            game: R::GAME.to_owned(),
-            seat: viewer.seat(),
-            seq,
-            status,
-            view,
-            timer_ms,
-            legal,
-            control,
-            campaign_id: campaign_id.clone(),
-        };
-        let mut cache = HashMap::new();
         match last_seq {
-            Some(last) if last < self.seq && self.seq - last <= MAX_RESEND => {
-                // Gap-free resume: rebuild the table at `last` from the log and
-                // replay forward, recomputing what this viewer saw.
-                let (seq, mut table) = rebuild::<R>(&self.ctx.store, &self.record, &self.options, Some(last))
-                    .await
-                    .map_err(|(code, message)| Refusal::Error { code, message })?;
-                let log = self
-                    .ctx
-                    .store
-                    .actions_after(self.id, seq)
-                    .await
-                    .map_err(|e| Refusal::Error { code: code::INTERNAL, message: e.to_string() })?;
-                let control = (table.handed()).then(|| table.control.clone());
-                out.send(&welcome(
-                    seq,
-                    to_value(&R::status(&table.state)),
-                    to_value(&R::view(&table.state, viewer)),
-                    None,
-                    Vec::new(),
-                    control,
-                ));
-                for a in log.iter().take_while(|a| a.seq <= self.seq) {
-                    let applied = table.replay(a).map_err(|e| Refusal::Error {
-                        code: code::INTERNAL,
-                        message: match e {
-                            ReplayError::Corrupt(m) => m,
-                            ReplayError::NeedsFullLog => format!("take-back {} does not replay", a.seq),
-                        },
-                    })?;
-                    // Only the update that brings the receiver to now has a
-                    // clock and the legal actions.
-                    let now = a.seq == self.seq;
-                    let change = Change {
-                        record: a,
-                        published: &Published::from_applied(applied),
-                        timer_ms: if now { timer_ms } else { None },
-                        control: (table.handed() || a.kind == RecordKind::Hand).then(|| table.control.clone()),
-                    };
-                    let legal = if now { self.legal_for(viewer, out.legal, &mut cache) } else { Vec::new() };
-                    out.send_text(update::<R>(&table.state, viewer, &change, legal));
-                }
-            }
+            Some(last) if last < self.seq && self.seq - last <= MAX_RESEND => self.resume(viewer, last, &out).await?,
             _ => {
-                out.send(&welcome(
-                    self.seq,
-                    self.status(),
-                    to_value(&R::view(&self.table.state, viewer)),
-                    timer_ms,
-                    self.legal_for(viewer, out.legal, &mut cache),
-                    self.control(false),
-                ));
+                let mut cache = HashMap::new();
+                let legal = self.legal_for(viewer, out.legal, &mut cache);
+                out.send(&self.welcome(viewer, self.seq, &self.table, self.timer_ms(), legal));
             }
         }
-        for c in &self.commitments {
-            out.send(&ServerMsg::Commitment { seat: c.seat, hash: c.hash.clone(), seq: c.seq });
-        }
-        if self.is_finished() {
-            for msg in self.reveals() {
-                out.send(&msg);
-            }
-        }
+        self.send_secrets(&out);
         let id = self.next_sub;
         self.next_sub += 1;
         if let Viewer::Seat(seat) = viewer {
@@ -594,6 +487,7 @@ where
             }
         }
         self.subs.push(Sub { id, viewer, out });
+        self.tell_connected();
         Ok(id)
     }
 
@@ -794,7 +688,7 @@ where
                     action: record,
                     commitments: commitments.clone(),
                     outcome: outcome.clone(),
-                    standing: Some(self.status()),
+                    standing: Some(R::standing(&self.table.state)),
                     snapshot,
                     campaign,
                 };
@@ -822,260 +716,5 @@ where
             self.record.status = MatchStatus::Finished;
         }
         Some(Stored { seq, commitments, finished: outcome.is_some() })
-    }
-
-    /// Everything after durable: the actor's ack (and its latency), each
-    /// connection's own update, new commitments, the reveals at the end,
-    /// dropping connections that fell behind, and the next timed window.
-    fn publish(
-        &mut self,
-        record: &ActionRecord,
-        published: &Published<R::Event>,
-        stored: Stored,
-        actor: Option<Actor>,
-    ) {
-        let Stored { seq, commitments, finished } = stored;
-        if finished {
-            tracing::info!(seq, "match finished");
-        }
-        if let Some(actor) = actor {
-            self.ctx.metrics.action_accepted();
-            self.ctx.metrics.ack_latency.observe(actor.received.elapsed());
-            actor.out.send(&ServerMsg::Ack { id: actor.id, seq });
-        }
-        // The next timed window opens with this change: its clock goes out
-        // in the same update.
-        self.arm_timer();
-        let change = Change {
-            record,
-            published,
-            timer_ms: self.timer_ms(),
-            control: self.control(record.kind == RecordKind::Hand),
-        };
-        // Legal actions are listed once per waiting seat, whoever receives them.
-        let mut cache = HashMap::new();
-        let mut lagging = Vec::new();
-        for s in &self.subs {
-            let legal = self.legal_for(s.viewer, s.out.legal, &mut cache);
-            if !s.out.send_text(update::<R>(&self.table.state, s.viewer, &change, legal)) {
-                lagging.push(s.id);
-            }
-        }
-        let mut public: Vec<ServerMsg> = commitments
-            .iter()
-            .map(|c| ServerMsg::Commitment { seat: c.seat, hash: c.hash.clone(), seq: c.seq })
-            .collect();
-        self.commitments.extend(commitments);
-        if finished {
-            public.extend(self.reveals());
-        }
-        for msg in &public {
-            for s in &self.subs {
-                if !s.out.send(msg) {
-                    lagging.push(s.id);
-                }
-            }
-        }
-        if !lagging.is_empty() {
-            self.subs.retain(|s| {
-                let keep = !lagging.contains(&s.id);
-                if !keep {
-                    s.out.kick.notify_one();
-                }
-                keep
-            });
-        }
-    }
-
-    /// The reveal of every commitment, and the seed: only once finished.
-    fn reveals(&self) -> Vec<ServerMsg> {
-        let mut msgs: Vec<ServerMsg> = self
-            .commitments
-            .iter()
-            .map(|c| ServerMsg::Reveal {
-                seat: c.seat,
-                salt: c.salt.clone(),
-                secret: R::locked_secret(&self.table.state, c.seat).unwrap_or(Value::Null),
-                hash: c.hash.clone(),
-            })
-            .collect();
-        msgs.push(ServerMsg::Seed { seed: self.record.seed.to_string() });
-        msgs
-    }
-}
-
-/// What a stored record changed, as frames tell it.
-enum Published<E> {
-    Events(Vec<E>),
-    TakenBack(u64),
-    Handed,
-}
-
-impl<E> Published<E> {
-    fn from_applied(a: Applied<E>) -> Self {
-        match a {
-            Applied::Action(events) => Published::Events(events),
-            Applied::TakenBack(seq) => Published::TakenBack(seq),
-            Applied::Handed => Published::Handed,
-        }
-    }
-}
-
-/// One record's change, the same for every receiver.
-struct Change<'a, E> {
-    record: &'a ActionRecord,
-    published: &'a Published<E>,
-    timer_ms: Option<u64>,
-    control: Option<Vec<Option<Seat>>>,
-}
-
-/// The `update` frame of `ServerMsg::Update` for one viewer, serialized
-/// straight from the engine's values: going through `serde_json::Value`
-/// first cost more than the engine's own work (a map allocation per field).
-fn update<R: Ruleset>(state: &R::State, viewer: Viewer, change: &Change<'_, R::Event>, legal: Vec<LegalFor>) -> String {
-    #[derive(serde::Serialize)]
-    #[serde(tag = "type", rename = "update")]
-    struct Frame<'a, E, S, V> {
-        seq: u64,
-        seat: Seat,
-        events: Vec<&'a E>,
-        status: S,
-        view: V,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        timer_ms: Option<u64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        sender: Option<Seat>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        taken_back: Option<u64>,
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        legal: Vec<LegalFor>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        control: Option<&'a [Option<Seat>]>,
-    }
-    let (events, taken_back) = match change.published {
-        Published::Events(events) => (events.iter().filter(|e| e.visible_to(viewer)).collect(), None),
-        Published::TakenBack(seq) => (Vec::new(), Some(*seq)),
-        Published::Handed => (Vec::new(), None),
-    };
-    let frame = Frame {
-        seq: change.record.seq,
-        seat: change.record.seat,
-        events,
-        status: R::status(state),
-        view: R::view(state, viewer),
-        timer_ms: change.timer_ms,
-        sender: change.record.sender,
-        taken_back,
-        legal,
-        control: change.control.as_deref(),
-    };
-    serde_json::to_string(&frame).expect("engine values serialize")
-}
-
-/// The table after the latest snapshot at or before `at_most` (or the
-/// start) and every stored record after it, up to `at_most`. Hand-overs
-/// before the snapshot are read on their own; a take-back of an action from
-/// before the snapshot makes it fold the whole log instead.
-async fn rebuild<R: Ruleset>(
-    store: &Store,
-    record: &MatchRecord,
-    options: &R::Options,
-    at_most: Option<u64>,
-) -> Result<(u64, Table<R>), (&'static str, String)> {
-    let internal = |e: String| (code::INTERNAL, e);
-    let seats = record.seats as usize;
-    let start = || R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")));
-    let snapshot = store.latest_snapshot(record.id, at_most).await.map_err(|e| internal(e.to_string()))?;
-    // A snapshot that no longer reads (an older state shape) is skipped.
-    let snapshot = snapshot.and_then(|(seq, state)| match serde_json::from_value::<R::State>(state) {
-        Ok(state) => Some((seq, state)),
-        Err(e) => {
-            tracing::warn!(match_id = %record.id, seq, error = %e, "snapshot unreadable; replaying from the start");
-            None
-        }
-    });
-    let from_snapshot = snapshot.is_some();
-    let (seq, mut table) = match snapshot {
-        Some((seq, state)) => {
-            let mut table = Table::new(state, seats);
-            for h in
-                store.records_of_kind(record.id, RecordKind::Hand, seq).await.map_err(|e| internal(e.to_string()))?
-            {
-                table.replay(&h).map_err(|e| internal(format!("{e:?}")))?;
-            }
-            (seq, table)
-        }
-        None => (0, Table::new(start()?, seats)),
-    };
-    match fold(store, record, at_most, seq, &mut table).await? {
-        Some(seq) => Ok((seq, table)),
-        None if from_snapshot => {
-            let mut table = Table::new(start()?, seats);
-            let seq = fold(store, record, at_most, 0, &mut table)
-                .await?
-                .ok_or_else(|| internal("a take-back does not replay from the start".into()))?;
-            Ok((seq, table))
-        }
-        None => Err(internal("a take-back does not replay from the start".into())),
-    }
-}
-
-/// Fold the records after `from` (up to `at_most`) into `table`: the seq
-/// reached, or `None` when a take-back needs the whole log.
-async fn fold<R: Ruleset>(
-    store: &Store,
-    record: &MatchRecord,
-    at_most: Option<u64>,
-    from: u64,
-    table: &mut Table<R>,
-) -> Result<Option<u64>, (&'static str, String)> {
-    let internal = |e: String| (code::INTERNAL, e);
-    let mut seq = from;
-    if at_most.is_some_and(|m| m <= seq) {
-        return Ok(Some(seq));
-    }
-    for a in store.actions_after(record.id, seq).await.map_err(|e| internal(e.to_string()))? {
-        if at_most.is_some_and(|m| a.seq > m) {
-            break;
-        }
-        match table.replay(&a) {
-            Ok(_) => seq = a.seq,
-            Err(ReplayError::NeedsFullLog) => return Ok(None),
-            Err(ReplayError::Corrupt(m)) => return Err(internal(m)),
-        }
-    }
-    Ok(Some(seq))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use athlas_engine::duel::{Duel, DuelAction, DuelOptions};
-
-    /// The directly serialized update is exactly `ServerMsg::Update`.
-    #[test]
-    fn update_frames_are_server_msg_updates() {
-        let mut state = Duel::start(&DuelOptions::default(), 7).unwrap();
-        let events = Duel::apply(&mut state, 0, DuelAction::UsePreset { preset: "aquatic".into() }).unwrap();
-        for (viewer, timer_ms) in [(Viewer::Seat(0), None), (Viewer::Seat(1), Some(1500)), (Viewer::Spectator, None)] {
-            let record = ActionRecord::action(3, 0, Value::Null);
-            let published = Published::Events(events.clone());
-            let change = Change { record: &record, published: &published, timer_ms, control: None };
-            let text = update::<Duel>(&state, viewer, &change, Vec::new());
-            let expected = ServerMsg::Update {
-                seq: 3,
-                seat: 0,
-                events: events.iter().filter(|e| e.visible_to(viewer)).map(to_value).collect(),
-                status: to_value(&Duel::status(&state)),
-                view: to_value(&Duel::view(&state, viewer)),
-                timer_ms,
-                sender: None,
-                taken_back: None,
-                legal: Vec::new(),
-                control: None,
-            };
-            let parsed: ServerMsg = serde_json::from_str(&text).unwrap();
-            assert_eq!(to_value(&parsed), to_value(&expected), "{viewer:?}");
-        }
     }
 }

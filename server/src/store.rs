@@ -1,5 +1,8 @@
 //! The event-sourced store: matches (options, seed), seats (token hashes), the
-//! append-only action log, snapshots, commitments and campaigns.
+//! append-only action log, snapshots, commitments and campaigns. This file
+//! opens and migrates the database and keeps matches and their seats; the
+//! log's records (written by `append`, read back for a rebuild) are in
+//! [`records`], campaigns and their seats in [`campaign`].
 //!
 //! Two backends through sqlx, one contract: SQLite (the default, a file under
 //! the data directory) and Postgres (`DATABASE_URL=postgres://...`). The SQL is
@@ -67,30 +70,6 @@ enum Backend {
     Postgres(PgPool),
 }
 
-/// The one writer of a campaign row's state (`saved`, `current_match`):
-/// inside a `with_pool!` body, in transaction `$tx`, a compare-and-set on
-/// `version`, which it bumps. Evaluates to whether the campaign was still
-/// at `$version`.
-macro_rules! write_campaign {
-    ($store:expr, $tx:ident, $id:expr, $version:expr, $saved:expr, $current:expr) => {{
-        let q = $store.sql(
-            "UPDATE campaigns SET version = version + 1, saved = COALESCE($3::jsonb, saved), \
-             current_match = COALESCE($4::uuid, current_match) WHERE id = $1::uuid AND version = $2",
-        );
-        let saved: Option<&Value> = $saved;
-        let current: Option<Uuid> = $current;
-        sqlx::query(&q)
-            .bind($id.to_string())
-            .bind($version as i64)
-            .bind(saved.map(Value::to_string))
-            .bind(current.map(|c| c.to_string()))
-            .execute(&mut *$tx)
-            .await?
-            .rows_affected()
-            == 1
-    }};
-}
-
 /// Run `$body` with `$pool` bound to the backend's pool; the body is type
 /// checked once per backend, so one piece of sqlx code serves both.
 macro_rules! with_pool {
@@ -101,6 +80,15 @@ macro_rules! with_pool {
         }
     };
 }
+
+// After `with_pool!`, which they use; `campaign` first: `records` writes a
+// campaign's state with its `write_campaign!`.
+#[macro_use]
+mod campaign;
+mod records;
+
+pub use campaign::{CampaignRecord, CampaignUpdate, NewCampaign};
+pub use records::{ActionRecord, Append, Commitment, RecordKind};
 
 /// A match as created by the lobby.
 #[derive(Debug, Clone, PartialEq)]
@@ -120,6 +108,9 @@ pub struct NewMatch {
     /// The creator's seat and the SHA-256 of its token; `None` for a
     /// campaign's match, whose seats are the campaign's.
     pub creator: Option<(u8, String)>,
+    /// Milliseconds a seat has for a timed decision (a campaign's turn
+    /// timer); `None`: the server's response timer if `live`, else untimed.
+    pub turn_timer_ms: Option<u64>,
 }
 
 /// Where a match stands in the lobby. Stored, listed and shown as the
@@ -213,69 +204,12 @@ pub struct MatchRecord {
     pub campaign_id: Option<Uuid>,
     /// Its place in its campaign (1, 2, ...).
     pub ordinal: Option<u32>,
-    /// The engine's status after the latest action; `None` before the first.
+    /// The game's summary of where the match stands after the latest
+    /// action (`Ruleset::standing`); `None` before the first.
     pub standing: Option<Value>,
     pub seats_taken: Vec<u8>,
-}
-
-/// One entry of the action log.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ActionRecord {
-    pub seq: u64,
-    /// The seat the record is for.
-    pub seat: u8,
-    /// The engine's action, or the record's own body (see [`RecordKind`]).
-    pub action: Value,
-    pub kind: RecordKind,
-    /// The seat whose player sent it, when not `seat`'s own (a handed seat).
-    pub sender: Option<u8>,
-}
-
-impl ActionRecord {
-    /// An engine action `seat` sent itself.
-    pub fn action(seq: u64, seat: u8, action: Value) -> ActionRecord {
-        ActionRecord { seq, seat, action, kind: RecordKind::Action, sender: None }
-    }
-}
-
-/// What a log record is. Stored as `action`, `take_back`, `hand`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RecordKind {
-    /// An engine action.
-    Action,
-    /// `{"seq": N}`: `seat` took back its own action N.
-    TakeBack,
-    /// `{"seat": S, "to": T|null}`: control of seat S handed to seat T.
-    Hand,
-}
-
-impl RecordKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RecordKind::Action => "action",
-            RecordKind::TakeBack => "take_back",
-            RecordKind::Hand => "hand",
-        }
-    }
-
-    fn parse(s: &str) -> Result<RecordKind> {
-        [RecordKind::Action, RecordKind::TakeBack, RecordKind::Hand]
-            .into_iter()
-            .find(|k| k.as_str() == s)
-            .ok_or_else(|| StoreError::Corrupt(format!("unknown log record kind {s:?}")))
-    }
-}
-
-/// A seat's commitment to its locked secret.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Commitment {
-    pub seat: u8,
-    /// hex SHA-256(salt ‖ canonical JSON of the secret)
-    pub hash: String,
-    /// hex; given to clients only when the match is finished
-    pub salt: String,
-    /// The sequence number of the action that locked the secret.
-    pub seq: u64,
+    /// As [`NewMatch::turn_timer_ms`].
+    pub turn_timer_ms: Option<u64>,
 }
 
 /// Which matches a query reads.
@@ -289,85 +223,19 @@ enum Selection {
     Campaign(Uuid),
 }
 
-/// Everything one accepted action writes, in one transaction.
-#[derive(Debug, Clone)]
-pub struct Append {
-    pub match_id: Uuid,
-    pub action: ActionRecord,
-    pub commitments: Vec<Commitment>,
-    /// Set when this action finished the match (the engine's outcome).
-    pub outcome: Option<Value>,
-    /// The engine's status after this action (whose move it is), kept on
-    /// the match row for the lobby.
-    pub standing: Option<Value>,
-    /// A snapshot of the state after this action, now and then.
-    pub snapshot: Option<Value>,
-    /// Set when this action finished a match of a campaign: the campaign's
-    /// new state, written in the same transaction (both or neither).
-    pub campaign: Option<CampaignUpdate>,
-}
-
-/// A campaign as the lobby creates it, with its host in seat 0.
-#[derive(Debug, Clone)]
-pub struct NewCampaign {
-    pub id: Uuid,
-    pub game: String,
-    pub rules_version: u32,
-    pub seats: u32,
-    pub join_code: String,
-    /// The game's campaign state (`Campaign::Saved`) before any match.
-    pub saved: Value,
-    /// The server's own options of every match of the campaign.
-    pub live: bool,
-    pub private: bool,
-    /// The SHA-256 of the host's seat token.
-    pub host: String,
-}
-
-/// A stored campaign.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CampaignRecord {
-    pub id: Uuid,
-    pub game: String,
-    pub rules_version: u32,
-    pub seats: u32,
-    pub join_code: String,
-    /// The game's campaign state between matches.
-    pub saved: Value,
-    /// Bumped by every write; a [`CampaignUpdate`] names the one it read.
-    pub version: u64,
-    /// The latest match (being played, or finished); `None` before the first.
-    pub current_match: Option<Uuid>,
-    pub live: bool,
-    pub private: bool,
-    /// Seats a player holds (the host's, and each join).
-    pub seats_taken: Vec<u8>,
-}
-
-/// A change of a campaign, written in one transaction only if the campaign
-/// is still at `version` (nobody wrote it since it was read).
-#[derive(Debug, Clone, PartialEq)]
-pub struct CampaignUpdate {
-    pub id: Uuid,
-    pub version: u64,
-    /// The campaign's new state, if it changes.
-    pub saved: Option<Value>,
-    /// A new match of the campaign, which becomes its current match; it
-    /// gets the next ordinal and its seats are the campaign's.
-    pub start: Option<NewMatch>,
-}
-
 const MIGRATIONS_SQLITE: &[(i64, &str, &str)] = &[
     (1, "matches", include_str!("../../migrations/sqlite/0001_matches.sql")),
     (2, "private", include_str!("../../migrations/sqlite/0002_private.sql")),
     (3, "records", include_str!("../../migrations/sqlite/0003_records.sql")),
     (4, "campaigns", include_str!("../../migrations/sqlite/0004_campaigns.sql")),
+    (5, "turn_timers", include_str!("../../migrations/sqlite/0005_turn_timers.sql")),
 ];
 const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
     (1, "matches", include_str!("../../migrations/postgres/0001_matches.sql")),
     (2, "private", include_str!("../../migrations/postgres/0002_private.sql")),
     (3, "records", include_str!("../../migrations/postgres/0003_records.sql")),
     (4, "campaigns", include_str!("../../migrations/postgres/0004_campaigns.sql")),
+    (5, "turn_timers", include_str!("../../migrations/postgres/0005_turn_timers.sql")),
 ];
 
 /// How long start-up waits for the first Postgres connection. The pool
@@ -549,7 +417,7 @@ impl Store {
     pub async fn create_match(&self, m: &NewMatch) -> Result<()> {
         let q1 = self.sql(
             "INSERT INTO matches (id, game, options, seed, rules_version, status, join_code, live, seats, campaign_id, \
-             private) VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $11, $6, $7, $8, $9::uuid, $10)",
+             private, turn_timer_ms) VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $11, $6, $7, $8, $9::uuid, $10, $12)",
         );
         let q2 = self.sql("INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
         let r: std::result::Result<(), sqlx::Error> = with_pool!(self, p => async {
@@ -566,6 +434,7 @@ impl Store {
                 .bind(m.campaign_id.map(|c| c.to_string()))
                 .bind(m.private)
                 .bind(MatchStatus::Open)
+                .bind(m.turn_timer_ms.map(|t| t as i64))
                 .execute(&mut *tx)
                 .await?;
             if let Some((seat, hash)) = &m.creator {
@@ -679,7 +548,7 @@ impl Store {
             .sql(&format!(
                 "SELECT m.id::text AS id, m.game, m.options::text AS options, m.seed, m.rules_version, m.status, \
              m.join_code, m.live, m.private, m.seats, m.seq, m.outcome::text AS outcome, m.campaign_id::text AS campaign_id, \
-             m.ordinal, m.standing::text AS standing, \
+             m.ordinal, m.standing::text AS standing, m.turn_timer_ms, \
              (SELECT string_agg(s.seat::text, ',') FROM seats s WHERE s.match_id = m.id) AS taken \
              FROM matches m {where_} LIMIT {limit}"
             ))
@@ -706,7 +575,7 @@ impl Store {
                     (r.try_get::<i32, _>("seats")?, r.try_get::<i64, _>("seq")?),
                     r.try_get::<Option<String>, _>("outcome")?,
                     (r.try_get::<Option<String>, _>("campaign_id")?, r.try_get::<Option<i32>, _>("ordinal")?),
-                    r.try_get::<Option<String>, _>("standing")?,
+                    (r.try_get::<Option<String>, _>("standing")?, r.try_get::<Option<i64>, _>("turn_timer_ms")?),
                     r.try_get::<Option<String>, _>("taken")?,
                 ))
             }).collect::<std::result::Result<Vec<_>, _>>()?
@@ -725,7 +594,7 @@ impl Store {
                     (seats, seq),
                     outcome,
                     (campaign, ordinal),
-                    standing,
+                    (standing, turn_timer_ms),
                     taken,
                 )| {
                     let mut seats_taken: Vec<u8> = taken
@@ -752,322 +621,11 @@ impl Store {
                         ordinal: ordinal.map(|o| o as u32),
                         standing: standing.as_deref().map(parse_json).transpose()?,
                         seats_taken,
+                        turn_timer_ms: turn_timer_ms.map(|t| t as u64),
                     })
                 },
             )
             .collect()
-    }
-
-    /// Write accepted actions (of any rooms) in one transaction: the group
-    /// commit. Each action's seq must follow its match's stored seq.
-    ///
-    /// # Errors
-    /// [`StoreError::Conflict`] when a seq is already taken (another writer
-    /// owns the room); nothing of the batch is then written.
-    pub async fn append(&self, batch: &[Append]) -> Result<()> {
-        let q_action =
-            self.sql("INSERT INTO actions (match_id, seq, seat, action, kind, sender) VALUES ($1::uuid, $2, $3, $4::jsonb, $5, $6)");
-        let q_seq = self.sql(
-            "UPDATE matches SET seq = $2, standing = COALESCE($3::jsonb, standing) WHERE id = $1::uuid AND seq = $2 - 1",
-        );
-        let q_commit =
-            self.sql("INSERT INTO commitments (match_id, seat, hash, salt, seq) VALUES ($1::uuid, $2, $3, $4, $5)");
-        let q_finish = self.sql("UPDATE matches SET status = $3, outcome = $2::jsonb WHERE id = $1::uuid");
-        let q_snap = self.sql("INSERT INTO snapshots (match_id, seq, state) VALUES ($1::uuid, $2, $3::jsonb)");
-        // `Some(why)`: refused whole, nothing written.
-        let r: std::result::Result<Option<StoreError>, sqlx::Error> = with_pool!(self, p => async {
-            let mut tx = p.begin_with(self.begin_write()).await?;
-            for a in batch {
-                let id = a.match_id.to_string();
-                let seq = a.action.seq as i64;
-                let moved = sqlx::query(&q_seq).bind(&id).bind(seq).bind(a.standing.as_ref().map(Value::to_string))
-                    .execute(&mut *tx).await?.rows_affected();
-                if moved != 1 {
-                    return Ok(Some(StoreError::Conflict("an action seq does not follow the stored seq".into())));
-                }
-                sqlx::query(&q_action).bind(&id).bind(seq).bind(a.action.seat as i32)
-                    .bind(a.action.action.to_string()).bind(a.action.kind.as_str())
-                    .bind(a.action.sender.map(i32::from)).execute(&mut *tx).await?;
-                for c in &a.commitments {
-                    sqlx::query(&q_commit).bind(&id).bind(c.seat as i32).bind(&c.hash).bind(&c.salt)
-                        .bind(c.seq as i64).execute(&mut *tx).await?;
-                }
-                if let Some(outcome) = &a.outcome {
-                    sqlx::query(&q_finish)
-                        .bind(&id)
-                        .bind(outcome.to_string())
-                        .bind(MatchStatus::Finished)
-                        .execute(&mut *tx)
-                        .await?;
-                }
-                if let Some(state) = &a.snapshot {
-                    sqlx::query(&q_snap).bind(&id).bind(seq).bind(state.to_string()).execute(&mut *tx).await?;
-                }
-                // A campaign's new state goes with the action that ended its
-                // match; a new match is started by the lobby, never here.
-                if let Some(c) = &a.campaign {
-                    if !write_campaign!(self, tx, c.id, c.version, c.saved.as_ref(), None) {
-                        return Ok(Some(StoreError::Stale));
-                    }
-                }
-            }
-            tx.commit().await?;
-            Ok(None)
-        }.await);
-        match r {
-            Ok(None) => Ok(()),
-            Ok(Some(e)) => Err(e),
-            Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict(e.to_string())),
-            Err(e) => Err(e.into()),
-        }
-    }
-
-    /// The actions of a match after `after_seq`, in order.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub async fn actions_after(&self, match_id: Uuid, after_seq: u64) -> Result<Vec<ActionRecord>> {
-        let q = self.sql(
-            "SELECT seq, seat, action::text AS action, kind, sender FROM actions \
-             WHERE match_id = $1::uuid AND seq > $2 ORDER BY seq",
-        );
-        let rows = with_pool!(self, p => {
-            let rows = sqlx::query(&q).bind(match_id.to_string()).bind(after_seq as i64).fetch_all(p).await?;
-            rows.iter().map(raw_record).collect::<std::result::Result<Vec<_>, _>>()?
-        });
-        rows.into_iter().map(to_record).collect()
-    }
-
-    /// The records of one kind of a match up to `up_to`, in order (a
-    /// room rebuilt from a snapshot reads the hand-overs before it).
-    ///
-    /// # Errors
-    /// Database errors.
-    pub async fn records_of_kind(&self, match_id: Uuid, kind: RecordKind, up_to: u64) -> Result<Vec<ActionRecord>> {
-        let q = self.sql(
-            "SELECT seq, seat, action::text AS action, kind, sender FROM actions \
-             WHERE match_id = $1::uuid AND kind = $2 AND seq <= $3 ORDER BY seq",
-        );
-        let rows = with_pool!(self, p => {
-            let rows = sqlx::query(&q).bind(match_id.to_string()).bind(kind.as_str()).bind(up_to as i64)
-                .fetch_all(p).await?;
-            rows.iter().map(raw_record).collect::<std::result::Result<Vec<_>, _>>()?
-        });
-        rows.into_iter().map(to_record).collect()
-    }
-
-    /// The latest snapshot at or before `at_most` (any when `None`).
-    ///
-    /// # Errors
-    /// Database errors.
-    pub async fn latest_snapshot(&self, match_id: Uuid, at_most: Option<u64>) -> Result<Option<(u64, Value)>> {
-        let q = self.sql(
-            "SELECT seq, state::text AS state FROM snapshots WHERE match_id = $1::uuid AND seq <= $2 \
-             ORDER BY seq DESC LIMIT 1",
-        );
-        let row = with_pool!(self, p => {
-            match sqlx::query(&q).bind(match_id.to_string()).bind(at_most.map_or(i64::MAX, |s| s as i64)).fetch_optional(p).await? {
-                Some(r) => Some((r.try_get::<i64, _>("seq")?, r.try_get::<String, _>("state")?)),
-                None => None,
-            }
-        });
-        row.map(|(seq, s)| Ok((seq as u64, parse_json(&s)?))).transpose()
-    }
-
-    /// The commitments of a match, by seat.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub async fn commitments(&self, match_id: Uuid) -> Result<Vec<Commitment>> {
-        let q = self.sql("SELECT seat, hash, salt, seq FROM commitments WHERE match_id = $1::uuid ORDER BY seat");
-        let rows = with_pool!(self, p => {
-            let rows = sqlx::query(&q).bind(match_id.to_string()).fetch_all(p).await?;
-            rows.iter().map(|r| Ok::<_, sqlx::Error>(Commitment {
-                seat: r.try_get::<i32, _>("seat")? as u8,
-                hash: r.try_get("hash")?,
-                salt: r.try_get("salt")?,
-                seq: r.try_get::<i64, _>("seq")? as u64,
-            })).collect::<std::result::Result<Vec<_>, _>>()?
-        });
-        Ok(rows)
-    }
-
-    /// Store a new campaign and its host's seat (seat 0).
-    ///
-    /// # Errors
-    /// [`StoreError::Conflict`] when the id or join code already exists.
-    pub async fn create_campaign(&self, c: &NewCampaign) -> Result<()> {
-        let q1 = self.sql(
-            "INSERT INTO campaigns (id, game, rules_version, seats, join_code, saved, live, private) \
-             VALUES ($1::uuid, $2, $3, $4, $5, $6::jsonb, $7, $8)",
-        );
-        let q2 = self.sql("INSERT INTO campaign_seats (campaign_id, seat, token_hash) VALUES ($1::uuid, 0, $2)");
-        let r: std::result::Result<(), sqlx::Error> = with_pool!(self, p => async {
-            let mut tx = p.begin_with(self.begin_write()).await?;
-            sqlx::query(&q1).bind(c.id.to_string()).bind(&c.game).bind(c.rules_version as i32).bind(c.seats as i32)
-                .bind(&c.join_code).bind(c.saved.to_string()).bind(c.live).bind(c.private).execute(&mut *tx).await?;
-            sqlx::query(&q2).bind(c.id.to_string()).bind(&c.host).execute(&mut *tx).await?;
-            tx.commit().await
-        }.await);
-        match r {
-            Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict(e.to_string())),
-            r => Ok(r?),
-        }
-    }
-
-    /// Take the lowest free seat of the campaign with this join code.
-    ///
-    /// # Errors
-    /// [`StoreError::NotFound`] for an unknown code, [`StoreError::Full`]
-    /// when every seat is taken.
-    pub async fn join_campaign(&self, join_code: &str, token_hash: &str) -> Result<(Uuid, u8)> {
-        let q_campaign = self.sql("SELECT id::text AS id, seats FROM campaigns WHERE join_code = $1");
-        let q_seats = self.sql("SELECT seat FROM campaign_seats WHERE campaign_id = $1::uuid");
-        let q_insert = self.sql("INSERT INTO campaign_seats (campaign_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
-        let r: std::result::Result<Option<(String, Option<i32>)>, sqlx::Error> = with_pool!(self, p => async {
-            let mut tx = p.begin_with(self.begin_write()).await?;
-            let Some(row) = sqlx::query(&q_campaign).bind(join_code).fetch_optional(&mut *tx).await? else {
-                return Ok(None);
-            };
-            let id: String = row.try_get("id")?;
-            let seats: i32 = row.try_get("seats")?;
-            let taken: Vec<i32> = sqlx::query(&q_seats).bind(&id).fetch_all(&mut *tx).await?
-                .iter().map(|r| r.try_get::<i32, _>("seat")).collect::<std::result::Result<_, _>>()?;
-            let Some(free) = (0..seats).find(|s| !taken.contains(s)) else {
-                return Ok(Some((id, None)));
-            };
-            sqlx::query(&q_insert).bind(&id).bind(free).bind(token_hash).execute(&mut *tx).await?;
-            tx.commit().await?;
-            Ok(Some((id, Some(free))))
-        }.await);
-        match r {
-            Err(e) if is_unique_violation(&e) => Err(StoreError::Full),
-            Err(e) => Err(e.into()),
-            Ok(None) => Err(StoreError::NotFound),
-            Ok(Some((_, None))) => Err(StoreError::Full),
-            Ok(Some((id, Some(seat)))) => Ok((parse_uuid(&id)?, seat as u8)),
-        }
-    }
-
-    /// One campaign.
-    ///
-    /// # Errors
-    /// Database errors only; an unknown id is `Ok(None)`.
-    pub async fn campaign(&self, id: Uuid) -> Result<Option<CampaignRecord>> {
-        let q = self
-            .sql(
-                "SELECT c.game, c.rules_version, c.seats, c.join_code, c.saved::text AS saved, c.version, \
-             c.current_match::text AS current_match, c.live, c.private, \
-             (SELECT string_agg(s.seat::text, ',') FROM campaign_seats s WHERE s.campaign_id = c.id) AS taken \
-             FROM campaigns c WHERE c.id = $1::uuid",
-            )
-            .into_owned();
-        let q = if matches!(self.backend, Backend::Sqlite(_)) { q.replace("string_agg(", "group_concat(") } else { q };
-        let row = with_pool!(self, p => match sqlx::query(&q).bind(id.to_string()).fetch_optional(p).await? {
-            Some(r) => Some((
-                r.try_get::<String, _>("game")?,
-                (r.try_get::<i32, _>("rules_version")?, r.try_get::<i32, _>("seats")?),
-                r.try_get::<String, _>("join_code")?,
-                (r.try_get::<String, _>("saved")?, r.try_get::<i64, _>("version")?),
-                r.try_get::<Option<String>, _>("current_match")?,
-                (r.try_get::<bool, _>("live")?, r.try_get::<bool, _>("private")?),
-                r.try_get::<Option<String>, _>("taken")?,
-            )),
-            None => None,
-        });
-        let Some((game, (rules_version, seats), join_code, (saved, version), current, (live, private), taken)) = row
-        else {
-            return Ok(None);
-        };
-        let mut seats_taken: Vec<u8> = taken
-            .unwrap_or_default()
-            .split(',')
-            .filter(|s| !s.is_empty())
-            .map(|s| s.parse().map_err(|_| StoreError::Corrupt(format!("seat {s}"))))
-            .collect::<Result<_>>()?;
-        seats_taken.sort_unstable();
-        Ok(Some(CampaignRecord {
-            id,
-            game,
-            rules_version: rules_version as u32,
-            seats: seats as u32,
-            join_code,
-            saved: parse_json(&saved)?,
-            version: version as u64,
-            current_match: current.as_deref().map(parse_uuid).transpose()?,
-            live,
-            private,
-            seats_taken,
-        }))
-    }
-
-    /// The campaign and seat a campaign seat token's hash belongs to.
-    ///
-    /// # Errors
-    /// Database errors only; an unknown token is `Ok(None)`.
-    pub async fn campaign_seat(&self, token_hash: &str) -> Result<Option<(Uuid, u8)>> {
-        let q = self.sql("SELECT campaign_id::text AS id, seat FROM campaign_seats WHERE token_hash = $1");
-        let row = with_pool!(self, p => match sqlx::query(&q).bind(token_hash).fetch_optional(p).await? {
-            Some(r) => Some((r.try_get::<String, _>("id")?, r.try_get::<i32, _>("seat")?)),
-            None => None,
-        });
-        row.map(|(id, seat)| Ok((parse_uuid(&id)?, seat as u8))).transpose()
-    }
-
-    /// The matches of a campaign, in order.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub async fn campaign_matches(&self, id: Uuid) -> Result<Vec<MatchRecord>> {
-        self.matches(Selection::Campaign(id), 10_000).await
-    }
-
-    /// Change a campaign in one transaction: its state, and/or a new match
-    /// (the next ordinal, status `active`, no seats of its own) that becomes
-    /// its current match.
-    ///
-    /// # Errors
-    /// [`StoreError::Stale`] when the campaign is no longer at
-    /// `u.version`: nothing is written.
-    pub async fn update_campaign(&self, u: &CampaignUpdate) -> Result<()> {
-        let q_ordinal =
-            self.sql("SELECT CAST(COALESCE(MAX(ordinal), 0) AS BIGINT) FROM matches WHERE campaign_id = $1::uuid");
-        let q_match = self.sql(
-            "INSERT INTO matches (id, game, options, seed, rules_version, status, join_code, live, seats, \
-             campaign_id, private, ordinal) VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10::uuid, $11, $12)",
-        );
-        let r: std::result::Result<bool, sqlx::Error> = with_pool!(self, p => async {
-            let mut tx = p.begin_with(self.begin_write()).await?;
-            if let Some(m) = &u.start {
-                let last: i64 = sqlx::query_scalar(&q_ordinal).bind(u.id.to_string()).fetch_one(&mut *tx).await?;
-                sqlx::query(&q_match)
-                    .bind(m.id.to_string())
-                    .bind(&m.game)
-                    .bind(m.options.to_string())
-                    .bind(m.seed as i64)
-                    .bind(m.rules_version as i32)
-                    .bind(MatchStatus::Active)
-                    .bind(&m.join_code)
-                    .bind(m.live)
-                    .bind(m.seats as i32)
-                    .bind(u.id.to_string())
-                    .bind(m.private)
-                    .bind((last + 1) as i32)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            if !write_campaign!(self, tx, u.id, u.version, u.saved.as_ref(), u.start.as_ref().map(|m| m.id)) {
-                return Ok(false);
-            }
-            tx.commit().await?;
-            Ok(true)
-        }.await);
-        match r {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(StoreError::Stale),
-            Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict(e.to_string())),
-            Err(e) => Err(e.into()),
-        }
     }
 }
 
@@ -1077,29 +635,6 @@ fn parse_uuid(s: &str) -> Result<Uuid> {
 
 fn parse_json(s: &str) -> Result<Value> {
     serde_json::from_str(s).map_err(|e| StoreError::Corrupt(format!("json: {e}")))
-}
-
-/// A log row as read (`seq, seat, action, kind, sender`), either backend.
-type RawRecord = (i64, i32, String, String, Option<i32>);
-
-fn raw_record<R: Row>(r: &R) -> std::result::Result<RawRecord, sqlx::Error>
-where
-    for<'a> &'a str: sqlx::ColumnIndex<R>,
-    i64: sqlx::Type<R::Database> + for<'r> sqlx::Decode<'r, R::Database>,
-    i32: sqlx::Type<R::Database> + for<'r> sqlx::Decode<'r, R::Database>,
-    String: sqlx::Type<R::Database> + for<'r> sqlx::Decode<'r, R::Database>,
-{
-    Ok((r.try_get("seq")?, r.try_get("seat")?, r.try_get("action")?, r.try_get("kind")?, r.try_get("sender")?))
-}
-
-fn to_record((seq, seat, action, kind, sender): RawRecord) -> Result<ActionRecord> {
-    Ok(ActionRecord {
-        seq: seq as u64,
-        seat: seat as u8,
-        action: parse_json(&action)?,
-        kind: RecordKind::parse(&kind)?,
-        sender: sender.map(|s| s as u8),
-    })
 }
 
 #[cfg(test)]

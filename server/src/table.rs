@@ -48,6 +48,17 @@ pub struct Hand {
     pub to: Option<Seat>,
 }
 
+impl Hand {
+    /// Who controls each seat after this hand-over (a seat handed to itself
+    /// is its own again): the one fold of `hand` records, for a table and
+    /// for a campaign's status read from the log.
+    pub fn apply(self, control: &mut [Option<Seat>]) {
+        if let Some(c) = control.get_mut(self.seat as usize) {
+            *c = self.to.filter(|t| *t != self.seat);
+        }
+    }
+}
+
 /// A `take_back` record's body.
 #[derive(Debug, Clone, Copy, serde::Serialize, Deserialize)]
 pub struct TakeBack {
@@ -145,9 +156,7 @@ impl<R: Ruleset> Table<R> {
 
     /// Control of `hand.seat` passes to `hand.to` (its owner when `None`).
     pub fn hand(&mut self, hand: Hand) {
-        if let Some(c) = self.control.get_mut(hand.seat as usize) {
-            *c = hand.to.filter(|t| *t != hand.seat);
-        }
+        hand.apply(&mut self.control);
     }
 
     /// Whether the player of seat `player` may act for `seat`.

@@ -248,3 +248,188 @@ async fn a_duel_campaign_starts_at_once_and_any_seat_starts_the_next_game() {
     assert_eq!((status, code(&body)), (400, Some("bad_options")));
     server.stop().await;
 }
+
+/// Create a Divinity campaign whose party is named up front (so its first
+/// location starts at once) with these server options; every seat joined.
+/// The campaign's id, its seat tokens and its first match.
+async fn party_campaign(server: &Server, party: &[&str], hosting: Value) -> (String, Vec<Value>, Uuid) {
+    let none = Value::Null;
+    let mut options = json!({ "party": party });
+    options.as_object_mut().unwrap().extend(hosting.as_object().cloned().unwrap_or_default());
+    let (status, host) =
+        call(server, "POST", "/api/campaigns", json!({"game": "divinity", "options": options}), &none).await;
+    assert_eq!(status, 201, "{host}");
+    let id = host["campaign_id"].as_str().unwrap().to_owned();
+    let mut tokens = vec![host["token"].clone()];
+    for _ in 1..party.len() {
+        let path = format!("/api/campaigns/join/{}", host["join_code"].as_str().unwrap());
+        tokens.push(call(server, "POST", &path, none.clone(), &none).await.1["token"].clone());
+    }
+    let (_, look) = call(server, "GET", &format!("/api/campaigns/{id}"), none.clone(), &none).await;
+    assert_eq!(look["stage"], "playing", "{look}");
+    let first = look["current"]["match_id"].as_str().unwrap().parse().unwrap();
+    (id, tokens, first)
+}
+
+/// Each seat's `connected` and `controlled_by` in a campaign status.
+fn seats_of(look: &Value) -> Vec<(bool, Option<u64>)> {
+    look["seats"].as_array().unwrap().iter().map(|s| (s["connected"] == true, s["controlled_by"].as_u64())).collect()
+}
+
+/// What a returning player reads: who is connected to the current match
+/// now (from the live room, never loading one), who acts for a handed seat
+/// (from the log, so after a restart too), and where the party stands.
+#[tokio::test]
+async fn a_campaign_status_tells_who_is_connected_who_acts_for_whom_and_where_the_party_stands() {
+    let dir = temp_dir("campaign-status");
+    let server = Server::start(config(&dir)).await;
+    let none = Value::Null;
+    let (id, tokens, first) = party_campaign(&server, &["ifan", "lohse"], json!({})).await;
+    let at = format!("/api/campaigns/{id}");
+    let look = call(&server, "GET", &at, none.clone(), &none).await.1;
+    assert_eq!(seats_of(&look), [(false, None), (false, None)], "{look}");
+    assert!(server.hub.rooms.is_empty(), "a status loads no room");
+
+    let mut host = server.ws().await;
+    host.hello(&tokens[0], None).await;
+    let look = call(&server, "GET", &at, none.clone(), &none).await.1;
+    assert_eq!(seats_of(&look), [(true, None), (false, None)], "{look}");
+    let mut other = server.ws().await;
+    other.hello(&tokens[1], None).await;
+    assert_eq!(seats_of(&call(&server, "GET", &at, none.clone(), &none).await.1), [(true, None), (true, None)]);
+
+    // Seat 1 hands itself to the host, then leaves.
+    other.send(json!({"type": "hand", "id": 1, "seat": 1, "to": 0})).await;
+    let answer = other.recv_type("ack").await;
+    assert_eq!(answer["id"], 1, "{answer}");
+    drop(other);
+    let mut look = Value::Null;
+    for _ in 0..100 {
+        look = call(&server, "GET", &at, none.clone(), &none).await.1;
+        if seats_of(&look) == [(true, None), (false, Some(0))] {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(seats_of(&look), [(true, None), (false, Some(0))], "seat 1 left, the host acts for it: {look}");
+
+    // Where the party stands, for the current match and in the history.
+    let standing = &look["current"]["standing"];
+    assert_eq!(standing["location"].as_str().map(str::is_empty), Some(false), "{standing}");
+    assert!(standing["round"].is_u64() && standing["round_kind"].is_string(), "{standing}");
+    assert!(standing["phase"].is_string() && standing["waiting"].is_array(), "{standing}");
+    assert_eq!(&look["matches"][0]["standing"], standing);
+    assert_eq!(look["matches"][0]["match_id"], first.to_string());
+
+    // After a restart: nobody is connected, the hand-over still holds.
+    drop(host);
+    server.stop().await;
+    let server = Server::start(config(&dir)).await;
+    let look = call(&server, "GET", &at, none.clone(), &none).await.1;
+    assert_eq!(seats_of(&look), [(false, None), (false, Some(0))], "{look}");
+    assert_eq!(look["current"]["standing"], *standing);
+    server.stop().await;
+}
+
+/// Play the match's first actions straight into its log (no room is
+/// loaded yet) with the engine's own legal actions, up to an Origin's
+/// combat turn under way that a timer would end: the seq reached and the
+/// seat whose turn it is.
+async fn log_up_to_a_timed_turn(server: &Server, match_id: Uuid) -> (u64, u8) {
+    use athlas_engine::divinity::action::DivinityAction;
+    use athlas_server::store::{ActionRecord, Append};
+    let record = server.hub.store.get_match(match_id).await.unwrap().unwrap();
+    let options = serde_json::from_value(record.options).unwrap();
+    let mut state = Divinity::start(&options, record.seed).unwrap();
+    let mut pick: u64 = 0x2545_f491_4f6c_dd1d;
+    for seq in 1..=20_000u64 {
+        if let Some((seat, DivinityAction::EndTurn)) = Divinity::timeout_action(&state) {
+            return (seq - 1, seat);
+        }
+        let Status::Waiting { seats } = Divinity::status(&state) else { panic!("the location ended before a combat") };
+        let seat = seats[0];
+        let legal = Divinity::legal(&state, seat);
+        pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        // Towards the tutorial's first fight (its deck is in order: card 2
+        // at the Galley, #2, spawns an enemy), else any legal action.
+        let toward = [
+            json!({"type": "start_turn"}),
+            json!({"type": "choose_round", "explore": true}),
+            json!({"type": "travel", "to": "2"}),
+            json!({"type": "resolve", "card": "2"}),
+            json!({"type": "reveal"}),
+        ];
+        let values: Vec<Value> = legal.iter().map(|a| serde_json::to_value(a).unwrap()).collect();
+        let at = toward
+            .iter()
+            .find_map(|t| values.iter().position(|v| v == t))
+            .unwrap_or((pick >> 33) as usize % legal.len());
+        let (action, value) = (legal[at].clone(), values[at].clone());
+        Divinity::apply(&mut state, seat, action).unwrap();
+        let append = Append {
+            match_id,
+            action: ActionRecord::action(seq, seat, value),
+            commitments: Vec::new(),
+            outcome: None,
+            standing: None,
+            snapshot: None,
+            campaign: None,
+        };
+        server.hub.store.append(&[append]).await.unwrap();
+    }
+    panic!("no combat turn in 20000 actions");
+}
+
+/// A campaign's turn timer goes with each of its matches: an Origin whose
+/// combat turn is under way and who does nothing has it ended by the timer,
+/// an action in the log like any other (no sender: the timer). A campaign
+/// without one never times out.
+#[tokio::test]
+async fn a_campaign_turn_timer_ends_an_idle_combat_turn_and_an_untimed_campaign_waits() {
+    let dir = temp_dir("campaign-timer");
+    let server = Server::start(config(&dir)).await;
+    let none = Value::Null;
+
+    let (id, tokens, first) = party_campaign(&server, &["ifan"], json!({"turn_timer_ms": 300})).await;
+    let look = call(&server, "GET", &format!("/api/campaigns/{id}"), none.clone(), &none).await.1;
+    assert_eq!(look["turn_timer_ms"], 300);
+    let record = server.hub.store.get_match(first).await.unwrap().unwrap();
+    assert_eq!(record.turn_timer_ms, Some(300), "the match keeps its campaign's timer");
+    let (seq, seat) = log_up_to_a_timed_turn(&server, first).await;
+    let mut c = server.ws().await;
+    let welcome = c.hello(&tokens[seat as usize], None).await;
+    assert_eq!(welcome["seq"], seq);
+    let clock = welcome["timer_ms"].as_u64().expect("the turn's clock is in the welcome");
+    assert!(clock <= 300, "{welcome}");
+    // Nothing sent: the timer ends the turn (eventually; `recv` waits up to 60 s).
+    let update = c.recv_type("update").await;
+    assert_eq!((update["seq"].as_u64(), update["seat"].as_u64()), (Some(seq + 1), Some(seat as u64)), "{update}");
+    assert_eq!(update.get("sender"), None, "{update}");
+    let log = server.hub.store.actions_after(first, seq).await.unwrap();
+    assert_eq!(log.len(), 1);
+    assert_eq!((log[0].seat, &log[0].action, log[0].sender), (seat, &json!({"type": "end_turn"}), None));
+
+    // The same position in a campaign without a timer: nothing happens.
+    let (id, tokens, first) = party_campaign(&server, &["ifan"], json!({})).await;
+    let look = call(&server, "GET", &format!("/api/campaigns/{id}"), none.clone(), &none).await.1;
+    assert_eq!(look.get("turn_timer_ms"), None, "{look}");
+    let (seq, seat) = log_up_to_a_timed_turn(&server, first).await;
+    let mut c = server.ws().await;
+    let welcome = c.hello(&tokens[seat as usize], None).await;
+    assert_eq!((welcome["seq"].as_u64(), welcome.get("timer_ms")), (Some(seq), None), "{welcome}");
+    // Five times the other campaign's timer, and then some.
+    assert!(tokio::time::timeout(std::time::Duration::from_millis(1500), c.recv_type("update")).await.is_err());
+    assert_eq!(server.hub.store.get_match(first).await.unwrap().unwrap().seq, seq);
+
+    // Out of range: refused.
+    let (status, body) = call(
+        &server,
+        "POST",
+        "/api/campaigns",
+        json!({"game": "divinity", "options": {"party": ["ifan"], "turn_timer_ms": 5}}),
+        &none,
+    )
+    .await;
+    assert_eq!((status, code(&body)), (400, Some("bad_options")), "{body}");
+    server.stop().await;
+}

@@ -543,3 +543,40 @@ async fn connections_past_the_maximum_get_503() {
     }
     assert!(freed, "a closed connection frees its slot");
 }
+
+/// A match's own `turn_timer_ms` times it, live or not: the clock in the
+/// frames is that timer's, and when it runs out the game's timeout action
+/// is taken and logged with no sender. Out of range is refused.
+#[tokio::test]
+async fn a_match_with_its_own_turn_timer_is_timed_by_it() {
+    let dir = temp_dir("turn-timer");
+    let server = Server::start(config(&dir)).await;
+    let (created, mut a, mut b) = server.nim_pair(json!({"pile": 9, "turn_timer_ms": 250})).await;
+    a.act(1, json!({"type": "secret", "value": 1})).await;
+    b.act(1, json!({"type": "secret", "value": 2})).await;
+    let opened = loop {
+        let u = b.recv_type("update").await;
+        if u["seq"] == 2 {
+            break u;
+        }
+    };
+    let left = opened["timer_ms"].as_u64().expect("the match's own timer is in the frame");
+    assert!(left <= 250, "{opened}");
+    // Nobody takes: the timer does (eventually; `recv` waits up to 60 s).
+    let u = loop {
+        let u = b.recv_type("update").await;
+        if u["seq"] == 3 {
+            break u;
+        }
+    };
+    assert_eq!((u["seat"].as_u64(), u.get("sender")), (Some(0), None), "{u}");
+    let id = created["match_id"].as_str().unwrap().parse().unwrap();
+    let log = server.hub.store.actions_after(id, 2).await.unwrap();
+    assert_eq!((log[0].seat, &log[0].action), (0, &json!({"type": "take", "n": 1})));
+
+    let (status, body) = server
+        .http("POST", "/api/matches", Some(&json!({"game": "nim", "options": {"turn_timer_ms": 0}}).to_string()))
+        .await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("bad_options")), "{body}");
+    server.stop().await;
+}

@@ -26,6 +26,7 @@ fn new_match(join_code: &str, token_hash: &str) -> NewMatch {
         seats: 2,
         campaign_id: None,
         creator: Some((0, token_hash.into())),
+        turn_timer_ms: None,
     }
 }
 
@@ -144,7 +145,13 @@ async fn suite(store: &Store) {
 
 /// A private campaign's match (the lobby gives it the campaign's hosting).
 fn campaign_match(join_code: &str, campaign: Uuid) -> NewMatch {
-    NewMatch { creator: None, campaign_id: Some(campaign), private: true, ..new_match(join_code, "unused") }
+    NewMatch {
+        creator: None,
+        campaign_id: Some(campaign),
+        private: true,
+        turn_timer_ms: Some(300),
+        ..new_match(join_code, "unused")
+    }
 }
 
 /// Campaigns: their own records with seats of their own, their matches in
@@ -160,6 +167,7 @@ async fn campaigns(store: &Store) {
         live: false,
         private: true,
         host: "camp-a".into(),
+        turn_timer_ms: Some(300),
     };
     store.create_campaign(&c).await.unwrap();
     assert!(matches!(
@@ -172,6 +180,7 @@ async fn campaigns(store: &Store) {
         ("nim", 3, 2, &json!({"games": 0}), None, true, false)
     );
     assert_eq!(got.seats_taken, vec![0]);
+    assert_eq!(got.turn_timer_ms, Some(300), "the turn timer is kept with the campaign");
     assert!(store.campaign(Uuid::new_v4()).await.unwrap().is_none());
     // Before a match exists a campaign token holds no seat anywhere yet.
     assert!(matches!(store.seat_by_token("camp-a").await, Err(StoreError::NotStarted)));
@@ -194,8 +203,8 @@ async fn campaigns(store: &Store) {
     assert_eq!((got.current_match, got.version), (Some(first.id), version + 1));
     let m = store.get_match(first.id).await.unwrap().unwrap();
     assert_eq!(
-        (m.campaign_id, m.ordinal, m.status, m.seats_taken.clone()),
-        (Some(c.id), Some(1), MatchStatus::Active, vec![])
+        (m.campaign_id, m.ordinal, m.status, m.seats_taken.clone(), m.turn_timer_ms),
+        (Some(c.id), Some(1), MatchStatus::Active, vec![], Some(300))
     );
     // Campaign seat tokens hold their seat in the current match; the
     // match's own join code takes no seat.

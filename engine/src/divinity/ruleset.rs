@@ -338,11 +338,52 @@ impl Ruleset for Divinity {
         Divinity::status_of(state, Catalogue::standard())
     }
 
-    /// An enemy roll's reroll window is timed: a seat that lets the timer
-    /// run out lets the roll stand.
+    /// Timed decisions: an enemy roll's reroll window (a seat that lets the
+    /// timer run out lets the roll stand), and an Origin's combat turn once
+    /// under way (the timer ends it), when ending it now is allowed; a turn
+    /// that may not end yet (a roll to answer, a tactical space shared) is
+    /// not timed rather than ended against the rules.
     fn timeout_action(state: &DivinityState) -> Option<(Seat, A)> {
-        let r = state.enemy_roll()?;
-        state.enemy_roll_waiting_for(r).first().map(|s| (*s, A::Accept))
+        if let Some(r) = state.enemy_roll() {
+            return state.enemy_roll_waiting_for(r).first().map(|s| (*s, A::Accept));
+        }
+        let Phase::Combat { active: Some(seat), .. } = state.phase else { return None };
+        let mut trial = state.clone();
+        Divinity::apply(&mut trial, seat, A::EndTurn).ok().map(|_| (seat, A::EndTurn))
+    }
+
+    /// Public only: the location, its round and kind, the phase, the seats
+    /// the match waits for (and whose combat turn is under way), the level
+    /// and, once over, the outcome.
+    fn standing(state: &DivinityState) -> serde_json::Value {
+        let phase = match &state.phase {
+            Phase::ChooseRound => "choose_round",
+            Phase::Travel { .. } => "travel",
+            Phase::Groups { .. } => "groups",
+            Phase::Resolve => "resolve",
+            Phase::Rest { .. } => "rest",
+            Phase::Combat { .. } => "combat",
+            Phase::Interlude(_) => "interlude",
+            Phase::Finished { .. } => "finished",
+        };
+        let active = match state.phase {
+            Phase::Combat { active, .. } => active,
+            _ => None,
+        };
+        let (waiting, outcome) = match Divinity::status(state) {
+            Status::Waiting { seats } => (seats, None),
+            Status::Finished(o) => (Vec::new(), Some(o)),
+        };
+        serde_json::json!({
+            "location": state.location,
+            "level": state.level,
+            "round": state.round,
+            "round_kind": state.round_kind,
+            "phase": phase,
+            "active": active,
+            "waiting": waiting,
+            "outcome": outcome,
+        })
     }
 
     fn legal(state: &DivinityState, seat: Seat) -> Vec<A> {

@@ -1,0 +1,283 @@
+//! The frames a room sends: the welcome of a connection, and for each
+//! stored record the ack, one `update` per receiver (its own view, the
+//! events it may see, the legal actions of the seats it acts for), the
+//! commitments and, at the end, the reveals.
+//!
+//! Kept apart from the room's loop because this is where secrecy is
+//! enforced: every view and event is filtered per viewer here and nowhere
+//! else.
+
+use std::collections::HashMap;
+
+use athlas_engine::{Ruleset, Seat, Status, Viewer, Visible};
+use athlas_protocol::{LegalFor, ServerMsg, PROTOCOL_VERSION};
+use serde_json::Value;
+
+use super::{to_value, Actor, Hosted, Outbound, Room, Stored};
+use crate::{
+    store::{ActionRecord, RecordKind},
+    table::{Applied, Table},
+};
+
+impl<R> Room<R>
+where
+    R: Hosted,
+{
+    /// Everything after durable: the actor's ack (and its latency), each
+    /// connection's own update, new commitments, the reveals at the end,
+    /// dropping connections that fell behind, and the next timed window.
+    pub(super) fn publish(
+        &mut self,
+        record: &ActionRecord,
+        published: &Published<R::Event>,
+        stored: Stored,
+        actor: Option<Actor>,
+    ) {
+        let Stored { seq, commitments, finished } = stored;
+        if finished {
+            tracing::info!(seq, "match finished");
+        }
+        if let Some(actor) = actor {
+            self.ctx.metrics.action_accepted();
+            self.ctx.metrics.ack_latency.observe(actor.received.elapsed());
+            actor.out.send(&ServerMsg::Ack { id: actor.id, seq });
+        }
+        // The next timed window opens with this change: its clock goes out
+        // in the same update.
+        self.arm_timer();
+        let change = Change {
+            record,
+            published,
+            timer_ms: self.timer_ms(),
+            control: self.control(record.kind == RecordKind::Hand),
+        };
+        // Legal actions are listed once per waiting seat, whoever receives them.
+        let mut cache = HashMap::new();
+        let mut lagging = Vec::new();
+        for s in &self.subs {
+            let legal = self.legal_for(s.viewer, s.out.legal, &mut cache);
+            if !s.out.send_text(update::<R>(&self.table.state, s.viewer, &change, legal)) {
+                lagging.push(s.id);
+            }
+        }
+        let mut public: Vec<ServerMsg> = commitments
+            .iter()
+            .map(|c| ServerMsg::Commitment { seat: c.seat, hash: c.hash.clone(), seq: c.seq })
+            .collect();
+        self.commitments.extend(commitments);
+        if finished {
+            public.extend(self.reveals());
+        }
+        for msg in &public {
+            for s in &self.subs {
+                if !s.out.send(msg) {
+                    lagging.push(s.id);
+                }
+            }
+        }
+        if !lagging.is_empty() {
+            self.subs.retain(|s| {
+                let keep = !lagging.contains(&s.id);
+                if !keep {
+                    s.out.kick.notify_one();
+                }
+                keep
+            });
+        }
+    }
+
+    /// The reveal of every commitment, and the seed: only once finished.
+    fn reveals(&self) -> Vec<ServerMsg> {
+        let mut msgs: Vec<ServerMsg> = self
+            .commitments
+            .iter()
+            .map(|c| ServerMsg::Reveal {
+                seat: c.seat,
+                salt: c.salt.clone(),
+                secret: R::locked_secret(&self.table.state, c.seat).unwrap_or(Value::Null),
+                hash: c.hash.clone(),
+            })
+            .collect();
+        msgs.push(ServerMsg::Seed { seed: self.record.seed.to_string() });
+        msgs
+    }
+
+    /// The legal actions of each seat `viewer` acts for that the game waits
+    /// for now.
+    pub(super) fn legal_for(
+        &self,
+        viewer: Viewer,
+        wants: bool,
+        cache: &mut HashMap<Seat, Vec<Value>>,
+    ) -> Vec<LegalFor> {
+        let Viewer::Seat(player) = viewer else { return Vec::new() };
+        if !wants || R::LEGAL_IN_VIEW {
+            return Vec::new();
+        }
+        let Status::Waiting { seats: waiting } = R::status(&self.table.state) else { return Vec::new() };
+        self.table
+            .seats_of(player)
+            .into_iter()
+            .filter(|s| waiting.contains(s))
+            .map(|seat| {
+                let actions = cache
+                    .entry(seat)
+                    .or_insert_with(|| R::legal(&self.table.state, seat).iter().map(to_value).collect())
+                    .clone();
+                LegalFor { seat, actions }
+            })
+            .filter(|l| !l.actions.is_empty())
+            .collect()
+    }
+
+    /// `control` for frames: sent while any seat is handed (and by the
+    /// record that returns the last one).
+    pub(super) fn control(&self, always: bool) -> Option<Vec<Option<Seat>>> {
+        (always || self.table.handed()).then(|| self.table.control.clone())
+    }
+
+    /// The `welcome` frame for `viewer` at `seq`, from `table`: the clock
+    /// and the legal actions only when `table` is now (a resume's welcome
+    /// is followed by the updates it missed, the last of which has them).
+    pub(super) fn welcome(
+        &self,
+        viewer: Viewer,
+        seq: u64,
+        table: &Table<R>,
+        timer_ms: Option<u64>,
+        legal: Vec<LegalFor>,
+    ) -> ServerMsg {
+        ServerMsg::Welcome {
+            protocol: PROTOCOL_VERSION,
+            match_id: self.id.to_string(),
+            game: R::GAME.to_owned(),
+            seat: viewer.seat(),
+            seq,
+            status: to_value(&R::status(&table.state)),
+            view: to_value(&R::view(&table.state, viewer)),
+            timer_ms,
+            legal,
+            control: table.handed().then(|| table.control.clone()),
+            campaign_id: self.record.campaign_id.map(|c| c.to_string()),
+        }
+    }
+
+    /// What a newcomer is owed after its welcome: every commitment so far
+    /// and, once the match is over, the reveals and the seed.
+    pub(super) fn send_secrets(&self, out: &Outbound) {
+        for c in &self.commitments {
+            out.send(&ServerMsg::Commitment { seat: c.seat, hash: c.hash.clone(), seq: c.seq });
+        }
+        if self.is_finished() {
+            for msg in self.reveals() {
+                out.send(&msg);
+            }
+        }
+    }
+}
+
+/// What a stored record changed, as frames tell it.
+pub(super) enum Published<E> {
+    Events(Vec<E>),
+    TakenBack(u64),
+    Handed,
+}
+
+impl<E> Published<E> {
+    pub(super) fn from_applied(a: Applied<E>) -> Self {
+        match a {
+            Applied::Action(events) => Published::Events(events),
+            Applied::TakenBack(seq) => Published::TakenBack(seq),
+            Applied::Handed => Published::Handed,
+        }
+    }
+}
+
+/// One record's change, the same for every receiver.
+pub(super) struct Change<'a, E> {
+    pub(super) record: &'a ActionRecord,
+    pub(super) published: &'a Published<E>,
+    pub(super) timer_ms: Option<u64>,
+    pub(super) control: Option<Vec<Option<Seat>>>,
+}
+
+/// The `update` frame of `ServerMsg::Update` for one viewer, serialized
+/// straight from the engine's values: going through `serde_json::Value`
+/// first cost more than the engine's own work (a map allocation per field).
+pub(super) fn update<R: Ruleset>(
+    state: &R::State,
+    viewer: Viewer,
+    change: &Change<'_, R::Event>,
+    legal: Vec<LegalFor>,
+) -> String {
+    #[derive(serde::Serialize)]
+    #[serde(tag = "type", rename = "update")]
+    struct Frame<'a, E, S, V> {
+        seq: u64,
+        seat: Seat,
+        events: Vec<&'a E>,
+        status: S,
+        view: V,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timer_ms: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        sender: Option<Seat>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        taken_back: Option<u64>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        legal: Vec<LegalFor>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        control: Option<&'a [Option<Seat>]>,
+    }
+    let (events, taken_back) = match change.published {
+        Published::Events(events) => (events.iter().filter(|e| e.visible_to(viewer)).collect(), None),
+        Published::TakenBack(seq) => (Vec::new(), Some(*seq)),
+        Published::Handed => (Vec::new(), None),
+    };
+    let frame = Frame {
+        seq: change.record.seq,
+        seat: change.record.seat,
+        events,
+        status: R::status(state),
+        view: R::view(state, viewer),
+        timer_ms: change.timer_ms,
+        sender: change.record.sender,
+        taken_back,
+        legal,
+        control: change.control.as_deref(),
+    };
+    serde_json::to_string(&frame).expect("engine values serialize")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use athlas_engine::duel::{Duel, DuelAction, DuelOptions};
+
+    /// The directly serialized update is exactly `ServerMsg::Update`.
+    #[test]
+    fn update_frames_are_server_msg_updates() {
+        let mut state = Duel::start(&DuelOptions::default(), 7).unwrap();
+        let events = Duel::apply(&mut state, 0, DuelAction::UsePreset { preset: "aquatic".into() }).unwrap();
+        for (viewer, timer_ms) in [(Viewer::Seat(0), None), (Viewer::Seat(1), Some(1500)), (Viewer::Spectator, None)] {
+            let record = ActionRecord::action(3, 0, Value::Null);
+            let published = Published::Events(events.clone());
+            let change = Change { record: &record, published: &published, timer_ms, control: None };
+            let text = update::<Duel>(&state, viewer, &change, Vec::new());
+            let expected = ServerMsg::Update {
+                seq: 3,
+                seat: 0,
+                events: events.iter().filter(|e| e.visible_to(viewer)).map(to_value).collect(),
+                status: to_value(&Duel::status(&state)),
+                view: to_value(&Duel::view(&state, viewer)),
+                timer_ms,
+                sender: None,
+                taken_back: None,
+                legal: Vec::new(),
+                control: None,
+            };
+            let parsed: ServerMsg = serde_json::from_str(&text).unwrap();
+            assert_eq!(to_value(&parsed), to_value(&expected), "{viewer:?}");
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! A room rebuilt from the log: the fold of stored records into a fresh
+//! [`Table`] (from the latest snapshot, or the start), for a room that
+//! loads and for a connection that resumes after the `seq` it last saw.
+//!
+//! Replay is the only way state comes back: the engine is deterministic
+//! from the seed, so the log (and a snapshot, a shortcut through it) is the
+//! match.
+
+use athlas_engine::{Ruleset, Viewer};
+use athlas_protocol::code;
+
+use super::{
+    frames::{update, Change, Published},
+    Hosted, Outbound, Refusal, Room,
+};
+use crate::{
+    store::{MatchRecord, RecordKind, Store},
+    table::{ReplayError, Table},
+};
+
+impl<R> Room<R>
+where
+    R: Hosted,
+{
+    /// Gap-free resume of a connection that last saw `last`: rebuild the
+    /// table at `last` from the log and replay forward, recomputing what
+    /// this viewer saw (a welcome at `last`, then one update per record).
+    pub(super) async fn resume(&self, viewer: Viewer, last: u64, out: &Outbound) -> Result<(), Refusal> {
+        let timer_ms = self.timer_ms();
+        let (seq, mut table) = rebuild::<R>(&self.ctx.store, &self.record, &self.options, Some(last))
+            .await
+            .map_err(|(code, message)| Refusal::Error { code, message })?;
+        let log = self
+            .ctx
+            .store
+            .actions_after(self.id, seq)
+            .await
+            .map_err(|e| Refusal::Error { code: code::INTERNAL, message: e.to_string() })?;
+        out.send(&self.welcome(viewer, seq, &table, None, Vec::new()));
+        let mut cache = std::collections::HashMap::new();
+        for a in log.iter().take_while(|a| a.seq <= self.seq) {
+            let applied = table.replay(a).map_err(|e| Refusal::Error {
+                code: code::INTERNAL,
+                message: match e {
+                    ReplayError::Corrupt(m) => m,
+                    ReplayError::NeedsFullLog => format!("take-back {} does not replay", a.seq),
+                },
+            })?;
+            // Only the update that brings the receiver to now has a
+            // clock and the legal actions.
+            let now = a.seq == self.seq;
+            let change = Change {
+                record: a,
+                published: &Published::from_applied(applied),
+                timer_ms: if now { timer_ms } else { None },
+                control: (table.handed() || a.kind == RecordKind::Hand).then(|| table.control.clone()),
+            };
+            let legal = if now { self.legal_for(viewer, out.legal, &mut cache) } else { Vec::new() };
+            out.send_text(update::<R>(&table.state, viewer, &change, legal));
+        }
+        Ok(())
+    }
+}
+
+/// The table after the latest snapshot at or before `at_most` (or the
+/// start) and every stored record after it, up to `at_most`. Hand-overs
+/// before the snapshot are read on their own; a take-back of an action from
+/// before the snapshot makes it fold the whole log instead.
+pub(super) async fn rebuild<R: Ruleset>(
+    store: &Store,
+    record: &MatchRecord,
+    options: &R::Options,
+    at_most: Option<u64>,
+) -> Result<(u64, Table<R>), (&'static str, String)> {
+    let internal = |e: String| (code::INTERNAL, e);
+    let seats = record.seats as usize;
+    let start = || R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")));
+    let snapshot = store.latest_snapshot(record.id, at_most).await.map_err(|e| internal(e.to_string()))?;
+    // A snapshot that no longer reads (an older state shape) is skipped.
+    let snapshot = snapshot.and_then(|(seq, state)| match serde_json::from_value::<R::State>(state) {
+        Ok(state) => Some((seq, state)),
+        Err(e) => {
+            tracing::warn!(match_id = %record.id, seq, error = %e, "snapshot unreadable; replaying from the start");
+            None
+        }
+    });
+    let from_snapshot = snapshot.is_some();
+    let (seq, mut table) = match snapshot {
+        Some((seq, state)) => {
+            let mut table = Table::new(state, seats);
+            for h in
+                store.records_of_kind(record.id, RecordKind::Hand, seq).await.map_err(|e| internal(e.to_string()))?
+            {
+                table.replay(&h).map_err(|e| internal(format!("{e:?}")))?;
+            }
+            (seq, table)
+        }
+        None => (0, Table::new(start()?, seats)),
+    };
+    match fold(store, record, at_most, seq, &mut table).await? {
+        Some(seq) => Ok((seq, table)),
+        None if from_snapshot => {
+            let mut table = Table::new(start()?, seats);
+            let seq = fold(store, record, at_most, 0, &mut table)
+                .await?
+                .ok_or_else(|| internal("a take-back does not replay from the start".into()))?;
+            Ok((seq, table))
+        }
+        None => Err(internal("a take-back does not replay from the start".into())),
+    }
+}
+
+/// Fold the records after `from` (up to `at_most`) into `table`: the seq
+/// reached, or `None` when a take-back needs the whole log.
+async fn fold<R: Ruleset>(
+    store: &Store,
+    record: &MatchRecord,
+    at_most: Option<u64>,
+    from: u64,
+    table: &mut Table<R>,
+) -> Result<Option<u64>, (&'static str, String)> {
+    let internal = |e: String| (code::INTERNAL, e);
+    let mut seq = from;
+    if at_most.is_some_and(|m| m <= seq) {
+        return Ok(Some(seq));
+    }
+    for a in store.actions_after(record.id, seq).await.map_err(|e| internal(e.to_string()))? {
+        if at_most.is_some_and(|m| a.seq > m) {
+            break;
+        }
+        match table.replay(&a) {
+            Ok(_) => seq = a.seq,
+            Err(ReplayError::NeedsFullLog) => return Ok(None),
+            Err(ReplayError::Corrupt(m)) => return Err(internal(m)),
+        }
+    }
+    Ok(Some(seq))
+}

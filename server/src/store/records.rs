@@ -1,0 +1,250 @@
+//! The log's records: an accepted action, a take-back or a hand-over
+//! ([`ActionRecord`], [`RecordKind`]), the commitments to locked secrets,
+//! and the one transaction that writes them ([`Append`], the group commit's
+//! unit) and the readers a room rebuilds from (records after a seq, records
+//! of a kind, the latest snapshot).
+//!
+//! **Architecture Invariant:** `actions` rows are only ever inserted.
+
+use serde_json::Value;
+use sqlx::Row;
+use uuid::Uuid;
+
+use super::{is_unique_violation, parse_json, Backend, CampaignUpdate, MatchStatus, Result, Store, StoreError};
+
+/// One entry of the action log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionRecord {
+    pub seq: u64,
+    /// The seat the record is for.
+    pub seat: u8,
+    /// The engine's action, or the record's own body (see [`RecordKind`]).
+    pub action: Value,
+    pub kind: RecordKind,
+    /// The seat whose player sent it, when not `seat`'s own (a handed seat).
+    pub sender: Option<u8>,
+}
+
+impl ActionRecord {
+    /// An engine action `seat` sent itself.
+    pub fn action(seq: u64, seat: u8, action: Value) -> ActionRecord {
+        ActionRecord { seq, seat, action, kind: RecordKind::Action, sender: None }
+    }
+}
+
+/// What a log record is. Stored as `action`, `take_back`, `hand`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordKind {
+    /// An engine action.
+    Action,
+    /// `{"seq": N}`: `seat` took back its own action N.
+    TakeBack,
+    /// `{"seat": S, "to": T|null}`: control of seat S handed to seat T.
+    Hand,
+}
+
+impl RecordKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecordKind::Action => "action",
+            RecordKind::TakeBack => "take_back",
+            RecordKind::Hand => "hand",
+        }
+    }
+
+    fn parse(s: &str) -> Result<RecordKind> {
+        [RecordKind::Action, RecordKind::TakeBack, RecordKind::Hand]
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| StoreError::Corrupt(format!("unknown log record kind {s:?}")))
+    }
+}
+
+/// A seat's commitment to its locked secret.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Commitment {
+    pub seat: u8,
+    /// hex SHA-256(salt ‖ canonical JSON of the secret)
+    pub hash: String,
+    /// hex; given to clients only when the match is finished
+    pub salt: String,
+    /// The sequence number of the action that locked the secret.
+    pub seq: u64,
+}
+
+/// Everything one accepted action writes, in one transaction.
+#[derive(Debug, Clone)]
+pub struct Append {
+    pub match_id: Uuid,
+    pub action: ActionRecord,
+    pub commitments: Vec<Commitment>,
+    /// Set when this action finished the match (the engine's outcome).
+    pub outcome: Option<Value>,
+    /// The engine's status after this action (whose move it is), kept on
+    /// the match row for the lobby.
+    pub standing: Option<Value>,
+    /// A snapshot of the state after this action, now and then.
+    pub snapshot: Option<Value>,
+    /// Set when this action finished a match of a campaign: the campaign's
+    /// new state, written in the same transaction (both or neither).
+    pub campaign: Option<CampaignUpdate>,
+}
+
+impl Store {
+    /// Write accepted actions (of any rooms) in one transaction: the group
+    /// commit. Each action's seq must follow its match's stored seq.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] when a seq is already taken (another writer
+    /// owns the room); nothing of the batch is then written.
+    pub async fn append(&self, batch: &[Append]) -> Result<()> {
+        let q_action =
+            self.sql("INSERT INTO actions (match_id, seq, seat, action, kind, sender) VALUES ($1::uuid, $2, $3, $4::jsonb, $5, $6)");
+        let q_seq = self.sql(
+            "UPDATE matches SET seq = $2, standing = COALESCE($3::jsonb, standing) WHERE id = $1::uuid AND seq = $2 - 1",
+        );
+        let q_commit =
+            self.sql("INSERT INTO commitments (match_id, seat, hash, salt, seq) VALUES ($1::uuid, $2, $3, $4, $5)");
+        let q_finish = self.sql("UPDATE matches SET status = $3, outcome = $2::jsonb WHERE id = $1::uuid");
+        let q_snap = self.sql("INSERT INTO snapshots (match_id, seq, state) VALUES ($1::uuid, $2, $3::jsonb)");
+        // `Some(why)`: refused whole, nothing written.
+        let r: std::result::Result<Option<StoreError>, sqlx::Error> = with_pool!(self, p => async {
+            let mut tx = p.begin_with(self.begin_write()).await?;
+            for a in batch {
+                let id = a.match_id.to_string();
+                let seq = a.action.seq as i64;
+                let moved = sqlx::query(&q_seq).bind(&id).bind(seq).bind(a.standing.as_ref().map(Value::to_string))
+                    .execute(&mut *tx).await?.rows_affected();
+                if moved != 1 {
+                    return Ok(Some(StoreError::Conflict("an action seq does not follow the stored seq".into())));
+                }
+                sqlx::query(&q_action).bind(&id).bind(seq).bind(a.action.seat as i32)
+                    .bind(a.action.action.to_string()).bind(a.action.kind.as_str())
+                    .bind(a.action.sender.map(i32::from)).execute(&mut *tx).await?;
+                for c in &a.commitments {
+                    sqlx::query(&q_commit).bind(&id).bind(c.seat as i32).bind(&c.hash).bind(&c.salt)
+                        .bind(c.seq as i64).execute(&mut *tx).await?;
+                }
+                if let Some(outcome) = &a.outcome {
+                    sqlx::query(&q_finish)
+                        .bind(&id)
+                        .bind(outcome.to_string())
+                        .bind(MatchStatus::Finished)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                if let Some(state) = &a.snapshot {
+                    sqlx::query(&q_snap).bind(&id).bind(seq).bind(state.to_string()).execute(&mut *tx).await?;
+                }
+                // A campaign's new state goes with the action that ended its
+                // match; a new match is started by the lobby, never here.
+                if let Some(c) = &a.campaign {
+                    if !write_campaign!(self, tx, c.id, c.version, c.saved.as_ref(), None) {
+                        return Ok(Some(StoreError::Stale));
+                    }
+                }
+            }
+            tx.commit().await?;
+            Ok(None)
+        }.await);
+        match r {
+            Ok(None) => Ok(()),
+            Ok(Some(e)) => Err(e),
+            Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict(e.to_string())),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The actions of a match after `after_seq`, in order.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn actions_after(&self, match_id: Uuid, after_seq: u64) -> Result<Vec<ActionRecord>> {
+        let q = self.sql(
+            "SELECT seq, seat, action::text AS action, kind, sender FROM actions \
+             WHERE match_id = $1::uuid AND seq > $2 ORDER BY seq",
+        );
+        let rows = with_pool!(self, p => {
+            let rows = sqlx::query(&q).bind(match_id.to_string()).bind(after_seq as i64).fetch_all(p).await?;
+            rows.iter().map(raw_record).collect::<std::result::Result<Vec<_>, _>>()?
+        });
+        rows.into_iter().map(to_record).collect()
+    }
+
+    /// The records of one kind of a match up to `up_to`, in order (a
+    /// room rebuilt from a snapshot reads the hand-overs before it).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn records_of_kind(&self, match_id: Uuid, kind: RecordKind, up_to: u64) -> Result<Vec<ActionRecord>> {
+        let q = self.sql(
+            "SELECT seq, seat, action::text AS action, kind, sender FROM actions \
+             WHERE match_id = $1::uuid AND kind = $2 AND seq <= $3 ORDER BY seq",
+        );
+        let rows = with_pool!(self, p => {
+            let rows = sqlx::query(&q).bind(match_id.to_string()).bind(kind.as_str()).bind(up_to as i64)
+                .fetch_all(p).await?;
+            rows.iter().map(raw_record).collect::<std::result::Result<Vec<_>, _>>()?
+        });
+        rows.into_iter().map(to_record).collect()
+    }
+
+    /// The latest snapshot at or before `at_most` (any when `None`).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn latest_snapshot(&self, match_id: Uuid, at_most: Option<u64>) -> Result<Option<(u64, Value)>> {
+        let q = self.sql(
+            "SELECT seq, state::text AS state FROM snapshots WHERE match_id = $1::uuid AND seq <= $2 \
+             ORDER BY seq DESC LIMIT 1",
+        );
+        let row = with_pool!(self, p => {
+            match sqlx::query(&q).bind(match_id.to_string()).bind(at_most.map_or(i64::MAX, |s| s as i64)).fetch_optional(p).await? {
+                Some(r) => Some((r.try_get::<i64, _>("seq")?, r.try_get::<String, _>("state")?)),
+                None => None,
+            }
+        });
+        row.map(|(seq, s)| Ok((seq as u64, parse_json(&s)?))).transpose()
+    }
+
+    /// The commitments of a match, by seat.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn commitments(&self, match_id: Uuid) -> Result<Vec<Commitment>> {
+        let q = self.sql("SELECT seat, hash, salt, seq FROM commitments WHERE match_id = $1::uuid ORDER BY seat");
+        let rows = with_pool!(self, p => {
+            let rows = sqlx::query(&q).bind(match_id.to_string()).fetch_all(p).await?;
+            rows.iter().map(|r| Ok::<_, sqlx::Error>(Commitment {
+                seat: r.try_get::<i32, _>("seat")? as u8,
+                hash: r.try_get("hash")?,
+                salt: r.try_get("salt")?,
+                seq: r.try_get::<i64, _>("seq")? as u64,
+            })).collect::<std::result::Result<Vec<_>, _>>()?
+        });
+        Ok(rows)
+    }
+}
+
+/// A log row as read (`seq, seat, action, kind, sender`), either backend.
+type RawRecord = (i64, i32, String, String, Option<i32>);
+
+fn raw_record<R: Row>(r: &R) -> std::result::Result<RawRecord, sqlx::Error>
+where
+    for<'a> &'a str: sqlx::ColumnIndex<R>,
+    i64: sqlx::Type<R::Database> + for<'r> sqlx::Decode<'r, R::Database>,
+    i32: sqlx::Type<R::Database> + for<'r> sqlx::Decode<'r, R::Database>,
+    String: sqlx::Type<R::Database> + for<'r> sqlx::Decode<'r, R::Database>,
+{
+    Ok((r.try_get("seq")?, r.try_get("seat")?, r.try_get("action")?, r.try_get("kind")?, r.try_get("sender")?))
+}
+
+fn to_record((seq, seat, action, kind, sender): RawRecord) -> Result<ActionRecord> {
+    Ok(ActionRecord {
+        seq: seq as u64,
+        seat: seat as u8,
+        action: parse_json(&action)?,
+        kind: RecordKind::parse(&kind)?,
+        sender: sender.map(|s| s as u8),
+    })
+}
