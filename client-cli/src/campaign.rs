@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use athlas_protocol::{code, CampaignMatch, CampaignStatus};
+use serde_json::Value;
 
 use crate::{
     bot::Bot,
@@ -127,12 +128,37 @@ pub fn describe(s: &CampaignStatus) -> String {
     out
 }
 
+/// A match's standing in words: Divinity's location, round, phase, whose
+/// turn and whom the game waits for; any other game's as its JSON.
 fn standing(m: &CampaignMatch) -> String {
-    if m.standing.is_null() {
-        String::new()
-    } else {
-        m.standing.to_string()
+    let s = &m.standing;
+    let Some(location) = s.get("location").and_then(Value::as_str) else {
+        return if s.is_null() { String::new() } else { s.to_string() };
+    };
+    let name = athlas_engine::divinity::content::Catalogue::standard()
+        .locations
+        .get(location)
+        .map_or(location, |l| l.name.as_str());
+    let mut parts = vec![name.to_owned()];
+    if let Some(level) = s.get("level").and_then(Value::as_u64) {
+        parts.push(format!("level {level}"));
     }
+    if let Some(round) = s.get("round").and_then(Value::as_u64) {
+        let kind = s.get("round_kind").and_then(Value::as_str).map(|k| format!(" ({k})")).unwrap_or_default();
+        parts.push(format!("round {round}{kind}"));
+    }
+    if let Some(phase) = s.get("phase").and_then(Value::as_str) {
+        parts.push(phase.replace('_', " "));
+    }
+    if let Some(active) = s.get("active").and_then(Value::as_u64) {
+        parts.push(format!("seat {active}'s turn"));
+    }
+    let waiting: Vec<String> =
+        s.get("waiting").and_then(Value::as_array).into_iter().flatten().map(ToString::to_string).collect();
+    if !waiting.is_empty() {
+        parts.push(format!("waiting for seats {}", waiting.join(", ")));
+    }
+    parts.join(" · ")
 }
 
 /// Whether a refused `next` is part of the party's normal flow: this seat
@@ -341,6 +367,19 @@ mod tests {
         assert!(text.contains("seat 1: not chosen yet, played by seat 0"), "{text}");
         assert!(text.contains("seat 2: free"), "{text}");
         assert!(text.contains(r#"match 1: m-1 {"result":"party_won"}"#), "{text}");
+        s.current = Some(CampaignMatch {
+            match_id: "m-2".into(),
+            status: "active".into(),
+            seq: 41,
+            standing: json!({"location":"tutorial","level":1,"round":3,"round_kind":"combat","phase":"combat",
+                             "active":2,"waiting":[2],"outcome":null}),
+            outcome: None,
+        });
+        let text = describe(&s);
+        assert!(
+            text.contains("now: match m-2 (41 actions) The Merryweather · level 1 · round 3 (combat) · combat · seat 2's turn · waiting for seats 2"),
+            "{text}"
+        );
     }
 
     #[test]

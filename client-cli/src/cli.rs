@@ -157,6 +157,11 @@ pub enum CampaignCommand {
         /// A live campaign: a turn timer (correspondence otherwise).
         #[arg(long)]
         live: bool,
+        /// Seconds an Origin has for its combat turn before the server ends
+        /// it (implies --live; without it a live campaign uses the
+        /// server's response timer).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+        turn_timer: Option<u64>,
         /// Keep the campaign out of public lists: friends join with the code.
         #[arg(long)]
         private: bool,
@@ -533,9 +538,19 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 /// The options of `athlas campaign new`: the game's variants that were
-/// asked for, and the server's own `live` and `private`.
-fn campaign_options(leader: Option<u8>, live: bool, private: bool, variants: &[(&str, bool)]) -> serde_json::Value {
-    let mut options = json!({"live": live, "private": private});
+/// asked for, and the server's own `live`, `private` and `turn_timer_ms`
+/// (from seconds; a timer makes the campaign live).
+fn campaign_options(
+    leader: Option<u8>,
+    live: bool,
+    private: bool,
+    turn_timer_secs: Option<u64>,
+    variants: &[(&str, bool)],
+) -> serde_json::Value {
+    let mut options = json!({"live": live || turn_timer_secs.is_some(), "private": private});
+    if let Some(secs) = turn_timer_secs {
+        options["turn_timer_ms"] = (secs * 1000).into();
+    }
     for (name, on) in variants {
         if *on {
             options[*name] = true.into();
@@ -620,6 +635,7 @@ async fn run_campaign(command: CampaignCommand) -> anyhow::Result<()> {
             origin,
             leader,
             live,
+            turn_timer,
             private,
             honor_mode,
             solo,
@@ -629,7 +645,7 @@ async fn run_campaign(command: CampaignCommand) -> anyhow::Result<()> {
             let addr = ServerAddr::parse(&server.server)?;
             let lobby = Lobby::new(addr.clone());
             let variants = [("honor_mode", honor_mode), ("solo", solo), ("unrestricted_talents", unrestricted_talents)];
-            let options = campaign_options(leader, live, private, &variants);
+            let options = campaign_options(leader, live, private, turn_timer, &variants);
             let body = CreateCampaign { game, seats: Some(seats), options };
             let c = lobby.create_campaign(&body).await.context("creating the campaign")?;
             let saved = SavedCampaign {
@@ -952,10 +968,14 @@ mod tests {
 
     #[test]
     fn campaign_options_carry_only_what_was_asked() {
-        let o = campaign_options(None, false, false, &[("solo", false), ("honor_mode", true)]);
+        let o = campaign_options(None, false, false, None, &[("solo", false), ("honor_mode", true)]);
         assert_eq!(o, json!({"live": false, "private": false, "honor_mode": true}));
-        let o = campaign_options(Some(2), true, true, &[]);
+        let o = campaign_options(Some(2), true, true, None, &[]);
         assert_eq!(o, json!({"live": true, "private": true, "leader": 2}));
+        let o = campaign_options(None, false, false, Some(90), &[]);
+        assert_eq!(o, json!({"live": true, "private": false, "turn_timer_ms": 90_000}), "a timer makes it live");
+        let c = Cli::try_parse_from(["athlas", "campaign", "new", "divinity", "--turn-timer", "0"]);
+        assert!(c.is_err(), "a zero timer is refused");
     }
 
     impl Cli {
