@@ -155,7 +155,7 @@ where
     S: Stream<Item = Result<Message, axum::Error>> + Sink<Message> + Unpin,
 {
     let (mut sink, mut stream) = socket.split();
-    let (tx, mut rx) = mpsc::channel::<String>(OUTBOUND_QUEUE);
+    let (tx, mut rx) = mpsc::channel::<crate::room::Frame>(OUTBOUND_QUEUE);
     let kick = Arc::new(Notify::new());
     let mut shutdown = hub.shutdown_signal();
     let mut conn = Connection {
@@ -169,7 +169,7 @@ where
         tokio::select! {
             biased;
             Some(text) = rx.recv() => {
-                if sink.send(Message::Text(text.into())).await.is_err() {
+                if sink.send(Message::Text(text)).await.is_err() {
                     break None;
                 }
             }
@@ -193,7 +193,7 @@ where
     if let Some(msg) = closing {
         // Flush what is queued, then say why, then close.
         while let Ok(text) = rx.try_recv() {
-            if sink.send(Message::Text(text.into())).await.is_err() {
+            if sink.send(Message::Text(text)).await.is_err() {
                 break;
             }
         }
@@ -212,7 +212,7 @@ where
 
 impl Connection {
     fn reply(&self, msg: ServerMsg) {
-        let _ = self.out.tx.try_send(serde_json::to_string(&msg).expect("serializes"));
+        let _ = self.out.tx.try_send(crate::room::encode(&msg));
     }
 
     async fn on_text(&mut self, text: &str) {

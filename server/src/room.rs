@@ -74,7 +74,7 @@ pub struct RoomCtx {
 /// A connection's outbound queue, as a room sees it.
 #[derive(Clone, Debug)]
 pub struct Outbound {
-    pub tx: mpsc::Sender<String>,
+    pub tx: mpsc::Sender<Frame>,
     /// Notified when the room drops the connection for falling behind.
     pub kick: Arc<Notify>,
     /// The player asked for its legal actions in every frame (`hello`'s
@@ -83,14 +83,22 @@ pub struct Outbound {
     pub legal: bool,
 }
 
+/// An encoded frame. Cloning shares the bytes: one update goes to every
+/// connection that sees the same thing without being encoded again.
+pub type Frame = axum::extract::ws::Utf8Bytes;
+
+/// `msg` as a frame.
+pub fn encode(msg: &ServerMsg) -> Frame {
+    serde_json::to_string(msg).expect("server messages serialize").into()
+}
+
 impl Outbound {
     fn send(&self, msg: &ServerMsg) -> bool {
-        let text = serde_json::to_string(msg).expect("server messages serialize");
-        self.send_text(text)
+        self.send_frame(encode(msg))
     }
 
-    fn send_text(&self, text: String) -> bool {
-        self.tx.try_send(text).is_ok()
+    fn send_frame(&self, frame: Frame) -> bool {
+        self.tx.try_send(frame).is_ok()
     }
 }
 

@@ -13,7 +13,7 @@ use athlas_engine::{Ruleset, Seat, Status, Viewer, Visible};
 use athlas_protocol::{LegalFor, ServerMsg, PROTOCOL_VERSION};
 use serde_json::Value;
 
-use super::{to_value, Actor, Hosted, Outbound, Room, Stored};
+use super::{encode, to_value, Actor, Frame, Hosted, Outbound, Room, Stored};
 use crate::{
     store::{ActionRecord, RecordKind},
     table::{Applied, Table},
@@ -51,12 +51,24 @@ where
             timer_ms: self.timer_ms(),
             control: self.control(record.kind == RecordKind::Hand),
         };
-        // Legal actions are listed once per waiting seat, whoever receives them.
+        // Legal actions are listed once per waiting seat, whoever receives
+        // them, and each distinct frame is encoded once: every spectator,
+        // and every connection of one seat, shares the same bytes.
         let mut cache = HashMap::new();
+        let mut encoded: Vec<(Viewer, bool, Frame)> = Vec::new();
         let mut lagging = Vec::new();
         for s in &self.subs {
-            let legal = self.legal_for(s.viewer, s.out.legal, &mut cache);
-            if !s.out.send_text(update::<R>(&self.table.state, s.viewer, &change, legal)) {
+            let key = (s.viewer, s.out.legal && matches!(s.viewer, Viewer::Seat(_)));
+            let frame = match encoded.iter().find(|(v, l, _)| (*v, *l) == key) {
+                Some((_, _, f)) => f.clone(),
+                None => {
+                    let legal = self.legal_for(s.viewer, s.out.legal, &mut cache);
+                    let f: Frame = update::<R>(&self.table.state, s.viewer, &change, legal).into();
+                    encoded.push((key.0, key.1, f.clone()));
+                    f
+                }
+            };
+            if !s.out.send_frame(frame) {
                 lagging.push(s.id);
             }
         }
@@ -69,8 +81,9 @@ where
             public.extend(self.reveals());
         }
         for msg in &public {
+            let frame = encode(msg);
             for s in &self.subs {
-                if !s.out.send(msg) {
+                if !s.out.send_frame(frame.clone()) {
                     lagging.push(s.id);
                 }
             }

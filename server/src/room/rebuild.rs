@@ -56,7 +56,7 @@ where
                 control: (table.handed() || a.kind == RecordKind::Hand).then(|| table.control.clone()),
             };
             let legal = if now { self.legal_for(viewer, out.legal, &mut cache) } else { Vec::new() };
-            out.send_text(update::<R>(&table.state, viewer, &change, legal));
+            out.send_frame(update::<R>(&table.state, viewer, &change, legal).into());
         }
         Ok(())
     }
