@@ -1,5 +1,6 @@
-//! Divinity hosted by the server, one location as one match (the first
-//! step of issue 13; campaigns as their own records come next): a party of
+//! Divinity hosted by the server, one location as one match, as it is
+//! without a campaign (`campaign.rs` and `tests/e2e_campaign.rs` chain
+//! locations into a stored campaign): a party of
 //! three creates and joins over the lobby, plays over real sockets (every
 //! refusal a coded error that changes nothing), every seat and a spectator
 //! get gap-free frames with their own view, and after a restart each seat
