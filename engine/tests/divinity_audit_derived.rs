@@ -355,7 +355,7 @@ fn d31_multicard_space_is_explored_once_a_round() {
     let other = if card == "3a" { "3b" } else { "3a" };
     assert!(s.deck.contains(&other.to_string()), "the other card is back in the deck");
     let deck = s.deck.clone();
-    assert!(Divinity::apply(&mut s, 1, A::Reveal).is_err(), "not explored again this round");
+    rejected(&mut s, 1, A::Reveal, "not_exploring"); // not explored again this round
     assert_eq!((s.revealed.len(), &s.deck), (1, &deck));
 }
 
@@ -431,7 +431,7 @@ fn d39_downed_origin_gains_capped_ap_and_slides() {
     let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
     down(&mut s);
     assert_eq!(waiting(&s), vec![0], "no turn to take");
-    assert!(Divinity::apply(&mut s, 1, A::StartTurn).is_err());
+    rejected(&mut s, 1, A::StartTurn, "downed");
     ok(&mut s, 0, A::StartTurn);
     ok(&mut s, 0, A::EndTurn);
     let o = &s.origins[1];
@@ -485,8 +485,7 @@ fn d48_unrestricted_talents_not_skills() {
         learn: learn.into(),
         respec: vec![("leech".into(), "pyrokinetic_training".into())],
     };
-    let e = Divinity::apply(&mut s, 0, up("fireball")).expect_err("a level-3 skill at level 2");
-    assert_eq!(e.code, "skill_set");
+    let e = rejected(&mut s, 0, up("fireball"), "skill_set"); // a level-3 skill at level 2
     assert!(e.message.contains("above level 2"), "refused for its level: {}", e.message);
     ok(&mut s, 0, up("pin_down"));
     let o = &s.origins[0];

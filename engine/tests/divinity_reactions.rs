@@ -17,7 +17,7 @@ use athlas_engine::divinity::cooldown::CardRef;
 use athlas_engine::divinity::dice::Colour;
 use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::state::{Phase, Who};
-use athlas_engine::divinity::{Divinity, DivinityState};
+use athlas_engine::divinity::DivinityState;
 
 const VIGIL: &str = "steel_vigil";
 
@@ -134,8 +134,7 @@ fn l864_reaction_keeps_the_weapons_once_per_round_limit() {
     ok_with(&c, &mut s, 0, A::Accept);
     assert!(s.pending_roll().is_none() && s.reaction.is_none());
     ok_with(&c, &mut s, 0, A::StartTurn);
-    let e = Divinity::apply_with(&c, &mut s, 0, dagger(id)).expect_err("the dagger reacted this round");
-    assert_eq!(e.code, "once_per_round");
+    rejected_with(&c, &mut s, 0, dagger(id), "once_per_round"); // the dagger reacted this round
 }
 
 /// L864, L1743: a reaction that defeats the last enemy ends its turn (no

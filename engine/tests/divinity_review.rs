@@ -42,9 +42,9 @@ fn l511_an_ally_spends_source_on_an_origins_attack_roll() {
     assert!(ev.iter().any(|e| matches!(e, Ev::Rerolled { seat: 1, source: true, .. })));
     assert_eq!((s.origins[0].source, s.origins[1].source), (mine, hers - 1), "the ally pays");
     assert_eq!(s.pending_roll().unwrap().seat, 0, "still Ifan's roll");
-    assert_eq!(rejected(&mut s, 1, A::Reroll { dice: vec![0], source: false }).code, "not_your_roll");
-    assert_eq!(rejected(&mut s, 1, A::Accept).code, "not_your_roll");
-    assert_eq!(rejected(&mut s, 1, A::Reroll { dice: vec![0], source: true }).code, "not_enough_source");
+    rejected(&mut s, 1, A::Reroll { dice: vec![0], source: false }, "not_your_roll");
+    rejected(&mut s, 1, A::Accept, "not_your_roll");
+    rejected(&mut s, 1, A::Reroll { dice: vec![0], source: true }, "not_enough_source");
     ok(&mut s, 0, A::Accept);
     assert!(s.pending_roll().is_none());
 }
@@ -64,7 +64,7 @@ fn l1180_no_ally_rerolls_a_challenge_roll() {
     let seat = waiting(&s)[0];
     ok(&mut s, seat, A::Challenge { auto: None, keywords: vec![] });
     let other = 1 - seat;
-    assert_eq!(rejected(&mut s, other, A::Reroll { dice: vec![0], source: true }).code, "not_your_roll");
+    rejected(&mut s, other, A::Reroll { dice: vec![0], source: true }, "not_your_roll");
     ok(&mut s, seat, A::Reroll { dice: vec![0], source: true });
 }
 
@@ -164,17 +164,17 @@ fn l353_rest_steps_come_in_the_books_order() {
     // Revive (c) then Recover (b): refused.
     let mut s = rest();
     ok(&mut s, 0, A::Revive { to: 1, hp: 3 });
-    assert_eq!(rejected(&mut s, 0, A::Recover { status: None }).code, "rest_step_passed");
+    rejected(&mut s, 0, A::Recover { status: None }, "rest_step_passed");
     // Equip & Trade (d) then Revive (c): refused.
     let mut s = rest();
     ok(&mut s, 0, A::Store { item: "short_bow".into() });
-    assert_eq!(rejected(&mut s, 0, A::Revive { to: 1, hp: 3 }).code, "rest_step_passed");
+    rejected(&mut s, 0, A::Revive { to: 1, hp: 3 }, "rest_step_passed");
     // A skill (e) then Equip & Trade (d): refused.
     let mut s = rest();
     ok(&mut s, 0, use_card(CardUse::Skill("searing_daggers".into()), Aim::Origin(0)));
     ok(&mut s, 0, A::Accept);
-    assert_eq!(rejected(&mut s, 0, A::Store { item: "short_bow".into() }).code, "rest_step_passed");
-    assert_eq!(rejected(&mut s, 0, A::Revive { to: 1, hp: 1 }).code, "rest_step_passed");
+    rejected(&mut s, 0, A::Store { item: "short_bow".into() }, "rest_step_passed");
+    rejected(&mut s, 0, A::Revive { to: 1, hp: 1 }, "rest_step_passed");
     // In the book's order, each step is open, and revives and trades repeat.
     let mut s = rest();
     ok(&mut s, 0, A::Recover { status: None });
@@ -308,10 +308,10 @@ fn l796_a_skill_keyword_earns_a_challenge_bonus_die() {
         (vec![scout.clone(), scout.clone()], "condition_met"),
     ];
     for (keywords, code) in refused {
-        assert_eq!(rejected(&mut s, 0, A::Challenge { auto: None, keywords }).code, code);
+        rejected(&mut s, 0, A::Challenge { auto: None, keywords }, code);
     }
     let auto = Some(("LUCKY".to_string(), KeywordFrom::Permanent, 0));
-    assert_eq!(rejected(&mut s, 0, A::Challenge { auto, keywords: vec![scout] }).code, "bad_keyword");
+    rejected(&mut s, 0, A::Challenge { auto, keywords: vec![scout] }, "bad_keyword");
 }
 
 /// R84 (L796) says "an event or challenge roll with a keyword condition";

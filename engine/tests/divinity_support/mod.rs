@@ -41,12 +41,25 @@ pub fn ok(s: &mut DivinityState, seat: Seat, a: A) -> Vec<Ev> {
     ok_with(cat(), s, seat, a)
 }
 
+/// The action is refused with `code`, and the refusal leaves the state
+/// byte-for-byte unchanged: a test that names the rule it means cannot pass
+/// on a refusal for some other reason.
 #[track_caller]
-pub fn rejected(s: &mut DivinityState, seat: Seat, a: A) -> RuleError {
+pub fn rejected_with(c: &Catalogue, s: &mut DivinityState, seat: Seat, a: A, code: &str) -> RuleError {
     let before = serde_json::to_string(s).unwrap();
-    let e = Divinity::apply(s, seat, a.clone()).expect_err("the action should be rejected");
-    assert_eq!(before, serde_json::to_string(s).unwrap(), "a rejected action changed the state");
+    let e = match Divinity::apply_with(c, s, seat, a.clone()) {
+        Ok(ev) => panic!("{a:?} by seat {seat} should be refused with {code}, but was accepted: {ev:?}"),
+        Err(e) => e,
+    };
+    assert_eq!(e.code, code, "{a:?} by seat {seat} was refused with {} ({}), not {code}", e.code, e.message);
+    assert_eq!(before, serde_json::to_string(s).unwrap(), "a refused action changed the state");
     e
+}
+
+/// [`rejected_with`] on the standard catalogue.
+#[track_caller]
+pub fn rejected(s: &mut DivinityState, seat: Seat, a: A, code: &str) -> RuleError {
+    rejected_with(cat(), s, seat, a, code)
 }
 
 pub fn ix(s: &DivinityState, id: &str) -> usize {
