@@ -8,12 +8,42 @@
 //! Shipwreck in two groups of two, the Beach (card 2: 2 bandits + 2
 //! archers for 4 players) and the Tide Pools (card 3: 4 of Darkhan's
 //! Lackeys, of which only 2 fit under the 6-minion limit).
+//!
+//! `divinity_legal`: the legal actions of every waiting seat (the server
+//! asks only for those) at every 5th position of the recorded golden games;
+//! one iteration is all of those calls (their number is printed).
 
 use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A};
 use athlas_engine::divinity::state::{Phase, RoundKind};
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
 use athlas_engine::{Ruleset, Seat, Status};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use serde::Deserialize;
+
+/// A recorded game of `tests/divinity_golden` (its hashes are not needed here).
+#[derive(Deserialize)]
+struct Golden {
+    options: DivinityOptions,
+    seed: u64,
+    log: Vec<(Seat, A)>,
+}
+
+/// Every `step`-th position of the golden games with its waiting seats.
+fn golden_positions(step: usize) -> Vec<(DivinityState, Vec<Seat>)> {
+    let games: Vec<Golden> =
+        serde_json::from_str(include_str!("../tests/divinity_golden/games.json")).expect("the golden games parse");
+    let mut out = Vec::new();
+    for g in games {
+        let mut s = Divinity::start(&g.options, g.seed).unwrap();
+        for (i, (seat, a)) in g.log.into_iter().enumerate() {
+            if i % step == 0 {
+                out.push((s.clone(), waiting(&s)));
+            }
+            Divinity::apply(&mut s, seat, a).unwrap();
+        }
+    }
+    out
+}
 
 fn ok(s: &mut DivinityState, seat: Seat, a: A) {
     if let Err(e) = Divinity::apply(s, seat, a.clone()) {
@@ -153,6 +183,20 @@ fn benches(c: &mut Criterion) {
             },
             BatchSize::SmallInput,
         )
+    });
+    let positions = golden_positions(5);
+    let calls: usize = positions.iter().map(|(_, seats)| seats.len()).sum();
+    eprintln!("divinity_legal: {calls} calls per iteration");
+    c.bench_function("divinity_legal", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for (s, seats) in &positions {
+                for seat in seats {
+                    n += Divinity::legal(s, *seat).len();
+                }
+            }
+            n
+        })
     });
 }
 

@@ -2,12 +2,41 @@
 //! middle of a game. `duel_replay`: rebuild a 300-action game from its log.
 //! Targets (DESIGN.md): ≤ 20 µs median and ≤ 10 ms. `duel_view_json`: the
 //! acting seat's view with its legal actions, serialized, as sent per update.
+//! `duel_legal`: the legal actions of both seats (each seat's view lists its
+//! own) at every 10th position of the recorded golden games; one iteration
+//! is all of those calls (their number is printed, to read a per-call time).
 
 use athlas_engine::duel::bot::RandomBot;
 use athlas_engine::duel::card::Catalogue;
 use athlas_engine::duel::{Duel, DuelAction, DuelOptions, DuelState};
 use athlas_engine::{replay, Ruleset, Seat};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use serde::Deserialize;
+
+/// A recorded game of `tests/duel_golden` (its hashes are not needed here).
+#[derive(Deserialize)]
+struct Golden {
+    options: DuelOptions,
+    seed: u64,
+    log: Vec<(Seat, DuelAction)>,
+}
+
+/// Every `step`-th position of the golden games, replayed.
+fn golden_positions(step: usize) -> Vec<DuelState> {
+    let games: Vec<Golden> =
+        serde_json::from_str(include_str!("../tests/duel_golden/games.json")).expect("the golden games parse");
+    let mut out = Vec::new();
+    for g in games {
+        let mut s = Duel::start(&g.options, g.seed).unwrap();
+        for (i, (seat, a)) in g.log.into_iter().enumerate() {
+            if i % step == 0 {
+                out.push(s.clone());
+            }
+            Duel::apply(&mut s, seat, a).unwrap();
+        }
+    }
+    out
+}
 
 /// A random but reproducible game of exactly `n` accepted actions.
 fn game(n: usize) -> (DuelOptions, u64, Vec<(Seat, DuelAction)>, Vec<DuelState>) {
@@ -58,6 +87,19 @@ fn benches(c: &mut Criterion) {
     let acting = RandomBot::new(0).seat_to_act(mid).expect("someone acts mid-game");
     c.bench_function("duel_view_json", |b| {
         b.iter(|| serde_json::to_string(&Duel::view(mid, athlas_engine::Viewer::Seat(acting))).unwrap())
+    });
+    let positions = golden_positions(10);
+    eprintln!("duel_legal: {} calls per iteration", positions.len() * 2);
+    c.bench_function("duel_legal", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for s in &positions {
+                for seat in 0..2 {
+                    n += Duel::legal(s, seat).len();
+                }
+            }
+            n
+        })
     });
 }
 
