@@ -16,13 +16,15 @@
 //! AI and turns), `boss`, `reaction` (reactions outside your turn),
 //! [`pending`] (what the match waits for, decided in one place),
 //! [`interlude`] (levelling up, the Merchant), [`used`] (the keys of
-//! once-per-round limits), [`view`] and [`ruleset`].
+//! once-per-round limits), [`view`], [`ruleset`] and [`bot`] (a party bot that
+//! plays from a seat's view and legal actions).
 //!
 //! Content choices the rulebook leaves open are in
 //! `content/divinity/ASSUMPTIONS.md`.
 
 pub mod action;
 pub mod attack;
+pub mod bot;
 mod boss;
 pub mod campaign;
 mod challenge;

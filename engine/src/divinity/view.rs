@@ -2,22 +2,23 @@
 //! seat sees the same table; what stays hidden is what is hidden at the real
 //! table: the location deck (only its size shows), the item decks (only
 //! their sizes show) and the order of a Boss' tactics deck (only its size
-//! shows).
+//! shows). The view also deserializes, so a client or a bot in Rust reads
+//! it as the engine wrote it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::content::Catalogue;
 use super::map::MapState;
 use super::state::*;
 use crate::{Seat, Viewer};
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CardView {
     pub id: String,
     pub text: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EnemyView {
     pub id: u32,
     pub letter: Option<char>,
@@ -34,7 +35,7 @@ pub struct EnemyView {
     pub special_rules: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DivinityView {
     pub you: Option<Seat>,
     pub location: String,
@@ -51,6 +52,10 @@ pub struct DivinityView {
     pub enemies: Vec<EnemyView>,
     pub map: MapState,
     pub deck_size: usize,
+    /// Cards left in the location deck for each numbered space, by its
+    /// number: the cards' backs show it, so the party can see which spaces
+    /// are fully explored (L297-301); their order stays secret.
+    pub cards_left: std::collections::BTreeMap<u32, usize>,
     /// Cards left in each item deck (their order is secret).
     pub item_deck_sizes: std::collections::BTreeMap<String, usize>,
     pub holding: Vec<CardView>,
@@ -121,6 +126,13 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
             .collect(),
         map: state.map.clone(),
         deck_size: state.deck.len(),
+        cards_left: state.deck.iter().filter_map(|c| loc.card(c).and_then(|c| c.space)).fold(
+            std::collections::BTreeMap::new(),
+            |mut m, n| {
+                *m.entry(n).or_insert(0) += 1;
+                m
+            },
+        ),
         item_deck_sizes: state.item_decks.iter().map(|(k, v)| (k.clone(), v.len())).collect(),
         holding: state.holding.iter().map(card).collect(),
         revealed: state.revealed.iter().map(|r| card(&r.card)).collect(),
