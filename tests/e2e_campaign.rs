@@ -1,12 +1,14 @@
 //! End-to-end: a Divinity campaign with a party of three against a real
 //! `athlas-server` process, on SQLite and on Postgres (issue 13, "Must
 //! show"). Bots over real WebSockets choose among the legal actions the
-//! server sends; the host creates the campaign, friends join, each seat
+//! server sends (the engine's party bot, reading only the view each seat
+//! is sent); the host creates the campaign, friends join, each seat
 //! chooses its Origin; the party plays the first location to its end and
 //! the next one; mid-combat every client drops and the server is killed
 //! with SIGKILL; a new server on the same store takes them back with their
 //! campaign tokens; a seat is handed to another player for a while; a kill
-//! between two locations leaves the campaign resumable. Then:
+//! between two locations leaves the campaign resumable; the party plays on
+//! through the Warden to the campaign's end. Then:
 //! - every acknowledged action is in the log, and every receiver's `seq`s
 //!   are contiguous;
 //! - the stored campaign state equals a direct engine replay of the stored
@@ -20,7 +22,9 @@ mod support;
 
 use athlas_engine::campaign::Campaign;
 use athlas_engine::divinity::content::Catalogue;
-use athlas_engine::divinity::{campaign::DivinityChoice, Divinity, DivinityOptions, DivinityState};
+use athlas_engine::divinity::{
+    bot, campaign::DivinityChoice, Divinity, DivinityAction, DivinityOptions, DivinityState, DivinityView,
+};
 use athlas_engine::{Ruleset, Seat};
 use athlas_server::store::Store;
 use athlas_server::table::Table;
@@ -31,18 +35,6 @@ use uuid::Uuid;
 /// `METHOD path` with a bearer token: (status, JSON body).
 async fn http_auth(addr: &str, method: &str, path: &str, token: &str, body: Option<Value>) -> (u16, Value) {
     http_as(addr, method, path, Some(token), body).await
-}
-
-/// A small deterministic RNG for the bots' choices.
-struct Dice(u64);
-
-impl Dice {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
 }
 
 /// One player's connection to the current match, with what it received.
@@ -81,14 +73,16 @@ impl Player {
         }
     }
 
-    fn legal(&self, seat: Seat) -> Vec<Value> {
-        self.frame["legal"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|l| l["seat"] == seat)
-            .map(|l| l["actions"].as_array().unwrap().clone())
-            .unwrap_or_default()
+    fn legal(&self, seat: Seat) -> Vec<DivinityAction> {
+        let list = self.frame["legal"].as_array().into_iter().flatten().find(|l| l["seat"] == seat);
+        list.map(|l| serde_json::from_value(l["actions"].clone()).expect("legal actions parse")).unwrap_or_default()
+    }
+
+    /// What the party bot does for `seat`, from this connection's view
+    /// and the legal actions it was sent for that seat.
+    fn choose(&self, seat: Seat) -> Option<DivinityAction> {
+        let view: DivinityView = serde_json::from_value(self.frame["view"].clone()).expect("a Divinity view");
+        bot::choose(Catalogue::standard(), &view, seat, &self.legal(seat))
     }
 }
 
@@ -98,7 +92,6 @@ struct Party {
     tokens: Vec<String>,
     players: Vec<Option<Player>>,
     spectator: Option<Player>,
-    dice: Dice,
     /// Actions a player sent for a seat handed to it.
     acted_for: usize,
     /// Every acknowledged (match, seq).
@@ -165,9 +158,9 @@ impl Party {
             let seat = seat.as_u64().unwrap() as usize;
             let by = control[seat].as_u64().map_or(seat, |c| c as usize);
             let Some(p) = self.players[by].as_mut() else { continue };
-            let legal = p.legal(seat as Seat);
-            assert!(!legal.is_empty(), "a waited-for seat's controller is sent its legal actions: {}", p.frame);
-            let action = legal[self.dice.below(legal.len())].clone();
+            let action = p.choose(seat as Seat);
+            let action = action
+                .unwrap_or_else(|| panic!("a waited-for seat's controller is sent its legal actions: {}", p.frame));
             let id = p.client.next_id;
             p.client.next_id += 1;
             let mut act = json!({"type": "act", "id": id, "action": action});
@@ -237,6 +230,14 @@ fn leaks(frames: &[(u64, String)], states: &[DivinityState]) -> Vec<String> {
     found
 }
 
+/// The party: a fighter, a healer and a mage, the three the bot plays
+/// best (in the engine, it finishes the campaign on 99 of 100 table seeds
+/// within eight locations, forced restarts included).
+const ORIGINS: [&str; 3] = ["cassian", "lohse", "red_prince"];
+
+/// Locations played (forced restarts included) before the test gives up.
+const MAX_MATCHES: usize = 60;
+
 /// The server on `db`, letting the host hand an absent seat at once.
 fn start(db: &Db) -> Server {
     let mut cmd = db.command();
@@ -269,10 +270,10 @@ async fn campaign(db: Db) {
 
     // Origins, one of them refused as taken.
     let path = format!("/api/campaigns/{campaign_id}/choose");
-    for (seat, origin) in ["ifan", "sebille", "red_prince"].iter().enumerate() {
+    for (seat, origin) in ORIGINS.iter().enumerate() {
         if seat == 1 {
             let (status, body) =
-                http_auth(&addr, "POST", &path, &tokens[1], Some(json!({"choice": {"origin": "ifan"}}))).await;
+                http_auth(&addr, "POST", &path, &tokens[1], Some(json!({"choice": {"origin": ORIGINS[0]}}))).await;
             assert_eq!((status / 100, body["code"].as_str()), (4, Some("origin_taken")), "{body}");
         }
         let (status, body) =
@@ -285,7 +286,6 @@ async fn campaign(db: Db) {
         tokens: tokens.clone(),
         players: vec![None, None, None],
         spectator: None,
-        dice: Dice(0x9e37_79b9_7f4a_7c15),
         acked: Vec::new(),
         acted_for: 0,
         frames: Vec::new(),
@@ -422,7 +422,28 @@ async fn campaign(db: Db) {
         steps += 1;
     }
     assert!(party.finished(), "the second location ends");
-    let st = party.status().await;
+
+    // On through every location (and forced restart) to the campaign's
+    // end, each started by whoever the turn comes to.
+    let mut st = party.status().await;
+    while st["stage"] != "over" {
+        assert_eq!(st["stage"], "between", "{st}");
+        assert!(matches.len() < MAX_MATCHES, "the campaign ends within {MAX_MATCHES} locations: {st}");
+        party.disconnect_all();
+        let by = matches.len() % 3;
+        let (status, next) =
+            http_auth(&addr, "POST", &format!("/api/campaigns/{campaign_id}/next"), &tokens[by], None).await;
+        assert_eq!(status, 201, "{next}");
+        matches.push(next["match_id"].as_str().unwrap().to_owned());
+        party.connect_all(None).await;
+        let mut steps = 0;
+        while !party.finished() {
+            assert!(party.step().await, "someone can act");
+            steps += 1;
+            assert!(steps < 5000, "the location ends");
+        }
+        st = party.status().await;
+    }
     party.disconnect_all();
     drop(server);
 
@@ -433,7 +454,7 @@ async fn campaign(db: Db) {
     };
     let mut c =
         Divinity::new_campaign(&DivinityOptions { party: Vec::new(), ..DivinityOptions::default() }, 3).unwrap();
-    for (seat, o) in ["ifan", "sebille", "red_prince"].iter().enumerate() {
+    for (seat, o) in ORIGINS.iter().enumerate() {
         Divinity::choose(&mut c, seat as Seat, DivinityChoice::Origin((*o).into())).unwrap();
     }
     let mut frames_by_match = Vec::new();
@@ -459,6 +480,10 @@ async fn campaign(db: Db) {
         frames_by_match.push((match_id.clone(), states));
     }
     assert_eq!(st["saved"], serde_json::to_value(&c).unwrap(), "stored campaign state = engine replay");
+    // Through the Boss to the campaign's end: the Temple's last exit.
+    let end = c.saved.as_ref().expect("a campaign state");
+    assert!(end.finished, "the campaign is over");
+    assert_eq!(end.location, Catalogue::standard().campaign.finale);
     assert_eq!(st["matches"].as_array().unwrap().len(), matches.len());
 
     // The frame scan: every frame against the hidden things at its seq.
@@ -488,6 +513,11 @@ async fn campaign(db: Db) {
         assert_eq!(leaks(&planted, states).len(), 2, "planted leaks are found");
     }
     assert!(scanned > 100, "the scan saw the campaign's frames ({scanned})");
+    // The Warden was met (and, the campaign being over, beaten).
+    assert!(
+        party.frames.iter().any(|(_, f)| f.contains(r#""kind":"boss","boss":"the_warden""#)),
+        "a frame shows the Warden"
+    );
     eprintln!(
         "campaign: {} acked actions ({} for a handed seat) over {} locations, outcomes {:?}",
         party.acked.len(),
