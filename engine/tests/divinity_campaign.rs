@@ -312,7 +312,8 @@ fn the_first_campaign_in_solo_mode() {
 /// Combat turn is up to the party again.
 fn settle(s: &mut DivinityState) {
     for _ in 0..100 {
-        if s.enemy_roll().is_none() && s.pending_roll().is_none()
+        if s.enemy_roll().is_none()
+            && s.pending_roll().is_none()
             && !choices(s).iter().any(|(seat, a)| party_decision(a) && accepts(s, *seat, a))
         {
             return;
@@ -497,8 +498,7 @@ fn scripted_turn(s: &mut DivinityState, seat: Seat) -> Vec<(A, Vec<Ev>)> {
         if !matches!(s.phase, Phase::Combat { active: Some(a), .. } if a == seat) {
             break;
         }
-        let Some(a) = preferences(s, seat).into_iter().find(|a| accepts(s, seat, a))
-        else {
+        let Some(a) = preferences(s, seat).into_iter().find(|a| accepts(s, seat, a)) else {
             break;
         };
         let ev = Divinity::apply(s, seat, a.clone()).unwrap();
@@ -544,4 +544,3 @@ fn the_script_jumps_to_the_enemy_with_a_movement_skill() {
     let jumped = moved_by_skill(&turn, "daring_leap");
     assert_eq!(jumped, vec![Ev::Moved { who: Who::Origin(0), to: "2".into() }], "{acts:?}");
 }
-

@@ -161,3 +161,20 @@ fn the_same_game_gives_the_same_lists() {
         }
     }
 }
+
+/// Staying is one choice: `travel` with `null`, not also to the Origin's
+/// own space (accepted, but the same move twice in a menu).
+#[test]
+fn travel_lists_staying_once() {
+    let mut s = Divinity::start(&options("tutorial", 2), 7).unwrap();
+    Divinity::apply(&mut s, 0, A::ChooseRound { explore: true }).unwrap();
+    assert!(matches!(s.phase, Phase::Travel { .. }), "{:?}", s.phase);
+    let here = Catalogue::standard().locations["tutorial"].map.spaces[s.origins[0].space].id.clone();
+    let list = legal_standard(&s, 0);
+    assert!(list.contains(&A::Travel { to: None }), "{list:?}");
+    assert!(!list.contains(&A::Travel { to: Some(here.clone()) }), "{list:?}");
+    // Still accepted when sent, as staying.
+    let mut stay = s.clone();
+    Divinity::apply(&mut stay, 0, A::Travel { to: Some(here) }).unwrap();
+    assert_eq!(stay.origins[0].space, s.origins[0].space);
+}

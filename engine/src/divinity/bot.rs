@@ -577,8 +577,10 @@ impl Table<'_> {
             Phase::Travel { .. } => {
                 // All together (one group, to fight together), to the first
                 // target the paths reach.
+                let here = v.origins[mine].space;
                 for t in self.targets() {
-                    out.push(A::Travel { to: Some(self.space_id(t)) });
+                    // Already there: staying is `null`.
+                    out.push(A::Travel { to: (t != here).then(|| self.space_id(t)) });
                 }
                 out.push(A::Travel { to: None });
             }

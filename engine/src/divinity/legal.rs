@@ -21,7 +21,8 @@
 //! - `reroll` of every non-empty subset of the roll's dice, with and
 //!   without Source, for a roll of up to 6 dice; a bigger roll lists each
 //!   die alone, its misses, and all its dice;
-//! - `choose_round` both ways; `travel` to every space and `null`;
+//! - `choose_round` both ways; `travel` to every other space and `null`
+//!   (staying);
 //!   `reveal`, `pass`, `take_holding` of each held card; `resolve` and
 //!   `hold` of each revealed card;
 //! - in a Combat or Rest turn: `start_turn`, `order_turn_start` in every
@@ -44,6 +45,7 @@
 //!
 //! Accepted but deliberately **not** listed: `level_up` with `respec`
 //! pairs (any valid exchange is accepted; there are too many to list);
+//! `travel` to the Origin's own space (the same as `null`);
 //! `use` with a `first_aura` or an `include_self` other than the default;
 //! `challenge` with bonus-die `keywords` played; rerolls of other subsets
 //! of a roll of more than 6 dice; `revive` with other HP amounts; orders
@@ -102,8 +104,18 @@ fn candidates(cat: &Catalogue, s: &DivinityState, seat: Seat) -> Vec<A> {
         Phase::Finished { .. } => return v,
         Phase::ChooseRound => v.extend([true, false].map(|explore| A::ChooseRound { explore })),
         Phase::Travel { .. } => {
+            // Staying is `null`; the Origin's own space would be the same choice twice.
+            let here = s.origins.get(seat as usize).map(|o| o.space);
             v.push(A::Travel { to: None });
-            v.extend(s.loc(cat).map.spaces.iter().map(|sp| A::Travel { to: Some(sp.id.clone()) }));
+            v.extend(
+                s.loc(cat)
+                    .map
+                    .spaces
+                    .iter()
+                    .enumerate()
+                    .filter(|(ix, _)| Some(*ix) != here)
+                    .map(|(_, sp)| A::Travel { to: Some(sp.id.clone()) }),
+            );
         }
         Phase::Groups { .. } => {
             v.push(A::Reveal);

@@ -24,8 +24,8 @@
 
 pub mod action;
 pub mod attack;
-pub mod bot;
 mod boss;
+pub mod bot;
 pub mod campaign;
 mod challenge;
 mod combat;
