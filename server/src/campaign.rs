@@ -97,7 +97,8 @@ impl Loaded {
     fn new_match(&self, options: Value) -> Result<NewMatch, ApiError> {
         let corrupt = |e: String| ApiError::Store(StoreError::Corrupt(format!("campaign {}: {e}", self.record.id)));
         let seed = secret::new_seed();
-        let seats = self.game.check_options(&options, seed).map_err(corrupt)?;
+        let started = self.game.check_options(&options, seed).map_err(corrupt)?;
+        let seats = started.seats;
         if seats != self.record.seats as usize {
             return Err(corrupt(format!(
                 "the next match is for {seats} seats, the campaign has {}",
@@ -121,6 +122,7 @@ impl Loaded {
             creator: None,
             // Each match keeps the campaign's timer: a restart times it the same.
             turn_timer_ms: self.record.turn_timer_ms,
+            standing: Some(started.standing),
         })
     }
 }

@@ -20,17 +20,26 @@ pub trait Game: Send + Sync + 'static {
     fn name(&self) -> &'static str;
     fn rules_version(&self) -> u32;
     /// Check options (the server's own keys removed) by starting a game with
-    /// them; returns the number of seats.
+    /// them; returns the number of seats and where the new match stands.
     ///
     /// # Errors
     /// Why the game refuses the options, in words.
-    fn check_options(&self, options: &Value, seed: u64) -> Result<usize, String>;
+    fn check_options(&self, options: &Value, seed: u64) -> Result<Started, String>;
     /// Spawn the task of room `match_id` (it loads itself from the store).
     fn spawn_room(&self, match_id: Uuid, generation: u64, ctx: RoomCtx) -> RoomHandle;
     /// The game's campaign variant; `None`: it has none.
     fn campaign(&self) -> Option<&dyn CampaignRules> {
         None
     }
+}
+
+/// A match the game agreed to start: its seats, and its standing before
+/// any action (`Ruleset::standing`), stored with it so that a campaign's
+/// status says where a new location stands from the start.
+#[derive(Debug, Clone)]
+pub struct Started {
+    pub seats: usize,
+    pub standing: Value,
 }
 
 /// Why a campaign operation failed.
@@ -91,10 +100,10 @@ where
         R::RULES_VERSION
     }
 
-    fn check_options(&self, options: &Value, seed: u64) -> Result<usize, String> {
+    fn check_options(&self, options: &Value, seed: u64) -> Result<Started, String> {
         let options: R::Options = serde_json::from_value(options.clone()).map_err(|e| e.to_string())?;
-        R::start(&options, seed).map_err(|e| e.to_string())?;
-        Ok(R::seats(&options))
+        let state = R::start(&options, seed).map_err(|e| e.to_string())?;
+        Ok(Started { seats: R::seats(&options), standing: R::standing(&state) })
     }
 
     fn spawn_room(&self, match_id: Uuid, generation: u64, ctx: RoomCtx) -> RoomHandle {
@@ -157,7 +166,7 @@ where
     fn rules_version(&self) -> u32 {
         self.matches.rules_version()
     }
-    fn check_options(&self, options: &Value, seed: u64) -> Result<usize, String> {
+    fn check_options(&self, options: &Value, seed: u64) -> Result<Started, String> {
         self.matches.check_options(options, seed)
     }
     fn spawn_room(&self, match_id: Uuid, generation: u64, ctx: RoomCtx) -> RoomHandle {

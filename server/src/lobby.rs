@@ -116,7 +116,8 @@ async fn new_match(hub: &Hub, game_name: &str, options: Value, hosting: Hosting)
         .get(game_name)
         .ok_or_else(|| ApiError::BadRequest(code::UNKNOWN_GAME, format!("this server does not host {game_name:?}")))?;
     let seed = secret::new_seed();
-    let seats = game.check_options(&options, seed).map_err(|e| ApiError::BadRequest(code::BAD_OPTIONS, e))?;
+    let started = game.check_options(&options, seed).map_err(|e| ApiError::BadRequest(code::BAD_OPTIONS, e))?;
+    let seats = started.seats;
     let id = Uuid::new_v4();
     let token = secret::new_token();
     for _ in 0..5 {
@@ -134,6 +135,7 @@ async fn new_match(hub: &Hub, game_name: &str, options: Value, hosting: Hosting)
             campaign_id: None,
             creator: Some((0, secret::token_hash(&token))),
             turn_timer_ms: hosting.turn_timer_ms,
+            standing: Some(started.standing.clone()),
         };
         match hub.store.create_match(&m).await {
             Ok(()) => {

@@ -111,6 +111,8 @@ pub struct NewMatch {
     /// Milliseconds a seat has for a timed decision (a campaign's turn
     /// timer); `None`: the server's response timer if `live`, else untimed.
     pub turn_timer_ms: Option<u64>,
+    /// Where it stands before any action (`Ruleset::standing`).
+    pub standing: Option<Value>,
 }
 
 /// Where a match stands in the lobby. Stored, listed and shown as the
@@ -417,7 +419,8 @@ impl Store {
     pub async fn create_match(&self, m: &NewMatch) -> Result<()> {
         let q1 = self.sql(
             "INSERT INTO matches (id, game, options, seed, rules_version, status, join_code, live, seats, campaign_id, \
-             private, turn_timer_ms) VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $11, $6, $7, $8, $9::uuid, $10, $12)",
+             private, turn_timer_ms, standing) \
+             VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $11, $6, $7, $8, $9::uuid, $10, $12, $13::jsonb)",
         );
         let q2 = self.sql("INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
         let r: std::result::Result<(), sqlx::Error> = with_pool!(self, p => async {
@@ -435,6 +438,7 @@ impl Store {
                 .bind(m.private)
                 .bind(MatchStatus::Open)
                 .bind(m.turn_timer_ms.map(|t| t as i64))
+                .bind(m.standing.as_ref().map(Value::to_string))
                 .execute(&mut *tx)
                 .await?;
             if let Some((seat, hash)) = &m.creator {

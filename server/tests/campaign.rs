@@ -289,6 +289,10 @@ async fn a_campaign_status_tells_who_is_connected_who_acts_for_whom_and_where_th
     let look = call(&server, "GET", &at, none.clone(), &none).await.1;
     assert_eq!(seats_of(&look), [(false, None), (false, None)], "{look}");
     assert!(server.hub.rooms.is_empty(), "a status loads no room");
+    // A new location stands at its start before anyone acts.
+    let start = &look["current"]["standing"];
+    assert_eq!((&start["round"], &start["phase"]), (&json!(1), &json!("choose_round")), "{look}");
+    assert_eq!(start["location"], "tutorial", "{look}");
 
     let mut host = server.ws().await;
     host.hello(&tokens[0], None).await;

@@ -27,6 +27,7 @@ fn new_match(join_code: &str, token_hash: &str) -> NewMatch {
         campaign_id: None,
         creator: Some((0, token_hash.into())),
         turn_timer_ms: None,
+        standing: Some(json!({"status": "waiting", "seats": [0]})),
     }
 }
 
@@ -57,6 +58,7 @@ async fn suite(store: &Store) {
         (got.live, got.seats, got.seq, got.seats_taken.clone(), got.outcome.clone()),
         (true, 2, 0, vec![0], None)
     );
+    assert_eq!(got.standing, m.standing, "a new match stands where the game started it");
     assert!(store.get_match(Uuid::new_v4()).await.unwrap().is_none());
     assert!(store.list_matches(MatchStatus::Open, 10).await.unwrap().iter().any(|r| r.id == m.id));
 

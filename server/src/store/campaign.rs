@@ -235,8 +235,8 @@ impl Store {
             self.sql("SELECT CAST(COALESCE(MAX(ordinal), 0) AS BIGINT) FROM matches WHERE campaign_id = $1::uuid");
         let q_match = self.sql(
             "INSERT INTO matches (id, game, options, seed, rules_version, status, join_code, live, seats, \
-             campaign_id, private, ordinal, turn_timer_ms) \
-             VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10::uuid, $11, $12, $13)",
+             campaign_id, private, ordinal, turn_timer_ms, standing) \
+             VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10::uuid, $11, $12, $13, $14::jsonb)",
         );
         let r: std::result::Result<bool, sqlx::Error> = with_pool!(self, p => async {
             let mut tx = p.begin_with(self.begin_write()).await?;
@@ -256,6 +256,7 @@ impl Store {
                     .bind(m.private)
                     .bind((last + 1) as i32)
                     .bind(m.turn_timer_ms.map(|t| t as i64))
+                    .bind(m.standing.as_ref().map(Value::to_string))
                     .execute(&mut *tx)
                     .await?;
             }
