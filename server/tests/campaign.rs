@@ -384,6 +384,36 @@ async fn log_up_to_a_timed_turn(server: &Server, match_id: Uuid) -> (u64, u8) {
     panic!("no combat turn in 20000 actions");
 }
 
+/// A turn timer runs for the whole turn: the seat's own actions inside it
+/// do not start the clock again (else a player could keep a turn forever).
+#[tokio::test]
+async fn a_turn_timer_is_not_reset_by_the_seats_own_actions() {
+    let dir = temp_dir("campaign-timer-kept");
+    let server = Server::start(config(&dir)).await;
+    let (_, tokens, first) = party_campaign(&server, &["ifan"], json!({"turn_timer_ms": 20_000})).await;
+    let (_, seat) = log_up_to_a_timed_turn(&server, first).await;
+    let mut c = server.ws().await;
+    let welcome = c.hello(&tokens[seat as usize], None).await;
+    let clock = welcome["timer_ms"].as_u64().expect("the turn's clock is in the welcome");
+    tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+    // An action that keeps the turn going: a step, else any but ending it.
+    let legal = welcome["legal"].as_array().unwrap().iter().find(|l| l["seat"] == seat).unwrap()["actions"].clone();
+    let legal = legal.as_array().unwrap();
+    let action = legal
+        .iter()
+        .find(|a| a["type"] == "move")
+        .or_else(|| legal.iter().find(|a| a["type"] != "end_turn"))
+        .expect("something to do in the turn")
+        .clone();
+    c.send(json!({"type": "act", "id": 1, "action": action})).await;
+    let ack = c.recv_type("ack").await;
+    assert_eq!(ack["id"], 1, "{ack}");
+    let update = c.recv_type("update").await;
+    let left = update["timer_ms"].as_u64().expect("the turn is still timed");
+    assert!(left + 500 <= clock, "the clock kept running through the seat's action: {left} ms left of {clock}");
+    server.stop().await;
+}
+
 /// A campaign's turn timer goes with each of its matches: an Origin whose
 /// combat turn is under way and who does nothing has it ended by the timer,
 /// an action in the log like any other (no sender: the timer). A campaign

@@ -315,3 +315,32 @@ async fn seats_are_handed_acted_for_and_taken_back() {
     assert_eq!(u["control"], json!([null, null, 0]));
     server.stop().await;
 }
+
+/// The host may hand an absent player's seat only once that player has
+/// been away for the server's `--hand-absent-secs`: a friend who drops for
+/// a moment keeps the seat.
+#[tokio::test]
+async fn an_absent_seat_is_handed_only_after_the_absence_delay() {
+    let dir = temp_dir("table-hand-delay");
+    let cfg = Config { hand_absent_secs: 1, ..config(&dir) };
+    let server = Server::start(cfg).await;
+    let (_, mut clients, _) = party(&server).await;
+    drop(clients.pop());
+    let left = std::time::Instant::now();
+    let r = request(&mut clients[0], json!({"type": "hand", "id": 1, "seat": 2, "to": 0})).await;
+    assert_eq!(r["code"], "cannot_hand", "away for less than a second: {r}");
+    let mut id = 2;
+    let handed_after = loop {
+        let r = request(&mut clients[0], json!({"type": "hand", "id": id, "seat": 2, "to": 0})).await;
+        id += 1;
+        if r["type"] == "ack" {
+            break left.elapsed();
+        }
+        assert_eq!(r["code"], "cannot_hand", "{r}");
+        assert!(r["message"].as_str().unwrap().contains("less than 1 s"), "{r}");
+        assert!(id < 200, "the seat is handed once its player has been away long enough");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert!(handed_after >= std::time::Duration::from_secs(1), "handed after {handed_after:?}");
+    server.stop().await;
+}
