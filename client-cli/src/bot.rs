@@ -4,11 +4,14 @@
 //! The duel: from `view.legal`, weighted like the engine's [`RandomBot`]
 //! (doing things is likelier than ending things; draws and discards are
 //! rare); in the Creation Phase it picks a preset or drafts random valid
-//! Alphas from the catalogue. Divinity: from the frame's `legal` list, a
-//! seat chosen uniformly among those this receiver may act for (its own and
-//! any handed to it), then an action chosen uniformly — the way the
-//! engine's tests show random parties finish every location.
+//! Alphas from the catalogue. Divinity: the engine's party bot
+//! (`athlas_engine::divinity::bot`) picks from the frame's `legal` list by
+//! reading the last view this receiver was sent, for its own seat first,
+//! then any handed to it; it plays a campaign through to its end. Should a
+//! view not read as Divinity's, a seat and an action are chosen uniformly,
+//! the way the engine's tests show random parties finish every location.
 
+use athlas_engine::divinity::{self, DivinityAction, DivinityView};
 use athlas_engine::duel::{bot::RandomBot, card::CardKind, card::Catalogue, DuelAction};
 use serde_json::Value;
 
@@ -70,6 +73,8 @@ pub struct Bot {
     /// Refusals since the last accepted action: a bot the server keeps
     /// refusing (say, a catalogue that differs from the server's) is stuck.
     refusals: u32,
+    /// Divinity: the last welcome or update, read when it is time to act.
+    last_frame: Option<String>,
 }
 
 /// Refusals in a row after which a bot gives up.
@@ -85,6 +90,7 @@ impl Bot {
             max_actions: u64::MAX,
             actions: 0,
             refusals: 0,
+            last_frame: None,
         }
     }
 
@@ -117,6 +123,34 @@ impl Bot {
         matches!(self.game, Game::Divinity) && self.actions >= self.max_actions
     }
 
+    /// See a server frame (after [`Player::observe`]): a Divinity bot keeps
+    /// the last view it was sent.
+    pub fn observe(&mut self, text: &str) {
+        // Welcomes and updates carry a view; acks and errors do not.
+        if matches!(self.game, Game::Divinity) && text.contains(r#""view":"#) {
+            self.last_frame = Some(text.to_owned());
+        }
+    }
+
+    /// The party bot's pick for the first seat it finds something legal
+    /// for, from the last view; `None` when that view does not read.
+    fn party_pick(&self, choices: &[(athlas_protocol::Seat, &[Value])]) -> Option<(athlas_protocol::Seat, Value)> {
+        #[derive(serde::Deserialize)]
+        struct Framed {
+            view: DivinityView,
+        }
+        let view = serde_json::from_str::<Framed>(self.last_frame.as_deref()?).ok()?.view;
+        let cat = divinity::content::Catalogue::standard();
+        for (seat, actions) in choices {
+            let legal: Vec<DivinityAction> =
+                actions.iter().filter_map(|a| serde_json::from_value(a.clone()).ok()).collect();
+            if let Some(a) = divinity::bot::choose(cat, &view, *seat, &legal) {
+                return Some((*seat, serde_json::to_value(a).expect("actions serialize")));
+            }
+        }
+        None
+    }
+
     /// The next `act` frame, if the player should act now (recorded in
     /// `p` as in flight), for its own seat or one handed to it.
     pub fn act(&mut self, p: &mut Player) -> Option<String> {
@@ -133,13 +167,18 @@ impl Bot {
                 if self.spent() {
                     return None;
                 }
-                let choices: Vec<(athlas_protocol::Seat, &[Value])> =
+                let mut choices: Vec<(athlas_protocol::Seat, &[Value])> =
                     p.actionable().into_iter().filter(|(_, actions)| !actions.is_empty()).collect();
                 if choices.is_empty() {
                     return None;
                 }
-                let (seat, actions) = choices[self.rng.below(choices.len())];
+                // Its own seat first, then those handed to it.
+                choices.sort_by_key(|(seat, _)| Some(*seat) != p.seat);
                 self.actions += 1;
+                if let Some((seat, action)) = self.party_pick(&choices) {
+                    return Some((Some(seat), action));
+                }
+                let (seat, actions) = choices[self.rng.below(choices.len())];
                 Some((Some(seat), actions[self.rng.below(actions.len())].clone()))
             }
         }
@@ -299,7 +338,9 @@ mod tests {
         let mut players: Vec<Player> = (0..3).map(|_| Player::new()).collect();
         let mut bots: Vec<Bot> = (0..3).map(|s| Bot::divinity(seed * 10 + s)).collect();
         for (s, p) in players.iter_mut().enumerate() {
-            p.observe(&frame(&state, "welcome", s as u8, 0, 0, None));
+            let text = frame(&state, "welcome", s as u8, 0, 0, None);
+            bots[s].observe(&text);
+            p.observe(&text);
         }
         let (mut seq, mut handed) = (0u64, 0usize);
         while !players[0].finished {
@@ -312,13 +353,25 @@ mod tests {
             let seat = sent.get("seat").and_then(Value::as_u64).map_or(who as u8, |s| s as u8);
             handed += usize::from(seat != who as u8);
             assert!(!(hand_two_to_zero && who == 2), "seat 2 was handed away and has nothing to do");
-            let action = serde_json::from_value(sent["action"].clone()).unwrap();
+            let action: athlas_engine::divinity::DivinityAction =
+                serde_json::from_value(sent["action"].clone()).unwrap();
+            // The engine's party bot chose it, from the seat's view.
+            let view = Divinity::view(&state, Viewer::Seat(who as u8));
+            let party = divinity::bot::choose(
+                divinity::content::Catalogue::standard(),
+                &view,
+                seat,
+                &legal_standard(&state, seat),
+            );
+            assert_eq!(party.as_ref(), Some(&action), "the party bot's pick");
             Divinity::apply(&mut state, seat, action).unwrap_or_else(|e| panic!("refused {sent}: {e:?}"));
             seq += 1;
             players[who].observe(&json!({"type":"ack","id":sent["id"],"seq":seq}).to_string());
             let sender = (seat != who as u8).then_some(who as u8);
             for (s, p) in players.iter_mut().enumerate() {
-                p.observe(&frame(&state, "update", s as u8, seq, seat, sender));
+                let text = frame(&state, "update", s as u8, seq, seat, sender);
+                bots[s].observe(&text);
+                p.observe(&text);
             }
         }
         (seq as usize, handed)

@@ -496,6 +496,7 @@ async fn play_seat_with(mut link: Link, bot: &mut Bot, deadline: tokio::time::In
             match ev {
                 LinkEvent::Frame(text) => {
                     heard = tokio::time::Instant::now();
+                    bot.observe(&text);
                     match p.observe(&text) {
                         Observed::Acked { latency, .. } => {
                             bot.accepted();

@@ -219,6 +219,9 @@ pub async fn run_with(
                 LinkEvent::Frame(text) => {
                     last_frame = Instant::now();
                     writeln!(out, "{text}")?;
+                    if let Some(b) = bot.as_mut() {
+                        b.observe(&text);
+                    }
                     match p.observe(&text) {
                         Observed::Acked { .. } => {
                             result.acked += 1;

@@ -219,7 +219,7 @@ fn a_take_back_update_is_logged_in_words() {
 
 #[test]
 fn combat_shows_enemies_with_hp_and_dice_in_words() {
-    let mut g = Game::new(&["ifan", "sebille"], 3);
+    let mut g = Game::new(&["ifan", "sebille"], 4);
     let mut app = app();
     app.on_frame(&g.welcome(0));
     let (seat, events) = g.play_until(|s| !s.enemies.is_empty() && matches!(s.phase, Phase::Combat { .. }));
@@ -292,7 +292,7 @@ fn tab_shows_the_own_sheet_with_skills_equipment_and_backpack() {
 /// person can read it; it checks the same parts as the others.
 #[test]
 fn print_the_screen() {
-    let mut g = Game::new(&["ifan", "sebille"], 3);
+    let mut g = Game::new(&["ifan", "sebille"], 4);
     let mut app = app();
     app.on_frame(&g.welcome(0));
     let (seat, events) =
