@@ -12,13 +12,13 @@ use super::map::MapState;
 use super::state::*;
 use crate::{Seat, Viewer};
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CardView {
     pub id: String,
     pub text: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnemyView {
     pub id: u32,
     pub letter: Option<char>,
@@ -35,7 +35,7 @@ pub struct EnemyView {
     pub special_rules: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DivinityView {
     pub you: Option<Seat>,
     pub location: String,

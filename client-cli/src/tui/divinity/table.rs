@@ -1,8 +1,7 @@
 //! The Divinity view as the client reads it from a `welcome`/`update`
-//! frame (`protocol/DIVINITY.md`, "View"), and the names of the things it
-//! holds by id. The engine's `DivinityView` only serializes, so the client
-//! keeps this mirror; its parts are the engine's own types, so a change of
-//! shape there fails the tests here (they read real engine views).
+//! frame (`protocol/DIVINITY.md`, "View"): the engine's `DivinityView`
+//! itself, so a change of shape there fails the tests here (they read real
+//! engine views); and the names of the things it holds by id.
 
 use std::collections::BTreeMap;
 
@@ -10,73 +9,15 @@ use athlas_engine::divinity::{
     content::{Catalogue, LocationDef},
     cooldown::{CardRef, Track},
     dice::Die,
-    map::{MapState, SpaceDef, SpaceIx},
-    state::{
-        ChallengeState, EnemyKind, EnemyRoll, OriginState, Overflow, PendingRoll, Phase, ReactionWait, ReductionChoice,
-        RollReduction, RoundKind, RouteChoice, TieChoice, TurnStartChoice, Who,
-    },
+    map::{SpaceDef, SpaceIx},
+    state::{EnemyKind, OriginState, Who},
     status::Status,
 };
 use athlas_engine::Seat;
-use serde::Deserialize;
 
-/// A location card shown with its front text (`holding`, `revealed`).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct CardText {
-    pub id: String,
-    pub text: String,
-}
-
-/// An enemy on the map (`view.enemies[]`).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Enemy {
-    pub id: u32,
-    pub letter: Option<char>,
-    pub kind: EnemyKind,
-    pub hp: u32,
-    pub max_hp: u32,
-    /// A space id (not an index).
-    pub space: String,
-    pub fast: bool,
-    pub track: Track,
-    pub ap: u32,
-    pub tactics_left: usize,
-    pub special_rules: Option<String>,
-}
-
-/// What the client needs of a `DivinityView`; fields it does not show
-/// (decks, discard, journal, campaign) are left out.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Table {
-    pub you: Option<Seat>,
-    pub location: String,
-    pub level: u32,
-    pub round: u32,
-    pub round_kind: RoundKind,
-    pub phase: Phase,
-    pub waiting: Vec<Seat>,
-    pub time: Option<u32>,
-    pub time_length: u32,
-    pub time_paused: bool,
-    pub origins: Vec<OriginState>,
-    pub enemies: Vec<Enemy>,
-    pub map: MapState,
-    pub deck_size: usize,
-    pub holding: Vec<CardText>,
-    pub revealed: Vec<CardText>,
-    pub gold: u32,
-    pub pending: Option<PendingRoll>,
-    pub enemy_roll: Option<EnemyRoll>,
-    pub dominated_turn: Option<u32>,
-    pub tie: Option<TieChoice>,
-    pub route: Option<RouteChoice>,
-    pub reduction: Option<ReductionChoice>,
-    pub turn_start: Option<TurnStartChoice>,
-    pub roll_reduction: Option<RollReduction>,
-    pub reaction: Option<ReactionWait>,
-    pub challenge: Option<ChallengeState>,
-    pub overflow: Vec<Overflow>,
-}
+/// The view is the engine's own type, read as the engine wrote it (a
+/// location card with its front text, an enemy on the map, the table).
+pub use athlas_engine::divinity::view::{CardView as CardText, DivinityView as Table, EnemyView as Enemy};
 
 /// Names for ids: the catalogue the engine ships, and the table for what
 /// only the match knows (which enemy has which letter, where it stands).
