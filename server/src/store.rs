@@ -458,15 +458,22 @@ impl Store {
     /// [`StoreError::NotFound`] for an unknown code, [`StoreError::Full`]
     /// when every seat is taken.
     pub async fn join(&self, join_code: &str, token_hash: &str) -> Result<(Uuid, u8)> {
-        // A campaign's match is joined through its campaign.
-        let q_match =
-            self.sql("SELECT id::text AS id, seats FROM matches WHERE join_code = $1 AND campaign_id IS NULL");
-        let q_seats = self.sql("SELECT seat FROM seats WHERE match_id = $1::uuid ORDER BY seat");
-        let q_insert = self.sql("INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
-        let q_status = self.sql("UPDATE matches SET status = $2 WHERE id = $1::uuid AND status = $3");
+        self.claim_seat(&MATCH_SEATS, join_code, token_hash).await
+    }
+
+    /// Claim the lowest free seat behind a join code in one transaction
+    /// (a match's or a campaign's: `t` says which tables), running
+    /// `t.when_full` when it was the last. Two players racing for the last
+    /// seat: one gets it, the other [`StoreError::Full`] (the seat tables'
+    /// primary key decides).
+    pub(crate) async fn claim_seat(&self, t: &SeatTables, join_code: &str, token_hash: &str) -> Result<(Uuid, u8)> {
+        let q_owner = self.sql(t.owner);
+        let q_seats = self.sql(t.seats);
+        let q_insert = self.sql(t.insert);
+        let q_full = t.when_full.map(|q| self.sql(q));
         let r: std::result::Result<Option<(String, Option<u8>)>, sqlx::Error> = with_pool!(self, p => async {
             let mut tx = p.begin_with(self.begin_write()).await?;
-            let Some(row) = sqlx::query(&q_match).bind(join_code).fetch_optional(&mut *tx).await? else {
+            let Some(row) = sqlx::query(&q_owner).bind(join_code).fetch_optional(&mut *tx).await? else {
                 return Ok(None);
             };
             let id: String = row.try_get("id")?;
@@ -477,13 +484,8 @@ impl Store {
                 return Ok(Some((id, None)));
             };
             sqlx::query(&q_insert).bind(&id).bind(free).bind(token_hash).execute(&mut *tx).await?;
-            if taken.len() + 1 == seats as usize {
-                sqlx::query(&q_status)
-                    .bind(&id)
-                    .bind(MatchStatus::Active)
-                    .bind(MatchStatus::Open)
-                    .execute(&mut *tx)
-                    .await?;
+            if let Some(q) = q_full.as_ref().filter(|_| taken.len() + 1 == seats as usize) {
+                sqlx::query(q).bind(&id).bind(MatchStatus::Active).bind(MatchStatus::Open).execute(&mut *tx).await?;
             }
             tx.commit().await?;
             Ok(Some((id, Some(free as u8))))
@@ -640,6 +642,25 @@ fn parse_uuid(s: &str) -> Result<Uuid> {
 fn parse_json(s: &str) -> Result<Value> {
     serde_json::from_str(s).map_err(|e| StoreError::Corrupt(format!("json: {e}")))
 }
+
+/// The tables behind a join code's seats, for [`Store::claim_seat`]: the
+/// owner row (`id`, `seats`) by join code, its taken seats, the insert of
+/// a seat, and what to run (with the id, `active`, `open`) once the last
+/// seat is taken.
+pub(crate) struct SeatTables {
+    pub owner: &'static str,
+    pub seats: &'static str,
+    pub insert: &'static str,
+    pub when_full: Option<&'static str>,
+}
+
+/// A plain match's seats (a campaign's match is joined through its campaign).
+const MATCH_SEATS: SeatTables = SeatTables {
+    owner: "SELECT id::text AS id, seats FROM matches WHERE join_code = $1 AND campaign_id IS NULL",
+    seats: "SELECT seat FROM seats WHERE match_id = $1::uuid ORDER BY seat",
+    insert: "INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)",
+    when_full: Some("UPDATE matches SET status = $2 WHERE id = $1::uuid AND status = $3"),
+};
 
 #[cfg(test)]
 mod tests {

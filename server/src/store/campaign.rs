@@ -8,8 +8,8 @@ use sqlx::Row;
 use uuid::Uuid;
 
 use super::{
-    is_unique_violation, parse_json, parse_uuid, Backend, MatchRecord, MatchStatus, NewMatch, Result, Selection, Store,
-    StoreError,
+    is_unique_violation, parse_json, parse_uuid, Backend, MatchRecord, MatchStatus, NewMatch, Result, SeatTables,
+    Selection, Store, StoreError,
 };
 
 /// The one writer of a campaign row's state (`saved`, `current_match`):
@@ -120,32 +120,7 @@ impl Store {
     /// [`StoreError::NotFound`] for an unknown code, [`StoreError::Full`]
     /// when every seat is taken.
     pub async fn join_campaign(&self, join_code: &str, token_hash: &str) -> Result<(Uuid, u8)> {
-        let q_campaign = self.sql("SELECT id::text AS id, seats FROM campaigns WHERE join_code = $1");
-        let q_seats = self.sql("SELECT seat FROM campaign_seats WHERE campaign_id = $1::uuid");
-        let q_insert = self.sql("INSERT INTO campaign_seats (campaign_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
-        let r: std::result::Result<Option<(String, Option<i32>)>, sqlx::Error> = with_pool!(self, p => async {
-            let mut tx = p.begin_with(self.begin_write()).await?;
-            let Some(row) = sqlx::query(&q_campaign).bind(join_code).fetch_optional(&mut *tx).await? else {
-                return Ok(None);
-            };
-            let id: String = row.try_get("id")?;
-            let seats: i32 = row.try_get("seats")?;
-            let taken: Vec<i32> = sqlx::query(&q_seats).bind(&id).fetch_all(&mut *tx).await?
-                .iter().map(|r| r.try_get::<i32, _>("seat")).collect::<std::result::Result<_, _>>()?;
-            let Some(free) = (0..seats).find(|s| !taken.contains(s)) else {
-                return Ok(Some((id, None)));
-            };
-            sqlx::query(&q_insert).bind(&id).bind(free).bind(token_hash).execute(&mut *tx).await?;
-            tx.commit().await?;
-            Ok(Some((id, Some(free))))
-        }.await);
-        match r {
-            Err(e) if is_unique_violation(&e) => Err(StoreError::Full),
-            Err(e) => Err(e.into()),
-            Ok(None) => Err(StoreError::NotFound),
-            Ok(Some((_, None))) => Err(StoreError::Full),
-            Ok(Some((id, Some(seat)))) => Ok((parse_uuid(&id)?, seat as u8)),
-        }
+        self.claim_seat(&CAMPAIGN_SEATS, join_code, token_hash).await
     }
 
     /// One campaign.
@@ -274,3 +249,11 @@ impl Store {
         }
     }
 }
+
+/// A campaign's seats, valid for every match of the campaign.
+const CAMPAIGN_SEATS: SeatTables = SeatTables {
+    owner: "SELECT id::text AS id, seats FROM campaigns WHERE join_code = $1",
+    seats: "SELECT seat FROM campaign_seats WHERE campaign_id = $1::uuid",
+    insert: "INSERT INTO campaign_seats (campaign_id, seat, token_hash) VALUES ($1::uuid, $2, $3)",
+    when_full: None,
+};
