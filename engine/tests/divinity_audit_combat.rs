@@ -628,8 +628,12 @@ fn r243_unrestricted_talents_frees_talents_only() {
 #[test]
 fn r245_solo_mode_is_a_two_player_game() {
     let solo = |party: &[&str]| DivinityOptions { solo: true, ..options("tutorial", party) };
-    assert!(Divinity::start(&solo(&["ifan"]), 1).is_err());
-    assert!(Divinity::start(&solo(&["ifan", "sebille", "fane"]), 1).is_err());
+    refused(Divinity::start(&solo(&["ifan"]), 1), "Solo Mode is a 2-Origin setup", "a solo party of 1");
+    refused(
+        Divinity::start(&solo(&["ifan", "sebille", "fane"]), 1),
+        "Solo Mode is a 2-Origin setup",
+        "a solo party of 3",
+    );
     let mut s = Divinity::start(&solo(&["ifan", "sebille"]), 1).unwrap();
     quiet(&mut s);
     let loc = &cat().locations["tutorial"];

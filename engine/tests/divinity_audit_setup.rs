@@ -107,7 +107,11 @@ fn r1_component_counts_the_engine_models() {
     assert_eq!(Colour::ALL.len() * MAX_PER_COLOUR as usize + 1, 16, "16 dice: 5 white, 5 blue, 5 red, 1 targeting");
     assert_eq!(BACKPACK, 3);
     let five = ["ifan", "sebille", "red_prince", "fane", "lohse"];
-    assert!(Divinity::start(&options("shipwreck", &five), 1).is_err(), "4 player trays, 4 HP dials");
+    refused(
+        Divinity::start(&options("shipwreck", &five), 1),
+        "a party is 1 to 4 Origins",
+        "4 player trays, 4 HP dials",
+    );
     assert!(Divinity::start(&options("shipwreck", &five[..4]), 1).is_ok());
 }
 
@@ -221,7 +225,7 @@ fn r9_personal_play_area() {
     assert_eq!(o.backpack, vec!["healing_potion".to_string(), "fire_arrows".into()]);
     assert!(o.equipped.contains(&"short_bow".to_string()) && o.equipped.contains(&"leather_armor".to_string()));
     let four = ["healing_potion", "fire_arrows", "teleport_scroll", "fire_grenade"];
-    assert!(Divinity::start(&opts(save(&four)), 1).is_err(), "up to 3 items in the backpack");
+    refused(Divinity::start(&opts(save(&four)), 1), "ifan carries more than fits", "up to 3 items in the backpack");
     // A consumable can never be equipped.
     let mut s = Divinity::start(&opts(save(&["healing_potion"])), 1).unwrap();
     ok(&mut s, 0, A::ChooseRound { explore: false });
@@ -920,5 +924,9 @@ fn r74_one_tile_of_each_talent() {
         unrestricted_talents: false,
         honor_mode: false,
     };
-    assert!(Divinity::start(&DivinityOptions { campaign: Some(c), ..DivinityOptions::default() }, 1).is_err());
+    refused(
+        Divinity::start(&DivinityOptions { campaign: Some(c), ..DivinityOptions::default() }, 1),
+        "only one tile of talent thick_skin exists",
+        "two saved Origins hold one tile",
+    );
 }

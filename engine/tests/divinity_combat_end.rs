@@ -321,7 +321,7 @@ fn bad_ends_when_conditions_are_refused() {
     c.validate().expect("the Warden is the card's Boss");
     // An unknown condition does not parse.
     let bad = r#"{"id": "9", "text": "", "ends_when": [{"when": "sunset"}]}"#;
-    assert!(serde_json::from_str::<LocationCard>(bad).is_err());
+    refused(serde_json::from_str::<LocationCard>(bad), "unknown variant `sunset`", "an unknown condition");
     let good = r#"{"id": "9", "text": "", "ends_when": [{"when": "rounds", "rounds": 3}]}"#;
     let k: LocationCard = serde_json::from_str(good).unwrap();
     assert_eq!(k.ends_when, vec![CombatEnd::Rounds { rounds: 3 }]);

@@ -398,7 +398,7 @@ fn e33_poison_dart_rerolls() {
     r.reroll(&[0, 1, 2], &mut rng).unwrap();
     assert_eq!(r.dice[3], start.dice[3], "the hit was not rerolled");
     assert_eq!(attack::count(&a, &r, table(), 0, 0).hits, 3);
-    assert!(r.reroll(&[0, 0], &mut rng).is_err(), "one effect rerolls distinct dice at once");
+    refused(r.reroll(&[0, 0], &mut rng), "is not a distinct die", "one effect rerolls distinct dice at once");
 }
 
 // E34 (L1525): 3 dice + 2 reduced by 3 dice is a 0-dice roll worth 2 hits.

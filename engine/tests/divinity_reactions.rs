@@ -196,8 +196,8 @@ fn l864_a_reaction_is_an_ongoing_skill() {
     assert!(d.reaction.is_some() && d.flip_at.is_some() && d.attack.is_none() && d.weapon.is_none());
     let mut c = cat().clone();
     c.skills.get_mut(VIGIL).unwrap().flip_at = None;
-    assert!(c.validate().is_err(), "a reaction that is not ongoing");
+    refused(c.validate(), "a reaction is an ongoing skill", "a reaction that is not ongoing");
     let mut c = cat().clone();
     c.skills.get_mut(VIGIL).unwrap().weapon = c.skills["flurry"].weapon;
-    assert!(c.validate().is_err(), "a reaction that is also a weapon skill");
+    refused(c.validate(), "a reaction is an ongoing skill", "a reaction that is also a weapon skill");
 }

@@ -332,7 +332,7 @@ fn l796_card_conditions_name_no_keyword_a_card_could_give() {
         panic!("the alarm checks a keyword")
     };
     *keyword = "TELEPORTATION".into();
-    assert!(c.validate().is_err());
+    refused(c.validate(), "condition on TELEPORTATION, which a skill or consumable gives", "asking for TELEPORTATION");
 }
 
 /// R143, D55 (L1039): "If you find an item while exploring a space …, any

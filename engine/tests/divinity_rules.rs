@@ -11,6 +11,9 @@ use athlas_engine::divinity::minion::{choose_target, plan_move, Candidate, Targe
 use athlas_engine::divinity::status::Status;
 use athlas_engine::rng::GameRng;
 
+mod divinity_support;
+use divinity_support::refused;
+
 fn table() -> &'static DiceTable {
     &Catalogue::standard().dice
 }
@@ -333,10 +336,10 @@ fn r208_dice_colours() {
     assert!(t.total_specials(Colour::White) < t.total_specials(Colour::Red));
     let mut bad = t.clone();
     bad.white = bad.red;
-    assert!(bad.validate().is_err());
+    refused(bad.validate(), "white dice must have the fewest hits and specials", "white rolls as red");
     let mut bad = t.clone();
     std::mem::swap(&mut bad.blue, &mut bad.red);
-    assert!(bad.validate().is_err());
+    refused(bad.validate(), "blue dice must have the most specials", "blue and red swapped");
 }
 
 // R209/R161 (D01, D02): no more than 5 dice of a colour in one roll.
@@ -372,7 +375,7 @@ fn r211_rerolls_are_deterministic_and_local() {
     for i in [0, 2, 4] {
         assert_eq!(a.dice[i], start.dice[i]);
     }
-    assert!(a.clone().reroll(&[5], &mut GameRng::from_seed(1)).is_err());
+    refused(a.clone().reroll(&[5], &mut GameRng::from_seed(1)), "die 5 is not a distinct die", "no die 5 to reroll");
 }
 
 // R212: a set die counts as rolled with that face.
@@ -455,13 +458,13 @@ fn r156_difficult_terrain() {
 fn map_validation() {
     let mut def = line_map();
     def.paths.push(path("1", "nowhere"));
-    assert!(def.validate().is_err());
+    refused(def.validate(), "bad path 1-nowhere", "a path to no space");
     let mut def = line_map();
     def.spaces.push(space("1"));
-    assert!(def.validate().is_err());
+    refused(def.validate(), "duplicate space id 1", "two spaces 1");
     let mut def = line_map();
     def.spaces[1].locked = true;
-    assert!(def.validate().is_err());
+    refused(def.validate(), "can't be multicard or locked", "a locked tactical space");
 }
 
 // ---- Minion AI (R221-R229, G21, D06, D07, D51) ----
@@ -583,5 +586,5 @@ fn statuses_cover_the_book() {
     assert!(!rules.get(Status::Poisoned).positive);
     let mut missing = rules.clone();
     missing.0.remove(&Status::Chicken);
-    assert!(missing.validate().is_err());
+    refused(missing.validate(), "status Chicken has no rule", "CHICKEN without a rule");
 }

@@ -62,6 +62,17 @@ pub fn rejected(s: &mut DivinityState, seat: Seat, a: A, code: &str) -> RuleErro
     rejected_with(cat(), s, seat, a, code)
 }
 
+/// `r` is refused, and its error names the rule the test means: the
+/// message contains `phrase`. For refusals with no code (set-up, content
+/// and dice checks, parsing), so that a test cannot pass on a refusal for
+/// some other reason; `why` says which refusal is meant.
+#[track_caller]
+pub fn refused<T, E: std::fmt::Display>(r: Result<T, E>, phrase: &str, why: &str) {
+    let Err(e) = r else { panic!("{why}: accepted, not refused with {phrase:?}") };
+    let m = e.to_string();
+    assert!(m.contains(phrase), "{why}: refused with {m:?}, which does not say {phrase:?}");
+}
+
 pub fn ix(s: &DivinityState, id: &str) -> usize {
     ix_in(cat(), s, id)
 }
