@@ -20,7 +20,7 @@ use athlas_engine::divinity::interlude::valid_skills;
 use athlas_engine::divinity::map::{path_ixs, Graph};
 use athlas_engine::divinity::state::{CampaignState, EnemyKind, Finish, Phase, Who};
 use athlas_engine::divinity::{bot, legal, Divinity, DivinityOptions, DivinityState};
-use athlas_engine::{Ruleset, Seat, Status, Viewer};
+use athlas_engine::{Ruleset, Seat, Viewer};
 
 mod divinity_support;
 use divinity_support::*;
@@ -43,13 +43,6 @@ struct Journey {
     skill_moves: u32,
     /// Actions also checked against the bot's pick from the legal list.
     checked_online: u32,
-}
-
-fn waiting(s: &DivinityState) -> Vec<Seat> {
-    match Divinity::status(s) {
-        Status::Waiting { seats } => seats,
-        Status::Finished(_) => Vec::new(),
-    }
 }
 
 fn space_id(s: &DivinityState, ix: usize) -> String {
