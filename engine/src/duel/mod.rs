@@ -8,6 +8,7 @@
 //! (casting and resolving Divine Interventions), [`view`], [`legal`].
 
 pub mod action;
+mod activation;
 pub mod alpha;
 pub mod board;
 pub mod bot;

@@ -4,13 +4,12 @@
 
 use std::collections::BTreeSet;
 
-use super::action::{DuelAction, Target};
+use super::action::DuelAction;
 use super::alpha::AlphaDesign;
-use super::card::{CardId, Catalogue, Passive, Terrain, Until};
-use super::event::{DuelEvent, EventKind, LifeCause};
+use super::card::{CardId, Catalogue, Passive, Until};
+use super::event::{DuelEvent, EventKind};
 use super::intervention::Cast;
-use super::mechanics::{err, Cx, Relics, Water};
-use super::power::Source;
+use super::mechanics::{err, Cx, Relics};
 use super::state::*;
 use crate::hex::Hex;
 use crate::{Outcome, RuleError, Seat};
@@ -332,60 +331,14 @@ impl DuelState {
         hex: Hex,
         figure: Option<Figure>,
     ) -> Result<(), RuleError> {
-        self.no_activation_running()?;
+        let reveal = self.check_summon(cx.cat, seat, alpha, hex, figure)?;
         let g = &mut self.game;
-        let n = g.players[seat as usize].alphas.len();
-        if alpha >= n {
-            return Err(err("no_such_alpha", format!("you have Alphas 0 to {}", n - 1)));
-        }
         let cost = g.players[seat as usize].alphas[alpha].cost;
         match &mut g.step {
-            Step::FirstTurn { summoned } => {
-                let count = summoned.len() + 1;
-                let total: u32 = summoned.iter().sum::<u32>() + cost;
-                if count > 1 && (count > FIRST_TURN_MAX_UNITS || total > FIRST_TURN_MAX_COST) {
-                    return Err(err(
-                        "first_turn_limit",
-                        format!("in your first turn summon one unit of any cost, or up to 3 units costing 60 or less in all (this would be {count} units costing {total})"),
-                    ));
-                }
-                summoned.push(cost);
-            }
-            Step::Activation => g.step = Step::Summoning { summoned: true },
-            Step::Summoning { summoned } => {
-                if *summoned {
-                    return Err(err("one_summon", "after the activations you may summon one unit per turn"));
-                }
-                *summoned = true;
-            }
+            Step::FirstTurn { summoned } => summoned.push(cost),
+            Step::Activation | Step::Summoning { .. } => g.step = Step::Summoning { summoned: true },
         }
-        let anywhere = g.deploys_anywhere(cx.cat, seat, alpha);
-        let ok_hex = if anywhere { g.grid.contains(hex) } else { g.summoning_hexes[seat as usize].contains(&hex) };
-        if !ok_hex {
-            return Err(err("not_summoning_hex", format!("{hex} is not one of your summoning hexes")));
-        }
-        if g.unit_at(hex).is_some() {
-            return Err(err("occupied", format!("{hex} already holds a unit")));
-        }
-        let p = &g.players[seat as usize];
-        if !p.alphas[alpha].revealed {
-            if p.alphas.iter().filter(|a| a.revealed).count() >= 3 {
-                return Err(err("reveal_limit", "at most three Alphas may be revealed in a game"));
-            }
-            let taken: Vec<Figure> = p.alphas.iter().filter_map(|a| a.figure).collect();
-            let fig = match figure {
-                Some(f) if taken.contains(&f) => {
-                    return Err(err("figure_taken", "each of your Alphas must have a different figure type"))
-                }
-                Some(f) => f,
-                None => *Figure::ALL.iter().find(|f| !taken.contains(f)).expect("4 figures for at most 4 Alphas"),
-            };
-            if !g.can_pay(seat, cost, g.max_points) {
-                return Err(err(
-                    "no_points",
-                    format!("paying {cost} would exceed your {} summoning points (spent {})", g.max_points, p.spent),
-                ));
-            }
+        if let Some(fig) = reveal {
             let a = &mut g.player_mut(seat).alphas[alpha];
             a.revealed = true;
             a.figure = Some(fig);
@@ -402,270 +355,73 @@ impl DuelState {
         Ok(())
     }
 
-    // ---------------------------------------------------------- activation
-
-    fn no_activation_running(&self) -> Result<(), RuleError> {
-        if self.game.activation.is_some() {
-            return Err(err("activation_running", "end the current unit's activation first"));
-        }
-        Ok(())
-    }
-
-    fn activate(&mut self, cx: &mut Cx, seat: Seat, id: UnitId) -> Result<(), RuleError> {
-        self.no_activation_running()?;
-        let g = &mut self.game;
-        if !matches!(g.step, Step::Activation) {
-            let why = match g.step {
-                Step::FirstTurn { .. } => "your first turn is for summoning only",
-                _ => "the activation step is over",
-            };
-            return Err(err("wrong_step", why));
-        }
-        let turn = g.turn;
-        let u = g.unit(id).ok_or_else(|| err("no_such_unit", format!("no unit {id} on the board")))?;
-        if u.controller != seat {
-            return Err(err("not_your_unit", format!("unit {id} is not under your control")));
-        }
-        if u.activated_turn == Some(turn) {
-            return Err(err("already_activated", format!("unit {id} has already been activated this turn")));
-        }
-        if u.summoned_turn == turn {
-            return Err(err("just_summoned", "a unit summoned this turn activates from the next turn"));
-        }
-        let in_water = g.grid.terrain(u.hex) == Some(Terrain::Water) && !g.is_flying(cx.cat, u);
-        let u = g.unit_mut(id).expect("exists");
-        u.activated_turn = Some(turn);
-        u.exposed = false;
-        let m = 1 + std::mem::take(&mut u.extra_m);
-        g.activation = Some(Activation { unit: id, m, a: 1, spent_a: false, started_in_water: in_water, ended: false });
-        cx.emit(EventKind::Activated { unit: id });
-        self.checkpoints = vec![std::sync::Arc::new(self.game.clone())];
-        Ok(())
-    }
-
-    /// The activation in progress and its unit, for the seat controlling it.
-    fn current(&self, seat: Seat) -> Result<(Activation, Unit), RuleError> {
-        let a = self
-            .game
-            .activation
-            .clone()
-            .filter(|a| !a.ended)
-            .ok_or_else(|| err("no_activation", "activate a unit first"))?;
-        let u = self
-            .game
-            .unit(a.unit)
-            .cloned()
-            .ok_or_else(|| err("unit_dead", "the activated unit is no longer on the board"))?;
-        if u.controller != seat {
-            return Err(err("not_your_unit", "the activated unit is not under your control"));
-        }
-        Ok((a, u))
-    }
-
-    fn spend(&mut self, m: bool, a: bool) {
-        let act = self.game.activation.as_mut().expect("activation running");
-        if m {
-            act.m -= 1;
-        }
-        if a {
-            act.a -= 1;
-            act.spent_a = true;
-        }
-    }
-
-    fn basic_move(&mut self, cx: &mut Cx, seat: Seat, to: Hex, relics: Relics) -> Result<(), RuleError> {
-        let (act, u) = self.current(seat)?;
-        let g = &self.game;
-        let cat = cx.cat;
-        if g.is_rooted(cat, &u) {
-            return Err(err("rooted", "this unit can never move"));
-        }
-        if Game::is_paralyzed(&u) || Game::is_immobile(&u) {
-            return Err(err("cannot_move", "this unit may not spend its m"));
-        }
-        if act.m == 0 {
-            return Err(err("no_m", "the unit has already spent its m"));
-        }
-        if !g.grid.contains(to) {
-            return Err(err("off_board", format!("{to} is not on the board")));
-        }
-        if g.unit_at(to).is_some() {
-            return Err(err("occupied", format!("{to} already holds a unit (one unit per hex)")));
-        }
-        let d = u.hex.distance(to);
-        if g.is_flying(cat, &u) {
-            if act.spent_a {
-                return Err(err("flew_after_a", "a flying unit cannot move after spending its a"));
-            }
-            if !(1..=2).contains(&d) {
-                return Err(err("too_far", "a flying unit moves up to 2 hexes"));
-            }
-            self.spend(true, false);
-            self.game.relocate(cx, u.id, to, Relics::Left, Water::Drowns);
-            return Ok(());
-        }
-        let (from_l, to_l) = (g.level(u.hex), g.level(to));
-        let climb = (from_l - to_l).abs();
-        match (d, climb) {
-            (1, 0) => self.spend(true, false),
-            (1, 1) => {
-                if g.is_climber(cat, &u) {
-                    self.spend(true, false);
-                } else if act.a == 0 {
-                    return Err(err("no_a", "changing level needs both m and a"));
-                } else {
-                    self.spend(true, true);
-                }
-            }
-            (1, _) => return Err(err("cliff", "a cliff between a crater and a hill cannot be crossed")),
-            (2, 0) if g.is_swift(cat, &u) => {
-                let via = u.hex.neighbors().find(|n| {
-                    n.is_adjacent(to) && g.grid.contains(*n) && g.unit_at(*n).is_none() && g.level(*n) == from_l
-                });
-                let Some(via) = via else {
-                    return Err(err("no_path", "no free hex of the same level leads there"));
-                };
-                self.spend(true, false);
-                // Two hexes: a relic never moves more than one, so it stays.
-                self.game.relocate(cx, u.id, via, Relics::Left, Water::Drowns);
-                if self.game.unit(u.id).is_some() {
-                    self.game.relocate(cx, u.id, to, Relics::Left, Water::Drowns);
-                }
-                return Ok(());
-            }
-            _ => return Err(err("too_far", "a unit moves to an adjacent hex")),
-        }
-        self.game.relocate(cx, u.id, to, relics, Water::Drowns);
-        Ok(())
-    }
-
-    fn pass_relic(&mut self, cx: &mut Cx, seat: Seat, to: UnitId) -> Result<(), RuleError> {
-        let (act, u) = self.current(seat)?;
-        let g = &self.game;
-        if act.a == 0 || Game::is_paralyzed(&u) {
-            return Err(err("no_a", "passing a relic needs the unit's a"));
-        }
-        if !g.holds_relics(cx.cat, &u) {
-            return Err(err("no_relic", "the activated unit holds no relic"));
-        }
-        let r = g.unit(to).ok_or_else(|| err("no_such_unit", format!("no unit {to}")))?;
-        if !r.hex.is_adjacent(u.hex) || r.controller != seat || g.is_flying(cx.cat, r) || g.is_rooted(cx.cat, r) {
-            return Err(err(
-                "bad_receiver",
-                "a relic goes to an adjacent friendly non-flying unit that can hold relics",
-            ));
-        }
-        let turn = g.turn;
-        let (from, dest) = (u.hex, r.hex);
-        let relic = self
-            .game
-            .relics
-            .iter_mut()
-            .find(|x| x.hex == from && x.moved_turn != Some(turn))
-            .ok_or_else(|| err("relic_moved", "a relic never moves more than one hex in a turn"))?;
-        relic.hex = dest;
-        relic.moved_turn = Some(turn);
-        self.spend(false, true);
-        cx.emit(EventKind::RelicMoved { from, to: dest });
-        Ok(())
-    }
-
-    fn use_power(
-        &mut self,
-        cx: &mut Cx,
+    /// Whether `seat` may summon this Alpha on `hex` now, and the figure it
+    /// is revealed as if this is its first summon; changes nothing.
+    pub(super) fn check_summon(
+        &self,
+        cat: &Catalogue,
         seat: Seat,
-        card_id: CardId,
-        idx: usize,
-        target: Target,
-    ) -> Result<(), RuleError> {
-        let (act, u) = self.current(seat)?;
+        alpha: usize,
+        hex: Hex,
+        figure: Option<Figure>,
+    ) -> Result<Option<Figure>, RuleError> {
+        self.no_activation_running()?;
         let g = &self.game;
-        let alpha = g.alpha_of(&u);
-        if !alpha.design.cards.contains(&card_id) {
-            return Err(err("not_your_card", format!("{card_id:?} is not a card of this unit's Alpha")));
+        let p = &g.players[seat as usize];
+        let n = p.alphas.len();
+        if alpha >= n {
+            return Err(err("no_such_alpha", format!("you have Alphas 0 to {}", n - 1)));
         }
-        let card = cx.cat.card(&card_id).ok_or_else(|| err("unknown_card", format!("no card {card_id:?}")))?;
-        let power =
-            card.powers.get(idx).ok_or_else(|| err("no_such_power", format!("{} has no power {idx}", card.name)))?;
-        let c = power.cost;
-        if (c.m || c.a) && Game::is_paralyzed(&u) {
-            return Err(err("paralyzed", "a paralyzed unit may spend neither m nor a"));
-        }
-        if c.m && Game::is_immobile(&u) {
-            return Err(err("cannot_move", "this unit may not spend its m"));
-        }
-        if c.m && act.m == 0 {
-            return Err(err("no_m", "the unit has already spent its m"));
-        }
-        if c.a && act.a == 0 {
-            return Err(err("no_a", "the unit has already spent its a"));
-        }
-        if c.c && alpha.cubes.get(&card_id).copied().unwrap_or(0) == 0 {
-            return Err(err("no_cube", format!("{} has no single-use cube left", card.name)));
-        }
-        let src = Source { seat, actor: Some(u.id), range: card.range, di: None };
-        let r = g.resolve_target(cx, src, &power.target, power.special, &target)?;
-        let exposes = g.exposes(cx, &power.target, r);
-        // Pay, then the effect.
-        self.spend(c.m, c.a);
-        let g = &mut self.game;
-        if c.c {
-            *g.player_mut(u.owner).alphas[u.alpha].cubes.get_mut(&card_id).expect("checked") -= 1;
-        }
-        if exposes {
-            g.unit_mut(u.id).expect("alive").exposed = true;
-        }
-        cx.emit(EventKind::PowerUsed { unit: u.id, card: card_id, power: power.name.clone() });
-        if c.life > 0 {
-            g.lose_life(cx, u.id, c.life, LifeCause::Sacrifice);
-        }
-        g.apply_effects(cx, src, &power.effects, r, &target)
-    }
-
-    fn end_activation(&mut self, cx: &mut Cx, seat: Seat) -> Result<(), RuleError> {
-        let act = self
-            .game
-            .activation
-            .clone()
-            .filter(|a| !a.ended)
-            .ok_or_else(|| err("no_activation", "no unit is activating"))?;
-        let g = &mut self.game;
-        if let Some(u) = g.unit(act.unit) {
-            if u.controller != seat {
-                return Err(err("not_your_unit", "the activated unit is not under your control"));
+        let cost = p.alphas[alpha].cost;
+        match &g.step {
+            Step::FirstTurn { summoned } => {
+                let count = summoned.len() + 1;
+                let total: u32 = summoned.iter().sum::<u32>() + cost;
+                if count > 1 && (count > FIRST_TURN_MAX_UNITS || total > FIRST_TURN_MAX_COST) {
+                    return Err(err(
+                        "first_turn_limit",
+                        format!("in your first turn summon one unit of any cost, or up to 3 units costing 60 or less in all (this would be {count} units costing {total})"),
+                    ));
+                }
             }
-            // Drowning case 3: starts and ends its activation in water.
-            let drowns = act.started_in_water
-                && g.grid.terrain(u.hex) == Some(Terrain::Water)
-                && !g.is_flying(cx.cat, u)
-                && !g.is_water_walker(cx.cat, u);
-            if drowns {
-                g.lose_life(cx, act.unit, DROWN_LOSS, LifeCause::Drowning);
+            Step::Activation | Step::Summoning { summoned: false } => {}
+            Step::Summoning { summoned: true } => {
+                return Err(err("one_summon", "after the activations you may summon one unit per turn"));
             }
         }
-        self.game.activation.as_mut().expect("running").ended = true;
-        cx.emit(EventKind::ActivationEnded { unit: act.unit });
-        let opp = other(seat);
-        if self.can_respond(opp) && matches!(self.game.phase, Phase::Command) {
-            self.window = Some(opp);
-            cx.emit(EventKind::WindowOpened { seat: opp });
-        } else {
-            self.finish_activation();
+        let anywhere = g.deploys_anywhere(cat, seat, alpha);
+        let ok_hex = if anywhere { g.grid.contains(hex) } else { g.summoning_hexes[seat as usize].contains(&hex) };
+        if !ok_hex {
+            return Err(err("not_summoning_hex", format!("{hex} is not one of your summoning hexes")));
         }
-        Ok(())
-    }
-
-    pub(super) fn finish_activation(&mut self) {
-        self.game.activation = None;
-        self.checkpoints.clear();
-        self.window = None;
-    }
-
-    /// After a move or a power: a moment the opponent may time a DI at.
-    fn checkpoint(&mut self) {
-        if self.game.activation.is_some() {
-            self.checkpoints.push(std::sync::Arc::new(self.game.clone()));
+        if g.unit_at(hex).is_some() {
+            return Err(err("occupied", format!("{hex} already holds a unit")));
         }
+        let mut reveal = None;
+        if !p.alphas[alpha].revealed {
+            if p.alphas.iter().filter(|a| a.revealed).count() >= 3 {
+                return Err(err("reveal_limit", "at most three Alphas may be revealed in a game"));
+            }
+            let taken: Vec<Figure> = p.alphas.iter().filter_map(|a| a.figure).collect();
+            reveal = Some(match figure {
+                Some(f) if taken.contains(&f) => {
+                    return Err(err("figure_taken", "each of your Alphas must have a different figure type"))
+                }
+                Some(f) => f,
+                None => *Figure::ALL.iter().find(|f| !taken.contains(f)).expect("4 figures for at most 4 Alphas"),
+            });
+        }
+        // Summoning step 6 (`place_unit` says it again, for a power's summon).
+        if !g.can_pay(seat, cost, g.max_points) {
+            let max = g.max_points;
+            let why = if reveal.is_some() {
+                format!("paying {cost} would exceed your {max} summoning points (spent {})", p.spent)
+            } else {
+                format!("paying {cost} would exceed the maximum of {max} summoning points (spent {})", p.spent)
+            };
+            return Err(err("no_points", why));
+        }
+        Ok(reveal)
     }
 
     fn end_turn(&mut self, cx: &mut Cx) -> Result<(), RuleError> {
