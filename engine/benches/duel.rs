@@ -5,9 +5,12 @@
 //! `duel_legal`: the legal actions of both seats (each seat's view lists its
 //! own) at every 10th position of the recorded golden games; one iteration
 //! is all of those calls (their number is printed, to read a per-call time).
+//! `duel_legal_by_trial`: the same lists by trying every candidate on a copy
+//! (the oracle; how `duel_legal` was computed before it judged candidates).
 
 use athlas_engine::duel::bot::RandomBot;
 use athlas_engine::duel::card::Catalogue;
+use athlas_engine::duel::legal::legal_by_trial;
 use athlas_engine::duel::{Duel, DuelAction, DuelOptions, DuelState};
 use athlas_engine::{replay, Ruleset, Seat};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
@@ -96,6 +99,20 @@ fn benches(c: &mut Criterion) {
             for s in &positions {
                 for seat in 0..2 {
                     n += Duel::legal(s, seat).len();
+                }
+            }
+            n
+        })
+    });
+    // The same lists the slow way, every candidate tried on a copy: the
+    // generator before it judged candidates from the state, kept as the
+    // property tests' oracle.
+    c.bench_function("duel_legal_by_trial", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for s in &positions {
+                for seat in 0..2 {
+                    n += legal_by_trial(s, Catalogue::standard(), seat).len();
                 }
             }
             n

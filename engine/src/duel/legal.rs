@@ -4,6 +4,8 @@
 
 use super::action::{DuelAction, Target};
 use super::card::{Catalogue, Effect, Targeting, Terrain};
+use super::mechanics::Cx;
+use super::power::Source;
 use super::state::*;
 use crate::hex::Hex;
 use crate::Seat;
@@ -124,8 +126,10 @@ fn targets_for(
     base
 }
 
-/// Candidate actions for `seat`, before checking them.
-fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction> {
+/// Candidate actions for `seat`, before checking them. With `prune`, a
+/// power none of whose targets could pass (the unit cannot pay for it) is
+/// left out.
+fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat, prune: bool) -> Vec<DuelAction> {
     let g = &state.game;
     let mut v = Vec::new();
     match g.phase {
@@ -190,6 +194,9 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction>
                     let Some(card) = cat.card(id) else { continue };
                     let reach = card.range.map_or(0, |r| r.max);
                     for (pi, p) in card.powers.iter().enumerate() {
+                        if prune && state.check_power_cost(cat, seat, id, pi).is_err() {
+                            continue;
+                        }
                         for t in targets_for(g, cat, seat, &p.target, &p.effects, Some(u.hex), reach) {
                             v.push(DuelAction::UsePower { card: id.clone(), power: pi, target: t });
                         }
@@ -207,12 +214,162 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction>
 /// and `set_auto_pass` (always accepted), `create` (any valid design),
 /// `discard_di` of more than one card, a `figure` named at a first summon, and
 /// `cast_di` timed at checkpoints after the first (`at` 1 and on).
+///
+/// Each candidate is first judged from the state by the same checks `apply`
+/// makes (which seat the game waits for, the activation's check and plan
+/// functions, the target check); only those whose outcome still depends on
+/// their effects are tried on a copy. [`legal_by_trial`] tries every one and
+/// is the oracle the property tests hold this list equal to.
 pub fn legal_actions(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction> {
-    candidates(state, cat, seat)
+    if state.game.phase != Phase::Command || seat > 1 {
+        return legal_by_trial(state, cat, seat);
+    }
+    let judge = Judge { state, cx: Cx { cat, events: Vec::new() }, seat };
+    candidates(state, cat, seat, true)
         .into_iter()
-        .filter(|a| {
-            let mut copy = state.clone();
-            copy.act(cat, seat, a.clone()).is_ok()
+        .filter(|a| match judge.verdict(a) {
+            Verdict::Accepted => true,
+            Verdict::Refused => false,
+            Verdict::Try => accepted(state, cat, seat, a),
         })
         .collect()
+}
+
+/// The same list, each candidate tried on a copy of the state: slow, and
+/// right by construction.
+pub fn legal_by_trial(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction> {
+    candidates(state, cat, seat, false).into_iter().filter(|a| accepted(state, cat, seat, a)).collect()
+}
+
+fn accepted(state: &DuelState, cat: &Catalogue, seat: Seat, a: &DuelAction) -> bool {
+    let mut copy = state.clone();
+    copy.act(cat, seat, a.clone()).is_ok()
+}
+
+/// What the state alone says about a candidate.
+enum Verdict {
+    Accepted,
+    Refused,
+    /// The checks pass; the effects may still refuse it.
+    Try,
+}
+
+fn known(ok: bool) -> Verdict {
+    if ok {
+        Verdict::Accepted
+    } else {
+        Verdict::Refused
+    }
+}
+
+fn worth_trying(ok: bool) -> Verdict {
+    if ok {
+        Verdict::Try
+    } else {
+        Verdict::Refused
+    }
+}
+
+/// Judges candidates in the Command Phase in the order `apply` does
+/// (`turn.rs`, `command`): the actions open at any time, then whatever the
+/// game waits for (a casualty, a relic choice, an answer to a DI, a response
+/// window), then the active seat's turn.
+struct Judge<'a> {
+    state: &'a DuelState,
+    cx: Cx<'a>,
+    seat: Seat,
+}
+
+impl Judge<'_> {
+    fn verdict(&self, a: &DuelAction) -> Verdict {
+        let (s, seat) = (self.state, self.seat);
+        let g = &s.game;
+        match a {
+            DuelAction::OfferDraw => return known(s.draw_offer.is_none()),
+            DuelAction::AcceptDraw | DuelAction::DeclineDraw => return known(s.draw_offer == Some(1 - seat)),
+            DuelAction::DiscardDi { count } => {
+                return known(*count >= 1 && *count <= g.players[seat as usize].di_stack.len())
+            }
+            _ => {}
+        }
+        if let Some(c) = g.casualties.first() {
+            return match a {
+                DuelAction::ChooseCasualty { unit } => known(c.seat == seat && c.candidates.contains(unit)),
+                _ => Verdict::Refused,
+            };
+        }
+        if let Some(c) = &g.relic_choice {
+            return match a {
+                DuelAction::CarryRelic { .. } => worth_trying(c.seat == seat),
+                _ => Verdict::Refused,
+            };
+        }
+        if let Some(p) = &s.pending {
+            return match a {
+                _ if seat == p.caster => Verdict::Refused,
+                DuelAction::CastDi { target, at: None } => self.di(target, None),
+                DuelAction::Pass => Verdict::Accepted,
+                _ => Verdict::Refused,
+            };
+        }
+        if let Some(w) = s.window {
+            return match a {
+                _ if seat != w => Verdict::Refused,
+                DuelAction::CastDi { target, at } => self.di(target, *at),
+                DuelAction::Pass => Verdict::Accepted,
+                _ => Verdict::Refused,
+            };
+        }
+        if let DuelAction::CastDi { target, at } = a {
+            return self.di(target, *at);
+        }
+        if seat != g.active {
+            return Verdict::Refused;
+        }
+        match a {
+            DuelAction::Activate { unit } => known(s.check_activate(seat, *unit).is_ok()),
+            DuelAction::Move { to, .. } => known(s.plan_move(self.cx.cat, seat, *to).is_ok()),
+            DuelAction::UsePower { card, power, target } => {
+                worth_trying(s.check_power(&self.cx, seat, card, *power, target).is_ok())
+            }
+            DuelAction::Summon { alpha, hex, figure } => {
+                known(s.check_summon(self.cx.cat, seat, *alpha, *hex, *figure).is_ok())
+            }
+            DuelAction::EndTurn => known(g.activation.is_none()),
+            DuelAction::EndActivations => known(g.activation.is_none() && g.step == Step::Activation),
+            DuelAction::EndActivation => known(
+                g.activation
+                    .as_ref()
+                    .is_some_and(|act| !act.ended && g.unit(act.unit).is_none_or(|u| u.controller == seat)),
+            ),
+            DuelAction::Pass | DuelAction::ChooseCasualty { .. } | DuelAction::CarryRelic { .. } => Verdict::Refused,
+            _ => Verdict::Try,
+        }
+    }
+
+    /// A Divine Intervention cast now (`at` none) or timed back to a
+    /// checkpoint of the activation: the stack, the one-per-turn limit, the
+    /// timing, and the top card's target on the game it would resolve in.
+    fn di(&self, target: &Target, at: Option<usize>) -> Verdict {
+        let (s, seat) = (self.state, self.seat);
+        let g = &s.game;
+        let now = &g.players[seat as usize];
+        if now.di_stack.is_empty() || now.di_cast_turn == Some(g.turn) {
+            return Verdict::Refused;
+        }
+        let (game, top) = match at {
+            None => (g, now.di_stack.first()),
+            Some(k) => {
+                if seat == g.active || g.activation.is_none() || k >= s.checkpoints.len() {
+                    return Verdict::Refused;
+                }
+                // The rewind puts back what was cast since, never a discard.
+                let then = &*s.checkpoints[k];
+                (then, then.players[seat as usize].di_stack.iter().find(|c| !now.discarded.contains(c)))
+            }
+        };
+        let Some(card) = top.and_then(|id| self.cx.cat.di_card(id)) else { return Verdict::Try };
+        let src = Source { seat, actor: None, range: None, di: None };
+        worth_trying(game.resolve_target(&self.cx, src, &card.target, None, target).is_ok())
+    }
 }
