@@ -143,6 +143,38 @@ async fn suite(store: &Store) {
     for t in tasks {
         t.await.unwrap();
     }
+
+    // A big batch is written a chunk of distinct matches at a time: a match's
+    // second action, a standing on some rows only, and a gap anywhere
+    // refusing the whole batch.
+    let ms: Vec<NewMatch> = (0..5).map(|i| new_match(&format!("BTCH{i:04}"), &format!("btch-{i}"))).collect();
+    for m in &ms {
+        store.create_match(m).await.unwrap();
+    }
+    let standing = |a: Append, n: u64| Append { standing: Some(json!({"status": "waiting", "seats": [n]})), ..a };
+    let gap = [append(ms[3].id, 1), append(ms[4].id, 1), append(ms[0].id, 2), append(ms[1].id, 1)];
+    assert!(matches!(store.append(&gap).await, Err(StoreError::Conflict(_))));
+    for m in &ms {
+        assert_eq!(store.get_match(m.id).await.unwrap().unwrap().seq, 0, "nothing of a refused batch is written");
+    }
+    let batch = [
+        append(ms[0].id, 1),
+        standing(append(ms[1].id, 1), 1),
+        append(ms[2].id, 1),
+        append(ms[0].id, 2),
+        append(ms[3].id, 1),
+        standing(append(ms[4].id, 1), 0),
+        append(ms[1].id, 2),
+    ];
+    store.append(&batch).await.unwrap();
+    let standings = [None, Some(json!({"status": "waiting", "seats": [1]})), None, None, Some(json!({"status": "waiting", "seats": [0]}))];
+    for (i, (want, standing)) in [2u64, 2, 1, 1, 1].into_iter().zip(standings).enumerate() {
+        let got = store.get_match(ms[i].id).await.unwrap().unwrap();
+        assert_eq!(got.seq, want);
+        assert_eq!(store.actions_after(ms[i].id, 0).await.unwrap().len() as u64, want);
+        // No standing in the action keeps the one the match had.
+        assert_eq!(got.standing, standing.or(ms[i].standing.clone()));
+    }
 }
 
 /// A private campaign's match (the lobby gives it the campaign's hosting).

@@ -98,11 +98,6 @@ impl Store {
     /// [`StoreError::Conflict`] when a seq is already taken (another writer
     /// owns the room); nothing of the batch is then written.
     pub async fn append(&self, batch: &[Append]) -> Result<()> {
-        let q_action =
-            self.sql("INSERT INTO actions (match_id, seq, seat, action, kind, sender) VALUES ($1::uuid, $2, $3, $4::jsonb, $5, $6)");
-        let q_seq = self.sql(
-            "UPDATE matches SET seq = $2, standing = COALESCE($3::jsonb, standing) WHERE id = $1::uuid AND seq = $2 - 1",
-        );
         let q_commit =
             self.sql("INSERT INTO commitments (match_id, seat, hash, salt, seq) VALUES ($1::uuid, $2, $3, $4, $5)");
         let q_finish = self.sql("UPDATE matches SET status = $3, outcome = $2::jsonb WHERE id = $1::uuid");
@@ -110,17 +105,39 @@ impl Store {
         // `Some(why)`: refused whole, nothing written.
         let r: std::result::Result<Option<StoreError>, sqlx::Error> = with_pool!(self, p => async {
             let mut tx = p.begin_with(self.begin_write()).await?;
+            // Every seq move of a chunk in one statement and every action
+            // row in another: two round trips to the database per chunk,
+            // not two per action (on SQLite each is a hand-over to its
+            // worker thread). Chunks are powers of two, so few distinct
+            // statements are prepared and cached.
+            let mut rest = batch;
+            while !rest.is_empty() {
+                // A match's next action waits for the next chunk: within a
+                // chunk every move starts from the stored seq.
+                let mut seen = std::collections::HashSet::new();
+                let distinct = rest.iter().take_while(|a| seen.insert(a.match_id)).count();
+                let n = 1usize << distinct.ilog2();
+                let (chunk, tail) = rest.split_at(n);
+                rest = tail;
+                let (seq_sql, action_sql) = (seq_moves_sql(n), action_rows_sql(n));
+                let (q_seq, q_action) = (self.sql(&seq_sql), self.sql(&action_sql));
+                let mut moves = sqlx::query(&q_seq);
+                let mut rows = sqlx::query(&q_action);
+                for a in chunk {
+                    let id = a.match_id.to_string();
+                    let seq = a.action.seq as i64;
+                    moves = moves.bind(id.clone()).bind(seq).bind(a.standing.as_ref().map(Value::to_string));
+                    rows = rows.bind(id).bind(seq).bind(a.action.seat as i32).bind(a.action.action.to_string())
+                        .bind(a.action.kind.as_str()).bind(a.action.sender.map(i32::from));
+                }
+                if moves.execute(&mut *tx).await?.rows_affected() != n as u64 {
+                    return Ok(Some(StoreError::Conflict("an action seq does not follow the stored seq".into())));
+                }
+                rows.execute(&mut *tx).await?;
+            }
             for a in batch {
                 let id = a.match_id.to_string();
                 let seq = a.action.seq as i64;
-                let moved = sqlx::query(&q_seq).bind(&id).bind(seq).bind(a.standing.as_ref().map(Value::to_string))
-                    .execute(&mut *tx).await?.rows_affected();
-                if moved != 1 {
-                    return Ok(Some(StoreError::Conflict("an action seq does not follow the stored seq".into())));
-                }
-                sqlx::query(&q_action).bind(&id).bind(seq).bind(a.action.seat as i32)
-                    .bind(a.action.action.to_string()).bind(a.action.kind.as_str())
-                    .bind(a.action.sender.map(i32::from)).execute(&mut *tx).await?;
                 for c in &a.commitments {
                     sqlx::query(&q_commit).bind(&id).bind(c.seat as i32).bind(&c.hash).bind(&c.salt)
                         .bind(c.seq as i64).execute(&mut *tx).await?;
@@ -247,4 +264,29 @@ fn to_record((seq, seat, action, kind, sender): RawRecord) -> Result<ActionRecor
         kind: RecordKind::parse(&kind)?,
         sender: sender.map(|s| s as u8),
     })
+}
+
+/// `UPDATE` moving the seq (and standing) of `n` matches, each only from
+/// the seq just before: its row count says whether every move followed.
+fn seq_moves_sql(n: usize) -> String {
+    let values: Vec<String> = (0..n)
+        .map(|i| format!("(${}::uuid, CAST(${} AS BIGINT), ${}::text)", 3 * i + 1, 3 * i + 2, 3 * i + 3))
+        .collect();
+    format!(
+        "WITH v (id, seq, standing) AS (VALUES {}) \
+         UPDATE matches SET seq = v.seq, standing = COALESCE(v.standing::jsonb, matches.standing) \
+         FROM v WHERE matches.id = v.id AND matches.seq = v.seq - 1",
+        values.join(", ")
+    )
+}
+
+/// `INSERT` of `n` action rows.
+fn action_rows_sql(n: usize) -> String {
+    let values: Vec<String> = (0..n)
+        .map(|i| {
+            let b = 6 * i;
+            format!("(${}::uuid, ${}, ${}, ${}::jsonb, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5, b + 6)
+        })
+        .collect();
+    format!("INSERT INTO actions (match_id, seq, seat, action, kind, sender) VALUES {}", values.join(", "))
 }
