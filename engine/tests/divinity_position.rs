@@ -242,40 +242,92 @@ fn out_of_combat_no_origin_is_on_a_tactical_space() {
     assert!(s.is_ok(), "in combat it may be");
 }
 
-/// The usual duel, as a position: the party reveals card 2 in the Galley,
-/// then stands there with one SLOW minion of our choosing.
-fn duel_position(party: &[&str], minion: &str, hp: u32) -> Position {
-    Position::combat("tutorial", party)
-        .reveal("2")
-        .each_origin(|o| o.space("2").standing())
-        .minion(minion, |e| e.hp(hp).space("2"))
+/// How `duel_with` set up its duel before positions: play to card 2 on a
+/// quiet table, then poke the state.
+fn duel_played(c: &Catalogue, party: &[&str], minion: &str, hp: u32) -> DivinityState {
+    let mut s = Divinity::start_with(c, &options("tutorial", party), 7).expect("setup");
+    quiet(&mut s);
+    ok_with(c, &mut s, 0, A::ChooseRound { explore: true });
+    for seat in 0..party.len() as Seat {
+        ok_with(c, &mut s, seat, A::Travel { to: Some("2".into()) });
+    }
+    ok_with(c, &mut s, 0, A::Reveal);
+    ok_with(c, &mut s, 0, A::Resolve { card: "2".into() });
+    let galley = ix_in(c, &s, "2");
+    for o in &mut s.origins {
+        o.hp = 30;
+        o.downed = false;
+        o.space = galley;
+    }
+    s.enemies.truncate(1);
+    let e = &mut s.enemies[0];
+    e.kind = EnemyKind::Minion { card: minion.into(), veteran: false };
+    e.hp = hp;
+    e.max_hp = c.minions[minion].standard.hp;
+    e.fast = false;
+    e.space = galley;
+    e.track = Track::new(MINION_TRACK);
+    s
+}
+
+/// How `temple_boss_with` set up its combat before positions.
+fn temple_played(party: &[&str]) -> DivinityState {
+    let mut s = start("temple", party);
+    quiet(&mut s);
+    ok(&mut s, 0, A::ChooseRound { explore: true });
+    for seat in 0..party.len() as Seat {
+        ok(&mut s, seat, A::Travel { to: Some("3".into()) });
+    }
+    ok(&mut s, 0, A::Reveal);
+    ok(&mut s, 0, A::Resolve { card: "3".into() });
+    for o in &mut s.origins {
+        o.hp = 60;
+        o.downed = false;
+    }
+    s
 }
 
 #[test]
 fn duel_with_is_the_position_but_for_its_hp() {
     for party in [&["ifan"][..], &["ifan", "sebille"], &["ifan", "sebille", "fane"]] {
-        let mut s = duel_position(party, "bandit_archer", 5).build(7).unwrap();
+        let s = duel_position(party, "bandit_archer", 5).build(7).unwrap();
         assert!(s.origins.iter().all(|o| o.hp <= 24));
+        let mut played = duel_played(cat(), party, "bandit_archer", 5);
         // duel_with puts everyone on 30 HP, above the 24 a level-1 Origin may have.
-        for o in &mut s.origins {
-            o.hp = 30;
+        assert_eq!(played, duel(party, "bandit_archer", 5), "{party:?}");
+        for (o, p) in played.origins.iter_mut().zip(&s.origins) {
+            o.hp = p.hp;
         }
-        assert_eq!(s, duel(party, "bandit_archer", 5), "{party:?}");
+        assert_eq!(s, played, "{party:?}");
     }
 }
 
 #[test]
 fn temple_boss_with_is_the_position_but_for_its_hp() {
     for party in [&["ifan"][..], &["ifan", "sebille"]] {
-        let mut s = Position::combat("temple", party).reveal("3").each_origin(|o| o.standing()).build(7).unwrap();
-        // temple_boss_with puts everyone on 60 HP, above any level-4 maximum.
-        for o in &mut s.origins {
-            o.hp = 60;
-        }
+        let s = Position::combat("temple", party).reveal("3").each_origin(|o| o.standing()).build(7).unwrap();
+        let mut played = temple_played(party);
         let (t, id) = temple_boss(party);
-        assert_eq!(s, t, "{party:?}");
+        // temple_boss_with puts everyone on 60 HP, above any level-4 maximum.
+        assert_eq!(played, t, "{party:?}");
         assert!(matches!(s.enemy(id).unwrap().kind, EnemyKind::Boss { .. }));
+        for (o, p) in played.origins.iter_mut().zip(&s.origins) {
+            o.hp = p.hp;
+        }
+        assert_eq!(s, played, "{party:?}");
     }
+}
+
+#[test]
+fn tutorial_combat_is_the_position() {
+    let mut played = start("tutorial", &["ifan", "sebille"]);
+    quiet(&mut played);
+    ok(&mut played, 0, A::ChooseRound { explore: true });
+    ok(&mut played, 0, A::Travel { to: Some("2".into()) });
+    ok(&mut played, 1, A::Travel { to: Some("2".into()) });
+    ok(&mut played, 0, A::Reveal);
+    ok(&mut played, 0, A::Resolve { card: "2".into() });
+    assert_eq!(tutorial_combat_with(cat(), &["ifan", "sebille"]), played);
 }
 
 /// What the tray audit's set-up did by hand: play to card 2 with the
