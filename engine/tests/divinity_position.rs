@@ -155,7 +155,7 @@ fn impossible_positions_are_refused() {
     refused_position(duel().origin(0, |o| o.space("99")), "ifan: unknown space 99");
     refused_position(duel().origin(0, |o| o.hp(25)), "ifan: HP 25 above the maximum 24");
     refused_position(duel().origin(0, |o| o.hp(0).standing()), "ifan: an Origin on 0 HP is downed");
-    refused_position(duel().origin(0, |o| o.hp(3).downed()), "ifan: a downed Origin has 0 HP, not 3");
+    refused_position(duel().origin(0, |o| o.downed().hp(3)), "ifan: a downed Origin has 0 HP, not 3");
     refused_position(duel().origin(0, |o| o.ap(MAX_AP + 1)), "ifan: AP 9 above the maximum 8");
     refused_position(duel().origin(0, |o| o.source(9)), "ifan: Source 9 above the card's 1");
     refused_position(duel().origin(0, |o| o.hand(&["fireball_of_doom"])), "ifan: unknown skill fireball_of_doom");

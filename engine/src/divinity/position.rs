@@ -191,6 +191,13 @@ impl Position {
         self
     }
 
+    /// Whether enemy rolls wait for the Origins' Source rerolls (L511).
+    #[must_use]
+    pub fn rerolls(mut self, on: bool) -> Position {
+        self.reroll_enemy_rolls = on;
+        self
+    }
+
     /// Describe the Origin in `seat`.
     #[must_use]
     pub fn origin(mut self, seat: usize, f: impl FnOnce(PositionOrigin) -> PositionOrigin) -> Position {
@@ -222,6 +229,17 @@ impl Position {
     #[must_use]
     pub fn enemy(mut self, e: PositionEnemy) -> Position {
         self.enemies.push(e);
+        self
+    }
+
+    /// Change the `i`th enemy described so far.
+    ///
+    /// # Panics
+    /// When fewer enemies were described.
+    #[must_use]
+    pub fn enemy_at(mut self, i: usize, f: impl FnOnce(PositionEnemy) -> PositionEnemy) -> Position {
+        let e = std::mem::take(&mut self.enemies[i]);
+        self.enemies[i] = f(e);
         self
     }
 
@@ -564,10 +582,11 @@ impl PositionOrigin {
         self.source = Some(source);
         self
     }
-    /// Downed, on 0 HP.
+    /// Downed, on 0 HP (whatever HP was said before).
     #[must_use]
     pub fn downed(mut self) -> Self {
         self.downed = Some(true);
+        self.hp = Some(0);
         self
     }
     /// Standing (with the HP given, or those it had).
