@@ -84,15 +84,6 @@ fn duel_in(c: &Catalogue, party: &[&str], minion: &str, hp: u32) -> DivinityStat
     duel_at(party, minion, hp).build_with(c, 7).expect("position")
 }
 
-/// A position between rounds at the tutorial, on the table's options.
-fn tutorial(party: &[&str]) -> Position {
-    Position::explore("tutorial", party).table_options()
-}
-
-fn built(p: Position) -> DivinityState {
-    p.build(7).expect("position")
-}
-
 fn duel(party: &[&str], minion: &str, hp: u32) -> DivinityState {
     duel_in(cat(), party, minion, hp)
 }
@@ -257,7 +248,7 @@ fn r100_statuses_after_damage() {
 /// start of Ifan's Explore turn and slides at its end.
 #[test]
 fn r103_statuses_work_on_explore_turns() {
-    let mut s = built(tutorial(&["ifan"]).origin(0, |o| o.hp(20).status(St::Poisoned, 3)));
+    let mut s = built(table("tutorial", &["ifan"]).origin(0, |o| o.hp(20).status(St::Poisoned, 3)));
     ok(&mut s, 0, A::ChooseRound { explore: true });
     ok(&mut s, 0, A::Travel { to: None });
     assert_eq!(s.origins[0].hp, 18, "2 poison at the start of the turn");
@@ -366,7 +357,7 @@ fn r114_undead_origin_healed_by_poison_attacks() {
 /// Rest's Recover.
 #[test]
 fn r115_undead_origin_revives_and_rests_normally() {
-    let mut s = built(tutorial(&["fane", "ifan"]).origin(0, |o| o.downed()));
+    let mut s = built(table("tutorial", &["fane", "ifan"]).origin(0, |o| o.downed()));
     ok(&mut s, 0, A::ChooseRound { explore: false });
     ok(&mut s, 1, A::Revive { to: 0, hp: 3 });
     assert_eq!((s.origins[0].hp, s.origins[0].downed), (3, false));
@@ -532,7 +523,8 @@ fn r124_poisoned_does_not_block_reviving() {
 /// counted; an equipment slot holds 1 item: a second helmet displaces the first.
 #[test]
 fn r126_backpack_of_three_and_one_item_per_slot() {
-    let mut s = built(tutorial(&["ifan"]).origin(0, |o| o.backpack(&["iron_helmet", "mage_hood", "flame_rune"])));
+    let mut s =
+        built(table("tutorial", &["ifan"]).origin(0, |o| o.backpack(&["iron_helmet", "mage_hood", "flame_rune"])));
     ok(&mut s, 0, A::ChooseRound { explore: false });
     rejected(&mut s, 0, A::Store { item: "leather_armor".into() }, "backpack_full");
     ok(&mut s, 0, A::Equip { item: "iron_helmet".into() });
@@ -557,7 +549,7 @@ fn r127_stored_equipment_has_no_effect() {
 /// other hand.
 #[test]
 fn r128_two_hands() {
-    let mut s = built(tutorial(&["sebille"]).origin(0, |o| o.backpack(&["fire_staff"])));
+    let mut s = built(table("tutorial", &["sebille"]).origin(0, |o| o.backpack(&["fire_staff"])));
     let daggers = |s: &DivinityState| s.origins[0].equipped.iter().filter(|i| *i == "rusty_dagger").count();
     assert_eq!(daggers(&s), 2, "two one-hand items");
     ok(&mut s, 0, A::ChooseRound { explore: false });
@@ -678,7 +670,7 @@ fn r139_ongoing_consumable_slides_off_to_its_deck() {
 /// at once, to the bottom of its deck, and never goes on the track.
 #[test]
 fn r140_consumable_keyword_discards_it_to_its_deck() {
-    let mut s = built(tutorial(&["sebille"]).origin(0, |o| o.backpack(&["teleport_scroll"])));
+    let mut s = built(table("tutorial", &["sebille"]).origin(0, |o| o.backpack(&["teleport_scroll"])));
     ok(&mut s, 0, A::ChooseRound { explore: true });
     ok(&mut s, 0, A::Travel { to: None });
     ok(&mut s, 0, A::Reveal);
@@ -711,7 +703,7 @@ fn r143_combat_reward_reaches_any_space() {
 /// R147 (L1060): a unique item can be traded and discarded like any other.
 #[test]
 fn r147_unique_items_trade_and_discard() {
-    let mut s = built(tutorial(&["ifan", "sebille"]).origin(0, |o| o.backpack(&["windego_blade"])));
+    let mut s = built(table("tutorial", &["ifan", "sebille"]).origin(0, |o| o.backpack(&["windego_blade"])));
     ok(&mut s, 0, A::ChooseRound { explore: false });
     ok(&mut s, 0, A::Give { item: "windego_blade".into(), to: 1, equip: false });
     assert!(s.origins[1].backpack.contains(&"windego_blade".to_string()));

@@ -20,6 +20,7 @@ fn full() -> Position {
     Position::combat("tutorial", &["ifan", "sebille"])
         .reveal("2")
         .table_options()
+        .gold(3)
         .origin(0, |o| o.hp(5).ap(3).source(0).hand(&["ricochet"]).status(St::Burning, 2).space("1"))
         .origin(1, |o| o.downed().backpack(&["iron_helmet"]))
         .minion("darkhans_lackey", |e| e.hp(4).space("2").fast().status(St::Frozen, 3))
@@ -84,6 +85,7 @@ fn the_built_state_is_what_the_position_says() {
     assert_eq!(s.round_kind, RoundKind::Combat);
     assert_eq!(s.phase, Phase::Combat { done: vec![false, false], active: None });
     assert!(s.options.reroll_enemy_rolls && s.options.party_breaks_ties);
+    assert_eq!(s.gold, 3);
     assert_eq!(s.combat_stack, vec!["2".to_string()], "the revealed card's combat is under way");
 }
 

@@ -73,6 +73,9 @@ pub struct Position {
     /// The party picks among equally qualified targets (L1623). Off by
     /// default: the lowest seat is taken.
     pub party_breaks_ties: bool,
+    /// The party's gold; absent: what the start gave.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gold: Option<u32>,
     /// What differs for each seat; seats past the end are as the start left them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub origins: Vec<PositionOrigin>,
@@ -198,6 +201,13 @@ impl Position {
         self
     }
 
+    /// The party's gold.
+    #[must_use]
+    pub fn gold(mut self, gold: u32) -> Position {
+        self.gold = Some(gold);
+        self
+    }
+
     /// Describe the Origin in `seat`.
     #[must_use]
     pub fn origin(mut self, seat: usize, f: impl FnOnce(PositionOrigin) -> PositionOrigin) -> Position {
@@ -320,6 +330,9 @@ impl Position {
                 s.enemy_queue.clear();
                 s.queue_fast = false;
             }
+        }
+        if let Some(gold) = self.gold {
+            s.gold = gold;
         }
         s.options.reroll_enemy_rolls = self.reroll_enemy_rolls;
         s.options.party_breaks_ties = self.party_breaks_ties;

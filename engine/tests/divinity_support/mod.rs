@@ -109,6 +109,18 @@ pub fn use_card(card: CardUse, aim: Aim) -> A {
     A::Use { first_aura: None, include_self: None, card, aim }
 }
 
+/// A position between rounds at `loc`, on the table's default options
+/// (what [`start`] gives).
+pub fn table(loc: &str, party: &[&str]) -> Position {
+    Position::explore(loc, party).table_options()
+}
+
+/// The position's state on seed 7.
+#[track_caller]
+pub fn built(p: Position) -> DivinityState {
+    p.build(7).expect("position")
+}
+
 /// Tutorial: every Origin travels to the Galley (#2) and reveals card 2,
 /// which spawns Darkhan's Lackeys; the next round is a Combat round.
 pub fn tutorial_combat_with(c: &Catalogue, party: &[&str]) -> DivinityState {
@@ -132,6 +144,19 @@ pub fn duel_with(c: &Catalogue, party: &[&str], minion: &str, hp: u32) -> Divini
     let mut s = duel_position(party, minion, hp).build_with(c, 7).expect("position");
     for o in &mut s.origins {
         o.hp = 30;
+    }
+    s
+}
+
+/// [`duel_with`] with more said about the position by `f`: each standing
+/// Origin whose HP it does not state gets duel_with's 30.
+pub fn duel_then(party: &[&str], minion: &str, hp: u32, f: impl FnOnce(Position) -> Position) -> DivinityState {
+    let p = f(duel_position(party, minion, hp));
+    let mut s = p.build(7).expect("position");
+    for (o, po) in s.origins.iter_mut().zip(&p.origins) {
+        if po.hp.is_none() && !o.downed {
+            o.hp = 30;
+        }
     }
     s
 }
