@@ -5,12 +5,12 @@
 
 use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A, KeywordFrom};
 use athlas_engine::divinity::content::Catalogue;
-use athlas_engine::divinity::cooldown::{CardRef, Track, TrackCard, MINION_TRACK};
+use athlas_engine::divinity::cooldown::{CardRef, Track, TrackCard};
 use athlas_engine::divinity::damage::DamageType;
 use athlas_engine::divinity::event::DivinityEvent as Ev;
-use athlas_engine::divinity::state::{EnemyKind, RoundKind, Who};
+use athlas_engine::divinity::state::{EnemyKind, Who};
 use athlas_engine::divinity::status::Status as St;
-use athlas_engine::divinity::{Divinity, DivinityState};
+use athlas_engine::divinity::{Divinity, DivinityState, Position};
 use athlas_engine::{Ruleset, Seat};
 
 mod divinity_support;
@@ -68,33 +68,20 @@ fn skill(id: &str, aim: Aim) -> A {
     use_card(CardUse::Skill(id.into()), aim)
 }
 
-/// Tutorial with catalogue `c`: the party travels to the Galley (#2) and
-/// reveals card 2 (a Darkhan's Lackey); then one minion of our choosing
+/// Tutorial: the party travels to the Galley (#2) and reveals card 2 (a
+/// Darkhan's Lackey) on the table's options; then one minion of our choosing
 /// stands in the Galley with every Origin, none of them downed, 20 HP each.
+fn duel_at(party: &[&str], minion: &str, hp: u32) -> Position {
+    Position::combat("tutorial", party)
+        .reveal("2")
+        .table_options()
+        .each_origin(|o| o.hp(20).space("2").standing())
+        .minion(minion, |e| e.hp(hp).space("2"))
+}
+
+/// [`duel_at`] on catalogue `c`.
 fn duel_in(c: &Catalogue, party: &[&str], minion: &str, hp: u32) -> DivinityState {
-    let mut s = Divinity::start_with(c, &options("tutorial", party), 7).expect("setup");
-    act(c, &mut s, 0, A::ChooseRound { explore: true });
-    for seat in 0..party.len() as Seat {
-        act(c, &mut s, seat, A::Travel { to: Some("2".into()) });
-    }
-    act(c, &mut s, 0, A::Reveal);
-    act(c, &mut s, 0, A::Resolve { card: "2".into() });
-    pass(c, &mut s);
-    assert_eq!(s.round_kind, RoundKind::Combat);
-    let galley = ix(&s, "2");
-    for o in &mut s.origins {
-        o.hp = 20;
-        o.downed = false;
-        o.space = galley;
-    }
-    let e = &mut s.enemies[0];
-    e.kind = EnemyKind::Minion { card: minion.into(), veteran: false };
-    e.hp = hp;
-    e.max_hp = c.minions[minion].standard.hp;
-    e.fast = false;
-    e.space = galley;
-    e.track = Track::new(MINION_TRACK);
-    s
+    duel_at(party, minion, hp).build_with(c, 7).expect("position")
 }
 
 fn duel(party: &[&str], minion: &str, hp: u32) -> DivinityState {
@@ -224,8 +211,7 @@ fn r85_r135_weapon_limits_hold_for_skills() {
 /// Origin is downed at once and an enemy defeated at once.
 #[test]
 fn r91_zero_hp_downs_or_defeats_at_once() {
-    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
-    s.origins[0].hp = 5;
+    let mut s = built(duel_at(&["ifan"], "darkhans_lackey", 28).origin(0, |o| o.hp(5)));
     let mut ev = Vec::new();
     s.damage(cat(), Who::Origin(0), 3, DamageType::Direct, &mut ev);
     assert_eq!((s.origins[0].hp, s.origins[0].downed), (2, false));
@@ -262,9 +248,7 @@ fn r100_statuses_after_damage() {
 /// start of Ifan's Explore turn and slides at its end.
 #[test]
 fn r103_statuses_work_on_explore_turns() {
-    let mut s = start("tutorial", &["ifan"]);
-    s.origins[0].hp = 20;
-    s.origins[0].track.apply_status(St::Poisoned, 3);
+    let mut s = built(table("tutorial", &["ifan"]).origin(0, |o| o.hp(20).status(St::Poisoned, 3)));
     ok(&mut s, 0, A::ChooseRound { explore: true });
     ok(&mut s, 0, A::Travel { to: None });
     assert_eq!(s.origins[0].hp, 18, "2 poison at the start of the turn");
@@ -275,9 +259,8 @@ fn r103_statuses_work_on_explore_turns() {
 /// his AP, and burns a minion before it targets anyone.
 #[test]
 fn r105_start_of_turn_effects_come_first() {
-    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
-    s.options.reroll_enemy_rolls = false;
-    s.origins[0].track.apply_status(St::Burning, 2);
+    let p = duel_at(&["ifan"], "darkhans_lackey", 28).rerolls(false);
+    let mut s = built(p.origin(0, |o| o.status(St::Burning, 2)));
     let ev = ok(&mut s, 0, A::StartTurn);
     let burn = ev.iter().position(|e| matches!(e, Ev::Damaged { who: Who::Origin(0), amount: 2, .. }));
     let started = ev.iter().position(|e| matches!(e, Ev::TurnStarted { .. }));
@@ -295,8 +278,7 @@ fn r105_start_of_turn_effects_come_first() {
 /// R107 (L668): a status gained in combat carries on after the combat ends.
 #[test]
 fn r107_statuses_outlast_the_combat() {
-    let mut s = duel(&["ifan"], "darkhans_lackey", 1);
-    s.origins[0].track.apply_status(St::Poisoned, 5);
+    let mut s = built(duel_at(&["ifan"], "darkhans_lackey", 1).origin(0, |o| o.status(St::Poisoned, 5)));
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
     ok(&mut s, 0, use_card(CardUse::Item("short_bow".into()), Aim::Enemy(id)));
@@ -313,10 +295,8 @@ fn r107_statuses_outlast_the_combat() {
 #[test]
 fn r110_immovable_minion_moves_while_frozen() {
     let walk = |minion: &str| {
-        let mut s = duel(&["ifan"], minion, 20);
-        s.options.reroll_enemy_rolls = false;
-        s.enemies[0].space = ix(&s, "1");
-        s.enemies[0].track.apply_status(St::Frozen, 2);
+        let p = duel_at(&["ifan"], minion, 20).rerolls(false);
+        let mut s = built(p.enemy_at(0, |e| e.space("1").status(St::Frozen, 2)));
         ok(&mut s, 0, A::StartTurn);
         end_turn(&mut s, 0);
         s.enemies[0].space == ix(&s, "2")
@@ -357,9 +337,8 @@ fn r111_bosses_are_immovable_and_immune() {
 /// an ally's poison attack.
 #[test]
 fn r114_undead_origin_healed_by_poison_attacks() {
-    let mut s = duel(&["fane", "sebille"], "darkhans_lackey", 28);
+    let mut s = built(duel_at(&["fane", "sebille"], "darkhans_lackey", 28).origin(0, |o| o.hp(10)));
     assert!(cat().origins["fane"].defence().undead);
-    s.origins[0].hp = 10;
     let mut ally = s.clone();
     ok(&mut s, 0, A::StartTurn);
     let star = |id: &str| u32::from(cat().skills[id].attack.as_ref().unwrap().level_bonus);
@@ -378,9 +357,7 @@ fn r114_undead_origin_healed_by_poison_attacks() {
 /// Rest's Recover.
 #[test]
 fn r115_undead_origin_revives_and_rests_normally() {
-    let mut s = start("tutorial", &["fane", "ifan"]);
-    s.origins[0].downed = true;
-    s.origins[0].hp = 0;
+    let mut s = built(table("tutorial", &["fane", "ifan"]).origin(0, |o| o.downed()));
     ok(&mut s, 0, A::ChooseRound { explore: false });
     ok(&mut s, 1, A::Revive { to: 0, hp: 3 });
     assert_eq!((s.origins[0].hp, s.origins[0].downed), (3, false));
@@ -435,9 +412,7 @@ fn r118_downed_origin_keeps_everything() {
 /// nothing, can't be healed and takes no damage.
 #[test]
 fn r119_downed_origin_does_nothing_and_takes_nothing() {
-    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
-    s.origins[1].downed = true;
-    s.origins[1].hp = 0;
+    let mut s = built(duel_at(&["ifan", "sebille"], "darkhans_lackey", 28).origin(1, |o| o.downed()));
     rejected(&mut s, 1, A::StartTurn, "downed");
     ok(&mut s, 0, A::StartTurn);
     let item = s.origins[0].equipped[0].clone();
@@ -454,11 +429,10 @@ fn r119_downed_origin_does_nothing_and_takes_nothing() {
 /// POISONED (and heals nothing).
 #[test]
 fn r120_downed_origin_targeted_by_allies_items() {
-    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
-    s.origins[1].downed = true;
-    s.origins[1].hp = 0;
-    s.origins[1].track.apply_status(St::Poisoned, 3);
-    s.origins[0].backpack = vec!["resurrection_scroll".into(), "curative_elixir".into()];
+    let p = duel_at(&["ifan", "sebille"], "darkhans_lackey", 28)
+        .origin(1, |o| o.downed().status(St::Poisoned, 3))
+        .origin(0, |o| o.backpack(&["resurrection_scroll", "curative_elixir"]));
+    let mut s = built(p);
     ok(&mut s, 0, A::StartTurn);
     s.origins[0].ap = 8;
     let mut scroll = s.clone();
@@ -478,9 +452,7 @@ fn r120_downed_origin_targeted_by_allies_items() {
 /// adjacent one, not one 2 spaces away.
 #[test]
 fn r121_revive_from_an_adjacent_space() {
-    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
-    s.origins[1].downed = true;
-    s.origins[1].hp = 0;
+    let mut s = built(duel_at(&["ifan", "sebille"], "darkhans_lackey", 28).origin(1, |o| o.downed()));
     ok(&mut s, 0, A::StartTurn);
     s.origins[1].space = ix(&s, "3");
     rejected(&mut s, 0, A::Revive { to: 1, hp: 2 }, "too_far");
@@ -522,9 +494,7 @@ fn r122_downed_turns_gain_ap_and_slide() {
 /// with 1 HP.
 #[test]
 fn r123_victory_revives_with_1_hp() {
-    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 1);
-    s.origins[1].downed = true;
-    s.origins[1].hp = 0;
+    let mut s = built(duel_at(&["ifan", "sebille"], "darkhans_lackey", 1).origin(1, |o| o.downed()));
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
     ok(&mut s, 0, use_card(CardUse::Item("short_bow".into()), Aim::Enemy(id)));
@@ -538,10 +508,8 @@ fn r123_victory_revives_with_1_hp() {
 /// R124 (L770): POISONED blocks healing, not reviving.
 #[test]
 fn r124_poisoned_does_not_block_reviving() {
-    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
-    s.origins[1].downed = true;
-    s.origins[1].hp = 0;
-    s.origins[1].track.apply_status(St::Poisoned, 3);
+    let p = duel_at(&["ifan", "sebille"], "darkhans_lackey", 28);
+    let mut s = built(p.origin(1, |o| o.downed().status(St::Poisoned, 3)));
     ok(&mut s, 0, A::StartTurn);
     ok(&mut s, 0, A::Revive { to: 1, hp: 4 });
     assert_eq!((s.origins[1].hp, s.origins[1].downed), (4, false));
@@ -555,9 +523,9 @@ fn r124_poisoned_does_not_block_reviving() {
 /// counted; an equipment slot holds 1 item: a second helmet displaces the first.
 #[test]
 fn r126_backpack_of_three_and_one_item_per_slot() {
-    let mut s = start("tutorial", &["ifan"]);
+    let mut s =
+        built(table("tutorial", &["ifan"]).origin(0, |o| o.backpack(&["iron_helmet", "mage_hood", "flame_rune"])));
     ok(&mut s, 0, A::ChooseRound { explore: false });
-    s.origins[0].backpack = vec!["iron_helmet".into(), "mage_hood".into(), "flame_rune".into()];
     rejected(&mut s, 0, A::Store { item: "leather_armor".into() }, "backpack_full");
     ok(&mut s, 0, A::Equip { item: "iron_helmet".into() });
     ok(&mut s, 0, A::Equip { item: "mage_hood".into() });
@@ -581,10 +549,9 @@ fn r127_stored_equipment_has_no_effect() {
 /// other hand.
 #[test]
 fn r128_two_hands() {
-    let mut s = start("tutorial", &["sebille"]);
+    let mut s = built(table("tutorial", &["sebille"]).origin(0, |o| o.backpack(&["fire_staff"])));
     let daggers = |s: &DivinityState| s.origins[0].equipped.iter().filter(|i| *i == "rusty_dagger").count();
     assert_eq!(daggers(&s), 2, "two one-hand items");
-    s.origins[0].backpack.push("fire_staff".into());
     ok(&mut s, 0, A::ChooseRound { explore: false });
     ok(&mut s, 0, A::Equip { item: "fire_staff".into() });
     assert_eq!(daggers(&s), 0, "the two-hands staff takes both hands");
@@ -600,8 +567,7 @@ fn r128_two_hands() {
 /// it when it flips.
 #[test]
 fn r130_r134_one_summon_at_a_time() {
-    let mut s = duel(&["farzanah"], "darkhans_lackey", 28);
-    s.options.reroll_enemy_rolls = false;
+    let mut s = built(duel_at(&["farzanah"], "darkhans_lackey", 28).rerolls(false));
     let turn = |s: &mut DivinityState| {
         s.enemies[0].hp = 28;
         s.origins[0].hp = 20;
@@ -656,9 +622,7 @@ fn r131_summon_is_never_hit() {
 /// then goes to the bottom of its deck; it can't be equipped.
 #[test]
 fn r138_consumable_used_from_backpack_to_deck_bottom() {
-    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
-    s.origins[0].backpack.push("healing_potion".into());
-    s.origins[0].hp = 10;
+    let mut s = built(duel_at(&["ifan"], "darkhans_lackey", 28).origin(0, |o| o.backpack(&["healing_potion"]).hp(10)));
     ok(&mut s, 0, A::StartTurn);
     let deck = s.item_decks["potions"].len();
     rejected(&mut s, 0, A::Equip { item: "healing_potion".into() }, "not_equipment");
@@ -676,9 +640,8 @@ fn r138_consumable_used_from_backpack_to_deck_bottom() {
 /// to the bottom of its deck when it slides off.
 #[test]
 fn r139_ongoing_consumable_slides_off_to_its_deck() {
-    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
-    s.options.reroll_enemy_rolls = false;
-    s.origins[0].backpack.push("physical_armor_potion".into());
+    let p = duel_at(&["ifan"], "darkhans_lackey", 28).rerolls(false);
+    let mut s = built(p.origin(0, |o| o.backpack(&["physical_armor_potion"])));
     let bare = s.defence(cat(), Who::Origin(0)).physical_armor;
     ok(&mut s, 0, A::StartTurn);
     ok(&mut s, 0, use_card(CardUse::Consumable("physical_armor_potion".into()), Aim::Origin(0)));
@@ -707,8 +670,7 @@ fn r139_ongoing_consumable_slides_off_to_its_deck() {
 /// at once, to the bottom of its deck, and never goes on the track.
 #[test]
 fn r140_consumable_keyword_discards_it_to_its_deck() {
-    let mut s = start("tutorial", &["sebille"]);
-    s.origins[0].backpack.push("teleport_scroll".into());
+    let mut s = built(table("tutorial", &["sebille"]).origin(0, |o| o.backpack(&["teleport_scroll"])));
     ok(&mut s, 0, A::ChooseRound { explore: true });
     ok(&mut s, 0, A::Travel { to: None });
     ok(&mut s, 0, A::Reveal);
@@ -724,9 +686,11 @@ fn r140_consumable_keyword_discards_it_to_its_deck() {
 /// R143 (L1039): a combat reward may go to an Origin in any space.
 #[test]
 fn r143_combat_reward_reaches_any_space() {
-    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 1);
-    s.origins[0].backpack = vec!["iron_helmet".into(), "fire_grenade".into(), "blessed_arrows".into()];
-    s.origins[1].space = ix(&s, "3");
+    let mut s = built(
+        duel_at(&["ifan", "sebille"], "darkhans_lackey", 1)
+            .origin(0, |o| o.backpack(&["iron_helmet", "fire_grenade", "blessed_arrows"]))
+            .origin(1, |o| o.space("3")),
+    );
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
     ok(&mut s, 0, use_card(CardUse::Item("short_bow".into()), Aim::Enemy(id)));
@@ -739,8 +703,7 @@ fn r143_combat_reward_reaches_any_space() {
 /// R147 (L1060): a unique item can be traded and discarded like any other.
 #[test]
 fn r147_unique_items_trade_and_discard() {
-    let mut s = start("tutorial", &["ifan", "sebille"]);
-    s.origins[0].backpack.push("windego_blade".into());
+    let mut s = built(table("tutorial", &["ifan", "sebille"]).origin(0, |o| o.backpack(&["windego_blade"])));
     ok(&mut s, 0, A::ChooseRound { explore: false });
     ok(&mut s, 0, A::Give { item: "windego_blade".into(), to: 1, equip: false });
     assert!(s.origins[1].backpack.contains(&"windego_blade".to_string()));
@@ -754,8 +717,7 @@ fn r147_unique_items_trade_and_discard() {
 /// attaching it is done instead of an equip (1 AP in combat).
 #[test]
 fn r148_attaching_a_rune_costs_an_equip() {
-    let mut s = duel(&["red_prince"], "darkhans_lackey", 28);
-    s.origins[0].backpack.push("flame_rune".into());
+    let mut s = built(duel_at(&["red_prince"], "darkhans_lackey", 28).origin(0, |o| o.backpack(&["flame_rune"])));
     ok(&mut s, 0, A::StartTurn);
     let ap = s.origins[0].ap;
     let chest = A::AttachRune { rune: "flame_rune".into(), item: "leather_armor".into() };
@@ -800,8 +762,7 @@ fn r147_unique_items_sell_for_half() {
 /// the combat at once in victory.
 #[test]
 fn r117_last_enemy_burning_to_death_ends_the_combat() {
-    let mut s = duel(&["ifan"], "darkhans_lackey", 1);
-    s.enemies[0].track.apply_status(St::Burning, 2);
+    let mut s = built(duel_at(&["ifan"], "darkhans_lackey", 1).enemy_at(0, |e| e.status(St::Burning, 2)));
     ok(&mut s, 0, A::StartTurn);
     let hp = s.origins[0].hp;
     let ev = end_turn(&mut s, 0);

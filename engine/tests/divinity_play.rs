@@ -14,7 +14,7 @@ use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::interlude::{valid_skills, MerchantDeck};
 use athlas_engine::divinity::state::{EnemyKind, Finish, Overflow, Phase, Revealed, RoundKind, Who};
 use athlas_engine::divinity::status::Status as St;
-use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
+use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState, Position};
 use athlas_engine::{Outcome, Ruleset, Seat, Status, Viewer};
 
 mod divinity_support;
@@ -64,18 +64,14 @@ fn rest_round(s: &mut DivinityState) {
 }
 
 /// Tutorial: every Origin travels to the Galley (#2) and reveals card 2,
-/// which spawns a Darkhan's Lackey; the next round is a Combat round.
+/// which spawns a Darkhan's Lackey; the next round is a Combat round, on the
+/// table's options.
+fn tutorial_combat_at(party: &[&str]) -> Position {
+    Position::combat("tutorial", party).reveal("2").table_options()
+}
+
 fn tutorial_combat(party: &[&str]) -> DivinityState {
-    let mut s = start("tutorial", party);
-    ok(&mut s, 0, A::ChooseRound { explore: true });
-    for seat in 0..party.len() as Seat {
-        ok(&mut s, seat, A::Travel { to: Some("2".into()) });
-    }
-    ok(&mut s, 0, A::Reveal);
-    ok(&mut s, 0, A::Resolve { card: "2".into() });
-    pass(&mut s);
-    assert_eq!(s.round_kind, RoundKind::Combat);
-    s
+    built(tutorial_combat_at(party))
 }
 
 // ---- Setup (R11-R19) ----
@@ -163,8 +159,7 @@ fn e04_timed_event() {
 // R52, R185: the end-of-scenario event here forces a restart: gold is lost, items kept.
 #[test]
 fn end_of_scenario_restart() {
-    let mut s = start("tutorial", &["ifan"]);
-    s.gold = 5;
+    let mut s = built(table("tutorial", &["ifan"]).gold(5));
     let items = s.origins[0].equipped.clone();
     while !matches!(s.phase, Phase::Finished { .. }) {
         rest_round(&mut s);
@@ -529,14 +524,12 @@ fn d09_recover() {
 // D08: Taunt pulls an adjacent enemy for 1 AP; never an immovable one.
 #[test]
 fn d08_taunt() {
-    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
-    s.enemies[0].space = ix(&s, "t1");
+    let mut s = duel_then(&["ifan"], "darkhans_lackey", 28, |p| p.enemy_at(0, |e| e.space("t1")));
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
     ok(&mut s, 0, A::Taunt { enemy: id });
     assert_eq!((s.enemies[0].space, s.origins[0].ap), (ix(&s, "2"), 3), "1 AP, difficult terrain ignored");
-    let mut s = duel(&["ifan"], "marsh_troll", 34);
-    s.enemies[0].space = ix(&s, "1");
+    let mut s = duel_then(&["ifan"], "marsh_troll", 34, |p| p.enemy_at(0, |e| e.space("1")));
     ok(&mut s, 0, A::StartTurn);
     let id = s.enemies[0].id;
     rejected(&mut s, 0, A::Taunt { enemy: id }, "immovable");
@@ -545,9 +538,7 @@ fn d08_taunt() {
 // D05, R229: a minion that can't get in range attacks no one and heals its level.
 #[test]
 fn d05_minion_out_of_range_heals() {
-    let mut s = duel(&["ifan"], "undead_ranger", 20);
-    s.enemies[0].space = ix(&s, "3");
-    s.enemies[0].track.apply_status(St::Frozen, 2);
+    let mut s = duel_then(&["ifan"], "undead_ranger", 20, |p| p.enemy_at(0, |e| e.space("3").status(St::Frozen, 2)));
     ok(&mut s, 0, A::StartTurn);
     let hp = s.origins[0].hp;
     end_turn(&mut s, 0);
@@ -558,8 +549,7 @@ fn d05_minion_out_of_range_heals() {
 // R39, R221-R229: a minion's turn through the ruleset: targeting die, move, attack, slide.
 #[test]
 fn minion_turn_in_play() {
-    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
-    s.enemies[0].space = ix(&s, "1");
+    let mut s = duel_then(&["ifan", "sebille"], "darkhans_lackey", 28, |p| p.enemy_at(0, |e| e.space("1")));
     let seat = waiting(&s)[0];
     ok(&mut s, seat, A::StartTurn);
     end_turn(&mut s, seat);
@@ -582,10 +572,9 @@ fn minion_turn_in_play() {
 // R224: downed and INVISIBLE Origins are never targeted.
 #[test]
 fn r224_invisible_and_downed_are_ignored() {
-    let mut s = duel(&["ifan", "sebille"], "darkhans_lackey", 28);
-    s.origins[1].downed = true;
-    s.origins[1].hp = 0;
-    s.origins[0].track.apply_status(St::Invisible, 5);
+    let mut s = duel_then(&["ifan", "sebille"], "darkhans_lackey", 28, |p| {
+        p.origin(1, |o| o.downed()).origin(0, |o| o.status(St::Invisible, 5))
+    });
     ok(&mut s, 0, A::StartTurn);
     let ev = end_turn(&mut s, 0);
     assert!(!ev.iter().any(|e| matches!(e, Ev::Targeted { .. })));
@@ -596,13 +585,11 @@ fn r224_invisible_and_downed_are_ignored() {
 
 #[test]
 fn d40_rest_round() {
-    let mut s = start("tutorial", &["ifan", "sebille"]);
-    s.origins[1].downed = true;
-    s.origins[1].hp = 0;
-    s.origins[0].hp = 10;
-    s.origins[0].track.apply_status(St::Poisoned, 3);
-    s.origins[0].track.apply_status(St::Haste, 3);
-    s.origins[0].space = ix(&s, "3");
+    let mut s = built(
+        table("tutorial", &["ifan", "sebille"])
+            .origin(1, |o| o.downed())
+            .origin(0, |o| o.hp(10).status(St::Poisoned, 3).status(St::Haste, 3).space("3")),
+    );
     ok(&mut s, 0, A::ChooseRound { explore: false });
     assert_eq!(waiting(&s), vec![0]);
     ok(&mut s, 0, A::Recover { status: None });
@@ -954,8 +941,8 @@ fn e19_conjure_incarnate_in_play() {
 // E23: the Physical Armor Potion: 1 AP, face up on slot 3, +2 physical armor while there.
 #[test]
 fn e23_potion_in_play() {
-    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
-    s.origins[0].backpack.push("physical_armor_potion".into());
+    let mut s =
+        duel_then(&["ifan"], "darkhans_lackey", 28, |p| p.origin(0, |o| o.backpack(&["physical_armor_potion"])));
     let before = s.defence(cat(), Who::Origin(0)).physical_armor;
     ok(&mut s, 0, A::StartTurn);
     ok(
@@ -1059,8 +1046,7 @@ fn d26_source_skills() {
 // D25: a consumable played for its keyword is discarded at once, nothing else happens.
 #[test]
 fn d25_consumable_keyword() {
-    let mut s = start("tutorial", &["sebille"]);
-    s.origins[0].backpack.push("teleport_scroll".into());
+    let mut s = built(table("tutorial", &["sebille"]).origin(0, |o| o.backpack(&["teleport_scroll"])));
     ok(&mut s, 0, A::ChooseRound { explore: true });
     ok(&mut s, 0, A::Travel { to: None });
     ok(&mut s, 0, A::Reveal);
@@ -1346,8 +1332,7 @@ fn d42_source_reroll_of_an_enemy_roll() {
     assert!(s.origins.iter().zip(&hp).any(|(o, h)| o.hp < *h), "the roll landed");
 
     // With the window off, enemy rolls land at once.
-    let mut s = tutorial_combat(&["ifan"]);
-    s.options.reroll_enemy_rolls = false;
+    let mut s = built(tutorial_combat_at(&["ifan"]).rerolls(false));
     ok(&mut s, 0, A::StartTurn);
     let hp = s.origins[0].hp;
     ok(&mut s, 0, A::EndTurn);
@@ -1393,12 +1378,7 @@ fn d37_dominated_minion() {
 // an ongoing tactic goes face up and works until it flips.
 #[test]
 fn r241_special_and_ongoing_tactics() {
-    let mut s = start("temple", &["ifan"]);
-    s.options.reroll_enemy_rolls = false;
-    ok(&mut s, 0, A::ChooseRound { explore: true });
-    ok(&mut s, 0, A::Travel { to: Some("3".into()) });
-    ok(&mut s, 0, A::Reveal);
-    ok(&mut s, 0, A::Resolve { card: "3".into() });
+    let mut s = built(Position::combat("temple", &["ifan"]).reveal("3").table_options().rerolls(false));
     let id = s.enemies[0].id;
     let armor = s.defence(cat(), Who::Enemy(id));
     {
@@ -1463,8 +1443,7 @@ fn r72_r76_talents() {
 #[test]
 fn e35_area_attack_and_yourself() {
     let stomp = |include_self: Option<bool>| {
-        let mut s = duel(&["red_prince", "ifan"], "fire_slug", 20);
-        s.options.reroll_enemy_rolls = false;
+        let mut s = duel_then(&["red_prince", "ifan"], "fire_slug", 20, |p| p.rerolls(false));
         let seat = waiting(&s)[0];
         if seat != 0 {
             end_turn(&mut s, seat);
@@ -1490,9 +1469,7 @@ fn e35_area_attack_and_yourself() {
 // location: gold is lost, items kept.
 #[test]
 fn d18_party_downed_while_exploring() {
-    let mut s = start("tutorial", &["ifan"]);
-    s.origins[0].hp = 2;
-    s.gold = 4;
+    let mut s = built(table("tutorial", &["ifan"]).origin(0, |o| o.hp(2)).gold(4));
     ok(&mut s, 0, A::ChooseRound { explore: true });
     ok(&mut s, 0, A::Travel { to: None });
     ok(&mut s, 0, A::Reveal);
@@ -1510,8 +1487,7 @@ fn d18_party_downed_while_exploring() {
 // R36 (d): in a Rest round items change hands for free, across the map.
 #[test]
 fn r36_rest_trading_anywhere() {
-    let mut s = start("tutorial", &["ifan", "sebille"]);
-    s.origins[1].space = ix(&s, "3");
+    let mut s = built(table("tutorial", &["ifan", "sebille"]).origin(1, |o| o.space("3")));
     ok(&mut s, 0, A::ChooseRound { explore: false });
     ok(&mut s, 0, A::Give { item: "leather_armor".into(), to: 1, equip: false });
     assert!(s.origins[1].backpack.contains(&"leather_armor".to_string()));
@@ -1609,12 +1585,7 @@ fn d36_paused_time() {
 // back, the tactic goes on cooldown, and the turn ends with the AP saved.
 #[test]
 fn d34_boss_with_no_target() {
-    let mut s = start("temple", &["ifan"]);
-    s.options.reroll_enemy_rolls = false;
-    ok(&mut s, 0, A::ChooseRound { explore: true });
-    ok(&mut s, 0, A::Travel { to: Some("3".into()) });
-    ok(&mut s, 0, A::Reveal);
-    ok(&mut s, 0, A::Resolve { card: "3".into() });
+    let mut s = built(Position::combat("temple", &["ifan"]).reveal("3").table_options().rerolls(false));
     let id = s.enemies[0].id;
     {
         let e = s.enemy_mut(id).unwrap();
@@ -1636,12 +1607,7 @@ fn d34_boss_with_no_target() {
 // the campaign is over.
 #[test]
 fn r242_boss_defeat_ends_the_campaign() {
-    let mut s = start("temple", &["red_prince"]);
-    s.options.reroll_enemy_rolls = false;
-    ok(&mut s, 0, A::ChooseRound { explore: true });
-    ok(&mut s, 0, A::Travel { to: Some("3".into()) });
-    ok(&mut s, 0, A::Reveal);
-    ok(&mut s, 0, A::Resolve { card: "3".into() });
+    let mut s = built(Position::combat("temple", &["red_prince"]).reveal("3").table_options().rerolls(false));
     let id = s.enemies[0].id;
     s.enemy_mut(id).unwrap().hp = 1;
     s.origins[0].hp = 30;
@@ -1668,17 +1634,10 @@ fn r242_boss_defeat_ends_the_campaign() {
 #[test]
 fn r222_party_breaks_ties() {
     // Ifan and Sebille share the Galley with 1 physical armor each: a tie under either face.
-    let mut s = tutorial_combat(&["ifan", "sebille"]);
-    s.options.reroll_enemy_rolls = false;
-    let galley = ix(&s, "2");
-    for o in &mut s.origins {
-        o.hp = 20;
-        o.downed = false;
-        o.space = galley;
-    }
+    let in_galley = |p: Position| p.each_origin(|o| o.hp(20).space("2").standing());
+    let p = in_galley(tutorial_combat_at(&["ifan", "sebille"]).rerolls(false));
+    let mut s = built(p.minion("darkhans_lackey", |e| e.space("1")));
     let lackey = s.enemies[0].id;
-    s.enemies[0].fast = false;
-    s.enemies[0].space = ix(&s, "1");
     let seat = waiting(&s)[0];
     ok(&mut s, seat, A::StartTurn);
     end_turn(&mut s, seat);
@@ -1693,14 +1652,7 @@ fn r222_party_breaks_ties() {
     assert!(ev.iter().any(|e| matches!(e, Ev::Targeted { target: Who::Origin(1), .. })));
     assert!(s.origins[1].hp < hp, "Sebille was attacked (2 bonus hits - 1 armor at least)");
     // With the option off, the lowest seat is taken at once.
-    let mut s = tutorial_combat(&["ifan", "sebille"]);
-    s.options.party_breaks_ties = false;
-    s.options.reroll_enemy_rolls = false;
-    for o in &mut s.origins {
-        o.space = galley;
-        o.hp = 20;
-        o.downed = false;
-    }
+    let mut s = built(in_galley(Position::combat("tutorial", &["ifan", "sebille"]).reveal("2")));
     let seat = waiting(&s)[0];
     ok(&mut s, seat, A::StartTurn);
     end_turn(&mut s, seat);
@@ -1797,11 +1749,12 @@ fn r143_found_item_goes_to_someone_in_the_space() {
 // to another Origin who has room for it instead of the deck.
 #[test]
 fn r146_dropped_item_passed_on_in_a_rest_round() {
-    let mut s = start("tutorial", &["ifan", "sebille"]);
-    s.origins[1].space = ix(&s, "3");
+    let mut s = built(
+        table("tutorial", &["ifan", "sebille"])
+            .origin(0, |o| o.backpack(&["iron_helmet", "fire_grenade", "blessed_arrows"]))
+            .origin(1, |o| o.space("3").backpack(&["healing_potion", "fire_arrows", "teleport_scroll"])),
+    );
     ok(&mut s, 0, A::ChooseRound { explore: false });
-    s.origins[0].backpack = vec!["iron_helmet".into(), "fire_grenade".into(), "blessed_arrows".into()];
-    s.origins[1].backpack = vec!["healing_potion".into(), "fire_arrows".into(), "teleport_scroll".into()];
     s.overflow = vec![Overflow { item: "curative_elixir".into(), takers: vec![0, 1] }];
     // Sebille has no room for a potion, but her head slot is free for the helmet.
     let no = A::PlaceItem { to: Some(0), drop: Some("fire_grenade".into()), pass_to: Some(1) };
@@ -1818,17 +1771,17 @@ fn r146_dropped_item_passed_on_in_a_rest_round() {
 // full backpack may equip the item at once if it fits.
 #[test]
 fn r144_take_by_round_type() {
-    let mut s = start("tutorial", &["ifan", "sebille"]);
-    s.origins[1].space = ix(&s, "3");
+    let mut s = built(table("tutorial", &["ifan", "sebille"]).origin(1, |o| o.space("3")));
     ok(&mut s, 0, A::ChooseRound { explore: true });
     rejected(&mut s, 1, A::Take { item: "leather_armor".into(), from: 0, equip: false }, "not_combat");
     rejected(&mut s, 0, A::Give { item: "leather_armor".into(), to: 1, equip: false }, "not_combat");
 
-    let mut s = start("tutorial", &["ifan", "sebille"]);
-    s.origins[1].space = ix(&s, "3");
+    let mut s = built(
+        table("tutorial", &["ifan", "sebille"])
+            .origin(1, |o| o.space("3").backpack(&["healing_potion", "fire_arrows", "teleport_scroll"]))
+            .origin(0, |o| o.backpack(&["iron_helmet", "fire_grenade"])),
+    );
     ok(&mut s, 0, A::ChooseRound { explore: false });
-    s.origins[1].backpack = vec!["healing_potion".into(), "fire_arrows".into(), "teleport_scroll".into()];
-    s.origins[0].backpack = vec!["iron_helmet".into(), "fire_grenade".into()];
     // A full backpack: a consumable can't be received, a helmet for the free head slot can.
     rejected(&mut s, 1, A::Take { item: "fire_grenade".into(), from: 0, equip: false }, "no_room");
     let ev = ok(&mut s, 1, A::Take { item: "iron_helmet".into(), from: 0, equip: false });
@@ -2095,8 +2048,7 @@ fn talents_add_hits_by_their_conditions() {
 #[test]
 fn comeback_kid_survives_one_killing_blow() {
     let run = |talent: bool| {
-        let mut s = start("tutorial", &["ifan"]);
-        s.origins[0].hp = 2;
+        let mut s = built(table("tutorial", &["ifan"]).origin(0, |o| o.hp(2)));
         if talent {
             s.origins[0].talents.push("comeback_kid".into());
         }
@@ -2323,8 +2275,7 @@ fn l750_forced_move_unless_keyword() {
 #[test]
 fn card_pays_gold_when_the_stash_holds_it() {
     for gold in [0, 3] {
-        let mut s = start("hollow_marshes", &["ifan"]);
-        s.gold = gold;
+        let mut s = built(table("hollow_marshes", &["ifan"]).gold(gold));
         s.origins[0].hp -= 4;
         let hp = s.origins[0].hp;
         let ev = explore_space(&mut s, "3");

@@ -583,7 +583,7 @@ impl DivinityState {
     }
 
     /// Boss setup (L1772-1777): HP for the party size, a shuffled tactics deck.
-    fn spawn_boss(&mut self, cat: &Catalogue, boss: &str, ev: &mut Vec<Ev>) {
+    pub(super) fn spawn_boss(&mut self, cat: &Catalogue, boss: &str, ev: &mut Vec<Ev>) {
         let b = &cat.bosses[boss];
         let mut tactics: Vec<String> = b.tactics.iter().map(|t| t.id.clone()).collect();
         self.rng.shuffle(&mut tactics);

@@ -15,6 +15,7 @@
 //! `enemy_turn` (what minion and Boss turns share), [`minion`] (the minion
 //! AI and turns), `boss`, `reaction` (reactions outside your turn),
 //! [`pending`] (what the match waits for, decided in one place),
+//! [`position`] (a position set up directly, as data),
 //! [`interlude`] (levelling up, the Merchant), [`used`] (the keys of
 //! once-per-round limits), [`view`], [`ruleset`] and [`bot`] (a party bot that
 //! plays from a seat's view and legal actions).
@@ -45,6 +46,7 @@ pub mod map;
 pub mod minion;
 pub mod pending;
 mod play;
+pub mod position;
 mod reaction;
 mod recovery;
 mod roll;
@@ -59,6 +61,7 @@ pub mod view;
 
 pub use action::{Aim, CardUse, DivinityAction, KeywordFrom};
 pub use event::DivinityEvent;
+pub use position::Position;
 pub use ruleset::Divinity;
 pub use state::{CampaignState, DivinityOptions, DivinityState};
 pub use view::DivinityView;

@@ -5,11 +5,10 @@
 
 use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A};
 use athlas_engine::divinity::content::Catalogue;
-use athlas_engine::divinity::cooldown::{Track, MINION_TRACK};
 use athlas_engine::divinity::dice::{Colour, Die, Roll};
 use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::state::{EnemyKind, RoundKind, Who};
-use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
+use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState, Position};
 use athlas_engine::{RuleError, Ruleset, Seat, Status};
 
 pub fn cat() -> &'static Catalogue {
@@ -110,39 +109,55 @@ pub fn use_card(card: CardUse, aim: Aim) -> A {
     A::Use { first_aura: None, include_self: None, card, aim }
 }
 
+/// A position between rounds at `loc`, on the table's default options
+/// (what [`start`] gives).
+pub fn table(loc: &str, party: &[&str]) -> Position {
+    Position::explore(loc, party).table_options()
+}
+
+/// The position's state on seed 7.
+#[track_caller]
+pub fn built(p: Position) -> DivinityState {
+    p.build(7).expect("position")
+}
+
 /// Tutorial: every Origin travels to the Galley (#2) and reveals card 2,
 /// which spawns Darkhan's Lackeys; the next round is a Combat round.
 pub fn tutorial_combat_with(c: &Catalogue, party: &[&str]) -> DivinityState {
-    let mut s = Divinity::start_with(c, &options("tutorial", party), 7).expect("setup");
-    quiet(&mut s);
-    ok_with(c, &mut s, 0, A::ChooseRound { explore: true });
-    for seat in 0..party.len() as Seat {
-        ok_with(c, &mut s, seat, A::Travel { to: Some("2".into()) });
-    }
-    ok_with(c, &mut s, 0, A::Reveal);
-    ok_with(c, &mut s, 0, A::Resolve { card: "2".into() });
+    let s = Position::combat("tutorial", party).reveal("2").build_with(c, 7).expect("position");
     assert_eq!(s.round_kind, RoundKind::Combat);
     s
 }
 
-/// A combat in the tutorial against one SLOW minion of our choosing in the
-/// Origins' space (the Galley), everyone standing with 30 HP.
+/// The tutorial combat of [`tutorial_combat_with`] against one SLOW minion
+/// of our choosing in the Origins' space (the Galley), everyone standing.
+pub fn duel_position(party: &[&str], minion: &str, hp: u32) -> Position {
+    Position::combat("tutorial", party)
+        .reveal("2")
+        .each_origin(|o| o.space("2").standing())
+        .minion(minion, |e| e.hp(hp).space("2"))
+}
+
+/// [`duel_position`] with everyone on 30 HP: more than the 24 a level-1
+/// Origin may have, which no position allows, so set on the state.
 pub fn duel_with(c: &Catalogue, party: &[&str], minion: &str, hp: u32) -> DivinityState {
-    let mut s = tutorial_combat_with(c, party);
-    let galley = ix_in(c, &s, "2");
+    let mut s = duel_position(party, minion, hp).build_with(c, 7).expect("position");
     for o in &mut s.origins {
         o.hp = 30;
-        o.downed = false;
-        o.space = galley;
     }
-    s.enemies.truncate(1);
-    let e = &mut s.enemies[0];
-    e.kind = EnemyKind::Minion { card: minion.into(), veteran: false };
-    e.hp = hp;
-    e.max_hp = c.minions[minion].standard.hp;
-    e.fast = false;
-    e.space = galley;
-    e.track = Track::new(MINION_TRACK);
+    s
+}
+
+/// [`duel_with`] with more said about the position by `f`: each standing
+/// Origin whose HP it does not state gets duel_with's 30.
+pub fn duel_then(party: &[&str], minion: &str, hp: u32, f: impl FnOnce(Position) -> Position) -> DivinityState {
+    let p = f(duel_position(party, minion, hp));
+    let mut s = p.build(7).expect("position");
+    for (o, po) in s.origins.iter_mut().zip(&p.origins) {
+        if po.hp.is_none() && !o.downed {
+            o.hp = 30;
+        }
+    }
     s
 }
 
@@ -158,20 +173,14 @@ pub fn targeted(ev: &[Ev], enemy: u32) -> Option<Who> {
 }
 
 /// The Temple with the Warden spawned by card 3 in space 3, where the party
-/// revealed it, everyone on 60 HP, the first Combat round waiting for the Origins.
+/// revealed it, everyone on 60 HP (above any level-4 maximum, so set on the
+/// state), the first Combat round waiting for the Origins.
 pub fn temple_boss_with(c: &Catalogue, party: &[&str]) -> (DivinityState, u32) {
-    let mut s = Divinity::start_with(c, &options("temple", party), 7).expect("setup");
-    quiet(&mut s);
-    ok_with(c, &mut s, 0, A::ChooseRound { explore: true });
-    for seat in 0..party.len() as Seat {
-        ok_with(c, &mut s, seat, A::Travel { to: Some("3".into()) });
-    }
-    ok_with(c, &mut s, 0, A::Reveal);
-    ok_with(c, &mut s, 0, A::Resolve { card: "3".into() });
+    let mut s =
+        Position::combat("temple", party).reveal("3").each_origin(|o| o.standing()).build_with(c, 7).expect("position");
     let id = s.enemies.iter().find(|e| matches!(e.kind, EnemyKind::Boss { .. })).expect("the Warden").id;
     for o in &mut s.origins {
         o.hp = 60;
-        o.downed = false;
     }
     (s, id)
 }
