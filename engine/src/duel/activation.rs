@@ -209,18 +209,9 @@ impl DuelState {
                 "a relic goes to an adjacent friendly non-flying unit that can hold relics",
             ));
         }
-        let turn = g.turn;
         let (from, dest) = (u.hex, r.hex);
-        let relic = self
-            .game
-            .relics
-            .iter_mut()
-            .find(|x| x.hex == from && x.moved_turn != Some(turn))
-            .ok_or_else(|| err("relic_moved", "a relic never moves more than one hex in a turn"))?;
-        relic.hex = dest;
-        relic.moved_turn = Some(turn);
+        self.game.move_relic(cx, from, dest)?;
         self.spend(false, true);
-        cx.emit(EventKind::RelicMoved { from, to: dest });
         Ok(())
     }
 

@@ -116,6 +116,22 @@ impl Game {
         !grounded && !self.is_flying(cat, u) && !self.is_rooted(cat, u) && self.relics_at(u.hex) > 0
     }
 
+    /// Move the relic on `from` one hex, to `to`: refused when every relic
+    /// there has already moved this turn (a relic never moves more than one
+    /// hex in a turn).
+    pub(crate) fn move_relic(&mut self, cx: &mut Cx, from: Hex, to: Hex) -> Result<(), RuleError> {
+        let turn = self.turn;
+        let relic = self
+            .relics
+            .iter_mut()
+            .find(|x| x.hex == from && x.moved_turn != Some(turn))
+            .ok_or_else(|| err("relic_moved", "a relic never moves more than one hex in a turn"))?;
+        relic.hex = to;
+        relic.moved_turn = Some(turn);
+        cx.emit(EventKind::RelicMoved { from, to });
+        Ok(())
+    }
+
     /// Whether `seat` may still summon: a free summoning hex (or any hex for
     /// Alphas that deploy anywhere) is checked by the caller.
     pub fn can_pay(&self, seat: Seat, cost: u32, max: u32) -> bool {

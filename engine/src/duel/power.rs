@@ -377,15 +377,7 @@ impl Game {
                 if !dest.is_adjacent(from) || !self.grid.contains(dest) {
                     return Err(err("bad_dest", "a relic moves to an adjacent hex of the board"));
                 }
-                let turn = self.turn;
-                let relic = self
-                    .relics
-                    .iter_mut()
-                    .find(|x| x.hex == from && x.moved_turn != Some(turn))
-                    .ok_or_else(|| err("relic_moved", "a relic never moves more than one hex in a turn"))?;
-                relic.hex = dest;
-                relic.moved_turn = Some(turn);
-                cx.emit(EventKind::RelicMoved { from, to: dest });
+                self.move_relic(cx, from, dest)?;
             }
             Effect::Dispel => {
                 let Some(id) = alive(self) else { return Ok(()) };
