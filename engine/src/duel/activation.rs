@@ -5,7 +5,7 @@
 //! question without trying the action on a copy of the state.
 
 use super::action::Target;
-use super::card::{AcCard, CardId, Catalogue, Power, Terrain};
+use super::card::{AcCard, CardId, Catalogue, Cost, Power, Terrain};
 use super::event::{EventKind, LifeCause};
 use super::mechanics::{err, Cx, Relics, Water};
 use super::power::{Resolved, Source};
@@ -107,12 +107,14 @@ impl DuelState {
         Ok((a, u))
     }
 
-    pub(super) fn spend(&mut self, m: bool, a: bool) {
+    /// Take the activation's m and a that `cost` names (its cubes and life
+    /// are paid by the power).
+    pub(super) fn spend(&mut self, cost: Cost) {
         let act = self.game.activation.as_mut().expect("activation running");
-        if m {
+        if cost.m {
             act.m -= 1;
         }
-        if a {
+        if cost.a {
             act.a -= 1;
             act.spent_a = true;
         }
@@ -120,7 +122,7 @@ impl DuelState {
 
     pub(super) fn basic_move(&mut self, cx: &mut Cx, seat: Seat, to: Hex, relics: Relics) -> Result<(), RuleError> {
         let (id, plan) = self.plan_move(cx.cat, seat, to)?;
-        self.spend(true, plan.a);
+        self.spend(Cost { m: true, a: plan.a, ..Cost::default() });
         match plan.path {
             // A flying unit or a two-hex move: a relic never moves more
             // than one hex, so it stays.
@@ -211,7 +213,7 @@ impl DuelState {
         }
         let (from, dest) = (u.hex, r.hex);
         self.game.move_relic(cx, from, dest)?;
-        self.spend(false, true);
+        self.spend(Cost { a: true, ..Cost::default() });
         Ok(())
     }
 
@@ -227,7 +229,7 @@ impl DuelState {
             self.check_power(cx, seat, &card_id, idx, &target)?;
         let c = power.cost;
         // Pay, then the effect.
-        self.spend(c.m, c.a);
+        self.spend(c);
         let g = &mut self.game;
         if c.c {
             *g.player_mut(owner).alphas[alpha].cubes.get_mut(&card_id).expect("checked") -= 1;
