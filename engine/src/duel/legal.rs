@@ -126,10 +126,17 @@ fn targets_for(
     base
 }
 
-/// Candidate actions for `seat`, before checking them. With `prune`, a
-/// power none of whose targets could pass (the unit cannot pay for it) is
-/// left out.
-fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat, prune: bool) -> Vec<DuelAction> {
+/// Which candidates to generate.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Candidates {
+    /// Every one: the oracle's list.
+    All,
+    /// Without the powers the unit cannot pay for (no target could pass).
+    Payable,
+}
+
+/// Candidate actions for `seat`, before checking them.
+fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat, which: Candidates) -> Vec<DuelAction> {
     let g = &state.game;
     let mut v = Vec::new();
     match g.phase {
@@ -194,7 +201,7 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat, prune: bool) -> Ve
                     let Some(card) = cat.card(id) else { continue };
                     let reach = card.range.map_or(0, |r| r.max);
                     for (pi, p) in card.powers.iter().enumerate() {
-                        if prune && state.check_power_cost(cat, seat, id, pi).is_err() {
+                        if which == Candidates::Payable && state.check_power_cost(cat, seat, id, pi).is_err() {
                             continue;
                         }
                         for t in targets_for(g, cat, seat, &p.target, &p.effects, Some(u.hex), reach) {
@@ -225,7 +232,7 @@ pub fn legal_actions(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<Duel
         return legal_by_trial(state, cat, seat);
     }
     let judge = Judge { state, cx: Cx { cat, events: Vec::new() }, seat };
-    candidates(state, cat, seat, true)
+    candidates(state, cat, seat, Candidates::Payable)
         .into_iter()
         .filter(|a| match judge.verdict(a) {
             Verdict::Accepted => true,
@@ -238,7 +245,7 @@ pub fn legal_actions(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<Duel
 /// The same list, each candidate tried on a copy of the state: slow, and
 /// right by construction.
 pub fn legal_by_trial(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction> {
-    candidates(state, cat, seat, false).into_iter().filter(|a| accepted(state, cat, seat, a)).collect()
+    candidates(state, cat, seat, Candidates::All).into_iter().filter(|a| accepted(state, cat, seat, a)).collect()
 }
 
 fn accepted(state: &DuelState, cat: &Catalogue, seat: Seat, a: &DuelAction) -> bool {
