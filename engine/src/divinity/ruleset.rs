@@ -87,6 +87,18 @@ impl Divinity {
         seat: Seat,
         action: A,
     ) -> Result<Vec<DivinityEvent>, RuleError> {
+        Self::gate(state, seat, &action)?;
+        let mut next = state.clone();
+        let mut ev = Vec::new();
+        act(cat, &mut next, seat, action, &mut ev)?;
+        settle(cat, &mut next, &mut ev);
+        *state = next;
+        Ok(ev)
+    }
+
+    /// What is checked before any rule runs: the seat, the end, and the
+    /// answers a pending decision admits.
+    fn gate(state: &DivinityState, seat: Seat, action: &A) -> Result<(), RuleError> {
         if seat as usize >= state.origins.len() {
             return Err(err("no_such_seat", "no such seat"));
         }
@@ -94,14 +106,19 @@ impl Divinity {
             return Err(err("finished", "the location is over"));
         }
         if let Some(p) = state.pending_choice() {
-            p.admits(&action)?;
+            p.admits(action)?;
         }
-        let mut next = state.clone();
-        let mut ev = Vec::new();
-        act(cat, &mut next, seat, action, &mut ev)?;
-        settle(cat, &mut next, &mut ev);
-        *state = next;
-        Ok(ev)
+        Ok(())
+    }
+
+    /// Whether [`Divinity::apply_with`] accepts `action`, tried directly on
+    /// `scratch`, a throw-away copy of the state: it is left as the rules
+    /// left it, changed after an acceptance and possibly after a refusal
+    /// (the rules may change things before they refuse; `apply_with`
+    /// throws such a copy away). For the legal list, which saves a copy
+    /// per candidate this way.
+    pub(super) fn accepts_on(cat: &Catalogue, scratch: &mut DivinityState, seat: Seat, action: A) -> bool {
+        Self::gate(scratch, seat, &action).is_ok() && act(cat, scratch, seat, action, &mut Vec::new()).is_ok()
     }
 
     /// The campaign after the location, once it is over (L1326-1398): the
