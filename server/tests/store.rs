@@ -167,7 +167,13 @@ async fn suite(store: &Store) {
         append(ms[1].id, 2),
     ];
     store.append(&batch).await.unwrap();
-    let standings = [None, Some(json!({"status": "waiting", "seats": [1]})), None, None, Some(json!({"status": "waiting", "seats": [0]}))];
+    let standings = [
+        None,
+        Some(json!({"status": "waiting", "seats": [1]})),
+        None,
+        None,
+        Some(json!({"status": "waiting", "seats": [0]})),
+    ];
     for (i, (want, standing)) in [2u64, 2, 1, 1, 1].into_iter().zip(standings).enumerate() {
         let got = store.get_match(ms[i].id).await.unwrap().unwrap();
         assert_eq!(got.seq, want);
