@@ -255,20 +255,8 @@ fn duel_played(c: &Catalogue, party: &[&str], minion: &str, hp: u32) -> Divinity
     }
     ok_with(c, &mut s, 0, A::Reveal);
     ok_with(c, &mut s, 0, A::Resolve { card: "2".into() });
-    let galley = ix_in(c, &s, "2");
-    for o in &mut s.origins {
-        o.hp = 30;
-        o.downed = false;
-        o.space = galley;
-    }
     s.enemies.truncate(1);
-    let e = &mut s.enemies[0];
-    e.kind = EnemyKind::Minion { card: minion.into(), veteran: false };
-    e.hp = hp;
-    e.max_hp = c.minions[minion].standard.hp;
-    e.fast = false;
-    e.space = galley;
-    e.track = Track::new(MINION_TRACK);
+    poke_duel(c, &mut s, 30, minion, hp);
     s
 }
 
@@ -351,9 +339,16 @@ fn duel_by_hand(c: &Catalogue, party: &[&str], minion: &str, hp: u32) -> Divinit
             ok_with(c, &mut s, seat, A::Accept);
         }
     }
-    let galley = ix_in(c, &s, "2");
+    poke_duel(c, &mut s, 20, minion, hp);
+    s
+}
+
+/// The pokes both set-ups made: every Origin standing in the Galley on
+/// `origin_hp`, the first enemy made a SLOW `minion` there on `hp`.
+fn poke_duel(c: &Catalogue, s: &mut DivinityState, origin_hp: u32, minion: &str, hp: u32) {
+    let galley = ix_in(c, s, "2");
     for o in &mut s.origins {
-        o.hp = 20;
+        o.hp = origin_hp;
         o.downed = false;
         o.space = galley;
     }
@@ -364,7 +359,6 @@ fn duel_by_hand(c: &Catalogue, party: &[&str], minion: &str, hp: u32) -> Divinit
     e.fast = false;
     e.space = galley;
     e.track = Track::new(MINION_TRACK);
-    s
 }
 
 #[test]
