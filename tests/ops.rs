@@ -382,3 +382,65 @@ fn the_healthcheck_fails_when_nothing_answers() {
     let out = Command::new(server_bin()).args(["--healthcheck", "--listen", &free.to_string()]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// The web client comes from the binary itself (embedded in the release
+/// build `.ci/run` tests): any page path gets `index.html`, never cached and
+/// under a strict Content-Security-Policy; its assets live under a versioned
+/// path and are cached for good in a release build; API paths stay JSON.
+#[tokio::test]
+async fn the_web_client_is_served_with_its_headers() {
+    let db = Db::sqlite("web");
+    let server = spawn(db.command());
+    let addr = &server.addr;
+    for path in ["/", "/join/K7QW2MZP", "/match/4b0c2f0e-4a57-4b5e-9c57-6f1f8f3c2a11"] {
+        let (status, head, body) = http_get_raw(addr, path, "").await;
+        assert_eq!(status, 200, "{path}: {head}");
+        assert!(head.contains("content-type: text/html"), "{head}");
+        assert!(head.contains("cache-control: no-cache"), "{head}");
+        assert!(head.contains("content-security-policy: default-src 'none'; script-src 'self'"), "{head}");
+        assert!(head.contains("x-frame-options: deny"), "{head}");
+        assert!(!body.contains("{{version}}"), "the version is filled in");
+    }
+    let (_, _, page) = http_get_raw(addr, "/", "").await;
+    let script = page
+        .split("src=\"")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap())
+        .find(|s| s.starts_with("/static/") && s.ends_with("/app.js"))
+        .expect("the page loads /static/{version}/app.js")
+        .to_owned();
+    let (status, head, body) = http_get_raw(addr, &script, "").await;
+    assert_eq!(status, 200, "{head}");
+    assert!(
+        head.contains("content-type: text/javascript") || head.contains("content-type: application/javascript"),
+        "{head}"
+    );
+    assert!(!body.is_empty());
+    let release = std::env::var("ATHLAS_SERVER_BIN").is_ok_and(|b| b.contains("/release/"));
+    if release {
+        assert!(head.contains("cache-control: public, max-age=31536000, immutable"), "{head}");
+    }
+    let etag = head.lines().find_map(|l| l.strip_prefix("etag: ")).expect("an etag").trim().to_owned();
+    let (status, _, _) = http_get_raw(addr, &script, &format!("If-None-Match: {etag}\r\n")).await;
+    assert_eq!(status, 304);
+    // An older version's path still gets the file, but not for good.
+    let (status, head, _) = http_get_raw(addr, "/static/000000000000/app.js", "").await;
+    assert_eq!(status, 200);
+    assert!(head.contains("cache-control: no-cache"), "{head}");
+    for missing in ["/static/000000000000/nope.js", "/static/x/../Cargo.toml", "/favicon.ico"] {
+        assert_eq!(http_get_raw(addr, missing, "").await.0, 404, "{missing}");
+    }
+    // The catalogue a client shows, straight from the engine's content.
+    let (status, games) = http(addr, "GET", "/api/games", None).await;
+    assert_eq!(status, 200);
+    let duel = games["games"].as_array().unwrap().iter().find(|g| g["game"] == "duel").expect("the duel").clone();
+    assert_eq!(duel["catalogue"], json!(["cards", "presets", "board"]), "{games}");
+    let (status, cards) = http(addr, "GET", "/api/games/duel/catalogue/cards", None).await;
+    assert_eq!(status, 200);
+    assert!(cards.as_array().is_some_and(|c| c.iter().any(|c| c["id"] == "shadow_ranger")), "{cards}");
+    let (status, origins) = http(addr, "GET", "/api/games/divinity/catalogue/origins", None).await;
+    assert!(status == 200 && origins.as_array().is_some_and(|o| !o.is_empty()), "{origins}");
+    assert_eq!(http(addr, "GET", "/api/games/divinity/catalogue/journal", None).await.0, 404, "not public");
+    let (status, body) = http(addr, "GET", "/api/nope", None).await;
+    assert_eq!((status, body["code"].as_str()), (404, Some("not_found")), "{body}");
+}

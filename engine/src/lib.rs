@@ -131,6 +131,10 @@ pub trait Ruleset {
     /// The game's own view already lists each seat's legal actions (the
     /// duel's `legal`): the server then sends no second list beside it.
     const LEGAL_IN_VIEW: bool = false;
+    /// The game's public reference content as `(name, JSON text)`: what a
+    /// player may read on the cards in the box (no deck order, nothing
+    /// dealt), for a client to show (the duel's card catalogue). Default: none.
+    const CATALOGUE: &'static [(&'static str, &'static str)] = &[];
 
     /// Number of seats a game of these options needs.
     fn seats(options: &Self::Options) -> usize;

@@ -19,6 +19,9 @@ pub trait Game: Send + Sync + 'static {
     /// The name on the wire and in the store.
     fn name(&self) -> &'static str;
     fn rules_version(&self) -> u32;
+    /// The game's public reference content, `(name, JSON text)`
+    /// ([`athlas_engine::Ruleset::CATALOGUE`]).
+    fn catalogue(&self) -> &'static [(&'static str, &'static str)];
     /// Check options (the server's own keys removed) by starting a game with
     /// them; returns the number of seats and where the new match stands.
     ///
@@ -100,6 +103,10 @@ where
         R::RULES_VERSION
     }
 
+    fn catalogue(&self) -> &'static [(&'static str, &'static str)] {
+        R::CATALOGUE
+    }
+
     fn check_options(&self, options: &Value, seed: u64) -> Result<Started, String> {
         let options: R::Options = serde_json::from_value(options.clone()).map_err(|e| e.to_string())?;
         let state = R::start(&options, seed).map_err(|e| e.to_string())?;
@@ -165,6 +172,9 @@ where
     }
     fn rules_version(&self) -> u32 {
         self.matches.rules_version()
+    }
+    fn catalogue(&self) -> &'static [(&'static str, &'static str)] {
+        self.matches.catalogue()
     }
     fn check_options(&self, options: &Value, seed: u64) -> Result<Started, String> {
         self.matches.check_options(options, seed)

@@ -22,6 +22,7 @@ pub mod room;
 pub mod secret;
 pub mod store;
 pub mod table;
+pub mod web;
 pub mod writer;
 
 use std::{future::Future, sync::Arc, time::Duration};
@@ -34,7 +35,7 @@ pub use games::{Game, Registry, RulesetGame};
 pub use hub::Hub;
 pub use store::Store;
 
-/// The whole HTTP surface: lobby, `/ws`, health. Shared by `main` and tests.
+/// The whole HTTP surface: lobby, `/ws`, health, the web client. Shared by `main` and tests.
 pub fn app(hub: Arc<Hub>) -> Router {
     Router::new()
         .merge(lobby::router())
@@ -42,6 +43,8 @@ pub fn app(hub: Arc<Hub>) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(lobby::ready))
         .route("/metrics", get(lobby::metrics))
+        .route("/static/{version}/{*path}", get(web::asset))
+        .fallback(web::fallback)
         .with_state(hub)
 }
 

@@ -7,6 +7,7 @@ use athlas_protocol::{code, CreateMatch, Created, Joined, MatchList, MatchSummar
 use axum::{
     extract::{rejection::JsonRejection, Path, Query, State},
     http::StatusCode,
+    response::IntoResponse,
     routing::{get, post},
     Json, Router,
 };
@@ -26,7 +27,50 @@ pub fn router() -> Router<Arc<Hub>> {
         .route("/api/matches", post(create_match).get(list_matches))
         .route("/api/matches/{match_id}", get(get_match))
         .route("/api/join/{join_code}", post(join))
+        .route("/api/games", get(list_games))
+        .route("/api/games/{game}/catalogue/{name}", get(catalogue))
         .merge(crate::campaign::router())
+}
+
+/// `GET /api/games`: the games this server hosts, with their rules
+/// version, whether they have campaigns, and their catalogue's files.
+async fn list_games(State(hub): State<Arc<Hub>>) -> Json<Value> {
+    let games: Vec<Value> = hub
+        .games
+        .names()
+        .filter_map(|name| hub.games.get(name))
+        .map(|g| {
+            json!({
+                "game": g.name(),
+                "rules_version": g.rules_version(),
+                "campaign": g.campaign().is_some(),
+                "catalogue": g.catalogue().iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    Json(json!({ "games": games }))
+}
+
+/// `GET /api/games/{game}/catalogue/{name}`: one of a game's reference
+/// files (the duel's `cards`, `presets`, `board`), as the engine reads it.
+async fn catalogue(
+    State(hub): State<Arc<Hub>>,
+    Path((game, name)): Path<(String, String)>,
+) -> Result<impl IntoResponse, ApiError> {
+    let g = hub.games.get(&game).ok_or_else(|| ApiError::NotFound(format!("this server does not host {game:?}")))?;
+    let (_, text) = g
+        .catalogue()
+        .iter()
+        .find(|(n, _)| *n == name)
+        .ok_or_else(|| ApiError::NotFound(format!("{game} has no catalogue file {name:?}")))?;
+    Ok((
+        [
+            (axum::http::header::CONTENT_TYPE, "application/json"),
+            // Content changes only with a new release.
+            (axum::http::header::CACHE_CONTROL, "public, max-age=300"),
+        ],
+        *text,
+    ))
 }
 
 /// `/readyz`: 200 when the store answers and is migrated; 503 otherwise

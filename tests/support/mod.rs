@@ -202,6 +202,20 @@ pub async fn http_text_as(
     (status, body)
 }
 
+/// A `GET` with extra request header lines; the status, the response's
+/// header block (names lower-cased) and its body.
+pub async fn http_get_raw(addr: &str, path: &str, headers: &str) -> (u16, String, String) {
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{headers}Connection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await.unwrap();
+    let text = String::from_utf8_lossy(&buf);
+    let status: u16 = text.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    (status, head.to_ascii_lowercase(), body.to_owned())
+}
+
 /// [`http_text`] with a JSON body.
 pub async fn http(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
     http_as(addr, method, path, None, body).await

@@ -334,6 +334,7 @@ impl Ruleset for Divinity {
     type Event = DivinityEvent;
     type View = DivinityView;
     const TAKE_BACK: bool = true;
+    const CATALOGUE: &'static [(&'static str, &'static str)] = crate::divinity::content::CATALOGUE;
 
     fn seats(options: &DivinityOptions) -> usize {
         options.campaign.as_ref().map_or(options.party.len(), |c| c.origins.len())

@@ -81,6 +81,8 @@ impl Duel {
 impl Ruleset for Duel {
     const GAME: &'static str = "duel";
     const RULES_VERSION: u32 = 2;
+    const CATALOGUE: &'static [(&'static str, &'static str)] =
+        &[("cards", card::CARDS_JSON), ("presets", card::PRESETS_JSON), ("board", board::DEFAULT_BOARD_JSON)];
     type Options = DuelOptions;
     type State = DuelState;
     type Action = DuelAction;

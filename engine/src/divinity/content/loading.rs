@@ -17,6 +17,19 @@ macro_rules! content {
     };
 }
 
+/// The player-facing reference files ([`crate::Ruleset::CATALOGUE`]): the
+/// Origins, their skills, talents, items, runes, statuses and dice. Not the
+/// locations, journal or enemies, which the game reveals as play finds them.
+pub const CATALOGUE: &[(&str, &str)] = &[
+    ("origins", content!("origins.json")),
+    ("skills", content!("skills.json")),
+    ("talents", content!("talents.json")),
+    ("items", content!("items.json")),
+    ("runes", content!("runes.json")),
+    ("statuses", content!("statuses.json")),
+    ("dice", content!("dice.json")),
+];
+
 const LOCATIONS: [&str; 5] = [
     content!("locations/tutorial.json"),
     content!("locations/shipwreck.json"),

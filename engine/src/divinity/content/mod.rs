@@ -17,6 +17,7 @@ mod loading;
 mod location_card;
 
 pub use card::*;
+pub use loading::CATALOGUE;
 pub use location_card::*;
 
 /// A content file is malformed or inconsistent.

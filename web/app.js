@@ -1,0 +1,2 @@
+// The Athlas web client's entry point.
+document.getElementById("app").textContent = "Athlas";
