@@ -66,6 +66,13 @@ pub async fn serve(
             hub.begin_shutdown();
         }
     };
+    // Frames are small and each is awaited by a player: send them at once
+    // instead of letting Nagle's algorithm hold one back for an ACK.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp: &mut tokio::net::TcpStream| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "TCP_NODELAY not set");
+        }
+    });
     axum::serve(listener, app(hub.clone())).with_graceful_shutdown(on_signal).await?;
     hub.shutdown(Duration::from_secs(hub.config.shutdown_grace_secs)).await;
     Ok(())

@@ -80,7 +80,8 @@ async fn server_rss(lobby: &Lobby) -> Option<f64> {
 /// Connect, send `first`, wait for the welcome, then keep the socket open
 /// (answering the server's pings) until aborted.
 async fn hold(addr: String, first: Value) -> Option<tokio::task::JoinHandle<()>> {
-    let (mut ws, _): (Ws, _) = tokio_tungstenite::connect_async(addr).await.ok()?;
+    let (mut ws, _): (Ws, _) =
+        tokio_tungstenite::connect_async_with_config(addr, Some(crate::net::ws_config()), true).await.ok()?;
     ws.send(Message::text(first.to_string())).await.ok()?;
     let welcome = tokio::time::timeout(Duration::from_secs(30), async {
         while let Some(Ok(m)) = ws.next().await {
