@@ -3,7 +3,8 @@
 //! (`content/duel/cards.json`); the engine interprets the vocabulary, so a new
 //! card is usually a data change.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 
@@ -472,6 +473,34 @@ pub struct Catalogue {
     /// The four texts of the Basic Powers card.
     pub basic_powers: Vec<String>,
     pub presets: Vec<Preset>,
+    /// `ac` and `di` again, hashed: the rules look a card up by id many
+    /// times per unit (armor, flying, relics) and a B-tree of strings was a
+    /// tenth of the server's CPU. The maps above keep their sorted order for
+    /// whoever iterates them.
+    fast_ac: HashMap<CardId, AcCard, BuildHasherDefault<Fnv>>,
+    fast_di: HashMap<CardId, DiCard, BuildHasherDefault<Fnv>>,
+}
+
+/// FNV-1a: fast for the short ids of cards; the ids are our own content,
+/// so no hash flooding is possible.
+#[derive(Debug, Clone, Copy)]
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
 }
 
 /// A content file did not load.
@@ -535,15 +564,17 @@ impl Catalogue {
                 }
             }
         }
-        Ok(Catalogue { ac, di, basic_powers: file.basic_powers, presets: pf.presets })
+        let fast_ac = ac.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let fast_di = di.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        Ok(Catalogue { ac, di, basic_powers: file.basic_powers, presets: pf.presets, fast_ac, fast_di })
     }
 
     pub fn card(&self, id: &str) -> Option<&AcCard> {
-        self.ac.get(id)
+        self.fast_ac.get(id)
     }
 
     pub fn di_card(&self, id: &str) -> Option<&DiCard> {
-        self.di.get(id)
+        self.fast_di.get(id)
     }
 
     pub fn preset(&self, id: &str) -> Option<&Preset> {
