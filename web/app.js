@@ -1,2 +1,118 @@
-// The Athlas web client's entry point.
-document.getElementById("app").textContent = "Athlas";
+// The Athlas web client: routes by path (the server answers every page path
+// with this page) and draws the lobby or a game.
+
+import { api } from "./net.js";
+import { h, showError, setConn } from "./ui.js";
+import { games, remember } from "./seats.js";
+import { duelPage } from "./duel.js";
+
+const app = document.getElementById("app");
+let leave = null; // the current page's clean-up (closes its socket)
+
+export function go(path, replace = false) {
+  if (replace) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
+  route();
+}
+
+async function route() {
+  if (leave) { leave(); leave = null; }
+  setConn("idle");
+  app.replaceChildren();
+  const path = location.pathname;
+  let m;
+  try {
+    if (path === "/" || path === "") return lobby();
+    if ((m = path.match(/^\/join\/([A-Za-z0-9]+)$/))) return await join(m[1]);
+    if ((m = path.match(/^\/match\/([0-9a-f-]{36})$/))) return (leave = duelPage(app, m[1], false));
+    if ((m = path.match(/^\/watch\/([0-9a-f-]{36})$/))) return (leave = duelPage(app, m[1], true));
+    app.append(h("p", {}, "No such page. ", h("a", { href: "/", "data-link": true }, "Back to the lobby")));
+  } catch (e) {
+    showError(e.code ?? "error", e.message);
+  }
+}
+
+/// `/join/CODE`: take the free seat, keep its token, go to the game (the
+/// code page is replaced in the history so Back does not join again).
+async function join(code) {
+  app.append(h("p", {}, `Joining ${code}…`));
+  try {
+    const j = await api("POST", `/api/join/${encodeURIComponent(code)}`);
+    remember(j.match_id, { token: j.token, seat: j.seat, game: "duel" });
+    go(`/match/${j.match_id}`, true);
+  } catch (e) {
+    app.replaceChildren(h("p", {}, `Could not join ${code}: ${e.message}`), h("a", { href: "/", "data-link": true }, "Back to the lobby"));
+    showError(e.code, e.message);
+  }
+}
+
+function lobby() {
+  const points = h("input", { type: "number", min: 1, max: 500, value: 250, "data-test": "summoning-points", id: "points" });
+  const mode = h("select", { "data-test": "mode", id: "mode" },
+    h("option", { value: "correspondence" }, "Correspondence (no timers)"),
+    h("option", { value: "live" }, "Live (timed response windows)"));
+  const priv = h("input", { type: "checkbox", "data-test": "private", id: "private" });
+  const create = async (ev) => {
+    ev.preventDefault();
+    const options = { summoning_points: Number(points.value), live: mode.value === "live" };
+    if (priv.checked) options.private = true;
+    try {
+      const c = await api("POST", "/api/matches", { game: "duel", options });
+      remember(c.match_id, { token: c.token, seat: c.seat, join_code: c.join_code, game: "duel" });
+      go(`/match/${c.match_id}`);
+    } catch (e) { showError(e.code, e.message); }
+  };
+  const form = h("form", { class: "card", onsubmit: create },
+    h("h2", {}, "New duel"),
+    h("label", { for: "mode" }, "Mode "), mode,
+    h("label", { for: "points" }, " Summoning points "), points,
+    h("label", {}, " ", priv, " private (not listed)"),
+    h("div", {}, h("button", { type: "submit", "data-test": "create-duel" }, "Create duel")));
+
+  const open = h("ul", { "data-test": "open-matches", class: "list" }, h("li", {}, "Loading…"));
+  const active = h("ul", { "data-test": "active-matches", class: "list" });
+  const mine = h("ul", { "data-test": "my-games", class: "list" });
+  for (const [id, g] of Object.entries(games()).sort((a, b) => b[1].saved_at - a[1].saved_at)) {
+    mine.append(h("li", { "data-match-id": id },
+      `${g.game ?? "duel"} · seat ${g.seat} · ${id.slice(0, 8)} `,
+      h("a", { href: `/match/${id}`, "data-link": true, "data-test": "resume" }, "Resume")));
+  }
+  if (!mine.children.length) mine.append(h("li", {}, "None yet: create or join a game."));
+  const joinCode = h("input", { placeholder: "join code", "data-test": "join-code", "aria-label": "join code", size: 10 });
+  app.append(
+    h("section", { class: "lobby" },
+      form,
+      h("form", { class: "card", onsubmit: (ev) => { ev.preventDefault(); if (joinCode.value.trim()) go(`/join/${joinCode.value.trim()}`); } },
+        h("h2", {}, "Join with a code"), joinCode, " ", h("button", { type: "submit" }, "Join")),
+      h("div", { class: "card" }, h("h2", {}, "My games"), mine),
+      h("div", { class: "card" }, h("h2", {}, "Open duels"), open),
+      h("div", { class: "card" }, h("h2", {}, "Being played"), active)));
+  listMatches(open, "open");
+  listMatches(active, "active");
+}
+
+async function listMatches(ul, status) {
+  try {
+    const { matches } = await api("GET", `/api/matches?status=${status}`);
+    ul.replaceChildren();
+    for (const m of matches.filter((m) => m.game === "duel")) {
+      ul.append(h("li", { "data-match-id": m.match_id },
+        `${m.live ? "live" : "correspondence"} · ${m.seats_taken.length}/${m.seats} seats · move ${m.seq} `,
+        status === "open" && m.join_code ? h("a", { href: `/join/${m.join_code}`, "data-link": true, "data-test": "join" }, "Join") : null, " ",
+        h("a", { href: `/watch/${m.match_id}`, "data-link": true, "data-test": "watch" }, "Watch")));
+    }
+    if (!ul.children.length) ul.append(h("li", {}, status === "open" ? "No open duel: create one." : "None."));
+  } catch (e) {
+    ul.replaceChildren(h("li", {}, `Could not list matches: ${e.message}`));
+  }
+}
+
+// Links inside the app change the page without a reload.
+document.addEventListener("click", (ev) => {
+  const a = ev.target.closest("a[data-link]");
+  if (!a || ev.ctrlKey || ev.metaKey || ev.shiftKey || a.target) return;
+  ev.preventDefault();
+  go(a.getAttribute("href"));
+});
+window.addEventListener("popstate", route);
+route();
