@@ -185,7 +185,7 @@ export function duelPage(root, matchId, spectator) {
       h("h3", {}, `Divine Intervention stack (${d.di.length}/4 cards, ${dp}/8 divine points; top first)`),
       h("ol", {}, ...d.di.map((id, k) => h("li", {}, name(id), " ",
         h("button", { "aria-label": `remove ${name(id)}`, onclick: () => { d.di.splice(k, 1); render(); } }, "×")))),
-      h("details", { open: d.diOpen, ontoggle: (ev) => { d.diOpen = ev.target.open; } }, h("summary", {}, "Add a DI card"),
+      h("details", { open: d.diOpen, ontoggle: (ev) => { d.diOpen = ev.target.open; } }, h("summary", { "data-test": "di-toggle" }, "Add a DI card"),
         h("ul", { class: "catalogue" }, ...catalogue.divine_interventions.map((c) => h("li", {},
           h("button", { "data-test": "di-card", "data-card": c.id, disabled: d.di.includes(c.id) || d.di.length >= 4,
             onclick: () => { d.di.push(c.id); render(); } }, "+"),
