@@ -185,7 +185,15 @@ pub fn temp_dir(name: &str) -> PathBuf {
 }
 
 pub fn config(data_dir: &Path) -> Config {
-    Config { data_dir: data_dir.to_owned(), listen: ([127, 0, 0, 1], 0).into(), ..Config::default() }
+    // Tests play as fast as the machine goes, far above a person's 20
+    // frames a second; the rate limit has tests of its own (server.rs).
+    Config {
+        data_dir: data_dir.to_owned(),
+        listen: ([127, 0, 0, 1], 0).into(),
+        rate_per_sec: 1e6,
+        rate_burst: 1e6,
+        ..Config::default()
+    }
 }
 
 /// A running server.
