@@ -217,7 +217,18 @@ impl Connection {
 
     async fn on_text(&mut self, text: &str) {
         if !self.bucket.take() {
-            return self.reply(ServerMsg::error(None, code::RATE_LIMITED, "too many frames; slow down"));
+            // An `act` dropped here is answered by its own id, so the client
+            // knows which one to send again (the id alone is read).
+            #[derive(serde::Deserialize)]
+            struct IdOnly {
+                id: Option<u64>,
+            }
+            let id = if text.len() <= self.hub.config.max_frame_bytes {
+                serde_json::from_str::<IdOnly>(text).ok().and_then(|f| f.id)
+            } else {
+                None
+            };
+            return self.reply(ServerMsg::error(id, code::RATE_LIMITED, "too many frames; slow down"));
         }
         if text.len() > self.hub.config.max_frame_bytes {
             return self.reply(ServerMsg::error(

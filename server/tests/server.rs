@@ -385,6 +385,10 @@ async fn each_connection_has_a_rate_limit() {
         answers.push(m["code"].as_str().unwrap_or(m["type"].as_str().unwrap()).to_owned());
     }
     assert_eq!(answers, ["pong", "pong", "pong", "rate_limited", "rate_limited"]);
+    // A dropped act is answered with its own id, to be sent again.
+    c.send(json!({"type": "act", "id": 42, "action": {"type": "pass"}})).await;
+    let m = c.recv().await;
+    assert_eq!((m["code"].as_str(), m["id"].as_u64()), (Some("rate_limited"), Some(42)), "{m}");
     server.stop().await;
 }
 
