@@ -199,7 +199,9 @@ impl Player {
             }
             "error" => {
                 let code = f.code.unwrap_or_default();
-                if f.id.is_none() && code == athlas_protocol::code::RATE_LIMITED {
+                // Dropped, not refused: the act in flight is sent again
+                // (the server names its id, or none for other frames).
+                if code == athlas_protocol::code::RATE_LIMITED {
                     return Observed::RateLimited;
                 }
                 if f.id.is_some() && self.in_flight.as_ref().map(|i| i.id) == f.id {
