@@ -73,22 +73,22 @@ function lobby() {
   const active = h("ul", { "data-test": "active-matches", class: "list" });
   const mine = h("ul", { "data-test": "my-games", class: "list" });
   for (const [id, g] of Object.entries(games()).sort((a, b) => b[1].saved_at - a[1].saved_at)) {
-    mine.append(h("li", { "data-match-id": id },
+    mine.append(h("li", { "data-match-id": id, "data-test": "my-game" },
       `${g.game ?? "duel"} · seat ${g.seat} · ${id.slice(0, 8)} `,
       h("a", { href: `/match/${id}`, "data-link": true, "data-test": "resume" }, "Resume")));
   }
   if (!mine.children.length) mine.append(h("li", {}, "None yet: create or join a game."));
   const joinCode = h("input", { placeholder: "join code", "data-test": "join-code", "aria-label": "join code", size: 10 });
-  app.append(
-    h("section", { class: "lobby" },
+  const lobbyEl = h("section", { class: "lobby", "data-test": "lobby", "data-ready": "false" },
       form,
       h("form", { class: "card", onsubmit: (ev) => { ev.preventDefault(); if (joinCode.value.trim()) go(`/join/${joinCode.value.trim()}`); } },
-        h("h2", {}, "Join with a code"), joinCode, " ", h("button", { type: "submit" }, "Join")),
+        h("h2", {}, "Join with a code"), joinCode, " ", h("button", { type: "submit", "data-test": "join-submit" }, "Join")),
       h("div", { class: "card" }, h("h2", {}, "My games"), mine),
       h("div", { class: "card" }, h("h2", {}, "Open duels"), open),
-      h("div", { class: "card" }, h("h2", {}, "Being played"), active)));
-  listMatches(open, "open");
-  listMatches(active, "active");
+      h("div", { class: "card" }, h("h2", {}, "Being played"), active));
+  app.append(lobbyEl);
+  // data-ready: both listings answered (or failed in words): tests wait on it.
+  Promise.all([listMatches(open, "open"), listMatches(active, "active")]).then(() => { lobbyEl.dataset.ready = "true"; });
 }
 
 async function listMatches(ul, status) {
@@ -96,7 +96,7 @@ async function listMatches(ul, status) {
     const { matches } = await api("GET", `/api/matches?status=${status}`);
     ul.replaceChildren();
     for (const m of matches.filter((m) => m.game === "duel")) {
-      ul.append(h("li", { "data-match-id": m.match_id },
+      ul.append(h("li", { "data-match-id": m.match_id, "data-test": "match-row", "data-status": status },
         `${m.live ? "live" : "correspondence"} · ${m.seats_taken.length}/${m.seats} seats · move ${m.seq} `,
         status === "open" && m.join_code ? h("a", { href: `/join/${m.join_code}`, "data-link": true, "data-test": "join" }, "Join") : null, " ",
         h("a", { href: `/watch/${m.match_id}`, "data-link": true, "data-test": "watch" }, "Watch")));

@@ -1,66 +1,90 @@
-// A duel's page: the Creation Phase (Alpha builder, presets, DI stack),
-// then the hex board. Everything shown comes from the server's view and
-// events; the actions offered are the view's `legal` list, nothing else.
+// A duel's page (/match/ID for a seat, /watch/ID for a spectator): the
+// Creation Phase, then the board, then the end screen. Everything shown
+// comes from the server's frames; the actions offered are the view's
+// `legal` list only (plus resign and auto-pass, which the protocol accepts
+// without listing). Nothing is kept about the other seat beyond what the
+// server sent in the last view, the events and, at the end, the reveals.
 
-import { api, Connection } from "./net.js";
-import { h, s, showError, setConn } from "./ui.js";
+import { Connection } from "./net.js";
+import { h, showError, setConn } from "./ui.js";
 import { seatOf, remember } from "./seats.js";
-import { describeAction, describeEvent } from "./words.js";
+import { describeAction, describeEvent, unitName, hexName, target } from "./words.js";
 import { verifyReveal } from "./verify.js";
+import { loadCatalogue, name, card, statLine, genusOf } from "./duel/cards.js";
+import { creationPane, newDraft } from "./duel/creation.js";
+import { boardSvg, anchors, kindOf, key } from "./duel/board.js";
 
-let catalogue = null; // {ac_cards, divine_interventions}, from the server
-let presets = null;
-
-async function loadCatalogue() {
-  if (!catalogue) {
-    const [cards, p] = await Promise.all([
-      api("GET", "/api/games/duel/catalogue/cards"),
-      api("GET", "/api/games/duel/catalogue/presets"),
-    ]);
-    presets = p.presets;
-    catalogue = cards;
-  }
-}
+const PHASE = { creation: "creation", command: "play", finished: "ended" };
 
 export function duelPage(root, matchId, spectator) {
   const mine = spectator ? null : seatOf(matchId);
   if (!spectator && !mine) {
-    root.append(h("p", {}, "This browser holds no seat in this match. ",
-      h("a", { href: `/watch/${matchId}`, "data-link": true }, "Watch it instead")));
+    root.append(h("section", { "data-test": "no-seat", class: "card" },
+      h("p", {}, "This browser holds no seat in this match. "),
+      h("a", { href: `/watch/${matchId}`, "data-link": true, "data-test": "watch-instead" }, "Watch it instead")));
     return null;
   }
   const st = {
-    matchId, seat: mine?.seat ?? null, view: null, status: null, seq: 0, log: [],
-    commitments: {}, reveals: {}, verified: {}, draft: newDraft(), timer: null, timerAt: 0, selected: null,
+    matchId, seat: mine?.seat ?? null, view: null, seq: -1, log: [], campaign: false,
+    commitments: {}, reveals: {}, verified: {}, draft: null, creationError: null,
+    timer: null, timerAt: 0, conn: "connecting",
+    mode: null,        // null | "di": what clicks on the board pick
+    power: null,       // a card id: only that card's powers are picked on the board
+    selected: null,    // hex key of the selected hex
+    cursor: null,      // hex key holding the board's keyboard focus
+    confirmResign: false, lastError: null,
   };
-  const page = h("section", { class: "duel", "data-test": "board", "data-seq": 0 });
+  const page = h("section", { class: "duel", "data-test": "match", "data-match-id": matchId, "data-seq": -1, "data-phase": "loading", "data-conn": "connecting",
+    "data-role": spectator ? "spectator" : "player" }, h("p", {}, "Connecting…"));
   root.append(page);
-  loadCatalogue().then(() => render(), (e) => showError(e.code, `catalogue: ${e.message}`));
+  loadCatalogue().then(() => render(), (e) => showError(e.code, `The cards could not be loaded: ${e.message}`));
+
+  const waiting = new Map(); // act id -> {action, onError}
   const conn = new Connection({
     token: mine?.token, matchId,
-    onState: (state) => setConn(state),
+    onState: (state) => { st.conn = state; setConn(state); page.dataset.conn = state; },
     onFrame: (f) => onFrame(f),
   });
-  const tick = setInterval(() => { if (st.timer !== null) renderTimer(); }, 500);
+  const tick = setInterval(renderTimer, 250);
+
+  function act(action, onError) {
+    st.lastError = null;
+    const id = conn.act(action);
+    waiting.set(id, { action, onError });
+  }
 
   function onFrame(f) {
     switch (f.type) {
       case "welcome":
-        st.seat = f.seat; st.view = f.view; st.status = f.status; st.seq = f.seq; setTimer(f.timer_ms);
+        st.seat = f.seat; st.campaign = !!f.campaign_id;
+        if (f.seq < st.seq) st.log = []; // a different history: start over
+        st.view = f.view; st.seq = f.seq; setTimer(f.timer_ms);
         break;
       case "update":
-        st.view = f.view; st.status = f.status; st.seq = f.seq; setTimer(f.timer_ms);
-        for (const e of f.events ?? []) st.log.push(describeEvent(e));
+        if (f.seq <= st.seq) return; // already applied
+        st.view = f.view; st.seq = f.seq; setTimer(f.timer_ms);
+        for (const e of f.events ?? []) st.log.push({ seq: f.seq, event: e.event, text: describeEvent(e, { view: f.view, seat: st.seat }) });
+        if (st.log.length > 400) st.log.splice(0, st.log.length - 400);
+        // A choice made for a view that is gone no longer holds.
+        st.mode = null; st.power = null; st.selected = null; st.confirmResign = false;
         break;
+      case "ack": waiting.delete(f.id); return;
       case "commitment": st.commitments[f.seat] = f.hash; break;
       case "reveal":
         st.reveals[f.seat] = f;
         verifyReveal(f).then((ok) => { st.verified[f.seat] = ok; render(); });
         break;
-      case "error":
+      case "error": {
+        const w = f.id != null ? waiting.get(f.id) : null;
+        if (f.id != null) waiting.delete(f.id);
+        if (f.code === "rate_limited" && w) { setTimeout(() => act(w.action, w.onError), 1000); return; }
         showError(f.code, f.message);
+        st.lastError = { code: f.code, message: f.message };
         if (f.code === "bad_token") remember(matchId, { stale: true });
+        if (w?.onError) w.onError(st.lastError);
+        else render();
         return;
+      }
       default: return;
     }
     render();
@@ -71,276 +95,405 @@ export function duelPage(root, matchId, spectator) {
     st.timerAt = performance.now();
   }
 
-  function renderTimer() {
-    const el = page.querySelector("[data-test=timer]");
-    if (!el || st.timer === null) return;
-    const left = Math.max(0, st.timer - (performance.now() - st.timerAt));
-    el.textContent = `${Math.ceil(left / 1000)} s left to answer`;
+  function timeLeft() {
+    return st.timer === null ? null : Math.max(0, st.timer - (performance.now() - st.timerAt));
   }
 
-  const act = (a) => conn.act(a);
+  function renderTimer() {
+    const left = timeLeft();
+    for (const el of page.querySelectorAll("[data-test=timer]")) {
+      if (left === null) { el.textContent = ""; el.dataset.ms = ""; continue; }
+      el.dataset.ms = Math.round(left);
+      el.textContent = `${Math.ceil(left / 1000)} s left`;
+      el.classList.toggle("urgent", left < 10000);
+    }
+  }
+
+  // ----- rendering -----
 
   function render() {
-    page.dataset.seq = st.seq;
-    if (!st.view) return;
     const v = st.view;
-    const creating = v.phase.phase === "creation";
-    page.classList.toggle("creating", creating);
-    page.replaceChildren(header(v), creating ? creation(v) : board(v), creating ? null : sidePanel(v));
+    page.dataset.seq = st.seq;
+    if (!v) return;
+    const phase = PHASE[v.phase.phase] ?? v.phase.phase;
+    page.dataset.phase = phase;
+    page.dataset.seat = st.seat ?? "";
+    if (st.seat !== null && !st.draft) st.draft = newDraft(st.campaign ? 4 : 3);
+    const focusKey = document.activeElement?.closest?.("[data-focus]")?.dataset.focus;
+    const ctx = { st, view: v, act, render, commitments: commitmentsView };
+    page.className = `duel phase-${phase}`;
+    page.replaceChildren(...[
+      header(v),
+      phase === "creation" ? creationPane(ctx) : null,
+      phase === "play" ? playPane(v) : null,
+      phase === "ended" ? endPane(v) : null,
+      phase !== "creation" ? logCard() : null].filter(Boolean));
     renderTimer();
+    if (focusKey) {
+      const el = page.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
+      if (el) el.focus({ preventScroll: true });
+    }
   }
 
   function header(v) {
     const me = st.seat;
     const entry = seatOf(matchId);
-    let phase;
+    let text;
     if (v.phase.phase === "finished") {
       const o = v.phase.outcome;
-      phase = o.result === "draw" ? "The game ended in a draw." : (o.seat === me ? "You won!" : `Seat ${o.seat} won.`);
+      text = o.result === "draw" ? "The game ended in a draw." : (me === null ? `Seat ${o.seat} won.` : o.seat === me ? "You won!" : "You lost.");
     } else if (v.phase.phase === "creation") {
-      phase = "Creation Phase: each player builds three Alphas and a DI stack in secret.";
+      text = "Creation Phase: each player builds three Alphas and a Divine Intervention stack in secret.";
     } else {
-      const waiting = v.waiting_for ?? [];
-      phase = `Turn ${v.turn} · seat ${v.active} is active · ` +
-        (me !== null && waiting.includes(me) ? "your move" : `waiting for seat ${waiting.join(", ") || "—"}`);
+      const w = v.waiting_for ?? [];
+      text = `Turn ${v.turn} · ${v.active === me ? "your turn" : `seat ${v.active}'s turn`} · ${stepWords(v)} · ` +
+        (me !== null && w.includes(me) ? "your move" : `waiting for ${w.map((s) => (s === me ? "you" : `seat ${s}`)).join(", ") || "—"}`);
     }
+    const link = entry?.join_code ? `${location.origin}/join/${entry.join_code}` : null;
+    const opponentMissing = v.phase.phase === "creation" && me === 0 && link;
     return h("div", { class: "status-bar" },
-      h("span", { "data-test": "status" }, phase),
-      me === null ? h("span", { class: "tag" }, "spectating") : h("span", { class: "tag" }, `you are seat ${me}`),
-      entry?.join_code && v.phase.phase === "creation"
-        ? h("span", { class: "share" }, "Invite: ",
-          h("a", { href: `/join/${entry.join_code}`, "data-test": "join-link" }, `${location.origin}/join/${entry.join_code}`), " ",
-          h("button", { onclick: () => navigator.clipboard?.writeText(`${location.origin}/join/${entry.join_code}`) }, "Copy"))
-        : null,
-      h("span", { "data-test": "timer", class: "timer" }));
+      h("span", { "data-test": "status", "data-waiting": (v.waiting_for ?? []).join(" "), "data-active": v.active ?? "" }, text),
+      me === null ? h("span", { class: "tag", "data-test": "spectating" }, "spectating") : h("span", { class: `tag seat${me}`, "data-test": "you", "data-seat": me }, `you are seat ${me}`),
+      h("span", { class: "timer", "data-test": "timer", "aria-live": "off" }),
+      opponentMissing ? h("span", { class: "share" }, "Invite your opponent: ",
+        h("a", { href: link, "data-test": "join-link", rel: "nofollow" }, link), " ",
+        h("button", { class: "small", "data-test": "copy-link", "data-focus": "copy-link", onclick: () => navigator.clipboard?.writeText(link) }, "Copy")) : null,
+      h("a", { href: `/watch/${matchId}`, "data-link": true, class: "small-link", "data-test": "watch-link" }, "spectator view"));
   }
 
-  // ----- Creation Phase -----
+  function stepWords(v) {
+    const s = v.step?.step;
+    if (s === "first_turn") return "first turn: summon one unit, or up to three costing 60 at most";
+    if (s === "activation") return v.activation ? `unit ${v.activation.unit} is active` : "activations";
+    if (s === "summoning") return "summoning";
+    return s ?? "";
+  }
 
-  function creation(v) {
-    const me = st.seat;
-    const mineLocked = me !== null && v.players[me]?.locked;
-    if (me === null || mineLocked) {
-      return h("div", { class: "card" },
-        h("p", {}, mineLocked ? "Your creation is locked in. Waiting for your opponent." : "The players are building their Alphas."),
-        commitmentsView());
+  // ----- the board -----
+
+  function legalOf(v) { return v.legal ?? []; }
+
+  /// The actions picked on the board in the current mode.
+  function boardActions(v) {
+    const legal = legalOf(v);
+    if (st.mode === "di") return legal.filter((a) => a.type === "cast_di" && anchors(a, v).length);
+    if (st.power) return legal.filter((a) => a.type === "use_power" && a.card === st.power && anchors(a, v).length);
+    return legal.filter((a) => a.type !== "cast_di" && anchors(a, v).length);
+  }
+
+  function hotMap(v) {
+    const hot = new Map();
+    for (const a of boardActions(v)) for (const hx of anchors(a, v)) {
+      const k = key(hx);
+      if (!hot.has(k)) hot.set(k, new Set());
+      hot.get(k).add(kindOf(a));
     }
-    if (!catalogue) return h("p", {}, "Loading the cards…");
-    return builder(v);
+    return hot;
   }
 
-  function builder(v) {
-    const d = st.draft;
-    const filter = h("select", { "data-test": "card-filter", "aria-label": "card type",
-      onchange: (ev) => { d.filter = ev.target.value; render(); } },
-    ...["all", "genus", "ability", "equipment", "spell"].map((k) => h("option", { value: k, selected: d.filter === k }, k)));
-    const cards = catalogue.ac_cards.filter((c) => d.filter === "all" || c.kind === d.filter);
-    const used = new Set(d.alphas.flat());
-    const list = h("ul", { class: "catalogue", "data-test": "catalogue" },
-      ...cards.map((c) => h("li", { "data-card": c.id, class: used.has(c.id) ? "used" : "" },
-        h("button", { "data-test": "add-card", "data-card": c.id, disabled: used.has(c.id),
-          onclick: () => { d.alphas[d.current].push(c.id); render(); } }, "+"),
-        " ", h("strong", {}, c.name), ` · ${c.kind} · ${c.cost} pts`, h("div", { class: "text" }, c.text))));
-    const slots = d.alphas.map((cards, i) => alphaSlot(cards, i));
-    const presetButtons = (v.legal ?? []).filter((a) => a.type === "use_preset").map((a) =>
-      h("button", { "data-test": "preset", "data-preset": a.preset, onclick: () => act(a) }, `Use preset “${a.preset.replaceAll("_", " ")}”`));
-    const total = d.alphas.reduce((n, cards) => n + stats(cards).cost, 0);
-    return h("div", { class: "creation" },
-      h("div", { class: "card" },
-        h("h2", {}, "Your Alphas"),
-        h("p", {}, `Creation points spent: ${total} of ${v.max_points}`, total > v.max_points ? " — over the limit" : ""),
-        h("div", { class: "slots" }, ...slots),
-        diBuilder(),
-        h("button", { "data-test": "lock-creation", class: "primary", onclick: lock }, "Lock in my creation"),
-        h("h3", {}, "Or take a whole preset"), h("div", { class: "presets" }, ...presetButtons)),
-      h("div", { class: "card" }, h("h2", {}, "Cards "), filter, list));
-  }
-
-  function alphaSlot(cards, i) {
-    const d = st.draft;
-    const others = new Set(d.alphas.filter((_, k) => k !== i).flat());
-    const st2 = stats(cards, others);
-    const loader = h("select", { "data-test": "preset-alpha", "aria-label": `fill Alpha ${i + 1} from a preset`,
-      onchange: (ev) => {
-        const [p, k] = ev.target.value.split(":");
-        const preset = presets.find((x) => x.id === p);
-        if (preset) { d.alphas[i] = [...preset.alphas[Number(k)]]; render(); }
-      } },
-    h("option", { value: "" }, "fill from a preset…"),
-    ...presets.flatMap((p) => p.alphas.map((a, k) => h("option", { value: `${p.id}:${k}` }, `${p.id} · ${a.map(name).join(", ")}`))));
-    return h("div", { class: `slot ${d.current === i ? "current" : ""}`, "data-test": "alpha", "data-alpha": i,
-      onclick: (ev) => { if (ev.target.tagName !== "SELECT" && ev.target.tagName !== "OPTION" && d.current !== i) { d.current = i; render(); } } },
-    h("h3", {}, `Alpha ${i + 1}`, d.current === i ? " (adding here)" : ""),
-    h("ul", {}, ...cards.map((id, k) => h("li", {}, name(id), " ",
-      h("button", { "aria-label": `remove ${name(id)}`, onclick: () => { cards.splice(k, 1); render(); } }, "×")))),
-    h("p", { class: "stats" }, `cost ${st2.cost} · life ${st2.life} · hands ${st2.red}/${st2.green} · spells ${st2.spells}/${st2.spellPoints}`),
-    ...st2.broken.map((b) => h("p", { class: "broken", "data-test": "violation" }, b)),
-    loader);
-  }
-
-  function diBuilder() {
-    const d = st.draft;
-    const dp = d.di.reduce((n, id) => n + (catalogue.divine_interventions.find((c) => c.id === id)?.divine_points ?? 0), 0);
-    return h("div", { class: "di" },
-      h("h3", {}, `Divine Intervention stack (${d.di.length}/4 cards, ${dp}/8 divine points; top first)`),
-      h("ol", {}, ...d.di.map((id, k) => h("li", {}, name(id), " ",
-        h("button", { "aria-label": `remove ${name(id)}`, onclick: () => { d.di.splice(k, 1); render(); } }, "×")))),
-      h("details", { open: d.diOpen, ontoggle: (ev) => { d.diOpen = ev.target.open; } }, h("summary", { "data-test": "di-toggle" }, "Add a DI card"),
-        h("ul", { class: "catalogue" }, ...catalogue.divine_interventions.map((c) => h("li", {},
-          h("button", { "data-test": "di-card", "data-card": c.id, disabled: d.di.includes(c.id) || d.di.length >= 4,
-            onclick: () => { d.di.push(c.id); render(); } }, "+"),
-          " ", h("strong", {}, c.name), ` · ${c.divine_points} dp`, h("div", { class: "text" }, c.text))))));
-  }
-
-  function lock() {
-    const d = st.draft;
-    act({ type: "create", alphas: d.alphas.filter((a) => a.length).map((cards) => ({ cards })), di_stack: d.di });
-  }
-
-  function commitmentsView() {
-    const items = Object.entries(st.commitments).map(([seat, hash]) =>
-      h("li", { "data-test": "commitment", "data-seat": seat }, `Seat ${seat} committed: `, h("code", {}, hash.slice(0, 16) + "…"),
-        st.reveals[seat] ? (st.verified[seat] === undefined ? " checking…"
-          : h("strong", { "data-test": "verified", "data-ok": String(st.verified[seat]) }, st.verified[seat] ? " ✔ verified" : " ✘ MISMATCH")) : ""));
-    return items.length ? h("div", {}, h("h3", {}, "Commitments"), h("ul", {}, ...items)) : null;
-  }
-
-  // ----- The board -----
-
-  function board(v) {
-    const size = 26;
-    const legal = v.legal ?? [];
-    const pos = ([q, r]) => [size * Math.sqrt(3) * (q + r / 2), size * 1.5 * r];
-    const key = (hx) => `${hx[0]},${hx[1]}`;
-    const unitAt = new Map(v.units.map((u) => [key(u.hex), u]));
-    const sel = st.selected;
-    const forSel = legal.filter((a) => involves(a, sel, unitAt));
-    const hot = new Set();
-    for (const a of (sel ? forSel : legal)) for (const hx of hexesOf(a, v)) hot.add(key(hx));
-    const xs = v.hexes.map((x) => pos(x.hex));
-    const minX = Math.min(...xs.map((p) => p[0])) - size * 1.2, maxX = Math.max(...xs.map((p) => p[0])) + size * 1.2;
-    const minY = Math.min(...xs.map((p) => p[1])) - size * 1.2, maxY = Math.max(...xs.map((p) => p[1])) + size * 1.2;
-    const corners = [...Array(6)].map((_, i) => {
-      const a = Math.PI / 180 * (60 * i - 30);
-      return `${(size * 0.96 * Math.cos(a)).toFixed(1)},${(size * 0.96 * Math.sin(a)).toFixed(1)}`;
-    }).join(" ");
-    const svg = s("svg", { viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`, class: "hexboard", role: "grid", "aria-label": "the board" },
-      ...v.hexes.map((x) => {
-        const [px, py] = pos(x.hex);
-        const k = key(x.hex);
-        const u = unitAt.get(k);
-        return s("g", { transform: `translate(${px.toFixed(1)},${py.toFixed(1)})`, class: `hex ${x.terrain} ${hot.has(k) ? "legal" : ""} ${sel && sel.hex && key(sel.hex) === k ? "selected" : ""}`,
-          "data-test": "hex", "data-q": x.hex[0], "data-r": x.hex[1], tabindex: 0, role: "gridcell",
-          "aria-label": `${x.terrain} ${x.hex[0]},${x.hex[1]}${u ? `, unit ${u.id} of seat ${u.owner}` : ""}${x.relics ? `, ${x.relics} relic` : ""}`,
-          onclick: () => clickHex(x.hex, u),
-          onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); clickHex(x.hex, u); } } },
-        s("polygon", { points: corners, class: x.summoning !== undefined ? `summoning s${x.summoning}` : "" }),
-        x.relics ? s("polygon", { points: "0,-9 7,0 0,9 -7,0", class: "relic" }) : null,
-        u ? s("g", { class: `unit seat${u.owner} ${u.activated ? "done" : ""}`, "data-test": "unit", "data-unit": u.id },
-          s("circle", { r: size * 0.62 }),
-          s("text", { y: 4, "text-anchor": "middle" }, `${u.owner === st.seat ? "" : "⚔"}A${u.alpha + 1}`),
-          u.flying ? s("text", { y: -12, "text-anchor": "middle", class: "badge" }, "✈") : null,
-          u.holds_relics ? s("text", { y: 18, "text-anchor": "middle", class: "badge" }, "◆") : null) : null);
-      }));
-    const buttons = (sel ? forSel : legal).filter((a) => sel || !hexesOf(a, v).length || a.type === "activate");
-    return h("div", { class: "play" },
-      h("div", { class: "board-wrap" }, svg,
-        sel ? h("p", {}, `Selected ${sel.unit !== undefined ? `unit ${sel.unit}` : `hex ${sel.hex}`} `, h("button", { onclick: () => { st.selected = null; render(); } }, "clear")) : null),
-      h("div", { class: "actions card" },
-        h("h3", {}, st.seat === null ? "Spectating" : legal.length ? "Your options" : "Nothing to do now"),
-        ...buttons.slice(0, 80).map((a) => h("button", { "data-test": "action", "data-type": a.type, "data-action": JSON.stringify(a),
-          onclick: () => { st.selected = null; act(a); } }, describeAction(a))),
-        st.seat !== null && v.phase.phase !== "finished" ? h("button", { class: "danger", "data-test": "action", "data-type": "resign",
-          onclick: () => { if (confirm("Resign this game?")) act({ type: "resign" }); } }, "Resign") : null));
-  }
-
-  function clickHex(hx, unit) {
-    const legal = st.view.legal ?? [];
-    const unitAt = new Map(st.view.units.map((u) => [`${u.hex[0]},${u.hex[1]}`, u]));
-    const here = { hex: hx, unit: unit?.id };
-    const matching = legal.filter((a) => involves(a, here, unitAt));
-    // One action for this hex or unit: do it; several: show them.
-    if (matching.length === 1 && !(unit && matching[0].type === "activate" && st.selected?.unit === unit.id)) {
+  function clickHex(hx) {
+    const v = st.view;
+    const k = key(hx);
+    st.cursor = k;
+    const matching = boardActions(v).filter((a) => anchors(a, v).some((x) => key(x) === k));
+    if (matching.length === 1 && matching[0].type !== "activate") {
       st.selected = null;
       act(matching[0]);
+      render();
       return;
     }
-    st.selected = here;
+    st.selected = st.selected === k && !matching.length ? null : k;
     render();
   }
 
-  function sidePanel(v) {
-    const players = v.players.map((p) => h("div", { class: "player card", "data-seat": p.seat },
-      h("h3", {}, `Seat ${p.seat}${p.seat === st.seat ? " (you)" : ""}`),
-      h("p", {}, `summoning points spent ${p.spent}/${v.max_points} · DI cards ${p.di_count}`),
-      p.di_stack ? h("p", {}, "Your DI stack: ", p.di_stack.map(name).join(", ") || "empty") : null,
-      h("ul", {}, ...p.alphas.map((a) => h("li", {},
-        `Alpha ${a.index + 1}: `,
-        a.design ? a.design.cards.map(name).join(", ") : "hidden",
-        a.life !== null ? ` · life ${a.life}/${a.max_life}` : "",
-        a.cubes?.length ? ` · cubes ${a.cubes.map(([c, n]) => `${name(c)} ${n}`).join(", ")}` : "")))));
-    return h("aside", { class: "side" },
-      ...players,
-      v.phase.phase === "finished" ? h("div", { class: "card", "data-test": "outcome" }, h("h3", {}, "Game over"), commitmentsView()) : commitmentsView(),
-      h("div", { class: "card" }, h("h3", {}, "What happened"),
-        h("ol", { class: "log", "data-test": "log", reversed: true }, ...st.log.slice(-60).reverse().map((t) => h("li", {}, t)))));
+  function hexKey(ev, hx) {
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); clickHex(hx); return; }
+    if (ev.key === "Escape") { st.selected = null; st.mode = null; st.power = null; render(); return; }
+    const d = moves[ev.key];
+    if (!d) return;
+    ev.preventDefault();
+    const to = [hx[0] + d[0], hx[1] + d[1]];
+    const el = page.querySelector(`[data-test=hex][data-q="${to[0]}"][data-r="${to[1]}"]`);
+    if (!el) return;
+    page.querySelectorAll("[data-test=hex][tabindex='0']").forEach((x) => x.setAttribute("tabindex", "-1"));
+    el.setAttribute("tabindex", "0");
+    st.cursor = key(to);
+    el.focus();
+  }
+
+  function actionButton(a, v, extra = {}) {
+    return h("button", {
+      "data-test": "action", "data-type": a.type, "data-action": JSON.stringify(a), "data-focus": `act:${JSON.stringify(a)}`,
+      class: extra.class ?? "", onclick: () => { st.selected = null; act(a); },
+    }, extra.label ?? describeAction(a, { view: v, seat: st.seat }));
+  }
+
+  function playPane(v) {
+    const hot = hotMap(v);
+    if (!st.cursor) st.cursor = key(v.hexes[Math.floor(v.hexes.length / 2)].hex);
+    const svg = boardSvg({ view: v, me: st.seat, hot, selected: st.selected, cursor: st.cursor, onHex: clickHex, onKey: hexKey });
+    return h("div", { class: "play" },
+      h("div", { class: "board-col" },
+        modeBar(v),
+        h("div", { class: "board-wrap" }, svg),
+        choicesCard(v),
+        legend()),
+      h("aside", { class: "side" },
+        windowCard(v),
+        drawCard(v),
+        optionsCard(v),
+        diCard(v),
+        ...v.players.map((p) => playerCard(v, p)),
+        activeDisCard(v),
+        commitmentsView()));
+  }
+
+  function modeBar(v) {
+    const n = boardActions(v).length;
+    let text;
+    if (st.mode === "di") text = `Casting ${name(v.players[st.seat]?.di_stack?.[0])}: pick a highlighted target (${n} choices).`;
+    else if (st.power) text = `${name(st.power)}: pick a highlighted target (${n} choices).`;
+    else if (st.seat === null) text = "Spectating: the board as everyone sees it.";
+    else if (n) text = "Highlighted hexes: click one to act (yellow: activate, blue: summon, green: move, red: target).";
+    else text = (v.waiting_for ?? []).includes(st.seat) ? "Nothing to pick on the board: see your options." : "Waiting for your opponent.";
+    return h("div", { class: "mode-bar", "data-test": "mode", "data-mode": st.mode ?? (st.power ? "power" : "play"), "data-power": st.power ?? undefined },
+      h("span", {}, text),
+      st.mode || st.power ? h("button", { class: "small", "data-test": "cancel-mode", "data-focus": "cancel-mode", onclick: () => { st.mode = null; st.power = null; st.selected = null; render(); } }, "Cancel") : null);
+  }
+
+  function choicesCard(v) {
+    if (!st.selected) return null;
+    const k = st.selected;
+    const hx = k.split(",").map(Number);
+    const x = v.hexes.find((e) => key(e.hex) === k);
+    const here = v.units.filter((u) => key(u.hex) === k);
+    const matching = boardActions(v).filter((a) => anchors(a, v).some((y) => key(y) === k));
+    return h("div", { class: "card choices", "data-test": "choices", "data-q": hx[0], "data-r": hx[1] },
+      h("h3", {}, `Hex ${hexName(hx)}: ${x?.terrain ?? "?"}${x?.relics ? `, ${x.relics} relic` : ""}`,
+        h("button", { class: "small close", "data-test": "close-choices", "data-focus": "close-choices", "aria-label": "close", onclick: () => { st.selected = null; render(); } }, "×")),
+      ...here.map((u) => unitInfo(v, u)),
+      matching.length ? h("div", { class: "choice-list" }, ...matching.map((a) => h("button", {
+        "data-test": "choice", "data-type": a.type, "data-action": JSON.stringify(a), "data-focus": `choice:${JSON.stringify(a)}`,
+        class: a.type === "activate" ? "primary" : "", onclick: () => { st.selected = null; act(a); },
+      }, describeAction(a, { view: v, seat: st.seat })))) : h("p", { class: "hint" }, "Nothing to do on this hex now."));
+  }
+
+  function unitInfo(v, u) {
+    const alpha = v.players[u.owner]?.alphas?.[u.alpha];
+    const conds = (u.conditions ?? []).map((c) => (typeof c === "string" ? c : `${Object.keys(c)[0]} ${JSON.stringify(Object.values(c)[0])}`));
+    return h("div", { class: "unit-info", "data-test": "unit-info", "data-unit": u.id },
+      h("strong", {}, unitName(u.id, v, st.seat)),
+      h("div", { class: "stats" }, [
+        alpha?.life != null ? `Alpha life ${alpha.life}/${alpha.max_life}` : null,
+        `armor left ${u.armor_left[0]} physical, ${u.armor_left[1]} magical`,
+        u.flying ? "flying" : null, u.holds_relics ? "holds a relic" : null,
+        u.activated ? "activated this turn" : null, u.exposed ? "exposed" : null,
+        u.controller !== u.owner ? `controlled by seat ${u.controller}` : null,
+        ...conds].filter(Boolean).join(" · ")),
+      alpha?.design ? h("ul", { class: "unit-cards" }, ...alpha.design.cards.map((id) => h("li", {}, h("strong", {}, name(id)), ": ", card(id)?.text ?? ""))) : null);
+  }
+
+  function legend() {
+    return h("details", { class: "legend", "data-test": "legend" }, h("summary", { "data-test": "legend-toggle" }, "Legend"),
+      h("ul", {},
+        h("li", {}, "Green: plains (height 1) · brown with ▲: hill (height 2) · blue: water (height 1) · grey with ▼: crater (height 0)."),
+        h("li", {}, "Thick blue or red border: a seat's summoning hex. Gold diamond: a relic."),
+        h("li", {}, "Units: blue seat 0, red seat 1; circle Alpha 1, square Alpha 2, triangle Alpha 3; the label is the Alpha's number and genus initials; faded: already activated; ✈ flying; small gold diamond: holds a relic; dot: under a condition or DI."),
+        h("li", {}, "Keyboard: Tab to the board, arrow keys move between hexes, Enter or Space picks, Escape cancels.")));
+  }
+
+  function windowCard(v) {
+    const pend = v.pending_di;
+    if (v.window === null && !pend && !v.casualty && !v.relic_choice) return null;
+    const legal = legalOf(v);
+    const mineToAnswer = v.window === st.seat && st.seat !== null;
+    const parts = [];
+    if (pend) {
+      const [caster, c] = pend;
+      parts.push(h("p", { "data-test": "pending-di", "data-caster": caster, "data-card": c },
+        `${caster === st.seat ? "You" : `Seat ${caster}`} cast ${name(c)}`,
+        v.pending_target ? target(v.pending_target, { view: v, seat: st.seat }) : "",
+        ". ", h("span", { class: "text" }, card(c)?.text ?? "")));
+    }
+    if (v.window !== null) {
+      parts.push(h("p", {}, mineToAnswer ? "Your response window is open: cast your top Divine Intervention or pass." : `Seat ${v.window}'s response window is open.`));
+    }
+    if (v.casualty) parts.push(h("p", { "data-test": "casualty" }, v.casualty.seat === st.seat ? "Choose which of your units dies (highlighted)." : `Seat ${v.casualty.seat} chooses a casualty.`));
+    if (v.relic_choice) parts.push(h("p", { "data-test": "relic-choice" }, v.relic_choice.seat === st.seat ? `Does ${unitName(v.relic_choice.unit, v, st.seat)} take its relic along?` : `Seat ${v.relic_choice.seat} decides whether the relic goes along.`));
+    const castable = legal.some((a) => a.type === "cast_di");
+    return h("div", { class: `card window${mineToAnswer ? " mine" : ""}`, "data-test": "window", "data-seat": v.window ?? "", role: "region", "aria-label": "response window" },
+      h("h3", {}, "Answer", " ", h("span", { class: "timer", "data-test": "timer" })),
+      ...parts,
+      h("div", {},
+        ...legal.filter((a) => a.type === "pass" || a.type === "carry_relic").map((a) => actionButton(a, v, { class: a.type === "pass" ? "" : "primary" })),
+        mineToAnswer && castable ? castButton(v) : null));
+  }
+
+  function castButton(v) {
+    const legal = legalOf(v).filter((a) => a.type === "cast_di");
+    const top = v.players[st.seat]?.di_stack?.[0];
+    const untargeted = legal.filter((a) => !anchors(a, v).length);
+    if (legal.length === 1 && untargeted.length === 1) return actionButton(legal[0], v, { class: "primary" });
+    return h("button", {
+      class: "primary", "data-test": "cast-di", "data-card": top, "data-focus": "cast-di",
+      onclick: () => { st.mode = "di"; st.power = null; st.selected = null; render(); },
+    }, `Cast ${name(top)}: pick its target`);
+  }
+
+  function drawCard(v) {
+    const legal = legalOf(v);
+    if (v.draw_offer === null || v.draw_offer === undefined) return null;
+    return h("div", { class: "card draw", "data-test": "draw-offer", "data-seat": v.draw_offer },
+      h("p", {}, v.draw_offer === st.seat ? "You offered a draw; waiting for the answer." : `Seat ${v.draw_offer} offers a draw.`),
+      ...legal.filter((a) => a.type === "accept_draw" || a.type === "decline_draw").map((a) => actionButton(a, v, { class: a.type === "accept_draw" ? "primary" : "" })));
+  }
+
+  function optionsCard(v) {
+    if (st.seat === null) return h("div", { class: "card", "data-test": "actions" }, h("h3", {}, "Spectating"), h("p", { class: "hint" }, "You see what both players see in public."));
+    const legal = legalOf(v);
+    const onBoard = legal.filter((a) => a.type !== "cast_di" && anchors(a, v).length);
+    const groups = new Map();
+    for (const a of onBoard) {
+      const g = a.type === "use_power" ? `power:${a.card}` : a.type;
+      if (!groups.has(g)) groups.set(g, []);
+      groups.get(g).push(a);
+    }
+    const buttons = [];
+    for (const [g, list] of groups) {
+      if (g.startsWith("power:")) {
+        const c = g.slice(6);
+        buttons.push(h("button", {
+          "data-test": "power", "data-card": c, "data-focus": `power:${c}`, class: st.power === c ? "on" : "",
+          onclick: () => { st.power = st.power === c ? null : c; st.mode = null; st.selected = null; render(); },
+        }, `${name(c)}: ${list.length} target${list.length > 1 ? "s" : ""} — pick on the board`));
+      } else if (g === "activate" || list.length <= 4) {
+        for (const a of list) buttons.push(actionButton(a, v));
+      } else {
+        buttons.push(h("p", { class: "hint", "data-test": "board-hint", "data-type": g },
+          `${list.length} ${g === "move" ? "moves" : g === "summon" ? "summons" : g.replaceAll("_", " ")}: pick a highlighted hex.`));
+      }
+    }
+    const plain = legal.filter((a) => !anchors(a, v).length && !["pass", "carry_relic", "accept_draw", "decline_draw", "cast_di", "discard_di"].includes(a.type));
+    const waitingForMe = (v.waiting_for ?? []).includes(st.seat);
+    return h("div", { class: "card actions", "data-test": "actions" },
+      h("h3", {}, waitingForMe ? "Your options" : "Not your move"),
+      v.activation ? h("p", { class: "stats", "data-test": "activation", "data-unit": v.activation.unit },
+        `${unitName(v.activation.unit, v, st.seat)}: ${v.activation.m} m and ${v.activation.a} a left`) : null,
+      ...buttons,
+      ...plain.map((a) => actionButton(a, v, { class: a.type === "end_turn" || a.type === "end_activation" ? "primary" : "" })),
+      allActions(v),
+      resignBox(v));
+  }
+
+  /// Every legal action in one list: the keyboard's and the tests' sure way.
+  function allActions(v) {
+    const legal = legalOf(v);
+    if (!legal.length) return null;
+    const sel = h("select", { "data-test": "any-action", "data-focus": "any-action", "aria-label": "every legal action" },
+      ...legal.map((a, i) => h("option", { value: i, "data-action": JSON.stringify(a) }, describeAction(a, { view: v, seat: st.seat }))));
+    return h("details", { class: "all-actions", "data-test": "all-actions" },
+      h("summary", { "data-test": "all-actions-toggle" }, `Every legal action (${legal.length})`),
+      sel, " ",
+      h("button", { "data-test": "any-action-do", "data-focus": "any-action-do", onclick: () => { const a = legal[Number(sel.value)]; if (a) act(a); } }, "Do it"));
+  }
+
+  function resignBox(v) {
+    if (v.phase.phase === "finished") return null;
+    if (!st.confirmResign) {
+      return h("div", { class: "resign" }, h("button", { class: "danger", "data-test": "resign", "data-focus": "resign", onclick: () => { st.confirmResign = true; render(); } }, "Resign…"));
+    }
+    return h("div", { class: "resign confirm", role: "alertdialog", "aria-label": "confirm resigning" },
+      h("span", {}, "Resign this game? Your opponent wins. "),
+      h("button", { class: "danger", "data-test": "resign-confirm", "data-focus": "resign-confirm", onclick: () => { st.confirmResign = false; act({ type: "resign" }); } }, "Yes, resign"),
+      h("button", { "data-test": "resign-cancel", "data-focus": "resign-cancel", onclick: () => { st.confirmResign = false; render(); } }, "No"));
+  }
+
+  function diCard(v) {
+    if (st.seat === null) return null;
+    const p = v.players[st.seat];
+    const legal = legalOf(v);
+    const stack = p?.di_stack ?? [];
+    const cast = legal.filter((a) => a.type === "cast_di");
+    return h("div", { class: "card di", "data-test": "di", "data-count": stack.length },
+      h("h3", {}, `Your Divine Interventions (${stack.length})`),
+      stack.length ? h("ol", { "data-test": "my-di-stack" }, ...stack.map((id, i) => h("li", { "data-card": id, class: i === 0 ? "next" : "" },
+        h("strong", {}, name(id)), i === 0 ? " (next)" : "", h("div", { class: "text" }, card(id)?.text ?? "")))) : h("p", { class: "hint" }, "Your stack is empty."),
+      p?.di_cast_this_turn ? h("p", { class: "hint" }, "You cast one this turn already.") : null,
+      cast.length && v.window !== st.seat ? castButton(v) : null,
+      ...legal.filter((a) => a.type === "discard_di").map((a) => actionButton(a, v, { class: "small" })),
+      v.phase.phase === "command" ? h("label", { class: "auto-pass" },
+        h("input", { type: "checkbox", "data-test": "auto-pass", "data-focus": "auto-pass", checked: p?.auto_pass ? true : undefined,
+          onchange: (ev) => act({ type: "set_auto_pass", on: ev.target.checked }) }),
+        " pass my response windows automatically") : null);
+  }
+
+  function playerCard(v, p) {
+    const you = p.seat === st.seat;
+    return h("div", { class: `card player seat${p.seat}`, "data-test": "player", "data-seat": p.seat, "data-spent": p.spent, "data-di-count": p.di_count },
+      h("h3", {}, you ? `You (seat ${p.seat})` : `Seat ${p.seat}`, v.active === p.seat ? h("span", { class: "tag" }, "active") : null),
+      h("p", { class: "stats", "data-test": "summoning-points", "data-left": v.max_points - p.spent },
+        `summoning points ${v.max_points - p.spent} left of ${v.max_points} · ${p.di_count} DI card${p.di_count === 1 ? "" : "s"} in the stack`),
+      h("ul", { class: "alphas" }, ...p.alphas.map((a) => {
+        const g = genusOf(a.design?.cards);
+        const units = v.units.filter((u) => u.owner === p.seat && u.alpha === a.index);
+        return h("li", { "data-test": "alpha-status", "data-seat": p.seat, "data-alpha": a.index, "data-revealed": String(a.revealed), "data-life": a.life ?? "" },
+          h("span", { class: `shape alpha${a.index}` }), h("strong", {}, `Alpha ${a.index + 1}`), g ? ` ${g.name}` : a.design ? "" : " (hidden)",
+          you && !a.revealed ? h("small", {}, " not revealed yet") : null,
+          a.life !== null ? h("div", { class: "life" },
+            h("meter", { min: 0, max: a.max_life || 1, value: a.life, "data-test": "life", "aria-label": `Alpha ${a.index + 1} life` }),
+            ` life ${a.life}/${a.max_life} · cost ${a.cost}`) : null,
+          units.length ? h("div", { class: "stats" }, `units: ${units.map((u) => `${u.id} at ${hexName(u.hex)}`).join(", ")}`) : null,
+          a.cubes?.length ? h("div", { class: "stats", "data-test": "cubes" }, "cubes: ", a.cubes.map(([c, n]) => `${name(c)} ${"■".repeat(n)} (${n})`).join(", ")) : null,
+          a.design && (a.revealed || you) ? h("details", { class: "alpha-cards" }, h("summary", {}, "cards"),
+            h("ul", {}, ...a.design.cards.map((id) => h("li", {}, h("strong", {}, name(id)), ` — ${statLine(card(id) ?? {})}. `, card(id)?.text ?? "")))) : null);
+      })));
+  }
+
+  function activeDisCard(v) {
+    if (!v.active_dis?.length) return null;
+    return h("div", { class: "card", "data-test": "active-dis" }, h("h3", {}, "Divine Interventions in effect"),
+      h("ul", {}, ...v.active_dis.map((d) => h("li", { "data-card": d.card, "data-owner": d.owner },
+        `${name(d.card)} of ${d.owner === st.seat ? "yours" : `seat ${d.owner}`}`, d.unit != null ? ` on ${unitName(d.unit, v, st.seat)}` : "",
+        d.cubes ? ` · ${d.cubes} cube${d.cubes > 1 ? "s" : ""}` : ""))));
+  }
+
+  function logCard() {
+    return h("div", { class: "card log-card" }, h("h3", {}, "What happened"),
+      h("ol", { class: "log", "data-test": "log", reversed: true, "aria-live": "polite" },
+        ...st.log.slice(-150).reverse().map((e) => h("li", { "data-test": "log-entry", "data-seq": e.seq, "data-event": e.event }, e.text))));
+  }
+
+  function commitmentsView() {
+    const seats = Object.keys(st.commitments).sort();
+    if (!seats.length) return null;
+    return h("div", { class: "card commitments", "data-test": "commitments" }, h("h3", {}, "Commitments"),
+      h("p", { class: "hint" }, "Each seat's creation was hashed when locked in; at the end the server shows it and this page checks the hash."),
+      h("ul", {}, ...seats.map((seat) => {
+        const ok = st.verified[seat];
+        const state = !st.reveals[seat] ? "locked" : ok === undefined ? "pending" : String(ok);
+        return h("li", { "data-test": "commitment", "data-seat": seat, "data-hash": st.commitments[seat], "data-verified": state },
+          `Seat ${seat}${Number(seat) === st.seat ? " (you)" : ""}: `, h("code", { title: st.commitments[seat] }, st.commitments[seat].slice(0, 16) + "…"), " ",
+          state === "true" ? h("strong", { class: "ok", "data-test": "verified" }, "✔ matches what was played")
+            : state === "false" ? h("strong", { class: "broken", "data-test": "verified" }, "✘ does NOT match")
+              : state === "pending" ? "checking…" : "sealed until the end");
+      })));
+  }
+
+  function endPane(v) {
+    const o = v.phase.outcome;
+    const me = st.seat;
+    const title = o.result === "draw" ? "A draw" : me === null ? `Seat ${o.seat} won` : o.seat === me ? "You won!" : "You lost";
+    return h("div", { class: "end", "data-test": "end", "data-result": o.result, "data-winner": o.seat ?? "" },
+      h("div", { class: "card end-title" }, h("h2", {}, title), h("p", {}, "Both creations, as locked in before the first turn:"),
+        h("a", { href: "/", "data-link": true, "data-test": "back-to-lobby" }, "Back to the lobby")),
+      commitmentsView(),
+      h("div", { class: "reveals" }, ...Object.values(st.reveals).sort((a, b) => a.seat - b.seat).map((r) => h("div", { class: `card seat${r.seat}`, "data-test": "reveal", "data-seat": r.seat },
+        h("h3", {}, `Seat ${r.seat}${r.seat === me ? " (you)" : ""}`),
+        h("ol", {}, ...(r.secret?.alphas ?? []).map((a) => h("li", {}, a.cards.map(name).join(", ")))),
+        h("p", {}, "Divine Interventions: ", (r.secret?.di_stack ?? []).map(name).join(" → ") || "none")))),
+      h("div", { class: "board-col" }, h("div", { class: "board-wrap" }, boardSvg({ view: v, me, hot: new Map(), selected: null, cursor: null, onHex: () => {}, onKey: () => {} }))));
   }
 
   return () => { clearInterval(tick); conn.close(); };
-}
-
-function newDraft() {
-  return { alphas: [[], [], []], di: [], current: 0, filter: "all", diOpen: false };
-}
-
-function card(id) {
-  return catalogue?.ac_cards.find((c) => c.id === id) ?? catalogue?.divine_interventions.find((c) => c.id === id);
-}
-
-function name(id) {
-  return card(id)?.name ?? String(id).replaceAll("_", " ");
-}
-
-/// An Alpha's cost, life and the creation restrictions it breaks, as a
-/// guide while building (the server's refusal has the last word).
-function stats(cards, others = new Set()) {
-  const cs = cards.map(card).filter(Boolean);
-  const sum = (f) => cs.reduce((n, c) => n + (f(c) ?? 0), 0);
-  const out = {
-    cost: sum((c) => c.cost), life: sum((c) => c.life), green: sum((c) => c.hands), red: sum((c) => c.needs_hands),
-    spellPoints: sum((c) => c.spell_points), spells: sum((c) => (c.kind === "spell" ? c.cost : 0)), broken: [],
-  };
-  const genus = cs.filter((c) => c.kind === "genus").length;
-  if (cards.length && genus !== 1) out.broken.push(`needs exactly one genus card (has ${genus})`);
-  if (out.red > out.green) out.broken.push(`more red hands than green (${out.red} > ${out.green})`);
-  for (const id of cards.filter((id) => others.has(id))) out.broken.push(`${name(id)} is in another Alpha: your set has one of each card`);
-  if (out.spells > out.spellPoints) out.broken.push(`spells cost ${out.spells} but it has ${out.spellPoints} spell points`);
-  return out;
-}
-
-/// Whether an action concerns the selected unit or hex.
-function involves(a, sel, unitAt) {
-  if (!sel) return false;
-  const t = a.target ?? {};
-  const unitIds = [a.unit, a.to?.length === undefined ? a.to : undefined, t.unit].filter((x) => x !== undefined);
-  if (sel.unit !== undefined && unitIds.includes(sel.unit)) return true;
-  const hx = [a.hex, Array.isArray(a.to) ? a.to : undefined, t.hex, t.dest, ...(t.hexes ?? [])].filter(Boolean);
-  if (sel.hex && hx.some((x) => x[0] === sel.hex[0] && x[1] === sel.hex[1])) return true;
-  if (sel.hex && t.unit !== undefined) {
-    const u = unitAt.get(`${sel.hex[0]},${sel.hex[1]}`);
-    if (u && u.id === t.unit) return true;
-  }
-  return false;
-}
-
-/// The hexes an action points at (for highlighting).
-function hexesOf(a, v) {
-  const t = a.target ?? {};
-  const out = [a.hex, Array.isArray(a.to) ? a.to : undefined, t.hex, t.dest, ...(t.hexes ?? [])].filter(Boolean);
-  const unitIds = [a.unit, typeof a.to === "number" ? a.to : undefined, t.unit].filter((x) => x !== undefined);
-  for (const id of unitIds) {
-    const u = v.units.find((x) => x.id === id);
-    if (u) out.push(u.hex);
-  }
-  return out;
 }

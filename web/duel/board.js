@@ -1,0 +1,136 @@
+// The hex board in SVG: terrain and heights, summoning hexes, relics, units
+// by owner and Alpha, and the hexes the legal actions are about. Pure
+// drawing plus the helpers that tie an action to its hexes.
+
+import { s } from "../ui.js";
+import { genusOf } from "./cards.js";
+
+export const SIZE = 30;
+export const key = (hx) => `${hx[0]},${hx[1]}`;
+const HEIGHT = { hill: 2, plains: 1, water: 1, crater: 0 };
+export const heightOf = (terrain) => HEIGHT[terrain] ?? 1;
+
+/// How the board shows an action: the class its hexes get.
+export function kindOf(a) {
+  switch (a.type) {
+    case "summon": return "summon";
+    case "activate": return "activate";
+    case "move": case "pass_relic": return "move";
+    case "choose_casualty": return "casualty";
+    default: return "target";
+  }
+}
+
+/// The hexes an action is picked on (empty: it has no place on the board).
+export function anchors(a, v) {
+  const unitHex = (id) => v.units.find((u) => u.id === id)?.hex;
+  const t = a.target ?? {};
+  const out = [];
+  switch (a.type) {
+    case "summon": out.push(a.hex); break;
+    case "activate": case "choose_casualty": out.push(unitHex(a.unit)); break;
+    case "move": out.push(a.to); break;
+    case "pass_relic": out.push(unitHex(a.to)); break;
+    case "use_power": case "cast_di":
+      if (t.unit !== undefined) out.push(unitHex(t.unit));
+      if (t.hex) out.push(t.hex);
+      for (const x of t.hexes ?? []) out.push(x);
+      if (t.dest) out.push(t.dest);
+      break;
+    default: break;
+  }
+  return out.filter(Boolean);
+}
+
+const corners = (r) => [...Array(6)].map((_, i) => {
+  const a = (Math.PI / 180) * (60 * i - 30);
+  return `${(r * Math.cos(a)).toFixed(1)},${(r * Math.sin(a)).toFixed(1)}`;
+}).join(" ");
+
+export const pos = ([q, r]) => [SIZE * Math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r];
+
+/// Short label of a unit's Alpha: the genus's initials once public.
+function unitLabel(v, u) {
+  const g = genusOf(v.players?.[u.owner]?.alphas?.[u.alpha]?.design?.cards);
+  const initials = g ? g.name.split(/\s+/).filter((w) => /^[A-Z]/.test(w)).map((w) => w[0]).join("").slice(0, 2) : "";
+  return `${u.alpha + 1}${initials}`;
+}
+
+/// The SVG. `o` = {view, me, hot: Map(hexKey -> Set(kinds)), selected: hexKey|null,
+/// cursor: hexKey, onHex(hex), onKey(ev, hex)}.
+export function boardSvg(o) {
+  const v = o.view;
+  const unitsAt = new Map();
+  for (const u of v.units) {
+    const k = key(u.hex);
+    if (!unitsAt.has(k)) unitsAt.set(k, []);
+    unitsAt.get(k).push(u);
+  }
+  const xs = v.hexes.map((x) => pos(x.hex));
+  const pad = SIZE * 1.1;
+  const minX = Math.min(...xs.map((p) => p[0])) - pad, maxX = Math.max(...xs.map((p) => p[0])) + pad;
+  const minY = Math.min(...xs.map((p) => p[1])) - pad, maxY = Math.max(...xs.map((p) => p[1])) + pad;
+  const hexPts = corners(SIZE * 0.97);
+  const innerPts = corners(SIZE * 0.7);
+  const diOn = new Map();
+  for (const d of v.active_dis ?? []) if (d.unit !== undefined && d.unit !== null) diOn.set(d.unit, d);
+  return s("svg", {
+    viewBox: `${minX.toFixed(0)} ${minY.toFixed(0)} ${(maxX - minX).toFixed(0)} ${(maxY - minY).toFixed(0)}`,
+    class: "hexboard", role: "grid", "aria-label": "the board: arrow keys move, Enter or Space picks", "data-test": "board",
+  },
+  ...v.hexes.map((x) => {
+    const [px, py] = pos(x.hex);
+    const k = key(x.hex);
+    const here = unitsAt.get(k) ?? [];
+    const kinds = o.hot.get(k);
+    const height = heightOf(x.terrain);
+    const cls = ["hex", x.terrain, ...(kinds ? [...kinds].map((t) => `hot-${t}`) : []), o.selected === k ? "selected" : ""].join(" ");
+    const label = [`${x.terrain} [${x.hex[0]},${x.hex[1]}], height ${height}`,
+      x.summoning !== undefined ? `summoning hex of ${x.summoning === o.me ? "yours" : `seat ${x.summoning}`}` : null,
+      x.relics ? `${x.relics} relic${x.relics > 1 ? "s" : ""}` : null,
+      ...here.map((u) => `${u.owner === o.me ? "your" : `seat ${u.owner}'s`} unit ${u.id}, Alpha ${u.alpha + 1}`),
+      kinds ? `can ${[...kinds].join(", ")}` : null].filter(Boolean).join(", ");
+    return s("g", {
+      transform: `translate(${px.toFixed(1)},${py.toFixed(1)})`, class: cls,
+      "data-test": "hex", "data-q": x.hex[0], "data-r": x.hex[1], "data-terrain": x.terrain, "data-height": height,
+      "data-relics": x.relics, "data-summoning": x.summoning, "data-hot": kinds ? [...kinds].join(" ") : undefined,
+      "data-selected": o.selected === k ? "true" : undefined, "data-focus": `hex:${k}`,
+      tabindex: o.cursor === k ? 0 : -1, role: "gridcell", "aria-label": label,
+      onclick: () => o.onHex(x.hex), onkeydown: (ev) => o.onKey(ev, x.hex),
+    },
+    s("title", {}, label),
+    s("polygon", { points: hexPts, class: "ground" }),
+    x.terrain === "hill" ? s("polygon", { points: innerPts, class: "hill-top" }) : null,
+    x.terrain === "crater" ? s("circle", { r: SIZE * 0.5, class: "crater-rim" }) : null,
+    x.terrain === "water" ? s("path", { d: "M-14,8 q3.5,-4 7,0 t7,0 t7,0 t7,0", class: "wave" }) : null,
+    x.summoning !== undefined ? s("polygon", { points: hexPts, class: `summoning s${x.summoning}` }) : null,
+    s("text", { x: 0, y: SIZE * 0.78, class: "coord", "text-anchor": "middle" }, `${x.hex[0]},${x.hex[1]}`),
+    height !== 1 ? s("text", { x: -SIZE * 0.55, y: -SIZE * 0.3, class: "height", "text-anchor": "middle" }, height === 2 ? "▲" : "▼") : null,
+    x.relics ? s("g", { class: "relic", "data-test": "relic", "data-count": x.relics },
+      s("polygon", { points: "0,-10 8,0 0,10 -8,0", transform: here.length ? `translate(${SIZE * 0.5},${-SIZE * 0.4}) scale(0.7)` : "" }),
+      x.relics > 1 ? s("text", { x: SIZE * 0.5, y: -SIZE * 0.2, class: "badge" }, String(x.relics)) : null) : null,
+    ...here.map((u, i) => unitGlyph(v, o.me, u, i, here.length, diOn.get(u.id))),
+    kinds ? s("polygon", { points: hexPts, class: "hot-ring" }) : null);
+  }));
+}
+
+function unitGlyph(v, me, u, i, n, di) {
+  const dx = n > 1 ? (i - (n - 1) / 2) * SIZE * 0.55 : 0;
+  const r = n > 1 ? SIZE * 0.42 : SIZE * 0.58;
+  const conds = (u.conditions ?? []).map((c) => (typeof c === "string" ? c : Object.keys(c)[0]));
+  const cls = ["unit", `seat${u.owner}`, `alpha${u.alpha}`, u.owner === me ? "mine" : "theirs",
+    u.activated ? "done" : "", u.controller !== u.owner ? "controlled" : ""].join(" ");
+  return s("g", {
+    class: cls, transform: `translate(${dx.toFixed(1)},0)`,
+    "data-test": "unit", "data-unit": u.id, "data-owner": u.owner, "data-controller": u.controller, "data-alpha": u.alpha,
+    "data-activated": String(u.activated), "data-relic": String(u.holds_relics), "data-flying": String(u.flying),
+  },
+  u.alpha === 0 ? s("circle", { r, class: "body" })
+    : u.alpha === 1 ? s("rect", { x: -r * 0.88, y: -r * 0.88, width: r * 1.76, height: r * 1.76, rx: 4, class: "body" })
+      : s("polygon", { points: `0,${-r} ${r},${r * 0.8} ${-r},${r * 0.8}`, class: "body" }),
+  s("text", { y: 4, "text-anchor": "middle", class: "label" }, unitLabel(v, u)),
+  u.flying ? s("text", { x: r * 0.9, y: -r * 0.5, class: "badge", "text-anchor": "middle" }, "✈") : null,
+  u.holds_relics ? s("polygon", { points: "0,-6 5,0 0,6 -5,0", transform: `translate(${-r * 0.9},${-r * 0.6})`, class: "relic-held" }) : null,
+  conds.length || di ? s("circle", { r: 4, cx: r * 0.8, cy: r * 0.7, class: "cond-dot" }) : null,
+  s("title", {}, `unit ${u.id}${conds.length ? `: ${conds.join(", ")}` : ""}${di ? `; under ${di.card}` : ""}`));
+}
