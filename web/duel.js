@@ -252,8 +252,8 @@ export function duelPage(root, matchId, spectator) {
   function modeBar(v) {
     const n = boardActions(v).length;
     let text;
-    if (st.mode === "di") text = `Casting ${name(v.players[st.seat]?.di_stack?.[0])}: pick a highlighted target (${n} choices).`;
-    else if (st.power) text = `${name(st.power)}: pick a highlighted target (${n} choices).`;
+    if (st.mode === "di") text = `Casting ${name(v.players[st.seat]?.di_stack?.[0])}: pick a highlighted target (${n} choice${n === 1 ? "" : "s"}).`;
+    else if (st.power) text = `${name(st.power)}: pick a highlighted target (${n} choice${n === 1 ? "" : "s"}).`;
     else if (st.seat === null) text = "Spectating: the board as everyone sees it.";
     else if (n) text = "Highlighted hexes: click one to act (yellow: activate, blue: summon, green: move, red: target).";
     else text = (v.waiting_for ?? []).includes(st.seat) ? "Nothing to pick on the board: see your options." : "Waiting for your opponent.";
