@@ -6,7 +6,8 @@
 // server sent in the last view, the events and, at the end, the reveals.
 
 import { Connection } from "./net.js";
-import { h, showError, setConn } from "./ui.js";
+import { showError, setConn } from "./ui.js";
+import { h, morphChildren } from "./duel/dom.js";
 import { seatOf, remember } from "./seats.js";
 import { describeAction, describeEvent, unitName, hexName, target } from "./words.js";
 import { verifyReveal } from "./verify.js";
@@ -25,7 +26,7 @@ export function duelPage(root, matchId, spectator) {
     return null;
   }
   const st = {
-    matchId, seat: mine?.seat ?? null, view: null, seq: -1, log: [], campaign: false,
+    matchId, seat: mine?.seat ?? null, view: null, seq: -1, log: [], logCount: 0, campaign: false,
     commitments: {}, reveals: {}, verified: {}, draft: null, creationError: null,
     timer: null, timerAt: 0, conn: "connecting",
     mode: null,        // null | "di": what clicks on the board pick
@@ -37,7 +38,7 @@ export function duelPage(root, matchId, spectator) {
   const page = h("section", { class: "duel", "data-test": "match", "data-match-id": matchId, "data-seq": -1, "data-phase": "loading", "data-conn": "connecting",
     "data-role": spectator ? "spectator" : "player" }, h("p", {}, "Connecting…"));
   root.append(page);
-  loadCatalogue().then(() => render(), (e) => showError(e.code, `The cards could not be loaded: ${e.message}`));
+  loadCatalogue().then(() => renderSoon(), (e) => showError(e.code, `The cards could not be loaded: ${e.message}`));
 
   const waiting = new Map(); // act id -> {action, onError}
   const conn = new Connection({
@@ -45,6 +46,11 @@ export function duelPage(root, matchId, spectator) {
     onState: (state) => { st.conn = state; setConn(state); page.dataset.conn = state; },
     onFrame: (f) => onFrame(f),
   });
+  // Ask for the whole history on the first connection (last_seq 0): the
+  // server answers with the welcome at seq 0 and every update since (up to
+  // 512), so a reloaded page has its event log back. Reconnects then resume
+  // from the last seq seen (net.js keeps it).
+  conn.lastSeq = 0;
   const tick = setInterval(renderTimer, 250);
 
   function act(action, onError) {
@@ -63,7 +69,7 @@ export function duelPage(root, matchId, spectator) {
       case "update":
         if (f.seq <= st.seq) return; // already applied
         st.view = f.view; st.seq = f.seq; setTimer(f.timer_ms);
-        for (const e of f.events ?? []) st.log.push({ seq: f.seq, event: e.event, text: describeEvent(e, { view: f.view, seat: st.seat }) });
+        for (const e of f.events ?? []) st.log.push({ n: ++st.logCount, seq: f.seq, event: e.event, text: describeEvent(e, { view: f.view, seat: st.seat }) });
         if (st.log.length > 400) st.log.splice(0, st.log.length - 400);
         // A choice made for a view that is gone no longer holds.
         st.mode = null; st.power = null; st.selected = null; st.confirmResign = false;
@@ -72,7 +78,7 @@ export function duelPage(root, matchId, spectator) {
       case "commitment": st.commitments[f.seat] = f.hash; break;
       case "reveal":
         st.reveals[f.seat] = f;
-        verifyReveal(f).then((ok) => { st.verified[f.seat] = ok; render(); });
+        verifyReveal(f).then((ok) => { st.verified[f.seat] = ok; renderSoon(); });
         break;
       case "error": {
         const w = f.id != null ? waiting.get(f.id) : null;
@@ -82,12 +88,12 @@ export function duelPage(root, matchId, spectator) {
         st.lastError = { code: f.code, message: f.message };
         if (f.code === "bad_token") remember(matchId, { stale: true });
         if (w?.onError) w.onError(st.lastError);
-        else render();
+        else renderSoon();
         return;
       }
       default: return;
     }
-    render();
+    renderSoon();
   }
 
   function setTimer(ms) {
@@ -111,7 +117,18 @@ export function duelPage(root, matchId, spectator) {
 
   // ----- rendering -----
 
+  // Frames come in bursts (a resume replays many updates): draw once per
+  // burst. A person's click redraws at once.
+  let drawPending = null;
+  function renderSoon() {
+    if (drawPending === null) drawPending = setTimeout(() => { drawPending = null; draw(); }, 16);
+  }
   function render() {
+    if (drawPending !== null) { clearTimeout(drawPending); drawPending = null; }
+    draw();
+  }
+
+  function draw() {
     const v = st.view;
     page.dataset.seq = st.seq;
     if (!v) return;
@@ -122,12 +139,13 @@ export function duelPage(root, matchId, spectator) {
     const focusKey = document.activeElement?.closest?.("[data-focus]")?.dataset.focus;
     const ctx = { st, view: v, act, render, commitments: commitmentsView };
     page.className = `duel phase-${phase}`;
-    page.replaceChildren(...[
+    const fresh = h("section", {},
       header(v),
       phase === "creation" ? creationPane(ctx) : null,
       phase === "play" ? playPane(v) : null,
       phase === "ended" ? endPane(v) : null,
-      phase !== "creation" ? logCard() : null].filter(Boolean));
+      phase !== "creation" ? logCard() : null);
+    morphChildren(page, fresh);
     renderTimer();
     if (focusKey) {
       const el = page.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
@@ -461,7 +479,7 @@ export function duelPage(root, matchId, spectator) {
   function logCard() {
     return h("div", { class: "card log-card" }, h("h3", {}, "What happened"),
       h("ol", { class: "log", "data-test": "log", reversed: true, "aria-live": "polite" },
-        ...st.log.slice(-150).reverse().map((e) => h("li", { "data-test": "log-entry", "data-seq": e.seq, "data-event": e.event }, e.text))));
+        ...st.log.slice(-150).reverse().map((e) => h("li", { "data-test": "log-entry", "data-key": `log:${e.n}`, "data-seq": e.seq, "data-event": e.event }, e.text))));
   }
 
   function commitmentsView() {
@@ -495,5 +513,5 @@ export function duelPage(root, matchId, spectator) {
       h("div", { class: "board-col" }, h("div", { class: "board-wrap" }, boardSvg({ view: v, me, hot: new Map(), selected: null, cursor: null, onHex: () => {}, onKey: () => {} }))));
   }
 
-  return () => { clearInterval(tick); conn.close(); };
+  return () => { clearInterval(tick); clearTimeout(drawPending); conn.close(); };
 }

@@ -2,7 +2,7 @@
 // by owner and Alpha, and the hexes the legal actions are about. Pure
 // drawing plus the helpers that tie an action to its hexes.
 
-import { s } from "../ui.js";
+import { s } from "./dom.js";
 import { genusOf } from "./cards.js";
 
 export const SIZE = 30;

@@ -3,7 +3,7 @@
 // divine points, the book's presets (as they are, or loaded into the
 // builder), and once locked in, the creation and its commitment.
 
-import { h } from "../ui.js";
+import { h } from "./dom.js";
 import {
   cat, presetList, card, name, statLine, alphaStats, wouldBreak, diPoints, genusOf,
   KINDS, DI_MAX_CARDS, DI_MAX_POINTS,
@@ -62,14 +62,14 @@ function builder(c) {
   };
 
   return h("div", { class: "creation", "data-test": "builder" },
-    h("div", { class: "build-col" },
-      h("div", { class: "card" },
+      h("div", { class: "card area-alphas" },
         h("h2", {}, "Your three Alphas"),
         h("p", { class: "hint" }, "Pick a slot, then add cards from the catalogue. Each Alpha needs exactly one genus card; its red hands may not exceed its green hands, nor its spells' cost its spell points. ",
           `Summoning an Alpha's unit costs the sum of its cards (you have ${v.max_points} summoning points for the game; your first turn summons one unit, or up to three costing 60 at most).`),
         h("div", { class: "slots" }, ...d.alphas.map((ids, i) => alphaSlot(c, ids, i, others(i))))),
+      catalogueCard(c, others(d.current)),
       diBuilder(c),
-      h("div", { class: "card" },
+      h("div", { class: "card area-lock" },
         h("h2", {}, "Lock in"),
         problems.length
           ? h("ul", { class: "problems", "data-test": "creation-problems" }, ...problems.map((p) => h("li", { class: "broken" }, p)))
@@ -78,8 +78,7 @@ function builder(c) {
           `The server refused: ${st.creationError.message}`) : null,
         h("button", { "data-test": "lock-creation", "data-focus": "lock", class: "primary", onclick: lock }, "Lock in my creation"),
         h("p", { class: "hint" }, "Once locked in, nothing can change; a hash of your creation is published and checked at the end.")),
-      presetsCard(c)),
-    catalogueCard(c, others(d.current)));
+      presetsCard(c));
 }
 
 function alphaSlot(c, ids, i, others) {
@@ -93,6 +92,7 @@ function alphaSlot(c, ids, i, others) {
     onchange: (ev) => {
       const [p, k] = ev.target.value.split(":");
       const preset = presetList().find((x) => x.id === p);
+      ev.target.value = "";
       if (preset) { d.alphas[i] = [...preset.alphas[Number(k)]]; d.current = i; render(); }
     },
   }, h("option", { value: "" }, "Fill from a preset…"),
@@ -133,7 +133,7 @@ function catalogueCard(c, others) {
       class: `small${d.filter === k ? " on" : ""}`, "data-test": "card-filter", "data-kind": k, "data-focus": `filter:${k}`,
       "aria-pressed": String(d.filter === k), onclick: () => { d.filter = k; render(); },
     }, k === "all" ? `all (${cat().ac_cards.length})` : `${k} (${cat().ac_cards.filter((x) => x.kind === k).length})`)));
-  return h("div", { class: "card catalogue-card" },
+  return h("div", { class: "card catalogue-card area-cat" },
     h("h2", {}, `Cards — adding to Alpha ${d.current + 1}`),
     filters,
     h("ul", { class: "catalogue", "data-test": "catalogue", "data-filter": d.filter },
@@ -161,7 +161,7 @@ function diBuilder(c) {
   const d = st.draft;
   const dp = diPoints(d.di);
   const full = d.di.length >= DI_MAX_CARDS;
-  return h("div", { class: "card di-builder", "data-test": "di-builder", "data-points": dp, "data-count": d.di.length },
+  return h("div", { class: "card di-builder area-di", "data-test": "di-builder", "data-points": dp, "data-count": d.di.length },
     h("h2", {}, "Divine Intervention stack"),
     h("p", { class: dp > DI_MAX_POINTS ? "broken" : "stats", "data-test": "di-points" },
       `${d.di.length} of ${DI_MAX_CARDS} cards · ${dp} of ${DI_MAX_POINTS} divine points · cast from the top down`),
@@ -192,7 +192,7 @@ function diBuilder(c) {
 function presetsCard(c) {
   const { st, view: v, render } = c;
   const legal = (v.legal ?? []).filter((a) => a.type === "use_preset");
-  return h("div", { class: "card", "data-test": "presets" },
+  return h("div", { class: "card area-presets", "data-test": "presets" },
     h("h2", {}, "The book's presets"),
     ...presetList().map((p) => {
       const use = legal.find((a) => a.preset === p.id);
