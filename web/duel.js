@@ -144,7 +144,7 @@ export function duelPage(root, matchId, spectator) {
       phase === "creation" ? creationPane(ctx) : null,
       phase === "play" ? playPane(v) : null,
       phase === "ended" ? endPane(v) : null,
-      phase !== "creation" ? logCard() : null);
+      phase === "ended" ? logCard() : null);
     morphChildren(page, fresh);
     renderTimer();
     if (focusKey) {
@@ -262,6 +262,7 @@ export function duelPage(root, matchId, spectator) {
         drawCard(v),
         optionsCard(v),
         diCard(v),
+        logCard(),
         ...v.players.map((p) => playerCard(v, p)),
         activeDisCard(v),
         commitmentsView()));
@@ -492,8 +493,8 @@ export function duelPage(root, matchId, spectator) {
         const state = !st.reveals[seat] ? "locked" : ok === undefined ? "pending" : String(ok);
         return h("li", { "data-test": "commitment", "data-seat": seat, "data-hash": st.commitments[seat], "data-verified": state },
           `Seat ${seat}${Number(seat) === st.seat ? " (you)" : ""}: `, h("code", { title: st.commitments[seat] }, st.commitments[seat].slice(0, 16) + "…"), " ",
-          state === "true" ? h("strong", { class: "ok", "data-test": "verified" }, "✔ matches what was played")
-            : state === "false" ? h("strong", { class: "broken", "data-test": "verified" }, "✘ does NOT match")
+          state === "true" ? h("strong", { class: "ok", "data-test": "verified", "data-ok": "true" }, "✔ matches what was played")
+            : state === "false" ? h("strong", { class: "broken", "data-test": "verified", "data-ok": "false" }, "✘ does NOT match")
               : state === "pending" ? "checking…" : "sealed until the end");
       })));
   }
