@@ -176,7 +176,7 @@ export function duelPage(root, matchId, spectator) {
       opponentMissing ? h("span", { class: "share" }, "Invite your opponent: ",
         h("a", { href: link, "data-test": "join-link", rel: "nofollow" }, link), " ",
         h("button", { class: "small", "data-test": "copy-link", "data-focus": "copy-link", onclick: () => navigator.clipboard?.writeText(link) }, "Copy")) : null,
-      h("a", { href: `/watch/${matchId}`, "data-link": true, class: "small-link", "data-test": "watch-link" }, "spectator view"));
+      me === null ? null : h("a", { href: `/watch/${matchId}`, "data-link": true, class: "small-link", "data-test": "watch-link" }, "spectator view"));
   }
 
   function stepWords(v) {
@@ -222,6 +222,8 @@ export function duelPage(root, matchId, spectator) {
     }
     st.selected = st.selected === k && !matching.length ? null : k;
     render();
+    // Bring the chooser into view (it is under the board), keeping the board put.
+    page.querySelector("[data-test=choices]")?.scrollIntoView({ block: "nearest" });
   }
 
   function hexKey(ev, hx) {

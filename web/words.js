@@ -76,6 +76,11 @@ export function describeAction(a, ctx = {}) {
 
 /// An event in words (`ctx` = {view, seat}: the view after the update).
 export function describeEvent(e, ctx = {}) {
+  const t = eventWords(e, ctx);
+  return t ? t[0].toUpperCase() + t.slice(1) : t;
+}
+
+function eventWords(e, ctx) {
   const me = ctx.seat;
   const who = (s) => seatName(s, me);
   const Who = (s) => { const w = who(s); return w[0].toUpperCase() + w.slice(1); };
