@@ -16,6 +16,7 @@ import { creationPane, newDraft } from "./duel/creation.js";
 import { boardSvg, anchors, kindOf, key } from "./duel/board.js";
 
 const PHASE = { creation: "creation", command: "play", finished: "ended" };
+const DROWN_LOSS = 5; // engine/src/duel/state.rs: life an Alpha loses when its unit drowns
 
 export function duelPage(root, matchId, spectator) {
   const mine = spectator ? null : seatOf(matchId);
@@ -33,7 +34,7 @@ export function duelPage(root, matchId, spectator) {
     power: null,       // a card id: only that card's powers are picked on the board
     selected: null,    // hex key of the selected hex
     cursor: null,      // hex key holding the board's keyboard focus
-    confirmResign: false, lastError: null,
+    confirmResign: false, confirm: null, lastError: null,
   };
   const page = h("section", { class: "duel", "data-test": "match", "data-match-id": matchId, "data-seq": -1, "data-phase": "loading", "data-conn": "connecting",
     "data-role": spectator ? "spectator" : "player" }, h("p", {}, "Connecting…"));
@@ -52,6 +53,37 @@ export function duelPage(root, matchId, spectator) {
   // from the last seq seen (net.js keeps it).
   conn.lastSeq = 0;
   const tick = setInterval(renderTimer, 250);
+
+  /// The question to ask before sending `a`, if any (spares a slip; the
+  /// server stays the judge): walking into water, drowning, discarding.
+  function question(a, v) {
+    const u = v.activation ? v.units.find((x) => x.id === v.activation.unit) : null;
+    const drowns = (x) => x && !x.flying && !(v.players[x.owner]?.alphas?.[x.alpha]?.design?.cards ?? [])
+      .some((id) => (card(id)?.passives ?? []).some((p) => p.type === "water_walker"));
+    const terrainAt = (hx) => v.hexes.find((e) => key(e.hex) === key(hx))?.terrain;
+    if (a.type === "move" && u && terrainAt(a.to) === "water" && drowns(u)) {
+      return `Unit ${u.id} moves into water at ${hexName(a.to)} and drowns: its Alpha loses ${DROWN_LOSS} life. Move?`;
+    }
+    if (a.type === "end_activation" && u && v.activation.started_in_water && terrainAt(u.hex) === "water" && drowns(u)) {
+      return `Unit ${u.id} started and ends this activation in water: it drowns, its Alpha loses ${DROWN_LOSS} life. End?`;
+    }
+    if (a.type === "discard_di") return `Discard ${a.count ?? 1} Divine Intervention card from the top of your stack? It leaves the game unused.`;
+    return null;
+  }
+
+  /// Send an action a person picked: asks first when it would hurt.
+  function pick(a) {
+    st.selected = null;
+    const q = question(a, st.view);
+    if (q) {
+      st.confirm = { action: a, text: q };
+      render();
+      page.querySelector("[data-test=confirm-yes]")?.focus();
+      return;
+    }
+    act(a);
+    render();
+  }
 
   function act(action, onError) {
     st.lastError = null;
@@ -72,7 +104,7 @@ export function duelPage(root, matchId, spectator) {
         for (const e of f.events ?? []) st.log.push({ n: ++st.logCount, seq: f.seq, event: e.event, text: describeEvent(e, { view: f.view, seat: st.seat }) });
         if (st.log.length > 400) st.log.splice(0, st.log.length - 400);
         // A choice made for a view that is gone no longer holds.
-        st.mode = null; st.power = null; st.selected = null; st.confirmResign = false;
+        st.mode = null; st.power = null; st.selected = null; st.confirmResign = false; st.confirm = null;
         break;
       case "ack": waiting.delete(f.id); return;
       case "commitment": st.commitments[f.seat] = f.hash; break;
@@ -215,9 +247,7 @@ export function duelPage(root, matchId, spectator) {
     st.cursor = k;
     const matching = boardActions(v).filter((a) => anchors(a, v).some((x) => key(x) === k));
     if (matching.length === 1 && matching[0].type !== "activate") {
-      st.selected = null;
-      act(matching[0]);
-      render();
+      pick(matching[0]);
       return;
     }
     st.selected = st.selected === k && !matching.length ? null : k;
@@ -245,7 +275,7 @@ export function duelPage(root, matchId, spectator) {
   function actionButton(a, v, extra = {}) {
     return h("button", {
       "data-test": "action", "data-type": a.type, "data-action": JSON.stringify(a), "data-focus": `act:${JSON.stringify(a)}`,
-      class: extra.class ?? "", onclick: () => { st.selected = null; act(a); },
+      class: extra.class ?? "", onclick: () => pick(a),
     }, extra.label ?? describeAction(a, { view: v, seat: st.seat }));
   }
 
@@ -256,6 +286,7 @@ export function duelPage(root, matchId, spectator) {
     return h("div", { class: "play" },
       h("div", { class: "board-col" },
         modeBar(v),
+        confirmCard(v),
         h("div", { class: "board-wrap" }, svg),
         choicesCard(v),
         legend()),
@@ -283,6 +314,15 @@ export function duelPage(root, matchId, spectator) {
       st.mode || st.power ? h("button", { class: "small", "data-test": "cancel-mode", "data-focus": "cancel-mode", onclick: () => { st.mode = null; st.power = null; st.selected = null; render(); } }, "Cancel") : null);
   }
 
+  function confirmCard(v) {
+    if (!st.confirm) return null;
+    const { action, text } = st.confirm;
+    return h("div", { class: "card confirm", "data-test": "confirm", "data-type": action.type, role: "alertdialog", "aria-label": "confirm" },
+      h("p", {}, text),
+      h("button", { class: "danger primary", "data-test": "confirm-yes", "data-focus": "confirm-yes", onclick: () => { st.confirm = null; act(action); render(); } }, "Yes"),
+      h("button", { "data-test": "confirm-no", "data-focus": "confirm-no", onclick: () => { st.confirm = null; render(); } }, "No"));
+  }
+
   function choicesCard(v) {
     if (!st.selected) return null;
     const k = st.selected;
@@ -296,7 +336,7 @@ export function duelPage(root, matchId, spectator) {
       ...here.map((u) => unitInfo(v, u)),
       matching.length ? h("div", { class: "choice-list" }, ...matching.map((a) => h("button", {
         "data-test": "choice", "data-type": a.type, "data-action": JSON.stringify(a), "data-focus": `choice:${JSON.stringify(a)}`,
-        class: a.type === "activate" ? "primary" : "", onclick: () => { st.selected = null; act(a); },
+        class: a.type === "activate" ? "primary" : "", onclick: () => pick(a),
       }, describeAction(a, { view: v, seat: st.seat })))) : h("p", { class: "hint" }, "Nothing to do on this hex now."));
   }
 
@@ -416,13 +456,13 @@ export function duelPage(root, matchId, spectator) {
     return h("details", { class: "all-actions", "data-test": "all-actions" },
       h("summary", { "data-test": "all-actions-toggle" }, `Every legal action (${legal.length})`),
       sel, " ",
-      h("button", { "data-test": "any-action-do", "data-focus": "any-action-do", onclick: () => { const a = legal[Number(sel.value)]; if (a) act(a); } }, "Do it"));
+      h("button", { "data-test": "any-action-do", "data-focus": "any-action-do", onclick: () => { const a = legal[Number(sel.value)]; if (a) pick(a); } }, "Do it"));
   }
 
   function resignBox(v) {
     if (v.phase.phase === "finished") return null;
     if (!st.confirmResign) {
-      return h("div", { class: "resign" }, h("button", { class: "danger", "data-test": "resign", "data-focus": "resign", onclick: () => { st.confirmResign = true; render(); } }, "Resign…"));
+      return h("div", { class: "resign" }, h("button", { class: "danger", "data-test": "resign", "data-focus": "resign", onclick: () => { st.confirmResign = true; render(); page.querySelector("[data-test=resign-confirm]")?.focus(); } }, "Resign…"));
     }
     return h("div", { class: "resign confirm", role: "alertdialog", "aria-label": "confirm resigning" },
       h("span", {}, "Resign this game? Your opponent wins. "),
