@@ -5,7 +5,7 @@
 // without listing). Nothing is kept about the other seat beyond what the
 // server sent in the last view, the events and, at the end, the reveals.
 
-import { Connection } from "./net.js";
+import { Connection, api } from "./net.js";
 import { showError, setConn } from "./ui.js";
 import { h, morphChildren } from "./duel/dom.js";
 import { seatOf, remember } from "./seats.js";
@@ -53,6 +53,17 @@ export function duelPage(root, matchId, spectator) {
   // from the last seq seen (net.js keeps it).
   conn.lastSeq = 0;
   const tick = setInterval(renderTimer, 250);
+  // Whether the other seat is taken yet (the invitation is shown until then).
+  st.seatsTaken = null;
+  async function checkSeats() {
+    try {
+      const m = await api("GET", `/api/matches/${matchId}`);
+      const n = m.seats_taken?.length ?? 0;
+      if (n !== st.seatsTaken) { st.seatsTaken = n; renderSoon(); }
+    } catch { /* the lobby summary is a nicety */ }
+  }
+  checkSeats();
+  const seatPoll = setInterval(() => { if (st.seatsTaken !== null && st.seatsTaken < 2 && st.view?.phase.phase === "creation") checkSeats(); }, 3000);
 
   /// The question to ask before sending `a`, if any (spares a slip; the
   /// server stays the judge): walking into water, drowning, discarding.
@@ -200,11 +211,12 @@ export function duelPage(root, matchId, spectator) {
         (me !== null && w.includes(me) ? "your move" : `waiting for ${w.map((s) => (s === me ? "you" : `seat ${s}`)).join(", ") || "—"}`);
     }
     const link = entry?.join_code ? `${location.origin}/join/${entry.join_code}` : null;
-    const opponentMissing = v.phase.phase === "creation" && me === 0 && link;
+    const opponentMissing = v.phase.phase === "creation" && me === 0 && link && st.seatsTaken !== 2;
     return h("div", { class: "status-bar" },
       h("span", { "data-test": "status", "data-waiting": (v.waiting_for ?? []).join(" "), "data-active": v.active ?? "" }, text),
       me === null ? h("span", { class: "tag", "data-test": "spectating" }, "spectating") : h("span", { class: `tag seat${me}`, "data-test": "you", "data-seat": me }, `you are seat ${me}`),
       h("span", { class: "timer", "data-test": "timer", "aria-live": "off" }),
+      v.phase.phase === "creation" && me === 0 && st.seatsTaken === 2 ? h("span", { class: "tag", "data-test": "opponent-joined" }, "your opponent has joined") : null,
       opponentMissing ? h("span", { class: "share" }, "Invite your opponent: ",
         h("a", { href: link, "data-test": "join-link", rel: "nofollow" }, link), " ",
         h("button", { class: "small", "data-test": "copy-link", "data-focus": "copy-link", onclick: () => navigator.clipboard?.writeText(link) }, "Copy")) : null,
@@ -556,5 +568,5 @@ export function duelPage(root, matchId, spectator) {
       h("div", { class: "board-col" }, h("div", { class: "board-wrap" }, boardSvg({ view: v, me, hot: new Map(), selected: null, cursor: null, onHex: () => {}, onKey: () => {} }))));
   }
 
-  return () => { clearInterval(tick); clearTimeout(drawPending); conn.close(); };
+  return () => { clearInterval(tick); clearInterval(seatPoll); clearTimeout(drawPending); conn.close(); };
 }

@@ -59,7 +59,9 @@ export function describeAction(a, ctx = {}) {
     case "end_turn": return "End the turn";
     case "cast_di": {
       const top = v?.players?.[ctx.seat]?.di_stack?.[0];
-      return `Cast ${top ? name(top) : "your top Divine Intervention"}${target(a.target, ctx)}${a.at ? ` at moment ${a.at}` : ""}`;
+      const when = a.at === undefined ? "" : a.at === 0 ? ", timed at the start of this activation (what followed is undone)"
+        : `, timed at moment ${a.at} of this activation (what followed is undone)`;
+      return `Cast ${top ? name(top) : "your top Divine Intervention"}${target(a.target, ctx)}${when}`;
     }
     case "discard_di": return `Discard ${a.count ?? 1} Divine Intervention card${(a.count ?? 1) > 1 ? "s" : ""} from the top`;
     case "pass": return "Pass (cast nothing)";
