@@ -41,10 +41,15 @@ export function duelPage(root, matchId, spectator) {
   root.append(page);
   loadCatalogue().then(() => renderSoon(), (e) => showError(e.code, `The cards could not be loaded: ${e.message}`));
 
+  let drawPending = null; // a redraw waiting for the end of a burst of frames
   const waiting = new Map(); // act id -> {action, onError}
   const conn = new Connection({
     token: mine?.token, matchId,
-    onState: (state) => { st.conn = state; setConn(state); page.dataset.conn = state; },
+    onState: (state) => {
+      if (state === "open") st.everOpen = true;
+      st.conn = state; setConn(state); page.dataset.conn = state;
+      renderSoon();
+    },
     onFrame: (f) => onFrame(f),
   });
   // Ask for the whole history on the first connection (last_seq 0): the
@@ -162,7 +167,6 @@ export function duelPage(root, matchId, spectator) {
 
   // Frames come in bursts (a resume replays many updates): draw once per
   // burst. A person's click redraws at once.
-  let drawPending = null;
   function renderSoon() {
     if (drawPending === null) drawPending = setTimeout(() => { drawPending = null; draw(); }, 16);
   }
@@ -183,6 +187,10 @@ export function duelPage(root, matchId, spectator) {
     const ctx = { st, view: v, act, render, commitments: commitmentsView };
     page.className = `duel phase-${phase}`;
     const fresh = h("section", {},
+      st.everOpen && st.conn !== "open"
+        ? h("div", { class: "conn-banner", "data-test": "conn-banner", role: "status" },
+          "The connection to the server is lost; reconnecting by itself. Nothing is lost: the game resumes where it was.")
+        : null,
       header(v),
       phase === "creation" ? creationPane(ctx) : null,
       phase === "play" ? playPane(v) : null,

@@ -96,7 +96,7 @@ function eventWords(e, ctx) {
     case "di_expired": return `${Who(e.seat)}'s ${name(e.card)} expired`;
     case "regenerated": return `${alphaName(ctx.view, e.seat, e.alpha)} of ${who(e.seat)} regenerated ${e.amount} (life ${e.life})`;
     case "alpha_revealed": return `${Who(e.seat)} revealed Alpha ${e.alpha + 1}: ${(e.design?.cards ?? []).map(name).join(", ")} (cost ${e.cost}, life ${e.life})`;
-    case "summoned": return `${Who(e.seat)} summoned ${u(e.unit)} at ${hexName(e.hex)} (${e.spent} points spent in all)`;
+    case "summoned": return `${Who(e.seat)} summoned unit ${e.unit} (${alphaName(ctx.view, e.seat, e.alpha).replace(/ \((.*)\)$/, " $1")}) at ${hexName(e.hex)} (${e.spent} points spent in all)`;
     case "activated": return `${u(e.unit)} activated`;
     case "moved": return `${u(e.unit)} moved ${hexName(e.from)} → ${hexName(e.to)}${e.relics ? ` carrying ${e.relics} relic${e.relics > 1 ? "s" : ""}` : ""}`;
     case "relic_moved": return `A relic moved ${hexName(e.from)} → ${hexName(e.to)}`;
