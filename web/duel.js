@@ -233,7 +233,13 @@ export function duelPage(root, matchId, spectator) {
 
   function stepWords(v) {
     const s = v.step?.step;
-    if (s === "first_turn") return "first turn: summon one unit, or up to three costing 60 at most";
+    if (s === "first_turn") {
+      const done = v.step.summoned ?? [];
+      const sum = done.reduce((n, c) => n + c, 0);
+      return done.length
+        ? `first turn: ${done.length} summoned for ${sum} points (up to three costing 60 at most)`
+        : "first turn: summon one unit, or up to three costing 60 at most";
+    }
     if (s === "activation") return v.activation ? `unit ${v.activation.unit} is active` : "activations";
     if (s === "summoning") return "summoning";
     return s ?? "";
@@ -303,16 +309,16 @@ export function duelPage(root, matchId, spectator) {
     const hot = hotMap(v);
     if (!st.cursor) st.cursor = key(v.hexes[Math.floor(v.hexes.length / 2)].hex);
     const svg = boardSvg({ view: v, me: st.seat, hot, selected: st.selected, cursor: st.cursor, onHex: clickHex, onKey: hexKey });
+    const alerts = [windowCard(v), drawCard(v)].filter(Boolean);
     return h("div", { class: "play" },
-      h("div", { class: "board-col" },
+      alerts.length ? h("div", { class: "alerts", "data-key": "alerts" }, ...alerts) : null,
+      h("div", { class: "board-col", "data-key": "board-col" },
         modeBar(v),
         confirmCard(v),
         h("div", { class: "board-wrap" }, svg),
         choicesCard(v),
         legend()),
-      h("aside", { class: "side" },
-        windowCard(v),
-        drawCard(v),
+      h("aside", { class: "side", "data-key": "side" },
         optionsCard(v),
         diCard(v),
         logCard(),
@@ -380,7 +386,7 @@ export function duelPage(root, matchId, spectator) {
       h("ul", {},
         h("li", {}, "Green: plains (height 1) · brown with ▲: hill (height 2) · blue: water (height 1) · grey with ▼: crater (height 0)."),
         h("li", {}, "Thick blue or red border: a seat's summoning hex. Gold diamond: a relic."),
-        h("li", {}, "Units: blue seat 0, red seat 1; circle Alpha 1, square Alpha 2, triangle Alpha 3; the label is the Alpha's number and genus initials; faded: already activated; ✈ flying; small gold diamond: holds a relic; dot: under a condition or DI."),
+        h("li", {}, "Units: blue seat 0, red seat 1; circle Alpha 1, square Alpha 2, triangle Alpha 3; the label is the Alpha's number and genus initials, ♥ its Alpha's life (shared by all its units); faded: already activated; ✈ flying; small gold diamond: holds a relic; dot: under a condition or DI."),
         h("li", {}, "Keyboard: Tab to the board, arrow keys move between hexes, Enter or Space picks, Escape cancels.")));
   }
 

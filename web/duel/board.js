@@ -118,6 +118,7 @@ function unitGlyph(v, me, u, i, n, di) {
   const dx = n > 1 ? (i - (n - 1) / 2) * SIZE * 0.55 : 0;
   const r = n > 1 ? SIZE * 0.42 : SIZE * 0.58;
   const conds = (u.conditions ?? []).map((c) => (typeof c === "string" ? c : Object.keys(c)[0]));
+  const life = v.players?.[u.owner]?.alphas?.[u.alpha]?.life; // the Alpha's shared life pool
   const cls = ["unit", `seat${u.owner}`, `alpha${u.alpha}`, u.owner === me ? "mine" : "theirs",
     u.activated ? "done" : "", u.controller !== u.owner ? "controlled" : ""].join(" ");
   return s("g", {
@@ -128,7 +129,8 @@ function unitGlyph(v, me, u, i, n, di) {
   u.alpha === 0 ? s("circle", { r, class: "body" })
     : u.alpha === 1 ? s("rect", { x: -r * 0.88, y: -r * 0.88, width: r * 1.76, height: r * 1.76, rx: 4, class: "body" })
       : s("polygon", { points: `0,${-r} ${r},${r * 0.8} ${-r},${r * 0.8}`, class: "body" }),
-  s("text", { y: 4, "text-anchor": "middle", class: "label" }, unitLabel(v, u)),
+  s("text", { y: n > 1 ? 3 : 1, "text-anchor": "middle", class: "label" }, unitLabel(v, u)),
+  life !== null && life !== undefined ? s("text", { y: n > 1 ? 11 : 12, "text-anchor": "middle", class: "life-badge" }, `♥${life}`) : null,
   u.flying ? s("text", { x: r * 0.9, y: -r * 0.5, class: "badge", "text-anchor": "middle" }, "✈") : null,
   u.holds_relics ? s("polygon", { points: "0,-6 5,0 0,6 -5,0", transform: `translate(${-r * 0.9},${-r * 0.6})`, class: "relic-held" }) : null,
   conds.length || di ? s("circle", { r: 4, cx: r * 0.8, cy: r * 0.7, class: "cond-dot" }) : null,
