@@ -117,6 +117,7 @@ export function duelPage(root, matchId, spectator) {
       case "update":
         if (f.seq <= st.seq) return; // already applied
         st.view = f.view; st.seq = f.seq; setTimer(f.timer_ms);
+        st.recent = recentHexes(f.events ?? [], f.view);
         for (const e of f.events ?? []) st.log.push({ n: ++st.logCount, seq: f.seq, event: e.event, text: describeEvent(e, { view: f.view, seat: st.seat }) });
         if (st.log.length > 400) st.log.splice(0, st.log.length - 400);
         // A choice made for a view that is gone no longer holds.
@@ -308,7 +309,7 @@ export function duelPage(root, matchId, spectator) {
   function playPane(v) {
     const hot = hotMap(v);
     if (!st.cursor) st.cursor = key(v.hexes[Math.floor(v.hexes.length / 2)].hex);
-    const svg = boardSvg({ view: v, me: st.seat, hot, selected: st.selected, cursor: st.cursor, onHex: clickHex, onKey: hexKey });
+    const svg = boardSvg({ view: v, me: st.seat, hot, selected: st.selected, cursor: st.cursor, recent: st.recent, onHex: clickHex, onKey: hexKey });
     const alerts = [windowCard(v), drawCard(v)].filter(Boolean);
     return h("div", { class: "play" },
       alerts.length ? h("div", { class: "alerts", "data-key": "alerts" }, ...alerts) : null,
@@ -387,6 +388,7 @@ export function duelPage(root, matchId, spectator) {
         h("li", {}, "Green: plains (height 1) · brown with ▲: hill (height 2) · blue: water (height 1) · grey with ▼: crater (height 0)."),
         h("li", {}, "Thick blue or red border: a seat's summoning hex. Gold diamond: a relic."),
         h("li", {}, "Units: blue seat 0, red seat 1; circle Alpha 1, square Alpha 2, triangle Alpha 3; the label is the Alpha's number and genus initials, ♥ its Alpha's life (shared by all its units); faded: already activated; ✈ flying; small gold diamond: holds a relic; dot: under a condition or DI."),
+        h("li", {}, "Highlights: yellow ring, a unit you may activate; blue, a summoning choice; green, a move; red, a target. Gold circle: the unit acting now. Dashed purple: what the last update was about."),
         h("li", {}, "Keyboard: Tab to the board, arrow keys move between hexes, Enter or Space picks, Escape cancels.")));
   }
 
@@ -583,4 +585,17 @@ export function duelPage(root, matchId, spectator) {
   }
 
   return () => { clearInterval(tick); clearInterval(seatPoll); clearTimeout(drawPending); conn.close(); };
+}
+
+/// The hexes the last update was about (shown so the other seat's move is
+/// easy to follow): where units moved from and to, summons, attacks, terrain.
+function recentHexes(events, view) {
+  const out = new Set();
+  const unitHex = (id) => view.units.find((u) => u.id === id)?.hex;
+  for (const e of events) {
+    for (const hx of [e.from, e.to, e.hex, unitHex(e.target), e.event === "activated" ? unitHex(e.unit) : null]) {
+      if (Array.isArray(hx)) out.add(key(hx));
+    }
+  }
+  return out;
 }

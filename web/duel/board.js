@@ -84,7 +84,9 @@ export function boardSvg(o) {
     const here = unitsAt.get(k) ?? [];
     const kinds = o.hot.get(k);
     const height = heightOf(x.terrain);
-    const cls = ["hex", x.terrain, ...(kinds ? [...kinds].map((t) => `hot-${t}`) : []), o.selected === k ? "selected" : ""].join(" ");
+    const acting = here.some((u) => v.activation?.unit === u.id);
+    const cls = ["hex", x.terrain, ...(kinds ? [...kinds].map((t) => `hot-${t}`) : []), o.selected === k ? "selected" : "",
+      o.recent?.has(k) ? "recent" : "", acting ? "acting" : ""].join(" ");
     const label = [`${x.terrain} [${x.hex[0]},${x.hex[1]}], height ${height}`,
       x.summoning !== undefined ? `summoning hex of ${x.summoning === o.me ? "yours" : `seat ${x.summoning}`}` : null,
       x.relics ? `${x.relics} relic${x.relics > 1 ? "s" : ""}` : null,
@@ -94,7 +96,7 @@ export function boardSvg(o) {
       transform: `translate(${px.toFixed(1)},${py.toFixed(1)})`, class: cls,
       "data-test": "hex", "data-q": x.hex[0], "data-r": x.hex[1], "data-terrain": x.terrain, "data-height": height,
       "data-relics": x.relics, "data-summoning": x.summoning, "data-hot": kinds ? [...kinds].join(" ") : undefined,
-      "data-selected": o.selected === k ? "true" : undefined, "data-focus": `hex:${k}`,
+      "data-selected": o.selected === k ? "true" : undefined, "data-recent": o.recent?.has(k) ? "true" : undefined, "data-focus": `hex:${k}`,
       tabindex: o.cursor === k ? 0 : -1, role: "gridcell", "aria-label": label,
       onclick: () => o.onHex(x.hex), onkeydown: (ev) => o.onKey(ev, x.hex),
     },
@@ -104,6 +106,8 @@ export function boardSvg(o) {
     x.terrain === "crater" ? s("circle", { r: SIZE * 0.5, class: "crater-rim" }) : null,
     x.terrain === "water" ? s("path", { d: "M-14,8 q3.5,-4 7,0 t7,0 t7,0 t7,0", class: "wave" }) : null,
     x.summoning !== undefined ? s("polygon", { points: hexPts, class: `summoning s${x.summoning}` }) : null,
+    o.recent?.has(k) ? s("polygon", { points: corners(SIZE * 0.86), class: "recent-ring" }) : null,
+    acting ? s("circle", { r: SIZE * 0.8, class: "acting-ring" }) : null,
     s("text", { x: 0, y: SIZE * 0.78, class: "coord", "text-anchor": "middle" }, `${x.hex[0]},${x.hex[1]}`),
     height !== 1 ? s("text", { x: -SIZE * 0.55, y: -SIZE * 0.3, class: "height", "text-anchor": "middle" }, height === 2 ? "▲" : "▼") : null,
     x.relics ? s("g", { class: "relic", "data-test": "relic", "data-count": x.relics },
