@@ -62,12 +62,13 @@ function lobby() {
       go(`/match/${c.match_id}`);
     } catch (e) { showError(e.code, e.message); }
   };
-  const form = h("form", { class: "card", onsubmit: create },
+  const form = h("form", { class: "card duel-form", onsubmit: create },
     h("h2", {}, "New duel"),
-    h("label", { for: "mode" }, "Mode "), mode,
-    h("label", { for: "points" }, " Summoning points "), points,
-    h("label", {}, " ", priv, " private (not listed)"),
-    h("div", {}, h("button", { type: "submit", "data-test": "create-duel" }, "Create duel")));
+    h("div", { class: "row" }, h("label", { for: "mode" }, "Mode"), mode),
+    h("div", { class: "row" }, h("label", { for: "points" }, "Summoning points"), points,
+      h("small", { class: "hint" }, "the book recommends 250; at most 500")),
+    h("div", { class: "row" }, h("label", {}, priv, " private: not listed; share the link yourself")),
+    h("div", {}, h("button", { type: "submit", class: "primary", "data-test": "create-duel" }, "Create duel")));
 
   const open = h("ul", { "data-test": "open-matches", class: "list" }, h("li", {}, "Loading…"));
   const active = h("ul", { "data-test": "active-matches", class: "list" });
