@@ -10,7 +10,7 @@ import { showError, setConn } from "./ui.js";
 import { h, morphChildren } from "./duel/dom.js";
 import { seatOf, remember } from "./seats.js";
 import { describeAction, describeEvent, unitName, hexName, target } from "./words.js";
-import { verifyReveal } from "./verify.js";
+import { verifyAgainstCommitment } from "./verify.js";
 import { loadCatalogue, name, card, statLine, genusOf } from "./duel/cards.js";
 import { creationPane, newDraft } from "./duel/creation.js";
 import { boardSvg, anchors, kindOf, key } from "./duel/board.js";
@@ -127,7 +127,7 @@ export function duelPage(root, matchId, spectator) {
       case "commitment": st.commitments[f.seat] = f.hash; break;
       case "reveal":
         st.reveals[f.seat] = f;
-        verifyReveal(f).then((ok) => { st.verified[f.seat] = ok; renderSoon(); });
+        verifyAgainstCommitment(f, st.commitments[f.seat]).then((ok) => { st.verified[f.seat] = ok; renderSoon(); });
         break;
       case "error": {
         const w = f.id != null ? waiting.get(f.id) : null;

@@ -21,3 +21,10 @@ export async function verifyReveal({ salt, secret, hash }) {
   const hex = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
   return hex === hash;
 }
+
+/// The reveal checked against the hash committed before play (the
+/// `commitment` frame), not only against the hash the reveal itself carries.
+export async function verifyAgainstCommitment(reveal, committed) {
+  if (committed !== undefined && committed !== reveal.hash) return false;
+  return verifyReveal(reveal);
+}

@@ -2,7 +2,7 @@
 // names come from the catalogue; unit words from the view the frame came
 // with (a unit is named by its Alpha's genus once that Alpha is public).
 
-import { name, genusOf } from "./duel/cards.js";
+import { name, genusOf, card } from "./duel/cards.js";
 
 const nice = (id) => String(id ?? "").replaceAll("_", " ");
 export const hexName = (h) => (Array.isArray(h) ? `[${h[0]},${h[1]}]` : "?");
@@ -51,8 +51,8 @@ export function describeAction(a, ctx = {}) {
     case "move": return `Move to ${hexName(a.to)}${a.carry_relic === false ? " without the relic" : ""}`;
     case "pass_relic": return `Pass the relic to ${unitName(a.to, v, ctx.seat)}`;
     case "use_power": {
-      const c = name(a.card);
-      return `${c}${a.power ? ` (power ${a.power + 1})` : ""}${target(a.target, ctx)}`;
+      const p = card(a.card)?.powers?.[a.power ?? 0]?.name;
+      return `${p ? `${p} (${name(a.card)})` : name(a.card)}${target(a.target, ctx)}`;
     }
     case "end_activation": return "End this activation";
     case "end_activations": return "Done activating: go to summoning";
