@@ -216,7 +216,7 @@ mod tests {
             (&["--max-connections", "0"][..], "--max-connections"),
             (&["--hello-timeout-secs", "0"][..], "--hello-timeout-secs"),
             (&["--write-timeout-secs", "0"][..], "--write-timeout-secs"),
-            (&["--lobby-per-min", "-1"][..], "--lobby-per-min"),
+            (&["--lobby-per-min", "x"][..], "--lobby-per-min"),
             (&["--log-format", "xml"][..], "--log-format"),
             (&["--allowed-origins", "example.com"][..], "--allowed-origins"),
         ] {
