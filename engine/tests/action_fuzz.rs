@@ -25,7 +25,10 @@ enum Input {
     Json(Value),
     /// A legal action (picked by index) with some of its parts replaced
     /// (none: the legal action itself, so the game moves on).
-    Mutated { pick: usize, edits: Vec<(usize, Edit)> },
+    Mutated {
+        pick: usize,
+        edits: Vec<(usize, Edit)>,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -86,17 +89,14 @@ fn json_value() -> impl Strategy<Value = Value> {
         let key = prop_oneof![3 => word.clone(), 1 => any::<String>()];
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::vec((key, inner), 0..6).prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>())),
+            prop::collection::vec((key, inner), 0..6)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>())),
         ]
     })
 }
 
 fn input() -> impl Strategy<Value = Input> {
-    let edit = prop_oneof![
-        json_value().prop_map(Edit::Replace),
-        Just(Edit::Remove),
-        any::<u8>().prop_map(Edit::Huge),
-    ];
+    let edit = prop_oneof![json_value().prop_map(Edit::Replace), Just(Edit::Remove), any::<u8>().prop_map(Edit::Huge),];
     prop_oneof![
         1 => prop::collection::vec(any::<u8>(), 0..64).prop_map(Input::Bytes),
         1 => json_value().prop_map(Input::Json),
@@ -274,7 +274,6 @@ proptest! {
         fuzz::<Divinity>(&divinity_options(), seed, at, &inputs, 2);
     }
 }
-
 
 /// The inputs reach the engine: many parse as actions, and of those some
 /// are refused and some accepted (a fuzzer whose every input failed to

@@ -51,12 +51,7 @@ static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
 /// `GET /ws`. Refused before the upgrade, with an error body, when the
 /// browser's origin is not allowed, when shutting down, or at the
 /// connection limit.
-pub async fn upgrade(
-    State(hub): State<Arc<Hub>>,
-    peer: PeerIp,
-    headers: HeaderMap,
-    ws: WebSocketUpgrade,
-) -> Response {
+pub async fn upgrade(State(hub): State<Arc<Hub>>, peer: PeerIp, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
     let refuse = |status: StatusCode, code: &str, message: String| {
         (status, Json(ErrorBody { code: code.to_owned(), message })).into_response()
     };

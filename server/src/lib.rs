@@ -59,10 +59,8 @@ pub const MAX_BODY_BYTES: usize = 1 << 20;
 /// arrives (`DefaultBodyLimit`).
 async fn refuse_large_bodies(req: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
     use axum::response::IntoResponse;
-    let announced = req
-        .headers()
-        .get(axum::http::header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    let announced =
+        req.headers().get(axum::http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     if announced.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
         let e = error::ApiError::TooLarge(format!("request bodies are limited to {MAX_BODY_BYTES} bytes"));
         return e.into_response();

@@ -63,7 +63,13 @@ fn documented_codes() -> &'static BTreeSet<String> {
             .collect();
         assert!(codes.contains("bad_json") && codes.contains("hello_timeout"), "the table was read: {codes:?}");
         let duel = std::fs::read_to_string(format!("{root}DUEL.md")).unwrap();
-        codes.extend(duel.split('`').skip(1).step_by(2).filter(|w| w.chars().all(|c| c.is_ascii_lowercase() || c == '_')).map(str::to_owned));
+        codes.extend(
+            duel.split('`')
+                .skip(1)
+                .step_by(2)
+                .filter(|w| w.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+                .map(str::to_owned),
+        );
         // Nim's own rule codes (tests/common/mod.rs).
         codes.extend(["secret_locked", "setup", "bad_take"].map(str::to_owned));
         codes
@@ -72,9 +78,38 @@ fn documented_codes() -> &'static BTreeSet<String> {
 
 /// Words that make random actions look like real ones.
 const WORDS: &[&str] = &[
-    "type", "secret", "take", "value", "n", "end_turn", "summon", "activate", "move", "use_power", "cast_di",
-    "create", "alphas", "cards", "use_preset", "preset", "to", "unit", "hex", "q", "r", "target", "card",
-    "power", "pass", "accept_draw", "offer_draw", "resign", "di_stack", "figure", "carry_relic", "at",
+    "type",
+    "secret",
+    "take",
+    "value",
+    "n",
+    "end_turn",
+    "summon",
+    "activate",
+    "move",
+    "use_power",
+    "cast_di",
+    "create",
+    "alphas",
+    "cards",
+    "use_preset",
+    "preset",
+    "to",
+    "unit",
+    "hex",
+    "q",
+    "r",
+    "target",
+    "card",
+    "power",
+    "pass",
+    "accept_draw",
+    "offer_draw",
+    "resign",
+    "di_stack",
+    "figure",
+    "carry_relic",
+    "at",
 ];
 
 #[derive(Debug, Clone)]
@@ -86,11 +121,28 @@ enum Token {
 
 #[derive(Debug, Clone)]
 enum Frame {
-    Act { id: u64, seat: Option<u64>, action: Value },
-    Hello { token: Token, last_seq: Option<u64> },
-    Watch { real: Option<usize>, garbage: String, last_seq: Option<u64> },
-    TakeBack { id: u64 },
-    Hand { id: u64, seat: u64, to: Option<u64> },
+    Act {
+        id: u64,
+        seat: Option<u64>,
+        action: Value,
+    },
+    Hello {
+        token: Token,
+        last_seq: Option<u64>,
+    },
+    Watch {
+        real: Option<usize>,
+        garbage: String,
+        last_seq: Option<u64>,
+    },
+    TakeBack {
+        id: u64,
+    },
+    Hand {
+        id: u64,
+        seat: u64,
+        to: Option<u64>,
+    },
     Ping,
     /// A frame cut at a character.
     Truncated(Box<Frame>, usize),
@@ -251,7 +303,12 @@ struct Stats {
 }
 
 /// Send each frame and wait for its one answer; check it; note what was acked.
-async fn drive(world: &World, c: &mut Client, frames: &[Frame], mut joined: Option<(String, Option<Seat>)>) -> (Acked, Stats) {
+async fn drive(
+    world: &World,
+    c: &mut Client,
+    frames: &[Frame],
+    mut joined: Option<(String, Option<Seat>)>,
+) -> (Acked, Stats) {
     let mut acked = Acked::new();
     let mut stats = Stats::default();
     for f in frames {
@@ -285,7 +342,9 @@ async fn drive(world: &World, c: &mut Client, frames: &[Frame], mut joined: Opti
                 assert!(documented_codes().contains(code), "undocumented code {code}: {answer} for {f:?}");
                 assert!(answer["message"].as_str().is_some_and(|m| !m.is_empty()), "{answer}");
                 assert!(!["lagged", "shutting_down", "hello_timeout"].contains(&code), "{answer}");
-                if let Some(ClientMsg::Act { id, .. } | ClientMsg::TakeBack { id } | ClientMsg::Hand { id, .. }) = &parsed {
+                if let Some(ClientMsg::Act { id, .. } | ClientMsg::TakeBack { id } | ClientMsg::Hand { id, .. }) =
+                    &parsed
+                {
                     assert_eq!(answer["id"], json!(id), "an act's error carries its id");
                 }
                 *stats.answers.entry(code.to_owned()).or_default() += 1;
@@ -366,11 +425,7 @@ async fn run_case(frames: &[Vec<Frame>]) -> Stats {
         clients.push(c);
         joined.push(j);
     }
-    let runs = clients
-        .iter_mut()
-        .zip(frames)
-        .zip(joined)
-        .map(|((c, f), j)| drive(&world, c, f, j));
+    let runs = clients.iter_mut().zip(frames).zip(joined).map(|((c, f), j)| drive(&world, c, f, j));
     let results = futures_util::future::join_all(runs).await;
     let mut acked = Acked::new();
     let mut stats = Stats::default();
@@ -401,7 +456,8 @@ async fn run_case(frames: &[Vec<Frame>]) -> Stats {
             for ((_, s), r) in &records {
                 if let Some((seat, action)) = r {
                     let a: NimAction = serde_json::from_value(action.clone()).unwrap();
-                    Nim::apply(&mut state, *seat, a).unwrap_or_else(|e| panic!("acked seq {s} does not replay: {}", e.code));
+                    Nim::apply(&mut state, *seat, a)
+                        .unwrap_or_else(|e| panic!("acked seq {s} does not replay: {}", e.code));
                 }
             }
             assert_eq!(view, serde_json::to_value(Nim::view(&state, Viewer::Spectator)).unwrap(), "match {i}");

@@ -106,8 +106,7 @@ async fn a_client_that_stops_reading_is_cut_off_with_lagged_and_its_room_plays_o
     let seen = drain_until_closed(&mut b).await;
     let lagged = seen.last().expect("frames before the close");
     expect_error(lagged, "lagged");
-    let got = seen.iter().filter_map(|m| (m["type"] == "update").then(|| m["seq"].as_u64().unwrap()));
-    let got: Vec<u64> = got.collect();
+    let got: Vec<u64> = seen.iter().filter(|m| m["type"] == "update").map(|m| m["seq"].as_u64().unwrap()).collect();
     assert!(got.windows(2).all(|w| w[1] == w[0] + 1), "updates in order, none skipped before the drop");
     let resume_from = got.last().copied().unwrap_or(before);
     assert!(resume_from < last, "it was dropped before the end");
@@ -277,11 +276,13 @@ async fn wrong_join_codes_and_tokens_are_rate_limited() {
     c.send(json!({"type": "hello", "token": "0".repeat(64)})).await;
     expect_error(&c.recv().await, "bad_token");
     // Three wrong: the right join code is refused now, and so is a right token.
-    let (status, body) = server.http("POST", &format!("/api/join/{}", created["join_code"].as_str().unwrap()), None).await;
+    let (status, body) =
+        server.http("POST", &format!("/api/join/{}", created["join_code"].as_str().unwrap()), None).await;
     assert_eq!((status, body["code"].as_str()), (429, Some("rate_limited")), "{body}");
     c.send(json!({"type": "hello", "token": created["token"]})).await;
     expect_error(&c.recv().await, "rate_limited");
-    let (status, body) = server.http_as("GET", "/api/campaigns/00000000-0000-0000-0000-000000000000", None, Some("x")).await;
+    let (status, body) =
+        server.http_as("GET", "/api/campaigns/00000000-0000-0000-0000-000000000000", None, Some("x")).await;
     assert_eq!((status, body["code"].as_str()), (429, Some("rate_limited")), "{body}");
     let (status, body) =
         server.http("POST", "/api/campaigns/mine", Some(&json!({"tokens": [created["token"]]}).to_string())).await;
@@ -338,7 +339,8 @@ async fn a_finished_matchs_token_opens_nothing_new() {
         c.send(json!({"type": "hand", "id": 7, "seat": seat, "to": 1 - seat})).await;
         assert_eq!(c.recv_type("error").await["code"], "finished");
         // No campaign takes it.
-        let (status, body) = server.http_as("POST", "/api/campaigns/mine", Some(&json!({"tokens": [token]}).to_string()), None).await;
+        let (status, body) =
+            server.http_as("POST", "/api/campaigns/mine", Some(&json!({"tokens": [token]}).to_string()), None).await;
         assert_eq!((status, body["campaigns"].as_array().map(Vec::len)), (200, Some(0)));
         let (status, body) =
             server.http_as("GET", "/api/campaigns/00000000-0000-0000-0000-000000000000", None, token.as_str()).await;
