@@ -463,6 +463,10 @@ pub mod code {
     pub const TOO_MANY_CONNECTIONS: &str = "too_many_connections";
     /// `/ws`: the request's `Origin` is not among the allowed origins.
     pub const ORIGIN_NOT_ALLOWED: &str = "origin_not_allowed";
+    /// HTTP: a request body over the limit (1 MiB); it was not read.
+    pub const TOO_LARGE: &str = "too_large";
+    /// A connection said neither `hello` nor `watch` in time; it is closed.
+    pub const HELLO_TIMEOUT: &str = "hello_timeout";
 }
 
 #[cfg(test)]

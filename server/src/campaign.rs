@@ -30,6 +30,7 @@ use crate::{
     error::ApiError,
     games::{CampaignError, CampaignRules, Game},
     hub::Hub,
+    limits::PeerIp,
     lobby::{body, parse_id, split_options},
     secret,
     store::{CampaignRecord, CampaignUpdate, MatchRecord, MatchStatus, NewCampaign, NewMatch, RecordKind, StoreError},
@@ -56,12 +57,19 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// The seat of campaign `id` the request's bearer token holds.
-async fn seat_of(hub: &Hub, headers: &HeaderMap, id: Uuid) -> Result<Seat, ApiError> {
+/// A token that holds no seat at all counts as a wrong guess of `peer`.
+async fn seat_of(hub: &Hub, peer: PeerIp, headers: &HeaderMap, id: Uuid) -> Result<Seat, ApiError> {
     let token = bearer(headers)
         .ok_or_else(|| ApiError::Unauthorized("send the seat token as Authorization: Bearer <token>".into()))?;
+    hub.peers.check_guess(peer)?;
     match hub.store.campaign_seat(&secret::token_hash(token)).await? {
         Some((campaign, seat)) if campaign == id => Ok(seat),
-        _ => Err(ApiError::Forbidden(code::BAD_TOKEN, "not a seat token of this campaign".into())),
+        found => {
+            if found.is_none() {
+                hub.peers.wrong(peer);
+            }
+            Err(ApiError::Forbidden(code::BAD_TOKEN, "not a seat token of this campaign".into()))
+        }
     }
 }
 
@@ -160,8 +168,10 @@ fn stale(e: StoreError) -> ApiError {
 
 async fn create(
     State(hub): State<Arc<Hub>>,
+    peer: PeerIp,
     req: Result<Json<CreateCampaign>, JsonRejection>,
 ) -> Result<(StatusCode, Json<CampaignSeat>), ApiError> {
+    hub.peers.check_lobby(peer)?;
     let req = body(req)?;
     let (options, hosting) = split_options(req.options)?;
     let game =
@@ -221,14 +231,23 @@ async fn create(
     Ok((StatusCode::CREATED, Json(seat)))
 }
 
-async fn join(State(hub): State<Arc<Hub>>, Path(join_code): Path<String>) -> Result<Json<CampaignSeat>, ApiError> {
+async fn join(
+    State(hub): State<Arc<Hub>>,
+    peer: PeerIp,
+    Path(join_code): Path<String>,
+) -> Result<Json<CampaignSeat>, ApiError> {
+    hub.peers.check_lobby(peer)?;
+    hub.peers.check_guess(peer)?;
     let token = secret::new_token();
     match hub.store.join_campaign(&join_code.to_uppercase(), &secret::token_hash(&token)).await {
         Ok((campaign_id, seat)) => {
             tracing::info!(%campaign_id, seat, "campaign seat taken");
             Ok(Json(CampaignSeat { campaign_id: campaign_id.to_string(), seat, token, join_code: None }))
         }
-        Err(StoreError::NotFound) => Err(ApiError::NotFound(format!("no campaign with join code {join_code}"))),
+        Err(StoreError::NotFound) => {
+            hub.peers.wrong(peer);
+            Err(ApiError::NotFound(format!("no campaign with join code {join_code}")))
+        }
         Err(StoreError::Full) => {
             Err(ApiError::Conflict(code::MATCH_FULL, "every seat of this campaign is taken".into()))
         }
@@ -238,12 +257,13 @@ async fn join(State(hub): State<Arc<Hub>>, Path(join_code): Path<String>) -> Res
 
 async fn choose(
     State(hub): State<Arc<Hub>>,
+    peer: PeerIp,
     Path(campaign_id): Path<String>,
     headers: HeaderMap,
     req: Result<Json<CampaignChoice>, JsonRejection>,
 ) -> Result<Json<CampaignStatus>, ApiError> {
     let id = parse_id(&campaign_id, "campaign")?;
-    let seat = seat_of(&hub, &headers, id).await?;
+    let seat = seat_of(&hub, peer, &headers, id).await?;
     let req = body(req)?;
     let c = load(&hub, id).await?;
     c.refuse_while_playing()?;
@@ -269,11 +289,12 @@ async fn choose(
 
 async fn next(
     State(hub): State<Arc<Hub>>,
+    peer: PeerIp,
     Path(campaign_id): Path<String>,
     headers: HeaderMap,
 ) -> Result<(StatusCode, Json<NextMatch>), ApiError> {
     let id = parse_id(&campaign_id, "campaign")?;
-    let seat = seat_of(&hub, &headers, id).await?;
+    let seat = seat_of(&hub, peer, &headers, id).await?;
     let c = load(&hub, id).await?;
     c.refuse_while_playing()?;
     let options = match c.rules().next(&c.record.saved).map_err(game_error)? {
@@ -301,29 +322,37 @@ async fn next(
 
 async fn status(
     State(hub): State<Arc<Hub>>,
+    peer: PeerIp,
     Path(campaign_id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<CampaignStatus>, ApiError> {
     let id = parse_id(&campaign_id, "campaign")?;
     let you = match bearer(&headers) {
-        Some(_) => Some(seat_of(&hub, &headers, id).await?),
+        Some(_) => Some(seat_of(&hub, peer, &headers, id).await?),
         None => None,
     };
     Ok(Json(status_of(&hub, &load(&hub, id).await?, you).await?))
 }
 
+/// Each token that holds no seat at all (of a campaign or a match) is a
+/// wrong guess: 100 tokens a request must not be 100 free guesses.
 async fn mine(
     State(hub): State<Arc<Hub>>,
+    peer: PeerIp,
     req: Result<Json<MyCampaigns>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let req = body(req)?;
     if req.tokens.len() > MAX_TOKENS {
         return Err(ApiError::BadRequest(code::BAD_REQUEST, format!("at most {MAX_TOKENS} tokens")));
     }
+    hub.peers.check_guess(peer)?;
     let mut campaigns = Vec::new();
     for token in &req.tokens {
-        if let Some((id, seat)) = hub.store.campaign_seat(&secret::token_hash(token)).await? {
+        let hash = secret::token_hash(token);
+        if let Some((id, seat)) = hub.store.campaign_seat(&hash).await? {
             campaigns.push(status_of(&hub, &load(&hub, id).await?, Some(seat)).await?);
+        } else if matches!(hub.store.seat_by_token(&hash).await, Ok(None)) {
+            hub.peers.wrong(peer);
         }
     }
     Ok(Json(json!({ "campaigns": campaigns })))

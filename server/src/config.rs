@@ -49,6 +49,29 @@ pub struct Config {
     #[arg(long, env = "ATHLAS_MAX_CONNECTIONS", default_value_t = 10_000,
           value_parser = clap::value_parser!(u32).range(1..).map(|v| v as usize))]
     pub max_connections: usize,
+    /// Most WebSocket connections open at once from one address (an IPv4
+    /// address or an IPv6 /64); more get 429 (0: no limit).
+    #[arg(long, env = "ATHLAS_MAX_CONNECTIONS_PER_IP", default_value_t = 100)]
+    pub max_connections_per_ip: usize,
+    /// Lobby requests that create or join a match or campaign, per minute
+    /// from one address (also the burst); more get 429 `rate_limited` (0: no limit).
+    #[arg(long, env = "ATHLAS_LOBBY_PER_MIN", default_value_t = 60)]
+    pub lobby_per_min: u32,
+    /// Wrong join codes and tokens per minute from one address (also the
+    /// burst); past that, joins and hellos from it get `rate_limited`
+    /// until it earns a new try (0: no limit).
+    #[arg(long, env = "ATHLAS_AUTH_FAILURES_PER_MIN", default_value_t = 10)]
+    pub auth_failures_per_min: u32,
+    /// Seconds a new WebSocket connection has to take a seat (`hello`) or
+    /// watch (`watch`) before it is closed (1 to 3600).
+    #[arg(long, env = "ATHLAS_HELLO_TIMEOUT_SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub hello_timeout_secs: u64,
+    /// Seconds a frame may wait for a client that stops reading before its
+    /// connection is closed (1 to 3600).
+    #[arg(long, env = "ATHLAS_WRITE_TIMEOUT_SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub write_timeout_secs: u64,
     /// Browser origins allowed to open /ws, comma-separated (`*`: any).
     /// Empty: any. Clients that send no Origin (native ones) are always let in.
     #[arg(long, env = "ATHLAS_ALLOWED_ORIGINS", value_delimiter = ',', value_parser = parse_origin)]
@@ -136,6 +159,11 @@ impl Default for Config {
             rate_per_sec: 20.0,
             rate_burst: 40.0,
             max_connections: 10_000,
+            max_connections_per_ip: 100,
+            lobby_per_min: 60,
+            auth_failures_per_min: 10,
+            hello_timeout_secs: 10,
+            write_timeout_secs: 10,
             allowed_origins: Vec::new(),
             response_timer_secs: 30,
             idle_unload_secs: 300,
@@ -148,6 +176,14 @@ impl Default for Config {
 }
 
 impl Config {
+    pub fn peer_limits(&self) -> crate::limits::PeerLimits {
+        crate::limits::PeerLimits {
+            connections: self.max_connections_per_ip,
+            lobby_per_min: self.lobby_per_min,
+            failures_per_min: self.auth_failures_per_min,
+        }
+    }
+
     pub fn room(&self) -> RoomConfig {
         RoomConfig {
             response_timer: Duration::from_secs(self.response_timer_secs),
@@ -178,6 +214,9 @@ mod tests {
             (&["--rate-per-sec", "0"][..], "--rate-per-sec"),
             (&["--max-frame-bytes", "10"][..], "--max-frame-bytes"),
             (&["--max-connections", "0"][..], "--max-connections"),
+            (&["--hello-timeout-secs", "0"][..], "--hello-timeout-secs"),
+            (&["--write-timeout-secs", "0"][..], "--write-timeout-secs"),
+            (&["--lobby-per-min", "x"][..], "--lobby-per-min"),
             (&["--log-format", "xml"][..], "--log-format"),
             (&["--allowed-origins", "example.com"][..], "--allowed-origins"),
         ] {

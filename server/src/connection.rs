@@ -26,15 +26,13 @@ use axum::{
 };
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use serde_json::Value;
-use tokio::{
-    sync::{mpsc, Notify},
-    time::Instant,
-};
+use tokio::sync::{mpsc, Notify};
 use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::{
     hub::Hub,
+    limits::{Bucket, PeerIp},
     room::{Outbound, Refusal, RoomCmd, RoomHandle},
     secret,
     store::StoreError,
@@ -53,7 +51,7 @@ static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
 /// `GET /ws`. Refused before the upgrade, with an error body, when the
 /// browser's origin is not allowed, when shutting down, or at the
 /// connection limit.
-pub async fn upgrade(State(hub): State<Arc<Hub>>, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
+pub async fn upgrade(State(hub): State<Arc<Hub>>, peer: PeerIp, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
     let refuse = |status: StatusCode, code: &str, message: String| {
         (status, Json(ErrorBody { code: code.to_owned(), message })).into_response()
     };
@@ -69,6 +67,22 @@ pub async fn upgrade(State(hub): State<Arc<Hub>>, headers: HeaderMap, ws: WebSoc
             );
         }
     }
+    let peer_guard = match peer.0 {
+        Some(ip) => match hub.peers.connect(ip) {
+            Some(g) => Some(g),
+            None => {
+                return refuse(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    code::TOO_MANY_CONNECTIONS,
+                    format!(
+                        "your address holds its maximum of {} connections; close one first",
+                        hub.config.max_connections_per_ip
+                    ),
+                )
+            }
+        },
+        None => None,
+    };
     let Some(guard) = hub.connection_guard() else {
         return if hub.is_shutting_down() {
             refuse(StatusCode::SERVICE_UNAVAILABLE, code::SHUTTING_DOWN, "the server is shutting down".into())
@@ -98,38 +112,12 @@ pub async fn upgrade(State(hub): State<Arc<Hub>>, headers: HeaderMap, ws: WebSoc
     ws.read_buffer_size(READ_BUFFER).max_message_size(hard_limit).max_frame_size(hard_limit).on_upgrade(
         move |socket: WebSocket| {
             async move {
-                let _guard = guard;
-                run(socket, hub.clone()).await;
+                let _guards = (guard, peer_guard);
+                run(socket, hub.clone(), peer).await;
             }
             .instrument(span)
         },
     )
-}
-
-/// A token bucket: `burst` frames at once, `rate` per second on average.
-struct Bucket {
-    tokens: f64,
-    rate: f64,
-    burst: f64,
-    last: Instant,
-}
-
-impl Bucket {
-    fn new(rate: f64, burst: f64) -> Bucket {
-        Bucket { tokens: burst, rate, burst, last: Instant::now() }
-    }
-
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.last).as_secs_f64() * self.rate).min(self.burst);
-        self.last = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
 }
 
 /// Where a connection sits once it said hello or watch.
@@ -142,15 +130,16 @@ struct Session {
 
 struct Connection {
     hub: Arc<Hub>,
+    peer: PeerIp,
     out: Outbound,
     session: Option<Session>,
     bucket: Bucket,
 }
 
-/// Serve one connection until it closes, the server shuts down, or it
-/// falls too far behind. Generic over the socket so it can be driven by
-/// channels in tests.
-pub async fn run<S>(socket: S, hub: Arc<Hub>)
+/// Serve one connection until it closes, the server shuts down, it falls
+/// too far behind, stops reading, or never says `hello`/`watch`. Generic
+/// over the socket so it can be driven by channels in tests.
+pub async fn run<S>(socket: S, hub: Arc<Hub>, peer: PeerIp)
 where
     S: Stream<Item = Result<Message, axum::Error>> + Sink<Message> + Unpin,
 {
@@ -158,8 +147,15 @@ where
     let (tx, mut rx) = mpsc::channel::<crate::room::Frame>(OUTBOUND_QUEUE);
     let kick = Arc::new(Notify::new());
     let mut shutdown = hub.shutdown_signal();
+    let write_timeout = Duration::from_secs(hub.config.write_timeout_secs);
+    // An idle socket that never joins costs a file descriptor and a task:
+    // it gets a deadline (a `hello` with a wrong token does not lift it).
+    let hello_deadline = tokio::time::sleep(Duration::from_secs(hub.config.hello_timeout_secs));
+    tokio::pin!(hello_deadline);
+    let mut joined = false;
     let mut conn = Connection {
         bucket: Bucket::new(hub.config.rate_per_sec, hub.config.rate_burst),
+        peer,
         hub,
         out: Outbound { tx, kick: kick.clone(), legal: true },
         session: None,
@@ -169,8 +165,18 @@ where
         tokio::select! {
             biased;
             Some(text) = rx.recv() => {
-                if sink.send(Message::Text(text)).await.is_err() {
-                    break None;
+                // A client that stops reading blocks this send once the
+                // socket's buffers are full; its room never waits for it
+                // (it drops a queue that fills), and this bound frees the
+                // connection too.
+                match tokio::time::timeout(write_timeout, sink.send(Message::Text(text))).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(_)) => break None,
+                    Err(_) => {
+                        tracing::info!("the client stopped reading; closing");
+                        conn.hub.metrics.connection_dropped("write_timeout");
+                        break None;
+                    }
                 }
             }
             Ok(()) = shutdown.changed() => {
@@ -182,23 +188,31 @@ where
             () = kick.notified() => {
                 break Some(ServerMsg::error(None, code::LAGGED, "this connection fell behind; reconnect with last_seq"));
             }
+            () = &mut hello_deadline, if !joined => {
+                conn.hub.metrics.connection_dropped("hello_timeout");
+                break Some(ServerMsg::error(None, code::HELLO_TIMEOUT, "no hello or watch in time; closing"));
+            }
             frame = stream.next() => match frame {
                 None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break None,
-                Some(Ok(Message::Text(text))) => conn.on_text(text.as_str()).await,
+                Some(Ok(Message::Text(text))) => {
+                    conn.on_text(text.as_str()).await;
+                    joined |= conn.session.is_some();
+                }
                 Some(Ok(Message::Binary(_))) => conn.reply(ServerMsg::error(None, code::BAD_JSON, "send JSON text frames")),
                 Some(Ok(_)) => {} // ping/pong: answered by the WebSocket layer
             },
         }
     };
     if let Some(msg) = closing {
-        // Flush what is queued, then say why, then close.
-        while let Ok(text) = rx.try_recv() {
-            if sink.send(Message::Text(text)).await.is_err() {
-                break;
-            }
-        }
+        // Flush what is queued, then say why, then close; all of it within
+        // the write timeout, as a client that stopped reading takes nothing.
         let text = serde_json::to_string(&msg).expect("serializes");
-        let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        let _ = tokio::time::timeout(write_timeout, async {
+            while let Ok(text) = rx.try_recv() {
+                if sink.send(Message::Text(text)).await.is_err() {
+                    return;
+                }
+            }
             let _ = sink.send(Message::Text(text.into())).await;
             let _ = sink.send(Message::Close(None)).await;
         })
@@ -287,6 +301,18 @@ impl Connection {
         if !self.check_join(protocol) {
             return;
         }
+        // Tokens are 256 random bits and looked up by their SHA-256 (no
+        // comparison whose time depends on the token); wrong ones still
+        // count against the address, so guessing costs time.
+        if let Some(ip) = self.peer.0 {
+            if !self.hub.peers.may_guess(ip) {
+                return self.reply(ServerMsg::error(
+                    None,
+                    code::RATE_LIMITED,
+                    "too many wrong tokens from your address; try again in a minute",
+                ));
+            }
+        }
         let found = match self.hub.store.seat_by_token(&secret::token_hash(token)).await {
             Ok(found) => found,
             Err(StoreError::NotStarted) => {
@@ -299,6 +325,9 @@ impl Connection {
             Err(e) => return self.internal(e),
         };
         let Some((match_id, seat)) = found else {
+            if let Some(ip) = self.peer.0 {
+                self.hub.peers.guessed_wrong(ip);
+            }
             return self.reply(ServerMsg::error(None, code::BAD_TOKEN, "this token holds no seat"));
         };
         self.join(match_id, Viewer::Seat(seat), last_seq).await;

@@ -27,6 +27,12 @@ pub enum ApiError {
     /// Understood, but the game refuses it (its own stable code).
     #[error("{1}")]
     Unprocessable(&'static str, String),
+    /// A request body over [`crate::MAX_BODY_BYTES`] (`too_large`, 413).
+    #[error("{0}")]
+    TooLarge(String),
+    /// Past a per-address limit (`rate_limited`, 429).
+    #[error("{0}")]
+    TooMany(String),
     #[error("store: {0}")]
     Store(#[from] StoreError),
 }
@@ -40,6 +46,8 @@ impl ApiError {
             ApiError::Forbidden(..) => StatusCode::FORBIDDEN,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Unprocessable(..) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -52,6 +60,8 @@ impl ApiError {
             | ApiError::Unprocessable(c, _) => c,
             ApiError::Unauthorized(_) => code::NO_TOKEN,
             ApiError::NotFound(_) => code::NOT_FOUND,
+            ApiError::TooMany(_) => code::RATE_LIMITED,
+            ApiError::TooLarge(_) => code::TOO_LARGE,
             ApiError::Store(_) => code::INTERNAL,
         }
     }

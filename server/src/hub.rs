@@ -11,6 +11,7 @@ use uuid::Uuid;
 use crate::{
     config::Config,
     games::Registry,
+    limits::Peers,
     metrics,
     room::{Outbound, Refusal, RoomCmd, RoomCtx, RoomHandle, Rooms},
     store::{self, Store},
@@ -24,6 +25,8 @@ pub struct Hub {
     pub games: Registry,
     pub rooms: Arc<Rooms>,
     pub metrics: Arc<metrics::Metrics>,
+    /// Per-address connections, lobby requests and failed guesses.
+    pub peers: Arc<Peers>,
     ctx: RoomCtx,
     /// Flips to true when the server shuts down; connections watch it.
     shutdown: watch::Sender<bool>,
@@ -63,6 +66,7 @@ impl Hub {
         // permit at once (a u32): a larger cap means "as many as that".
         let capacity = config.max_connections.min(Semaphore::MAX_PERMITS).min(u32::MAX as usize) as u32;
         Arc::new(Hub {
+            peers: Peers::new(config.peer_limits()),
             config,
             store,
             games,

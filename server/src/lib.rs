@@ -16,6 +16,7 @@ pub mod connection;
 pub mod error;
 pub mod games;
 pub mod hub;
+pub mod limits;
 pub mod lobby;
 pub mod metrics;
 pub mod room;
@@ -45,7 +46,26 @@ pub fn app(hub: Arc<Hub>) -> Router {
         .route("/metrics", get(lobby::metrics))
         .route("/static/{version}/{*path}", get(web::asset))
         .fallback(web::fallback)
+        .layer(axum::middleware::from_fn(refuse_large_bodies))
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(hub)
+}
+
+/// The largest HTTP request body read (lobby bodies are a few KiB).
+pub const MAX_BODY_BYTES: usize = 1 << 20;
+
+/// A body announced longer than [`MAX_BODY_BYTES`] is refused before any of
+/// it is read; one sent without a length is cut off at the limit as it
+/// arrives (`DefaultBodyLimit`).
+async fn refuse_large_bodies(req: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let announced =
+        req.headers().get(axum::http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if announced.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+        let e = error::ApiError::TooLarge(format!("request bodies are limited to {MAX_BODY_BYTES} bytes"));
+        return e.into_response();
+    }
+    next.run(req).await
 }
 
 /// Serve until `signal` resolves, then shut down gracefully: stop accepting,
@@ -73,7 +93,9 @@ pub async fn serve(
             tracing::debug!(error = %e, "TCP_NODELAY not set");
         }
     });
-    axum::serve(listener, app(hub.clone())).with_graceful_shutdown(on_signal).await?;
+    // Connect info: the peer address, for the per-address limits.
+    let app = app(hub.clone()).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(listener, app).with_graceful_shutdown(on_signal).await?;
     hub.shutdown(Duration::from_secs(hub.config.shutdown_grace_secs)).await;
     Ok(())
 }

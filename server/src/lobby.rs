@@ -18,6 +18,7 @@ use uuid::Uuid;
 use crate::{
     error::ApiError,
     hub::Hub,
+    limits::PeerIp,
     secret,
     store::{MatchRecord, MatchStatus, NewMatch, StoreError},
 };
@@ -104,7 +105,13 @@ pub async fn metrics(
 }
 
 pub(crate) fn body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
-    body.map(|Json(t)| t).map_err(|e| ApiError::BadRequest(code::BAD_JSON, e.body_text()))
+    body.map(|Json(t)| t).map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge(format!("request bodies are limited to {} bytes", crate::MAX_BODY_BYTES))
+        } else {
+            ApiError::BadRequest(code::BAD_JSON, e.body_text())
+        }
+    })
 }
 
 pub(crate) fn parse_id(id: &str, what: &str) -> Result<Uuid, ApiError> {
@@ -195,22 +202,33 @@ async fn new_match(hub: &Hub, game_name: &str, options: Value, hosting: Hosting)
 
 async fn create_match(
     State(hub): State<Arc<Hub>>,
+    peer: PeerIp,
     req: Result<Json<CreateMatch>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
+    hub.peers.check_lobby(peer)?;
     let req = body(req)?;
     let (options, hosting) = split_options(req.options)?;
     let created = new_match(&hub, &req.game, options, hosting).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
-async fn join(State(hub): State<Arc<Hub>>, Path(join_code): Path<String>) -> Result<Json<Joined>, ApiError> {
+async fn join(
+    State(hub): State<Arc<Hub>>,
+    peer: PeerIp,
+    Path(join_code): Path<String>,
+) -> Result<Json<Joined>, ApiError> {
+    hub.peers.check_lobby(peer)?;
+    hub.peers.check_guess(peer)?;
     let token = secret::new_token();
     match hub.store.join(&join_code.to_uppercase(), &secret::token_hash(&token)).await {
         Ok((match_id, seat)) => {
             tracing::info!(%match_id, seat, "seat taken");
             Ok(Json(Joined { match_id: match_id.to_string(), seat, token }))
         }
-        Err(StoreError::NotFound) => Err(ApiError::NotFound(format!("no match with join code {join_code}"))),
+        Err(StoreError::NotFound) => {
+            hub.peers.wrong(peer);
+            Err(ApiError::NotFound(format!("no match with join code {join_code}")))
+        }
         Err(StoreError::Full) => Err(ApiError::Conflict(code::MATCH_FULL, "every seat of this match is taken".into())),
         Err(e) => Err(e.into()),
     }

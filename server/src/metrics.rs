@@ -63,6 +63,8 @@ pub struct Metrics {
     accepted: AtomicU64,
     rejected: Mutex<BTreeMap<&'static str, u64>>,
     reconnects: AtomicU64,
+    /// Connections the server dropped, by why (`lagged`, `write_timeout`, `hello_timeout`).
+    dropped: Mutex<BTreeMap<&'static str, u64>>,
     /// From the room receiving an action to its ack (engine + durable write).
     pub ack_latency: Histogram,
     /// One group-commit transaction of the writer.
@@ -90,6 +92,16 @@ impl Metrics {
     /// A player came back with `last_seq`: a reconnect.
     pub fn reconnected(&self) {
         self.reconnects.fetch_add(1, Relaxed);
+    }
+
+    /// The server dropped a connection, for `reason`.
+    pub fn connection_dropped(&self, reason: &'static str) {
+        *self.dropped.lock().expect("metrics map").entry(reason).or_default() += 1;
+    }
+
+    /// Connections dropped so far for `reason`.
+    pub fn dropped(&self, reason: &str) -> u64 {
+        self.dropped.lock().expect("metrics map").get(reason).copied().unwrap_or(0)
     }
 
     /// The Prometheus text exposition of everything.
@@ -121,6 +133,13 @@ impl Metrics {
             "# HELP athlas_reconnects_total Players who came back with last_seq.\n# TYPE athlas_reconnects_total counter\nathlas_reconnects_total {}",
             self.reconnects.load(Relaxed)
         );
+        let _ = writeln!(
+            out,
+            "# HELP athlas_connections_dropped_total Connections the server dropped, by reason.\n# TYPE athlas_connections_dropped_total counter"
+        );
+        for (reason, n) in self.dropped.lock().expect("metrics map").iter() {
+            let _ = writeln!(out, "athlas_connections_dropped_total{{reason=\"{}\"}} {n}", escape(reason));
+        }
         self.ack_latency.render(
             &mut out,
             "athlas_ack_latency_seconds",

@@ -93,6 +93,7 @@ where
                 let keep = !lagging.contains(&s.id);
                 if !keep {
                     s.out.kick.notify_one();
+                    self.ctx.metrics.connection_dropped("lagged");
                 }
                 keep
             });
