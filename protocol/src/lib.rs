@@ -455,6 +455,10 @@ pub mod code {
     pub const NOT_YOUR_SEAT: &str = "not_your_seat";
     /// Something failed on the server; nothing was changed.
     pub const INTERNAL: &str = "internal";
+    /// The database does not answer (restarting, stopped, disk full or
+    /// read-only); nothing was changed or acknowledged. Retry: the same
+    /// server carries on once the store is back.
+    pub const STORE_UNAVAILABLE: &str = "store_unavailable";
     /// The server is shutting down; reconnect later.
     pub const SHUTTING_DOWN: &str = "shutting_down";
     /// `/readyz`: the store does not answer or is not migrated.

@@ -322,7 +322,7 @@ impl Connection {
                     "this campaign has no match yet: every seat must be taken and every choice made",
                 ))
             }
-            Err(e) => return self.internal(e),
+            Err(e) => return self.store_failed(&e),
         };
         let Some((match_id, seat)) = found else {
             if let Some(ip) = self.peer.0 {
@@ -347,7 +347,7 @@ impl Connection {
         let game = match self.hub.store.get_match(match_id).await {
             Ok(Some(m)) => m.game,
             Ok(None) => return self.reply(ServerMsg::error(None, code::NOT_FOUND, format!("no match {match_id}"))),
-            Err(e) => return self.internal(e),
+            Err(e) => return self.store_failed(&e),
         };
         match self.hub.subscribe(match_id, &game, viewer, last_seq, self.out.clone()).await {
             Ok((room, sub)) => {
@@ -390,9 +390,14 @@ impl Connection {
         self.reply(ServerMsg::error(Some(id), code, message));
     }
 
-    fn internal(&self, e: impl std::fmt::Display) {
+    fn store_failed(&self, e: &StoreError) {
         tracing::error!(error = %e, "store error");
-        self.reply(ServerMsg::error(None, code::INTERNAL, "internal error; nothing was changed"));
+        let message = if e.is_unavailable() {
+            "the database is unavailable; nothing was changed; retry shortly"
+        } else {
+            "internal error; nothing was changed"
+        };
+        self.reply(ServerMsg::error(None, e.code(), message));
     }
 }
 

@@ -48,6 +48,7 @@ impl ApiError {
             ApiError::Unprocessable(..) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Store(e) if e.is_unavailable() => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -62,7 +63,7 @@ impl ApiError {
             ApiError::NotFound(_) => code::NOT_FOUND,
             ApiError::TooMany(_) => code::RATE_LIMITED,
             ApiError::TooLarge(_) => code::TOO_LARGE,
-            ApiError::Store(_) => code::INTERNAL,
+            ApiError::Store(e) => e.code(),
         }
     }
 }
@@ -72,7 +73,11 @@ impl IntoResponse for ApiError {
         let message = match &self {
             ApiError::Store(e) => {
                 tracing::error!(error = %e, "store error");
-                "internal error; nothing was changed".to_owned()
+                if e.is_unavailable() {
+                    "the database is unavailable; nothing was changed; retry shortly".to_owned()
+                } else {
+                    "internal error; nothing was changed".to_owned()
+                }
             }
             other => other.to_string(),
         };

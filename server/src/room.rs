@@ -31,7 +31,7 @@ mod rebuild;
 mod rooms;
 
 use frames::Published;
-use rebuild::rebuild;
+use rebuild::{rebuild, store_failed};
 use rooms::LiveRoom;
 pub use rooms::Rooms;
 
@@ -40,7 +40,7 @@ use crate::{
     secret,
     store::{ActionRecord, Append, CampaignUpdate, Commitment, MatchRecord, MatchStatus, RecordKind, Store},
     table::{Hand, Table, TakeBack},
-    writer::Writer,
+    writer::{WriteFailed, Writer},
 };
 
 /// The largest gap resent update by update on reconnect; past it the
@@ -315,26 +315,22 @@ where
         connected: watch::Sender<Vec<Seat>>,
     ) -> Result<Self, (&'static str, String)> {
         let internal = |e: String| (code::INTERNAL, e);
-        let record = ctx
-            .store
-            .get_match(id)
-            .await
-            .map_err(|e| internal(e.to_string()))?
-            .ok_or((code::NOT_FOUND, format!("no match {id}")))?;
+        let record =
+            ctx.store.get_match(id).await.map_err(store_failed)?.ok_or((code::NOT_FOUND, format!("no match {id}")))?;
         if record.rules_version != R::RULES_VERSION {
             tracing::warn!(match_id = %id, stored = record.rules_version, current = R::RULES_VERSION, "rules version differs; replaying anyway");
         }
         let options: R::Options =
             serde_json::from_value(record.options.clone()).map_err(|e| internal(format!("stored options: {e}")))?;
         let (seq, table) = rebuild::<R>(&ctx.store, &record, &options, None).await?;
-        let commitments = ctx.store.commitments(id).await.map_err(|e| internal(e.to_string()))?;
+        let commitments = ctx.store.commitments(id).await.map_err(store_failed)?;
         let campaign = match (record.campaign_id, after) {
             (Some(campaign_id), Some(after)) => {
                 let c = ctx
                     .store
                     .campaign(campaign_id)
                     .await
-                    .map_err(|e| internal(e.to_string()))?
+                    .map_err(store_failed)?
                     .ok_or_else(|| internal(format!("no campaign {campaign_id}")))?;
                 Some(CampaignLink { id: campaign_id, saved: c.saved, version: c.version, after })
             }
@@ -702,19 +698,31 @@ where
                 };
                 self.ctx.writer.append(append).await
             }
-            Err(e) => Err(format!("the campaign's next state: {e}")),
+            Err(e) => Err(WriteFailed { code: code::INTERNAL, message: format!("the campaign's next state: {e}") }),
         };
         if let Err(e) = stored {
             tracing::error!(match_id = %self.id, error = %e, "action not stored; reloading the room");
+            let unavailable = e.code == code::STORE_UNAVAILABLE;
             if let Some(actor) = actor {
-                self.ctx.metrics.action_rejected(code::INTERNAL);
-                actor.out.send(&ServerMsg::error(
-                    Some(actor.id),
-                    code::INTERNAL,
-                    "the action could not be stored; nothing changed",
-                ));
+                self.ctx.metrics.action_rejected(e.code);
+                let message = if unavailable {
+                    "the database is unavailable; the action was not stored and nothing changed; send it again shortly"
+                } else {
+                    "the action could not be stored; nothing changed"
+                };
+                actor.out.send(&ServerMsg::error(Some(actor.id), e.code, message));
             }
+            // The table in memory is now ahead of the log: every connection
+            // is told why, then dropped; they reconnect with last_seq and the
+            // room is rebuilt from what was stored.
             for s in &self.subs {
+                if unavailable {
+                    s.out.send(&ServerMsg::error(
+                        None,
+                        code::STORE_UNAVAILABLE,
+                        "the database is unavailable; this game reloads once it is back: reconnect with last_seq",
+                    ));
+                }
                 s.out.kick.notify_one();
             }
             return None;

@@ -58,6 +58,49 @@ pub enum StoreError {
 
 type Result<T> = std::result::Result<T, StoreError>;
 
+impl StoreError {
+    /// The database is away (connection lost, restarting, stopped, disk
+    /// full, read-only), as opposed to a bad record or a bug: the request
+    /// may succeed when retried, so clients get `store_unavailable`.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            StoreError::Unreachable { .. } => true,
+            StoreError::Db(e) => match e {
+                sqlx::Error::Io(_)
+                | sqlx::Error::PoolTimedOut
+                | sqlx::Error::PoolClosed
+                | sqlx::Error::Tls(_)
+                | sqlx::Error::WorkerCrashed => true,
+                sqlx::Error::Database(d) => d.code().is_some_and(|c| unavailable_code(&c)),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// The protocol's code for this failure.
+    pub fn code(&self) -> &'static str {
+        if self.is_unavailable() {
+            athlas_protocol::code::STORE_UNAVAILABLE
+        } else {
+            athlas_protocol::code::INTERNAL
+        }
+    }
+}
+
+/// A database error code that means "the database is away", not "this
+/// request is wrong". Postgres gives five-character SQLSTATEs: classes 08
+/// (connection), 53 (insufficient resources: disk full, too many
+/// connections), 57 (shut down by the operator, starting up), 58 (I/O).
+/// SQLite gives (extended) result codes whose low byte is the primary one:
+/// BUSY 5, LOCKED 6, READONLY 8, IOERR 10, FULL 13, CANTOPEN 14.
+fn unavailable_code(code: &str) -> bool {
+    if code.len() == 5 {
+        return ["08", "53", "57", "58"].iter().any(|class| code.starts_with(class));
+    }
+    code.parse::<u32>().is_ok_and(|c| matches!(c & 0xff, 5 | 6 | 8 | 10 | 13 | 14))
+}
+
 /// The store: cheap to clone (a pool inside).
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -277,7 +320,14 @@ impl Store {
             Some(url) if url.starts_with("postgres:") || url.starts_with("postgresql:") => {
                 let options = PgConnectOptions::from_str(url)?;
                 Store::probe_postgres(&options).await?;
-                let pool = PgPoolOptions::new().max_connections(16).connect_with(options).await?;
+                // A stopped database fails a request after 5 s rather than
+                // sqlx's default 30: the player gets `store_unavailable` to
+                // retry while a human still waits for an answer.
+                let pool = PgPoolOptions::new()
+                    .max_connections(16)
+                    .acquire_timeout(Duration::from_secs(5))
+                    .connect_with(options)
+                    .await?;
                 Store { backend: Backend::Postgres(pool) }
             }
             Some(url) => Store::sqlite(SqliteConnectOptions::from_str(url)?).await?,

@@ -14,7 +14,32 @@ use crate::{
 /// Most actions written in one transaction.
 const MAX_BATCH: usize = 256;
 
-type Reply = oneshot::Sender<Result<(), String>>;
+type Reply = oneshot::Sender<Result<(), WriteFailed>>;
+
+/// Why an action was not stored: the protocol's code for it
+/// (`store_unavailable` when the database is away, else `internal`) and the
+/// store's words, for the log.
+#[derive(Clone, Debug)]
+pub struct WriteFailed {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl WriteFailed {
+    fn from_store(e: &StoreError) -> WriteFailed {
+        WriteFailed { code: e.code(), message: e.to_string() }
+    }
+
+    fn stopped() -> WriteFailed {
+        WriteFailed { code: athlas_protocol::code::INTERNAL, message: "writer stopped".into() }
+    }
+}
+
+impl std::fmt::Display for WriteFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
 
 /// A handle to the writer task; cheap to clone.
 #[derive(Clone, Debug)]
@@ -34,11 +59,11 @@ impl Writer {
     /// Write one accepted action durably; returns once it is committed.
     ///
     /// # Errors
-    /// The store's error, as text (the room then reloads from the store).
-    pub async fn append(&self, append: Append) -> Result<(), String> {
+    /// The store's failure (the room then reloads from the store).
+    pub async fn append(&self, append: Append) -> Result<(), WriteFailed> {
         let (reply, rx) = oneshot::channel();
-        self.tx.send((append, reply)).await.map_err(|_| "writer stopped".to_owned())?;
-        rx.await.map_err(|_| "writer stopped".to_owned())?
+        self.tx.send((append, reply)).await.map_err(|_| WriteFailed::stopped())?;
+        rx.await.map_err(|_| WriteFailed::stopped())?
     }
 }
 
@@ -62,14 +87,14 @@ async fn run(store: Store, mut rx: mpsc::Receiver<(Append, Reply)>, metrics: Arc
             Ok(()) => replies.into_iter().for_each(|r| drop(r.send(Ok(())))),
             Err(e) if appends.len() == 1 => {
                 tracing::error!(error = %e, "append failed");
-                drop(replies.pop().map(|r| r.send(Err(e.to_string()))));
+                drop(replies.pop().map(|r| r.send(Err(WriteFailed::from_store(&e)))));
             }
             Err(_) => {
                 // One bad entry must not sink the others: write them one by one.
                 for (a, r) in appends.into_iter().zip(replies) {
                     let result = store.append(std::slice::from_ref(&a)).await.map_err(|e: StoreError| {
                         tracing::error!(error = %e, match_id = %a.match_id, "append failed");
-                        e.to_string()
+                        WriteFailed::from_store(&e)
                     });
                     drop(r.send(result));
                 }

@@ -25,6 +25,13 @@ pub struct Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
+        // A failing test shows what the server said last.
+        if std::thread::panicking() {
+            if let Ok(logs) = self.logs.lock() {
+                eprintln!("last lines of the server at {}:", self.addr);
+                logs.iter().rev().take(30).rev().for_each(|l| eprintln!("  {l}"));
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

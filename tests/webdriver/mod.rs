@@ -44,9 +44,9 @@ pub fn failure_dir() -> PathBuf {
 /// tests then say so and pass; in CI (`CI` set, as `.ci/run` does) a
 /// missing browser is a failure, never a silent pass.
 pub fn chromedriver() -> Option<PathBuf> {
-    let found = std::env::var_os("CHROMEDRIVER")
-        .map(PathBuf::from)
-        .or_else(|| ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"].iter().map(PathBuf::from).find(|p| p.exists()));
+    let found = std::env::var_os("CHROMEDRIVER").map(PathBuf::from).or_else(|| {
+        ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"].iter().map(PathBuf::from).find(|p| p.exists())
+    });
     if found.is_none() {
         assert!(
             std::env::var_os("CI").is_none(),

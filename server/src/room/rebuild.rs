@@ -14,7 +14,7 @@ use super::{
     Hosted, Outbound, Refusal, Room,
 };
 use crate::{
-    store::{MatchRecord, RecordKind, Store},
+    store::{MatchRecord, RecordKind, Store, StoreError},
     table::{ReplayError, Table},
 };
 
@@ -30,12 +30,10 @@ where
         let (seq, mut table) = rebuild::<R>(&self.ctx.store, &self.record, &self.options, Some(last))
             .await
             .map_err(|(code, message)| Refusal::Error { code, message })?;
-        let log = self
-            .ctx
-            .store
-            .actions_after(self.id, seq)
-            .await
-            .map_err(|e| Refusal::Error { code: code::INTERNAL, message: e.to_string() })?;
+        let log = self.ctx.store.actions_after(self.id, seq).await.map_err(|e| {
+            let (code, message) = store_failed(e);
+            Refusal::Error { code, message }
+        })?;
         out.send(&self.welcome(viewer, seq, &table, None, Vec::new()));
         let mut cache = std::collections::HashMap::new();
         for a in log.iter().take_while(|a| a.seq <= self.seq) {
@@ -75,7 +73,7 @@ pub(super) async fn rebuild<R: Ruleset>(
     let internal = |e: String| (code::INTERNAL, e);
     let seats = record.seats as usize;
     let start = || R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")));
-    let snapshot = store.latest_snapshot(record.id, at_most).await.map_err(|e| internal(e.to_string()))?;
+    let snapshot = store.latest_snapshot(record.id, at_most).await.map_err(store_failed)?;
     // A snapshot that no longer reads (an older state shape) is skipped.
     let snapshot = snapshot.and_then(|(seq, state)| match serde_json::from_value::<R::State>(state) {
         Ok(state) => Some((seq, state)),
@@ -88,9 +86,7 @@ pub(super) async fn rebuild<R: Ruleset>(
     let (seq, mut table) = match snapshot {
         Some((seq, state)) => {
             let mut table = Table::new(state, seats);
-            for h in
-                store.records_of_kind(record.id, RecordKind::Hand, seq).await.map_err(|e| internal(e.to_string()))?
-            {
+            for h in store.records_of_kind(record.id, RecordKind::Hand, seq).await.map_err(store_failed)? {
                 table.replay(&h).map_err(|e| internal(format!("{e:?}")))?;
             }
             (seq, table)
@@ -110,6 +106,13 @@ pub(super) async fn rebuild<R: Ruleset>(
     }
 }
 
+/// A store failure as the protocol's code and the store's words:
+/// `store_unavailable` while the database is away (the client retries),
+/// else `internal`.
+pub(super) fn store_failed(e: StoreError) -> (&'static str, String) {
+    (e.code(), e.to_string())
+}
+
 /// Fold the records after `from` (up to `at_most`) into `table`: the seq
 /// reached, or `None` when a take-back needs the whole log.
 async fn fold<R: Ruleset>(
@@ -124,7 +127,7 @@ async fn fold<R: Ruleset>(
     if at_most.is_some_and(|m| m <= seq) {
         return Ok(Some(seq));
     }
-    for a in store.actions_after(record.id, seq).await.map_err(|e| internal(e.to_string()))? {
+    for a in store.actions_after(record.id, seq).await.map_err(store_failed)? {
         if at_most.is_some_and(|m| a.seq > m) {
             break;
         }

@@ -104,7 +104,9 @@ impl Store {
         let q_snap = self.sql("INSERT INTO snapshots (match_id, seq, state) VALUES ($1::uuid, $2, $3::jsonb)");
         // `Some(why)`: refused whole, nothing written.
         let r: std::result::Result<Option<StoreError>, sqlx::Error> = with_pool!(self, p => async {
-            let mut tx = p.begin_with(self.begin_write()).await?;
+            let mut conn = p.acquire().await?;
+            let r = async {
+            let mut tx = sqlx::Connection::begin_with(&mut *conn, self.begin_write()).await?;
             // Every seq move of a chunk in one statement and every action
             // row in another: two round trips to the database per chunk,
             // not two per action (on SQLite each is a hand-over to its
@@ -163,6 +165,15 @@ impl Store {
             }
             tx.commit().await?;
             Ok(None)
+            }.await;
+            // A write that failed part-way (SQLite's disk full at COMMIT,
+            // say) can leave the connection inside its transaction, and
+            // every later write on it would fail: the pool opens a fresh
+            // connection instead of reusing this one.
+            if r.is_err() {
+                conn.close_on_drop();
+            }
+            r
         }.await);
         match r {
             Ok(None) => Ok(()),
