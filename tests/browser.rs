@@ -28,3 +28,260 @@ async fn a_duel_is_created_in_the_lobby_and_joined_through_its_link() {
     })
     .await;
 }
+
+use webdriver::Browser;
+
+/// The last seq the match page applied (-1 before its welcome).
+async fn seq(p: &Browser) -> i64 {
+    p.until_js(
+        "the match page",
+        "const m = document.querySelector('[data-test=match]'); return m ? String(m.dataset.seq) : null;",
+    )
+    .await
+    .as_str()
+    .and_then(|s| s.parse().ok())
+    .unwrap_or(-1)
+}
+
+/// Wait until `p` has applied an update past `before`, then until every
+/// other page has caught up with it.
+async fn settled(p: &Browser, before: i64, others: &[&Browser]) -> i64 {
+    let js = format!("return Number(document.querySelector('[data-test=match]')?.dataset.seq) > {before};");
+    p.until_js(&format!("an update past {before}"), &js).await;
+    let now = seq(p).await;
+    for o in others {
+        let js = format!("return Number(document.querySelector('[data-test=match]')?.dataset.seq) >= {now};");
+        o.until_js(&format!("{} at seq {now}", o.name), &js).await;
+    }
+    now
+}
+
+/// Click `css` on `p` as one action: when a hex chooser opens instead,
+/// pick its choice of `kind` (the first one matching `prefer`, if any), and
+/// confirm a question; returns when every page has the update.
+async fn act(p: &Browser, css: &str, kind: &str, prefer: Option<&str>, others: &[&Browser]) -> i64 {
+    let before = seq(p).await;
+    p.click(css).await;
+    let js = format!(
+        "return Number(document.querySelector('[data-test=match]')?.dataset.seq) > {before} ? 'done' \
+         : document.querySelector('[data-test=choices]') ? 'choose' \
+         : document.querySelector('[data-test=confirm-yes]') ? 'confirm' : null;"
+    );
+    match p.until_js("the action or a chooser", &js).await.as_str() {
+        Some("choose") => {
+            let mut picked = None;
+            for c in p.all(&format!("[data-test=choice][data-type={kind}]")).await {
+                let action = c.attr("data-action").await.ok().flatten().unwrap_or_default();
+                if picked.is_none() || prefer.is_some_and(|want| action.contains(want)) {
+                    picked = Some(action);
+                }
+            }
+            let action = picked.unwrap_or_else(|| panic!("{}: no {kind} choice", p.name));
+            let sel = format!("[data-test=choice][data-action='{action}']");
+            p.click(&sel).await;
+            if p.exists("[data-test=confirm-yes]").await {
+                p.click("[data-test=confirm-yes]").await;
+            }
+        }
+        Some("confirm") => p.click("[data-test=confirm-yes]").await,
+        _ => {}
+    }
+    settled(p, before, others).await
+}
+
+/// Answer every open response window or pending DI: seat 0 casts its top
+/// DI once, when it has a target; otherwise each seat passes.
+async fn answer_windows(a: &Browser, b: &Browser, s: &Browser, cast: &mut Option<String>) {
+    let pass = "[data-test=window] [data-test=action][data-type=pass]";
+    loop {
+        if a.exists(pass).await {
+            if try_cast(a, b, s, cast).await {
+                continue;
+            }
+            act(a, pass, "pass", None, &[b, s]).await;
+        } else if b.exists(pass).await {
+            act(b, pass, "pass", None, &[a, s]).await;
+        } else {
+            return;
+        }
+    }
+}
+
+/// Seat 0 casts its top DI when it has a target (on its turn or in a
+/// response window); false when it has none now.
+async fn try_cast(a: &Browser, b: &Browser, s: &Browser, cast: &mut Option<String>) -> bool {
+    if cast.is_some() || !a.exists("[data-test=cast-di]").await {
+        return false;
+    }
+    let card = a.attr("[data-test=cast-di]", "data-card").await.unwrap_or_default();
+    a.click("[data-test=cast-di]").await;
+    if a.exists("[data-test=hex][data-hot~=target]").await {
+        act(a, "[data-test=hex][data-hot~=target]", "cast_di", None, &[b, s]).await;
+        *cast = Some(card);
+        return true;
+    }
+    a.click("[data-test=cancel-mode]").await;
+    false
+}
+
+/// One turn of the seat whose page is `p`: activate and move a unit when
+/// one may, then summon (Alpha `alpha` if it can), seat 0 casts its DI when
+/// it can, end the turn.
+async fn turn(p: &Browser, o: &Browser, s: &Browser, a: &Browser, b: &Browser, alpha: &str, cast: &mut Option<String>) {
+    let activate = "[data-test=hex][data-hot~=activate]";
+    if p.exists(activate).await {
+        act(p, activate, "activate", None, &[o, s]).await;
+        answer_windows(a, b, s, cast).await;
+        let to = "[data-test=hex][data-hot~=move]";
+        if p.exists(to).await {
+            act(p, to, "move", None, &[o, s]).await;
+            answer_windows(a, b, s, cast).await;
+        }
+        let end = "[data-test=action][data-type=end_activation]";
+        if p.exists(end).await {
+            act(p, end, "end_activation", None, &[o, s]).await;
+            answer_windows(a, b, s, cast).await;
+        }
+    }
+    if p.name == a.name && try_cast(a, b, s, cast).await {
+        answer_windows(a, b, s, cast).await;
+    }
+    let summon_hex = "[data-test=hex][data-hot~=summon]";
+    if p.exists(summon_hex).await {
+        act(p, summon_hex, "summon", Some(alpha), &[o, s]).await;
+        answer_windows(a, b, s, cast).await;
+    }
+    act(p, "[data-test=action][data-type=end_turn]", "end_turn", None, &[o, s]).await;
+    answer_windows(a, b, s, cast).await;
+}
+
+/// What of seat 0's creation seat 1 must not see while it is hidden:
+/// seat 0's Alphas 0 and 1 and two of its DI cards (seat 1 plays the
+/// aquatic preset, which shares none of them). Ids as they appear in frames
+/// and attributes, names as the page would print them.
+const SECRET_IDS: [&str; 6] = ["savage_warrior", "axe_of_lorios", "shadow_ranger", "ballista", "dispel_magic", "teleport"];
+const SECRET_NAMES: [&str; 5] = ["Savage Warrior", "Axe of Lorios", "Shadow Ranger", "Ballista", "Dispel Magic"];
+
+async fn assert_no_secret(who: &Browser, revealed: &[&str]) {
+    let html = who.html().await;
+    let frames = who.ws_frames().await.join("\n");
+    assert!(!frames.is_empty(), "{}: the DevTools log holds the page's frames", who.name);
+    for id in SECRET_IDS.iter().filter(|c| !revealed.contains(c)) {
+        assert!(!frames.contains(&format!("\"{id}\"")), "{}: a frame named {id} before the rules revealed it", who.name);
+        assert!(!html.contains(&format!("\"{id}\"")) && !html.contains(&format!("&quot;{id}&quot;")), "{}: the page holds {id}", who.name);
+    }
+    for name in SECRET_NAMES {
+        assert!(!html.contains(name), "{}: the page shows {name}", who.name);
+        assert!(!frames.contains(name), "{}: a frame holds {name}", who.name);
+    }
+}
+
+/// Two browsers play a duel by clicking, a third watches: create, join
+/// through the link, one Alpha from the catalogue and two from presets, a
+/// DI stack, summon, move, a DI cast in a response window, a reload that
+/// resumes where it was, a draw offered and accepted, and an end screen
+/// that verifies both commitments. Seat 1's page and every frame its
+/// socket received never hold a card of seat 0 that the rules keep hidden.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_browsers_play_a_duel_by_clicking_and_the_secrets_stay_hidden() {
+    let db = Db::sqlite("browser-duel");
+    let server = db.start();
+    let base = format!("http://{}", server.addr);
+    scenario("duel", &base, |scene| async move {
+        let a = scene.browser("alice").await;
+        a.wait("[data-test=lobby][data-ready=true]").await;
+        scene.screenshot(&a, "lobby").await;
+        a.click("[data-test=create-duel]").await;
+        a.wait("[data-test=match][data-phase=creation]").await;
+        let link = a.attr("[data-test=join-link]", "href").await.expect("a join link");
+        let code = link.rsplit('/').next().unwrap().to_owned();
+        let b = scene.browser("bob").await;
+        b.goto(&format!("/join/{code}")).await;
+        b.wait("[data-test=match][data-phase=creation][data-seat='1']").await;
+        let id = a.attr("[data-test=match]", "data-match-id").await.unwrap();
+        let s = scene.browser("spectator").await;
+        s.goto(&format!("/watch/{id}")).await;
+        s.wait("[data-test=match][data-role=spectator]").await;
+
+        // Alpha 1 from the catalogue, with a restriction shown before and after.
+        a.click("[data-test=card-filter][data-kind=genus]").await;
+        a.click("[data-test=add-card][data-card=savage_warrior]").await;
+        a.click("[data-test=card-filter][data-kind=equipment]").await;
+        a.click("[data-test=add-card][data-card=axe_of_lorios]").await;
+        let slot = "[data-test=alpha][data-alpha='0']";
+        a.until_js("the slot's live figures", &format!(
+            "const e = document.querySelector(\"{slot}\"); return e && e.dataset.cost === '14' && e.dataset.life === '12' && e.dataset.valid === 'true';"
+        )).await;
+        a.wait("[data-test=card-warning][data-rule=hands]").await;
+        // Alphas 2 and 3 from the book's presets, then the DI stack.
+        a.wait("[data-test=preset-alpha][data-alpha='1']").await.select_by_value("rush:1").await.expect("select rush:1");
+        a.wait("[data-test=preset-alpha][data-alpha='2']").await.select_by_value("aquatic:0").await.expect("select aquatic:0");
+        for di in ["lightning_bolt", "dispel_magic", "teleport"] {
+            a.click(&format!("[data-test=di-card][data-card={di}]")).await;
+        }
+        a.wait("[data-test=di-builder][data-points='5'][data-count='3']").await;
+        a.wait("[data-test=creation-ok]").await;
+        scene.screenshot(&a, "alpha-builder").await;
+        a.click("[data-test=lock-creation]").await;
+        a.wait("[data-test=creation-locked]").await;
+        a.wait("[data-test=commitment][data-seat='0']").await;
+        b.click("[data-test=use-preset][data-preset=aquatic]").await;
+        for p in [&a, &b, &s] {
+            p.wait("[data-test=match][data-phase=play]").await;
+        }
+        assert_no_secret(&b, &[]).await;
+        assert_no_secret(&s, &[]).await;
+
+        // Two rounds: each seat summons, then activates and moves; seat 0
+        // casts its top DI in the first window that offers a target.
+        let mut cast = None;
+        let first = a.attr("[data-test=status]", "data-waiting").await.unwrap_or_default();
+        let order: [(&Browser, &Browser, &str); 2] = if first.trim() == "1" {
+            [(&b, &a, "\"alpha\":0"), (&a, &b, "\"alpha\":2")]
+        } else {
+            [(&a, &b, "\"alpha\":2"), (&b, &a, "\"alpha\":0")]
+        };
+        for round in 0..3 {
+            for (p, o, alpha) in order {
+                turn(p, o, &s, &a, &b, alpha, &mut cast).await;
+            }
+            if round == 0 {
+                // A reload mid-game comes back at the same position.
+                let at = seq(&b).await;
+                b.reload().await;
+                b.wait(&format!("[data-test=match][data-seq='{at}'][data-phase=play]")).await;
+                b.wait("[data-test=log-entry]").await;
+            }
+        }
+        scene.screenshot(&a, "duel-board").await;
+        let cast = cast.expect("seat 0 cast a DI in a response window");
+        assert_eq!(cast, "lightning_bolt", "the top of the stack");
+        // Seat 0 summoned only its Alpha 3: Alphas 1 and 2 and the DIs it did not cast stay hidden.
+        assert_no_secret(&b, &[]).await;
+        assert_no_secret(&s, &[]).await;
+
+        // A draw, offered by the seat whose turn it is and accepted by the other.
+        let offer = "[data-test=action][data-type=offer_draw]";
+        let (offerer, other) = if a.exists(offer).await { (&a, &b) } else { (&b, &a) };
+        act(offerer, offer, "offer_draw", None, &[other, &s]).await;
+        act(other, "[data-test=draw-offer] [data-test=action][data-type=accept_draw]", "accept_draw", None, &[offerer, &s]).await;
+        for p in [&a, &b, &s] {
+            p.wait("[data-test=match][data-phase=ended]").await;
+            p.wait("[data-test=end][data-result=draw]").await;
+        }
+        for p in [&a, &b] {
+            for seat in ["0", "1"] {
+                p.wait(&format!("[data-test=commitment][data-seat='{seat}'][data-verified=true]")).await;
+            }
+            assert!(!p.exists("[data-test=verified][data-ok=false]").await, "{}: a commitment failed", p.name);
+        }
+        assert_eq!(seq(&s).await, seq(&a).await, "the spectator followed to the end");
+        // The reveal names seat 0's cards now, and only now.
+        assert!(b.html().await.contains("Savage Warrior"), "the end screen shows the revealed Alphas");
+        for p in [&a, &b, &s] {
+            let errors: Vec<String> = p.console().await.into_iter().filter(|l| l.starts_with("SEVERE")).collect();
+            assert!(errors.is_empty(), "{}: console errors {errors:?}", p.name);
+        }
+    })
+    .await;
+}

@@ -220,6 +220,8 @@ impl Scene {
             Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/screenshots")
         };
         std::fs::create_dir_all(&dir).unwrap();
+        // From the top of the page, as a person arriving would see it.
+        let _ = browser.client.execute("window.scrollTo(0, 0); document.activeElement?.blur();", vec![]).await;
         let png = browser.client.screenshot().await.expect("screenshot");
         std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
     }
