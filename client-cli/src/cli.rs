@@ -129,6 +129,22 @@ pub enum Command {
         /// limit is raised to its hard limit. `--matches 0` holds only idle ones.
         #[arg(long, default_value_t = 0)]
         idle: usize,
+        /// Each bot waits this long before each action, as a person thinks
+        /// (0: as fast as the server answers).
+        #[arg(long, default_value_t = 0)]
+        think_ms: u64,
+        /// Soak: around the bots, seats drop their connection and come
+        /// back, leave for a few seconds, spectators come and go checking
+        /// their updates have no gap, and misbehaving clients (garbage,
+        /// oversized frames, wrong tokens, no hello, a reader that stops,
+        /// half-sent requests) must each get their documented answer; the
+        /// server's memory and open files are sampled and must stay flat.
+        /// Run the server with `--lobby-per-min 0 --max-connections-per-ip 0`.
+        #[arg(long)]
+        soak: bool,
+        /// With --soak: seconds between two readings of the server's /metrics.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+        sample_secs: u64,
     },
 }
 
@@ -514,7 +530,20 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Some(Command::Campaign { command }) => run_campaign(command).await,
-        Some(Command::Load { server, game, matches, duration, seed, points, max_actions, idle_matches, idle }) => {
+        Some(Command::Load {
+            server,
+            game,
+            matches,
+            duration,
+            seed,
+            points,
+            max_actions,
+            idle_matches,
+            idle,
+            think_ms,
+            soak,
+            sample_secs,
+        }) => {
             let game = if game == "divinity" { LoadGame::Divinity } else { LoadGame::Duel };
             let cfg = LoadConfig {
                 addr: ServerAddr::parse(&server.server)?,
@@ -526,11 +555,20 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 max_actions,
                 idle_matches,
                 idle,
+                think: Duration::from_millis(think_ms),
+                soak: soak.then(|| Duration::from_secs(sample_secs)),
             };
             let what = if game == LoadGame::Divinity { "parties" } else { "matches" };
             eprintln!("athlas load: {matches} {what} for {duration} s against {}", cfg.addr.http());
             let report = load::run(cfg).await?;
             println!("{report}");
+            // A soak's growing memory or an unanswered misbehaving client
+            // is a failed run, for scripts as for people.
+            if report.soak.is_some() && report.total_errors() > 0 {
+                let problems: Vec<&String> =
+                    report.errors.keys().filter(|k| k.starts_with("soak_") || k.starts_with("unanswered_") || *k == "spectator_gap").collect();
+                anyhow::ensure!(problems.is_empty(), "the soak failed: {problems:?}");
+            }
             Ok(())
         }
         None => scripted(cli.scripted).await,

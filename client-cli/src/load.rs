@@ -21,7 +21,9 @@ use athlas_engine::duel::card::Catalogue;
 use athlas_protocol::{process, CreateCampaign};
 
 pub mod idle;
+pub mod soak;
 use idle::IdleReport;
+use soak::{Break, Churn, LiveMatches, SoakReport};
 use serde_json::json;
 use tokio::time::sleep_until;
 
@@ -70,6 +72,11 @@ pub struct LoadConfig {
     pub idle_matches: usize,
     /// Idle spectator connections held during the run, over the idle duels.
     pub idle: usize,
+    /// A bot waits this long before each action (a person thinks; 0: none).
+    pub think: Duration,
+    /// Soak: churn and misbehaving clients around the bots, `/metrics`
+    /// sampled this often (see [`soak`]).
+    pub soak: Option<Duration>,
 }
 
 /// What a load run measured.
@@ -88,6 +95,10 @@ pub struct Report {
     pub cost: Cost,
     /// The idle tables held, when asked for.
     pub idle: Option<IdleReport>,
+    /// Seat reconnects and leaves of a soak (the rest is in `soak`).
+    pub churn: BTreeMap<&'static str, u64>,
+    /// What a soak run saw, when asked for.
+    pub soak: Option<SoakReport>,
 }
 
 /// CPU time and memory over a run: the server's from its `/metrics`
@@ -154,6 +165,9 @@ impl Report {
         for (k, v) in s.errors {
             *self.errors.entry(k).or_default() += v;
         }
+        for (k, v) in s.churn {
+            *self.churn.entry(k).or_default() += v;
+        }
     }
 
     fn error(&mut self, code: &str) {
@@ -202,6 +216,9 @@ impl fmt::Display for Report {
         if let Some(idle) = &self.idle {
             writeln!(f, "{idle}")?;
         }
+        if let Some(soak) = &self.soak {
+            writeln!(f, "{soak}")?;
+        }
         write!(f, "errors:         {}", self.total_errors())?;
         if !self.errors.is_empty() {
             let parts: Vec<String> = self.errors.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -227,6 +244,23 @@ struct SeatStats {
     finished: bool,
     /// The bot had nothing to play (the match cannot go on).
     stuck: bool,
+    /// Soak breaks taken: `reconnects`, `leaves`.
+    churn: BTreeMap<&'static str, u64>,
+}
+
+/// How a seat plays besides its bot: its thinking time, and in a soak when
+/// it drops its connection.
+#[derive(Debug, Clone, Default)]
+struct SeatOpts {
+    think: Duration,
+    churn: Option<Churn>,
+}
+
+impl SeatOpts {
+    fn new(cfg: &LoadConfig, seed: u64, token: &str) -> SeatOpts {
+        let churn = cfg.soak.map(|_| Churn::new(seed, cfg.addr.ws(), Identity::Seat { token: token.to_owned() }));
+        SeatOpts { think: cfg.think, churn }
+    }
 }
 
 /// Run the load. Refuses servers that are not on this machine.
@@ -242,6 +276,8 @@ pub async fn run(cfg: LoadConfig) -> anyhow::Result<Report> {
     );
     anyhow::ensure!(cfg.idle + 2 * cfg.idle_matches <= MAX_IDLE, "at most {MAX_IDLE} idle connections");
     anyhow::ensure!(!cfg.duration.is_zero() && cfg.duration <= MAX_DURATION, "--duration must be 1 s to 1 h");
+    anyhow::ensure!(cfg.soak.is_none_or(|s| !s.is_zero()), "--sample-secs must be at least 1");
+    anyhow::ensure!(cfg.think <= Duration::from_secs(60), "--think-ms must be at most 60000");
     let lobby = Lobby::new(cfg.addr.clone());
     // Fail early and clearly when the server is not there.
     lobby.open_matches().await.map_err(|e| anyhow::anyhow!("the lobby does not answer: {e}"))?;
@@ -263,10 +299,16 @@ pub async fn run(cfg: LoadConfig) -> anyhow::Result<Report> {
     let before = Reading::take(&lobby).await;
     let start = Instant::now();
     let deadline = tokio::time::Instant::now() + cfg.duration;
+    let live: LiveMatches = LiveMatches::default();
+    let soaking = cfg.soak.map(|every| {
+        let sampler = tokio::spawn(soak::sample(lobby.clone(), every, start, deadline));
+        let misbehaving = tokio::spawn(soak::misbehave(cfg.addr.clone(), live.clone(), deadline));
+        (sampler, misbehaving)
+    });
     let mut slots = tokio::task::JoinSet::new();
     for slot in 0..cfg.matches {
         match cfg.game {
-            LoadGame::Duel => slots.spawn(run_slot(lobby.clone(), cfg.clone(), slot as u64, deadline)),
+            LoadGame::Duel => slots.spawn(run_slot(lobby.clone(), cfg.clone(), slot as u64, deadline, live.clone())),
             LoadGame::Divinity => slots.spawn(run_party(lobby.clone(), cfg.clone(), slot as u64, deadline)),
         };
     }
@@ -281,6 +323,9 @@ pub async fn run(cfg: LoadConfig) -> anyhow::Result<Report> {
                 for (k, v) in r.errors {
                     *report.errors.entry(k).or_default() += v;
                 }
+                for (k, v) in r.churn {
+                    *report.churn.entry(k).or_default() += v;
+                }
             }
             Err(_) => report.error("task_panicked"),
         }
@@ -291,14 +336,29 @@ pub async fn run(cfg: LoadConfig) -> anyhow::Result<Report> {
     }
     report.elapsed = start.elapsed().min(cfg.duration);
     report.cost = Reading::take(&lobby).await.since(before);
+    if let Some((sampler, misbehaving)) = soaking {
+        let mut s = SoakReport {
+            duration: cfg.duration.as_secs_f64(),
+            samples: sampler.await.unwrap_or_default(),
+            churn: std::mem::take(&mut report.churn),
+            misbehaved: misbehaving.await.unwrap_or_default(),
+        };
+        for problem in s.problems() {
+            report.error(&problem);
+        }
+        s.churn.retain(|k, _| *k != "spectator_gaps");
+        report.soak = Some(s);
+    }
     report.idle = idle_report;
     drop(held);
     report.latencies_us.sort_unstable();
     Ok(report)
 }
 
-/// One match after another in one slot until the deadline.
-async fn run_slot(lobby: Lobby, cfg: LoadConfig, slot: u64, deadline: tokio::time::Instant) -> Report {
+/// One match after another in one slot until the deadline. In a soak, a
+/// spectator watches part of each match and the match is offered to the
+/// misbehaving clients (`live`).
+async fn run_slot(lobby: Lobby, cfg: LoadConfig, slot: u64, deadline: tokio::time::Instant, live: LiveMatches) -> Report {
     let mut report = Report::default();
     let mut round = 0u64;
     while tokio::time::Instant::now() < deadline {
@@ -322,11 +382,24 @@ async fn run_slot(lobby: Lobby, cfg: LoadConfig, slot: u64, deadline: tokio::tim
         let cat = Catalogue::standard();
         let mut seats = Vec::new();
         for (i, token) in [created.token, joined.token].into_iter().enumerate() {
+            let seed = mix(cfg.seed ^ mix(slot << 32 | round << 1 | i as u64));
+            let opts = SeatOpts::new(&cfg, mix(seed), &token);
             let link = Link::spawn(cfg.addr.ws(), Identity::Seat { token }, None, backoff);
-            let mut bot = Bot::new(mix(cfg.seed ^ mix(slot << 32 | round << 1 | i as u64)), cat);
+            let mut bot = Bot::new(seed, cat);
             bot.max_actions = cfg.max_actions;
-            seats.push(tokio::spawn(play_seat(link, bot, deadline)));
+            seats.push(tokio::spawn(play_seat(link, bot, deadline, opts)));
         }
+        let spectator = cfg.soak.map(|_| {
+            {
+                let mut live = live.lock().expect("live matches");
+                live.push(created.match_id.clone());
+                if live.len() > 64 {
+                    live.remove(0);
+                }
+            }
+            let hold = Duration::from_millis(2000 + mix(cfg.seed ^ slot << 32 ^ round) % 18_000);
+            tokio::spawn(soak::spectate(cfg.addr.ws(), created.match_id.clone(), hold))
+        });
         round += 1;
         let mut finished = false;
         let mut stuck = false;
@@ -339,6 +412,12 @@ async fn run_slot(lobby: Lobby, cfg: LoadConfig, slot: u64, deadline: tokio::tim
                 }
                 Err(_) => report.error("task_panicked"),
             }
+        }
+        if let Some(s) = spectator {
+            let (frames, gap) = s.await.unwrap_or((0, false));
+            *report.churn.entry("spectators").or_default() += 1;
+            *report.churn.entry("spectator_frames").or_default() += frames;
+            *report.churn.entry("spectator_gaps").or_default() += u64::from(gap);
         }
         if finished {
             report.matches_finished += 1;
@@ -395,10 +474,11 @@ async fn run_party(lobby: Lobby, cfg: LoadConfig, slot: u64, deadline: tokio::ti
             report.matches_started += 1;
             let backoff = Backoff { first: Duration::from_millis(100), max: Duration::from_secs(2), attempts: Some(5) };
             let mut seats = Vec::new();
-            for (token, bot) in tokens.iter().zip(bots.iter_mut()) {
+            for (i, (token, bot)) in tokens.iter().zip(bots.iter_mut()).enumerate() {
+                let opts = SeatOpts::new(&cfg, mix(cfg.seed ^ mix(slot << 32 | round << 8 | i as u64) ^ 1), token);
                 let link = Link::spawn(cfg.addr.ws(), Identity::Seat { token: token.clone() }, None, backoff);
                 let bot = bot.take().expect("each seat's bot is back after each location");
-                seats.push(tokio::spawn(play_seat(link, bot, deadline)));
+                seats.push(tokio::spawn(play_seat(link, bot, deadline, opts)));
             }
             let (mut finished, mut stuck) = (false, false);
             for (i, s) in seats.into_iter().enumerate() {
@@ -460,20 +540,22 @@ async fn form_party(lobby: &Lobby, slot: u64, report: &mut Report) -> Option<(St
 
 /// Play one seat until the match ends, the deadline passes, or it stalls.
 /// The bot is handed back, to play the seat's next match.
-async fn play_seat(link: Link, mut bot: Bot, deadline: tokio::time::Instant) -> (SeatStats, Bot) {
-    let st = play_seat_with(link, &mut bot, deadline).await;
+async fn play_seat(link: Link, mut bot: Bot, deadline: tokio::time::Instant, opts: SeatOpts) -> (SeatStats, Bot) {
+    let st = play_seat_with(link, &mut bot, deadline, opts).await;
     (st, bot)
 }
 
-async fn play_seat_with(mut link: Link, bot: &mut Bot, deadline: tokio::time::Instant) -> SeatStats {
+async fn play_seat_with(mut link: Link, bot: &mut Bot, deadline: tokio::time::Instant, mut opts: SeatOpts) -> SeatStats {
     let mut st = SeatStats::default();
     let mut p = Player::new();
     let mut reconnected = false;
     let mut resend_at: Option<tokio::time::Instant> = None;
+    // When the bot, having thought, acts.
+    let mut act_at: Option<tokio::time::Instant> = None;
     let mut heard = tokio::time::Instant::now();
     let err = |st: &mut SeatStats, code: &str| *st.errors.entry(code.to_owned()).or_default() += 1;
     loop {
-        let wake = resend_at.unwrap_or(deadline).min(deadline).min(heard + STALL);
+        let wake = resend_at.or(act_at).unwrap_or(deadline).min(deadline).min(heard + STALL);
         let first = tokio::select! {
             ev = link.next() => ev,
             () = sleep_until(wake) => {
@@ -556,6 +638,36 @@ async fn play_seat_with(mut link: Link, bot: &mut Bot, deadline: tokio::time::In
             st.stuck = true;
             return st;
         }
+        if !p.actionable().is_empty() || p.my_turn() {
+            if !opts.think.is_zero() {
+                let now = tokio::time::Instant::now();
+                match act_at {
+                    None => {
+                        act_at = Some(now + opts.think);
+                        continue;
+                    }
+                    Some(at) if now < at => continue,
+                    Some(_) => act_at = None,
+                }
+            }
+            // A soak's break: the connection dropped (and the seat maybe
+            // away a while) before the action; back with `last_seq`.
+            if let Some(b) = opts.churn.as_mut().and_then(Churn::roll) {
+                let churn = opts.churn.as_ref().expect("rolled");
+                let away = match b {
+                    Break::Leave(away) => away,
+                    Break::Reconnect => Duration::ZERO,
+                };
+                *st.churn.entry(if away.is_zero() { "reconnects" } else { "leaves" }).or_default() += 1;
+                // The old socket closes as its link is dropped.
+                let again = churn.relink(away, link.last_seq());
+                drop(std::mem::replace(&mut link, again));
+                heard = tokio::time::Instant::now() + away;
+                p.welcomed = false;
+                reconnected = true;
+                continue;
+            }
+        }
         let my_turn = p.my_turn();
         match bot.act(&mut p) {
             Some(frame) => link.send(frame),
@@ -598,6 +710,8 @@ mod tests {
             errors: BTreeMap::new(),
             cost: Cost { server_cpu: Some(0.25), server_rss: Some(41e6), rooms: Some(200.0), own_cpu: None },
             idle: None,
+            churn: BTreeMap::new(),
+            soak: None,
         };
         r.error("rate_limited");
         let text = r.to_string();
@@ -628,6 +742,8 @@ mod tests {
             max_actions: 100,
             idle_matches: 0,
             idle: 0,
+            think: Duration::ZERO,
+            soak: None,
         };
         assert!(run(cfg("example.org:80", 1, 1)).await.unwrap_err().to_string().contains("loopback"));
         assert!(run(cfg("127.0.0.1:9", 0, 1)).await.is_err());

@@ -361,10 +361,26 @@ const NOTHING: u64 = u64::MAX;
 impl Link {
     /// Start connecting to `ws_url` as `identity`, resuming after `last_seq`.
     pub fn spawn(ws_url: String, identity: Identity, last_seq: Option<u64>, backoff: Backoff) -> Link {
+        Link::spawn_after(Duration::ZERO, ws_url, identity, last_seq, backoff)
+    }
+
+    /// Like [`Link::spawn`], first connecting after `delay` (a player who
+    /// closed the tab and comes back).
+    pub fn spawn_after(
+        delay: Duration,
+        ws_url: String,
+        identity: Identity,
+        last_seq: Option<u64>,
+        backoff: Backoff,
+    ) -> Link {
         let (out, out_rx) = mpsc::unbounded_channel();
         let (ev_tx, events) = mpsc::unbounded_channel();
         let last = Arc::new(AtomicU64::new(last_seq.unwrap_or(NOTHING)));
-        tokio::spawn(run(ws_url, identity, backoff, last.clone(), out_rx, ev_tx));
+        let task = run(ws_url, identity, backoff, last.clone(), out_rx, ev_tx);
+        tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            task.await;
+        });
         Link { out, events, last_seq: last }
     }
 

@@ -11,6 +11,8 @@
 pub const CPU_SECONDS: &str = "process_cpu_seconds_total";
 /// Gauge: resident set size in bytes.
 pub const RESIDENT_BYTES: &str = "process_resident_memory_bytes";
+/// Gauge: open file descriptors (sockets, the database, logs).
+pub const OPEN_FDS: &str = "process_open_fds";
 
 /// Clock ticks per second of `/proc/<pid>/stat` times (Linux's `USER_HZ`,
 /// 100 on every architecture Linux exposes to user space).
@@ -24,6 +26,12 @@ pub fn cpu_seconds() -> Option<f64> {
 /// This process's resident memory in bytes.
 pub fn resident_bytes() -> Option<u64> {
     resident_bytes_of(&std::fs::read_to_string("/proc/self/status").ok()?)
+}
+
+/// File descriptors this process holds open: a soak run watches that a
+/// server's sockets and files do not pile up.
+pub fn open_fds() -> Option<u64> {
+    Some(std::fs::read_dir("/proc/self/fd").ok()?.count() as u64)
 }
 
 /// `utime + stime` of a `/proc/<pid>/stat` line, in seconds. The command
@@ -76,6 +84,8 @@ mod tests {
         if cfg!(target_os = "linux") {
             assert!(cpu_seconds().is_some());
             assert!(resident_bytes().unwrap() > 1024 * 1024, "a running test binary holds more than 1 MiB");
+            // stdin, stdout, stderr at least (exact counts race with other tests).
+            assert!(open_fds().unwrap() >= 3);
         }
     }
 

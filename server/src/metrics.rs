@@ -159,6 +159,10 @@ impl Metrics {
             let name = process::RESIDENT_BYTES;
             let _ = writeln!(out, "# HELP {name} Resident memory size in bytes.\n# TYPE {name} gauge\n{name} {rss}");
         }
+        if let Some(fds) = process::open_fds() {
+            let name = process::OPEN_FDS;
+            let _ = writeln!(out, "# HELP {name} Number of open file descriptors.\n# TYPE {name} gauge\n{name} {fds}");
+        }
         out
     }
 }
@@ -203,6 +207,7 @@ mod tests {
         if cfg!(target_os = "linux") {
             assert!(process::scrape(&text, process::CPU_SECONDS).is_some(), "{text}");
             assert!(process::scrape(&text, process::RESIDENT_BYTES).unwrap() > 1e6, "{text}");
+            assert!(process::scrape(&text, process::OPEN_FDS).unwrap() >= 3.0, "{text}");
         }
     }
 }
