@@ -166,6 +166,10 @@ async fn survives_kill_9(db: Db) {
     assert_eq!(a.seq, acked, "the welcome is at the last acknowledged action");
     drop(a);
     resume_and_play_on(&server.addr, &m, acked, b_seen, 2).await;
+    // What the killed server stored, and what its successor added, replay
+    // from the seed to the very states the rooms hashed.
+    let report = db.audit_all();
+    assert!(report.contains(&m.id), "{report}");
 }
 
 #[tokio::test]

@@ -513,6 +513,12 @@ async fn campaign(db: Db) {
         assert_eq!(leaks(&planted, states).len(), 2, "planted leaks are found");
     }
     assert!(scanned > 100, "the scan saw the campaign's frames ({scanned})");
+    // Every location's log, kills and take-backs included, replays to the
+    // state hashes its rooms stored.
+    let report = db.audit_all();
+    for match_id in &matches {
+        assert!(report.lines().any(|l| l.starts_with(match_id.as_str()) && l.contains(" ok ")), "{report}");
+    }
     // The Warden was met (and, the campaign being over, beaten).
     assert!(
         party.frames.iter().any(|(_, f)| f.contains(r#""kind":"boss","boss":"the_warden""#)),

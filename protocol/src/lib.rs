@@ -471,6 +471,9 @@ pub mod code {
     pub const TOO_LARGE: &str = "too_large";
     /// A connection said neither `hello` nor `watch` in time; it is closed.
     pub const HELLO_TIMEOUT: &str = "hello_timeout";
+    /// The match was played under a rules version this server does not
+    /// play; it is not replayed differently, it is refused.
+    pub const UNSUPPORTED_RULES_VERSION: &str = "unsupported_rules_version";
 }
 
 #[cfg(test)]

@@ -99,6 +99,29 @@ pub struct Config {
     /// ready, 1 otherwise (for container healthchecks; the image has no curl).
     #[arg(long)]
     pub healthcheck: bool,
+    /// A task other than serving.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// `athlas-server <command>`: tasks on the store instead of serving.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum Command {
+    /// Replay stored match logs from their seeds and check each record's
+    /// state hash; report per match, and the first diverging record of any
+    /// that differs. Exits 1 on any divergence. Uses the same store flags
+    /// (--database-url, --data-dir) as serving.
+    Audit {
+        /// One match, by id.
+        #[arg(long = "match", value_name = "ID", conflicts_with = "all", required_unless_present = "all")]
+        match_id: Option<uuid::Uuid>,
+        /// Every match in the store.
+        #[arg(long)]
+        all: bool,
+        /// Print only the matches that diverged or were skipped, and the totals.
+        #[arg(long)]
+        quiet: bool,
+    },
 }
 
 /// How log lines look.
@@ -171,6 +194,7 @@ impl Default for Config {
             snapshot_every: 50,
             shutdown_grace_secs: 10,
             healthcheck: false,
+            command: None,
         }
     }
 }

@@ -12,7 +12,11 @@ use athlas_engine::{
 use serde_json::Value;
 use uuid::Uuid;
 
-use crate::room::{self, RoomCtx, RoomHandle};
+use crate::{
+    audit::AuditFuture,
+    room::{self, RoomCtx, RoomHandle},
+    store::{MatchRecord, Store},
+};
 
 /// A game as the server sees it.
 pub trait Game: Send + Sync + 'static {
@@ -34,6 +38,9 @@ pub trait Game: Send + Sync + 'static {
     fn campaign(&self) -> Option<&dyn CampaignRules> {
         None
     }
+    /// Replay a stored match's whole log and check its state hashes
+    /// ([`crate::audit`]).
+    fn audit<'a>(&'a self, store: &'a Store, record: &'a MatchRecord) -> AuditFuture<'a>;
 }
 
 /// A match the game agreed to start: its seats, and its standing before
@@ -116,6 +123,10 @@ where
     fn spawn_room(&self, match_id: Uuid, generation: u64, ctx: RoomCtx) -> RoomHandle {
         room::spawn::<R>(match_id, generation, ctx, None)
     }
+
+    fn audit<'a>(&'a self, store: &'a Store, record: &'a MatchRecord) -> AuditFuture<'a> {
+        Box::pin(crate::audit::audit_match::<R>(store, record))
+    }
 }
 
 /// A [`Campaign`] ruleset as a [`Game`] with its campaign variant.
@@ -184,6 +195,9 @@ where
     }
     fn campaign(&self) -> Option<&dyn CampaignRules> {
         Some(self)
+    }
+    fn audit<'a>(&'a self, store: &'a Store, record: &'a MatchRecord) -> AuditFuture<'a> {
+        self.matches.audit(store, record)
     }
 }
 

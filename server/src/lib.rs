@@ -10,6 +10,7 @@
 //! **Architecture Invariant:** every acknowledged action is in the store; a
 //! room's memory is only a cache of `replay(options, seed, log)`.
 
+pub mod audit;
 pub mod campaign;
 pub mod config;
 pub mod connection;

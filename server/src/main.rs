@@ -1,7 +1,11 @@
 //! `athlas-server`: configuration, logging, migrations, serve.
 
 use anyhow::Context;
-use athlas_server::{config::LogFormat, Config, Hub, Registry};
+use athlas_server::{
+    audit::{self, Which},
+    config::{Command, LogFormat},
+    Config, Hub, Registry, Store,
+};
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
@@ -10,6 +14,10 @@ async fn main() -> anyhow::Result<()> {
     let config = Config::parse();
     if config.healthcheck {
         std::process::exit(probe_ready(config.listen).await);
+    }
+    if let Some(Command::Audit { match_id, all: _, quiet }) = &config.command {
+        let which = match_id.map_or(Which::All, Which::One);
+        std::process::exit(run_audit(&config, which, *quiet).await?);
     }
     // ATHLAS_LOG_LEVEL / --log-level; validated when parsed.
     let filter = EnvFilter::new(&config.log_level);
@@ -25,6 +33,22 @@ async fn main() -> anyhow::Result<()> {
     tracing::info!(addr = %listener.local_addr()?, store = hub.store.backend_name(), "listening");
     athlas_server::serve(listener, hub, shutdown_signal()).await.context("serving")?;
     Ok(())
+}
+
+/// `athlas-server audit`: one line per match (only the bad ones when
+/// `quiet`), then the totals; exit code 1 when any match diverged.
+async fn run_audit(config: &Config, which: Which, quiet: bool) -> anyhow::Result<i32> {
+    let store = Store::open(config.database_url.as_deref(), &config.data_dir).await.context("opening the store")?;
+    let report = audit::audit(&store, &Registry::standard(), which).await.context("reading the store")?;
+    for m in &report {
+        if !quiet || !matches!(m.verdict, audit::Verdict::Ok { .. }) {
+            println!("{m}");
+        }
+    }
+    let (line, diverged) = audit::summary(&report);
+    println!("{line}");
+    store.close().await;
+    Ok(i32::from(diverged))
 }
 
 /// `--healthcheck`: 0 when `/readyz` on this machine answers 200.

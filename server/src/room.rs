@@ -317,8 +317,19 @@ where
         let internal = |e: String| (code::INTERNAL, e);
         let record =
             ctx.store.get_match(id).await.map_err(store_failed)?.ok_or((code::NOT_FOUND, format!("no match {id}")))?;
+        // A log replays the same only under the rules it was played by:
+        // an old match is refused, never replayed differently.
         if record.rules_version != R::RULES_VERSION {
-            tracing::warn!(match_id = %id, stored = record.rules_version, current = R::RULES_VERSION, "rules version differs; replaying anyway");
+            tracing::warn!(match_id = %id, stored = record.rules_version, current = R::RULES_VERSION, "rules version not supported; match not loaded");
+            return Err((
+                code::UNSUPPORTED_RULES_VERSION,
+                format!(
+                    "this match was played under {} rules version {}; this server plays version {} and will not replay it differently (see docs/OPERATIONS.md, upgrades)",
+                    R::GAME,
+                    record.rules_version,
+                    R::RULES_VERSION
+                ),
+            ));
         }
         let options: R::Options =
             serde_json::from_value(record.options.clone()).map_err(|e| internal(format!("stored options: {e}")))?;
@@ -695,6 +706,7 @@ where
                     standing: Some(R::standing(&self.table.state)),
                     snapshot,
                     campaign,
+                    state_hash: Some(crate::audit::state_hash(&self.table.state)),
                 };
                 self.ctx.writer.append(append).await
             }

@@ -266,6 +266,8 @@ enum Selection {
     Listed(MatchStatus),
     /// The matches of a campaign, in order.
     Campaign(Uuid),
+    /// Every match, private and campaign ones included (the audit).
+    All,
 }
 
 const MIGRATIONS_SQLITE: &[(i64, &str, &str)] = &[
@@ -274,6 +276,7 @@ const MIGRATIONS_SQLITE: &[(i64, &str, &str)] = &[
     (3, "records", include_str!("../../migrations/sqlite/0003_records.sql")),
     (4, "campaigns", include_str!("../../migrations/sqlite/0004_campaigns.sql")),
     (5, "turn_timers", include_str!("../../migrations/sqlite/0005_turn_timers.sql")),
+    (6, "state_hash", include_str!("../../migrations/sqlite/0006_state_hash.sql")),
 ];
 const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
     (1, "matches", include_str!("../../migrations/postgres/0001_matches.sql")),
@@ -281,6 +284,7 @@ const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
     (3, "records", include_str!("../../migrations/postgres/0003_records.sql")),
     (4, "campaigns", include_str!("../../migrations/postgres/0004_campaigns.sql")),
     (5, "turn_timers", include_str!("../../migrations/postgres/0005_turn_timers.sql")),
+    (6, "state_hash", include_str!("../../migrations/postgres/0006_state_hash.sql")),
 ];
 
 /// How long start-up waits for the first Postgres connection. The pool
@@ -594,11 +598,20 @@ impl Store {
         self.matches(Selection::Listed(status), limit).await
     }
 
+    /// Every match, oldest first, up to `limit` (the audit reads them all).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn all_matches(&self, limit: u32) -> Result<Vec<MatchRecord>> {
+        self.matches(Selection::All, limit).await
+    }
+
     async fn matches(&self, selection: Selection, limit: u32) -> Result<Vec<MatchRecord>> {
         let where_ = match selection {
             Selection::Id(_) => "WHERE m.id = $1::uuid ORDER BY m.created_at, m.id",
             Selection::Listed(_) => "WHERE m.status = $1 AND NOT m.private ORDER BY m.created_at, m.id",
             Selection::Campaign(_) => "WHERE m.campaign_id = $1::uuid ORDER BY m.ordinal",
+            Selection::All => "ORDER BY m.created_at, m.id",
         };
         let q = self
             .sql(&format!(
@@ -616,6 +629,7 @@ impl Store {
             let query = match selection {
                 Selection::Id(id) | Selection::Campaign(id) => query.bind(id.to_string()),
                 Selection::Listed(status) => query.bind(status),
+                Selection::All => query,
             };
             let rows = query.fetch_all(p).await?;
             rows.iter().map(|r| -> std::result::Result<_, sqlx::Error> {

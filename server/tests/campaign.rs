@@ -378,6 +378,7 @@ async fn log_up_to_a_timed_turn(server: &Server, match_id: Uuid) -> (u64, u8) {
             standing: None,
             snapshot: None,
             campaign: None,
+            state_hash: Some(athlas_server::audit::state_hash(&state)),
         };
         server.hub.store.append(&[append]).await.unwrap();
     }

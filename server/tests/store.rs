@@ -40,6 +40,7 @@ fn append(m: Uuid, seq: u64) -> Append {
         standing: None,
         snapshot: None,
         campaign: None,
+        state_hash: None,
     }
 }
 

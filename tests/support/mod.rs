@@ -88,6 +88,27 @@ impl Db {
     pub fn start(&self) -> Server {
         spawn(self.command())
     }
+
+    /// `athlas-server audit --all` over this store: every match's log
+    /// replays from its seed to the state hashes stored with it. Returns
+    /// the report; panics on any divergence.
+    pub fn audit_all(&self) -> String {
+        let mut cmd = Command::new(server_bin());
+        cmd.env_remove("DATABASE_URL").env("ATHLAS_LOG_LEVEL", "warn");
+        match self {
+            Db::Sqlite(dir) => cmd.arg("--data-dir").arg(dir),
+            Db::Postgres(url) => cmd.env("DATABASE_URL", url),
+        };
+        let out = cmd.args(["audit", "--all"]).output().expect("run athlas-server audit");
+        let report = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(
+            out.status.success() && report.contains(" 0 divergences"),
+            "the audit found divergences:\n{report}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!report.contains(" 0 ok "), "the audit read no match:\n{report}");
+        report
+    }
 }
 
 /// The local Postgres as its superuser: `ATHLAS_TEST_POSTGRES` or the default.

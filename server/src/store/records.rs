@@ -88,6 +88,9 @@ pub struct Append {
     /// Set when this action finished a match of a campaign: the campaign's
     /// new state, written in the same transaction (both or neither).
     pub campaign: Option<CampaignUpdate>,
+    /// The hash of the engine state after this record
+    /// ([`crate::audit::state_hash`]), for the replay audit.
+    pub state_hash: Option<String>,
 }
 
 impl Store {
@@ -130,7 +133,7 @@ impl Store {
                     let seq = a.action.seq as i64;
                     moves = moves.bind(id.clone()).bind(seq).bind(a.standing.as_ref().map(Value::to_string));
                     rows = rows.bind(id).bind(seq).bind(a.action.seat as i32).bind(a.action.action.to_string())
-                        .bind(a.action.kind.as_str()).bind(a.action.sender.map(i32::from));
+                        .bind(a.action.kind.as_str()).bind(a.action.sender.map(i32::from)).bind(a.state_hash.as_deref());
                 }
                 if moves.execute(&mut *tx).await?.rows_affected() != n as u64 {
                     return Ok(Some(StoreError::Conflict("an action seq does not follow the stored seq".into())));
@@ -197,6 +200,23 @@ impl Store {
             rows.iter().map(raw_record).collect::<std::result::Result<Vec<_>, _>>()?
         });
         rows.into_iter().map(to_record).collect()
+    }
+
+    /// The stored state hash of each record of a match, by seq (`None`:
+    /// written before hashes were kept).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn state_hashes(&self, match_id: Uuid) -> Result<Vec<(u64, Option<String>)>> {
+        let q = self.sql("SELECT seq, state_hash FROM actions WHERE match_id = $1::uuid ORDER BY seq");
+        let rows = with_pool!(self, p => {
+            let rows = sqlx::query(&q).bind(match_id.to_string()).fetch_all(p).await?;
+            rows.iter().map(|r| Ok::<_, sqlx::Error>((
+                r.try_get::<i64, _>("seq")? as u64,
+                r.try_get::<Option<String>, _>("state_hash")?,
+            ))).collect::<std::result::Result<Vec<_>, _>>()?
+        });
+        Ok(rows)
     }
 
     /// The records of one kind of a match up to `up_to`, in order (a
@@ -295,9 +315,9 @@ fn seq_moves_sql(n: usize) -> String {
 fn action_rows_sql(n: usize) -> String {
     let values: Vec<String> = (0..n)
         .map(|i| {
-            let b = 6 * i;
-            format!("(${}::uuid, ${}, ${}, ${}::jsonb, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5, b + 6)
+            let b = 7 * i;
+            format!("(${}::uuid, ${}, ${}, ${}::jsonb, ${}, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7)
         })
         .collect();
-    format!("INSERT INTO actions (match_id, seq, seat, action, kind, sender) VALUES {}", values.join(", "))
+    format!("INSERT INTO actions (match_id, seq, seat, action, kind, sender, state_hash) VALUES {}", values.join(", "))
 }
