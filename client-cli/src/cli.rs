@@ -67,6 +67,15 @@ pub enum Command {
         #[arg(long)]
         no_ui: bool,
     },
+    /// Check a finished match without trusting the server: fetch its
+    /// published log, replay it with this build's engine, and check every
+    /// state hash, each seat's commitment and the outcome. Exits non-zero
+    /// on any mismatch.
+    Verify {
+        match_id: String,
+        #[command(flatten)]
+        server: ServerArg,
+    },
     /// Watch a match as a spectator.
     Watch {
         match_id: String,
@@ -467,6 +476,21 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 return Ok(());
             }
             play(addr, Identity::Seat { token: j.token }, None, Some(saved), None).await
+        }
+        Some(Command::Verify { match_id, server }) => {
+            let addr = ServerAddr::parse(&server.server)?;
+            let log = Lobby::new(addr.clone())
+                .match_log(&match_id)
+                .await
+                .map_err(|e| anyhow::anyhow!("fetching the log of {match_id} from {}: {e}", addr.http()))?;
+            match crate::verify::verify(&log) {
+                Ok(checked) => {
+                    println!("{checked}");
+                    println!("verified");
+                    Ok(())
+                }
+                Err(why) => anyhow::bail!("NOT verified: {why}"),
+            }
         }
         Some(Command::Watch { match_id, server }) => {
             let addr = ServerAddr::parse(&server.server)?;

@@ -23,3 +23,4 @@ pub mod player;
 pub mod script;
 pub mod session;
 pub mod tui;
+pub mod verify;

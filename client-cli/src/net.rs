@@ -175,6 +175,15 @@ impl Lobby {
         Self::answer(resp).await
     }
 
+    /// `GET /api/matches/{id}/log`: a finished match's whole record.
+    ///
+    /// # Errors
+    /// No answer, no such match, or not finished (`not_finished`).
+    pub async fn match_log(&self, id: &str) -> Result<athlas_protocol::MatchLog, NetError> {
+        let resp = self.http.get(format!("{}/api/matches/{id}/log", self.addr.http())).send().await?;
+        Self::answer(resp).await
+    }
+
     /// `POST /api/campaigns`: a new campaign; the answer holds seat 0's
     /// token and the join code.
     ///

@@ -11,6 +11,7 @@ use std::{
     process::{Command, Stdio},
 };
 
+use athlas_client::net::{Lobby, ServerAddr};
 use athlas_server::Config;
 use serde_json::Value;
 
@@ -40,6 +41,7 @@ async fn two_bots_finish_a_game_on_a_default_server_without_errors() {
     let dir = std::env::temp_dir().join(format!("athlas-bots-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let (_hub, _, url) = support::server(&dir).await;
+    let server_url = url.clone();
 
     let games = tokio::task::spawn_blocking(move || {
         let common = ["--server", &url, "--max-actions", "60", "--fail-on-error", "--linger-ms", "200"];
@@ -60,11 +62,12 @@ async fn two_bots_finish_a_game_on_a_default_server_without_errors() {
         let status = creator.wait().unwrap();
         let mut err = String::new();
         std::io::Read::read_to_string(&mut creator.stderr.take().unwrap(), &mut err).unwrap();
-        ((status, rest, err), joiner)
+        let match_id = created["match_id"].as_str().unwrap().to_owned();
+        ((status, rest, err), joiner, match_id)
     })
     .await
     .unwrap();
-    let ((status0, out0, err0), joiner) = games;
+    let ((status0, out0, err0), joiner, match_id) = games;
     let out1 = String::from_utf8_lossy(&joiner.stdout).to_string();
     for (who, ok, out, err) in [
         ("creator", status0.success(), &out0, &err0),
@@ -73,6 +76,33 @@ async fn two_bots_finish_a_game_on_a_default_server_without_errors() {
         let errors: Vec<&str> = out.lines().filter(|l| l.contains(r#""type":"error""#)).take(3).collect();
         assert!(ok && errors.is_empty(), "the {who} bot got error frames: {errors:?}\n{err}");
         assert_eq!(last_status(out)["status"], "finished", "the {who} bot saw the game end");
+    }
+
+    // The finished game's published log replays here to the same states,
+    // commitments and outcome, by the library and by `athlas verify`.
+    let url = server_url;
+    let lobby = Lobby::new(ServerAddr::parse(&url).unwrap());
+    let log = lobby.match_log(&match_id).await.unwrap();
+    assert_eq!(log.commitments.len(), 2, "both seats committed");
+    assert!(log.records.iter().all(|r| r.state_hash.is_some()), "every record is hashed");
+    let checked = athlas_client::verify::verify(&log).unwrap();
+    assert_eq!(checked.lines.iter().filter(|l| l.contains("opens to the secret")).count(), 2, "{checked}");
+    let mut forged = log.clone();
+    let last = forged.records.len() - 1;
+    forged.records[last].seat = 1 - forged.records[last].seat;
+    assert!(athlas_client::verify::verify(&forged).is_err(), "a record moved to the other seat is caught");
+    let cli = {
+        let url = url.clone();
+        tokio::task::spawn_blocking(move || athlas(&["verify", &match_id, "--server", &url]).output().unwrap()).await.unwrap()
+    };
+    let said = String::from_utf8_lossy(&cli.stdout);
+    assert!(cli.status.success() && said.trim_end().ends_with("verified"), "{said}{}", String::from_utf8_lossy(&cli.stderr));
+
+    // A match still going publishes nothing.
+    let open = lobby.create("duel", serde_json::json!({}), false).await.unwrap();
+    match lobby.match_log(&open.match_id).await {
+        Err(athlas_client::net::NetError::Refused { status: 409, code, .. }) => assert_eq!(code, "not_finished"),
+        other => panic!("an unfinished match's log is refused: {other:?}"),
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

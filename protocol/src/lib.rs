@@ -215,6 +215,54 @@ pub struct Joined {
     pub token: String,
 }
 
+/// A finished match's whole record, for anyone to replay and check:
+/// `GET /api/matches/{id}/log` (`athlas verify`). Published only once the
+/// match has ended, when nothing in it is secret any more.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MatchLog {
+    pub match_id: String,
+    pub game: String,
+    pub rules_version: u32,
+    /// The game's options as stored (the server's own keys included).
+    pub options: Value,
+    pub seed: u64,
+    pub seats: u32,
+    /// The engine's outcome, as stored when the match ended.
+    pub outcome: Option<Value>,
+    /// Every log record, in order.
+    pub records: Vec<LogRecord>,
+    /// Each seat's commitment to its locked secret, with its salt.
+    pub commitments: Vec<LogCommitment>,
+}
+
+/// One record of a [`MatchLog`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogRecord {
+    pub seq: u64,
+    pub seat: Seat,
+    /// `action`, `take_back` (`action` is `{"seq": N}`) or `hand`
+    /// (`{"seat": S, "to": T|null}`).
+    pub kind: String,
+    pub action: Value,
+    /// The seat whose player sent it, when not `seat`'s own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sender: Option<Seat>,
+    /// Hex SHA-256 of the JSON of the engine state after this record
+    /// (absent for records stored before hashes were kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_hash: Option<String>,
+}
+
+/// A commitment of a [`MatchLog`]: hex SHA-256(salt ‖ canonical JSON of
+/// the secret the seat had locked after record `seq`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogCommitment {
+    pub seat: Seat,
+    pub hash: String,
+    pub salt: String,
+    pub seq: u64,
+}
+
 /// Public summary of a match: `GET /api/matches/{id}` and lists.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MatchSummary {
@@ -474,6 +522,9 @@ pub mod code {
     /// The match was played under a rules version this server does not
     /// play; it is not replayed differently, it is refused.
     pub const UNSUPPORTED_RULES_VERSION: &str = "unsupported_rules_version";
+    /// `GET /api/matches/{id}/log`: the match has not ended; its log is
+    /// published once it has.
+    pub const NOT_FINISHED: &str = "not_finished";
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! whose rules would play an old log differently is caught here, before a
 //! player meets it.
 
-use std::{fmt, future::Future, io, pin::Pin};
+use std::{fmt, future::Future, pin::Pin};
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -18,23 +18,25 @@ use crate::{
     table::{ReplayError, Table},
 };
 
-/// Hex SHA-256 of the canonical JSON of `state`, written straight into
-/// the hasher (no intermediate string). The engine's states serialize
-/// deterministically: ordered maps and fixed field order.
+/// Hex SHA-256 of the JSON of `state`. The engine's states serialize
+/// deterministically (ordered maps, fixed field order). The JSON is written
+/// into a buffer kept per thread and hashed in one call: feeding the
+/// hasher serde's many small writes costs more than the copy.
 pub fn state_hash<S: Serialize>(state: &S) -> String {
-    struct Hashing(Sha256);
-    impl io::Write for Hashing {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.0.update(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
+    thread_local! {
+        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    let mut h = Hashing(Sha256::new());
-    serde_json::to_writer(&mut h, state).expect("engine states serialize");
-    hex::encode(h.0.finalize())
+    BUF.with(|buf| {
+        let mut buf = buf.borrow_mut();
+        buf.clear();
+        serde_json::to_writer(&mut *buf, state).expect("engine states serialize");
+        let digest = Sha256::digest(&buf[..]);
+        // A buffer grown by one huge state is not kept forever.
+        if buf.capacity() > 1 << 20 {
+            *buf = Vec::new();
+        }
+        hex::encode(digest)
+    })
 }
 
 /// What the audit found for one match.

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use athlas_protocol::{code, CreateMatch, Created, Joined, MatchList, MatchSummary};
+use athlas_protocol::{code, CreateMatch, Created, Joined, LogCommitment, LogRecord, MatchList, MatchLog, MatchSummary};
 use axum::{
     extract::{rejection::JsonRejection, Path, Query, State},
     http::StatusCode,
@@ -27,6 +27,7 @@ pub fn router() -> Router<Arc<Hub>> {
     Router::new()
         .route("/api/matches", post(create_match).get(list_matches))
         .route("/api/matches/{match_id}", get(get_match))
+        .route("/api/matches/{match_id}/log", get(match_log))
         .route("/api/join/{join_code}", post(join))
         .route("/api/games", get(list_games))
         .route("/api/games/{game}/catalogue/{name}", get(catalogue))
@@ -256,6 +257,49 @@ async fn get_match(State(hub): State<Arc<Hub>>, Path(match_id): Path<String>) ->
     let id = parse_id(&match_id, "match")?;
     let m = hub.store.get_match(id).await?.ok_or_else(|| ApiError::NotFound(format!("no match {id}")))?;
     Ok(Json(summary(m)))
+}
+
+/// `GET /api/matches/{id}/log`: a finished match's options, seed, records
+/// (with their state hashes) and commitments (with their salts), for
+/// anyone to replay (`athlas verify`). Refused with `not_finished` before
+/// the end: the seed and the creation actions are secrets until then.
+async fn match_log(State(hub): State<Arc<Hub>>, Path(match_id): Path<String>) -> Result<Json<MatchLog>, ApiError> {
+    let id = parse_id(&match_id, "match")?;
+    let m = hub.store.get_match(id).await?.ok_or_else(|| ApiError::NotFound(format!("no match {id}")))?;
+    if m.status != MatchStatus::Finished {
+        return Err(ApiError::Conflict(
+            code::NOT_FINISHED,
+            format!("match {id} is {}: its log is published once it has ended", m.status.as_str()),
+        ));
+    }
+    let records = hub.store.actions_after(id, 0).await?;
+    let hashes = hub.store.state_hashes(id).await?;
+    let commitments = hub.store.commitments(id).await?;
+    Ok(Json(MatchLog {
+        match_id: id.to_string(),
+        game: m.game,
+        rules_version: m.rules_version,
+        options: m.options,
+        seed: m.seed,
+        seats: m.seats,
+        outcome: m.outcome,
+        records: records
+            .into_iter()
+            .zip(hashes)
+            .map(|(r, (_, state_hash))| LogRecord {
+                seq: r.seq,
+                seat: r.seat,
+                kind: r.kind.as_str().to_owned(),
+                action: r.action,
+                sender: r.sender,
+                state_hash,
+            })
+            .collect(),
+        commitments: commitments
+            .into_iter()
+            .map(|c| LogCommitment { seat: c.seat, hash: c.hash, salt: c.salt, seq: c.seq })
+            .collect(),
+    }))
 }
 
 #[derive(Deserialize)]

@@ -1,0 +1,45 @@
+//! `state_hash_duel`, `state_hash_divinity`: the hash every stored record
+//! carries (`athlas_server::audit::state_hash`: SHA-256 of the state's JSON),
+//! on the middle position of each game's first recorded golden game, which
+//! is what a room pays per action on top of the rules.
+
+use athlas_engine::{divinity::Divinity, duel::Duel, Ruleset, Seat};
+use athlas_server::audit::state_hash;
+use criterion::{criterion_group, criterion_main, Criterion};
+use serde::Deserialize;
+
+/// A recorded game of the engine's golden tests.
+#[derive(Deserialize)]
+#[serde(bound = "")]
+struct Golden<R: Ruleset> {
+    options: R::Options,
+    seed: u64,
+    log: Vec<(Seat, R::Action)>,
+}
+
+/// The state halfway through the first golden game of `json`.
+fn middle<R: Ruleset>(json: &str) -> R::State {
+    let games: Vec<Golden<R>> = serde_json::from_str(json).expect("the golden games parse");
+    let g = games.into_iter().next().expect("a golden game");
+    let mut s = R::start(&g.options, g.seed).unwrap();
+    let half = g.log.len() / 2;
+    for (seat, a) in g.log.into_iter().take(half) {
+        R::apply(&mut s, seat, a).unwrap();
+    }
+    s
+}
+
+fn bench(c: &mut Criterion) {
+    let duel = middle::<Duel>(include_str!("../../engine/tests/duel_golden/games.json"));
+    let divinity = middle::<Divinity>(include_str!("../../engine/tests/divinity_golden/games.json"));
+    eprintln!(
+        "state JSON: duel {} bytes, divinity {} bytes",
+        serde_json::to_string(&duel).unwrap().len(),
+        serde_json::to_string(&divinity).unwrap().len()
+    );
+    c.bench_function("state_hash_duel", |b| b.iter(|| state_hash(&duel)));
+    c.bench_function("state_hash_divinity", |b| b.iter(|| state_hash(&divinity)));
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
