@@ -111,9 +111,10 @@ pub enum Command {
     /// state hash; report per match, and the first diverging record of any
     /// that differs. Exits 1 on any divergence. Uses the same store flags
     /// (--database-url, --data-dir) as serving.
+    #[command(group(clap::ArgGroup::new("which").required(true).args(["match_id", "all"])))]
     Audit {
         /// One match, by id.
-        #[arg(long = "match", value_name = "ID", conflicts_with = "all", required_unless_present = "all")]
+        #[arg(long = "match", value_name = "ID")]
         match_id: Option<uuid::Uuid>,
         /// Every match in the store.
         #[arg(long)]

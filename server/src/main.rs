@@ -1,5 +1,7 @@
 //! `athlas-server`: configuration, logging, migrations, serve.
 
+use std::io::Write as _;
+
 use anyhow::Context;
 use athlas_server::{
     audit::{self, Which},
@@ -40,13 +42,15 @@ async fn main() -> anyhow::Result<()> {
 async fn run_audit(config: &Config, which: Which, quiet: bool) -> anyhow::Result<i32> {
     let store = Store::open(config.database_url.as_deref(), &config.data_dir).await.context("opening the store")?;
     let report = audit::audit(&store, &Registry::standard(), which).await.context("reading the store")?;
-    for m in &report {
-        if !quiet || !matches!(m.verdict, audit::Verdict::Ok { .. }) {
-            println!("{m}");
-        }
-    }
+    // Written, not printed: a reader that stops early (`| head`) ends the
+    // listing, not the process with a panic.
+    let mut out = std::io::stdout().lock();
     let (line, diverged) = audit::summary(&report);
-    println!("{line}");
+    let _ = report
+        .iter()
+        .filter(|m| !quiet || !matches!(m.verdict, audit::Verdict::Ok { .. }))
+        .try_for_each(|m| writeln!(out, "{m}"))
+        .and_then(|()| writeln!(out, "{line}"));
     store.close().await;
     Ok(i32::from(diverged))
 }

@@ -107,6 +107,7 @@ impl Db {
             String::from_utf8_lossy(&out.stderr)
         );
         assert!(!report.contains(" 0 ok "), "the audit read no match:\n{report}");
+        eprintln!("athlas-server audit --all: {}", report.lines().last().unwrap_or_default());
         report
     }
 }
