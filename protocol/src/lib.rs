@@ -525,6 +525,10 @@ pub mod code {
     /// `GET /api/matches/{id}/log`: the match has not ended; its log is
     /// published once it has.
     pub const NOT_FINISHED: &str = "not_finished";
+    /// In a cluster: another node plays this match now (or took it over
+    /// from this one); nothing was written. Reconnect with `last_seq`,
+    /// through the cluster's front (or to the node named), or retry shortly.
+    pub const ROOM_ELSEWHERE: &str = "room_elsewhere";
 }
 
 #[cfg(test)]

@@ -95,6 +95,23 @@ pub struct Config {
     /// finish before closing the store anyway.
     #[arg(long, env = "ATHLAS_SHUTDOWN_GRACE_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=3600))]
     pub shutdown_grace_secs: u64,
+    /// Cluster mode: several nodes share one Postgres store, each room is
+    /// played by the node holding its lease, and a node that lost a lease
+    /// can never write to that room again (docs/CLUSTER.md). Needs a
+    /// Postgres --database-url.
+    #[arg(long, env = "ATHLAS_CLUSTER")]
+    pub cluster: bool,
+    /// This node's name in the cluster (unique per node; default: a random one).
+    #[arg(long, env = "ATHLAS_NODE_ID")]
+    pub node_id: Option<String>,
+    /// Milliseconds a room's lease lasts without renewal: how long a table
+    /// waits when its node dies before another may take it over (>= 500).
+    #[arg(long, env = "ATHLAS_LEASE_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(500..))]
+    pub lease_ms: u64,
+    /// Milliseconds between two renewals of a room's lease (less than a
+    /// third of --lease-ms, so a slow renewal or two do not lose it).
+    #[arg(long, env = "ATHLAS_LEASE_RENEW_MS", default_value_t = 3_000, value_parser = clap::value_parser!(u64).range(100..))]
+    pub lease_renew_ms: u64,
     /// Do not serve: probe GET /readyz on the --listen port and exit 0 when
     /// ready, 1 otherwise (for container healthchecks; the image has no curl).
     #[arg(long)]
@@ -196,6 +213,10 @@ impl Default for Config {
             shutdown_grace_secs: 10,
             healthcheck: false,
             command: None,
+            cluster: false,
+            node_id: None,
+            lease_ms: 10_000,
+            lease_renew_ms: 3_000,
         }
     }
 }
@@ -215,8 +236,44 @@ impl Config {
             idle_unload: Duration::from_secs(self.idle_unload_secs),
             snapshot_every: self.snapshot_every,
             hand_absent: Duration::from_secs(self.hand_absent_secs),
+            cluster: self.cluster.then(|| crate::room::Cluster {
+                node: self.node_id.clone().unwrap_or_else(default_node_id).into(),
+                lease: Duration::from_millis(self.lease_ms),
+                renew: Duration::from_millis(self.lease_renew_ms),
+            }),
         }
     }
+
+    /// Settings that cannot work together, in words.
+    ///
+    /// # Errors
+    /// Cluster mode without a Postgres store, or a renewal interval too
+    /// long for the lease.
+    pub fn check(&self) -> Result<(), String> {
+        if !self.cluster {
+            return Ok(());
+        }
+        if !self.database_url.as_deref().is_some_and(|u| u.starts_with("postgres")) {
+            return Err("--cluster needs a Postgres --database-url (DATABASE_URL): the nodes share its store".into());
+        }
+        if self.lease_renew_ms * 3 > self.lease_ms {
+            return Err(format!(
+                "--lease-renew-ms ({}) must be at most a third of --lease-ms ({})",
+                self.lease_renew_ms, self.lease_ms
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A node's name when none is given: host and process, unique while it runs.
+fn default_node_id() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "node".into());
+    format!("{host}-{}", std::process::id())
 }
 
 #[cfg(test)]

@@ -14,6 +14,10 @@ use tracing_subscriber::EnvFilter;
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let config = Config::parse();
+    if let Err(why) = config.check() {
+        eprintln!("athlas-server: {why}");
+        std::process::exit(2);
+    }
     if config.healthcheck {
         std::process::exit(probe_ready(config.listen).await);
     }

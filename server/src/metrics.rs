@@ -69,6 +69,9 @@ pub struct Metrics {
     pub ack_latency: Histogram,
     /// One group-commit transaction of the writer.
     pub store_write: Histogram,
+    /// Cluster mode: room leases claimed, and lost to another node.
+    leases_claimed: AtomicU64,
+    leases_lost: AtomicU64,
 }
 
 /// Gauges read at scrape time.
@@ -92,6 +95,16 @@ impl Metrics {
     /// A player came back with `last_seq`: a reconnect.
     pub fn reconnected(&self) {
         self.reconnects.fetch_add(1, Relaxed);
+    }
+
+    /// This node claimed a room's lease (cluster mode).
+    pub fn lease_claimed(&self) {
+        self.leases_claimed.fetch_add(1, Relaxed);
+    }
+
+    /// A room found its lease taken over by another node (cluster mode).
+    pub fn lease_lost(&self) {
+        self.leases_lost.fetch_add(1, Relaxed);
     }
 
     /// The server dropped a connection, for `reason`.
@@ -139,6 +152,12 @@ impl Metrics {
         );
         for (reason, n) in self.dropped.lock().expect("metrics map").iter() {
             let _ = writeln!(out, "athlas_connections_dropped_total{{reason=\"{}\"}} {n}", escape(reason));
+        }
+        for (name, help, n) in [
+            ("athlas_leases_claimed_total", "Room leases this node claimed (cluster mode).", &self.leases_claimed),
+            ("athlas_leases_lost_total", "Room leases this node lost to another node (cluster mode).", &self.leases_lost),
+        ] {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {}", n.load(Relaxed));
         }
         self.ack_latency.render(
             &mut out,

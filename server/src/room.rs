@@ -38,7 +38,7 @@ pub use rooms::Rooms;
 use crate::{
     metrics::Metrics,
     secret,
-    store::{ActionRecord, Append, CampaignUpdate, Commitment, MatchRecord, MatchStatus, RecordKind, Store},
+    store::{ActionRecord, Append, CampaignUpdate, Commitment, Fence, MatchRecord, MatchStatus, RecordKind, Store},
     table::{Hand, Table, TakeBack},
     writer::{WriteFailed, Writer},
 };
@@ -59,6 +59,18 @@ pub struct RoomConfig {
     /// How long a player must be away before the host or the leader may
     /// hand that player's seat to another.
     pub hand_absent: Duration,
+    /// Cluster mode: rooms are held by lease (`None`: this node alone).
+    pub cluster: Option<Cluster>,
+}
+
+/// A node of a cluster, as its rooms see it.
+#[derive(Debug, Clone)]
+pub struct Cluster {
+    pub node: Arc<str>,
+    /// How long a lease lasts unrenewed.
+    pub lease: Duration,
+    /// How often a room renews its lease.
+    pub renew: Duration,
 }
 
 /// What a room needs from the rest of the server.
@@ -226,6 +238,10 @@ struct Room<R: Ruleset> {
     connected: watch::Sender<Vec<Seat>>,
     last_active: Instant,
     campaign: Option<CampaignLink<R>>,
+    /// Cluster mode: the lease this room holds (every append carries it),
+    /// and when to renew it next.
+    lease: Option<Fence>,
+    renew_at: Option<Instant>,
     ctx: RoomCtx,
 }
 
@@ -271,6 +287,7 @@ async fn run<R>(
         Ok(mut room) => {
             tracing::info!(seq = room.seq, "room loaded");
             room.run(&mut rx).await;
+            room.release().await;
             Refusal::Retry
         }
         Err((code, message)) => {
@@ -331,6 +348,33 @@ where
                 ),
             ));
         }
+        // In a cluster the lease comes first: whatever the last holder
+        // stored before it lost the room is then in the log read below.
+        let lease = match &ctx.config.cluster {
+            None => None,
+            Some(c) => match ctx.store.claim_lease(id, &c.node, c.lease).await.map_err(store_failed)? {
+                Some(fence) => {
+                    tracing::info!(node = %fence.node, epoch = fence.epoch, "lease claimed");
+                    ctx.metrics.lease_claimed();
+                    Some(fence)
+                }
+                None => {
+                    let holder = ctx.store.lease(id).await.ok().flatten();
+                    return Err((
+                        code::ROOM_ELSEWHERE,
+                        match holder {
+                            Some(l) => format!(
+                                "node {} plays this match now (its lease runs {} ms more): reconnect through the cluster's front, or retry shortly",
+                                l.node,
+                                l.expires_in_ms.max(0)
+                            ),
+                            None => "another node plays this match now: retry shortly".into(),
+                        },
+                    ));
+                }
+            },
+        };
+        let renew_at = ctx.config.cluster.as_ref().map(|c| Instant::now() + c.renew);
         let options: R::Options =
             serde_json::from_value(record.options.clone()).map_err(|e| internal(format!("stored options: {e}")))?;
         let (seq, table) = rebuild::<R>(&ctx.store, &record, &options, None).await?;
@@ -365,6 +409,8 @@ where
             deadline: None,
             last_active: Instant::now(),
             campaign,
+            lease,
+            renew_at,
             ctx,
         };
         room.arm_timer();
@@ -399,6 +445,11 @@ where
                         }
                     };
                     if !healthy {
+                        return;
+                    }
+                }
+                () = sleep_until(self.renew_at) => {
+                    if !self.renew().await {
                         return;
                     }
                 }
@@ -449,6 +500,53 @@ where
 
     fn is_finished(&self) -> bool {
         R::status(&self.table.state).is_finished()
+    }
+
+    /// Cluster mode: extend the lease. `false` when another node took the
+    /// room over: every connection is told and dropped, the room unloads.
+    /// A database that does not answer is tried again soon; meanwhile the
+    /// lease may expire, and then the fence refuses this room's writes.
+    async fn renew(&mut self) -> bool {
+        let (Some(fence), Some(cluster)) = (&self.lease, &self.ctx.config.cluster) else {
+            self.renew_at = None;
+            return true;
+        };
+        match self.ctx.store.renew_lease(self.id, fence, cluster.lease).await {
+            Ok(true) => {
+                self.renew_at = Some(Instant::now() + cluster.renew);
+                true
+            }
+            Ok(false) => {
+                tracing::warn!(node = %fence.node, epoch = fence.epoch, "lease lost to another node; unloading");
+                self.ctx.metrics.lease_lost();
+                self.lease = None;
+                self.drop_all(code::ROOM_ELSEWHERE, "another node took this match over: reconnect with last_seq");
+                false
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "lease not renewed; trying again");
+                self.renew_at = Some(Instant::now() + cluster.renew / 2);
+                true
+            }
+        }
+    }
+
+    /// Tell every connection `code` and drop it (they reconnect with `last_seq`).
+    fn drop_all(&self, code: &'static str, message: &str) {
+        for s in &self.subs {
+            s.out.send(&ServerMsg::error(None, code, message));
+            s.out.kick.notify_one();
+        }
+    }
+
+    /// Cluster mode: give the lease back as the room unloads, so the next
+    /// node to be asked takes it at once.
+    async fn release(&self) {
+        if let Some(fence) = &self.lease {
+            if let Err(e) = self.ctx.store.release_lease(self.id, fence).await {
+                tracing::warn!(error = %e, "lease not released; it expires on its own");
+            }
+        }
     }
 
     /// Forget subscriber `gone` (if any) and connections whose queue is
@@ -707,6 +805,7 @@ where
                     snapshot,
                     campaign,
                     state_hash: Some(crate::audit::state_hash(&self.table.state)),
+                    fence: self.lease.clone(),
                 };
                 self.ctx.writer.append(append).await
             }
@@ -715,10 +814,13 @@ where
         if let Err(e) = stored {
             tracing::error!(match_id = %self.id, error = %e, "action not stored; reloading the room");
             let unavailable = e.code == code::STORE_UNAVAILABLE;
+            let elsewhere = e.code == code::ROOM_ELSEWHERE;
             if let Some(actor) = actor {
                 self.ctx.metrics.action_rejected(e.code);
                 let message = if unavailable {
                     "the database is unavailable; the action was not stored and nothing changed; send it again shortly"
+                } else if elsewhere {
+                    "another node took this match over; the action was not stored: reconnect with last_seq"
                 } else {
                     "the action could not be stored; nothing changed"
                 };
@@ -727,12 +829,22 @@ where
             // The table in memory is now ahead of the log: every connection
             // is told why, then dropped; they reconnect with last_seq and the
             // room is rebuilt from what was stored.
+            if elsewhere {
+                self.ctx.metrics.lease_lost();
+                self.lease = None;
+            }
             for s in &self.subs {
                 if unavailable {
                     s.out.send(&ServerMsg::error(
                         None,
                         code::STORE_UNAVAILABLE,
                         "the database is unavailable; this game reloads once it is back: reconnect with last_seq",
+                    ));
+                } else if elsewhere {
+                    s.out.send(&ServerMsg::error(
+                        None,
+                        code::ROOM_ELSEWHERE,
+                        "another node took this match over: reconnect with last_seq",
                     ));
                 }
                 s.out.kick.notify_one();

@@ -54,6 +54,13 @@ pub enum StoreError {
     /// port (never the password), so the operator sees at once what is wrong.
     #[error("cannot connect to Postgres at {at}: {reason}")]
     Unreachable { at: String, reason: String },
+    /// An append of a room whose lease this node no longer holds (another
+    /// node took the room over): nothing was written.
+    #[error("fenced: {0}")]
+    Fenced(String),
+    /// Leases need Postgres (a cluster's shared store).
+    #[error("room leases need a Postgres store")]
+    NoLeases,
 }
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -80,6 +87,9 @@ impl StoreError {
 
     /// The protocol's code for this failure.
     pub fn code(&self) -> &'static str {
+        if matches!(self, StoreError::Fenced(_)) {
+            return athlas_protocol::code::ROOM_ELSEWHERE;
+        }
         if self.is_unavailable() {
             athlas_protocol::code::STORE_UNAVAILABLE
         } else {
@@ -128,9 +138,11 @@ macro_rules! with_pool {
 // campaign's state with its `write_campaign!`.
 #[macro_use]
 mod campaign;
+mod lease;
 mod records;
 
 pub use campaign::{CampaignRecord, CampaignUpdate, NewCampaign};
+pub use lease::{Fence, Lease};
 pub use records::{ActionRecord, Append, Commitment, RecordKind};
 
 /// A match as created by the lobby.
@@ -277,6 +289,7 @@ const MIGRATIONS_SQLITE: &[(i64, &str, &str)] = &[
     (4, "campaigns", include_str!("../../migrations/sqlite/0004_campaigns.sql")),
     (5, "turn_timers", include_str!("../../migrations/sqlite/0005_turn_timers.sql")),
     (6, "state_hash", include_str!("../../migrations/sqlite/0006_state_hash.sql")),
+    (7, "leases", include_str!("../../migrations/sqlite/0007_leases.sql")),
 ];
 const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
     (1, "matches", include_str!("../../migrations/postgres/0001_matches.sql")),
@@ -285,6 +298,7 @@ const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
     (4, "campaigns", include_str!("../../migrations/postgres/0004_campaigns.sql")),
     (5, "turn_timers", include_str!("../../migrations/postgres/0005_turn_timers.sql")),
     (6, "state_hash", include_str!("../../migrations/postgres/0006_state_hash.sql")),
+    (7, "leases", include_str!("../../migrations/postgres/0007_leases.sql")),
 ];
 
 /// How long start-up waits for the first Postgres connection. The pool

@@ -379,6 +379,7 @@ async fn log_up_to_a_timed_turn(server: &Server, match_id: Uuid) -> (u64, u8) {
             snapshot: None,
             campaign: None,
             state_hash: Some(athlas_server::audit::state_hash(&state)),
+            fence: None,
         };
         server.hub.store.append(&[append]).await.unwrap();
     }

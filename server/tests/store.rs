@@ -41,6 +41,7 @@ fn append(m: Uuid, seq: u64) -> Append {
         snapshot: None,
         campaign: None,
         state_hash: None,
+        fence: None,
     }
 }
 

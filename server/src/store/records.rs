@@ -10,7 +10,7 @@ use serde_json::Value;
 use sqlx::Row;
 use uuid::Uuid;
 
-use super::{is_unique_violation, parse_json, Backend, CampaignUpdate, MatchStatus, Result, Store, StoreError};
+use super::{is_unique_violation, parse_json, Backend, CampaignUpdate, Fence, MatchStatus, Result, Store, StoreError};
 
 /// One entry of the action log.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,6 +91,9 @@ pub struct Append {
     /// The hash of the engine state after this record
     /// ([`crate::audit::state_hash`]), for the replay audit.
     pub state_hash: Option<String>,
+    /// In a cluster: the lease the room holds. The write happens only if
+    /// the lease is still this node's at this epoch ([`super::lease`]).
+    pub fence: Option<Fence>,
 }
 
 impl Store {
@@ -110,6 +113,35 @@ impl Store {
             let mut conn = p.acquire().await?;
             let r = async {
             let mut tx = sqlx::Connection::begin_with(&mut *conn, self.begin_write()).await?;
+            // A room that lost its lease writes nothing. The lease row is
+            // held until the commit (`FOR SHARE`): a takeover waits for this
+            // write, or this write sees the takeover. (Fences exist only on
+            // Postgres: a cluster's store.)
+            let mut fenced: Vec<(Uuid, &Fence)> =
+                batch.iter().filter_map(|a| a.fence.as_ref().map(|f| (a.match_id, f))).collect();
+            fenced.sort_by_key(|(id, _)| *id);
+            fenced.dedup_by_key(|(id, _)| *id);
+            if !fenced.is_empty() {
+                // A node paused inside this transaction would hold the
+                // lease rows and stall the takeover it is fenced by:
+                // Postgres ends such a transaction after a while.
+                sqlx::query("SET LOCAL idle_in_transaction_session_timeout = '5s'").execute(&mut *tx).await?;
+            }
+            for (match_id, fence) in &fenced {
+                let epoch: Option<i64> = sqlx::query_scalar(
+                    "SELECT epoch FROM leases WHERE match_id = CAST($1 AS UUID) AND node_id = $2 FOR SHARE",
+                )
+                .bind(match_id.to_string())
+                .bind(&*fence.node)
+                .fetch_optional(&mut *tx)
+                .await?;
+                if epoch != Some(fence.epoch as i64) {
+                    return Ok(Some(StoreError::Fenced(format!(
+                        "node {} no longer holds match {match_id} at epoch {}: another node took it over",
+                        fence.node, fence.epoch
+                    ))));
+                }
+            }
             // Every seq move of a chunk in one statement and every action
             // row in another: two round trips to the database per chunk,
             // not two per action (on SQLite each is a hand-over to its
