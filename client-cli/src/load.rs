@@ -592,7 +592,9 @@ async fn play_seat_with(mut link: Link, bot: &mut Bot, deadline: tokio::time::In
                         Observed::Rejected { code, .. } => {
                             bot.refused(&code);
                             err(&mut st, &code);
-                            if !p.welcomed {
+                            // Refused before the welcome: give up, unless the
+                            // link tries again by itself (not here, not now).
+                            if !p.welcomed && !crate::net::greeting_retried(&code) {
                                 return st;
                             }
                             if bot.stuck() {

@@ -15,6 +15,7 @@ use std::{
 };
 
 use athlas_protocol::{
+    code,
     CampaignChoice, CampaignSeat, CampaignStatus, ClientMsg, CreateCampaign, Created, ErrorBody, Joined, MatchList,
     MatchSummary, MyCampaigns, NextMatch, PROTOCOL_VERSION,
 };
@@ -355,6 +356,19 @@ pub struct FrameHead {
     pub kind: String,
     #[serde(default)]
     pub seq: Option<u64>,
+    /// An error's code.
+    #[serde(default)]
+    pub code: Option<String>,
+}
+
+/// Error codes that, answering a greeting, mean "not here, not now": the
+/// link drops the connection and tries again (the database is away, the
+/// server is stopping, another node of a cluster plays the match).
+const RETRY_GREETING: [&str; 3] = [code::STORE_UNAVAILABLE, code::SHUTTING_DOWN, code::ROOM_ELSEWHERE];
+
+/// Whether a [`Link`] answered `code` to its greeting tries again by itself.
+pub fn greeting_retried(code: &str) -> bool {
+    RETRY_GREETING.contains(&code)
 }
 
 /// A WebSocket connection that keeps itself up. Dropping it ends its task.
@@ -459,7 +473,11 @@ async fn run(
                                 None => break "the server closed the connection".to_owned(),
                                 Some(Err(e)) => break format!("receive: {e}"),
                                 Some(Ok(Message::Text(t))) => {
+                                    let mut retry = None;
                                     if let Ok(head) = serde_json::from_str::<FrameHead>(t.as_str()) {
+                                        if !welcomed && head.kind == "error" {
+                                            retry = head.code.filter(|c| RETRY_GREETING.contains(&c.as_str()));
+                                        }
                                         if matches!(head.kind.as_str(), "welcome" | "update") {
                                             if let Some(s) = head.seq {
                                                 last.store(s, Ordering::Relaxed);
@@ -472,6 +490,9 @@ async fn run(
                                     }
                                     if events.send(LinkEvent::Frame(t.as_str().to_owned())).is_err() {
                                         return;
+                                    }
+                                    if let Some(code) = retry {
+                                        break format!("the server answered {code}");
                                     }
                                 }
                                 Some(Ok(Message::Close(_))) => break "the server closed the connection".to_owned(),
@@ -501,6 +522,44 @@ async fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A greeting answered `room_elsewhere` (or `store_unavailable`) is
+    /// tried again on a new connection, which here gets its welcome.
+    #[tokio::test]
+    async fn a_greeting_answered_not_here_not_now_is_tried_again() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            for answer in [
+                r#"{"type":"error","code":"room_elsewhere","message":"another node plays this match now"}"#,
+                r#"{"type":"welcome","seq":7}"#,
+            ] {
+                let (tcp, _) = listener.accept().await.unwrap();
+                let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
+                let hello = ws.next().await.unwrap().unwrap();
+                assert!(hello.to_text().unwrap().contains(r#""type":"hello""#));
+                ws.send(Message::text(answer)).await.unwrap();
+                if answer.contains("welcome") {
+                    tokio::time::sleep(Duration::from_secs(5)).await;
+                }
+            }
+        });
+        let backoff = Backoff { first: Duration::from_millis(10), max: Duration::from_millis(10), attempts: Some(3) };
+        let mut link = Link::spawn(format!("ws://{addr}/ws"), Identity::Seat { token: "t".into() }, None, backoff);
+        let mut seen = Vec::new();
+        while let Some(ev) = tokio::time::timeout(Duration::from_secs(5), link.next()).await.unwrap() {
+            let welcome = matches!(&ev, LinkEvent::Frame(f) if f.contains("welcome"));
+            seen.push(ev);
+            if welcome {
+                break;
+            }
+        }
+        assert!(matches!(seen[0], LinkEvent::Connected { attempt: 1 }), "{seen:?}");
+        assert!(matches!(&seen[1], LinkEvent::Frame(f) if f.contains("room_elsewhere")), "{seen:?}");
+        assert!(matches!(&seen[2], LinkEvent::Disconnected { reason, .. } if reason.contains("room_elsewhere")), "{seen:?}");
+        assert!(matches!(seen[3], LinkEvent::Connected { attempt: 2 }), "{seen:?}");
+        assert_eq!(link.last_seq(), Some(7));
+    }
 
     #[test]
     fn addresses_in_every_form() {
