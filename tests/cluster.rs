@@ -4,6 +4,8 @@
 //! lease; node B takes the room over when seat 1 comes back through it;
 //! A is resumed (SIGCONT): its write is refused, it tells seat 0
 //! `room_elsewhere` and drops the room, and the log keeps one history.
+//! And a node that does not play a match sends its players to the one that
+//! does.
 
 mod support;
 
@@ -63,6 +65,35 @@ async fn a_paused_owner_is_fenced_when_it_wakes_and_the_log_keeps_one_history() 
     assert!(metrics(&b.addr).contains("athlas_leases_claimed_total 1"));
     let report = db.audit_all();
     assert!(report.contains(&format!("{} duel      ok        {} records", m.id, s2)), "{report}");
+}
+
+/// Any node accepts any client: one that does not play the match says
+/// which node does (`at`), and the player's hello there is welcomed.
+#[tokio::test]
+async fn a_node_that_does_not_play_the_match_says_which_node_does() {
+    let Some(db) = Db::postgres("redirect").await else { return };
+    let a = node(&db, "node-a");
+    let b = node(&db, "node-b");
+    let m = new_match(&a.addr, json!({"first_player": 0})).await;
+    let (mut p0, _p1) = started(&a.addr, &m).await;
+    let s = p0.ok(json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
+
+    for first in [
+        json!({"type": "hello", "token": m.tokens[1], "last_seq": s}),
+        json!({"type": "watch", "match_id": m.id}),
+    ] {
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", b.addr)).await.unwrap();
+        use futures_util::{SinkExt, StreamExt};
+        ws.send(tokio_tungstenite::tungstenite::Message::text(first.to_string())).await.unwrap();
+        let frame = tokio::time::timeout(Duration::from_secs(10), ws.next()).await.unwrap().unwrap().unwrap();
+        let e: serde_json::Value = serde_json::from_str(frame.to_text().unwrap()).unwrap();
+        assert_eq!(e["code"], "room_elsewhere", "{e}");
+        assert_eq!(e["at"], format!("ws://{}/ws", a.addr), "{e}");
+    }
+    // There, the seat is welcomed at the same seq; the game goes on.
+    let mut q1 = Client::player(&a.addr, &m.tokens[1], Some(s)).await;
+    assert_eq!(q1.seq, s);
+    q1.catch_up(s).await;
 }
 
 #[test]

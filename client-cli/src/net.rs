@@ -359,6 +359,9 @@ pub struct FrameHead {
     /// An error's code.
     #[serde(default)]
     pub code: Option<String>,
+    /// `room_elsewhere`: the node to say hello to instead.
+    #[serde(default)]
+    pub at: Option<String>,
 }
 
 /// Error codes that, answering a greeting, mean "not here, not now": the
@@ -428,7 +431,7 @@ impl Link {
 }
 
 async fn run(
-    url: String,
+    mut url: String,
     identity: Identity,
     backoff: Backoff,
     last: Arc<AtomicU64>,
@@ -477,6 +480,11 @@ async fn run(
                                     if let Ok(head) = serde_json::from_str::<FrameHead>(t.as_str()) {
                                         if !welcomed && head.kind == "error" {
                                             retry = head.code.filter(|c| RETRY_GREETING.contains(&c.as_str()));
+                                            // Another node of a cluster plays the match: go there.
+                                            if let Some(at) = head.at.filter(|a| a.starts_with("ws://") || a.starts_with("wss://")) {
+                                                url = at;
+                                                failures = 0;
+                                            }
                                         }
                                         if matches!(head.kind.as_str(), "welcome" | "update") {
                                             if let Some(s) = head.seq {
@@ -524,25 +532,37 @@ mod tests {
     use super::*;
 
     /// A greeting answered `room_elsewhere` (or `store_unavailable`) is
-    /// tried again on a new connection, which here gets its welcome.
+    /// tried again on a new connection, which here gets its welcome; one
+    /// that names the node to go to (`at`) is tried there.
     #[tokio::test]
     async fn a_greeting_answered_not_here_not_now_is_tried_again() {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
+        let owner = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let owner_at = format!("ws://{}/ws", owner.local_addr().unwrap());
+        let redirect = format!(r#"{{"type":"error","code":"room_elsewhere","message":"node b plays it","at":"{owner_at}"}}"#);
         tokio::spawn(async move {
+            let (tcp, _) = owner.accept().await.unwrap();
+            let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
+            let _hello = ws.next().await.unwrap().unwrap();
+            ws.send(Message::text(r#"{"type":"welcome","seq":9}"#)).await.unwrap();
+            tokio::time::sleep(Duration::from_secs(5)).await;
+        });
+        tokio::spawn(async move {
+            let mut held = Vec::new();
             for answer in [
                 r#"{"type":"error","code":"room_elsewhere","message":"another node plays this match now"}"#,
                 r#"{"type":"welcome","seq":7}"#,
+                redirect.as_str(),
             ] {
                 let (tcp, _) = listener.accept().await.unwrap();
                 let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
                 let hello = ws.next().await.unwrap().unwrap();
                 assert!(hello.to_text().unwrap().contains(r#""type":"hello""#));
                 ws.send(Message::text(answer)).await.unwrap();
-                if answer.contains("welcome") {
-                    tokio::time::sleep(Duration::from_secs(5)).await;
-                }
+                held.push(ws);
             }
+            tokio::time::sleep(Duration::from_secs(5)).await;
         });
         let backoff = Backoff { first: Duration::from_millis(10), max: Duration::from_millis(10), attempts: Some(3) };
         let mut link = Link::spawn(format!("ws://{addr}/ws"), Identity::Seat { token: "t".into() }, None, backoff);
@@ -559,6 +579,22 @@ mod tests {
         assert!(matches!(&seen[2], LinkEvent::Disconnected { reason, .. } if reason.contains("room_elsewhere")), "{seen:?}");
         assert!(matches!(seen[3], LinkEvent::Connected { attempt: 2 }), "{seen:?}");
         assert_eq!(link.last_seq(), Some(7));
+        drop(link);
+
+        // Redirected: the third connection is told where the match is played.
+        let mut link = Link::spawn(format!("ws://{addr}/ws"), Identity::Seat { token: "t".into() }, None, backoff);
+        let mut frames = Vec::new();
+        while let Some(ev) = tokio::time::timeout(Duration::from_secs(5), link.next()).await.unwrap() {
+            if let LinkEvent::Frame(f) = ev {
+                let done = f.contains("welcome");
+                frames.push(f);
+                if done {
+                    break;
+                }
+            }
+        }
+        assert!(frames[0].contains("room_elsewhere") && frames[1].contains(r#""seq":9"#), "{frames:?}");
+        assert_eq!(link.last_seq(), Some(9), "the owner's welcome");
     }
 
     #[test]

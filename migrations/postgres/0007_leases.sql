@@ -5,6 +5,8 @@
 CREATE TABLE leases (
     match_id   UUID PRIMARY KEY REFERENCES matches (id),
     node_id    TEXT NOT NULL,
+    -- Where players reach the node (its WebSocket URL): other nodes send them there.
+    node_url   TEXT NOT NULL,
     epoch      BIGINT NOT NULL,
     expires_at TIMESTAMPTZ NOT NULL
 );

@@ -3,6 +3,8 @@
 CREATE TABLE leases (
     match_id   TEXT PRIMARY KEY REFERENCES matches (id),
     node_id    TEXT NOT NULL,
+    -- Where players reach the node (its WebSocket URL): other nodes send them there.
+    node_url   TEXT NOT NULL,
     epoch      INTEGER NOT NULL,
     expires_at TEXT NOT NULL
 );

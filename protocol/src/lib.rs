@@ -154,6 +154,10 @@ pub enum ServerMsg {
         id: Option<u64>,
         code: String,
         message: String,
+        /// `room_elsewhere` in a cluster: the WebSocket URL of the node
+        /// that plays the match now; say `hello` there.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
     },
     /// A seat locked in its hidden secret: `hash` = hex SHA-256(salt ‖
     /// canonical JSON of the secret). The salt comes with `reveal`.
@@ -178,7 +182,12 @@ pub struct LegalFor {
 impl ServerMsg {
     /// An error frame.
     pub fn error(id: Option<u64>, code: &str, message: impl Into<String>) -> Self {
-        ServerMsg::Error { id, code: code.to_owned(), message: message.into() }
+        ServerMsg::Error { id, code: code.to_owned(), message: message.into(), at: None }
+    }
+
+    /// An error that names where to go instead (`room_elsewhere`).
+    pub fn error_at(code: &str, message: impl Into<String>, at: String) -> Self {
+        ServerMsg::Error { id: None, code: code.to_owned(), message: message.into(), at: Some(at) }
     }
 }
 

@@ -104,6 +104,11 @@ pub struct Config {
     /// This node's name in the cluster (unique per node; default: a random one).
     #[arg(long, env = "ATHLAS_NODE_ID")]
     pub node_id: Option<String>,
+    /// The WebSocket URL at which players reach this node (cluster mode:
+    /// the other nodes send a match's players here while this node plays
+    /// it). Default: ws://<the address listened on>/ws.
+    #[arg(long, env = "ATHLAS_PUBLIC_URL")]
+    pub public_url: Option<String>,
     /// Milliseconds a room's lease lasts without renewal: how long a table
     /// waits when its node dies before another may take it over (>= 500).
     #[arg(long, env = "ATHLAS_LEASE_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(500..))]
@@ -215,6 +220,7 @@ impl Default for Config {
             command: None,
             cluster: false,
             node_id: None,
+            public_url: None,
             lease_ms: 10_000,
             lease_renew_ms: 3_000,
         }
@@ -238,6 +244,7 @@ impl Config {
             hand_absent: Duration::from_secs(self.hand_absent_secs),
             cluster: self.cluster.then(|| crate::room::Cluster {
                 node: self.node_id.clone().unwrap_or_else(default_node_id).into(),
+                url: self.public_url.clone().unwrap_or_else(|| format!("ws://{}/ws", self.listen)).into(),
                 lease: Duration::from_millis(self.lease_ms),
                 renew: Duration::from_millis(self.lease_renew_ms),
             }),

@@ -362,6 +362,15 @@ impl Connection {
                 tracing::info!(spectator = viewer.seat().is_none(), "joined");
                 self.session = Some(Session { room, sub, viewer });
             }
+            Err(Refusal::Error { code, message }) if code == code::ROOM_ELSEWHERE => {
+                // A cluster node that does not play this match: say where it is played.
+                match self.hub.store.lease(match_id).await {
+                    Ok(Some(lease)) if lease.expires_in_ms > 0 => {
+                        self.reply(ServerMsg::error_at(code, message, lease.url))
+                    }
+                    _ => self.reply(ServerMsg::error(None, code, message)),
+                }
+            }
             Err(Refusal::Error { code, message }) => self.reply(ServerMsg::error(None, code, message)),
             Err(Refusal::Retry) => self.reply(ServerMsg::error(None, code::INTERNAL, "try again")),
         }

@@ -35,6 +35,15 @@ async fn main() -> anyhow::Result<()> {
     }
     let listener =
         tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("binding {}", config.listen))?;
+    let mut config = config;
+    if config.public_url.is_none() {
+        // Where this node is reached, now that the port is known (`:0`).
+        let mut at = listener.local_addr()?;
+        if at.ip().is_unspecified() {
+            at.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+        }
+        config.public_url = Some(format!("ws://{at}/ws"));
+    }
     let hub = Hub::open(config, Registry::standard()).await.context("opening the store")?;
     tracing::info!(addr = %listener.local_addr()?, store = hub.store.backend_name(), "listening");
     athlas_server::serve(listener, hub, shutdown_signal()).await.context("serving")?;

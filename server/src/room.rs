@@ -67,6 +67,8 @@ pub struct RoomConfig {
 #[derive(Debug, Clone)]
 pub struct Cluster {
     pub node: Arc<str>,
+    /// Where players reach this node (its WebSocket URL).
+    pub url: Arc<str>,
     /// How long a lease lasts unrenewed.
     pub lease: Duration,
     /// How often a room renews its lease.
@@ -352,7 +354,7 @@ where
         // stored before it lost the room is then in the log read below.
         let lease = match &ctx.config.cluster {
             None => None,
-            Some(c) => match ctx.store.claim_lease(id, &c.node, c.lease).await.map_err(store_failed)? {
+            Some(c) => match ctx.store.claim_lease(id, &c.node, &c.url, c.lease).await.map_err(store_failed)? {
                 Some(fence) => {
                     tracing::info!(node = %fence.node, epoch = fence.epoch, "lease claimed");
                     ctx.metrics.lease_claimed();

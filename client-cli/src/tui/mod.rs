@@ -280,7 +280,7 @@ impl App {
                 }
                 self.push_log("✓ accepted".into());
             }
-            ServerMsg::Error { id, code, message } => {
+            ServerMsg::Error { id, code, message, .. } => {
                 if id.is_some() && id == self.pending {
                     self.pending = None;
                 }

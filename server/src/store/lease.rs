@@ -25,6 +25,8 @@ pub struct Fence {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lease {
     pub node: String,
+    /// The node's WebSocket URL, where players reach it.
+    pub url: String,
     pub epoch: u64,
     /// Milliseconds until it expires (negative: expired).
     pub expires_in_ms: i64,
@@ -45,19 +47,21 @@ impl Store {
     ///
     /// # Errors
     /// Database errors; [`StoreError::NoLeases`] on SQLite.
-    pub async fn claim_lease(&self, match_id: Uuid, node: &str, lease: Duration) -> Result<Option<Fence>> {
+    pub async fn claim_lease(&self, match_id: Uuid, node: &str, url: &str, lease: Duration) -> Result<Option<Fence>> {
         let p = self.leases()?;
         let epoch: Option<i64> = sqlx::query_scalar(
-            "INSERT INTO leases (match_id, node_id, epoch, expires_at) \
-             VALUES ($1::uuid, $2, 1, clock_timestamp() + make_interval(secs => $3)) \
+            "INSERT INTO leases (match_id, node_id, node_url, epoch, expires_at) \
+             VALUES ($1::uuid, $2, $4, 1, clock_timestamp() + make_interval(secs => $3)) \
              ON CONFLICT (match_id) DO UPDATE \
-             SET node_id = EXCLUDED.node_id, epoch = leases.epoch + 1, expires_at = EXCLUDED.expires_at \
+             SET node_id = EXCLUDED.node_id, node_url = EXCLUDED.node_url, epoch = leases.epoch + 1, \
+                 expires_at = EXCLUDED.expires_at \
              WHERE leases.expires_at < clock_timestamp() OR leases.node_id = EXCLUDED.node_id \
              RETURNING epoch",
         )
         .bind(match_id.to_string())
         .bind(node)
         .bind(lease.as_secs_f64())
+        .bind(url)
         .fetch_optional(p)
         .await?;
         Ok(epoch.map(|e| Fence { node: node.into(), epoch: e as u64 }))
@@ -109,7 +113,7 @@ impl Store {
     pub async fn lease(&self, match_id: Uuid) -> Result<Option<Lease>> {
         let p = self.leases()?;
         let row = sqlx::query(
-            "SELECT node_id, epoch, \
+            "SELECT node_id, node_url, epoch, \
              CAST(EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) * 1000 AS BIGINT) AS left_ms \
              FROM leases WHERE match_id = $1::uuid",
         )
@@ -119,6 +123,7 @@ impl Store {
         row.map(|r| {
             Ok(Lease {
                 node: r.try_get("node_id")?,
+                url: r.try_get("node_url")?,
                 epoch: r.try_get::<i64, _>("epoch")? as u64,
                 expires_in_ms: r.try_get("left_ms")?,
             })

@@ -264,7 +264,7 @@ impl Play {
                     self.pending = None;
                 }
             }
-            ServerMsg::Error { id, code, message } => {
+            ServerMsg::Error { id, code, message, .. } => {
                 if id.is_some() && id == self.pending {
                     self.pending = None;
                 }
