@@ -106,3 +106,335 @@ fn cluster_mode_needs_postgres() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--cluster needs a Postgres"));
 }
+
+/// A seat that keeps itself connected to the cluster: it says hello to its
+/// node, follows `room_elsewhere`'s `at`, and when its node is gone tries
+/// the next one (as a front would) until a node welcomes it, resuming
+/// after the last seq it saw. Every connection's updates must follow its
+/// welcome without a gap.
+struct Seat {
+    token: String,
+    /// The nodes' addresses (shared: a restarted node comes back on a new port).
+    nodes: Nodes,
+    node: usize,
+    ws: Option<Ws>,
+    last: Option<u64>,
+    next_id: u64,
+    reconnects: u32,
+}
+
+type Nodes = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+enum Next {
+    Go(String),
+    Retry,
+}
+
+impl Seat {
+    async fn hello(&self) -> Result<(Ws, u64), Next> {
+        use futures_util::{SinkExt, StreamExt};
+        let url = format!("ws://{}/ws", self.nodes.lock().unwrap()[self.node]);
+        let Ok(Ok((mut ws, _))) = tokio::time::timeout(Duration::from_secs(3), tokio_tungstenite::connect_async(&url)).await
+        else {
+            return Err(Next::Retry);
+        };
+        let mut hello = json!({"type": "hello", "token": self.token});
+        if let Some(s) = self.last {
+            hello["last_seq"] = json!(s);
+        }
+        if ws.send(tokio_tungstenite::tungstenite::Message::text(hello.to_string())).await.is_err() {
+            return Err(Next::Retry);
+        }
+        match tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+            Ok(Some(Ok(m))) => {
+                let v: serde_json::Value = serde_json::from_str(m.to_text().unwrap_or("{}")).unwrap_or_default();
+                match v["type"].as_str() {
+                    Some("welcome") => Ok((ws, v["seq"].as_u64().unwrap())),
+                    Some("error") if v["code"] == "room_elsewhere" => match v["at"].as_str() {
+                        Some(at) => Err(Next::Go(at.trim_start_matches("ws://").trim_end_matches("/ws").to_owned())),
+                        None => Err(Next::Retry),
+                    },
+                    _ => Err(Next::Retry),
+                }
+            }
+            _ => Err(Next::Retry),
+        }
+    }
+
+    async fn connect(&mut self) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(40);
+        while self.ws.is_none() {
+            assert!(tokio::time::Instant::now() < deadline, "no node welcomed the seat");
+            match self.hello().await {
+                Ok((ws, seq)) => {
+                    if let Some(last) = self.last {
+                        assert_eq!(seq, last, "the welcome resumes where the seat was");
+                    }
+                    self.last = Some(seq);
+                    self.ws = Some(ws);
+                }
+                Err(Next::Go(addr)) => {
+                    // A node that just stopped may still be named: then try the next.
+                    let nodes = self.nodes.lock().unwrap();
+                    self.node = nodes.iter().position(|n| *n == addr).unwrap_or((self.node + 1) % nodes.len());
+                }
+                Err(Next::Retry) => {
+                    self.node = (self.node + 1) % self.nodes.lock().unwrap().len();
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            }
+            self.reconnects += 1;
+        }
+    }
+
+    /// Read frames until `want` answers (an ack or error with that id);
+    /// `None` when the connection went away first.
+    async fn read_until(&mut self, want: u64) -> Option<serde_json::Value> {
+        use futures_util::StreamExt;
+        loop {
+            let ws = self.ws.as_mut()?;
+            let frame = match tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
+                Ok(Some(Ok(m))) if m.is_text() => m,
+                Ok(Some(Ok(m))) if !m.is_close() => continue,
+                _ => {
+                    self.ws = None;
+                    return None;
+                }
+            };
+            let v: serde_json::Value = serde_json::from_str(frame.to_text().unwrap()).unwrap();
+            match v["type"].as_str() {
+                Some("update") => {
+                    let seq = v["seq"].as_u64().unwrap();
+                    assert_eq!(Some(seq), self.last.map(|l| l + 1), "updates follow without a gap");
+                    self.last = Some(seq);
+                }
+                Some("ack") | Some("error") if v["id"] == json!(want) => return Some(v),
+                Some("error") => {
+                    // room_elsewhere, lagged: this connection ends here.
+                    self.ws = None;
+                    return None;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Send `action`, the match's record `seq` when stored, until it is
+    /// stored exactly once: after a lost connection the stored seq (any
+    /// node reads the store) says whether it was applied before.
+    async fn act(&mut self, _any: impl Fn() -> String, match_id: &str, seq: u64, action: serde_json::Value) {
+        use futures_util::SinkExt;
+        loop {
+            self.connect().await;
+            if stored_seq(&self.nodes, match_id).await >= seq {
+                return; // stored before the connection was lost; not sent again
+            }
+            let id = self.next_id;
+            self.next_id += 1;
+            let frame = json!({"type": "act", "id": id, "action": action}).to_string();
+            let sent = self.ws.as_mut().unwrap().send(tokio_tungstenite::tungstenite::Message::text(frame)).await;
+            if sent.is_err() {
+                self.ws = None;
+                continue;
+            }
+            match self.read_until(id).await {
+                Some(v) if v["type"] == "ack" => {
+                    assert_eq!(v["seq"], json!(seq), "{action}");
+                    return;
+                }
+                Some(v) if v["code"] == "room_elsewhere" => self.ws = None,
+                Some(v) => panic!("{action} refused: {v}"),
+                None => {}
+            }
+        }
+    }
+}
+
+/// The match's stored seq, from the first node that answers (nodes stop
+/// and start under these tests; any of them reads the shared store).
+async fn stored_seq(nodes: &Nodes, match_id: &str) -> u64 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    for _ in 0..100 {
+        let all = nodes.lock().unwrap().clone();
+        for addr in all {
+            let Ok(mut s) = tokio::net::TcpStream::connect(&addr).await else { continue };
+            let req = format!("GET /api/matches/{match_id} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            if s.write_all(req.as_bytes()).await.is_err() {
+                continue;
+            }
+            let mut raw = String::new();
+            if s.read_to_string(&mut raw).await.is_err() || !raw.starts_with("HTTP/1.1 200") {
+                continue;
+            }
+            let body = raw.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+            if let Ok(v) = serde_json::from_str::<serde_json::Value>(body) {
+                return v["seq"].as_u64().unwrap();
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("no node answered");
+}
+
+/// Three nodes, 30 duels whose two seats say hello to different nodes
+/// (each match is played by the node its first seat reached); the node
+/// playing the most rooms is killed (SIGKILL) mid-game; every game
+/// finishes on the other two, with no acknowledged action lost or applied
+/// twice, every connection's updates gap-free, and one history per match.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thirty_duels_finish_when_the_busiest_node_is_killed() {
+    let Some(db) = Db::postgres("nodeloss").await else { return };
+    let mut servers: Vec<Option<Server>> =
+        ["node-a", "node-b", "node-c"].iter().map(|n| Some(node(&db, n))).collect();
+    let nodes: Vec<String> = servers.iter().map(|s| s.as_ref().unwrap().addr.clone()).collect();
+    const DUELS: usize = 30;
+    let half = std::sync::Arc::new(tokio::sync::Barrier::new(DUELS + 1));
+    let resume = std::sync::Arc::new(tokio::sync::Barrier::new(DUELS + 1));
+    let alive = std::sync::Arc::new(std::sync::Mutex::new(nodes.clone()));
+    let mut games = Vec::new();
+    for i in 0..DUELS {
+        let (nodes, half, resume, alive) = (nodes.clone(), half.clone(), resume.clone(), alive.clone());
+        games.push(tokio::spawn(async move {
+            let m = new_match(&nodes[i % 3], json!({"first_player": 0})).await;
+            let nodes: Nodes = std::sync::Arc::new(std::sync::Mutex::new(nodes));
+            let any = || alive.lock().unwrap()[0].clone();
+            let seat = |s: usize, node: usize| Seat {
+                token: m.tokens[s].clone(),
+                nodes: nodes.clone(),
+                node,
+                ws: None,
+                last: None,
+                next_id: 1,
+                reconnects: 0,
+            };
+            let (mut s0, mut s1) = (seat(0, i % 3), seat(1, (i + 1) % 3));
+            s0.act(any, &m.id, 1, support::seat0_creation()).await;
+            s1.act(any, &m.id, 2, support::seat1_creation()).await;
+            s0.act(any, &m.id, 3, json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
+            s0.act(any, &m.id, 4, json!({"type": "end_turn"})).await;
+            s1.act(any, &m.id, 5, json!({"type": "summon", "alpha": 0, "hex": [0, -5]})).await;
+            half.wait().await;
+            resume.wait().await;
+            s1.act(any, &m.id, 6, json!({"type": "end_turn"})).await;
+            s0.act(any, &m.id, 7, json!({"type": "resign"})).await;
+            (m.id, s0.reconnects + s1.reconnects)
+        }));
+    }
+    half.wait().await;
+    // Every room is played by the node its first seat reached: a third each.
+    let lease_holders = {
+        let out = Command::new("psql")
+            .args([&db_url(&db), "-Atc", "SELECT node_id, count(*) FROM leases WHERE expires_at > now() GROUP BY node_id ORDER BY 2 DESC, 1"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let busiest = lease_holders.lines().next().expect("live leases").split('|').next().unwrap().to_owned();
+    let victim = ["node-a", "node-b", "node-c"].iter().position(|n| *n == busiest).unwrap();
+    let mut dead = servers[victim].take().unwrap();
+    dead.child.kill().unwrap();
+    dead.child.wait().unwrap();
+    alive.lock().unwrap().retain(|n| *n != nodes[victim]);
+    resume.wait().await;
+    let (mut ids, mut attempts) = (Vec::new(), 0);
+    for g in games {
+        let (id, n) = g.await.unwrap();
+        ids.push(id);
+        attempts += n;
+    }
+    // Seats that followed a redirect or lost their node said hello again.
+    assert!(attempts > 2 * DUELS as u32 + 10, "the killed node's seats found another: {attempts} hellos");
+    let any = alive.lock().unwrap()[0].clone();
+    for id in &ids {
+        let (_, m) = support::http(&any, "GET", &format!("/api/matches/{id}"), None).await;
+        assert_eq!(m["status"], "finished", "{m}");
+        assert_eq!(m["seq"], 7, "every action stored exactly once: {m}");
+    }
+    let report = db.audit_all();
+    assert!(report.contains(&format!("{DUELS} matches audited: {DUELS} ok ({} records)", DUELS * 7)), "{report}");
+    eprintln!("killed {busiest} (leases: {}); {attempts} hellos for {} seats", lease_holders.replace('\n', ", "), 2 * DUELS);
+}
+
+fn db_url(db: &Db) -> String {
+    match db {
+        Db::Postgres(url) => url.clone(),
+        Db::Sqlite(_) => unreachable!("a cluster runs on Postgres"),
+    }
+}
+
+/// A rolling restart under load: 30 duels play turn after turn over three
+/// nodes while each node in turn is stopped gracefully (SIGTERM: its rooms
+/// give their leases back) and started again on a new port. No client sees
+/// an error beyond its connection ending; every game finishes with every
+/// action stored exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rolling_restart_of_every_node_under_load_loses_nothing() {
+    let Some(db) = Db::postgres("rolling").await else { return };
+    let names = ["node-a", "node-b", "node-c"];
+    let mut servers: Vec<Server> = names.iter().map(|n| node(&db, n)).collect();
+    let nodes: Nodes = std::sync::Arc::new(std::sync::Mutex::new(servers.iter().map(|s| s.addr.clone()).collect()));
+    const DUELS: usize = 30;
+    const TURNS: u64 = 40;
+    let mut games = Vec::new();
+    for i in 0..DUELS {
+        let nodes = nodes.clone();
+        games.push(tokio::spawn(async move {
+            let first = nodes.lock().unwrap()[i % 3].clone();
+            let m = new_match(&first, json!({"first_player": 0})).await;
+            // Any node that answers now reads the store.
+            let any = || {
+                let n = nodes.lock().unwrap();
+                n[(i + 2) % n.len()].clone()
+            };
+            let seat = |s: usize, node: usize| Seat {
+                token: m.tokens[s].clone(),
+                nodes: nodes.clone(),
+                node,
+                ws: None,
+                last: None,
+                next_id: 1,
+                reconnects: 0,
+            };
+            let (mut s0, mut s1) = (seat(0, i % 3), seat(1, (i + 1) % 3));
+            s0.act(any, &m.id, 1, support::seat0_creation()).await;
+            s1.act(any, &m.id, 2, support::seat1_creation()).await;
+            s0.act(any, &m.id, 3, json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
+            s0.act(any, &m.id, 4, json!({"type": "end_turn"})).await;
+            s1.act(any, &m.id, 5, json!({"type": "summon", "alpha": 0, "hex": [0, -5]})).await;
+            s1.act(any, &m.id, 6, json!({"type": "end_turn"})).await;
+            for t in 0..TURNS {
+                let seat = if t % 2 == 0 { &mut s0 } else { &mut s1 };
+                seat.act(any, &m.id, 7 + t, json!({"type": "end_turn"})).await;
+            }
+            s0.act(any, &m.id, 7 + TURNS, json!({"type": "resign"})).await;
+            (m.id, s0.reconnects + s1.reconnects)
+        }));
+    }
+    // While they play: each node in turn stops gracefully and comes back.
+    for (k, name) in names.iter().enumerate() {
+        tokio::time::sleep(Duration::from_millis(700)).await;
+        signal(&servers[k], "-TERM");
+        let status = servers[k].child.wait().unwrap();
+        assert!(status.success(), "{name} stops cleanly: {status}");
+        servers[k] = node(&db, name);
+        nodes.lock().unwrap()[k] = servers[k].addr.clone();
+    }
+    let mut attempts = 0;
+    let mut ids = Vec::new();
+    for g in games {
+        let (id, n) = g.await.unwrap();
+        ids.push(id);
+        attempts += n;
+    }
+    let any = nodes.lock().unwrap()[0].clone();
+    for id in &ids {
+        let (_, m) = support::http(&any, "GET", &format!("/api/matches/{id}"), None).await;
+        assert_eq!(m["status"], "finished", "{m}");
+        assert_eq!(m["seq"], json!(7 + TURNS), "every action stored exactly once: {m}");
+    }
+    let report = db.audit_all();
+    assert!(report.contains(&format!("{DUELS} matches audited: {DUELS} ok")), "{report}");
+    eprintln!("rolling restart: {attempts} hellos for {} seats, {} actions", 2 * DUELS, DUELS as u64 * (7 + TURNS));
+}
