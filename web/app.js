@@ -3,8 +3,9 @@
 
 import { api } from "./net.js";
 import { h, showError, setConn } from "./ui.js";
-import { games, remember } from "./seats.js";
+import { games, remember, seatOf } from "./seats.js";
 import { duelPage } from "./duel.js";
+import { campaignPage, campaignForm, divinityPage } from "./divinity.js";
 
 const app = document.getElementById("app");
 let leave = null; // the current page's clean-up (closes its socket)
@@ -24,20 +25,53 @@ async function route() {
   try {
     if (path === "/" || path === "") return lobby();
     if ((m = path.match(/^\/join\/([A-Za-z0-9]+)$/))) return await join(m[1]);
-    if ((m = path.match(/^\/match\/([0-9a-f-]{36})$/))) return (leave = duelPage(app, m[1], false));
-    if ((m = path.match(/^\/watch\/([0-9a-f-]{36})$/))) return (leave = duelPage(app, m[1], true));
+    if ((m = path.match(/^\/campaign-join\/([A-Za-z0-9]+)$/))) return await joinCampaign(m[1]);
+    if ((m = path.match(/^\/match\/([0-9a-f-]{36})$/))) return (leave = await gamePage(m[1], false));
+    if ((m = path.match(/^\/watch\/([0-9a-f-]{36})$/))) return (leave = await gamePage(m[1], true));
+    if ((m = path.match(/^\/campaign\/([0-9a-f-]{36})$/))) return (leave = campaignPage(app, m[1], go));
     app.append(h("p", {}, "No such page. ", h("a", { href: "/", "data-link": true }, "Back to the lobby")));
   } catch (e) {
     showError(e.code ?? "error", e.message);
   }
 }
 
+/// `/campaign-join/CODE`: take a free seat of a campaign (a party's link).
+async function joinCampaign(code) {
+  app.append(h("p", {}, `Joining the party ${code}…`));
+  try {
+    const c = await api("POST", `/api/campaigns/join/${encodeURIComponent(code)}`);
+    remember(c.campaign_id, { token: c.token, seat: c.seat, game: "divinity", campaign: true });
+    go(`/campaign/${c.campaign_id}`, true);
+  } catch (e) {
+    app.replaceChildren(h("p", {}, `Could not join ${code}: ${e.message}`), h("a", { href: "/", "data-link": true }, "Back to the lobby"));
+    showError(e.code, e.message);
+  }
+}
+
+/// A match's page by its game: the seat's saved entry says, else the lobby.
+async function gamePage(id, spectator) {
+  let game = spectator ? null : seatOf(id)?.game;
+  if (!game) {
+    try { game = (await api("GET", `/api/matches/${id}`)).game; } catch (e) { showError(e.code, e.message); game = "duel"; }
+  }
+  return game === "divinity" ? divinityPage(app, id, spectator) : duelPage(app, id, spectator);
+}
+
 /// `/join/CODE`: take the free seat, keep its token, go to the game (the
-/// code page is replaced in the history so Back does not join again).
+/// code page is replaced in the history so Back does not join again). A
+/// code that opens no match may open a campaign (Divinity's party).
 async function join(code) {
   app.append(h("p", {}, `Joining ${code}…`));
   try {
-    const j = await api("POST", `/api/join/${encodeURIComponent(code)}`);
+    let j;
+    try {
+      j = await api("POST", `/api/join/${encodeURIComponent(code)}`);
+    } catch (e) {
+      if (e.status !== 404) throw e;
+      const c = await api("POST", `/api/campaigns/join/${encodeURIComponent(code)}`);
+      remember(c.campaign_id, { token: c.token, seat: c.seat, game: "divinity", campaign: true });
+      return go(`/campaign/${c.campaign_id}`, true);
+    }
     remember(j.match_id, { token: j.token, seat: j.seat, game: "duel" });
     go(`/match/${j.match_id}`, true);
   } catch (e) {
@@ -74,14 +108,16 @@ function lobby() {
   const active = h("ul", { "data-test": "active-matches", class: "list" });
   const mine = h("ul", { "data-test": "my-games", class: "list" });
   for (const [id, g] of Object.entries(games()).sort((a, b) => b[1].saved_at - a[1].saved_at)) {
+    if (g.campaign_id) continue; // a campaign's location: listed with its campaign
     mine.append(h("li", { "data-match-id": id, "data-test": "my-game" },
-      `${g.game ?? "duel"} · seat ${g.seat} · ${id.slice(0, 8)} `,
-      h("a", { href: `/match/${id}`, "data-link": true, "data-test": "resume" }, "Resume")));
+      `${g.campaign ? "divinity campaign" : g.game ?? "duel"} · seat ${g.seat} · ${id.slice(0, 8)} `,
+      h("a", { href: g.campaign ? `/campaign/${id}` : `/match/${id}`, "data-link": true, "data-test": "resume" }, "Resume")));
   }
   if (!mine.children.length) mine.append(h("li", {}, "None yet: create or join a game."));
   const joinCode = h("input", { placeholder: "join code", "data-test": "join-code", "aria-label": "join code", size: 10 });
   const lobbyEl = h("section", { class: "lobby", "data-test": "lobby", "data-ready": "false" },
       form,
+      campaignForm(go),
       h("form", { class: "card", onsubmit: (ev) => { ev.preventDefault(); if (joinCode.value.trim()) go(`/join/${joinCode.value.trim()}`); } },
         h("h2", {}, "Join with a code"), joinCode, " ", h("button", { type: "submit", "data-test": "join-submit" }, "Join")),
       h("div", { class: "card" }, h("h2", {}, "My games"), mine),

@@ -1,0 +1,114 @@
+//! Divinity in real headless Chromium: a party of three creates a
+//! campaign in the lobby, two friends join through its link, each chooses
+//! an Origin, and the party plays the first rounds of the tutorial by
+//! clicking the actions the server lists (`web/TESTING.md`).
+
+mod support;
+mod webdriver;
+
+use std::time::Duration;
+
+use support::Db;
+use webdriver::{scenario, Browser};
+
+/// The last seq the match page applied (-1 before its welcome).
+async fn seq(p: &Browser) -> i64 {
+    p.until_js(
+        "the match page",
+        "const m = document.querySelector('[data-test=match]'); return m ? String(m.dataset.seq) : null;",
+    )
+    .await
+    .as_str()
+    .and_then(|s| s.parse().ok())
+    .unwrap_or(-1)
+}
+
+async fn round(p: &Browser) -> i64 {
+    p.until_js("the round", "return document.querySelector('[data-test=match]')?.dataset.round ?? null;")
+        .await
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicking() {
+    let db = Db::sqlite("browser-divinity");
+    let server = db.start();
+    let base = format!("http://{}", server.addr);
+    scenario("divinity", &base, |scene| async move {
+        let alice = scene.browser("alice").await;
+        alice.wait("[data-test=lobby][data-ready=true]").await;
+        alice.click("[data-test=create-campaign]").await;
+        alice.wait("[data-test=campaign]").await;
+        let link = alice.attr("[data-test=join-link]", "href").await.expect("a join link");
+        let path = link.split_once("/campaign-join/").map(|(_, code)| format!("/campaign-join/{code}")).expect("a party link");
+        let bob = scene.browser("bob").await;
+        let carol = scene.browser("carol").await;
+        for p in [&bob, &carol] {
+            p.goto(&path).await;
+            p.wait("[data-test=campaign] [data-test=origins]").await;
+        }
+        // Each chooses an Origin; one already taken cannot be chosen twice.
+        alice.click("[data-test=origin][data-origin=ifan]").await;
+        bob.until_js("ifan taken for bob", "return document.querySelector('[data-test=origin][data-origin=ifan]')?.disabled || null;").await;
+        bob.click("[data-test=origin][data-origin=sebille]").await;
+        carol.click("[data-test=origin][data-origin=lohse]").await;
+        // The last choice sets the party out: every page goes to the table.
+        let players = [&alice, &bob, &carol];
+        for p in players {
+            p.until_js("the location", "return location.pathname.startsWith('/match/') || null;").await;
+            assert!(seq(p).await >= 0, "{} has its welcome", p.name);
+        }
+        assert_eq!(alice.path().await, carol.path().await, "one location for the party");
+        for (p, origin) in players.iter().zip(["Ifan", "Sebille", "Lohse"]) {
+            let me = p.text("[data-test=origin-row].you").await;
+            assert!(me.contains(origin) && me.contains("(you)"), "{}: {me}", p.name);
+            assert!(p.exists("[data-test=location-map] [data-test=figure]").await);
+        }
+
+        // Play: whoever has an action clicks the first one the server lists.
+        let start = seq(&alice).await;
+        let mut clicks = 0;
+        for _ in 0..200 {
+            if round(&alice).await >= 2 && clicks >= 12 {
+                break;
+            }
+            let mut acted = false;
+            for p in players {
+                if !p.exists("[data-test=action]").await {
+                    continue;
+                }
+                let before = seq(p).await;
+                p.click("[data-test=action]").await;
+                clicks += 1;
+                acted = true;
+                // The update comes back (or the action raced another seat's and was refused).
+                for _ in 0..40 {
+                    if seq(p).await > before {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            }
+            if !acted {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+        let now = seq(&alice).await;
+        assert!(now >= start + 10, "the party played: seq {start} → {now} after {clicks} clicks");
+        assert!(round(&alice).await >= 2, "past the first round");
+        for p in [&bob, &carol] {
+            let js = format!("return Number(document.querySelector('[data-test=match]')?.dataset.seq) >= {now} || null;");
+            p.until_js(&format!("{} at {now}", p.name), &js).await;
+            assert!(p.exists("[data-test=time-track]").await || p.text("[data-test=match]").await.contains("No time limit"));
+        }
+        assert!(alice.all("[data-test=log] li").await.len() > 5, "the log tells what happened");
+        scene.screenshot(&alice, "divinity-location").await;
+        for p in players {
+            let severe: Vec<String> = p.console().await.into_iter().filter(|l| l.contains("SEVERE")).collect();
+            assert!(severe.is_empty(), "{}: {severe:?}", p.name);
+        }
+    })
+    .await;
+}

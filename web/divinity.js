@@ -1,0 +1,230 @@
+// Divinity in the browser: the campaign page (seats, Origins, the next
+// location) and the match page of a location (map, figures, time track,
+// this seat's skills and items, dice, the log, and every legal action the
+// server lists as a button). It shows what the view says (DIVINITY.md,
+// "View") and offers only what the frame's `legal` lists: the rules are
+// the server's.
+
+import { api, Connection } from "./net.js";
+import { h, s, showError, setConn } from "./ui.js";
+import { remember, seatOf } from "./seats.js";
+
+export const ORIGINS = ["ifan", "sebille", "red_prince", "fane", "lohse", "beast", "vali", "tanguistal", "farzanah", "cassian"];
+
+const words = (id) => String(id ?? "").replaceAll("_", " ");
+const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+
+/// `/campaign/ID`: who sits where, the Origins, the join link while seats
+/// are free, then the current location (polled: a lobby page, no socket).
+export function campaignPage(app, id, go) {
+  const mine = seatOf(id);
+  const root = h("section", { class: "campaign", "data-test": "campaign", "data-campaign-id": id });
+  app.append(root);
+  let timer = null;
+  let stopped = false;
+  const draw = async () => {
+    let st;
+    try {
+      st = await api("GET", `/api/campaigns/${id}`, undefined, mine?.token);
+    } catch (e) {
+      root.replaceChildren(h("p", {}, `Could not load the campaign: ${e.message}`));
+      showError(e.code, e.message);
+      return;
+    }
+    if (stopped) return;
+    root.dataset.stage = st.stage;
+    const taken = new Set(st.seats.map((x) => x.label).filter(Boolean));
+    const seats = h("ul", { class: "list", "data-test": "campaign-seats" },
+      st.seats.map((x) => h("li", { "data-test": "campaign-seat", "data-seat": x.seat, "data-taken": String(x.taken) },
+        `Seat ${x.seat}${x.seat === st.you ? " (you)" : ""}: `,
+        x.taken ? (x.label ? cap(words(x.label)) : "no Origin yet") : "free",
+        x.connected ? " · connected" : "")));
+    const parts = [h("h2", {}, "Divinity campaign"), seats];
+    if (mine?.join_code && st.seats.some((x) => !x.taken)) {
+      const link = `${location.origin}/campaign-join/${mine.join_code}`;
+      parts.push(h("p", {}, "Invite your party: ", h("a", { href: link, "data-test": "join-link" }, link)));
+    }
+    if (st.stage === "choosing" && st.you != null) {
+      const own = st.seats.find((x) => x.seat === st.you)?.label;
+      parts.push(h("div", { class: "origins", "data-test": "origins" },
+        h("p", {}, own ? `You play ${cap(words(own))}; you may change until the party sets out.` : "Choose your Origin:"),
+        ORIGINS.map((o) => h("button", {
+          "data-test": "origin", "data-origin": o, disabled: taken.has(o) && o !== own ? true : undefined,
+          class: o === own ? "primary" : undefined,
+          onclick: async () => {
+            try { await api("POST", `/api/campaigns/${id}/choose`, { choice: { origin: o } }, mine.token); draw(); } catch (e) { showError(e.code, e.message); }
+          },
+        }, cap(words(o))))));
+    }
+    if (st.stage === "between" && st.you != null) {
+      parts.push(h("button", { class: "primary", "data-test": "next-location", onclick: async () => {
+        try { await api("POST", `/api/campaigns/${id}/next`, undefined, mine.token); draw(); } catch (e) { showError(e.code, e.message); }
+      } }, "Set out for the next location"));
+    }
+    if (st.current?.match_id) {
+      const cur = st.current;
+      parts.push(h("p", {}, `Now: ${words(cur.standing?.location ?? "a location")}, round ${cur.standing?.round ?? "?"} `,
+        h("a", { href: `/match/${cur.match_id}`, "data-link": true, "data-test": "play-location" }, st.you != null ? "Play" : "Watch")));
+      // A seat goes straight to the table once the party has set out.
+      if (st.you != null && mine) {
+        remember(cur.match_id, { token: mine.token, seat: st.you, game: "divinity", campaign_id: id });
+        stopped = true;
+        go(`/match/${cur.match_id}`, true);
+        return;
+      }
+    }
+    if (st.stage === "over") parts.push(h("p", { "data-test": "campaign-over" }, "The campaign is over."));
+    root.replaceChildren(...parts);
+    timer = setTimeout(draw, 1500);
+  };
+  draw();
+  return () => { stopped = true; clearTimeout(timer); };
+}
+
+/// The few actions whose words read better than their fields.
+const SAID = {
+  choose_round: (a) => (a.explore ? "Explore this round" : "Rest this round"),
+  end_turn: () => "End the turn",
+  start_turn: () => "Start your combat turn",
+  accept: () => "Let the roll stand",
+  reroll: (a) => `Reroll${a.dice ? ` dice ${JSON.stringify(a.dice)}` : ""}`,
+  pass: () => "Pass",
+  finish_interlude: () => "Set out (end the interlude)",
+  visit_merchant: () => "Visit the Merchant",
+};
+
+/// An action in words: its type, then what it is about.
+export function actionWords(a) {
+  if (SAID[a.type]) return SAID[a.type](a);
+  const rest = Object.entries(a).filter(([k]) => k !== "type")
+    .map(([k, v]) => `${words(k)} ${typeof v === "object" ? JSON.stringify(v) : words(v)}`);
+  return cap(words(a.type)) + (rest.length ? ` (${rest.join(", ")})` : "");
+}
+
+/// An event in words, for the log.
+function eventWords(ev) {
+  const rest = Object.entries(ev).filter(([k]) => k !== "type" && k !== "kind")
+    .map(([k, v]) => `${words(k)} ${typeof v === "object" ? JSON.stringify(v) : words(v)}`);
+  return cap(words(ev.type ?? ev.kind ?? "event")) + (rest.length ? `: ${rest.join(", ")}` : "");
+}
+
+function statuses(track) {
+  return (track?.slots ?? []).flat().filter((c) => c.face_up !== false).map((c) => words(c.card?.id)).filter(Boolean);
+}
+
+/// `/match/ID` of a Divinity location (also `/watch/ID`).
+export function divinityPage(app, matchId, spectator) {
+  const mine = spectator ? null : seatOf(matchId);
+  const root = h("section", { class: "divinity", "data-test": "match", "data-game": "divinity", "data-seq": "-1" });
+  const log = h("ol", { class: "log", "data-test": "log" });
+  let view = null;
+  let legal = [];
+  let you = null;
+  let campaignId = null;
+  const draw = () => {
+    if (!view) return;
+    root.dataset.phase = view.phase?.phase ?? "";
+    root.dataset.round = String(view.round ?? 0);
+    const myOrigin = you != null ? view.origins?.[you] : null;
+    const spaces = new Map();
+    const at = (sp) => { const k = String(sp); if (!spaces.has(k)) spaces.set(k, []); return spaces.get(k); };
+    (view.origins ?? []).forEach((o, i) => at(o.space).push({ who: `origin-${i}`, label: words(o.origin), kind: "origin", downed: o.downed }));
+    (view.enemies ?? []).forEach((e) => at(e.space).push({ who: `enemy-${e.id}`, label: e.letter ?? words(e.kind?.boss), kind: "enemy" }));
+    for (const sp of Object.keys(view.map?.placed ?? {})) at(sp);
+    const keys = [...spaces.keys()].sort((a, b) => String(a).localeCompare(String(b), undefined, { numeric: true }));
+    const width = Math.max(1, keys.length) * 120;
+    const map = s("svg", { viewBox: `0 0 ${width} 120`, class: "location-map", "data-test": "location-map", role: "img",
+      "aria-label": `the location: ${keys.length} spaces in play` },
+      keys.map((k, i) => s("g", { "data-test": "space", "data-space": k },
+        i > 0 ? s("line", { x1: i * 120 - 60, y1: 60, x2: i * 120 + 10, y2: 60, class: "link" }) : null,
+        s("circle", { cx: i * 120 + 60, cy: 60, r: 50, class: "space" }),
+        s("text", { x: i * 120 + 60, y: 22, "text-anchor": "middle", class: "space-name" },
+          `space ${k}${view.map?.placed?.[k] ? ` · ${words(view.map.placed[k])}` : ""}`),
+        spaces.get(k).map((f, j) => s("text", { x: i * 120 + 60, y: 50 + j * 16, "text-anchor": "middle",
+          class: `figure ${f.kind}${f.downed ? " downed" : ""}`, "data-test": "figure", "data-who": f.who }, f.label)))));
+    const origins = h("table", { class: "figures", "data-test": "origins-table" },
+      h("tr", {}, h("th", {}, "Origin"), h("th", {}, "HP"), h("th", {}, "AP"), h("th", {}, "Source"), h("th", {}, "Statuses")),
+      (view.origins ?? []).map((o, i) => h("tr", { "data-test": "origin-row", "data-seat": i, class: i === you ? "you" : undefined },
+        h("td", {}, cap(words(o.origin)), i === you ? " (you)" : "", o.downed ? " · downed" : ""),
+        h("td", {}, o.hp), h("td", {}, o.ap), h("td", {}, o.source), h("td", {}, statuses(o.track).join(", ") || "—"))));
+    const enemies = (view.enemies ?? []).length ? h("table", { class: "figures", "data-test": "enemies-table" },
+      h("tr", {}, h("th", {}, "Enemy"), h("th", {}, "HP"), h("th", {}, "Space"), h("th", {}, "Statuses")),
+      view.enemies.map((e) => h("tr", { "data-test": "enemy-row" },
+        h("td", {}, e.letter ? `${e.letter} · ` : "", words(e.kind?.card ?? e.kind?.boss)),
+        h("td", {}, `${e.hp}/${e.max_hp}`), h("td", {}, e.space), h("td", {}, statuses(e.track).join(", ") || "—")))) : null;
+    const time = view.time == null ? h("p", {}, "No time limit here.") : h("div", { class: "time", "data-test": "time-track" },
+      `Time ${view.time} of ${view.time_length}${view.time_paused ? " (paused)" : ""} `,
+      h("progress", { max: view.time_length, value: view.time }));
+    const mineBox = myOrigin ? h("div", { class: "card", "data-test": "my-origin" },
+      h("h3", {}, `${cap(words(myOrigin.origin))}, level ${myOrigin.level}`),
+      h("p", {}, "Skills ready: ", (myOrigin.hand ?? []).map(words).join(", ") || "none"),
+      h("p", {}, "Equipped: ", (myOrigin.equipped ?? []).map(words).join(", ") || "nothing"),
+      h("p", {}, "Backpack: ", (myOrigin.backpack ?? []).map(words).join(", ") || "empty"),
+      h("p", {}, "Talents: ", (myOrigin.talents ?? []).map(words).join(", ") || "none")) : null;
+    const dice = view.pending?.roll?.dice ?? view.enemy_roll?.roll?.dice;
+    const roll = dice ? h("p", { "data-test": "dice" }, "Dice: ", dice.map((d) => h("span", { class: `die ${d.colour}` }, `${d.colour} ${d.face}`)).flatMap((x, i) => i ? [" ", x] : [x])) : null;
+    const revealed = [...(view.revealed ?? []), ...(view.holding ?? [])];
+    const cards = revealed.length ? h("div", { class: "card" }, h("h3", {}, "Cards in play"),
+      h("ul", {}, revealed.map((c) => h("li", {}, h("b", {}, words(c.id)), ": ", c.text ?? "")))) : null;
+    const acts = h("div", { class: "actions", "data-test": "legal-actions" },
+      h("h3", {}, you == null ? "Watching" : view.waiting?.includes(you) ? "Your move" : "Waiting for the party"),
+      legal.flatMap(({ seat, actions }) => actions.map((a) => h("button", {
+        "data-test": "action", "data-seat": seat, "data-type": a.type, "data-action": JSON.stringify(a),
+        onclick: () => conn.act(a, seat),
+      }, seat !== you ? `Seat ${seat}: ` : "", actionWords(a)))));
+    root.replaceChildren(...[
+      h("header", { class: "status", "data-test": "status" },
+        h("h2", {}, `${cap(words(view.location))} · level ${view.level} · round ${view.round} (${words(view.round_kind)}) · ${words(view.phase?.phase)}`),
+        h("p", {}, view.waiting?.length ? `Waiting for: ${view.waiting.map((w) => cap(words(view.origins?.[w]?.origin ?? `seat ${w}`))).join(", ")}` : ""),
+        campaignId ? h("a", { href: `/campaign/${campaignId}`, "data-link": true, "data-test": "campaign-link" }, "The campaign") : null),
+      map, time, roll, acts, h("div", { class: "cols" }, origins, enemies), mineBox, cards,
+      h("div", { class: "card" }, h("h3", {}, "Log"), log)].filter(Boolean));
+  };
+  const conn = new Connection({
+    token: mine?.token,
+    matchId,
+    onState: setConn,
+    onFrame: (f) => {
+      if (f.type === "welcome" || f.type === "update") {
+        if (f.type === "welcome") { you = f.seat ?? null; campaignId = f.campaign_id ?? campaignId; log.replaceChildren(); }
+        if (f.view) view = f.view;
+        legal = (f.legal ?? []).filter((l) => l.actions?.length);
+        if (!f.legal && you != null && f.view?.legal) legal = [{ seat: you, actions: f.view.legal }];
+        for (const ev of f.events ?? []) log.prepend(h("li", {}, eventWords(ev)));
+        root.dataset.seq = String(f.seq);
+        draw();
+      } else if (f.type === "error") {
+        showError(f.code, f.message);
+      }
+    },
+  });
+  // `act` for a handed seat names it.
+  conn.act = ((act) => (action, seat) => {
+    if (seat != null && seat !== you) {
+      const id = conn.nextId++;
+      conn.ws?.send(JSON.stringify({ type: "act", id, action, seat }));
+      return id;
+    }
+    return act.call(conn, action);
+  })(conn.act);
+  app.append(root);
+  return () => conn.close();
+}
+
+/// The lobby's form for a new campaign.
+export function campaignForm(go) {
+  const seats = h("select", { "data-test": "party-size", id: "party-size" },
+    [1, 2, 3, 4].map((n) => h("option", { value: n, selected: n === 3 ? true : undefined }, `${n} ${n === 1 ? "player" : "players"}`)));
+  const create = async (ev) => {
+    ev.preventDefault();
+    try {
+      const c = await api("POST", "/api/campaigns", { game: "divinity", seats: Number(seats.value), options: {} });
+      remember(c.campaign_id, { token: c.token, seat: c.seat, join_code: c.join_code, game: "divinity", campaign: true });
+      go(`/campaign/${c.campaign_id}`);
+    } catch (e) { showError(e.code, e.message); }
+  };
+  return h("form", { class: "card", onsubmit: create },
+    h("h2", {}, "New Divinity campaign"),
+    h("div", { class: "row" }, h("label", { for: "party-size" }, "Party"), seats),
+    h("div", {}, h("button", { type: "submit", class: "primary", "data-test": "create-campaign" }, "Create campaign")));
+}
