@@ -104,6 +104,18 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
             assert!(p.exists("[data-test=time-track]").await || p.text("[data-test=match]").await.contains("No time limit"));
         }
         assert!(alice.all("[data-test=log] li").await.len() > 5, "the log tells what happened");
+        // Take-back is offered; the server takes it back or says in words why not.
+        let before = seq(&alice).await;
+        alice.click("[data-test=take-back]").await;
+        let js = format!(
+            "return Number(document.querySelector('[data-test=match]').dataset.seq) > {before} ? 'taken' \
+             : document.querySelector('[data-test=error]')?.dataset.code ?? null;"
+        );
+        let answer = alice.until_js("the take-back's answer", &js).await;
+        assert!(
+            ["taken", "others_acted", "revealed", "nothing_to_take_back"].contains(&answer.as_str().unwrap_or("")),
+            "{answer}"
+        );
         scene.screenshot(&alice, "divinity-location").await;
         for p in players {
             let severe: Vec<String> = p.console().await.into_iter().filter(|l| l.contains("SEVERE")).collect();

@@ -121,6 +121,12 @@ export function divinityPage(app, matchId, spectator) {
   let legal = [];
   let you = null;
   let campaignId = null;
+  let control = null; // per seat: the seat acting for it, or null
+  const send = (msg) => {
+    const id = conn.nextId++;
+    if (conn.ws?.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify({ ...msg, id }));
+    else showError("not_connected", "not connected; wait for the connection to come back");
+  };
   const draw = () => {
     if (!view) return;
     root.dataset.phase = view.phase?.phase ?? "";
@@ -172,12 +178,34 @@ export function divinityPage(app, matchId, spectator) {
         "data-test": "action", "data-seat": seat, "data-type": a.type, "data-action": JSON.stringify(a),
         onclick: () => conn.act(a, seat),
       }, seat !== you ? `Seat ${seat}: ` : "", actionWords(a)))));
+    // Take-back and hand-over: offered to every seat; the server says
+    // in words when it refuses (`others_acted`, `revealed`, `cannot_hand`).
+    const seatsBox = you == null ? null : h("div", { class: "card", "data-test": "seat-controls" },
+      h("h3", {}, "Seats"),
+      h("button", { "data-test": "take-back", onclick: () => send({ type: "take_back" }) }, "Take back my last action"),
+      h("ul", {}, (view.origins ?? []).map((o, seat) => {
+        const by = control?.[seat] ?? null;
+        const who = cap(words(o.origin));
+        let buttons = [];
+        if (seat === you) {
+          buttons = by == null
+            ? (view.origins ?? []).map((_, to) => to === you ? null
+              : h("button", { "data-test": "hand", "data-seat": seat, "data-to": to, onclick: () => send({ type: "hand", seat, to }) }, `Hand to seat ${to}`))
+            : [h("button", { "data-test": "hand", "data-seat": seat, "data-to": "null", onclick: () => send({ type: "hand", seat, to: null }) }, "Take my seat back")];
+        } else if (by === you) {
+          buttons = [h("button", { "data-test": "hand", "data-seat": seat, "data-to": "null", onclick: () => send({ type: "hand", seat, to: null }) }, "Give it back")];
+        } else if (by == null) {
+          buttons = [h("button", { "data-test": "hand", "data-seat": seat, "data-to": you, onclick: () => send({ type: "hand", seat, to: you }) }, "Act for it (its player is away)")];
+        }
+        return h("li", { "data-test": "seat-control", "data-seat": seat },
+          `Seat ${seat} (${who})${by != null ? `, played by seat ${by}` : ""} `, buttons.filter(Boolean));
+      })));
     root.replaceChildren(...[
       h("header", { class: "status", "data-test": "status" },
         h("h2", {}, `${cap(words(view.location))} · level ${view.level} · round ${view.round} (${words(view.round_kind)}) · ${words(view.phase?.phase)}`),
         h("p", {}, view.waiting?.length ? `Waiting for: ${view.waiting.map((w) => cap(words(view.origins?.[w]?.origin ?? `seat ${w}`))).join(", ")}` : ""),
         campaignId ? h("a", { href: `/campaign/${campaignId}`, "data-link": true, "data-test": "campaign-link" }, "The campaign") : null),
-      map, time, roll, acts, h("div", { class: "cols" }, origins, enemies), mineBox, cards,
+      map, time, roll, acts, h("div", { class: "cols" }, origins, enemies), mineBox, seatsBox, cards,
       h("div", { class: "card" }, h("h3", {}, "Log"), log)].filter(Boolean));
   };
   const conn = new Connection({
@@ -188,6 +216,8 @@ export function divinityPage(app, matchId, spectator) {
       if (f.type === "welcome" || f.type === "update") {
         if (f.type === "welcome") { you = f.seat ?? null; campaignId = f.campaign_id ?? campaignId; log.replaceChildren(); }
         if (f.view) view = f.view;
+        if (f.control) control = f.control;
+        if (f.taken_back != null) log.prepend(h("li", {}, `Action ${f.taken_back} taken back`));
         legal = (f.legal ?? []).filter((l) => l.actions?.length);
         if (!f.legal && you != null && f.view?.legal) legal = [{ seat: you, actions: f.view.legal }];
         for (const ev of f.events ?? []) log.prepend(h("li", {}, eventWords(ev)));
