@@ -117,6 +117,15 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
             "{answer}"
         );
         scene.screenshot(&alice, "divinity-location").await;
+        // A spectator follows the party live and is offered nothing.
+        let dan = scene.browser("dan").await;
+        let id = alice.path().await.trim_start_matches("/match/").to_owned();
+        dan.goto(&format!("/watch/{id}")).await;
+        let now = seq(&alice).await;
+        let js = format!("return Number(document.querySelector('[data-test=match]')?.dataset.seq) >= {now} || null;");
+        dan.until_js("the spectator at the party's seq", &js).await;
+        assert!(!dan.exists("[data-test=action]").await && !dan.exists("[data-test=my-origin]").await);
+        assert!(!dan.exists("[data-test=take-back]").await);
         for p in players {
             let severe: Vec<String> = p.console().await.into_iter().filter(|l| l.contains("SEVERE")).collect();
             assert!(severe.is_empty(), "{}: {severe:?}", p.name);
