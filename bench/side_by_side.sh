@@ -14,6 +14,7 @@ MATCHES=${1:-200}
 SECONDS_RUN=${2:-20}
 STORE=${3:-sqlite}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 PEER=${PEER:-$ROOT/../shared/peers/boardgameio}
 WORK=$(mktemp -d /tmp/athlas-bench.XXXXXX)
 BGIO_PORT=${BGIO_PORT:-18000}
@@ -46,10 +47,10 @@ if [ "$STORE" = postgres ]; then
   DB=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}
   ARGS+=(--database-url "$DB")
 fi
-"$ROOT/target/release/athlas-server" "${ARGS[@]}" >"$WORK/athlas.log" 2>&1 &
+"$TARGET/release/athlas-server" "${ARGS[@]}" >"$WORK/athlas.log" 2>&1 &
 ATHLAS=$!
 wait_port "$ATHLAS_PORT"
-ATHLAS_OUT=$("$ROOT/target/release/athlas" load --server 127.0.0.1:$ATHLAS_PORT --matches "$MATCHES" --duration "$SECONDS_RUN" 2>/dev/null)
+ATHLAS_OUT=$("$TARGET/release/athlas" load --server 127.0.0.1:$ATHLAS_PORT --matches "$MATCHES" --duration "$SECONDS_RUN" 2>/dev/null)
 kill $ATHLAS; wait $ATHLAS 2>/dev/null || true
 
 BGIO_OUT="$BGIO_OUT" ATHLAS_OUT="$ATHLAS_OUT" CPU0=$cpu0 CPU1=$cpu1 BGIO_RSS=$BGIO_RSS STORE=$STORE python3 - <<'PY'
