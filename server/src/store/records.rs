@@ -127,19 +127,29 @@ impl Store {
                 // Postgres ends such a transaction after a while.
                 sqlx::query("SET LOCAL idle_in_transaction_session_timeout = '5s'").execute(&mut *tx).await?;
             }
-            for (match_id, fence) in &fenced {
-                let epoch: Option<i64> = sqlx::query_scalar(
-                    "SELECT epoch FROM leases WHERE match_id = CAST($1 AS UUID) AND node_id = $2 FOR SHARE",
-                )
-                .bind(match_id.to_string())
-                .bind(&*fence.node)
-                .fetch_optional(&mut *tx)
-                .await?;
-                if epoch != Some(fence.epoch as i64) {
-                    return Ok(Some(StoreError::Fenced(format!(
-                        "node {} no longer holds match {match_id} at epoch {}: another node took it over",
-                        fence.node, fence.epoch
-                    ))));
+            if let Some((_, first)) = fenced.first() {
+                // One round trip for the whole batch: a writer serves one
+                // node, so every fence names it. (UUIDs are hex and dashes:
+                // safe to write into the statement.)
+                let ids: Vec<String> = fenced.iter().map(|(id, _)| format!("'{id}'")).collect();
+                let q = format!(
+                    "SELECT CAST(match_id AS TEXT) AS id, epoch FROM leases \
+                     WHERE node_id = $1 AND match_id IN ({}) FOR SHARE",
+                    ids.join(", ")
+                );
+                // Its text varies with the batch: not kept as a prepared statement.
+                let rows = sqlx::query(&q).persistent(false).bind(&*first.node).fetch_all(&mut *tx).await?;
+                let mut held = std::collections::HashMap::new();
+                for r in &rows {
+                    held.insert(r.try_get::<String, _>("id")?, r.try_get::<i64, _>("epoch")?);
+                }
+                for (match_id, fence) in &fenced {
+                    if fence.node != first.node || held.get(&match_id.to_string()) != Some(&(fence.epoch as i64)) {
+                        return Ok(Some(StoreError::Fenced(format!(
+                            "node {} no longer holds match {match_id} at epoch {}: another node took it over",
+                            fence.node, fence.epoch
+                        ))));
+                    }
                 }
             }
             // Every seq move of a chunk in one statement and every action
