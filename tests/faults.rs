@@ -291,9 +291,10 @@ impl Drop for SmallDisk {
     }
 }
 
-/// The SQLite store's disk fills under a live duel: acts get
-/// `store_unavailable`, nothing unstored is acknowledged, and once space is
-/// freed the same server plays on from exactly the acknowledged actions.
+/// The SQLite store's disk fills under a live duel: `/readyz` turns 503,
+/// acts get `store_unavailable`, nothing unstored is acknowledged, and once
+/// space is freed `/readyz` is 200 again and the same server plays on from
+/// exactly the acknowledged actions.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_disk_under_a_live_duel_loses_nothing() {
     let Some(disk) = SmallDisk::mount("full", "16m") else { return };
@@ -303,7 +304,10 @@ async fn a_full_disk_under_a_live_duel_loses_nothing() {
     let (mut a, mut b) = started(&addr, &m).await;
     let acked = a.ok(json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
 
+    assert_eq!(ready(&addr).await, 200);
     let filler = disk.fill();
+    // The balancer's probe sees it before any player does.
+    until_ready(&addr, 503).await;
     let r = try_act(&mut a, json!({"type": "summon", "alpha": 1, "hex": [-4, 5]})).await.expect("an answer");
     assert_eq!((r["type"].as_str(), r["code"].as_str()), (Some("error"), Some("store_unavailable")), "{r}");
     let told = b.until(|m| m["type"] == "error").await;
@@ -311,6 +315,7 @@ async fn a_full_disk_under_a_live_duel_loses_nothing() {
     drop(b);
 
     std::fs::remove_file(filler).unwrap();
+    until_ready(&addr, 200).await;
     let mut a = None;
     let s = act_until_stored(&addr, &m.tokens[0], &mut a, json!({"type": "summon", "alpha": 1, "hex": [-4, 5]})).await;
     assert_eq!(s, acked + 1, "the refused act was not applied; the retry is the next action");

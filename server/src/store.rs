@@ -61,6 +61,10 @@ pub enum StoreError {
     /// Leases need Postgres (a cluster's shared store).
     #[error("room leases need a Postgres store")]
     NoLeases,
+    /// The SQLite file cannot take writes: its disk is full or it is not
+    /// writable (readiness only: the reads still work).
+    #[error("{0}")]
+    Unwritable(String),
 }
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -467,6 +471,11 @@ impl Store {
         if applied < latest {
             return Err(StoreError::NotMigrated { applied, latest });
         }
+        // SQLite still reads when its disk is full or its file read-only,
+        // so answering is not enough: the file must be able to take writes.
+        if let Backend::Sqlite(p) = &self.backend {
+            sqlite_writable(p.connect_options().get_filename()).map_err(StoreError::Unwritable)?;
+        }
         Ok(())
     }
 
@@ -711,6 +720,42 @@ impl Store {
             )
             .collect()
     }
+}
+
+/// Free space below which a SQLite store is not ready: a group commit and
+/// its WAL need room to grow.
+const SQLITE_MIN_FREE: u64 = 1 << 20;
+
+/// Whether the SQLite file `file` can take writes: it opens for writing,
+/// and its file system has [`SQLITE_MIN_FREE`] bytes free.
+fn sqlite_writable(file: &Path) -> std::result::Result<(), String> {
+    if let Err(e) = std::fs::OpenOptions::new().append(true).open(file) {
+        return Err(format!("the store's file {} cannot be written: {e}", file.display()));
+    }
+    match free_bytes(file.parent().unwrap_or(Path::new("."))) {
+        Some(free) if free < SQLITE_MIN_FREE => {
+            Err(format!("the disk holding {} is full ({free} bytes free)", file.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Bytes an unprivileged writer may still use on the file system of `dir`
+/// (`statvfs`); `None` where it cannot be read.
+fn free_bytes(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    let mut st = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    // SAFETY: `path` is a NUL-terminated string and `st` a valid out-pointer
+    // that statvfs fills when it returns 0.
+    let ok = unsafe { libc::statvfs(path.as_ptr(), st.as_mut_ptr()) } == 0;
+    // SAFETY: initialised by the successful call above.
+    // The field types differ between platforms (u32 on some 32-bit ones).
+    #[allow(clippy::useless_conversion)]
+    ok.then(|| {
+        let st = unsafe { st.assume_init() };
+        u64::from(st.f_bavail).saturating_mul(u64::from(st.f_frsize))
+    })
 }
 
 fn parse_uuid(s: &str) -> Result<Uuid> {
