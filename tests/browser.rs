@@ -159,7 +159,8 @@ async fn turn(p: &Browser, o: &Browser, s: &Browser, a: &Browser, b: &Browser, a
 /// seat 0's Alphas 0 and 1 and two of its DI cards (seat 1 plays the
 /// aquatic preset, which shares none of them). Ids as they appear in frames
 /// and attributes, names as the page would print them.
-const SECRET_IDS: [&str; 6] = ["savage_warrior", "axe_of_lorios", "shadow_ranger", "ballista", "dispel_magic", "teleport"];
+const SECRET_IDS: [&str; 6] =
+    ["savage_warrior", "axe_of_lorios", "shadow_ranger", "ballista", "dispel_magic", "teleport"];
 const SECRET_NAMES: [&str; 5] = ["Savage Warrior", "Axe of Lorios", "Shadow Ranger", "Ballista", "Dispel Magic"];
 
 async fn assert_no_secret(who: &Browser, revealed: &[&str]) {
@@ -167,8 +168,16 @@ async fn assert_no_secret(who: &Browser, revealed: &[&str]) {
     let frames = who.ws_frames().await.join("\n");
     assert!(!frames.is_empty(), "{}: the DevTools log holds the page's frames", who.name);
     for id in SECRET_IDS.iter().filter(|c| !revealed.contains(c)) {
-        assert!(!frames.contains(&format!("\"{id}\"")), "{}: a frame named {id} before the rules revealed it", who.name);
-        assert!(!html.contains(&format!("\"{id}\"")) && !html.contains(&format!("&quot;{id}&quot;")), "{}: the page holds {id}", who.name);
+        assert!(
+            !frames.contains(&format!("\"{id}\"")),
+            "{}: a frame named {id} before the rules revealed it",
+            who.name
+        );
+        assert!(
+            !html.contains(&format!("\"{id}\"")) && !html.contains(&format!("&quot;{id}&quot;")),
+            "{}: the page holds {id}",
+            who.name
+        );
     }
     for name in SECRET_NAMES {
         assert!(!html.contains(name), "{}: the page shows {name}", who.name);

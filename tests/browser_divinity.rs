@@ -42,7 +42,8 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
         alice.click("[data-test=create-campaign]").await;
         alice.wait("[data-test=campaign]").await;
         let link = alice.attr("[data-test=join-link]", "href").await.expect("a join link");
-        let path = link.split_once("/campaign-join/").map(|(_, code)| format!("/campaign-join/{code}")).expect("a party link");
+        let path =
+            link.split_once("/campaign-join/").map(|(_, code)| format!("/campaign-join/{code}")).expect("a party link");
         let bob = scene.browser("bob").await;
         let carol = scene.browser("carol").await;
         for p in [&bob, &carol] {
@@ -51,7 +52,11 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
         }
         // Each chooses an Origin; one already taken cannot be chosen twice.
         alice.click("[data-test=origin][data-origin=ifan]").await;
-        bob.until_js("ifan taken for bob", "return document.querySelector('[data-test=origin][data-origin=ifan]')?.disabled || null;").await;
+        bob.until_js(
+            "ifan taken for bob",
+            "return document.querySelector('[data-test=origin][data-origin=ifan]')?.disabled || null;",
+        )
+        .await;
         bob.click("[data-test=origin][data-origin=sebille]").await;
         carol.click("[data-test=origin][data-origin=lohse]").await;
         // The last choice sets the party out: every page goes to the table.
@@ -99,9 +104,12 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
         assert!(now >= start + 10, "the party played: seq {start} → {now} after {clicks} clicks");
         assert!(round(&alice).await >= 2, "past the first round");
         for p in [&bob, &carol] {
-            let js = format!("return Number(document.querySelector('[data-test=match]')?.dataset.seq) >= {now} || null;");
+            let js =
+                format!("return Number(document.querySelector('[data-test=match]')?.dataset.seq) >= {now} || null;");
             p.until_js(&format!("{} at {now}", p.name), &js).await;
-            assert!(p.exists("[data-test=time-track]").await || p.text("[data-test=match]").await.contains("No time limit"));
+            assert!(
+                p.exists("[data-test=time-track]").await || p.text("[data-test=match]").await.contains("No time limit")
+            );
         }
         assert!(alice.all("[data-test=log] li").await.len() > 5, "the log tells what happened");
         // Take-back is offered; the server takes it back or says in words why not.

@@ -78,10 +78,9 @@ async fn a_node_that_does_not_play_the_match_says_which_node_does() {
     let (mut p0, _p1) = started(&a.addr, &m).await;
     let s = p0.ok(json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
 
-    for first in [
-        json!({"type": "hello", "token": m.tokens[1], "last_seq": s}),
-        json!({"type": "watch", "match_id": m.id}),
-    ] {
+    for first in
+        [json!({"type": "hello", "token": m.tokens[1], "last_seq": s}), json!({"type": "watch", "match_id": m.id})]
+    {
         let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", b.addr)).await.unwrap();
         use futures_util::{SinkExt, StreamExt};
         ws.send(tokio_tungstenite::tungstenite::Message::text(first.to_string())).await.unwrap();
@@ -136,7 +135,8 @@ impl Seat {
     async fn hello(&self) -> Result<(Ws, u64), Next> {
         use futures_util::{SinkExt, StreamExt};
         let url = format!("ws://{}/ws", self.nodes.lock().unwrap()[self.node]);
-        let Ok(Ok((mut ws, _))) = tokio::time::timeout(Duration::from_secs(3), tokio_tungstenite::connect_async(&url)).await
+        let Ok(Ok((mut ws, _))) =
+            tokio::time::timeout(Duration::from_secs(3), tokio_tungstenite::connect_async(&url)).await
         else {
             return Err(Next::Retry);
         };
@@ -286,8 +286,7 @@ async fn stored_seq(nodes: &Nodes, match_id: &str) -> u64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn thirty_duels_finish_when_the_busiest_node_is_killed() {
     let Some(db) = Db::postgres("nodeloss").await else { return };
-    let mut servers: Vec<Option<Server>> =
-        ["node-a", "node-b", "node-c"].iter().map(|n| Some(node(&db, n))).collect();
+    let mut servers: Vec<Option<Server>> = ["node-a", "node-b", "node-c"].iter().map(|n| Some(node(&db, n))).collect();
     let nodes: Vec<String> = servers.iter().map(|s| s.as_ref().unwrap().addr.clone()).collect();
     const DUELS: usize = 30;
     let half = std::sync::Arc::new(tokio::sync::Barrier::new(DUELS + 1));
@@ -326,7 +325,11 @@ async fn thirty_duels_finish_when_the_busiest_node_is_killed() {
     // Every room is played by the node its first seat reached: a third each.
     let lease_holders = {
         let out = Command::new("psql")
-            .args([&db_url(&db), "-Atc", "SELECT node_id, count(*) FROM leases WHERE expires_at > now() GROUP BY node_id ORDER BY 2 DESC, 1"])
+            .args([
+                &db_url(&db),
+                "-Atc",
+                "SELECT node_id, count(*) FROM leases WHERE expires_at > now() GROUP BY node_id ORDER BY 2 DESC, 1",
+            ])
             .output()
             .unwrap();
         String::from_utf8_lossy(&out.stdout).to_string()
@@ -354,7 +357,11 @@ async fn thirty_duels_finish_when_the_busiest_node_is_killed() {
     }
     let report = db.audit_all();
     assert!(report.contains(&format!("{DUELS} matches audited: {DUELS} ok ({} records)", DUELS * 7)), "{report}");
-    eprintln!("killed {busiest} (leases: {}); {attempts} hellos for {} seats", lease_holders.replace('\n', ", "), 2 * DUELS);
+    eprintln!(
+        "killed {busiest} (leases: {}); {attempts} hellos for {} seats",
+        lease_holders.replace('\n', ", "),
+        2 * DUELS
+    );
 }
 
 fn db_url(db: &Db) -> String {

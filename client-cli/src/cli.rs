@@ -589,8 +589,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             // A soak's growing memory or an unanswered misbehaving client
             // is a failed run, for scripts as for people.
             if report.soak.is_some() && report.total_errors() > 0 {
-                let problems: Vec<&String> =
-                    report.errors.keys().filter(|k| k.starts_with("soak_") || k.starts_with("unanswered_") || *k == "spectator_gap").collect();
+                let problems: Vec<&String> = report
+                    .errors
+                    .keys()
+                    .filter(|k| k.starts_with("soak_") || k.starts_with("unanswered_") || *k == "spectator_gap")
+                    .collect();
                 anyhow::ensure!(problems.is_empty(), "the soak failed: {problems:?}");
             }
             Ok(())

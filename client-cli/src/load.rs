@@ -23,8 +23,8 @@ use athlas_protocol::{process, CreateCampaign};
 pub mod idle;
 pub mod soak;
 use idle::IdleReport;
-use soak::{Break, Churn, LiveMatches, SoakReport};
 use serde_json::json;
+use soak::{Break, Churn, LiveMatches, SoakReport};
 use tokio::time::sleep_until;
 
 use crate::{
@@ -358,7 +358,13 @@ pub async fn run(cfg: LoadConfig) -> anyhow::Result<Report> {
 /// One match after another in one slot until the deadline. In a soak, a
 /// spectator watches part of each match and the match is offered to the
 /// misbehaving clients (`live`).
-async fn run_slot(lobby: Lobby, cfg: LoadConfig, slot: u64, deadline: tokio::time::Instant, live: LiveMatches) -> Report {
+async fn run_slot(
+    lobby: Lobby,
+    cfg: LoadConfig,
+    slot: u64,
+    deadline: tokio::time::Instant,
+    live: LiveMatches,
+) -> Report {
     let mut report = Report::default();
     let mut round = 0u64;
     while tokio::time::Instant::now() < deadline {
@@ -545,7 +551,12 @@ async fn play_seat(link: Link, mut bot: Bot, deadline: tokio::time::Instant, opt
     (st, bot)
 }
 
-async fn play_seat_with(mut link: Link, bot: &mut Bot, deadline: tokio::time::Instant, mut opts: SeatOpts) -> SeatStats {
+async fn play_seat_with(
+    mut link: Link,
+    bot: &mut Bot,
+    deadline: tokio::time::Instant,
+    mut opts: SeatOpts,
+) -> SeatStats {
     let mut st = SeatStats::default();
     let mut p = Player::new();
     let mut reconnected = false;

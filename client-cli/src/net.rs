@@ -15,9 +15,8 @@ use std::{
 };
 
 use athlas_protocol::{
-    code,
-    CampaignChoice, CampaignSeat, CampaignStatus, ClientMsg, CreateCampaign, Created, ErrorBody, Joined, MatchList,
-    MatchSummary, MyCampaigns, NextMatch, PROTOCOL_VERSION,
+    code, CampaignChoice, CampaignSeat, CampaignStatus, ClientMsg, CreateCampaign, Created, ErrorBody, Joined,
+    MatchList, MatchSummary, MyCampaigns, NextMatch, PROTOCOL_VERSION,
 };
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
@@ -540,7 +539,8 @@ mod tests {
         let addr = listener.local_addr().unwrap();
         let owner = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let owner_at = format!("ws://{}/ws", owner.local_addr().unwrap());
-        let redirect = format!(r#"{{"type":"error","code":"room_elsewhere","message":"node b plays it","at":"{owner_at}"}}"#);
+        let redirect =
+            format!(r#"{{"type":"error","code":"room_elsewhere","message":"node b plays it","at":"{owner_at}"}}"#);
         tokio::spawn(async move {
             let (tcp, _) = owner.accept().await.unwrap();
             let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
@@ -576,7 +576,10 @@ mod tests {
         }
         assert!(matches!(seen[0], LinkEvent::Connected { attempt: 1 }), "{seen:?}");
         assert!(matches!(&seen[1], LinkEvent::Frame(f) if f.contains("room_elsewhere")), "{seen:?}");
-        assert!(matches!(&seen[2], LinkEvent::Disconnected { reason, .. } if reason.contains("room_elsewhere")), "{seen:?}");
+        assert!(
+            matches!(&seen[2], LinkEvent::Disconnected { reason, .. } if reason.contains("room_elsewhere")),
+            "{seen:?}"
+        );
         assert!(matches!(seen[3], LinkEvent::Connected { attempt: 2 }), "{seen:?}");
         assert_eq!(link.last_seq(), Some(7));
         drop(link);

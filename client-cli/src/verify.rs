@@ -7,11 +7,7 @@
 
 use std::{fmt, io};
 
-use athlas_engine::{
-    divinity::Divinity,
-    duel::Duel,
-    Ruleset, Status,
-};
+use athlas_engine::{divinity::Divinity, duel::Duel, Ruleset, Status};
 use athlas_protocol::{LogRecord, MatchLog};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -92,9 +88,17 @@ fn replay<R: Ruleset>(log: &MatchLog) -> Result<Verified, String> {
             let secret = R::locked_secret(&state, c.seat)
                 .ok_or_else(|| format!("seq {}: seat {} has no locked secret to open its commitment", r.seq, c.seat))?;
             if !crate::tui::ending::verify(&c.salt, &secret, &c.hash) {
-                return Err(format!("seat {}'s commitment {} does not open to what it locked at seq {}", c.seat, c.hash, r.seq));
+                return Err(format!(
+                    "seat {}'s commitment {} does not open to what it locked at seq {}",
+                    c.seat, c.hash, r.seq
+                ));
             }
-            lines.push(format!("seat {}: commitment {}… opens to the secret locked at seq {}", c.seat, &c.hash[..12], r.seq));
+            lines.push(format!(
+                "seat {}: commitment {}… opens to the secret locked at seq {}",
+                c.seat,
+                &c.hash[..12],
+                r.seq
+            ));
         }
     }
     if let Some(c) = log.commitments.iter().find(|c| c.seq == 0 || c.seq > log.records.len() as u64) {
@@ -128,8 +132,8 @@ fn replay<R: Ruleset>(log: &MatchLog) -> Result<Verified, String> {
 fn apply<R: Ruleset>(state: &mut R::State, before: &mut Vec<(u64, R::State)>, r: &LogRecord) -> Result<(), String> {
     match r.kind.as_str() {
         "action" => {
-            let action: R::Action =
-                serde_json::from_value(r.action.clone()).map_err(|e| format!("seq {}: the action does not read: {e}", r.seq))?;
+            let action: R::Action = serde_json::from_value(r.action.clone())
+                .map_err(|e| format!("seq {}: the action does not read: {e}", r.seq))?;
             let kept = state.clone();
             R::apply(state, r.seat, action).map_err(|e| format!("seq {}: the rules refuse the action: {e}", r.seq))?;
             before.push((r.seq, kept));
@@ -170,12 +174,25 @@ mod tests {
         let mut bot = RandomBot::new(1);
         let (mut records, mut commitments) = (Vec::new(), Vec::new());
         while let Some(seat) = bot.seat_to_act(&s) {
-            let a = if records.len() >= 300 { DuelAction::Resign } else { bot.pick(&s, cat, seat).expect("a legal action") };
+            let a = if records.len() >= 300 {
+                DuelAction::Resign
+            } else {
+                bot.pick(&s, cat, seat).expect("a legal action")
+            };
             let value = serde_json::to_value(&a).unwrap();
             Duel::apply(&mut s, seat, a).unwrap();
             let seq = records.len() as u64 + 1;
-            records.push(LogRecord { seq, seat, kind: "action".into(), action: value, sender: None, state_hash: Some(state_hash(&s)) });
-            if let Some(secret) = Duel::locked_secret(&s, seat).filter(|_| !commitments.iter().any(|c: &LogCommitment| c.seat == seat)) {
+            records.push(LogRecord {
+                seq,
+                seat,
+                kind: "action".into(),
+                action: value,
+                sender: None,
+                state_hash: Some(state_hash(&s)),
+            });
+            if let Some(secret) =
+                Duel::locked_secret(&s, seat).filter(|_| !commitments.iter().any(|c: &LogCommitment| c.seat == seat))
+            {
                 let salt = format!("{:02x}", seat).repeat(32);
                 let mut h = Sha256::new();
                 h.update(hex::decode(&salt).unwrap());

@@ -93,10 +93,16 @@ async fn two_bots_finish_a_game_on_a_default_server_without_errors() {
     assert!(athlas_client::verify::verify(&forged).is_err(), "a record moved to the other seat is caught");
     let cli = {
         let url = url.clone();
-        tokio::task::spawn_blocking(move || athlas(&["verify", &match_id, "--server", &url]).output().unwrap()).await.unwrap()
+        tokio::task::spawn_blocking(move || athlas(&["verify", &match_id, "--server", &url]).output().unwrap())
+            .await
+            .unwrap()
     };
     let said = String::from_utf8_lossy(&cli.stdout);
-    assert!(cli.status.success() && said.trim_end().ends_with("verified"), "{said}{}", String::from_utf8_lossy(&cli.stderr));
+    assert!(
+        cli.status.success() && said.trim_end().ends_with("verified"),
+        "{said}{}",
+        String::from_utf8_lossy(&cli.stderr)
+    );
 
     // A match still going publishes nothing.
     let open = lobby.create("duel", serde_json::json!({}), false).await.unwrap();

@@ -120,7 +120,10 @@ pub async fn audit_match<R: crate::room::Hosted>(store: &Store, record: &MatchRe
         }
     }
     if records != record.seq {
-        return diverged(records + 1, format!("the match is at seq {} but its log holds only {records} records", record.seq));
+        return diverged(
+            records + 1,
+            format!("the match is at seq {} but its log holds only {records} records", record.seq),
+        );
     }
     Ok(Verdict::Ok { records, hashed })
 }
@@ -146,7 +149,10 @@ const ALL_LIMIT: u32 = 1_000_000;
 pub async fn audit(store: &Store, registry: &Registry, which: Which) -> Result<Vec<MatchAudit>, StoreError> {
     let records = match which {
         Which::One(id) => {
-            vec![store.get_match(id).await?.ok_or_else(|| StoreError::Corrupt(format!("no match {id} in this store")))?]
+            vec![store
+                .get_match(id)
+                .await?
+                .ok_or_else(|| StoreError::Corrupt(format!("no match {id} in this store")))?]
         }
         Which::All => store.all_matches(ALL_LIMIT).await?,
     };
@@ -167,7 +173,8 @@ pub fn summary(report: &[MatchAudit]) -> (String, bool) {
     let ok = count(|v| matches!(v, Verdict::Ok { .. }));
     let diverged = count(|v| matches!(v, Verdict::Diverged { .. }));
     let skipped = report.len() - ok - diverged;
-    let records: u64 = report.iter().map(|m| if let Verdict::Ok { records, .. } = m.verdict { records } else { 0 }).sum();
+    let records: u64 =
+        report.iter().map(|m| if let Verdict::Ok { records, .. } = m.verdict { records } else { 0 }).sum();
     (
         format!(
             "{} matches audited: {ok} ok ({records} records), {diverged} divergences, {skipped} skipped",

@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use athlas_protocol::{code, CreateMatch, Created, Joined, LogCommitment, LogRecord, MatchList, MatchLog, MatchSummary};
+use athlas_protocol::{
+    code, CreateMatch, Created, Joined, LogCommitment, LogRecord, MatchList, MatchLog, MatchSummary,
+};
 use axum::{
     extract::{rejection::JsonRejection, Path, Query, State},
     http::StatusCode,

@@ -155,7 +155,11 @@ impl Metrics {
         }
         for (name, help, n) in [
             ("athlas_leases_claimed_total", "Room leases this node claimed (cluster mode).", &self.leases_claimed),
-            ("athlas_leases_lost_total", "Room leases this node lost to another node (cluster mode).", &self.leases_lost),
+            (
+                "athlas_leases_lost_total",
+                "Room leases this node lost to another node (cluster mode).",
+                &self.leases_lost,
+            ),
         ] {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {}", n.load(Relaxed));
         }

@@ -115,10 +115,7 @@ async fn a_match_of_another_rules_version_is_refused_not_replayed() {
     // The connection stays usable, and the audit skips it by name.
     a.ping_pong().await;
     let report = audit::audit(&server.hub.store, &registry(), Which::All).await.unwrap();
-    assert_eq!(
-        verdict(&report, Uuid::parse_str(id).unwrap()),
-        Verdict::UnsupportedRules { stored: 99, current: 1 }
-    );
+    assert_eq!(verdict(&report, Uuid::parse_str(id).unwrap()), Verdict::UnsupportedRules { stored: 99, current: 1 });
     assert!(!audit::summary(&report).1, "skipped is not diverged");
     server.stop().await;
 }

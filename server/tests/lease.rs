@@ -93,5 +93,8 @@ async fn a_lease_has_one_holder_and_a_lost_lease_writes_nothing() {
 async fn leases_need_postgres() {
     let dir = common::temp_dir("lease-sqlite");
     let store = Store::open(None, &dir).await.unwrap();
-    assert!(matches!(store.claim_lease(Uuid::new_v4(), "a", "ws://a/ws", Duration::from_secs(1)).await, Err(StoreError::NoLeases)));
+    assert!(matches!(
+        store.claim_lease(Uuid::new_v4(), "a", "ws://a/ws", Duration::from_secs(1)).await,
+        Err(StoreError::NoLeases)
+    ));
 }

@@ -302,9 +302,10 @@ pub async fn spectate(url: String, match_id: String, hold: Duration) -> (u64, bo
                     _ => {}
                 }
                 let finished = text.contains("\"finished\"")
-                    && serde_json::from_str::<Value>(&text).ok().and_then(|v| {
-                        v.pointer("/status/status").and_then(Value::as_str).map(|s| s == "finished")
-                    }) == Some(true);
+                    && serde_json::from_str::<Value>(&text)
+                        .ok()
+                        .and_then(|v| v.pointer("/status/status").and_then(Value::as_str).map(|s| s == "finished"))
+                        == Some(true);
                 if finished {
                     break;
                 }
@@ -321,7 +322,11 @@ const KINDS: [&str; 6] = ["garbage", "oversized", "silent", "wrong_token", "stop
 
 /// Start one misbehaving client every [`MISBEHAVE_EVERY`] until `deadline`;
 /// each runs on its own and reports what it met.
-pub async fn misbehave(addr: ServerAddr, live: LiveMatches, deadline: tokio::time::Instant) -> BTreeMap<&'static str, Tally> {
+pub async fn misbehave(
+    addr: ServerAddr,
+    live: LiveMatches,
+    deadline: tokio::time::Instant,
+) -> BTreeMap<&'static str, Tally> {
     let mut tally: BTreeMap<&'static str, Tally> = BTreeMap::new();
     let mut started: BTreeMap<&'static str, u64> = BTreeMap::new();
     let mut running = tokio::task::JoinSet::new();
@@ -574,7 +579,8 @@ mod tests {
     fn the_warm_up_is_left_out_of_the_trend() {
         let s = |at: f64, mb: f64| Sample { at, rss: Some(mb * 1e6), fds: Some(50.0), ..Sample::default() };
         // Memory climbs while rooms fill (first 20 % of 100 s), then holds.
-        let samples = [s(0.0, 10.0), s(10.0, 30.0), s(20.0, 40.0), s(40.0, 41.0), s(60.0, 40.5), s(80.0, 41.0), s(100.0, 41.0)];
+        let samples =
+            [s(0.0, 10.0), s(10.0, 30.0), s(20.0, 40.0), s(40.0, 41.0), s(60.0, 40.5), s(80.0, 41.0), s(100.0, 41.0)];
         assert!(rss_trend(&samples, 100.0).unwrap().flat);
         assert!(fds_trend(&samples, 100.0).unwrap().flat);
         let leaking = [s(20.0, 40.0), s(40.0, 50.0), s(60.0, 60.0), s(80.0, 70.0), s(100.0, 80.0), s(100.0, 90.0)];
