@@ -31,24 +31,12 @@ async fn a_duel_is_created_in_the_lobby_and_joined_through_its_link() {
 
 use webdriver::Browser;
 
-/// The last seq the match page applied (-1 before its welcome).
-async fn seq(p: &Browser) -> i64 {
-    p.until_js(
-        "the match page",
-        "const m = document.querySelector('[data-test=match]'); return m ? String(m.dataset.seq) : null;",
-    )
-    .await
-    .as_str()
-    .and_then(|s| s.parse().ok())
-    .unwrap_or(-1)
-}
-
 /// Wait until `p` has applied an update past `before`, then until every
 /// other page has caught up with it.
 async fn settled(p: &Browser, before: i64, others: &[&Browser]) -> i64 {
     let js = format!("return Number(document.querySelector('[data-test=match]')?.dataset.seq) > {before};");
     p.until_js(&format!("an update past {before}"), &js).await;
-    let now = seq(p).await;
+    let now = p.match_seq().await;
     for o in others {
         let js = format!("return Number(document.querySelector('[data-test=match]')?.dataset.seq) >= {now};");
         o.until_js(&format!("{} at seq {now}", o.name), &js).await;
@@ -60,7 +48,7 @@ async fn settled(p: &Browser, before: i64, others: &[&Browser]) -> i64 {
 /// pick its choice of `kind` (the first one matching `prefer`, if any), and
 /// confirm a question; returns when every page has the update.
 async fn act(p: &Browser, css: &str, kind: &str, prefer: Option<&str>, others: &[&Browser]) -> i64 {
-    let before = seq(p).await;
+    let before = p.match_seq().await;
     p.click(css).await;
     let js = format!(
         "return Number(document.querySelector('[data-test=match]')?.dataset.seq) > {before} ? 'done' \
@@ -256,7 +244,7 @@ async fn two_browsers_play_a_duel_by_clicking_and_the_secrets_stay_hidden() {
             }
             if round == 0 {
                 // A reload mid-game comes back at the same position.
-                let at = seq(&b).await;
+                let at = b.match_seq().await;
                 b.reload().await;
                 b.wait(&format!("[data-test=match][data-seq='{at}'][data-phase=play]")).await;
                 b.wait("[data-test=log-entry]").await;
@@ -284,7 +272,7 @@ async fn two_browsers_play_a_duel_by_clicking_and_the_secrets_stay_hidden() {
             }
             assert!(!p.exists("[data-test=verified][data-ok=false]").await, "{}: a commitment failed", p.name);
         }
-        assert_eq!(seq(&s).await, seq(&a).await, "the spectator followed to the end");
+        assert_eq!(s.match_seq().await, a.match_seq().await, "the spectator followed to the end");
         // The reveal names seat 0's cards now, and only now.
         assert!(b.html().await.contains("Savage Warrior"), "the end screen shows the revealed Alphas");
         for p in [&a, &b, &s] {

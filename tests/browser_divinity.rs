@@ -11,18 +11,6 @@ use std::time::Duration;
 use support::Db;
 use webdriver::{scenario, Browser};
 
-/// The last seq the match page applied (-1 before its welcome).
-async fn seq(p: &Browser) -> i64 {
-    p.until_js(
-        "the match page",
-        "const m = document.querySelector('[data-test=match]'); return m ? String(m.dataset.seq) : null;",
-    )
-    .await
-    .as_str()
-    .and_then(|s| s.parse().ok())
-    .unwrap_or(-1)
-}
-
 async fn round(p: &Browser) -> i64 {
     p.until_js("the round", "return document.querySelector('[data-test=match]')?.dataset.round ?? null;")
         .await
@@ -63,7 +51,7 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
         let players = [&alice, &bob, &carol];
         for p in players {
             p.until_js("the location", "return location.pathname.startsWith('/match/') || null;").await;
-            assert!(seq(p).await >= 0, "{} has its welcome", p.name);
+            assert!(p.match_seq().await >= 0, "{} has its welcome", p.name);
         }
         assert_eq!(alice.path().await, carol.path().await, "one location for the party");
         for (p, origin) in players.iter().zip(["Ifan", "Sebille", "Lohse"]) {
@@ -73,7 +61,7 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
         }
 
         // Play: whoever has an action clicks the first one the server lists.
-        let start = seq(&alice).await;
+        let start = alice.match_seq().await;
         let mut clicks = 0;
         for _ in 0..200 {
             if round(&alice).await >= 2 && clicks >= 12 {
@@ -84,13 +72,13 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
                 if !p.exists("[data-test=action]").await {
                     continue;
                 }
-                let before = seq(p).await;
+                let before = p.match_seq().await;
                 p.click("[data-test=action]").await;
                 clicks += 1;
                 acted = true;
                 // The update comes back (or the action raced another seat's and was refused).
                 for _ in 0..40 {
-                    if seq(p).await > before {
+                    if p.match_seq().await > before {
                         break;
                     }
                     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -100,7 +88,7 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         }
-        let now = seq(&alice).await;
+        let now = alice.match_seq().await;
         assert!(now >= start + 10, "the party played: seq {start} → {now} after {clicks} clicks");
         assert!(round(&alice).await >= 2, "past the first round");
         for p in [&bob, &carol] {
@@ -113,7 +101,7 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
         }
         assert!(alice.all("[data-test=log] li").await.len() > 5, "the log tells what happened");
         // Take-back is offered; the server takes it back or says in words why not.
-        let before = seq(&alice).await;
+        let before = alice.match_seq().await;
         alice.click("[data-test=take-back]").await;
         let js = format!(
             "return Number(document.querySelector('[data-test=match]').dataset.seq) > {before} ? 'taken' \
@@ -129,7 +117,7 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
         let dan = scene.browser("dan").await;
         let id = alice.path().await.trim_start_matches("/match/").to_owned();
         dan.goto(&format!("/watch/{id}")).await;
-        let now = seq(&alice).await;
+        let now = alice.match_seq().await;
         let js = format!("return Number(document.querySelector('[data-test=match]')?.dataset.seq) >= {now} || null;");
         dan.until_js("the spectator at the party's seq", &js).await;
         assert!(!dan.exists("[data-test=action]").await && !dan.exists("[data-test=my-origin]").await);

@@ -13,7 +13,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use serde_json::json;
-use support::{new_match, spawn, started, Client, Db, Server};
+use support::{new_match, spawn, started, Client, Db, Server, Ws};
 
 fn node(db: &Db, name: &str) -> Server {
     let mut cmd = db.command();
@@ -57,12 +57,10 @@ async fn a_paused_owner_is_fenced_when_it_wakes_and_the_log_keeps_one_history() 
     assert_eq!(q0.seq, s);
     let s2 = q0.ok(json!({"type": "summon", "alpha": 1, "hex": [-4, 5]})).await;
     assert_eq!(s2, s + 1, "the action A held was never written");
-    let metrics = |addr: &str| {
-        let out = Command::new("curl").args(["-s", &format!("http://{addr}/metrics")]).output().unwrap();
-        String::from_utf8_lossy(&out.stdout).to_string()
-    };
-    assert!(metrics(&a.addr).contains("athlas_leases_lost_total 1"), "{}", metrics(&a.addr));
-    assert!(metrics(&b.addr).contains("athlas_leases_claimed_total 1"));
+    let (_, metrics_a) = support::http_text(&a.addr, "GET", "/metrics", None).await;
+    let (_, metrics_b) = support::http_text(&b.addr, "GET", "/metrics", None).await;
+    assert!(metrics_a.contains("athlas_leases_lost_total 1"), "{metrics_a}");
+    assert!(metrics_b.contains("athlas_leases_claimed_total 1"), "{metrics_b}");
     let report = db.audit_all();
     assert!(report.contains(&format!("{} duel      ok        {} records", m.id, s2)), "{report}");
 }
@@ -124,14 +122,16 @@ struct Seat {
 
 type Nodes = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
 
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
 enum Next {
     Go(String),
     Retry,
 }
 
 impl Seat {
+    fn new(token: &str, nodes: &Nodes, node: usize) -> Seat {
+        Seat { token: token.to_owned(), nodes: nodes.clone(), node, ws: None, last: None, next_id: 1, reconnects: 0 }
+    }
+
     async fn hello(&self) -> Result<(Ws, u64), Next> {
         use futures_util::{SinkExt, StreamExt};
         let url = format!("ws://{}/ws", self.nodes.lock().unwrap()[self.node]);
@@ -224,7 +224,7 @@ impl Seat {
     /// Send `action`, the match's record `seq` when stored, until it is
     /// stored exactly once: after a lost connection the stored seq (any
     /// node reads the store) says whether it was applied before.
-    async fn act(&mut self, _any: impl Fn() -> String, match_id: &str, seq: u64, action: serde_json::Value) {
+    async fn act(&mut self, match_id: &str, seq: u64, action: serde_json::Value) {
         use futures_util::SinkExt;
         loop {
             self.connect().await;
@@ -250,6 +250,16 @@ impl Seat {
             }
         }
     }
+}
+
+/// A duel's first five records: both creations, seat 0 summons and ends
+/// its turn, seat 1 summons.
+async fn opening(s0: &mut Seat, s1: &mut Seat, match_id: &str) {
+    s0.act(match_id, 1, support::seat0_creation()).await;
+    s1.act(match_id, 2, support::seat1_creation()).await;
+    s0.act(match_id, 3, json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
+    s0.act(match_id, 4, json!({"type": "end_turn"})).await;
+    s1.act(match_id, 5, json!({"type": "summon", "alpha": 0, "hex": [0, -5]})).await;
 }
 
 /// The match's stored seq, from the first node that answers (nodes stop
@@ -294,30 +304,17 @@ async fn thirty_duels_finish_when_the_busiest_node_is_killed() {
     let alive = std::sync::Arc::new(std::sync::Mutex::new(nodes.clone()));
     let mut games = Vec::new();
     for i in 0..DUELS {
-        let (nodes, half, resume, alive) = (nodes.clone(), half.clone(), resume.clone(), alive.clone());
+        let (nodes, half, resume) = (nodes.clone(), half.clone(), resume.clone());
         games.push(tokio::spawn(async move {
             let m = new_match(&nodes[i % 3], json!({"first_player": 0})).await;
             let nodes: Nodes = std::sync::Arc::new(std::sync::Mutex::new(nodes));
-            let any = || alive.lock().unwrap()[0].clone();
-            let seat = |s: usize, node: usize| Seat {
-                token: m.tokens[s].clone(),
-                nodes: nodes.clone(),
-                node,
-                ws: None,
-                last: None,
-                next_id: 1,
-                reconnects: 0,
-            };
-            let (mut s0, mut s1) = (seat(0, i % 3), seat(1, (i + 1) % 3));
-            s0.act(any, &m.id, 1, support::seat0_creation()).await;
-            s1.act(any, &m.id, 2, support::seat1_creation()).await;
-            s0.act(any, &m.id, 3, json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
-            s0.act(any, &m.id, 4, json!({"type": "end_turn"})).await;
-            s1.act(any, &m.id, 5, json!({"type": "summon", "alpha": 0, "hex": [0, -5]})).await;
+            let (mut s0, mut s1) =
+                (Seat::new(&m.tokens[0], &nodes, i % 3), Seat::new(&m.tokens[1], &nodes, (i + 1) % 3));
+            opening(&mut s0, &mut s1, &m.id).await;
             half.wait().await;
             resume.wait().await;
-            s1.act(any, &m.id, 6, json!({"type": "end_turn"})).await;
-            s0.act(any, &m.id, 7, json!({"type": "resign"})).await;
+            s1.act(&m.id, 6, json!({"type": "end_turn"})).await;
+            s0.act(&m.id, 7, json!({"type": "resign"})).await;
             (m.id, s0.reconnects + s1.reconnects)
         }));
     }
@@ -390,32 +387,15 @@ async fn a_rolling_restart_of_every_node_under_load_loses_nothing() {
         games.push(tokio::spawn(async move {
             let first = nodes.lock().unwrap()[i % 3].clone();
             let m = new_match(&first, json!({"first_player": 0})).await;
-            // Any node that answers now reads the store.
-            let any = || {
-                let n = nodes.lock().unwrap();
-                n[(i + 2) % n.len()].clone()
-            };
-            let seat = |s: usize, node: usize| Seat {
-                token: m.tokens[s].clone(),
-                nodes: nodes.clone(),
-                node,
-                ws: None,
-                last: None,
-                next_id: 1,
-                reconnects: 0,
-            };
-            let (mut s0, mut s1) = (seat(0, i % 3), seat(1, (i + 1) % 3));
-            s0.act(any, &m.id, 1, support::seat0_creation()).await;
-            s1.act(any, &m.id, 2, support::seat1_creation()).await;
-            s0.act(any, &m.id, 3, json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
-            s0.act(any, &m.id, 4, json!({"type": "end_turn"})).await;
-            s1.act(any, &m.id, 5, json!({"type": "summon", "alpha": 0, "hex": [0, -5]})).await;
-            s1.act(any, &m.id, 6, json!({"type": "end_turn"})).await;
+            let (mut s0, mut s1) =
+                (Seat::new(&m.tokens[0], &nodes, i % 3), Seat::new(&m.tokens[1], &nodes, (i + 1) % 3));
+            opening(&mut s0, &mut s1, &m.id).await;
+            s1.act(&m.id, 6, json!({"type": "end_turn"})).await;
             for t in 0..TURNS {
                 let seat = if t % 2 == 0 { &mut s0 } else { &mut s1 };
-                seat.act(any, &m.id, 7 + t, json!({"type": "end_turn"})).await;
+                seat.act(&m.id, 7 + t, json!({"type": "end_turn"})).await;
             }
-            s0.act(any, &m.id, 7 + TURNS, json!({"type": "resign"})).await;
+            s0.act(&m.id, 7 + TURNS, json!({"type": "resign"})).await;
             (m.id, s0.reconnects + s1.reconnects)
         }));
     }

@@ -237,6 +237,19 @@ impl Browser {
         self.client.goto(&url).await.unwrap_or_else(|e| panic!("{}: open {url}: {e}", self.name));
     }
 
+    /// The last seq the match page applied (`data-seq` of `[data-test=match]`;
+    /// -1 before its welcome).
+    pub async fn match_seq(&self) -> i64 {
+        self.until_js(
+            "the match page",
+            "const m = document.querySelector('[data-test=match]'); return m ? String(m.dataset.seq) : null;",
+        )
+        .await
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(-1)
+    }
+
     pub async fn path(&self) -> String {
         self.client.current_url().await.expect("current url").path().to_owned()
     }
