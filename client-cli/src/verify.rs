@@ -5,12 +5,10 @@
 //! to what the server stored, each commitment must open to the secret the
 //! seat had locked at that point, and the end must be the stored outcome.
 
-use std::{fmt, io};
+use std::fmt;
 
 use athlas_engine::{divinity::Divinity, duel::Duel, Ruleset, Status};
-use athlas_protocol::{LogRecord, MatchLog};
-use serde::Serialize;
-use sha2::{Digest, Sha256};
+use athlas_protocol::{state_hash, LogRecord, MatchLog};
 
 /// What was checked, line by line, or the first thing that failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,23 +34,6 @@ pub fn verify(log: &MatchLog) -> Result<Verified, String> {
         "divinity" => replay::<Divinity>(log),
         other => Err(format!("this build does not play {other:?}")),
     }
-}
-
-/// Hex SHA-256 of the JSON of `state`, as the server hashes it.
-pub fn state_hash<S: Serialize>(state: &S) -> String {
-    struct Hashing(Sha256);
-    impl io::Write for Hashing {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.0.update(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut h = Hashing(Sha256::new());
-    serde_json::to_writer(&mut h, state).expect("engine states serialize");
-    hex::encode(h.0.finalize())
 }
 
 fn replay<R: Ruleset>(log: &MatchLog) -> Result<Verified, String> {
@@ -161,6 +142,7 @@ mod tests {
     use athlas_engine::duel::{bot::RandomBot, card::Catalogue, DuelAction, DuelOptions};
     use athlas_protocol::LogCommitment;
     use serde_json::json;
+    use sha2::{Digest, Sha256};
 
     use crate::tui::ending::canonical_json;
 

@@ -444,7 +444,10 @@ pub struct ErrorBody {
     pub message: String,
 }
 
+pub mod hash;
 pub mod process;
+
+pub use hash::state_hash;
 
 /// Stable error codes. Clients switch on these; messages are for people.
 /// Rule errors use the engine's own codes (for example `not_your_turn`).

@@ -8,8 +8,6 @@
 
 use std::{fmt, future::Future, pin::Pin};
 
-use serde::Serialize;
-use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use crate::{
@@ -18,26 +16,9 @@ use crate::{
     table::{ReplayError, Table},
 };
 
-/// Hex SHA-256 of the JSON of `state`. The engine's states serialize
-/// deterministically (ordered maps, fixed field order). The JSON is written
-/// into a buffer kept per thread and hashed in one call: feeding the
-/// hasher serde's many small writes costs more than the copy.
-pub fn state_hash<S: Serialize>(state: &S) -> String {
-    thread_local! {
-        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    BUF.with(|buf| {
-        let mut buf = buf.borrow_mut();
-        buf.clear();
-        serde_json::to_writer(&mut *buf, state).expect("engine states serialize");
-        let digest = Sha256::digest(&buf[..]);
-        // A buffer grown by one huge state is not kept forever.
-        if buf.capacity() > 1 << 20 {
-            *buf = Vec::new();
-        }
-        hex::encode(digest)
-    })
-}
+/// The hash each stored record carries (one definition, shared with the
+/// clients that verify a published log).
+pub use athlas_protocol::state_hash;
 
 /// What the audit found for one match.
 #[derive(Debug, Clone, PartialEq, Eq)]
