@@ -252,7 +252,7 @@ impl DivinityState {
     }
 
     /// The seat's Combat turn must be under way.
-    pub(super) fn ensure_turn(&mut self, _cat: &Catalogue, seat: Seat, _ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+    pub(super) fn ensure_turn(&self, seat: Seat) -> Result<(), RuleError> {
         let Phase::Combat { active, .. } = &self.phase else {
             return Err(err("not_combat", "not an Origin's Combat turn"));
         };
@@ -290,7 +290,7 @@ impl DivinityState {
     /// End the turn. An Origin can't end it in a tactical space with another
     /// Origin, downed ones included, unless a status pins it there (L753, L1438).
     pub(super) fn end_turn(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        self.ensure_turn(cat, seat, ev)?;
+        self.ensure_turn(seat)?;
         let here = self.origins[seat as usize].space;
         let tactical = self.loc(cat).map.spaces[here].tactical();
         let shared = (0..self.origins.len()).any(|s| s != seat as usize && self.origins[s].space == here);
@@ -311,11 +311,17 @@ impl DivinityState {
     }
 
     pub(super) fn spend_ap(&mut self, seat: Seat, ap: u32) -> Result<(), RuleError> {
-        let o = &mut self.origins[seat as usize];
-        if o.ap < ap {
-            return Err(err("not_enough_ap", format!("this costs {ap} AP and you have {}", o.ap)));
+        self.ap_allowed(seat, ap)?;
+        self.origins[seat as usize].ap -= ap;
+        Ok(())
+    }
+
+    /// Whether the seat's Origin has `ap` AP to spend.
+    pub(super) fn ap_allowed(&self, seat: Seat, ap: u32) -> Result<(), RuleError> {
+        let have = self.origins[seat as usize].ap;
+        if have < ap {
+            return Err(err("not_enough_ap", format!("this costs {ap} AP and you have {have}")));
         }
-        o.ap -= ap;
         Ok(())
     }
 
@@ -327,7 +333,7 @@ impl DivinityState {
         to: &str,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        self.ensure_turn(cat, seat, ev)?;
+        self.ensure_turn(seat)?;
         let here = self.origins[seat as usize].space;
         let ix = self.space_ix(cat, to).ok_or_else(|| err("no_such_space", format!("no space {to}")))?;
         if !self.with_graph(cat, |g| g.adjacent(here, ix)) {
@@ -348,7 +354,7 @@ impl DivinityState {
     /// Taunt (L1587): 1 AP, an adjacent enemy comes into your space; never a
     /// Boss or an immovable enemy (L708, L1829).
     pub(super) fn taunt(&mut self, cat: &Catalogue, seat: Seat, enemy: u32, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        self.ensure_turn(cat, seat, ev)?;
+        self.ensure_turn(seat)?;
         let here = self.origins[seat as usize].space;
         let e = self.enemy(enemy).ok_or_else(|| err("no_such_enemy", "no such enemy on the map"))?;
         if !self.with_graph(cat, |g| g.adjacent(here, e.space)) {

@@ -20,7 +20,7 @@ pub(super) struct Handover<'a> {
 
 impl DivinityState {
     /// Whether item management costs AP now: 1 in combat, free in a Rest round (L941-944).
-    fn item_turn(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<u32, RuleError> {
+    fn item_turn(&mut self, _cat: &Catalogue, seat: Seat, _ev: &mut Vec<Ev>) -> Result<u32, RuleError> {
         if matches!(self.phase, Phase::Interlude(_)) {
             // Interlude step 5: equip, store and trade freely (L1347).
             Ok(0)
@@ -32,7 +32,7 @@ impl DivinityState {
             self.rest_step(seat, RestStep::EquipAndTrade)?;
             Ok(0)
         } else {
-            self.ensure_turn(cat, seat, ev)?;
+            self.ensure_turn(seat)?;
             Ok(1)
         }
     }

@@ -83,9 +83,17 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
     // acceptance, or a refusal after a change), which comparing finds more
     // cheaply than cloning. `legal_by_trial` is the plain way, and the
     // tests hold the two equal.
+    // A card's use (most of a turn's candidates: each card at each figure
+    // and space) is judged from the state itself, with no copy at all.
     let mut scratch = state.clone();
     let mut out = Vec::new();
     for a in candidates(cat, state, seat) {
+        if let A::Use { card, aim, first_aura: None, include_self: None } = &a {
+            if Divinity::gate(state, seat, &a).is_ok() && state.accepts_use(cat, seat, card, aim) {
+                out.push(a);
+            }
+            continue;
+        }
         let ok = Divinity::accepts_on(cat, &mut scratch, seat, a.clone());
         if ok {
             out.push(a);

@@ -37,6 +37,15 @@ struct Play {
     revives: Option<u32>,
 }
 
+/// A use of a card the rules accept, as [`DivinityState::check_use`] judged
+/// it: everything [`DivinityState::use_card`] needs to carry it out.
+struct Checked {
+    play: Play,
+    moving: Option<(Who, SpaceIx)>,
+    targets: (Vec<Who>, SpaceIx),
+    rest: bool,
+}
+
 impl DivinityState {
     /// Use a skill, item, consumable or summon (L1584): pay, roll, and wait
     /// for rerolls. In a Rest round one card is free (L360).
@@ -48,12 +57,69 @@ impl DivinityState {
         aiming: Aiming<'_>,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let Aiming { aim, first_aura, include_self } = aiming;
+        let Checked { play, moving, targets, rest } = self.check_use(cat, seat, card, aiming)?;
+        // Pay (judged affordable above).
+        if play.source > 0 {
+            self.origins[seat as usize].source -= play.source;
+        } else if rest {
+            self.rest_step(seat, RestStep::UseCard)?;
+        } else {
+            self.spend_ap(seat, play.ap)?;
+        }
+        self.used.insert(Used::card(seat, &play.label), self.round);
+        if let Some(w) = &play.weapon {
+            self.used.insert(Used::card(seat, w), self.round);
+        }
+        self.after_use(cat, seat, card, ev);
+        if let Some((who, to)) = moving {
+            match who {
+                Who::Origin(s) => self.origins[s as usize].space = to,
+                Who::Enemy(e) => self.enemy_mut(e).expect("checked enemy").space = to,
+            }
+            ev.push(Ev::Moved { who, to: self.space_id(cat, to) });
+        }
+        if let Some(n) = play.revives {
+            if let Some(Who::Origin(t)) = targets.0.first() {
+                let max = self.max_hp(cat, Who::Origin(*t));
+                let o = &mut self.origins[*t as usize];
+                o.downed = false;
+                o.hp = n.min(max);
+                ev.push(Ev::Revived { seat: *t, hp: self.origins[*t as usize].hp });
+            }
+            return Ok(());
+        }
+        if let Some(mut a) = play.attack {
+            // After the move and the card's own placing: an aura is where
+            // the user stands now, and may be the card just played.
+            if let Some(ty) = self.aura_for(cat, seat, &a, aiming.first_aura)? {
+                a.outcome = Outcome::Damage { damage_type: ty };
+            }
+            let shot =
+                Shot { attack: a, targets: targets.0, space: targets.1, label: play.label, repeat: play.rolls - 1 };
+            self.roll_attack(cat, seat, shot, ev);
+        }
+        Ok(())
+    }
+
+    /// Whether the rules accept this use of a card with the default aura
+    /// (no `first_aura`), judged from the state without changing it: every
+    /// refusal of such a use comes from [`Self::check_use`] (only a named
+    /// aura is checked later, where the card has been played), so the
+    /// legal list asks this instead of trying each card at each aim on a copy.
+    pub(super) fn accepts_use(&self, cat: &Catalogue, seat: Seat, card: &CardUse, aim: &Aim) -> bool {
+        let aiming = Aiming { aim, first_aura: None, include_self: None };
+        self.check_use(cat, seat, card, aiming).is_ok()
+    }
+
+    /// The checks of a card's use, in the order the rules give their
+    /// refusals: whose turn, the card, its aim, then whether it is paid for.
+    fn check_use(&self, cat: &Catalogue, seat: Seat, card: &CardUse, aiming: Aiming<'_>) -> Result<Checked, RuleError> {
+        let Aiming { aim, include_self, .. } = aiming;
         let rest = matches!(self.phase, Phase::Rest { .. });
         if rest {
             self.rest_turn_of(seat)?;
         } else {
-            self.ensure_turn(cat, seat, ev)?;
+            self.ensure_turn(seat)?;
         }
         if self.has_status(cat, Who::Origin(seat), |r| r.blocks_attacks) {
             return Err(err("cannot_act", "a status stops this Origin using cards"));
@@ -178,48 +244,17 @@ impl DivinityState {
             Some(a) => self.aim(cat, seat, a, aim, play.revives.is_some(), include_self)?,
             None => (Vec::new(), self.origins[seat as usize].space),
         };
-        // Pay.
+        // Paid for?
         if play.source > 0 {
             if self.origins[seat as usize].source < play.source {
                 return Err(err("not_enough_source", "not enough Source"));
             }
-            self.origins[seat as usize].source -= play.source;
         } else if rest {
-            self.rest_step(seat, RestStep::UseCard)?;
+            self.rest_step_allowed(seat, RestStep::UseCard)?;
         } else {
-            self.spend_ap(seat, play.ap)?;
+            self.ap_allowed(seat, play.ap)?;
         }
-        self.used.insert(Used::card(seat, &play.label), self.round);
-        if let Some(w) = &play.weapon {
-            self.used.insert(Used::card(seat, w), self.round);
-        }
-        self.after_use(cat, seat, card, ev);
-        if let Some((who, to)) = moving {
-            match who {
-                Who::Origin(s) => self.origins[s as usize].space = to,
-                Who::Enemy(e) => self.enemy_mut(e).expect("checked enemy").space = to,
-            }
-            ev.push(Ev::Moved { who, to: self.space_id(cat, to) });
-        }
-        if let Some(n) = play.revives {
-            if let Some(Who::Origin(t)) = targets.0.first() {
-                let max = self.max_hp(cat, Who::Origin(*t));
-                let o = &mut self.origins[*t as usize];
-                o.downed = false;
-                o.hp = n.min(max);
-                ev.push(Ev::Revived { seat: *t, hp: self.origins[*t as usize].hp });
-            }
-            return Ok(());
-        }
-        if let Some(mut a) = play.attack {
-            if let Some(ty) = self.aura_for(cat, seat, &a, first_aura)? {
-                a.outcome = Outcome::Damage { damage_type: ty };
-            }
-            let shot =
-                Shot { attack: a, targets: targets.0, space: targets.1, label: play.label, repeat: play.rolls - 1 };
-            self.roll_attack(cat, seat, shot, ev);
-        }
-        Ok(())
+        Ok(Checked { play, moving, targets, rest })
     }
 
     /// Who a movement skill moves and where (L905-907): the user to an aimed

@@ -18,7 +18,7 @@ impl DivinityState {
         status: Option<super::status::Status>,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        self.ensure_turn(cat, seat, ev)?;
+        self.ensure_turn(seat)?;
         let here = self.origins[seat as usize].space;
         if self.enemies.iter().any(|e| e.space == here) {
             return Err(err("enemy_here", "Recover needs a space without enemies (L1592)"));
@@ -54,7 +54,7 @@ impl DivinityState {
         if rest {
             self.rest_step(seat, RestStep::Revive)?;
         } else {
-            self.ensure_turn(cat, seat, ev)?;
+            self.ensure_turn(seat)?;
         }
         let target = self.origins.get(to as usize).ok_or_else(|| err("no_such_origin", "no such Origin"))?;
         if !target.downed {

@@ -76,16 +76,24 @@ impl DivinityState {
     /// later step was taken, and Recover and the one skill or item action
     /// (steps b and e) happen once.
     pub(super) fn rest_step(&mut self, seat: Seat, step: RestStep) -> Result<(), RuleError> {
-        self.rest_turn_of(seat)?;
+        self.rest_step_allowed(seat, step)?;
         let Phase::Rest { steps, .. } = &mut self.phase else { unreachable!("a Rest turn") };
-        let at = &mut steps[seat as usize];
-        if *at > step {
+        steps[seat as usize] = step;
+        Ok(())
+    }
+
+    /// Whether the seat may take step `step` of its Rest turn now.
+    pub(super) fn rest_step_allowed(&self, seat: Seat, step: RestStep) -> Result<(), RuleError> {
+        self.rest_turn_of(seat)?;
+        let Phase::Rest { steps, .. } = &self.phase else { unreachable!("a Rest turn") };
+        let at = steps[seat as usize];
+        if at > step {
             return Err(err(
                 "rest_step_passed",
                 format!("a Rest turn's steps come in order (L353-361): {step:?} comes before {at:?}"),
             ));
         }
-        if *at == step {
+        if at == step {
             match step {
                 RestStep::Recover => return Err(err("already_recovered", "Recover happens once in a Rest turn")),
                 RestStep::UseCard => {
@@ -94,7 +102,6 @@ impl DivinityState {
                 _ => {}
             }
         }
-        *at = step;
         Ok(())
     }
 

@@ -98,7 +98,7 @@ impl Divinity {
 
     /// What is checked before any rule runs: the seat, the end, and the
     /// answers a pending decision admits.
-    fn gate(state: &DivinityState, seat: Seat, action: &A) -> Result<(), RuleError> {
+    pub(super) fn gate(state: &DivinityState, seat: Seat, action: &A) -> Result<(), RuleError> {
         if seat as usize >= state.origins.len() {
             return Err(err("no_such_seat", "no such seat"));
         }

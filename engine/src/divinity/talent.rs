@@ -20,7 +20,7 @@ impl DivinityState {
         talent: &str,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        self.ensure_turn(cat, seat, ev)?;
+        self.ensure_turn(seat)?;
         let o = &self.origins[seat as usize];
         if !o.talents.iter().any(|t| t == talent) {
             return Err(err("no_such_talent", "this Origin doesn't have that talent"));
@@ -69,7 +69,7 @@ impl DivinityState {
         aim: Option<&Aim>,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        self.ensure_turn(cat, seat, ev)?;
+        self.ensure_turn(seat)?;
         let o = &self.origins[seat as usize];
         let ab = cat.origins[&o.origin]
             .ability
