@@ -112,18 +112,55 @@ async fn try_cast(a: &Browser, b: &Browser, s: &Browser, cast: &mut Option<Strin
     false
 }
 
-/// One turn of the seat whose page is `p`: activate and move a unit when
-/// one may, then summon (Alpha `alpha` if it can), seat 0 casts its DI when
-/// it can, end the turn.
-async fn turn(p: &Browser, o: &Browser, s: &Browser, a: &Browser, b: &Browser, alpha: &str, cast: &mut Option<String>) {
+/// What the duel's turns have done so far: the DI seat 0 cast, if any, and
+/// how many attacks were made.
+#[derive(Default)]
+struct Seen {
+    cast: Option<String>,
+    attacks: u32,
+}
+
+/// The highlighted move hex nearest to a unit of the other seat (axial hex
+/// distance), as a selector; `None` when no move is highlighted.
+async fn move_toward_foe(p: &Browser) -> Option<String> {
+    let js = r#"
+        const me = document.querySelector('[data-test=match]').dataset.seat;
+        const at = (h) => [Number(h.dataset.q), Number(h.dataset.r)];
+        const foes = [...document.querySelectorAll('[data-test=hex]')]
+          .filter((h) => h.querySelector(`[data-test=unit]:not([data-owner='${me}'])`)).map(at);
+        const dist = (x, y) => (Math.abs(x[0] - y[0]) + Math.abs(x[1] - y[1]) + Math.abs(x[0] + x[1] - y[0] - y[1])) / 2;
+        let best = null, bestD = Infinity;
+        for (const h of document.querySelectorAll('[data-test=hex][data-hot~=move]')) {
+          const d = Math.min(...foes.map((f) => dist(at(h), f)));
+          if (d < bestD || best === null) { best = at(h); bestD = d; }
+        }
+        return best ? `[data-test=hex][data-q='${best[0]}'][data-r='${best[1]}']` : '';
+    "#;
+    let sel = p.until_js("the move hexes", &format!("return ({{v: (() => {{ {js} }})()}});")).await;
+    sel["v"].as_str().filter(|s| !s.is_empty()).map(str::to_owned)
+}
+
+/// One turn of the seat whose page is `p`: activate a unit when one may,
+/// move it toward the other seat's units and attack one in reach, then
+/// summon (Alpha `alpha` if it can), seat 0 casts its DI when it can, end
+/// the turn.
+async fn turn(p: &Browser, o: &Browser, s: &Browser, a: &Browser, b: &Browser, alpha: &str, seen: &mut Seen) {
+    let cast = &mut seen.cast;
     let activate = "[data-test=hex][data-hot~=activate]";
     if p.exists(activate).await {
         act(p, activate, "activate", None, &[o, s]).await;
         answer_windows(a, b, s, cast).await;
-        let to = "[data-test=hex][data-hot~=move]";
-        if p.exists(to).await {
-            act(p, to, "move", None, &[o, s]).await;
+        if let Some(to) = move_toward_foe(p).await {
+            act(p, &to, "move", None, &[o, s]).await;
             answer_windows(a, b, s, cast).await;
+        }
+        // An attack: a power of the active unit at a hex holding a unit of the other seat.
+        let foe = if p.name == a.name { "1" } else { "0" };
+        let target = format!("[data-test=hex][data-hot~=target]:has([data-test=unit][data-owner='{foe}'])");
+        if p.exists(&target).await {
+            act(p, &target, "use_power", None, &[o, s]).await;
+            answer_windows(a, b, s, cast).await;
+            seen.attacks += 1;
         }
         let end = "[data-test=action][data-type=end_activation]";
         if p.exists(end).await {
@@ -175,7 +212,7 @@ async fn assert_no_secret(who: &Browser, revealed: &[&str]) {
 
 /// Two browsers play a duel by clicking, a third watches: create, join
 /// through the link, one Alpha from the catalogue and two from presets, a
-/// DI stack, summon, move, a DI cast in a response window, a reload that
+/// DI stack, summon, move, an attack, a DI cast in a response window, a reload that
 /// resumes where it was, a draw offered and accepted, and an end screen
 /// that verifies both commitments. Seat 1's page and every frame its
 /// socket received never hold a card of seat 0 that the rules keep hidden.
@@ -231,16 +268,21 @@ async fn two_browsers_play_a_duel_by_clicking_and_the_secrets_stay_hidden() {
 
         // Two rounds: each seat summons, then activates and moves; seat 0
         // casts its top DI in the first window that offers a target.
-        let mut cast = None;
+        let mut seen = Seen::default();
         let first = a.attr("[data-test=status]", "data-waiting").await.unwrap_or_default();
         let order: [(&Browser, &Browser, &str); 2] = if first.trim() == "1" {
             [(&b, &a, "\"alpha\":0"), (&a, &b, "\"alpha\":2")]
         } else {
             [(&a, &b, "\"alpha\":2"), (&b, &a, "\"alpha\":0")]
         };
-        for round in 0..3 {
+        // At least three rounds, then until a unit has attacked (the units
+        // walk toward each other; eight rounds at most).
+        for round in 0..8 {
+            if round >= 3 && seen.attacks > 0 {
+                break;
+            }
             for (p, o, alpha) in order {
-                turn(p, o, &s, &a, &b, alpha, &mut cast).await;
+                turn(p, o, &s, &a, &b, alpha, &mut seen).await;
             }
             if round == 0 {
                 // A reload mid-game comes back at the same position.
@@ -251,7 +293,11 @@ async fn two_browsers_play_a_duel_by_clicking_and_the_secrets_stay_hidden() {
             }
         }
         scene.screenshot(&a, "duel-board").await;
-        let cast = cast.expect("seat 0 cast a DI in a response window");
+        assert!(seen.attacks > 0, "a unit attacked within eight rounds");
+        for p in [&a, &b, &s] {
+            p.wait("[data-test=log-entry][data-event=attacked]").await;
+        }
+        let cast = seen.cast.expect("seat 0 cast a DI in a response window");
         assert_eq!(cast, "lightning_bolt", "the top of the stack");
         // Seat 0 summoned only its Alpha 3: Alphas 1 and 2 and the DIs it did not cast stay hidden.
         assert_no_secret(&b, &[]).await;
