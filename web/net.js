@@ -47,7 +47,9 @@ export class Connection {
 
   open() {
     this.onState("connecting");
-    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+    // The match named in the URL lets a front before several nodes send
+    // every socket of a match to the node playing it (docs/CLUSTER.md).
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws?match=${encodeURIComponent(this.matchId)}`;
     const ws = new WebSocket(url);
     this.ws = ws;
     ws.onopen = () => {

@@ -236,7 +236,7 @@ impl Journey {
     async fn play(&mut self, match_id: &str) -> anyhow::Result<()> {
         let last_seq = self.seat.last_seq_in(match_id);
         let identity = Identity::Seat { token: self.seat.token.clone() };
-        let link = Link::spawn(self.lobby.addr.ws(), identity, last_seq, Backoff::default());
+        let link = Link::spawn(self.lobby.addr.ws_for(match_id), identity, last_seq, Backoff::default());
         match &mut self.mode {
             Mode::Ui => {
                 self.seat = open_divinity_ui(link, self.seat.clone(), match_id, &self.dir).await?;

@@ -847,7 +847,7 @@ async fn play(
         (_, Some(s)) => s.match_id.clone(),
         _ => String::new(),
     };
-    let link = Link::spawn(addr.ws(), identity, last_seq, Backoff::default());
+    let link = Link::spawn(addr.ws_for(&match_id), identity, last_seq, Backoff::default());
     let app = App::new(Catalogue::standard(), match_id, join_code);
     let mut saved = saved;
     tui::run(link, app, saved.as_mut().map(|s| s as &mut dyn crate::session::SeatFile)).await

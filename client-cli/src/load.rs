@@ -387,10 +387,11 @@ async fn run_slot(
         let backoff = Backoff { first: Duration::from_millis(100), max: Duration::from_secs(2), attempts: Some(5) };
         let cat = Catalogue::standard();
         let mut seats = Vec::new();
+        let url = cfg.addr.ws_for(&created.match_id);
         for (i, token) in [created.token, joined.token].into_iter().enumerate() {
             let seed = mix(cfg.seed ^ mix(slot << 32 | round << 1 | i as u64));
             let opts = SeatOpts::new(&cfg, mix(seed), &token);
-            let link = Link::spawn(cfg.addr.ws(), Identity::Seat { token }, None, backoff);
+            let link = Link::spawn(url.clone(), Identity::Seat { token }, None, backoff);
             let mut bot = Bot::new(seed, cat);
             bot.max_actions = cfg.max_actions;
             seats.push(tokio::spawn(play_seat(link, bot, deadline, opts)));
@@ -482,7 +483,8 @@ async fn run_party(lobby: Lobby, cfg: LoadConfig, slot: u64, deadline: tokio::ti
             let mut seats = Vec::new();
             for (i, (token, bot)) in tokens.iter().zip(bots.iter_mut()).enumerate() {
                 let opts = SeatOpts::new(&cfg, mix(cfg.seed ^ mix(slot << 32 | round << 8 | i as u64) ^ 1), token);
-                let link = Link::spawn(cfg.addr.ws(), Identity::Seat { token: token.clone() }, None, backoff);
+                let url = cfg.addr.ws_for(played.as_deref().unwrap_or_default());
+                let link = Link::spawn(url, Identity::Seat { token: token.clone() }, None, backoff);
                 let bot = bot.take().expect("each seat's bot is back after each location");
                 seats.push(tokio::spawn(play_seat(link, bot, deadline, opts)));
             }

@@ -102,6 +102,16 @@ impl ServerAddr {
         format!("{}://{}/ws", if self.tls { "wss" } else { "ws" }, self.authority)
     }
 
+    /// The socket URL for one match: it names the match (`?match=ID`), so a
+    /// front before several nodes can send it to the node playing it
+    /// (docs/CLUSTER.md); a single server ignores it. Without an id, [`Self::ws`].
+    pub fn ws_for(&self, match_id: &str) -> String {
+        if match_id.is_empty() {
+            return self.ws();
+        }
+        format!("{}?match={match_id}", self.ws())
+    }
+
     /// The host part, without the port (brackets kept off IPv6 literals).
     pub fn host(&self) -> &str {
         let a = self.authority.as_str();
@@ -439,9 +449,18 @@ async fn run(
 ) {
     let mut failures = 0u32;
     let mut attempt = 0u32;
+    // Where the link was pointed first (a node, or a front before several):
+    // a node it was sent to that cannot be reached (it died, which is why
+    // its lease will pass to another) is left for this address again.
+    let home = url.clone();
     loop {
         attempt += 1;
         let reason = match tokio_tungstenite::connect_async_with_config(url.as_str(), Some(ws_config()), true).await {
+            Err(e) if url != home => {
+                let reason = format!("connect to {url}: {e}; back to {home}");
+                url = home.clone();
+                reason
+            }
             Err(e) => format!("connect: {e}"),
             Ok((ws, _)) => {
                 let (mut sink, mut stream) = ws.split();
@@ -600,6 +619,45 @@ mod tests {
         assert_eq!(link.last_seq(), Some(9), "the owner's welcome");
     }
 
+    /// Sent to a node that then cannot be reached (it died after saying
+    /// so, or the `at` was stale), the link goes back to the address it
+    /// started from, where the match is now played.
+    #[tokio::test]
+    async fn a_redirect_to_a_node_that_is_gone_leads_back_home() {
+        let home = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = home.local_addr().unwrap();
+        let gone = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let gone_at = format!("ws://{}/ws", gone.local_addr().unwrap());
+        drop(gone); // nothing listens there any more
+        let redirect =
+            format!(r#"{{"type":"error","code":"room_elsewhere","message":"node b plays it","at":"{gone_at}"}}"#);
+        tokio::spawn(async move {
+            let mut held = Vec::new();
+            for answer in [redirect.as_str(), r#"{"type":"welcome","seq":4}"#] {
+                let (tcp, _) = home.accept().await.unwrap();
+                let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
+                let _hello = ws.next().await.unwrap().unwrap();
+                ws.send(Message::text(answer)).await.unwrap();
+                held.push(ws);
+            }
+            tokio::time::sleep(Duration::from_secs(5)).await;
+        });
+        let backoff = Backoff { first: Duration::from_millis(10), max: Duration::from_millis(10), attempts: Some(4) };
+        let mut link = Link::spawn(format!("ws://{addr}/ws"), Identity::Seat { token: "t".into() }, None, backoff);
+        let mut reasons = Vec::new();
+        loop {
+            match tokio::time::timeout(Duration::from_secs(5), link.next()).await.unwrap() {
+                Some(LinkEvent::Frame(f)) if f.contains("welcome") => break,
+                Some(LinkEvent::Disconnected { reason, .. }) => reasons.push(reason),
+                Some(LinkEvent::GaveUp { reason }) => panic!("gave up: {reason} after {reasons:?}"),
+                Some(_) => {}
+                None => panic!("the link ended: {reasons:?}"),
+            }
+        }
+        assert_eq!(link.last_seq(), Some(4), "welcomed at home");
+        assert!(reasons.iter().any(|r| r.contains(&gone_at) && r.contains("back to")), "{reasons:?}");
+    }
+
     #[test]
     fn addresses_in_every_form() {
         for s in ["127.0.0.1:8080", "http://127.0.0.1:8080/", "ws://127.0.0.1:8080/ws"] {
@@ -607,6 +665,8 @@ mod tests {
             assert_eq!(a.http(), "http://127.0.0.1:8080");
             assert_eq!(a.ws(), "ws://127.0.0.1:8080/ws");
             assert!(a.is_loopback());
+            assert_eq!(a.ws_for("m-1"), "ws://127.0.0.1:8080/ws?match=m-1");
+            assert_eq!(a.ws_for(""), a.ws());
         }
         assert!(ServerAddr::parse("localhost:1").unwrap().is_loopback());
         assert!(ServerAddr::parse("[::1]:9").unwrap().is_loopback());
