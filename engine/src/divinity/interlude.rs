@@ -117,8 +117,35 @@ impl DivinityState {
         learn: String,
         respec: Vec<(String, String)>,
     ) -> Result<(), RuleError> {
+        let (talents, skills) = self.check_level_up(cat, seat, talent, learn, respec)?;
+        let o = &mut self.origins[seat as usize];
+        o.talents = talents;
+        o.skills = skills;
+        o.hand = o.skills.clone();
+        self.interlude()?.leveled[seat as usize] = true;
+        Ok(())
+    }
+
+    /// Whether the rules accept this level-up, judged from the state without
+    /// changing it (every refusal of [`Self::level_up`] comes from here, so
+    /// the legal list asks this instead of trying each pair on a copy).
+    pub(super) fn accepts_level_up(&self, cat: &Catalogue, seat: Seat, talent: Option<String>, learn: String) -> bool {
+        self.check_level_up(cat, seat, talent, learn, Vec::new()).is_ok()
+    }
+
+    /// The Origin's talents and skills after the level-up, or why not.
+    fn check_level_up(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        talent: Option<String>,
+        learn: String,
+        respec: Vec<(String, String)>,
+    ) -> Result<(Vec<String>, Vec<String>), RuleError> {
         let unrestricted = self.options.unrestricted_talents;
-        let i = self.interlude()?;
+        let Phase::Interlude(i) = &self.phase else {
+            return Err(err("not_interlude", "only during the interlude"));
+        };
         if !i.level_up || i.leveled[seat as usize] {
             return Err(err("no_level_up", "this Origin has no level-up to make"));
         }
@@ -165,14 +192,8 @@ impl DivinityState {
             }
         }
         valid_skills(cat, o.level, &skills, &talents).map_err(|m| err("skill_set", m))?;
-        let source: Vec<String> =
-            o.skills.iter().filter(|s| cat.skills[*s].school == School::Source).cloned().collect();
-        let o = &mut self.origins[seat as usize];
-        o.talents = talents;
-        o.skills = skills.into_iter().chain(source).collect();
-        o.hand = o.skills.clone();
-        self.interlude()?.leveled[seat as usize] = true;
-        Ok(())
+        let source = o.skills.iter().filter(|s| cat.skills[*s].school == School::Source).cloned();
+        Ok((talents, skills.into_iter().chain(source).collect()))
     }
 
     fn reveal_from(&mut self, deck: MerchantDeck) -> Vec<String> {

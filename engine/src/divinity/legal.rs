@@ -84,12 +84,24 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
     // cheaply than cloning. `legal_by_trial` is the plain way, and the
     // tests hold the two equal.
     // A card's use (most of a turn's candidates: each card at each figure
-    // and space) is judged from the state itself, with no copy at all.
+    // and space) and a level-up (each talent with each skill) are judged
+    // from the state itself, with no copy at all.
     let mut scratch = state.clone();
     let mut out = Vec::new();
     for a in candidates(cat, state, seat) {
-        if let A::Use { card, aim, first_aura: None, include_self: None } = &a {
-            if Divinity::gate(state, seat, &a).is_ok() && state.accepts_use(cat, seat, card, aim) {
+        let judged = match &a {
+            A::Use { card, aim, first_aura: None, include_self: None } => {
+                Some(Divinity::gate(state, seat, &a).is_ok() && state.accepts_use(cat, seat, card, aim))
+            }
+            // The interlude's level-ups: each talent with each skill.
+            A::LevelUp { talent, learn, respec } if respec.is_empty() => Some(
+                Divinity::gate(state, seat, &a).is_ok()
+                    && state.accepts_level_up(cat, seat, talent.clone(), learn.clone()),
+            ),
+            _ => None,
+        };
+        if let Some(ok) = judged {
+            if ok {
                 out.push(a);
             }
             continue;
