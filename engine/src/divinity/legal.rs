@@ -1,7 +1,10 @@
 //! Every action a seat may take now, for clients and bots that do not know
-//! the rules: candidates are generated from the state and each one is tried
-//! on a copy with [`Divinity::apply_with`]; only the accepted ones are kept.
-//! So every listed action is accepted if sent as it is. The list is empty
+//! the rules: candidates are generated from the state; a card's use and a
+//! level-up are judged by the checks the rules run before they change
+//! anything, every other candidate is tried on a copy; only the accepted
+//! ones are kept. So every listed action is accepted if sent as it is
+//! (`legal_by_trial`, every candidate through [`Divinity::apply_with`], is
+//! the oracle the tests hold this equal to). The list is empty
 //! for a seat that [`Divinity::status_of`] does not list as waiting, and
 //! after the end.
 //!
