@@ -59,6 +59,31 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
             assert!(me.contains(origin) && me.contains("(you)"), "{}: {me}", p.name);
             assert!(p.exists("[data-test=location-map] [data-test=figure]").await);
         }
+        // The map is the location's printed one: every space and path of
+        // the board the view carries, each Origin drawn in its own space.
+        let drawn = alice
+            .until_js(
+                "the map drawn from the board",
+                r#"const m = document.querySelector('[data-test=location-map]');
+                   const spaces = m.querySelectorAll('[data-test=space]').length;
+                   const paths = m.querySelectorAll('[data-test=path]').length;
+                   const ifan = m.querySelector('[data-test=figure][data-who=origin-0]')?.closest('[data-test=space]')?.dataset.space;
+                   return spaces > 1 && paths > 0 && ifan !== undefined ? {spaces, paths, ifan: Number(ifan)} : null;"#,
+            )
+            .await;
+        let view = alice
+            .ws_frames()
+            .await
+            .iter()
+            .rev()
+            .filter_map(|f| serde_json::from_str::<serde_json::Value>(f).ok())
+            .find(|f| f["view"].is_object())
+            .expect("a frame with a view")["view"]
+            .clone();
+        let board = &view["board"];
+        assert_eq!(drawn["spaces"], board["spaces"].as_array().unwrap().len(), "every space drawn: {drawn}");
+        assert_eq!(drawn["paths"], board["paths"].as_array().unwrap().len(), "every path drawn: {drawn}");
+        assert_eq!(drawn["ifan"], view["origins"][0]["space"], "Ifan stands where the view says");
 
         // Play: whoever has an action clicks the first one the server lists.
         let start = alice.match_seq().await;

@@ -136,18 +136,7 @@ export function divinityPage(app, matchId, spectator) {
     const at = (sp) => { const k = String(sp); if (!spaces.has(k)) spaces.set(k, []); return spaces.get(k); };
     (view.origins ?? []).forEach((o, i) => at(o.space).push({ who: `origin-${i}`, label: words(o.origin), kind: "origin", downed: o.downed }));
     (view.enemies ?? []).forEach((e) => at(e.space).push({ who: `enemy-${e.id}`, label: e.letter ?? words(e.kind?.boss), kind: "enemy" }));
-    for (const sp of Object.keys(view.map?.placed ?? {})) at(sp);
-    const keys = [...spaces.keys()].sort((a, b) => String(a).localeCompare(String(b), undefined, { numeric: true }));
-    const width = Math.max(1, keys.length) * 120;
-    const map = s("svg", { viewBox: `0 0 ${width} 120`, class: "location-map", "data-test": "location-map", role: "img",
-      "aria-label": `the location: ${keys.length} spaces in play` },
-      keys.map((k, i) => s("g", { "data-test": "space", "data-space": k },
-        i > 0 ? s("line", { x1: i * 120 - 60, y1: 60, x2: i * 120 + 10, y2: 60, class: "link" }) : null,
-        s("circle", { cx: i * 120 + 60, cy: 60, r: 50, class: "space" }),
-        s("text", { x: i * 120 + 60, y: 22, "text-anchor": "middle", class: "space-name" },
-          `space ${k}${view.map?.placed?.[k] ? ` · ${words(view.map.placed[k])}` : ""}`),
-        spaces.get(k).map((f, j) => s("text", { x: i * 120 + 60, y: 50 + j * 16, "text-anchor": "middle",
-          class: `figure ${f.kind}${f.downed ? " downed" : ""}`, "data-test": "figure", "data-who": f.who }, f.label)))));
+    const map = locationMap(view, spaces);
     const origins = h("table", { class: "figures", "data-test": "origins-table" },
       h("tr", {}, h("th", {}, "Origin"), h("th", {}, "HP"), h("th", {}, "AP"), h("th", {}, "Source"), h("th", {}, "Statuses")),
       (view.origins ?? []).map((o, i) => h("tr", { "data-test": "origin-row", "data-seat": i, class: i === you ? "you" : undefined },
@@ -257,4 +246,54 @@ export function campaignForm(go) {
     h("h2", {}, "New Divinity campaign"),
     h("div", { class: "row" }, h("label", { for: "party-size" }, "Party"), seats),
     h("div", {}, h("button", { type: "submit", class: "primary", "data-test": "create-campaign" }, "Create campaign")));
+}
+
+/// The location's printed map (`view.board`) as an SVG: spaces in columns by
+/// their distance along paths from the first space, paths as lines (dashed
+/// while locked), undiscovered spaces dashed, tactical spaces smaller, and
+/// the figures standing in each space.
+function locationMap(view, figuresAt) {
+  const board = view.board ?? { spaces: [], paths: [] };
+  const ix = new Map(board.spaces.map((sp, i) => [sp.id, i]));
+  const edges = board.paths.map((p, k) => ({ a: ix.get(p.a), b: ix.get(p.b), locked: p.locked && !(view.map?.keys ?? []).includes(k) }));
+  // Columns: breadth-first from space 0; anything unreached goes last.
+  const depth = new Array(board.spaces.length).fill(-1);
+  if (board.spaces.length) depth[0] = 0;
+  for (let queue = board.spaces.length ? [0] : []; queue.length;) {
+    const at = queue.shift();
+    for (const e of edges) {
+      const next = e.a === at ? e.b : e.b === at ? e.a : undefined;
+      if (next !== undefined && depth[next] < 0) { depth[next] = depth[at] + 1; queue.push(next); }
+    }
+  }
+  const last = Math.max(0, ...depth) + 1;
+  const columns = [];
+  depth.forEach((d, i) => { const c = d < 0 ? last : d; (columns[c] ??= []).push(i); });
+  const COL = 150, ROW = 120, R = 46;
+  const pos = [];
+  const rows = Math.max(1, ...columns.map((c) => c?.length ?? 0));
+  columns.forEach((c, x) => (c ?? []).forEach((i, y) => {
+    pos[i] = [x * COL + COL / 2, (y + (rows - c.length) / 2) * ROW + ROW / 2 + 10];
+  }));
+  const width = Math.max(1, columns.length) * COL;
+  const height = rows * ROW + 20;
+  const placed = view.map?.placed ?? {};
+  return s("svg", { viewBox: `0 0 ${width} ${height}`, class: "location-map", "data-test": "location-map", role: "img",
+    "aria-label": `the location: ${board.spaces.length} spaces, ${edges.length} paths` },
+    edges.filter((e) => pos[e.a] && pos[e.b]).map((e) => s("line", {
+      x1: pos[e.a][0], y1: pos[e.a][1], x2: pos[e.b][0], y2: pos[e.b][1],
+      class: `link${e.locked ? " locked" : ""}`, "data-test": "path", "data-locked": String(e.locked),
+    })),
+    board.spaces.map((sp, i) => {
+      const [cx, cy] = pos[i];
+      const hidden = sp.locked && placed[i] === undefined;
+      const here = figuresAt.get(String(i)) ?? [];
+      const title = `${sp.name || (sp.number != null ? `space ${sp.number}` : "tactical space")}${placed[i] ? ` · ${words(placed[i])}` : ""}`;
+      return s("g", { "data-test": "space", "data-space": i, "data-id": sp.id, "data-tactical": String(sp.number == null), "data-undiscovered": String(hidden) },
+        s("title", {}, title),
+        s("circle", { cx, cy, r: sp.number == null ? R * 0.7 : R, class: `space${hidden ? " undiscovered" : ""}${sp.number == null ? " tactical" : ""}` }),
+        s("text", { x: cx, y: cy - R - 4, "text-anchor": "middle", class: "space-name" }, title.length > 26 ? `${title.slice(0, 25)}…` : title),
+        here.map((f, j) => s("text", { x: cx, y: cy - 8 + j * 15, "text-anchor": "middle",
+          class: `figure ${f.kind}${f.downed ? " downed" : ""}`, "data-test": "figure", "data-who": f.who }, f.label)));
+    }));
 }

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::content::Catalogue;
-use super::map::MapState;
+use super::map::{MapDef, MapState};
 use super::state::*;
 use crate::{Seat, Viewer};
 
@@ -51,6 +51,10 @@ pub struct DivinityView {
     pub origins: Vec<OriginState>,
     pub enemies: Vec<EnemyView>,
     pub map: MapState,
+    /// The location's printed map: its spaces (indexed as `space` fields
+    /// and `map` count them) and the paths between them. Public: it is the
+    /// board on the table; what is discovered is in `map`.
+    pub board: MapDef,
     pub deck_size: usize,
     /// Cards left in the location deck for each numbered space, by its
     /// number: the cards' backs show it, so the party can see which spaces
@@ -125,6 +129,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
             })
             .collect(),
         map: state.map.clone(),
+        board: loc.map.clone(),
         deck_size: state.deck.len(),
         cards_left: state.deck.iter().filter_map(|c| loc.card(c).and_then(|c| c.space)).fold(
             std::collections::BTreeMap::new(),
