@@ -254,7 +254,7 @@ export function campaignForm(go) {
 /// the figures standing in each space.
 function locationMap(view, figuresAt) {
   const board = view.board ?? { spaces: [], paths: [] };
-  const ix = new Map(board.spaces.map((sp, i) => [sp.id, i]));
+  const ix = new Map(board.spaces.map((sp, i) => [sp.space, i]));
   const edges = board.paths.map((p, k) => ({ a: ix.get(p.a), b: ix.get(p.b), locked: p.locked && !(view.map?.keys ?? []).includes(k) }));
   // Columns: breadth-first from space 0; anything unreached goes last.
   const depth = new Array(board.spaces.length).fill(-1);
@@ -289,7 +289,7 @@ function locationMap(view, figuresAt) {
       const hidden = sp.locked && placed[i] === undefined;
       const here = figuresAt.get(String(i)) ?? [];
       const title = `${sp.name || (sp.number != null ? `space ${sp.number}` : "tactical space")}${placed[i] ? ` · ${words(placed[i])}` : ""}`;
-      return s("g", { "data-test": "space", "data-space": i, "data-id": sp.id, "data-tactical": String(sp.number == null), "data-undiscovered": String(hidden) },
+      return s("g", { "data-test": "space", "data-space": i, "data-id": sp.space, "data-tactical": String(sp.number == null), "data-undiscovered": String(hidden) },
         s("title", {}, title),
         s("circle", { cx, cy, r: sp.number == null ? R * 0.7 : R, class: `space${hidden ? " undiscovered" : ""}${sp.number == null ? " tactical" : ""}` }),
         s("text", { x: cx, y: cy - R - 4, "text-anchor": "middle", class: "space-name" }, title.length > 26 ? `${title.slice(0, 25)}…` : title),

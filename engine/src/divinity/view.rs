@@ -8,7 +8,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::content::Catalogue;
-use super::map::{MapDef, MapState};
+use super::damage::Environment;
+use super::map::{MapDef, MapState, PathDef};
 use super::state::*;
 use crate::{Seat, Viewer};
 
@@ -54,7 +55,7 @@ pub struct DivinityView {
     /// The location's printed map: its spaces (indexed as `space` fields
     /// and `map` count them) and the paths between them. Public: it is the
     /// board on the table; what is discovered is in `map`.
-    pub board: MapDef,
+    pub board: BoardView,
     pub deck_size: usize,
     /// Cards left in the location deck for each numbered space, by its
     /// number: the cards' backs show it, so the party can see which spaces
@@ -129,7 +130,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
             })
             .collect(),
         map: state.map.clone(),
-        board: loc.map.clone(),
+        board: BoardView::of(&loc.map),
         deck_size: state.deck.len(),
         cards_left: state.deck.iter().filter_map(|c| loc.card(c).and_then(|c| c.space)).fold(
             std::collections::BTreeMap::new(),
@@ -157,5 +158,50 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         challenge: state.challenge.clone(),
         overflow: state.overflow.clone(),
         campaign: super::Divinity::campaign(state, cat),
+    }
+}
+
+/// A location's printed map as a view shows it (`board`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardView {
+    pub spaces: Vec<BoardSpace>,
+    /// Paths between two spaces (by `space`), locked until a key is on them.
+    pub paths: Vec<PathDef>,
+}
+
+/// One printed space. Its id is under `space`, as in every other place a
+/// view names a space: location cards share that spelling ("1") without
+/// being named by it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardSpace {
+    /// The id actions name it by (`move`, `travel`, a card's aim).
+    pub space: String,
+    /// None for a tactical space.
+    pub number: Option<u32>,
+    pub name: String,
+    /// Undiscovered until a location card is placed on it (L1100).
+    pub locked: bool,
+    pub multicard: bool,
+    /// The printed environment, if any.
+    pub environment: Option<Environment>,
+}
+
+impl BoardView {
+    fn of(def: &MapDef) -> BoardView {
+        BoardView {
+            spaces: def
+                .spaces
+                .iter()
+                .map(|sp| BoardSpace {
+                    space: sp.id.clone(),
+                    number: sp.number,
+                    name: sp.name.clone(),
+                    locked: sp.locked,
+                    multicard: sp.multicard,
+                    environment: sp.environment,
+                })
+                .collect(),
+            paths: def.paths.clone(),
+        }
     }
 }
