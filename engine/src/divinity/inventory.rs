@@ -1,6 +1,7 @@
 //! An Origin's items (L937-1060): equipping, storing, runes, trading,
 //! discarding, and placing an item nobody had room for.
 
+use super::action::DivinityAction as A;
 use super::content::{Catalogue, ItemKind};
 use super::err;
 use super::event::DivinityEvent as Ev;
@@ -18,9 +19,48 @@ pub(super) struct Handover<'a> {
     pub equip: bool,
 }
 
+/// An item action the rules accept, as the `check_*` functions judged it.
+enum ItemPlan {
+    Equip { equipped: Vec<String>, backpack: Vec<String> },
+    Store { at: usize },
+    AttachRune { side: usize, in_pack: Option<usize>, attached: Option<usize> },
+    Trade { from_pack: Option<usize>, from_eq: Option<usize>, wear: Option<(Vec<String>, Vec<String>)> },
+}
+
 impl DivinityState {
-    /// Whether item management costs AP now: 1 in combat, free in a Rest round (L941-944).
-    fn item_turn(&mut self, _cat: &Catalogue, seat: Seat, _ev: &mut Vec<Ev>) -> Result<u32, RuleError> {
+    /// Whether the rules accept an item action (equip, store, discard,
+    /// attach a rune, give, take), judged from the state without changing
+    /// it: every refusal of those actions comes from the `check_*`
+    /// functions below, so the legal list asks this instead of trying each
+    /// on a copy. `None` for any other action.
+    pub(super) fn accepts_item_action(&self, cat: &Catalogue, seat: Seat, a: &A) -> Option<bool> {
+        Some(match a {
+            A::Equip { item } => self.check_equip(cat, seat, item).is_ok(),
+            A::Store { item } => self.check_store(seat, item).is_ok(),
+            A::Discard { item } => self.check_discard(seat, item).is_ok(),
+            A::AttachRune { rune, item } => self.check_attach_rune(cat, seat, rune, item).is_ok(),
+            A::Give { item, to, equip } => {
+                self.check_trade(cat, seat, Handover { from: seat, to: *to, item, equip: *equip }).is_ok()
+            }
+            A::Take { item, from, equip } => {
+                self.check_trade(cat, seat, Handover { from: *from, to: seat, item, equip: *equip }).is_ok()
+            }
+            _ => return None,
+        })
+    }
+
+    /// Take the item step of the turn (a Rest turn's step d) and pay `cost`
+    /// AP: both judged possible by a `check_*` first.
+    fn pay_item(&mut self, seat: Seat, cost: u32) -> Result<(), RuleError> {
+        if matches!(self.phase, Phase::Rest { .. }) {
+            self.rest_step(seat, RestStep::EquipAndTrade)?;
+        }
+        self.spend_ap(seat, cost)
+    }
+
+    /// Whether item management is allowed now and what it costs: 1 AP in
+    /// combat, free in a Rest round (L941-944).
+    fn item_cost(&self, seat: Seat) -> Result<u32, RuleError> {
         if matches!(self.phase, Phase::Interlude(_)) {
             // Interlude step 5: equip, store and trade freely (L1347).
             Ok(0)
@@ -29,7 +69,7 @@ impl DivinityState {
             // round, the same freedom (L939, L1045).
             Ok(0)
         } else if matches!(self.phase, Phase::Rest { .. }) {
-            self.rest_step(seat, RestStep::EquipAndTrade)?;
+            self.rest_step_allowed(seat, RestStep::EquipAndTrade)?;
             Ok(0)
         } else {
             self.ensure_turn(seat)?;
@@ -39,12 +79,19 @@ impl DivinityState {
 
     /// Equip from the backpack; items it displaces go to the backpack (L943).
     pub(super) fn equip(&mut self, cat: &Catalogue, seat: Seat, item: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        let cost = self.item_turn(cat, seat, ev)?;
-        let o = &self.origins[seat as usize];
-        let (equipped, backpack) = equip_plan(cat, &o.equipped, &o.backpack, item)?;
-        self.spend_ap(seat, cost)?;
+        let (cost, plan) = self.check_equip(cat, seat, item)?;
+        let ItemPlan::Equip { equipped, backpack } = plan else { unreachable!("an equip plan") };
+        self.pay_item(seat, cost)?;
         self.wear(cat, seat, item, equipped, backpack, ev);
         Ok(())
+    }
+
+    fn check_equip(&self, cat: &Catalogue, seat: Seat, item: &str) -> Result<(u32, ItemPlan), RuleError> {
+        let cost = self.item_cost(seat)?;
+        let o = &self.origins[seat as usize];
+        let (equipped, backpack) = equip_plan(cat, &o.equipped, &o.backpack, item)?;
+        self.ap_allowed(seat, cost)?;
+        Ok((cost, ItemPlan::Equip { equipped, backpack }))
     }
 
     /// Put on what [`equip_plan`] worked out; a replaced item's rune moves
@@ -86,9 +133,32 @@ impl DivinityState {
         seat: Seat,
         rune: &str,
         item: &str,
-        ev: &mut Vec<Ev>,
+        _ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let cost = self.item_turn(cat, seat, ev)?;
+        let (cost, plan) = self.check_attach_rune(cat, seat, rune, item)?;
+        let ItemPlan::AttachRune { side, in_pack, attached } = plan else { unreachable!("a rune plan") };
+        self.pay_item(seat, cost)?;
+        let o = &mut self.origins[seat as usize];
+        match attached {
+            Some(p) => {
+                o.runes.remove(p);
+            }
+            None => {
+                o.backpack.remove(in_pack.expect("checked: carried"));
+            }
+        }
+        o.runes.push(AttachedRune { rune: rune.to_string(), item: item.to_string(), side });
+        Ok(())
+    }
+
+    fn check_attach_rune(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        rune: &str,
+        item: &str,
+    ) -> Result<(u32, ItemPlan), RuleError> {
+        let cost = self.item_cost(seat)?;
         let r = cat.runes.get(rune).ok_or_else(|| err("not_a_rune", format!("{rune} is not a rune")))?;
         let o = &self.origins[seat as usize];
         if !o.equipped.iter().any(|x| x == item) {
@@ -109,18 +179,8 @@ impl DivinityState {
         if in_pack.is_none() && attached.is_none() {
             return Err(err("not_carried", "you don't carry that rune"));
         }
-        self.spend_ap(seat, cost)?;
-        let o = &mut self.origins[seat as usize];
-        match attached {
-            Some(p) => {
-                o.runes.remove(p);
-            }
-            None => {
-                o.backpack.remove(in_pack.unwrap());
-            }
-        }
-        o.runes.push(AttachedRune { rune: rune.to_string(), item: item.to_string(), side });
-        Ok(())
+        self.ap_allowed(seat, cost)?;
+        Ok((cost, ItemPlan::AttachRune { side, in_pack, attached }))
     }
 
     /// An item leaving the equipment slots takes its rune off: into the
@@ -139,20 +199,33 @@ impl DivinityState {
         }
     }
 
-    pub(super) fn store(&mut self, cat: &Catalogue, seat: Seat, item: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        let cost = self.item_turn(cat, seat, ev)?;
-        let o = &self.origins[seat as usize];
-        let i =
-            o.equipped.iter().position(|x| x == item).ok_or_else(|| err("not_equipped", "the item is not equipped"))?;
-        if o.backpack.len() >= BACKPACK {
-            return Err(err("backpack_full", "the backpack holds 3 items (L919)"));
-        }
-        self.spend_ap(seat, cost)?;
+    pub(super) fn store(
+        &mut self,
+        _cat: &Catalogue,
+        seat: Seat,
+        item: &str,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let (cost, plan) = self.check_store(seat, item)?;
+        let ItemPlan::Store { at: i } = plan else { unreachable!("a store plan") };
+        self.pay_item(seat, cost)?;
         let o = &mut self.origins[seat as usize];
         let it = o.equipped.remove(i);
         o.backpack.push(it);
         self.unrune(seat, item, ev);
         Ok(())
+    }
+
+    fn check_store(&self, seat: Seat, item: &str) -> Result<(u32, ItemPlan), RuleError> {
+        let cost = self.item_cost(seat)?;
+        let o = &self.origins[seat as usize];
+        let at =
+            o.equipped.iter().position(|x| x == item).ok_or_else(|| err("not_equipped", "the item is not equipped"))?;
+        if o.backpack.len() >= BACKPACK {
+            return Err(err("backpack_full", "the backpack holds 3 items (L919)"));
+        }
+        self.ap_allowed(seat, cost)?;
+        Ok((cost, ItemPlan::Store { at }))
     }
 
     /// Trade an item (L1043-1052): give one of yours to, or take one from,
@@ -168,8 +241,31 @@ impl DivinityState {
         handover: Handover<'_>,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
+        let (cost, plan) = self.check_trade(cat, seat, handover)?;
+        let ItemPlan::Trade { from_pack, from_eq, wear } = plan else { unreachable!("a trade plan") };
+        let Handover { from, to, item, .. } = handover;
+        self.pay_item(seat, cost)?;
+        let o = &mut self.origins[from as usize];
+        match from_pack {
+            Some(i) => o.backpack.remove(i),
+            None => o.equipped.remove(from_eq.expect("checked: carried")),
+        };
+        self.unrune(from, item, ev);
+        let r = &mut self.origins[to as usize];
+        if let Some((equipped, backpack)) = wear {
+            self.wear(cat, to, item, equipped, backpack, ev);
+        } else if r.backpack.len() < BACKPACK {
+            r.backpack.push(item.to_string());
+        } else {
+            r.equipped.push(item.to_string());
+        }
+        ev.push(Ev::ItemTraded { from, to, item: item.to_string() });
+        Ok(())
+    }
+
+    fn check_trade(&self, cat: &Catalogue, seat: Seat, handover: Handover<'_>) -> Result<(u32, ItemPlan), RuleError> {
         let Handover { from, to, item, equip } = handover;
-        let cost = self.item_turn(cat, seat, ev)?;
+        let cost = self.item_cost(seat)?;
         let other = if from == seat { to } else { from };
         let r = self.origins.get(other as usize).ok_or_else(|| err("no_such_origin", "no such Origin"))?;
         if other == seat || r.downed {
@@ -197,23 +293,8 @@ impl DivinityState {
         } else {
             None
         };
-        self.spend_ap(seat, cost)?;
-        let o = &mut self.origins[from as usize];
-        match from_pack {
-            Some(i) => o.backpack.remove(i),
-            None => o.equipped.remove(from_eq.unwrap()),
-        };
-        self.unrune(from, item, ev);
-        let r = &mut self.origins[to as usize];
-        if let Some((equipped, backpack)) = wear {
-            self.wear(cat, to, item, equipped, backpack, ev);
-        } else if r.backpack.len() < BACKPACK {
-            r.backpack.push(item.to_string());
-        } else {
-            r.equipped.push(item.to_string());
-        }
-        ev.push(Ev::ItemTraded { from, to, item: item.to_string() });
-        Ok(())
+        self.ap_allowed(seat, cost)?;
+        Ok((cost, ItemPlan::Trade { from_pack, from_eq, wear }))
     }
 
     /// The party's answer to an item nobody had room for (L1056): `to`
@@ -304,7 +385,9 @@ impl DivinityState {
         item: &str,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let _ = self.item_turn(cat, seat, ev)?;
+        self.check_discard(seat, item)?;
+        // Free: no AP, but in a Rest turn it is the item step.
+        self.pay_item(seat, 0)?;
         let o = &mut self.origins[seat as usize];
         if let Some(i) = o.backpack.iter().position(|x| x == item) {
             o.backpack.remove(i);
@@ -312,11 +395,21 @@ impl DivinityState {
             o.equipped.remove(i);
         } else if let Some(i) = o.runes.iter().position(|a| a.rune == item) {
             o.runes.remove(i);
-        } else {
-            return Err(err("not_carried", "you don't carry that item"));
         }
         self.unrune(seat, item, ev);
         self.discard_item(cat, seat, item, ev);
+        Ok(())
+    }
+}
+
+impl DivinityState {
+    fn check_discard(&self, seat: Seat, item: &str) -> Result<(), RuleError> {
+        self.item_cost(seat)?;
+        let o = &self.origins[seat as usize];
+        let carried = o.backpack.iter().chain(&o.equipped).any(|x| x == item) || o.runes.iter().any(|a| a.rune == item);
+        if !carried {
+            return Err(err("not_carried", "you don't carry that item"));
+        }
         Ok(())
     }
 }

@@ -1,7 +1,7 @@
 //! Every action a seat may take now, for clients and bots that do not know
-//! the rules: candidates are generated from the state; a card's use and a
-//! level-up are judged by the checks the rules run before they change
-//! anything, every other candidate is tried on a copy; only the accepted
+//! the rules: candidates are generated from the state; a card's use, a
+//! level-up and the item actions are judged by the checks the rules run
+//! before they change anything, every other candidate is tried on a copy; only the accepted
 //! ones are kept. So every listed action is accepted if sent as it is
 //! (`legal_by_trial`, every candidate through [`Divinity::apply_with`], is
 //! the oracle the tests hold this equal to). The list is empty
@@ -87,8 +87,9 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
     // cheaply than cloning. `legal_by_trial` is the plain way, and the
     // tests hold the two equal.
     // A card's use (most of a turn's candidates: each card at each figure
-    // and space) and a level-up (each talent with each skill) are judged
-    // from the state itself, with no copy at all.
+    // and space), a level-up (each talent with each skill) and the item
+    // actions (each item equipped, stored, discarded, given, taken) are
+    // judged from the state itself, with no copy at all.
     let mut scratch = state.clone();
     let mut out = Vec::new();
     for a in candidates(cat, state, seat) {
@@ -101,7 +102,8 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
                 Divinity::gate(state, seat, &a).is_ok()
                     && state.accepts_level_up(cat, seat, talent.clone(), learn.clone()),
             ),
-            _ => None,
+            // Equipping, storing, discarding, runes and trades.
+            _ => state.accepts_item_action(cat, seat, &a).map(|ok| ok && Divinity::gate(state, seat, &a).is_ok()),
         };
         if let Some(ok) = judged {
             if ok {
