@@ -294,14 +294,7 @@ async fn two_browsers_play_a_duel_by_clicking_and_the_secrets_stay_hidden() {
         }
         scene.screenshot(&a, "duel-board").await;
         // At a phone's width a player's page fits without scrolling sideways.
-        a.client().set_window_size(390, 844).await.expect("resize to a phone's width");
-        a.until_js(
-            "the page to fit 390 px",
-            "return document.documentElement.scrollWidth <= document.documentElement.clientWidth;",
-        )
-        .await;
-        scene.screenshot(&a, "duel-phone").await;
-        a.client().set_window_size(1280, 900).await.expect("resize back");
+        a.fits_a_phone(&scene, "duel-phone").await;
         assert!(seen.attacks > 0, "a unit attacked within eight rounds");
         for p in [&a, &b, &s] {
             p.wait("[data-test=log-entry][data-event=attacked]").await;

@@ -139,14 +139,7 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
         );
         scene.screenshot(&alice, "divinity-location").await;
         // At a phone's width the page fits without scrolling sideways.
-        bob.client().set_window_size(390, 844).await.expect("resize to a phone's width");
-        bob.until_js(
-            "the page to fit 390 px",
-            "return document.documentElement.scrollWidth <= document.documentElement.clientWidth;",
-        )
-        .await;
-        scene.screenshot(&bob, "divinity-phone").await;
-        bob.client().set_window_size(1280, 900).await.expect("resize back");
+        bob.fits_a_phone(&scene, "divinity-phone").await;
         // A spectator follows the party live and is offered nothing.
         let dan = scene.browser("dan").await;
         let id = alice.path().await.trim_start_matches("/match/").to_owned();

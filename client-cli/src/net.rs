@@ -549,6 +549,23 @@ async fn run(
 mod tests {
     use super::*;
 
+    /// A fake server: each connection to `listener` in turn must greet with
+    /// a `hello` and gets the next of `answers`; connections are held open.
+    fn answer_greetings(listener: tokio::net::TcpListener, answers: Vec<String>) {
+        tokio::spawn(async move {
+            let mut held = Vec::new();
+            for answer in answers {
+                let (tcp, _) = listener.accept().await.unwrap();
+                let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
+                let hello = ws.next().await.unwrap().unwrap();
+                assert!(hello.to_text().unwrap().contains(r#""type":"hello""#));
+                ws.send(Message::text(answer)).await.unwrap();
+                held.push(ws);
+            }
+            tokio::time::sleep(Duration::from_secs(5)).await;
+        });
+    }
+
     /// A greeting answered `room_elsewhere` (or `store_unavailable`) is
     /// tried again on a new connection, which here gets its welcome; one
     /// that names the node to go to (`at`) is tried there.
@@ -560,29 +577,15 @@ mod tests {
         let owner_at = format!("ws://{}/ws", owner.local_addr().unwrap());
         let redirect =
             format!(r#"{{"type":"error","code":"room_elsewhere","message":"node b plays it","at":"{owner_at}"}}"#);
-        tokio::spawn(async move {
-            let (tcp, _) = owner.accept().await.unwrap();
-            let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
-            let _hello = ws.next().await.unwrap().unwrap();
-            ws.send(Message::text(r#"{"type":"welcome","seq":9}"#)).await.unwrap();
-            tokio::time::sleep(Duration::from_secs(5)).await;
-        });
-        tokio::spawn(async move {
-            let mut held = Vec::new();
-            for answer in [
-                r#"{"type":"error","code":"room_elsewhere","message":"another node plays this match now"}"#,
-                r#"{"type":"welcome","seq":7}"#,
-                redirect.as_str(),
-            ] {
-                let (tcp, _) = listener.accept().await.unwrap();
-                let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
-                let hello = ws.next().await.unwrap().unwrap();
-                assert!(hello.to_text().unwrap().contains(r#""type":"hello""#));
-                ws.send(Message::text(answer)).await.unwrap();
-                held.push(ws);
-            }
-            tokio::time::sleep(Duration::from_secs(5)).await;
-        });
+        answer_greetings(owner, vec![r#"{"type":"welcome","seq":9}"#.to_owned()]);
+        answer_greetings(
+            listener,
+            vec![
+                r#"{"type":"error","code":"room_elsewhere","message":"another node plays this match now"}"#.to_owned(),
+                r#"{"type":"welcome","seq":7}"#.to_owned(),
+                redirect,
+            ],
+        );
         let backoff = Backoff { first: Duration::from_millis(10), max: Duration::from_millis(10), attempts: Some(3) };
         let mut link = Link::spawn(format!("ws://{addr}/ws"), Identity::Seat { token: "t".into() }, None, backoff);
         let mut seen = Vec::new();
@@ -631,17 +634,7 @@ mod tests {
         drop(gone); // nothing listens there any more
         let redirect =
             format!(r#"{{"type":"error","code":"room_elsewhere","message":"node b plays it","at":"{gone_at}"}}"#);
-        tokio::spawn(async move {
-            let mut held = Vec::new();
-            for answer in [redirect.as_str(), r#"{"type":"welcome","seq":4}"#] {
-                let (tcp, _) = home.accept().await.unwrap();
-                let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
-                let _hello = ws.next().await.unwrap().unwrap();
-                ws.send(Message::text(answer)).await.unwrap();
-                held.push(ws);
-            }
-            tokio::time::sleep(Duration::from_secs(5)).await;
-        });
+        answer_greetings(home, vec![redirect, r#"{"type":"welcome","seq":4}"#.to_owned()]);
         let backoff = Backoff { first: Duration::from_millis(10), max: Duration::from_millis(10), attempts: Some(4) };
         let mut link = Link::spawn(format!("ws://{addr}/ws"), Identity::Seat { token: "t".into() }, None, backoff);
         let mut reasons = Vec::new();

@@ -332,6 +332,20 @@ impl Browser {
         }
     }
 
+    /// Resize to a phone's width (390 × 844), wait until the page fits it
+    /// without scrolling sideways (failing if it never does), save a
+    /// screenshot named `shot`, and resize back.
+    pub async fn fits_a_phone(&self, scene: &Scene, shot: &str) {
+        self.client.set_window_size(390, 844).await.expect("resize to a phone's width");
+        self.until_js(
+            "the page to fit 390 px",
+            "return document.documentElement.scrollWidth <= document.documentElement.clientWidth;",
+        )
+        .await;
+        scene.screenshot(self, shot).await;
+        self.client.set_window_size(1280, 900).await.expect("resize back");
+    }
+
     /// The whole DOM as HTML, input values included.
     pub async fn html(&self) -> String {
         let v = self

@@ -19,12 +19,12 @@ pub(super) struct Handover<'a> {
     pub equip: bool,
 }
 
-/// An item action the rules accept, as the `check_*` functions judged it.
-enum ItemPlan {
-    Equip { equipped: Vec<String>, backpack: Vec<String> },
-    Store { at: usize },
-    AttachRune { side: usize, in_pack: Option<usize>, attached: Option<usize> },
-    Trade { from_pack: Option<usize>, from_eq: Option<usize>, wear: Option<(Vec<String>, Vec<String>)> },
+/// A trade the rules accept, as [`DivinityState::check_trade`] judged it:
+/// where the item leaves from, and the receiver's equipment if it equips it.
+struct TradePlan {
+    from_pack: Option<usize>,
+    from_eq: Option<usize>,
+    wear: Option<(Vec<String>, Vec<String>)>,
 }
 
 impl DivinityState {
@@ -79,19 +79,24 @@ impl DivinityState {
 
     /// Equip from the backpack; items it displaces go to the backpack (L943).
     pub(super) fn equip(&mut self, cat: &Catalogue, seat: Seat, item: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        let (cost, plan) = self.check_equip(cat, seat, item)?;
-        let ItemPlan::Equip { equipped, backpack } = plan else { unreachable!("an equip plan") };
+        let (cost, (equipped, backpack)) = self.check_equip(cat, seat, item)?;
         self.pay_item(seat, cost)?;
         self.wear(cat, seat, item, equipped, backpack, ev);
         Ok(())
     }
 
-    fn check_equip(&self, cat: &Catalogue, seat: Seat, item: &str) -> Result<(u32, ItemPlan), RuleError> {
+    /// The AP cost and the equipment and backpack after equipping.
+    fn check_equip(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        item: &str,
+    ) -> Result<(u32, (Vec<String>, Vec<String>)), RuleError> {
         let cost = self.item_cost(seat)?;
         let o = &self.origins[seat as usize];
-        let (equipped, backpack) = equip_plan(cat, &o.equipped, &o.backpack, item)?;
+        let plan = equip_plan(cat, &o.equipped, &o.backpack, item)?;
         self.ap_allowed(seat, cost)?;
-        Ok((cost, ItemPlan::Equip { equipped, backpack }))
+        Ok((cost, plan))
     }
 
     /// Put on what [`equip_plan`] worked out; a replaced item's rune moves
@@ -135,8 +140,7 @@ impl DivinityState {
         item: &str,
         _ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let (cost, plan) = self.check_attach_rune(cat, seat, rune, item)?;
-        let ItemPlan::AttachRune { side, in_pack, attached } = plan else { unreachable!("a rune plan") };
+        let (cost, side, in_pack, attached) = self.check_attach_rune(cat, seat, rune, item)?;
         self.pay_item(seat, cost)?;
         let o = &mut self.origins[seat as usize];
         match attached {
@@ -157,7 +161,8 @@ impl DivinityState {
         seat: Seat,
         rune: &str,
         item: &str,
-    ) -> Result<(u32, ItemPlan), RuleError> {
+    ) -> Result<(u32, usize, Option<usize>, Option<usize>), RuleError> {
+        // The AP cost, the rune side that fits, and where the rune is now.
         let cost = self.item_cost(seat)?;
         let r = cat.runes.get(rune).ok_or_else(|| err("not_a_rune", format!("{rune} is not a rune")))?;
         let o = &self.origins[seat as usize];
@@ -180,7 +185,7 @@ impl DivinityState {
             return Err(err("not_carried", "you don't carry that rune"));
         }
         self.ap_allowed(seat, cost)?;
-        Ok((cost, ItemPlan::AttachRune { side, in_pack, attached }))
+        Ok((cost, side, in_pack, attached))
     }
 
     /// An item leaving the equipment slots takes its rune off: into the
@@ -206,8 +211,7 @@ impl DivinityState {
         item: &str,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let (cost, plan) = self.check_store(seat, item)?;
-        let ItemPlan::Store { at: i } = plan else { unreachable!("a store plan") };
+        let (cost, i) = self.check_store(seat, item)?;
         self.pay_item(seat, cost)?;
         let o = &mut self.origins[seat as usize];
         let it = o.equipped.remove(i);
@@ -216,7 +220,8 @@ impl DivinityState {
         Ok(())
     }
 
-    fn check_store(&self, seat: Seat, item: &str) -> Result<(u32, ItemPlan), RuleError> {
+    /// The AP cost and where the item sits among the equipped ones.
+    fn check_store(&self, seat: Seat, item: &str) -> Result<(u32, usize), RuleError> {
         let cost = self.item_cost(seat)?;
         let o = &self.origins[seat as usize];
         let at =
@@ -225,7 +230,7 @@ impl DivinityState {
             return Err(err("backpack_full", "the backpack holds 3 items (L919)"));
         }
         self.ap_allowed(seat, cost)?;
-        Ok((cost, ItemPlan::Store { at }))
+        Ok((cost, at))
     }
 
     /// Trade an item (L1043-1052): give one of yours to, or take one from,
@@ -241,8 +246,7 @@ impl DivinityState {
         handover: Handover<'_>,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let (cost, plan) = self.check_trade(cat, seat, handover)?;
-        let ItemPlan::Trade { from_pack, from_eq, wear } = plan else { unreachable!("a trade plan") };
+        let (cost, TradePlan { from_pack, from_eq, wear }) = self.check_trade(cat, seat, handover)?;
         let Handover { from, to, item, .. } = handover;
         self.pay_item(seat, cost)?;
         let o = &mut self.origins[from as usize];
@@ -263,7 +267,7 @@ impl DivinityState {
         Ok(())
     }
 
-    fn check_trade(&self, cat: &Catalogue, seat: Seat, handover: Handover<'_>) -> Result<(u32, ItemPlan), RuleError> {
+    fn check_trade(&self, cat: &Catalogue, seat: Seat, handover: Handover<'_>) -> Result<(u32, TradePlan), RuleError> {
         let Handover { from, to, item, equip } = handover;
         let cost = self.item_cost(seat)?;
         let other = if from == seat { to } else { from };
@@ -294,7 +298,7 @@ impl DivinityState {
             None
         };
         self.ap_allowed(seat, cost)?;
-        Ok((cost, ItemPlan::Trade { from_pack, from_eq, wear }))
+        Ok((cost, TradePlan { from_pack, from_eq, wear }))
     }
 
     /// The party's answer to an item nobody had room for (L1056): `to`
