@@ -19,12 +19,15 @@ pub(super) struct Handover<'a> {
     pub equip: bool,
 }
 
+/// An Origin's equipped items and backpack, as an equip leaves them.
+type Gear = (Vec<String>, Vec<String>);
+
 /// A trade the rules accept, as [`DivinityState::check_trade`] judged it:
 /// where the item leaves from, and the receiver's equipment if it equips it.
 struct TradePlan {
     from_pack: Option<usize>,
     from_eq: Option<usize>,
-    wear: Option<(Vec<String>, Vec<String>)>,
+    wear: Option<Gear>,
 }
 
 impl DivinityState {
@@ -86,12 +89,7 @@ impl DivinityState {
     }
 
     /// The AP cost and the equipment and backpack after equipping.
-    fn check_equip(
-        &self,
-        cat: &Catalogue,
-        seat: Seat,
-        item: &str,
-    ) -> Result<(u32, (Vec<String>, Vec<String>)), RuleError> {
+    fn check_equip(&self, cat: &Catalogue, seat: Seat, item: &str) -> Result<(u32, Gear), RuleError> {
         let cost = self.item_cost(seat)?;
         let o = &self.origins[seat as usize];
         let plan = equip_plan(cat, &o.equipped, &o.backpack, item)?;
