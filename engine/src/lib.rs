@@ -147,6 +147,15 @@ pub trait Ruleset {
     fn view(state: &Self::State, viewer: Viewer) -> Self::View;
     fn status(state: &Self::State) -> Status;
 
+    /// Write the JSON the stored state hash of each record covers (the
+    /// replay audit). Default: the whole state. A game whose state holds
+    /// copies of its own earlier states (the duel's rewind checkpoints)
+    /// writes it without them: each was the state after an earlier record,
+    /// hashed then, and a rewind to one makes it current and hashed again.
+    fn write_hashed(state: &Self::State, out: &mut Vec<u8>) {
+        serde_json::to_writer(out, state).expect("engine states serialize");
+    }
+
     /// The secret a seat has locked in (hidden stacks), once it is locked.
     /// The server commits to it with a salted hash when it first appears and
     /// reveals the salt when the game ends. Default: no secrets.

@@ -1,10 +1,12 @@
-//! `state_hash_duel`, `state_hash_divinity`: the hash every stored record
-//! carries (`athlas_server::audit::state_hash`: SHA-256 of the state's JSON),
-//! on the middle position of each game's first recorded golden game, which
-//! is what a room pays per action on top of the rules.
+//! `record_hash_duel`, `record_hash_divinity`: the hash every stored record
+//! carries (`athlas_server::audit::record_hash`: SHA-256 of the JSON the
+//! ruleset's `write_hashed` writes), on the middle position of each game's
+//! first recorded golden game, which is what a room pays per action on top
+//! of the rules; `state_hash_duel`, `state_hash_divinity`: the whole state's
+//! hash, what records were stored with before.
 
 use athlas_engine::{divinity::Divinity, duel::Duel, Ruleset, Seat};
-use athlas_server::audit::state_hash;
+use athlas_server::audit::{record_hash, state_hash};
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde::Deserialize;
 
@@ -37,6 +39,8 @@ fn bench(c: &mut Criterion) {
         serde_json::to_string(&duel).unwrap().len(),
         serde_json::to_string(&divinity).unwrap().len()
     );
+    c.bench_function("record_hash_duel", |b| b.iter(|| record_hash::<Duel>(&duel)));
+    c.bench_function("record_hash_divinity", |b| b.iter(|| record_hash::<Divinity>(&divinity)));
     c.bench_function("state_hash_duel", |b| b.iter(|| state_hash(&duel)));
     c.bench_function("state_hash_divinity", |b| b.iter(|| state_hash(&divinity)));
 }

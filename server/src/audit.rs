@@ -1,5 +1,5 @@
 //! The replay audit: every stored record carries the hash of the engine
-//! state after it ([`state_hash`], computed by the room as it stores the
+//! state after it ([`record_hash`], computed by the room as it stores the
 //! record); `athlas-server audit` folds each match's log from its seed, as
 //! a room would with no snapshot, and names the first record whose replay
 //! is refused or whose state hash differs from the stored one. A build
@@ -16,9 +16,15 @@ use crate::{
     table::{ReplayError, Table},
 };
 
-/// The hash each stored record carries (one definition, shared with the
+/// The hashes stored records carry (one definition, shared with the
 /// clients that verify a published log).
-pub use athlas_protocol::state_hash;
+pub use athlas_protocol::hash::{hash_like, part_hash, state_hash};
+
+/// The hash a record is stored with now: form 2, over what the ruleset's
+/// `write_hashed` writes (the duel's state less its rewind checkpoints).
+pub fn record_hash<R: athlas_engine::Ruleset>(state: &R::State) -> String {
+    part_hash(|buf| R::write_hashed(state, buf))
+}
 
 /// What the audit found for one match.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,7 +99,7 @@ pub async fn audit_match<R: crate::room::Hosted>(store: &Store, record: &MatchRe
         }
         records += 1;
         if let Some(stored) = stored {
-            let now = state_hash(&table.state);
+            let now = hash_like(stored, &table.state, |buf| R::write_hashed(&table.state, buf));
             if &now != stored {
                 return diverged(a.seq, format!("state hash {} stored, {} replayed", short(stored), short(&now)));
             }
@@ -184,6 +190,31 @@ mod tests {
         // The hash is of the JSON the store would hold: stable across a round trip.
         let back: <Duel as Ruleset>::State = serde_json::from_value(serde_json::to_value(&a).unwrap()).unwrap();
         assert_eq!(state_hash(&back), state_hash(&a));
+    }
+
+    #[test]
+    fn a_record_hash_leaves_out_the_duels_rewind_checkpoints_but_counts_them() {
+        let a = Duel::start(&DuelOptions::default(), 7).unwrap();
+        assert!(record_hash::<Duel>(&a).starts_with("2:"));
+        assert_ne!(record_hash::<Duel>(&a)[2..], state_hash(&a));
+        let mut b = a.clone();
+        b.checkpoints.push(std::sync::Arc::new(a.game.clone()));
+        let mut c = a.clone();
+        let mut other = a.game.clone();
+        other.turn += 1;
+        c.checkpoints.push(std::sync::Arc::new(other));
+        // What a checkpoint holds was hashed when it was current; how many there are shows.
+        assert_eq!(record_hash::<Duel>(&b), record_hash::<Duel>(&c));
+        assert_ne!(record_hash::<Duel>(&a), record_hash::<Duel>(&b));
+        assert_ne!(state_hash(&b), state_hash(&c));
+        // The game itself is covered.
+        let mut d = b.clone();
+        d.game.turn += 1;
+        assert_ne!(record_hash::<Duel>(&b), record_hash::<Duel>(&d));
+        // A stored hash is recomputed in its own form.
+        for stored in [record_hash::<Duel>(&b), state_hash(&b)] {
+            assert_eq!(hash_like(&stored, &b, |buf| Duel::write_hashed(&b, buf)), stored);
+        }
     }
 
     #[test]

@@ -806,7 +806,7 @@ where
                     standing: Some(R::standing(&self.table.state)),
                     snapshot,
                     campaign,
-                    state_hash: Some(crate::audit::state_hash(&self.table.state)),
+                    state_hash: Some(crate::audit::record_hash::<R>(&self.table.state)),
                     fence: self.lease.clone(),
                 };
                 self.ctx.writer.append(append).await

@@ -94,6 +94,26 @@ impl Ruleset for Duel {
         2
     }
 
+    /// The state without its rewind checkpoints (half its JSON): each is
+    /// the game as an earlier record left it, hashed with that record.
+    /// Their number is kept, so a rewind point won or lost still shows.
+    fn write_hashed(state: &DuelState, out: &mut Vec<u8>) {
+        // Destructured, so a field added to the state is added here too.
+        let DuelState { options, rng, game, checkpoints, pending, window, draw_offer } = state;
+        #[derive(serde::Serialize)]
+        struct Hashed<'a> {
+            options: &'a DuelOptions,
+            rng: &'a crate::rng::GameRng,
+            game: &'a state::Game,
+            checkpoints: usize,
+            pending: &'a Option<state::PendingDi>,
+            window: &'a Option<Seat>,
+            draw_offer: &'a Option<Seat>,
+        }
+        let hashed = Hashed { options, rng, game, checkpoints: checkpoints.len(), pending, window, draw_offer };
+        serde_json::to_writer(out, &hashed).expect("duel states serialize");
+    }
+
     fn start(options: &DuelOptions, seed: u64) -> Result<DuelState, SetupError> {
         if options.summoning_points == 0 || options.summoning_points > MAX_SUMMONING_POINTS {
             return Err(SetupError::new(format!(
