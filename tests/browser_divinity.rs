@@ -1,15 +1,20 @@
 //! Divinity in real headless Chromium: a party of three creates a
 //! campaign in the lobby, two friends join through its link, each chooses
 //! an Origin, and the party plays the first rounds of the tutorial by
-//! clicking the actions the server lists (`web/TESTING.md`).
+//! clicking the actions the server lists, one of them by keyboard alone;
+//! and a party whose first location the engine's bot played to its exit
+//! takes its interlude in the browser: level-ups (one by keyboard alone),
+//! the Merchant, setting out (`web/TESTING.md`).
 
 mod support;
 mod webdriver;
 
 use std::time::Duration;
 
-use support::Db;
-use webdriver::{scenario, Browser};
+use serde_json::{json, Value};
+use support::party::Player;
+use support::{http, http_as, Db};
+use webdriver::{scenario, Browser, Key};
 
 async fn round(p: &Browser) -> i64 {
     p.until_js("the round", "return document.querySelector('[data-test=match]')?.dataset.round ?? null;")
@@ -125,6 +130,36 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
             );
         }
         assert!(alice.all("[data-test=log] li").await.len() > 5, "the log tells what happened");
+        // By keyboard alone: Tab to the first action the server lists, Enter.
+        // The page redraws on the update and keeps the keyboard's place.
+        let mut by_keyboard = None;
+        for _ in 0..100 {
+            by_keyboard = futures_util::future::join_all(players.map(|p| p.exists("[data-test=action]")))
+                .await
+                .iter()
+                .position(|&has| has);
+            if by_keyboard.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let p = players[by_keyboard.expect("someone has an action")];
+        // As a person opening the page: from its top, focus nowhere yet.
+        let before = p.match_seq().await;
+        p.reload().await;
+        let js = format!("return Number(document.querySelector('[data-test=match]')?.dataset.seq) >= {before} || null;");
+        p.until_js("the page back at its seq", &js).await;
+        p.tab_to("[data-test=action]", 80).await;
+        p.press(Key::Enter).await;
+        let js = format!(
+            "return Number(document.querySelector('[data-test=match]').dataset.seq) > {before} ? 'acted' \
+             : document.querySelector('[data-test=error]')?.dataset.code ?? null;"
+        );
+        let answer = p.until_js("the keyboard's action answered", &js).await;
+        assert_eq!(answer, "acted", "{}: the action chosen by keyboard is taken", p.name);
+        if p.exists("[data-test=action]").await {
+            assert!(p.focused("[data-test=action]").await, "{}: the focus stays among the actions", p.name);
+        }
         // Take-back is offered; the server takes it back or says in words why not.
         let before = alice.match_seq().await;
         alice.click("[data-test=take-back]").await;
@@ -150,6 +185,222 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
         assert!(!dan.exists("[data-test=action]").await && !dan.exists("[data-test=my-origin]").await);
         assert!(!dan.exists("[data-test=take-back]").await);
         for p in players {
+            let severe: Vec<String> = p.console().await.into_iter().filter(|l| l.contains("SEVERE")).collect();
+            assert!(severe.is_empty(), "{}: {severe:?}", p.name);
+        }
+    })
+    .await;
+}
+
+/// The party the bot plays best (a fighter, a healer, a mage).
+const PARTY: [&str; 3] = ["cassian", "lohse", "red_prince"];
+
+/// A campaign of three set out over HTTP: (campaign id, seat tokens).
+async fn a_party_sets_out(addr: &str) -> (String, Vec<String>) {
+    let body = json!({"game": "divinity", "seats": 3, "options": {}});
+    let (status, host) = http(addr, "POST", "/api/campaigns", Some(body)).await;
+    assert_eq!(status, 201, "{host}");
+    let id = host["campaign_id"].as_str().unwrap().to_owned();
+    let mut tokens = vec![host["token"].as_str().unwrap().to_owned()];
+    for _ in 1..3 {
+        let path = format!("/api/campaigns/join/{}", host["join_code"].as_str().unwrap());
+        let (status, joined) = http(addr, "POST", &path, None).await;
+        assert_eq!(status, 200, "{joined}");
+        tokens.push(joined["token"].as_str().unwrap().to_owned());
+    }
+    for (seat, origin) in PARTY.iter().enumerate() {
+        let choice = json!({"choice": {"origin": origin}});
+        let (status, body) =
+            http_as(addr, "POST", &format!("/api/campaigns/{id}/choose"), Some(&tokens[seat]), Some(choice)).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    (id, tokens)
+}
+
+/// The engine's party bot plays over WebSockets, setting out for the next
+/// location whenever one ends, until an interlude opens that has (or has
+/// not) a level-up: its match id.
+async fn the_bot_plays_to_an_interlude(addr: &str, id: &str, tokens: &[String], level_up: bool) -> String {
+    for _location in 0..8 {
+        let (status, st) = http_as(addr, "GET", &format!("/api/campaigns/{id}"), Some(&tokens[0]), None).await;
+        assert_eq!(status, 200, "{st}");
+        if st["stage"] == "between" {
+            let (status, next) =
+                http_as(addr, "POST", &format!("/api/campaigns/{id}/next"), Some(&tokens[0]), None).await;
+            assert_eq!(status, 201, "{next}");
+        }
+        let mut seats = Vec::new();
+        for t in tokens {
+            seats.push(Player::connect(addr, t, None).await);
+        }
+        for _ in 0..4000 {
+            let frame = seats[0].frame.clone();
+            let phase = &frame["view"]["phase"];
+            if phase["phase"] == "interlude" && phase["level_up"] == level_up {
+                return seats[0].match_id.clone();
+            }
+            if frame["status"]["status"] == "finished" {
+                break;
+            }
+            let seat = frame["status"]["seats"][0].as_u64().expect("someone is waited for") as usize;
+            let action = seats[seat].choose(seat as u8).expect("the bot picks a listed action");
+            let seq = seats[seat].act(&action, None).await;
+            for p in &mut seats {
+                p.catch_up(seq).await;
+            }
+        }
+    }
+    panic!("the bot never reached an interlude with level_up {level_up}");
+}
+
+/// The seat's token in this browser's storage (as joining would have put
+/// it), then its match page at the interlude.
+async fn sit(p: &Browser, match_id: &str, campaign_id: &str, seat: usize, token: &str) {
+    let entry = json!({match_id: {"token": token, "seat": seat, "game": "divinity", "campaign_id": campaign_id}});
+    p.client()
+        .execute("localStorage.setItem('athlas.games', arguments[0]);", vec![Value::from(entry.to_string())])
+        .await
+        .expect("store the seat");
+    p.goto(&format!("/match/{match_id}")).await;
+    p.wait("[data-test=interlude]").await;
+}
+
+/// The view of the latest frame that carried one.
+async fn last_view(p: &Browser) -> Value {
+    p.ws_frames()
+        .await
+        .iter()
+        .rev()
+        .filter_map(|f| serde_json::from_str::<Value>(f).ok())
+        .find(|f| f["view"].is_object())
+        .expect("a frame with a view")["view"]
+        .clone()
+}
+
+async fn gold(p: &Browser) -> i64 {
+    p.attr("[data-test=gold]", "data-gold").await.unwrap().parse().unwrap()
+}
+
+/// Set out: the location ends and the campaign is between locations.
+async fn set_out(p: &Browser, addr: &str, campaign_id: &str, token: &str) {
+    p.click("[data-test=finish-interlude]").await;
+    p.until_js(
+        "the location over",
+        "return document.querySelector('[data-test=match]')?.dataset.phase === 'finished' || null;",
+    )
+    .await;
+    let (status, st) = http_as(addr, "GET", &format!("/api/campaigns/{campaign_id}"), Some(token), None).await;
+    assert_eq!((status, st["stage"].as_str()), (200, Some("between")), "{st}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_party_takes_its_interludes_in_the_browser_merchant_and_level_ups() {
+    let db = Db::sqlite("browser-interlude");
+    let server = db.start();
+    let addr = server.addr.clone();
+    let (campaign_id, tokens) = a_party_sets_out(&addr).await;
+    let base = format!("http://{addr}");
+    scenario("divinity-interlude", &base, |scene| async move {
+        // The tutorial's exit: no level-up; the Merchant.
+        let match_id = the_bot_plays_to_an_interlude(&addr, &campaign_id, &tokens, false).await;
+        let mut pages = Vec::new();
+        for (seat, who) in ["alice", "bob", "carol"].iter().enumerate() {
+            let p = scene.browser(who).await;
+            sit(&p, &match_id, &campaign_id, seat, &tokens[seat]).await;
+            pages.push(p);
+        }
+        let alice = &pages[0];
+        let v = last_view(alice).await;
+        let to = v["phase"]["to"].as_str().unwrap().replace('_', " ");
+        assert!(alice.text("[data-test=interlude] h3").await.contains(&to), "the interlude says where the party goes");
+        assert_eq!(json!(gold(alice).await), v["gold"], "the party's gold as the view says");
+        // The interlude's actions are in its pane, not among the plain buttons.
+        for p in &pages {
+            for ty in ["level_up", "visit_merchant", "buy", "sell", "finish_interlude"] {
+                assert!(!p.exists(&format!("[data-test=action][data-type={ty}]")).await, "{}: {ty} drawn twice", p.name);
+            }
+        }
+        let before = gold(alice).await;
+        assert!(
+            alice.exists("[data-test=merchant-visit]").await,
+            "with {before} gold the party can pay the Merchant's fee"
+        );
+        // Alice by keyboard alone: Tab to the first visit, Enter.
+        alice.tab_to("[data-test=merchant-visit]", 80).await;
+        let visit: Value = serde_json::from_str(
+            &alice.client().execute("return document.activeElement.dataset.action;", vec![]).await.unwrap().as_str().unwrap(),
+        )
+        .unwrap();
+        alice.press(Key::Enter).await;
+        alice.wait("[data-test=merchant][data-open=true]").await;
+        assert_eq!(gold(alice).await, before - visit["level"].as_i64().unwrap(), "the fee is the deck's level");
+        let shown = alice.all("[data-test=ware]").await.len();
+        assert!(shown > 0, "the Merchant shows wares");
+        if alice.exists("[data-test=buy]").await {
+            let buy: Value = serde_json::from_str(&alice.attr("[data-test=buy]", "data-action").await.unwrap()).unwrap();
+            let (item, to) = (buy["item"].as_str().unwrap().to_owned(), buy["to"].as_u64().unwrap() as usize);
+            alice.click("[data-test=buy]").await;
+            let js = format!("return document.querySelectorAll('[data-test=ware]').length < {shown} || null;");
+            alice.until_js("the ware bought", &js).await;
+            let o = last_view(alice).await["origins"][to].clone();
+            assert!(o.to_string().contains(&format!("\"{item}\"")), "{item} went to seat {to}: {o}");
+        }
+        // Bob sells one of his items for gold.
+        let bob = &pages[1];
+        if bob.exists("[data-test=sell]").await {
+            let had = gold(bob).await;
+            bob.click("[data-test=sell]").await;
+            let js = format!("return Number(document.querySelector('[data-test=gold]')?.dataset.gold) > {had} || null;");
+            bob.until_js("gold for the sold item", &js).await;
+        }
+        scene.screenshot(alice, "divinity-interlude").await;
+        set_out(alice, &addr, &campaign_id, &tokens[1]).await;
+
+        // Shipwreck's exit: every Origin levels up.
+        let match_id = the_bot_plays_to_an_interlude(&addr, &campaign_id, &tokens, true).await;
+        for (seat, p) in pages.iter().enumerate() {
+            sit(p, &match_id, &campaign_id, seat, &tokens[seat]).await;
+        }
+        assert!(alice.exists("[data-test=level-up]").await);
+        assert!(!alice.exists("[data-test=finish-interlude]").await, "nobody sets out before every Origin levelled up");
+        // Alice by keyboard alone: Tab to her choice, the second option
+        // with the arrow key, Tab on to the button, Enter.
+        alice.tab_to("[data-test=level-up-choice]", 80).await;
+        let options = alice.all("[data-test=level-up-choice] option").await.len();
+        assert!(options > 1, "level-up choices listed: {options}");
+        alice.press(Key::Down).await;
+        let picked = alice
+            .until_js(
+                "the chosen level-up",
+                "const s = document.querySelector('[data-test=level-up-choice]'); return s?.selectedIndex === 1 ? s.selectedOptions[0].textContent : null;",
+            )
+            .await;
+        alice.tab_to("[data-test=level-up-do]", 5).await;
+        alice.press(Key::Enter).await;
+        alice
+            .until_js(
+                "alice levelled up",
+                "return document.querySelector('[data-test=level-up-seat][data-seat=\"0\"]')?.dataset.done === 'true' || null;",
+            )
+            .await;
+        let learned = picked.as_str().unwrap().trim_start_matches("Learn ").split(" · ").next().unwrap().replace(' ', "_");
+        let me = last_view(alice).await["origins"][0].clone();
+        assert!(me["skills"].as_array().unwrap().contains(&json!(learned)), "alice learned {learned}: {me}");
+        // Bob and Carol by clicking.
+        for p in &pages[1..] {
+            p.click("[data-test=level-up-do]").await;
+        }
+        for p in &pages {
+            p.until_js(
+                "every Origin levelled up",
+                "return document.querySelectorAll('[data-test=level-up-seat][data-done=true]').length === 3 || null;",
+            )
+            .await;
+        }
+        scene.screenshot(alice, "divinity-level-up").await;
+        pages[2].fits_a_phone(&scene, "divinity-interlude-phone").await;
+        set_out(&pages[2], &addr, &campaign_id, &tokens[0]).await;
+        for p in &pages {
             let severe: Vec<String> = p.console().await.into_iter().filter(|l| l.contains("SEVERE")).collect();
             assert!(severe.is_empty(), "{}: {severe:?}", p.name);
         }

@@ -22,68 +22,18 @@ mod support;
 
 use athlas_engine::campaign::Campaign;
 use athlas_engine::divinity::content::Catalogue;
-use athlas_engine::divinity::{
-    bot, campaign::DivinityChoice, Divinity, DivinityAction, DivinityOptions, DivinityState, DivinityView,
-};
+use athlas_engine::divinity::{campaign::DivinityChoice, Divinity, DivinityOptions, DivinityState};
 use athlas_engine::{Ruleset, Seat};
 use athlas_server::store::Store;
 use athlas_server::table::Table;
 use serde_json::{json, Value};
+use support::party::Player;
 use support::*;
 use uuid::Uuid;
 
 /// `METHOD path` with a bearer token: (status, JSON body).
 async fn http_auth(addr: &str, method: &str, path: &str, token: &str, body: Option<Value>) -> (u16, Value) {
     http_as(addr, method, path, Some(token), body).await
-}
-
-/// One player's connection to the current match, with what it received.
-struct Player {
-    client: Client,
-    match_id: String,
-    /// The latest welcome or update.
-    frame: Value,
-    /// Every update seq received on this connection, in order.
-    seqs: Vec<u64>,
-}
-
-impl Player {
-    async fn connect(addr: &str, token: &str, last_seq: Option<u64>) -> Player {
-        let mut hello = json!({"type": "hello", "token": token});
-        if let Some(s) = last_seq {
-            hello["last_seq"] = json!(s);
-        }
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.unwrap();
-        let mut client = Client { ws, raw: Vec::new(), next_id: 1, seq: 0, view: Value::Null };
-        client.send(hello).await;
-        let frame = client.until(|m| m["type"] == "welcome" || m["type"] == "error").await;
-        assert_eq!(frame["type"], "welcome", "{frame}");
-        let match_id = frame["match_id"].as_str().unwrap().to_owned();
-        Player { seqs: vec![frame["seq"].as_u64().unwrap()], client, match_id, frame }
-    }
-
-    /// Read until update `seq`, checking each update follows the last.
-    async fn catch_up(&mut self, seq: u64) {
-        while *self.seqs.last().unwrap() < seq {
-            let m = self.client.until(|m| m["type"] == "update").await;
-            let s = m["seq"].as_u64().unwrap();
-            assert_eq!(s, self.seqs.last().unwrap() + 1, "contiguous seqs");
-            self.seqs.push(s);
-            self.frame = m;
-        }
-    }
-
-    fn legal(&self, seat: Seat) -> Vec<DivinityAction> {
-        let list = self.frame["legal"].as_array().into_iter().flatten().find(|l| l["seat"] == seat);
-        list.map(|l| serde_json::from_value(l["actions"].clone()).expect("legal actions parse")).unwrap_or_default()
-    }
-
-    /// What the party bot does for `seat`, from this connection's view
-    /// and the legal actions it was sent for that seat.
-    fn choose(&self, seat: Seat) -> Option<DivinityAction> {
-        let view: DivinityView = serde_json::from_value(self.frame["view"].clone()).expect("a Divinity view");
-        bot::choose(Catalogue::standard(), &view, seat, &self.legal(seat))
-    }
 }
 
 /// The party at the table: three seats (some may be away), a spectator.
@@ -117,15 +67,11 @@ impl Party {
         }
         let match_id = self.players[0].as_ref().unwrap().match_id.clone();
         assert_eq!(self.players[0].as_ref().unwrap().frame["campaign_id"], json!(self.campaign_id));
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", self.addr)).await.unwrap();
-        let mut client = Client { ws, raw: Vec::new(), next_id: 1, seq: 0, view: Value::Null };
         let mut watch = json!({"type": "watch", "match_id": match_id});
         if let Some(s) = last_seq {
             watch["last_seq"] = json!(s);
         }
-        client.send(watch).await;
-        let frame = client.until(|m| m["type"] == "welcome").await;
-        self.spectator = Some(Player { seqs: vec![frame["seq"].as_u64().unwrap()], client, match_id, frame });
+        self.spectator = Some(Player::open(&self.addr, watch).await);
     }
 
     /// Drop every connection, keeping what they received.
@@ -161,17 +107,10 @@ impl Party {
             let action = p.choose(seat as Seat);
             let action = action
                 .unwrap_or_else(|| panic!("a waited-for seat's controller is sent its legal actions: {}", p.frame));
-            let id = p.client.next_id;
-            p.client.next_id += 1;
-            let mut act = json!({"type": "act", "id": id, "action": action});
             if by != seat {
-                act["seat"] = json!(seat);
                 self.acted_for += 1;
             }
-            p.client.send(act).await;
-            let answer = p.client.until(|m| (m["type"] == "ack" || m["type"] == "error") && m["id"] == json!(id)).await;
-            assert_eq!(answer["type"], "ack", "a legal action is accepted: {answer}");
-            let seq = answer["seq"].as_u64().unwrap();
+            let seq = p.act(&action, (by != seat).then_some(seat as Seat)).await;
             let match_id = p.match_id.clone();
             self.acked.push((match_id, seq));
             for p in self.players.iter_mut().flatten().chain(self.spectator.as_mut()) {

@@ -6,7 +6,7 @@
 // the server's.
 
 import { api, Connection } from "./net.js";
-import { h, s, showError, setConn } from "./ui.js";
+import { h, s, showError, setConn, redrawKeepingFocus } from "./ui.js";
 import { remember, seatOf } from "./seats.js";
 
 export const ORIGINS = ["ifan", "sebille", "red_prince", "fane", "lohse", "beast", "vali", "tanguistal", "farzanah", "cassian"];
@@ -161,17 +161,19 @@ export function divinityPage(app, matchId, spectator) {
     const revealed = [...(view.revealed ?? []), ...(view.holding ?? [])];
     const cards = revealed.length ? h("div", { class: "card" }, h("h3", {}, "Cards in play"),
       h("ul", {}, revealed.map((c) => h("li", {}, h("b", {}, words(c.id)), ": ", c.text ?? "")))) : null;
+    const interlude = view.phase?.phase === "interlude" ? interludePane(view, legal, you, (a, seat) => conn.act(a, seat)) : null;
     const acts = h("div", { class: "actions", "data-test": "legal-actions" },
       h("h3", {}, you == null ? "Watching" : view.waiting?.includes(you) ? "Your move" : "Waiting for the party"),
-      legal.flatMap(({ seat, actions }) => actions.map((a) => h("button", {
+      legal.flatMap(({ seat, actions }) => actions.filter((a) => !(interlude && INTERLUDE.has(a.type))).map((a) => h("button", {
         "data-test": "action", "data-seat": seat, "data-type": a.type, "data-action": JSON.stringify(a),
+        "data-focus": `act:${seat}:${JSON.stringify(a)}`, "data-focus-group": "actions",
         onclick: () => conn.act(a, seat),
       }, seat !== you ? `Seat ${seat}: ` : "", actionWords(a)))));
     // Take-back and hand-over: offered to every seat; the server says
     // in words when it refuses (`others_acted`, `revealed`, `cannot_hand`).
     const seatsBox = you == null ? null : h("div", { class: "card", "data-test": "seat-controls" },
       h("h3", {}, "Seats"),
-      h("button", { "data-test": "take-back", onclick: () => send({ type: "take_back" }) }, "Take back my last action"),
+      h("button", { "data-test": "take-back", "data-focus": "take-back", onclick: () => send({ type: "take_back" }) }, "Take back my last action"),
       h("ul", {}, (view.origins ?? []).map((o, seat) => {
         const by = control?.[seat] ?? null;
         const who = cap(words(o.origin));
@@ -179,7 +181,7 @@ export function divinityPage(app, matchId, spectator) {
         if (seat === you) {
           buttons = by == null
             ? (view.origins ?? []).map((_, to) => to === you ? null
-              : h("button", { "data-test": "hand", "data-seat": seat, "data-to": to, onclick: () => send({ type: "hand", seat, to }) }, `Hand to seat ${to}`))
+              : h("button", { "data-test": "hand", "data-seat": seat, "data-to": to, "data-focus": `hand:${seat}:${to}`, onclick: () => send({ type: "hand", seat, to }) }, `Hand to seat ${to}`))
             : [h("button", { "data-test": "hand", "data-seat": seat, "data-to": "null", onclick: () => send({ type: "hand", seat, to: null }) }, "Take my seat back")];
         } else if (by === you) {
           buttons = [h("button", { "data-test": "hand", "data-seat": seat, "data-to": "null", onclick: () => send({ type: "hand", seat, to: null }) }, "Give it back")];
@@ -189,12 +191,13 @@ export function divinityPage(app, matchId, spectator) {
         return h("li", { "data-test": "seat-control", "data-seat": seat },
           `Seat ${seat} (${who})${by != null ? `, played by seat ${by}` : ""} `, buttons.filter(Boolean));
       })));
-    root.replaceChildren(...[
+    redrawKeepingFocus(root, ...[
       h("header", { class: "status", "data-test": "status" },
         h("h2", {}, `${cap(words(view.location))} · level ${view.level} · round ${view.round} (${words(view.round_kind)}) · ${words(view.phase?.phase)}`),
         h("p", {}, view.waiting?.length ? `Waiting for: ${view.waiting.map((w) => cap(words(view.origins?.[w]?.origin ?? `seat ${w}`))).join(", ")}` : ""),
         campaignId ? h("a", { href: `/campaign/${campaignId}`, "data-link": true, "data-test": "campaign-link" }, "The campaign") : null),
-      map, time, roll, acts, h("div", { class: "cols" }, origins, enemies), mineBox, seatsBox, cards,
+      // In the interlude its pane comes first: the map has nothing to do.
+      interlude, map, time, roll, acts, h("div", { class: "cols" }, origins, enemies), mineBox, seatsBox, cards,
       h("div", { class: "card" }, h("h3", {}, "Log"), log)].filter(Boolean));
   };
   const conn = new Connection({
@@ -228,6 +231,70 @@ export function divinityPage(app, matchId, spectator) {
   })(conn.act);
   app.append(root);
   return () => conn.close();
+}
+
+/// The interlude's actions, drawn in its own pane rather than as plain buttons.
+const INTERLUDE = new Set(["level_up", "visit_merchant", "restock", "buy", "sell", "finish_interlude"]);
+
+const deckWords = (d) => (d.kind === "equipment" ? `level ${d.value} equipment` : words(d.value));
+
+/// The interlude (L1340-1375): each Origin's level-up, picked from the
+/// talent-and-skill pairs the server lists; the Merchant with the party's
+/// gold, the wares shown, and buying, selling and restocking as the legal
+/// list allows; closing the interlude. Only listed actions are offered.
+function interludePane(view, legal, you, act) {
+  const il = view.phase;
+  const mine = (type) => legal.flatMap(({ seat, actions }) => actions.filter((a) => a.type === type).map((a) => ({ seat, a })));
+  const who = (seat) => cap(words(view.origins?.[seat]?.origin ?? `seat ${seat}`));
+  const button = (testId, { seat, a }, label, extra = {}) => h("button", {
+    "data-test": testId, "data-seat": seat, "data-action": JSON.stringify(a),
+    "data-focus": `il:${seat}:${JSON.stringify(a)}`, "data-focus-group": "actions", onclick: () => act(a, seat), ...extra,
+  }, label);
+  const parts = [h("h3", {}, `Interlude: on to ${words(il.to)}`)];
+
+  // Level-ups: one choice per Origin that has one to make (a seat sees its
+  // own, and any seat handed to it).
+  if (il.level_up) {
+    const ups = mine("level_up");
+    const bySeat = new Map();
+    for (const u of ups) { if (!bySeat.has(u.seat)) bySeat.set(u.seat, []); bySeat.get(u.seat).push(u.a); }
+    const rows = (view.origins ?? []).map((o, seat) => {
+      const done = il.leveled?.[seat];
+      const options = bySeat.get(seat);
+      const head = `${who(seat)}: level ${o.level}${done ? ", levelled up" : ""}`;
+      if (!options) return h("li", { "data-test": "level-up-seat", "data-seat": seat, "data-done": String(!!done) }, head, done ? "" : " (choosing)");
+      const sel = h("select", { "data-test": "level-up-choice", "data-focus": `lvl:${seat}`, "aria-label": `${who(seat)}'s level-up` },
+        options.map((a, i) => h("option", { value: i }, `Learn ${words(a.learn)}${a.talent ? ` · talent ${words(a.talent)}` : ""}`)));
+      return h("li", { "data-test": "level-up-seat", "data-seat": seat, "data-done": "false" }, head, " ", sel, " ",
+        h("button", { class: "primary", "data-test": "level-up-do", "data-seat": seat, "data-focus": `lvl-do:${seat}`,
+          onclick: () => { const a = options[Number(sel.value)]; if (a) act(a, seat); } }, "Level up"));
+    });
+    parts.push(h("div", { "data-test": "level-up" }, h("h4", {}, "Level up"), h("ul", { class: "list" }, rows)));
+  }
+
+  // The Merchant.
+  const buys = mine("buy");
+  const merchant = [h("h4", {}, "The Merchant"), h("p", { "data-test": "gold", "data-gold": view.gold }, `Party gold: ${view.gold}`)];
+  if (!il.merchant_open) {
+    const visits = mine("visit_merchant");
+    merchant.push(h("p", {}, visits.length ? "Pay an equipment deck's level to see the wares:" : "The party cannot pay the Merchant's fee now."),
+      visits.map((v) => button("merchant-visit", v,
+        `Visit: level ${v.a.level} equipment${v.a.consumables ? ` and ${words(v.a.consumables)}` : ""} (${v.a.level} gold)`)));
+  } else {
+    merchant.push(h("ul", { class: "list", "data-test": "wares" }, (il.offer ?? []).map((item) => h("li", { "data-test": "ware", "data-item": item },
+      h("b", {}, words(item)), " ",
+      buys.filter((b) => b.a.item === item).map((b) => button("buy", b, `Buy for ${who(b.a.to)}`))))));
+    if (!(il.offer ?? []).length) merchant.push(h("p", {}, "Nothing on show."));
+    const restocks = mine("restock");
+    if (restocks.length) merchant.push(h("p", {}, "Restock: ", restocks.map((r) => button("restock", r, deckWords(r.a.deck)))));
+    const sells = mine("sell");
+    if (sells.length) merchant.push(h("p", {}, "Sell (half its cost): ", sells.map((x) => button("sell", x, `${x.seat !== you ? `${who(x.seat)}'s ` : ""}${words(x.a.item)}`))));
+  }
+  parts.push(h("div", { "data-test": "merchant", "data-open": String(!!il.merchant_open) }, merchant));
+  const finish = mine("finish_interlude")[0];
+  if (finish) parts.push(button("finish-interlude", finish, "Set out (end the interlude)", { class: "primary" }));
+  else if (il.level_up && il.leveled?.some((d) => !d)) parts.push(h("p", {}, "The party sets out once every Origin has levelled up."));
+  return h("div", { class: "card interlude", "data-test": "interlude" }, parts);
 }
 
 /// The lobby's form for a new campaign.

@@ -9,7 +9,7 @@ export function h(tag, attrs = {}, ...children) {
     else if (k === "dataset") Object.assign(el.dataset, v);
     else el.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -24,7 +24,7 @@ export function s(tag, attrs = {}, ...children) {
     if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
     else el.setAttribute(k, v);
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -45,4 +45,19 @@ export function setConn(state) {
   const el = document.querySelector("[data-test=conn]");
   el.dataset.state = state;
   el.textContent = { idle: "", connecting: "connecting…", open: "connected", closed: "disconnected — reconnecting" }[state] ?? state;
+}
+
+/// Replace `root`'s children without losing the keyboard's place: the
+/// focused element's `data-focus` key is focused again in what replaced it;
+/// if it is gone (an action taken is no longer listed), the first element
+/// of its `data-focus-group` is.
+export function redrawKeepingFocus(root, ...children) {
+  const was = document.activeElement?.closest?.("[data-focus]");
+  const key = was && root.contains(was) ? was.dataset.focus : null;
+  const group = key ? was.dataset.focusGroup : null;
+  root.replaceChildren(...children);
+  if (!key) return;
+  const el = root.querySelector(`[data-focus="${CSS.escape(key)}"]`)
+    ?? (group ? root.querySelector(`[data-focus-group="${CSS.escape(group)}"]`) : null);
+  el?.focus({ preventScroll: true });
 }

@@ -3,6 +3,8 @@
 //! frame, and a quick duel set-up.
 #![allow(dead_code)] // each test file uses its own part
 
+pub mod party;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};

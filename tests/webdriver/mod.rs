@@ -18,7 +18,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::elements::Element;
+pub use fantoccini::key::Key;
 use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, ClientBuilder, Locator};
 use futures_util::FutureExt;
@@ -301,6 +303,34 @@ impl Browser {
                 Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
             }
         }
+    }
+
+    /// Press and release one key where the keyboard's focus is, as a
+    /// person at the keyboard would (a WebDriver key action, not a script).
+    pub async fn press(&self, key: Key) {
+        let keys = KeyActions::new("keyboard".into())
+            .then(KeyAction::Down { value: key.into() })
+            .then(KeyAction::Up { value: key.into() });
+        self.client.perform_actions(keys).await.unwrap_or_else(|e| panic!("{}: press {key:?}: {e}", self.name));
+    }
+
+    /// Press Tab until the focused element matches `css` (failing after
+    /// `max` presses): how a keyboard user reaches a control.
+    pub async fn tab_to(&self, css: &str, max: usize) {
+        let focused = format!("return document.activeElement?.matches({}) || null;", Value::from(css));
+        for _ in 0..max {
+            self.press(Key::Tab).await;
+            if self.client.execute(&focused, vec![]).await.ok().is_some_and(|v| v == Value::Bool(true)) {
+                return;
+            }
+        }
+        panic!("{}: {max} presses of Tab never reached `{css}`", self.name);
+    }
+
+    /// Whether the keyboard's focus is on an element matching `css`.
+    pub async fn focused(&self, css: &str) -> bool {
+        let js = format!("return document.activeElement?.matches({}) ?? false;", Value::from(css));
+        self.client.execute(&js, vec![]).await.ok() == Some(Value::Bool(true))
     }
 
     /// Type into the field `css`, replacing its content.
