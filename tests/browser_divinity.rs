@@ -327,10 +327,8 @@ async fn the_party_takes_its_interludes_in_the_browser_merchant_and_level_ups() 
         );
         // Alice by keyboard alone: Tab to the first visit, Enter.
         alice.tab_to("[data-test=merchant-visit]", 80).await;
-        let visit: Value = serde_json::from_str(
-            &alice.client().execute("return document.activeElement.dataset.action;", vec![]).await.unwrap().as_str().unwrap(),
-        )
-        .unwrap();
+        let focused = alice.client().execute("return document.activeElement.dataset.action;", vec![]).await.unwrap();
+        let visit: Value = serde_json::from_str(focused.as_str().unwrap()).unwrap();
         alice.press(Key::Enter).await;
         alice.wait("[data-test=merchant][data-open=true]").await;
         assert_eq!(gold(alice).await, before - visit["level"].as_i64().unwrap(), "the fee is the deck's level");
