@@ -89,6 +89,12 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
         assert_eq!(drawn["spaces"], board["spaces"].as_array().unwrap().len(), "every space drawn: {drawn}");
         assert_eq!(drawn["paths"], board["paths"].as_array().unwrap().len(), "every path drawn: {drawn}");
         assert_eq!(drawn["ifan"], view["origins"][0]["space"], "Ifan stands where the view says");
+        // Each Origin's armor, as the view adds it up.
+        for (seat, a) in view["armor"].as_array().expect("armor by seat").iter().enumerate() {
+            let cell = format!("[data-test=origin-row][data-seat='{seat}'] [data-test=armor]");
+            let shown = (alice.attr(&cell, "data-physical").await, alice.attr(&cell, "data-magical").await);
+            assert_eq!(shown, (Some(a["physical"].to_string()), Some(a["magical"].to_string())), "seat {seat}");
+        }
 
         // Play: whoever has an action clicks the first one the server lists.
         let start = alice.match_seq().await;

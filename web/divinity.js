@@ -108,6 +108,12 @@ function eventWords(ev) {
   return cap(words(ev.type ?? ev.kind ?? "event")) + (rest.length ? `: ${rest.join(", ")}` : "");
 }
 
+/// Physical / magical armor, as the view adds it up.
+function armorCell(a) {
+  return h("td", { "data-test": "armor", "data-physical": a?.physical ?? "", "data-magical": a?.magical ?? "",
+    title: a ? `${a.physical} physical armor, ${a.magical} magical armor` : undefined }, a ? `${a.physical} / ${a.magical}` : "—");
+}
+
 function statuses(track) {
   return (track?.slots ?? []).flat().filter((c) => c.face_up !== false).map((c) => words(c.card?.id)).filter(Boolean);
 }
@@ -138,15 +144,15 @@ export function divinityPage(app, matchId, spectator) {
     (view.enemies ?? []).forEach((e) => at(e.space).push({ who: `enemy-${e.id}`, label: e.letter ?? words(e.kind?.boss), kind: "enemy" }));
     const map = locationMap(view, spaces);
     const origins = h("table", { class: "figures", "data-test": "origins-table" },
-      h("tr", {}, h("th", {}, "Origin"), h("th", {}, "HP"), h("th", {}, "AP"), h("th", {}, "Source"), h("th", {}, "Statuses")),
+      h("tr", {}, h("th", {}, "Origin"), h("th", {}, "HP"), h("th", { title: "physical / magical armor" }, "Armor"), h("th", {}, "AP"), h("th", {}, "Source"), h("th", {}, "Statuses")),
       (view.origins ?? []).map((o, i) => h("tr", { "data-test": "origin-row", "data-seat": i, class: i === you ? "you" : undefined },
         h("td", {}, cap(words(o.origin)), i === you ? " (you)" : "", o.downed ? " · downed" : ""),
-        h("td", {}, o.hp), h("td", {}, o.ap), h("td", {}, o.source), h("td", {}, statuses(o.track).join(", ") || "—"))));
+        h("td", {}, o.hp), armorCell(view.armor?.[i]), h("td", {}, o.ap), h("td", {}, o.source), h("td", {}, statuses(o.track).join(", ") || "—"))));
     const enemies = (view.enemies ?? []).length ? h("table", { class: "figures", "data-test": "enemies-table" },
-      h("tr", {}, h("th", {}, "Enemy"), h("th", {}, "HP"), h("th", {}, "Space"), h("th", {}, "Statuses")),
+      h("tr", {}, h("th", {}, "Enemy"), h("th", {}, "HP"), h("th", { title: "physical / magical armor" }, "Armor"), h("th", {}, "Space"), h("th", {}, "Statuses")),
       view.enemies.map((e) => h("tr", { "data-test": "enemy-row" },
         h("td", {}, e.letter ? `${e.letter} · ` : "", words(e.kind?.card ?? e.kind?.boss)),
-        h("td", {}, `${e.hp}/${e.max_hp}`), h("td", {}, e.space), h("td", {}, statuses(e.track).join(", ") || "—")))) : null;
+        h("td", {}, `${e.hp}/${e.max_hp}`), armorCell(e.armor), h("td", {}, e.space), h("td", {}, statuses(e.track).join(", ") || "—")))) : null;
     const time = view.time == null ? h("p", {}, "No time limit here.") : h("div", { class: "time", "data-test": "time-track" },
       `Time ${view.time} of ${view.time_length}${view.time_paused ? " (paused)" : ""} `,
       h("progress", { max: view.time_length, value: view.time }));

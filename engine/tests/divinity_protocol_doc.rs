@@ -212,3 +212,30 @@ fn the_refusal_table_lists_exactly_the_engines_codes() {
     assert!(missing.is_empty(), "refusal codes missing from protocol/DIVINITY.md: {missing:?}");
     assert!(stale.is_empty(), "protocol/DIVINITY.md lists codes the engine no longer uses: {stale:?}");
 }
+
+/// The view's `armor` adds up the cards as an attack meets them (L638):
+/// Leather Armor "+1 physical armor", Wooden Shield "+1 magical armor"
+/// (items.json), SUNDERED −2 physical (statuses.json), never below 0.
+#[test]
+fn the_view_adds_up_each_figures_armor() {
+    use athlas_engine::divinity::status::Status;
+    let mut s = start("tutorial", &["ifan", "red_prince"]);
+    let armor = |s: &athlas_engine::divinity::DivinityState| {
+        let v = serde_json::to_value(Divinity::view(s, Viewer::Spectator)).unwrap();
+        v["armor"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| (a["physical"].as_u64().unwrap(), a["magical"].as_u64().unwrap()))
+            .collect::<Vec<_>>()
+    };
+    // Ifan: short bow and leather armor; the Red Prince: long sword, wooden shield, leather armor.
+    assert_eq!(armor(&s), vec![(1, 0), (1, 1)]);
+    s.origins[1].track.apply_status(Status::Sundered, 2);
+    assert_eq!(armor(&s), vec![(1, 0), (0, 1)], "sundered: 1 − 2 stays at 0");
+    // Enemies carry theirs too.
+    let c = tutorial_combat_with(cat(), &["ifan", "sebille"]);
+    let v = serde_json::to_value(Divinity::view(&c, Viewer::Spectator)).unwrap();
+    let e = &v["enemies"][0]["armor"];
+    assert!(e["physical"].is_u64() && e["magical"].is_u64(), "{e}");
+}

@@ -19,6 +19,22 @@ pub struct CardView {
     pub text: String,
 }
 
+/// A figure's armor now (L638): its card, equipped items, runes, talents,
+/// face-up cards on its track and its statuses together, as an attack
+/// meets it. Derived: what the table shows by adding up the cards.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArmorView {
+    pub physical: u32,
+    pub magical: u32,
+}
+
+impl ArmorView {
+    fn of(state: &DivinityState, cat: &Catalogue, who: Who) -> ArmorView {
+        let d = state.defence(cat, who);
+        ArmorView { physical: d.physical_armor, magical: d.magical_armor }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnemyView {
     pub id: u32,
@@ -26,6 +42,8 @@ pub struct EnemyView {
     pub kind: EnemyKind,
     pub hp: u32,
     pub max_hp: u32,
+    #[serde(default)]
+    pub armor: ArmorView,
     pub space: String,
     pub fast: bool,
     pub track: super::cooldown::Track,
@@ -50,6 +68,9 @@ pub struct DivinityView {
     pub time_length: u32,
     pub time_paused: bool,
     pub origins: Vec<OriginState>,
+    /// Each Origin's armor now, by seat.
+    #[serde(default)]
+    pub armor: Vec<ArmorView>,
     pub enemies: Vec<EnemyView>,
     pub map: MapState,
     /// The location's printed map: its spaces (indexed as `space` fields
@@ -109,6 +130,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         time_length: loc.time.length,
         time_paused: state.time_paused,
         origins: state.origins.clone(),
+        armor: (0..state.origins.len()).map(|s| ArmorView::of(state, cat, Who::Origin(s as Seat))).collect(),
         enemies: state
             .enemies
             .iter()
@@ -118,6 +140,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
                 kind: e.kind.clone(),
                 hp: e.hp,
                 max_hp: e.max_hp,
+                armor: ArmorView::of(state, cat, Who::Enemy(e.id)),
                 space: state.space_id(cat, e.space),
                 fast: e.fast,
                 track: e.track.clone(),
