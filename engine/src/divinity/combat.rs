@@ -5,6 +5,7 @@
 use super::content::{Catalogue, CombatEnd};
 use super::err;
 use super::event::DivinityEvent as Ev;
+use super::map::SpaceIx;
 use super::state::*;
 use crate::{RuleError, Seat};
 
@@ -333,6 +334,18 @@ impl DivinityState {
         to: &str,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
+        let (ix, cost) = self.check_move(cat, seat, to)?;
+        self.origins[seat as usize].ap -= cost;
+        self.origins[seat as usize].space = ix;
+        ev.push(Ev::Moved { who: Who::Origin(seat), to: to.to_string() });
+        self.bleed_on_move(cat, Who::Origin(seat), ev);
+        self.check_combat_end(cat, ev);
+        Ok(())
+    }
+
+    /// The checks of a move, changing nothing (the legal list asks them
+    /// too): the space it enters and what that costs.
+    pub(super) fn check_move(&self, cat: &Catalogue, seat: Seat, to: &str) -> Result<(SpaceIx, u32), RuleError> {
         self.ensure_turn(seat)?;
         let here = self.origins[seat as usize].space;
         let ix = self.space_ix(cat, to).ok_or_else(|| err("no_such_space", format!("no space {to}")))?;
@@ -343,17 +356,24 @@ impl DivinityState {
             return Err(err("cannot_move", "a status stops this Origin moving"));
         }
         let cost = self.with_graph(cat, |g| g.enter_cost(ix, false));
-        self.spend_ap(seat, cost)?;
-        self.origins[seat as usize].space = ix;
-        ev.push(Ev::Moved { who: Who::Origin(seat), to: to.to_string() });
-        self.bleed_on_move(cat, Who::Origin(seat), ev);
-        self.check_combat_end(cat, ev);
-        Ok(())
+        self.ap_allowed(seat, cost)?;
+        Ok((ix, cost))
     }
 
     /// Taunt (L1587): 1 AP, an adjacent enemy comes into your space; never a
     /// Boss or an immovable enemy (L708, L1829).
     pub(super) fn taunt(&mut self, cat: &Catalogue, seat: Seat, enemy: u32, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        self.check_taunt(cat, seat, enemy)?;
+        let here = self.origins[seat as usize].space;
+        self.origins[seat as usize].ap -= 1;
+        let to = self.space_id(cat, here);
+        self.enemy_mut(enemy).unwrap().space = here;
+        ev.push(Ev::Moved { who: Who::Enemy(enemy), to });
+        Ok(())
+    }
+
+    /// The checks of a Taunt, changing nothing.
+    pub(super) fn check_taunt(&self, cat: &Catalogue, seat: Seat, enemy: u32) -> Result<(), RuleError> {
         self.ensure_turn(seat)?;
         let here = self.origins[seat as usize].space;
         let e = self.enemy(enemy).ok_or_else(|| err("no_such_enemy", "no such enemy on the map"))?;
@@ -363,10 +383,6 @@ impl DivinityState {
         if self.immovable(cat, Who::Enemy(enemy)) {
             return Err(err("immovable", "an immovable enemy can't be taunted"));
         }
-        self.spend_ap(seat, 1)?;
-        let to = self.space_id(cat, here);
-        self.enemy_mut(enemy).unwrap().space = here;
-        ev.push(Ev::Moved { who: Who::Enemy(enemy), to });
-        Ok(())
+        self.ap_allowed(seat, 1)
     }
 }

@@ -87,9 +87,9 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
     // cheaply than cloning. `legal_by_trial` is the plain way, and the
     // tests hold the two equal.
     // A card's use (most of a turn's candidates: each card at each figure
-    // and space), a level-up (each talent with each skill) and the item
-    // actions (each item equipped, stored, discarded, given, taken) are
-    // judged from the state itself, with no copy at all.
+    // and space), a move, a Taunt, Recover in combat, a level-up (each talent with each skill)
+    // and the item actions (each item equipped, stored, discarded, given,
+    // taken) are judged from the state itself, with no copy at all.
     let mut scratch = state.clone();
     let mut out = Vec::new();
     for a in candidates(cat, state, seat) {
@@ -102,6 +102,15 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
                 Divinity::gate(state, seat, &a).is_ok()
                     && state.accepts_level_up(cat, seat, talent.clone(), learn.clone()),
             ),
+            // Moves and Taunts: whose turn, where, what it costs.
+            A::Move { to } => Some(Divinity::gate(state, seat, &a).is_ok() && state.check_move(cat, seat, to).is_ok()),
+            A::Taunt { enemy } => {
+                Some(Divinity::gate(state, seat, &a).is_ok() && state.check_taunt(cat, seat, *enemy).is_ok())
+            }
+            // Recover in a Combat turn (a Rest turn's is tried below).
+            A::Recover { status } if !matches!(state.phase, Phase::Rest { .. }) => {
+                Some(Divinity::gate(state, seat, &a).is_ok() && state.check_combat_recover(seat, *status).is_ok())
+            }
             // Equipping, storing, discarding, runes and trades.
             _ => state.accepts_item_action(cat, seat, &a).map(|ok| ok && Divinity::gate(state, seat, &a).is_ok()),
         };

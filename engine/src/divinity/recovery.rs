@@ -18,6 +18,26 @@ impl DivinityState {
         status: Option<super::status::Status>,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
+        self.check_combat_recover(seat, status)?;
+        self.origins[seat as usize].ap -= 2;
+        match status {
+            Some(s) => {
+                if self.origins[seat as usize].track.slide_one(&CardRef::Status(s)).is_some() {
+                    ev.push(Ev::StatusCleared { who: Who::Origin(seat), status: s });
+                }
+            }
+            None => self.heal(cat, Who::Origin(seat), 2, ev),
+        }
+        Ok(())
+    }
+
+    /// The checks of Recover in combat, changing nothing (the legal list
+    /// asks them too).
+    pub(super) fn check_combat_recover(
+        &self,
+        seat: Seat,
+        status: Option<super::status::Status>,
+    ) -> Result<(), RuleError> {
         self.ensure_turn(seat)?;
         let here = self.origins[seat as usize].space;
         if self.enemies.iter().any(|e| e.space == here) {
@@ -28,16 +48,7 @@ impl DivinityState {
                 return Err(err("no_such_status", "this Origin doesn't have that status"));
             }
         }
-        self.spend_ap(seat, 2)?;
-        match status {
-            Some(s) => {
-                if self.origins[seat as usize].track.slide_one(&CardRef::Status(s)).is_some() {
-                    ev.push(Ev::StatusCleared { who: Who::Origin(seat), status: s });
-                }
-            }
-            None => self.heal(cat, Who::Origin(seat), 2, ev),
-        }
-        Ok(())
+        self.ap_allowed(seat, 2)
     }
 
     /// Revive (L765, L1594): 1 AP in combat to a downed Origin in your space
