@@ -90,7 +90,9 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
     // and space), a move, a Taunt, Recover in combat, a level-up (each talent with each skill)
     // and the item actions (each item equipped, stored, discarded, given,
     // taken) are judged from the state itself, with no copy at all.
-    let mut scratch = state.clone();
+    // The scratch copy is made when the first candidate needs trying, and
+    // again only after a try changed it: most lists need few copies, some none.
+    let mut scratch: Option<DivinityState> = None;
     let mut out = Vec::new();
     for a in candidates(cat, state, seat) {
         let judged = match &a {
@@ -120,12 +122,13 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
             }
             continue;
         }
-        let ok = Divinity::accepts_on(cat, &mut scratch, seat, a.clone());
+        let copy = scratch.get_or_insert_with(|| state.clone());
+        let ok = Divinity::accepts_on(cat, copy, seat, a.clone());
+        if ok || copy != state {
+            scratch = None;
+        }
         if ok {
             out.push(a);
-        }
-        if ok || scratch != *state {
-            scratch = state.clone();
         }
     }
     out

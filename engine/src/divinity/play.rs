@@ -124,7 +124,9 @@ impl DivinityState {
         if self.has_status(cat, Who::Origin(seat), |r| r.blocks_attacks) {
             return Err(err("cannot_act", "a status stops this Origin using cards"));
         }
-        let keywords = self.keywords(cat, seat);
+        // Worked out only for a card that asks (the legal list checks every card at every aim).
+        let keywords = std::cell::OnceCell::new();
+        let keywords = || keywords.get_or_init(|| self.keywords(cat, seat));
         let o = &self.origins[seat as usize];
         let play = match card {
             CardUse::Skill(id) => {
@@ -133,7 +135,7 @@ impl DivinityState {
                 }
                 let s = &cat.skills[id];
                 if let Some(k) = &s.requires {
-                    if !keywords.contains(k) {
+                    if !keywords().contains(k) {
                         return Err(err("needs_keyword", format!("{id} needs an equipped {k} (L790)")));
                     }
                 }
@@ -163,7 +165,9 @@ impl DivinityState {
                                 err("needs_weapon", format!("{id} needs an equipped {:?} weapon (L864)", w.slot))
                             })?;
                         let a = cat.items[weapon].action.as_ref().expect("weapon action");
-                        self.check_action_limits(seat, weapon, a.per_round, a.requires.as_deref(), &keywords)?;
+                        self.check_action_limits(seat, weapon, a.per_round, a.requires.as_deref(), |k| {
+                            keywords().contains(k)
+                        })?;
                         let mut attack = self.item_attack(cat, seat, weapon);
                         attack.level_bonus = true;
                         let rolls = if a.per_round.is_some() { 1 } else { w.attacks };
@@ -184,7 +188,7 @@ impl DivinityState {
                     return Err(err("not_equipped", format!("{id} is not equipped")));
                 }
                 let a = cat.items[id].action.as_ref().ok_or_else(|| err("no_action", "this item has no action"))?;
-                self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), &keywords)?;
+                self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), |k| keywords().contains(k))?;
                 let attack = self.item_attack(cat, seat, id);
                 Play {
                     attack: Some(attack),
@@ -206,7 +210,7 @@ impl DivinityState {
                     .filter(|d| matches!(d.kind, ItemKind::Consumable(_)))
                     .ok_or_else(|| err("not_consumable", format!("{id} is not a consumable")))?;
                 let a = d.action.as_ref().ok_or_else(|| err("no_action", "this consumable has no action"))?;
-                self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), &keywords)?;
+                self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), |k| keywords().contains(k))?;
                 Play {
                     attack: Some(a.attack.clone()),
                     rolls: 1,
@@ -220,7 +224,7 @@ impl DivinityState {
             CardUse::Summon => {
                 let s = o.summon.clone().ok_or_else(|| err("no_summon", "no active summon"))?;
                 let a = &cat.summons[&s].action;
-                self.check_action_limits(seat, &s, a.per_round, a.requires.as_deref(), &keywords)?;
+                self.check_action_limits(seat, &s, a.per_round, a.requires.as_deref(), |k| keywords().contains(k))?;
                 Play {
                     attack: Some(a.attack.clone()),
                     rolls: 1,
@@ -369,13 +373,13 @@ impl DivinityState {
         id: &str,
         per_round: Option<u32>,
         requires: Option<&str>,
-        keywords: &std::collections::BTreeSet<String>,
+        has_keyword: impl Fn(&str) -> bool,
     ) -> Result<(), RuleError> {
         if per_round.is_some() && self.used.get(&Used::card(seat, id)) == Some(&self.round) {
             return Err(err("once_per_round", "this can be used once per round (L968)"));
         }
         if let Some(k) = requires {
-            if !keywords.contains(k) {
+            if !has_keyword(k) {
                 return Err(err("needs_keyword", format!("this needs {k}")));
             }
         }

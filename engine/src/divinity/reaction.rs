@@ -34,7 +34,11 @@ impl DivinityState {
                 d.kind == ItemKind::Equipment(w.slot)
                     && d.action.as_ref().is_some_and(|a| {
                         (!w.melee || a.attack.range == 0)
-                            && self.check_action_limits(seat, i, a.per_round, a.requires.as_deref(), &keywords).is_ok()
+                            && self
+                                .check_action_limits(seat, i, a.per_round, a.requires.as_deref(), |k| {
+                                    keywords.contains(k)
+                                })
+                                .is_ok()
                     })
             })?;
             Some((id.clone(), weapon.clone()))
