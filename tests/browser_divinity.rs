@@ -182,9 +182,12 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
         // At a phone's width the page fits without scrolling sideways.
         bob.fits_a_phone(&scene, "divinity-phone").await;
         // A spectator follows the party live and is offered nothing.
+        // They find it in the lobby's list of matches being played.
         let dan = scene.browser("dan").await;
         let id = alice.path().await.trim_start_matches("/match/").to_owned();
-        dan.goto(&format!("/watch/{id}")).await;
+        dan.wait("[data-test=lobby][data-ready=true]").await;
+        dan.click(&format!("[data-test=active-matches] [data-test=match-row][data-match-id='{id}'] [data-test=watch]")).await;
+        dan.until_js("the watch page", &format!("return location.pathname === '/watch/{id}' || null;")).await;
         let now = alice.match_seq().await;
         let js = format!("return Number(document.querySelector('[data-test=match]')?.dataset.seq) >= {now} || null;");
         dan.until_js("the spectator at the party's seq", &js).await;

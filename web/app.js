@@ -132,9 +132,12 @@ async function listMatches(ul, status) {
   try {
     const { matches } = await api("GET", `/api/matches?status=${status}`);
     ul.replaceChildren();
-    for (const m of matches.filter((m) => m.game === "duel")) {
-      ul.append(h("li", { "data-match-id": m.match_id, "data-test": "match-row", "data-status": status },
-        `${m.live ? "live" : "correspondence"} · ${m.seats_taken.length}/${m.seats} seats · move ${m.seq} `,
+    // Duels to join or watch; a Divinity party's location to watch (its
+    // seats are taken through the campaign's own link).
+    for (const m of matches.filter((m) => m.game === "duel" || (m.game === "divinity" && status === "active"))) {
+      const what = m.game === "duel" ? `${m.live ? "live" : "correspondence"} duel` : `Divinity, a party of ${m.seats}`;
+      ul.append(h("li", { "data-match-id": m.match_id, "data-test": "match-row", "data-status": status, "data-game": m.game },
+        `${what} · ${m.seats_taken.length}/${m.seats} seats · move ${m.seq} `,
         status === "open" && m.join_code ? h("a", { href: `/join/${m.join_code}`, "data-link": true, "data-test": "join" }, "Join") : null, " ",
         h("a", { href: `/watch/${m.match_id}`, "data-link": true, "data-test": "watch" }, "Watch")));
     }
