@@ -346,11 +346,16 @@ async fn the_party_takes_its_interludes_in_the_browser_merchant_and_level_ups() 
         if alice.exists("[data-test=buy]").await {
             let buy: Value = serde_json::from_str(&alice.attr("[data-test=buy]", "data-action").await.unwrap()).unwrap();
             let (item, to) = (buy["item"].as_str().unwrap().to_owned(), buy["to"].as_u64().unwrap() as usize);
+            let ware = format!("[data-test=ware][data-item='{item}']");
+            let price: i64 = alice.attr(&ware, "data-price").await.expect("a ware's price").parse().unwrap();
+            assert!(alice.text(&ware).await.contains(&format!("({price} gold)")), "the price in words");
+            let had = gold(alice).await;
             alice.click("[data-test=buy]").await;
             let js = format!("return document.querySelectorAll('[data-test=ware]').length < {shown} || null;");
             alice.until_js("the ware bought", &js).await;
             let o = last_view(alice).await["origins"][to].clone();
             assert!(o.to_string().contains(&format!("\"{item}\"")), "{item} went to seat {to}: {o}");
+            assert_eq!(gold(alice).await, had - price, "the party paid the price shown");
         }
         // Bob sells one of his items for gold.
         let bob = &pages[1];

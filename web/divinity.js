@@ -287,14 +287,15 @@ function interludePane(view, legal, you, act) {
       visits.map((v) => button("merchant-visit", v,
         `Visit: level ${v.a.level} equipment${v.a.consumables ? ` and ${words(v.a.consumables)}` : ""} (${v.a.level} gold)`)));
   } else {
-    merchant.push(h("ul", { class: "list", "data-test": "wares" }, (il.offer ?? []).map((item) => h("li", { "data-test": "ware", "data-item": item },
+    merchant.push(h("ul", { class: "list", "data-test": "wares" }, (il.offer ?? []).map((item) => h("li", { "data-test": "ware", "data-item": item, "data-price": view.merchant?.buy?.[item] },
       h("b", {}, words(item)), " ",
+      view.merchant?.buy?.[item] != null ? `(${view.merchant.buy[item]} gold) ` : "",
       buys.filter((b) => b.a.item === item).map((b) => button("buy", b, `Buy for ${who(b.a.to)}`))))));
     if (!(il.offer ?? []).length) merchant.push(h("p", {}, "Nothing on show."));
     const restocks = mine("restock");
     if (restocks.length) merchant.push(h("p", {}, "Restock: ", restocks.map((r) => button("restock", r, deckWords(r.a.deck)))));
     const sells = mine("sell");
-    if (sells.length) merchant.push(h("p", {}, "Sell (half its cost): ", sells.map((x) => button("sell", x, `${x.seat !== you ? `${who(x.seat)}'s ` : ""}${words(x.a.item)}`))));
+    if (sells.length) merchant.push(h("p", {}, "Sell (half its cost): ", sells.map((x) => button("sell", x, `${x.seat !== you ? `${who(x.seat)}'s ` : ""}${words(x.a.item)}${view.merchant?.sell?.[x.a.item] != null ? ` (${view.merchant.sell[x.a.item]} gold)` : ""}`))));
   }
   parts.push(h("div", { "data-test": "merchant", "data-open": String(!!il.merchant_open) }, merchant));
   const finish = mine("finish_interlude")[0];

@@ -650,6 +650,33 @@ fn r190_sold_item_goes_to_the_bottom_of_its_deck() {
     assert_eq!(held(&s, 0, item), 0);
 }
 
+/// The view gives the Merchant's prices during the interlude (L1356,
+/// L1363): each ware's printed cost, and half the cost, rounded up, of
+/// what the Origins carry (the Red Prince's long sword, wooden shield and
+/// leather armor cost 2 each: 1 gold apiece); none outside the interlude.
+#[test]
+fn the_view_gives_the_merchants_prices() {
+    let (c, mut s) = interlude(&["red_prince"], 5);
+    let prices = |s: &DivinityState| athlas_engine::divinity::view::view(s, &c, Viewer::Seat(0)).merchant;
+    let before = prices(&s).expect("prices in the interlude");
+    assert!(before.buy.is_empty(), "nothing on show before the fee");
+    let sell: Vec<(&str, u32)> = before.sell.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    assert_eq!(sell, vec![("leather_armor", 1), ("long_sword", 1), ("wooden_shield", 1)]);
+    ok(&c, &mut s, 0, A::VisitMerchant { level: 1, consumables: None });
+    let shown = prices(&s).unwrap().buy;
+    assert_eq!(shown.keys().cloned().collect::<Vec<_>>(), {
+        let mut o = offer(&s);
+        o.sort();
+        o.dedup();
+        o
+    });
+    for (item, cost) in &shown {
+        assert_eq!(Some(*cost), c.items[item].cost, "{item}");
+    }
+    let exploring = start(&c, &["red_prince"], 1);
+    assert_eq!(prices(&exploring), None, "no prices outside the interlude");
+}
+
 /// R191 (L1361): restocking, only after the entry fee, any number of times:
 /// an equipment deck of the party's level or lower for its level in gold, or
 /// a consumable deck for 1 gold; each shows 1 item per player + 1 more.

@@ -109,6 +109,29 @@ pub struct DivinityView {
     pub overflow: Vec<super::state::Overflow>,
     /// The campaign to carry on with, once the location is over.
     pub campaign: Option<CampaignState>,
+    /// During the interlude, the Merchant's prices; null otherwise.
+    #[serde(default)]
+    pub merchant: Option<MerchantPrices>,
+}
+
+/// What the Merchant asks and pays (L1356-1363): the printed cost of each
+/// ware on show, and what each item the Origins carry sells for (half its
+/// cost, rounded up; runes and items without a cost are not bought).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MerchantPrices {
+    pub buy: std::collections::BTreeMap<String, u32>,
+    pub sell: std::collections::BTreeMap<String, u32>,
+}
+
+impl MerchantPrices {
+    fn of(state: &DivinityState, cat: &Catalogue) -> Option<MerchantPrices> {
+        let Phase::Interlude(i) = &state.phase else { return None };
+        let cost = |item: &String| cat.items.get(item).and_then(|d| d.cost);
+        let buy = i.offer.iter().filter_map(|item| Some((item.clone(), cost(item)?))).collect();
+        let carried = state.origins.iter().flat_map(|o| o.equipped.iter().chain(&o.backpack));
+        let sell = carried.filter_map(|item| Some((item.clone(), cost(item)?.div_ceil(2)))).collect();
+        Some(MerchantPrices { buy, sell })
+    }
 }
 
 pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityView {
@@ -181,6 +204,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         challenge: state.challenge.clone(),
         overflow: state.overflow.clone(),
         campaign: super::Divinity::campaign(state, cat),
+        merchant: MerchantPrices::of(state, cat),
     }
 }
 
