@@ -12,7 +12,7 @@ mod webdriver;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use support::party::Player;
+use support::party::{Player, BEST_PARTY};
 use support::{http, http_as, Db};
 use webdriver::{scenario, Browser, Key};
 
@@ -76,15 +76,7 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
                    return spaces > 1 && paths > 0 && ifan !== undefined ? {spaces, paths, ifan: Number(ifan)} : null;"#,
             )
             .await;
-        let view = alice
-            .ws_frames()
-            .await
-            .iter()
-            .rev()
-            .filter_map(|f| serde_json::from_str::<serde_json::Value>(f).ok())
-            .find(|f| f["view"].is_object())
-            .expect("a frame with a view")["view"]
-            .clone();
+        let view = last_view(&alice).await;
         let board = &view["board"];
         assert_eq!(drawn["spaces"], board["spaces"].as_array().unwrap().len(), "every space drawn: {drawn}");
         assert_eq!(drawn["paths"], board["paths"].as_array().unwrap().len(), "every path drawn: {drawn}");
@@ -201,9 +193,6 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
     .await;
 }
 
-/// The party the bot plays best (a fighter, a healer, a mage).
-const PARTY: [&str; 3] = ["cassian", "lohse", "red_prince"];
-
 /// A campaign of three set out over HTTP: (campaign id, seat tokens).
 async fn a_party_sets_out(addr: &str) -> (String, Vec<String>) {
     let body = json!({"game": "divinity", "seats": 3, "options": {}});
@@ -217,7 +206,7 @@ async fn a_party_sets_out(addr: &str) -> (String, Vec<String>) {
         assert_eq!(status, 200, "{joined}");
         tokens.push(joined["token"].as_str().unwrap().to_owned());
     }
-    for (seat, origin) in PARTY.iter().enumerate() {
+    for (seat, origin) in BEST_PARTY.iter().enumerate() {
         let choice = json!({"choice": {"origin": origin}});
         let (status, body) =
             http_as(addr, "POST", &format!("/api/campaigns/{id}/choose"), Some(&tokens[seat]), Some(choice)).await;

@@ -27,7 +27,7 @@ use athlas_engine::{Ruleset, Seat};
 use athlas_server::store::Store;
 use athlas_server::table::Table;
 use serde_json::{json, Value};
-use support::party::Player;
+use support::party::{Player, BEST_PARTY};
 use support::*;
 use uuid::Uuid;
 
@@ -169,11 +169,6 @@ fn leaks(frames: &[(u64, String)], states: &[DivinityState]) -> Vec<String> {
     found
 }
 
-/// The party: a fighter, a healer and a mage, the three the bot plays
-/// best (in the engine, it finishes the campaign on 99 of 100 table seeds
-/// within eight locations, forced restarts included).
-const ORIGINS: [&str; 3] = ["cassian", "lohse", "red_prince"];
-
 /// Locations played (forced restarts included) before the test gives up.
 const MAX_MATCHES: usize = 60;
 
@@ -209,10 +204,10 @@ async fn campaign(db: Db) {
 
     // Origins, one of them refused as taken.
     let path = format!("/api/campaigns/{campaign_id}/choose");
-    for (seat, origin) in ORIGINS.iter().enumerate() {
+    for (seat, origin) in BEST_PARTY.iter().enumerate() {
         if seat == 1 {
             let (status, body) =
-                http_auth(&addr, "POST", &path, &tokens[1], Some(json!({"choice": {"origin": ORIGINS[0]}}))).await;
+                http_auth(&addr, "POST", &path, &tokens[1], Some(json!({"choice": {"origin": BEST_PARTY[0]}}))).await;
             assert_eq!((status / 100, body["code"].as_str()), (4, Some("origin_taken")), "{body}");
         }
         let (status, body) =
@@ -393,7 +388,7 @@ async fn campaign(db: Db) {
     };
     let mut c =
         Divinity::new_campaign(&DivinityOptions { party: Vec::new(), ..DivinityOptions::default() }, 3).unwrap();
-    for (seat, o) in ORIGINS.iter().enumerate() {
+    for (seat, o) in BEST_PARTY.iter().enumerate() {
         Divinity::choose(&mut c, seat as Seat, DivinityChoice::Origin((*o).into())).unwrap();
     }
     let mut frames_by_match = Vec::new();

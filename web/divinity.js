@@ -250,7 +250,7 @@ const deckWords = (d) => (d.kind === "equipment" ? `level ${d.value} equipment` 
 /// list allows; closing the interlude. Only listed actions are offered.
 function interludePane(view, legal, you, act) {
   const il = view.phase;
-  const mine = (type) => legal.flatMap(({ seat, actions }) => actions.filter((a) => a.type === type).map((a) => ({ seat, a })));
+  const listed = (type) => legal.flatMap(({ seat, actions }) => actions.filter((a) => a.type === type).map((a) => ({ seat, a })));
   const who = (seat) => cap(words(view.origins?.[seat]?.origin ?? `seat ${seat}`));
   const button = (testId, { seat, a }, label, extra = {}) => h("button", {
     "data-test": testId, "data-seat": seat, "data-action": JSON.stringify(a),
@@ -261,7 +261,7 @@ function interludePane(view, legal, you, act) {
   // Level-ups: one choice per Origin that has one to make (a seat sees its
   // own, and any seat handed to it).
   if (il.level_up) {
-    const ups = mine("level_up");
+    const ups = listed("level_up");
     const bySeat = new Map();
     for (const u of ups) { if (!bySeat.has(u.seat)) bySeat.set(u.seat, []); bySeat.get(u.seat).push(u.a); }
     const rows = (view.origins ?? []).map((o, seat) => {
@@ -279,10 +279,10 @@ function interludePane(view, legal, you, act) {
   }
 
   // The Merchant.
-  const buys = mine("buy");
+  const buys = listed("buy");
   const merchant = [h("h4", {}, "The Merchant"), h("p", { "data-test": "gold", "data-gold": view.gold }, `Party gold: ${view.gold}`)];
   if (!il.merchant_open) {
-    const visits = mine("visit_merchant");
+    const visits = listed("visit_merchant");
     merchant.push(h("p", {}, visits.length ? "Pay an equipment deck's level to see the wares:" : "The party cannot pay the Merchant's fee now."),
       visits.map((v) => button("merchant-visit", v,
         `Visit: level ${v.a.level} equipment${v.a.consumables ? ` and ${words(v.a.consumables)}` : ""} (${v.a.level} gold)`)));
@@ -292,13 +292,13 @@ function interludePane(view, legal, you, act) {
       view.merchant?.buy?.[item] != null ? `(${view.merchant.buy[item]} gold) ` : "",
       buys.filter((b) => b.a.item === item).map((b) => button("buy", b, `Buy for ${who(b.a.to)}`))))));
     if (!(il.offer ?? []).length) merchant.push(h("p", {}, "Nothing on show."));
-    const restocks = mine("restock");
+    const restocks = listed("restock");
     if (restocks.length) merchant.push(h("p", {}, "Restock: ", restocks.map((r) => button("restock", r, deckWords(r.a.deck)))));
-    const sells = mine("sell");
+    const sells = listed("sell");
     if (sells.length) merchant.push(h("p", {}, "Sell (half its cost): ", sells.map((x) => button("sell", x, `${x.seat !== you ? `${who(x.seat)}'s ` : ""}${words(x.a.item)}${view.merchant?.sell?.[x.a.item] != null ? ` (${view.merchant.sell[x.a.item]} gold)` : ""}`))));
   }
   parts.push(h("div", { "data-test": "merchant", "data-open": String(!!il.merchant_open) }, merchant));
-  const finish = mine("finish_interlude")[0];
+  const finish = listed("finish_interlude")[0];
   if (finish) parts.push(button("finish-interlude", finish, "Set out (end the interlude)", { class: "primary" }));
   else if (il.level_up && il.leveled?.some((d) => !d)) parts.push(h("p", {}, "The party sets out once every Origin has levelled up."));
   return h("div", { class: "card interlude", "data-test": "interlude" }, parts);

@@ -566,6 +566,25 @@ mod tests {
         });
     }
 
+    /// Every event of `link` up to and including the first welcome frame;
+    /// failing if the link gives up or ends first.
+    async fn until_welcome(link: &mut Link) -> Vec<LinkEvent> {
+        let mut seen = Vec::new();
+        loop {
+            match tokio::time::timeout(Duration::from_secs(5), link.next()).await.unwrap() {
+                Some(LinkEvent::GaveUp { reason }) => panic!("gave up: {reason} after {seen:?}"),
+                Some(ev) => {
+                    let welcome = matches!(&ev, LinkEvent::Frame(f) if f.contains("welcome"));
+                    seen.push(ev);
+                    if welcome {
+                        return seen;
+                    }
+                }
+                None => panic!("the link ended: {seen:?}"),
+            }
+        }
+    }
+
     /// A greeting answered `room_elsewhere` (or `store_unavailable`) is
     /// tried again on a new connection, which here gets its welcome; one
     /// that names the node to go to (`at`) is tried there.
@@ -588,14 +607,7 @@ mod tests {
         );
         let backoff = Backoff { first: Duration::from_millis(10), max: Duration::from_millis(10), attempts: Some(3) };
         let mut link = Link::spawn(format!("ws://{addr}/ws"), Identity::Seat { token: "t".into() }, None, backoff);
-        let mut seen = Vec::new();
-        while let Some(ev) = tokio::time::timeout(Duration::from_secs(5), link.next()).await.unwrap() {
-            let welcome = matches!(&ev, LinkEvent::Frame(f) if f.contains("welcome"));
-            seen.push(ev);
-            if welcome {
-                break;
-            }
-        }
+        let seen = until_welcome(&mut link).await;
         assert!(matches!(seen[0], LinkEvent::Connected { attempt: 1 }), "{seen:?}");
         assert!(matches!(&seen[1], LinkEvent::Frame(f) if f.contains("room_elsewhere")), "{seen:?}");
         assert!(
@@ -608,16 +620,14 @@ mod tests {
 
         // Redirected: the third connection is told where the match is played.
         let mut link = Link::spawn(format!("ws://{addr}/ws"), Identity::Seat { token: "t".into() }, None, backoff);
-        let mut frames = Vec::new();
-        while let Some(ev) = tokio::time::timeout(Duration::from_secs(5), link.next()).await.unwrap() {
-            if let LinkEvent::Frame(f) = ev {
-                let done = f.contains("welcome");
-                frames.push(f);
-                if done {
-                    break;
-                }
-            }
-        }
+        let frames: Vec<String> = until_welcome(&mut link)
+            .await
+            .into_iter()
+            .filter_map(|ev| match ev {
+                LinkEvent::Frame(f) => Some(f),
+                _ => None,
+            })
+            .collect();
         assert!(frames[0].contains("room_elsewhere") && frames[1].contains(r#""seq":9"#), "{frames:?}");
         assert_eq!(link.last_seq(), Some(9), "the owner's welcome");
     }
@@ -637,16 +647,14 @@ mod tests {
         answer_greetings(home, vec![redirect, r#"{"type":"welcome","seq":4}"#.to_owned()]);
         let backoff = Backoff { first: Duration::from_millis(10), max: Duration::from_millis(10), attempts: Some(4) };
         let mut link = Link::spawn(format!("ws://{addr}/ws"), Identity::Seat { token: "t".into() }, None, backoff);
-        let mut reasons = Vec::new();
-        loop {
-            match tokio::time::timeout(Duration::from_secs(5), link.next()).await.unwrap() {
-                Some(LinkEvent::Frame(f)) if f.contains("welcome") => break,
-                Some(LinkEvent::Disconnected { reason, .. }) => reasons.push(reason),
-                Some(LinkEvent::GaveUp { reason }) => panic!("gave up: {reason} after {reasons:?}"),
-                Some(_) => {}
-                None => panic!("the link ended: {reasons:?}"),
-            }
-        }
+        let reasons: Vec<String> = until_welcome(&mut link)
+            .await
+            .into_iter()
+            .filter_map(|ev| match ev {
+                LinkEvent::Disconnected { reason, .. } => Some(reason),
+                _ => None,
+            })
+            .collect();
         assert_eq!(link.last_seq(), Some(4), "welcomed at home");
         assert!(reasons.iter().any(|r| r.contains(&gone_at) && r.contains("back to")), "{reasons:?}");
     }

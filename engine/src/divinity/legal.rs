@@ -95,29 +95,27 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
     let mut scratch: Option<DivinityState> = None;
     let mut out = Vec::new();
     for a in candidates(cat, state, seat) {
+        // What the action's own checks say, where they can be asked
+        // without carrying it out; the gate (seat, end, a pending decision)
+        // comes on top.
         let judged = match &a {
-            A::Use { card, aim, first_aura: None, include_self: None } => {
-                Some(Divinity::gate(state, seat, &a).is_ok() && state.accepts_use(cat, seat, card, aim))
-            }
+            A::Use { card, aim, first_aura: None, include_self: None } => Some(state.accepts_use(cat, seat, card, aim)),
             // The interlude's level-ups: each talent with each skill.
-            A::LevelUp { talent, learn, respec } if respec.is_empty() => Some(
-                Divinity::gate(state, seat, &a).is_ok()
-                    && state.accepts_level_up(cat, seat, talent.clone(), learn.clone()),
-            ),
-            // Moves and Taunts: whose turn, where, what it costs.
-            A::Move { to } => Some(Divinity::gate(state, seat, &a).is_ok() && state.check_move(cat, seat, to).is_ok()),
-            A::Taunt { enemy } => {
-                Some(Divinity::gate(state, seat, &a).is_ok() && state.check_taunt(cat, seat, *enemy).is_ok())
+            A::LevelUp { talent, learn, respec } if respec.is_empty() => {
+                Some(state.accepts_level_up(cat, seat, talent.clone(), learn.clone()))
             }
+            // Moves and Taunts: whose turn, where, what it costs.
+            A::Move { to } => Some(state.check_move(cat, seat, to).is_ok()),
+            A::Taunt { enemy } => Some(state.check_taunt(cat, seat, *enemy).is_ok()),
             // Recover in a Combat turn (a Rest turn's is tried below).
             A::Recover { status } if !matches!(state.phase, Phase::Rest { .. }) => {
-                Some(Divinity::gate(state, seat, &a).is_ok() && state.check_combat_recover(seat, *status).is_ok())
+                Some(state.check_combat_recover(seat, *status).is_ok())
             }
             // Equipping, storing, discarding, runes and trades.
-            _ => state.accepts_item_action(cat, seat, &a).map(|ok| ok && Divinity::gate(state, seat, &a).is_ok()),
+            _ => state.accepts_item_action(cat, seat, &a),
         };
         if let Some(ok) = judged {
-            if ok {
+            if ok && Divinity::gate(state, seat, &a).is_ok() {
                 out.push(a);
             }
             continue;
