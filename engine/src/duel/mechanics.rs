@@ -1,7 +1,7 @@
 //! The mechanics every power and DI builds on: flying, life and death,
 //! terrain and flooding, movement with relics, attacks, and the win.
 
-use super::card::{AttackKind, Catalogue, Condition, Passive, Terrain, TerrainTo};
+use super::card::{Armor, AttackKind, Catalogue, Condition, Passive, Terrain, TerrainTo};
 use super::event::{DuelEvent, EventKind, LifeCause};
 use super::state::*;
 use crate::hex::Hex;
@@ -60,11 +60,16 @@ impl Game {
 
     /// Flying comes only from powers: a Flying passive or marker, unless grounded.
     pub fn is_flying(&self, cat: &Catalogue, u: &Unit) -> bool {
+        Self::flying_given(u, || self.passive(cat, u, |p| matches!(p, Passive::Flying)))
+    }
+
+    /// [`Game::is_flying`], with whether the unit's Alpha has the Flying
+    /// passive told by `passive` (a view works it out once per Alpha).
+    pub(crate) fn flying_given(u: &Unit, passive: impl FnOnce() -> bool) -> bool {
         if Self::has_marker(u, |c| matches!(c, Condition::Grounded)) {
             return false;
         }
-        Self::has_marker(u, |c| matches!(c, Condition::Flying))
-            || self.passive(cat, u, |p| matches!(p, Passive::Flying))
+        Self::has_marker(u, |c| matches!(c, Condition::Flying)) || passive()
     }
 
     pub fn is_rooted(&self, cat: &Catalogue, u: &Unit) -> bool {
@@ -111,9 +116,20 @@ impl Game {
     /// Does this unit hold the relics of its hex? Only non-flying units that
     /// may hold relics, and a unit does hold every relic in its hex.
     pub fn holds_relics(&self, cat: &Catalogue, u: &Unit) -> bool {
+        self.holds_relics_given(u, || self.is_flying(cat, u), || self.is_rooted(cat, u))
+    }
+
+    /// [`Game::holds_relics`], with whether the unit flies and is rooted
+    /// told by `flying` and `rooted`.
+    pub(crate) fn holds_relics_given(
+        &self,
+        u: &Unit,
+        flying: impl FnOnce() -> bool,
+        rooted: impl FnOnce() -> bool,
+    ) -> bool {
         // A unit brought down from the air (Rain Burst) may not take a relic.
         let grounded = Self::has_marker(u, |c| matches!(c, Condition::Grounded));
-        !grounded && !self.is_flying(cat, u) && !self.is_rooted(cat, u) && self.relics_at(u.hex) > 0
+        !grounded && !flying() && !rooted() && self.relics_at(u.hex) > 0
     }
 
     /// Move the relic on `from` one hex, to `to`: refused when every relic
@@ -367,7 +383,11 @@ impl Game {
     /// Armor a unit has left this turn against an attack of `kind`:
     /// (physical, magical).
     pub fn armor_left(&self, cat: &Catalogue, u: &Unit, kind: AttackKind) -> (u32, u32) {
-        let base = self.alpha_of(u).design.armor(cat);
+        Self::armor_left_given(self.alpha_of(u).design.armor(cat), u, kind)
+    }
+
+    /// [`Game::armor_left`] from the armor of the unit's Alpha's cards.
+    pub(crate) fn armor_left_given(base: Armor, u: &Unit, kind: AttackKind) -> (u32, u32) {
         let (mut p, mut m) = (base.physical, base.magical);
         for mk in &u.markers {
             if let Condition::ArmorBonus { physical, magical } = mk.condition {

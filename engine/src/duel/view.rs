@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::{DuelAction, Target};
 use super::alpha::AlphaDesign;
-use super::card::{CardId, Catalogue, Condition, Terrain};
+use super::card::{Armor, AttackKind, CardId, Catalogue, Condition, Passive, Terrain};
 use super::state::*;
 use crate::hex::Hex;
 use crate::{Seat, Viewer};
@@ -98,6 +98,14 @@ pub struct AlphaView {
     pub cubes: Vec<(CardId, u32)>,
 }
 
+/// The armor and the passives a view shows that an Alpha's cards give
+/// each of its units.
+struct AlphaGives {
+    armor: Armor,
+    flying: bool,
+    rooted: bool,
+}
+
 pub(crate) fn view(state: &DuelState, cat: &Catalogue, viewer: Viewer, legal: Vec<DuelAction>) -> DuelView {
     let g = &state.game;
     let hexes = g
@@ -110,21 +118,34 @@ pub(crate) fn view(state: &DuelState, cat: &Catalogue, viewer: Viewer, legal: Ve
             summoning: (0..2u8).find(|s| g.summoning_hexes[*s as usize].contains(&h)),
         })
         .collect();
+    // What each Alpha's cards give its units, looked up once per Alpha
+    // rather than once per unit and question (a view is built for every
+    // receiver of every update).
+    let given: [Vec<AlphaGives>; 2] = std::array::from_fn(|s| {
+        let gives = |a: &Alpha| AlphaGives {
+            armor: a.design.armor(cat),
+            flying: a.design.has_passive(cat, |p| matches!(p, Passive::Flying)),
+            rooted: a.design.has_passive(cat, |p| matches!(p, Passive::Rooted)),
+        };
+        g.players[s].alphas.iter().map(gives).collect()
+    });
     let units = g
         .units
         .iter()
         .map(|u| {
-            let (p, _) = g.armor_left(cat, u, super::card::AttackKind::Melee);
-            let (mp, m) = g.armor_left(cat, u, super::card::AttackKind::Magical);
+            let t = &given[u.owner as usize][u.alpha];
+            let (p, _) = Game::armor_left_given(t.armor, u, AttackKind::Melee);
+            let (mp, m) = Game::armor_left_given(t.armor, u, AttackKind::Magical);
             debug_assert_eq!(p, mp);
+            let flying = Game::flying_given(u, || t.flying);
             UnitView {
                 id: u.id,
                 owner: u.owner,
                 controller: u.controller,
                 alpha: u.alpha,
                 hex: u.hex,
-                flying: g.is_flying(cat, u),
-                holds_relics: g.holds_relics(cat, u),
+                flying,
+                holds_relics: g.holds_relics_given(u, || flying, || t.rooted),
                 armor_left: (p, m),
                 activated: u.activated_turn == Some(g.turn),
                 exposed: u.exposed,
