@@ -45,6 +45,9 @@ const READ_BUFFER: usize = 8 * 1024;
 /// Room messages a connection may have queued before it counts as lagging.
 const OUTBOUND_QUEUE: usize = 1024;
 
+/// Most queued frames written before one flush.
+const WRITE_BATCH: usize = 64;
+
 /// Connection ids for log spans (never the token: it is a password).
 static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
 
@@ -169,7 +172,18 @@ where
                 // socket's buffers are full; its room never waits for it
                 // (it drops a queue that fills), and this bound frees the
                 // connection too.
-                match tokio::time::timeout(write_timeout, sink.send(Message::Text(text))).await {
+                // Frames queued together (an ack and its update, several
+                // updates) go out in one write: one flush per wake-up, not
+                // one per frame.
+                let write = async {
+                    sink.feed(Message::Text(text)).await?;
+                    for _ in 1..WRITE_BATCH {
+                        let Ok(more) = rx.try_recv() else { break };
+                        sink.feed(Message::Text(more)).await?;
+                    }
+                    sink.flush().await
+                };
+                match tokio::time::timeout(write_timeout, write).await {
                     Ok(Ok(())) => {}
                     Ok(Err(_)) => break None,
                     Err(_) => {
