@@ -147,6 +147,22 @@ pub trait Ruleset {
     fn view(state: &Self::State, viewer: Viewer) -> Self::View;
     fn status(state: &Self::State) -> Status;
 
+    /// The board: the part of every view that all viewers see alike and
+    /// that seldom changes (the duel's hexes), as bytes compared from one
+    /// record to the next. When they did not change, an `update` leaves the
+    /// board out of its view ([`Ruleset::view_without_board`]) and the
+    /// client keeps the one it has: most of a duel's update is its board.
+    /// Default: `None`, every view is whole.
+    fn board_key(_state: &Self::State) -> Option<Vec<u8>> {
+        None
+    }
+
+    /// `view` without the board [`Ruleset::board_key`] covers. Default:
+    /// the whole view.
+    fn view_without_board(state: &Self::State, viewer: Viewer) -> Self::View {
+        Self::view(state, viewer)
+    }
+
     /// Write the JSON the stored state hash of each record covers (the
     /// replay audit). Default: the whole state. A game whose state holds
     /// copies of its own earlier states (the duel's rewind checkpoints)

@@ -229,6 +229,9 @@ struct Room<R: Ruleset> {
     subs: Vec<Sub>,
     next_sub: u64,
     commitments: Vec<Commitment>,
+    /// The board as of `seq` ([`Ruleset::board_key`]): an update whose
+    /// board is the same leaves it out, as every receiver has it.
+    board: Option<Vec<u8>>,
     /// How long a timed decision may take in this match: its own turn
     /// timer, else the server's response timer for a live match; `None`:
     /// nothing is timed.
@@ -395,6 +398,7 @@ where
         };
         let timer =
             record.turn_timer_ms.map(Duration::from_millis).or(record.live.then_some(ctx.config.response_timer));
+        let board = R::board_key(&table.state);
         let mut room = Room {
             id,
             timer,
@@ -408,6 +412,7 @@ where
             subs: Vec::new(),
             next_sub: 0,
             commitments,
+            board,
             deadline: None,
             last_active: Instant::now(),
             campaign,

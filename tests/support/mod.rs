@@ -311,7 +311,12 @@ impl Client {
                 let v: Value = serde_json::from_str(&t).unwrap();
                 if v["type"] == "update" {
                     self.seq = v["seq"].as_u64().unwrap();
+                    // An update leaves an unchanged board out: keep ours.
+                    let board = self.view.get("hexes").cloned();
                     self.view = v["view"].clone();
+                    if let (None, Some(board)) = (self.view.get("hexes"), board) {
+                        self.view["hexes"] = board;
+                    }
                 }
                 return v;
             }

@@ -257,12 +257,19 @@ impl App {
                     self.other_game = Some(game);
                 }
             }
-            ServerMsg::Update { seq, seat, events, view, timer_ms, .. } => {
+            ServerMsg::Update { seq, seat, events, mut view, timer_ms, .. } => {
                 self.set_timer(timer_ms);
                 self.seq = Some(seq);
                 if self.other_game.is_some() {
                     self.push_log(format!("move {seq} by seat {seat}"));
                     return;
+                }
+                // An update leaves the board out when it did not change:
+                // the one we have still holds.
+                if let (Some(fields), Some(old)) = (view.as_object_mut(), &self.view) {
+                    if !fields.contains_key("hexes") {
+                        fields.insert("hexes".into(), serde_json::to_value(&old.hexes).expect("hexes serialize"));
+                    }
                 }
                 let parsed = serde_json::from_value::<DuelView>(view.clone()).ok();
                 if events.is_empty() && self.seat != Some(seat) {
@@ -747,6 +754,23 @@ mod tests {
         );
         assert_eq!(app.seq, Some(6));
         assert_eq!(app.log.back().unwrap(), "seat 1 passed");
+    }
+
+    #[test]
+    fn an_update_without_the_board_keeps_the_one_shown() {
+        let mut app = App::new(Catalogue::standard(), String::new(), None);
+        app.on_frame(&welcome());
+        let board = app.view.as_ref().unwrap().hexes.clone();
+        assert!(!board.is_empty());
+        let mut view = serde_json::to_value(board::tests::small_view()).unwrap();
+        view.as_object_mut().unwrap().remove("hexes");
+        app.on_frame(
+            &json!({"type":"update","seq":6,"seat":1,"events":[],
+                    "status":{"status":"waiting","seats":[0]},"view":view})
+            .to_string(),
+        );
+        assert_eq!(app.seq, Some(6));
+        assert_eq!(app.view.as_ref().unwrap().hexes, board, "the board shown before");
     }
 
     #[test]

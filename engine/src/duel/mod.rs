@@ -188,7 +188,21 @@ impl Ruleset for Duel {
             Viewer::Seat(s) => legal::legal_actions(state, cat, s),
             Viewer::Spectator => Vec::new(),
         };
-        view::view(state, cat, viewer, legal)
+        view::view(state, cat, viewer, legal, view::Board::Shown)
+    }
+
+    /// The hexes: their terrain, relics and summoning rows.
+    fn board_key(state: &DuelState) -> Option<Vec<u8>> {
+        Some(view::board_key(&state.game))
+    }
+
+    fn view_without_board(state: &DuelState, viewer: Viewer) -> DuelView {
+        let cat = Catalogue::standard();
+        let legal = match viewer {
+            Viewer::Seat(s) => legal::legal_actions(state, cat, s),
+            Viewer::Spectator => Vec::new(),
+        };
+        view::view(state, cat, viewer, legal, view::Board::Left)
     }
 
     fn status(state: &DuelState) -> Status {

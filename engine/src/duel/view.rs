@@ -23,6 +23,9 @@ pub struct DuelView {
     /// Moments of the current activation a DI may be timed at (0..checkpoints).
     pub checkpoints: usize,
     pub max_points: u32,
+    /// The board. Left out (empty) of an update whose board is the same as
+    /// the previous record's: the client keeps the one it has.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hexes: Vec<HexView>,
     pub units: Vec<UnitView>,
     pub players: Vec<PlayerView>,
@@ -106,18 +109,49 @@ struct AlphaGives {
     rooted: bool,
 }
 
-pub(crate) fn view(state: &DuelState, cat: &Catalogue, viewer: Viewer, legal: Vec<DuelAction>) -> DuelView {
+/// Whether a view carries the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Board {
+    Shown,
+    /// Left out: the receiver has it from the previous record.
+    Left,
+}
+
+fn hex_views(g: &Game) -> impl Iterator<Item = HexView> + '_ {
+    g.grid.iter().map(|(h, t)| HexView {
+        hex: h,
+        terrain: t,
+        relics: g.relics_at(h),
+        summoning: (0..2u8).find(|s| g.summoning_hexes[*s as usize].contains(&h)),
+    })
+}
+
+/// Everything the board of a view shows, as bytes: equal keys, equal
+/// boards.
+pub(crate) fn board_key(g: &Game) -> Vec<u8> {
+    let mut key = Vec::with_capacity(16 * 96);
+    for h in hex_views(g) {
+        key.extend(h.hex.q.to_le_bytes());
+        key.extend(h.hex.r.to_le_bytes());
+        key.push(h.terrain as u8);
+        key.extend((h.relics as u64).to_le_bytes());
+        key.push(h.summoning.map_or(u8::MAX, |s| s));
+    }
+    key
+}
+
+pub(crate) fn view(
+    state: &DuelState,
+    cat: &Catalogue,
+    viewer: Viewer,
+    legal: Vec<DuelAction>,
+    board: Board,
+) -> DuelView {
     let g = &state.game;
-    let hexes = g
-        .grid
-        .iter()
-        .map(|(h, t)| HexView {
-            hex: h,
-            terrain: t,
-            relics: g.relics_at(h),
-            summoning: (0..2u8).find(|s| g.summoning_hexes[*s as usize].contains(&h)),
-        })
-        .collect();
+    let hexes = match board {
+        Board::Shown => hex_views(g).collect(),
+        Board::Left => Vec::new(),
+    };
     // What each Alpha's cards give its units, looked up once per Alpha
     // rather than once per unit and question (a view is built for every
     // receiver of every update).

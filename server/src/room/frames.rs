@@ -45,12 +45,15 @@ where
         // The next timed window opens with this change: its clock goes out
         // in the same update.
         self.arm_timer();
+        let board = R::board_key(&self.table.state);
         let change = Change {
             record,
             published,
             timer_ms: self.timer_ms(),
             control: self.control(record.kind == RecordKind::Hand),
+            board_changed: board.is_none() || board != self.board,
         };
+        self.board = board;
         // Legal actions are listed once per waiting seat, whoever receives
         // them, and each distinct frame is encoded once: every spectator,
         // and every connection of one seat, shares the same bytes.
@@ -213,6 +216,9 @@ pub(super) struct Change<'a, E> {
     pub(super) published: &'a Published<E>,
     pub(super) timer_ms: Option<u64>,
     pub(super) control: Option<Vec<Option<Seat>>>,
+    /// The board differs from the previous record's (or the game has
+    /// none): the views carry it.
+    pub(super) board_changed: bool,
 }
 
 /// The `update` frame of `ServerMsg::Update` for one viewer, serialized
@@ -253,7 +259,7 @@ pub(super) fn update<R: Ruleset>(
         seat: change.record.seat,
         events,
         status: R::status(state),
-        view: R::view(state, viewer),
+        view: if change.board_changed { R::view(state, viewer) } else { R::view_without_board(state, viewer) },
         timer_ms: change.timer_ms,
         sender: change.record.sender,
         taken_back,
@@ -276,7 +282,8 @@ mod tests {
         for (viewer, timer_ms) in [(Viewer::Seat(0), None), (Viewer::Seat(1), Some(1500)), (Viewer::Spectator, None)] {
             let record = ActionRecord::action(3, 0, Value::Null);
             let published = Published::Events(events.clone());
-            let change = Change { record: &record, published: &published, timer_ms, control: None };
+            let change =
+                Change { record: &record, published: &published, timer_ms, control: None, board_changed: true };
             let text = update::<Duel>(&state, viewer, &change, Vec::new());
             let expected = ServerMsg::Update {
                 seq: 3,
@@ -292,6 +299,27 @@ mod tests {
             };
             let parsed: ServerMsg = serde_json::from_str(&text).unwrap();
             assert_eq!(to_value(&parsed), to_value(&expected), "{viewer:?}");
+        }
+    }
+
+    /// A board the same as the previous record's is left out of the view,
+    /// and only the board: the rest of the view is whole.
+    #[test]
+    fn an_unchanged_board_is_left_out_of_the_update() {
+        let state = Duel::start(&DuelOptions::default(), 7).unwrap();
+        let record = ActionRecord::action(3, 0, Value::Null);
+        let published = Published::Events(Vec::new());
+        for board_changed in [true, false] {
+            let change =
+                Change { record: &record, published: &published, timer_ms: None, control: None, board_changed };
+            let text = update::<Duel>(&state, Viewer::Seat(0), &change, Vec::new());
+            let frame: Value = serde_json::from_str(&text).unwrap();
+            let mut whole = to_value(&Duel::view(&state, Viewer::Seat(0)));
+            assert_eq!(frame["view"].get("hexes").is_some(), board_changed);
+            if !board_changed {
+                whole.as_object_mut().unwrap().remove("hexes");
+            }
+            assert_eq!(frame["view"], whole);
         }
     }
 }

@@ -36,6 +36,9 @@ where
         })?;
         out.send(&self.welcome(viewer, seq, &table, None, Vec::new()));
         let mut cache = std::collections::HashMap::new();
+        // Each update leaves the board out as it did when first sent: when
+        // it is the same as after the record before.
+        let mut board = R::board_key(&table.state);
         for a in log.iter().take_while(|a| a.seq <= self.seq) {
             let applied = table.replay(a).map_err(|e| Refusal::Error {
                 code: code::INTERNAL,
@@ -47,11 +50,15 @@ where
             // Only the update that brings the receiver to now has a
             // clock and the legal actions.
             let now = a.seq == self.seq;
+            let after = R::board_key(&table.state);
+            let board_changed = after.is_none() || after != board;
+            board = after;
             let change = Change {
                 record: a,
                 published: &Published::from_applied(applied),
                 timer_ms: if now { timer_ms } else { None },
                 control: (table.handed() || a.kind == RecordKind::Hand).then(|| table.control.clone()),
+                board_changed,
             };
             let legal = if now { self.legal_for(viewer, out.legal, &mut cache) } else { Vec::new() };
             out.send_frame(update::<R>(&table.state, viewer, &change, legal).into());
