@@ -60,7 +60,7 @@ fn replay<R: Ruleset>(log: &MatchLog) -> Result<Verified, String> {
         }
         apply::<R>(&mut state, &mut before, r)?;
         if let Some(stored) = &r.state_hash {
-            let here = hash_like(stored, &state, |buf| R::write_hashed(&state, buf));
+            let here = hash_like(stored, &state, &R::hashed(&state));
             if &here != stored {
                 return Err(format!("seq {}: the state hashes to {here}, the server stored {stored}", r.seq));
             }
@@ -141,7 +141,7 @@ fn apply<R: Ruleset>(state: &mut R::State, before: &mut Vec<(u64, R::State)>, r:
 mod tests {
     use super::*;
     use athlas_engine::duel::{bot::RandomBot, card::Catalogue, DuelAction, DuelOptions};
-    use athlas_protocol::hash::{part_hash, state_hash};
+    use athlas_protocol::hash::{compact_hash, part_hash, state_hash};
     use athlas_protocol::LogCommitment;
     use serde_json::json;
     use sha2::{Digest, Sha256};
@@ -172,11 +172,12 @@ mod tests {
                 kind: "action".into(),
                 action: value,
                 sender: None,
-                // Both forms: the whole state's (logs stored before form 2) and form 2.
-                state_hash: Some(if seq & 1 == 0 {
-                    state_hash(&s)
-                } else {
-                    part_hash(|buf| Duel::write_hashed(&s, buf))
+                // Every form: the whole state's (logs stored before form
+                // 2), form 2 (before form 3) and form 3.
+                state_hash: Some(match seq % 3 {
+                    0 => state_hash(&s),
+                    1 => part_hash(&Duel::hashed(&s)),
+                    _ => compact_hash(&Duel::hashed(&s)),
                 }),
             });
             if let Some(secret) =

@@ -125,6 +125,10 @@ pub trait Ruleset {
     type Event: Clone + Serialize + Visible;
     /// What one seat, or a spectator, may see.
     type View: Serialize;
+    /// See [`Ruleset::hashed`]: `&'a Self::State` for most games.
+    type Hashed<'a>: Serialize
+    where
+        Self: 'a;
     /// Whether [`Ruleset::take_back`] can ever allow one: the server keeps
     /// the state before each action only for games that can.
     const TAKE_BACK: bool = false;
@@ -163,14 +167,13 @@ pub trait Ruleset {
         Self::view(state, viewer)
     }
 
-    /// Write the JSON the stored state hash of each record covers (the
-    /// replay audit). Default: the whole state. A game whose state holds
-    /// copies of its own earlier states (the duel's rewind checkpoints)
-    /// writes it without them: each was the state after an earlier record,
-    /// hashed then, and a rewind to one makes it current and hashed again.
-    fn write_hashed(state: &Self::State, out: &mut Vec<u8>) {
-        serde_json::to_writer(out, state).expect("engine states serialize");
-    }
+    /// What the stored state hash of each record covers (the replay
+    /// audit): the state itself, or, for a game whose state holds copies
+    /// of its own earlier states (the duel's rewind checkpoints), the state
+    /// without them: each was the state after an earlier record, hashed
+    /// then, and a rewind to one makes it current and hashed again. How it
+    /// is written and hashed is the protocol's (`athlas_protocol::hash`).
+    fn hashed(state: &Self::State) -> Self::Hashed<'_>;
 
     /// The secret a seat has locked in (hidden stacks), once it is locked.
     /// The server commits to it with a salted hash when it first appears and

@@ -1,12 +1,13 @@
 //! `record_hash_duel`, `record_hash_divinity`: the hash every stored record
-//! carries (`athlas_server::audit::record_hash`: SHA-256 of the JSON the
-//! ruleset's `write_hashed` writes), on the middle position of each game's
-//! first recorded golden game, which is what a room pays per action on top
-//! of the rules; `state_hash_duel`, `state_hash_divinity`: the whole state's
-//! hash, what records were stored with before.
+//! carries (`athlas_server::audit::record_hash`, form 3: SHA-256 of what the
+//! ruleset hashes in the compact encoding), on the middle position of each
+//! game's first recorded golden game, which is what a room pays per action
+//! on top of the rules; `json_record_hash_*`: the same part as JSON (form
+//! 2, what records were stored with before); `state_hash_*`: the whole
+//! state's JSON (the bare form, before that).
 
 use athlas_engine::{divinity::Divinity, duel::Duel, Ruleset, Seat};
-use athlas_server::audit::{record_hash, state_hash};
+use athlas_server::audit::{part_hash, record_hash, state_hash};
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde::Deserialize;
 
@@ -41,6 +42,8 @@ fn bench(c: &mut Criterion) {
     );
     c.bench_function("record_hash_duel", |b| b.iter(|| record_hash::<Duel>(&duel)));
     c.bench_function("record_hash_divinity", |b| b.iter(|| record_hash::<Divinity>(&divinity)));
+    c.bench_function("json_record_hash_duel", |b| b.iter(|| part_hash(&Duel::hashed(&duel))));
+    c.bench_function("json_record_hash_divinity", |b| b.iter(|| part_hash(&Divinity::hashed(&divinity))));
     c.bench_function("state_hash_duel", |b| b.iter(|| state_hash(&duel)));
     c.bench_function("state_hash_divinity", |b| b.iter(|| state_hash(&divinity)));
 }

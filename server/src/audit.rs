@@ -18,12 +18,13 @@ use crate::{
 
 /// The hashes stored records carry (one definition, shared with the
 /// clients that verify a published log).
-pub use athlas_protocol::hash::{hash_like, part_hash, state_hash};
+pub use athlas_protocol::hash::{compact_hash, hash_like, part_hash, state_hash};
 
-/// The hash a record is stored with now: form 2, over what the ruleset's
-/// `write_hashed` writes (the duel's state less its rewind checkpoints).
+/// The hash a record is stored with now: form 3, over what the ruleset
+/// hashes (the duel's state less its rewind checkpoints) in the compact
+/// encoding.
 pub fn record_hash<R: athlas_engine::Ruleset>(state: &R::State) -> String {
-    part_hash(|buf| R::write_hashed(state, buf))
+    compact_hash(&R::hashed(state))
 }
 
 /// What the audit found for one match.
@@ -99,7 +100,7 @@ pub async fn audit_match<R: crate::room::Hosted>(store: &Store, record: &MatchRe
         }
         records += 1;
         if let Some(stored) = stored {
-            let now = hash_like(stored, &table.state, |buf| R::write_hashed(&table.state, buf));
+            let now = hash_like(stored, &table.state, &R::hashed(&table.state));
             if &now != stored {
                 return diverged(a.seq, format!("state hash {} stored, {} replayed", short(stored), short(&now)));
             }
@@ -195,7 +196,7 @@ mod tests {
     #[test]
     fn a_record_hash_leaves_out_the_duels_rewind_checkpoints_but_counts_them() {
         let a = Duel::start(&DuelOptions::default(), 7).unwrap();
-        assert!(record_hash::<Duel>(&a).starts_with("2:"));
+        assert!(record_hash::<Duel>(&a).starts_with("3:"));
         assert_ne!(record_hash::<Duel>(&a)[2..], state_hash(&a));
         let mut b = a.clone();
         b.checkpoints.push(std::sync::Arc::new(a.game.clone()));
@@ -212,9 +213,10 @@ mod tests {
         d.game.turn += 1;
         assert_ne!(record_hash::<Duel>(&b), record_hash::<Duel>(&d));
         // A stored hash is recomputed in its own form.
-        for stored in [record_hash::<Duel>(&b), state_hash(&b)] {
-            assert_eq!(hash_like(&stored, &b, |buf| Duel::write_hashed(&b, buf)), stored);
+        for stored in [record_hash::<Duel>(&b), part_hash(&Duel::hashed(&b)), state_hash(&b)] {
+            assert_eq!(hash_like(&stored, &b, &Duel::hashed(&b)), stored);
         }
+        assert!(part_hash(&Duel::hashed(&b)).starts_with("2:"));
     }
 
     #[test]

@@ -323,6 +323,7 @@ fn act(
 
 impl Ruleset for Divinity {
     const GAME: &'static str = "divinity";
+    type Hashed<'a> = &'a DivinityState;
     /// 2 (issue 11): allies' Source rerolls, a downed Origin's AP and Rest
     /// turn, the AP cap mid-turn, Rest steps in order, downed Origins' auras
     /// and keywords, minion routes and bonus-die keywords changed what a
@@ -346,6 +347,10 @@ impl Ruleset for Divinity {
 
     fn apply(state: &mut DivinityState, seat: Seat, action: A) -> Result<Vec<DivinityEvent>, RuleError> {
         Divinity::apply_with(Catalogue::standard(), state, seat, action)
+    }
+
+    fn hashed(state: &DivinityState) -> &DivinityState {
+        state
     }
 
     fn view(state: &DivinityState, viewer: Viewer) -> DivinityView {

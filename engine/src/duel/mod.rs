@@ -78,6 +78,19 @@ impl Duel {
     }
 }
 
+/// What a duel record's state hash covers: the state with the number of
+/// its rewind checkpoints in their place ([`Ruleset::hashed`]).
+#[derive(serde::Serialize)]
+pub struct Hashed<'a> {
+    options: &'a DuelOptions,
+    rng: &'a crate::rng::GameRng,
+    game: &'a state::Game,
+    checkpoints: usize,
+    pending: &'a Option<state::PendingDi>,
+    window: &'a Option<Seat>,
+    draw_offer: &'a Option<Seat>,
+}
+
 impl Ruleset for Duel {
     const GAME: &'static str = "duel";
     const RULES_VERSION: u32 = 2;
@@ -88,6 +101,7 @@ impl Ruleset for Duel {
     type Action = DuelAction;
     type Event = DuelEvent;
     type View = DuelView;
+    type Hashed<'a> = Hashed<'a>;
     const LEGAL_IN_VIEW: bool = true;
 
     fn seats(_: &DuelOptions) -> usize {
@@ -97,21 +111,10 @@ impl Ruleset for Duel {
     /// The state without its rewind checkpoints (half its JSON): each is
     /// the game as an earlier record left it, hashed with that record.
     /// Their number is kept, so a rewind point won or lost still shows.
-    fn write_hashed(state: &DuelState, out: &mut Vec<u8>) {
+    fn hashed(state: &DuelState) -> Hashed<'_> {
         // Destructured, so a field added to the state is added here too.
         let DuelState { options, rng, game, checkpoints, pending, window, draw_offer } = state;
-        #[derive(serde::Serialize)]
-        struct Hashed<'a> {
-            options: &'a DuelOptions,
-            rng: &'a crate::rng::GameRng,
-            game: &'a state::Game,
-            checkpoints: usize,
-            pending: &'a Option<state::PendingDi>,
-            window: &'a Option<Seat>,
-            draw_offer: &'a Option<Seat>,
-        }
-        let hashed = Hashed { options, rng, game, checkpoints: checkpoints.len(), pending, window, draw_offer };
-        serde_json::to_writer(out, &hashed).expect("duel states serialize");
+        Hashed { options, rng, game, checkpoints: checkpoints.len(), pending, window, draw_offer }
     }
 
     fn start(options: &DuelOptions, seed: u64) -> Result<DuelState, SetupError> {

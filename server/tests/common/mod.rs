@@ -88,6 +88,11 @@ impl Ruleset for Nim {
     type Action = NimAction;
     type Event = NimEvent;
     type View = NimView;
+    type Hashed<'a> = &'a NimState;
+
+    fn hashed(state: &NimState) -> &NimState {
+        state
+    }
 
     fn seats(_: &NimOptions) -> usize {
         2

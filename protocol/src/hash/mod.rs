@@ -1,0 +1,113 @@
+//! The state hash every stored record carries: hex SHA-256 of the JSON of
+//! the engine state after it. The server computes it as it stores a record
+//! and `athlas-server audit` checks it; `athlas verify` checks a published
+//! log against it: one definition for all of them, so they cannot drift.
+//!
+//! Three forms, told apart by their text:
+//! - `3:` + hex: over what the ruleset hashes (`Ruleset::hashed`: the state
+//!   less the copies of earlier states it may hold) in the compact encoding
+//!   of [`compact`]; what records are stored with now;
+//! - `2:` + hex: over the JSON of the same (records stored before form 3);
+//! - bare hex: over the JSON of the whole state (records stored before form 2).
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+pub mod compact;
+
+/// The prefix of form 2.
+pub const PART_FORM: &str = "2:";
+
+/// The prefix of form 3.
+pub const COMPACT_FORM: &str = "3:";
+
+/// Hex SHA-256 of what `write` writes. It writes into a buffer kept per
+/// thread, hashed in one call: feeding the hasher serde's many small
+/// writes costs more than the copy.
+pub fn hash_written(write: impl FnOnce(&mut Vec<u8>)) -> String {
+    thread_local! {
+        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUF.with(|buf| {
+        let mut buf = buf.borrow_mut();
+        buf.clear();
+        write(&mut buf);
+        let digest = Sha256::digest(&buf[..]);
+        // A buffer grown by one huge state is not kept forever.
+        if buf.capacity() > 1 << 20 {
+            *buf = Vec::new();
+        }
+        hex::encode(digest)
+    })
+}
+
+/// Hex SHA-256 of the JSON of `state`, the whole of it (the bare form).
+/// The engine's states serialize deterministically (ordered maps, fixed
+/// field order).
+pub fn state_hash<S: Serialize>(state: &S) -> String {
+    hash_written(|buf| serde_json::to_writer(buf, state).expect("engine states serialize"))
+}
+
+/// Form 2: over the JSON of `hashed` (what the ruleset hashes of a state).
+pub fn part_hash<H: Serialize + ?Sized>(hashed: &H) -> String {
+    let json = |buf: &mut Vec<u8>| serde_json::to_writer(buf, hashed).expect("engine states serialize");
+    format!("{PART_FORM}{}", hash_written(json))
+}
+
+/// Form 3: over `hashed` in the compact encoding.
+pub fn compact_hash<H: Serialize + ?Sized>(hashed: &H) -> String {
+    format!("{COMPACT_FORM}{}", hash_written(|buf| compact::write(buf, hashed)))
+}
+
+/// What `state` (of which the ruleset hashes `hashed`) hashes to in the
+/// form `stored` is written in, to compare with it: a log keeps the hashes
+/// it was stored with, whichever form.
+pub fn hash_like<S: Serialize, H: Serialize + ?Sized>(stored: &str, state: &S, hashed: &H) -> String {
+    if stored.starts_with(COMPACT_FORM) {
+        compact_hash(hashed)
+    } else if stored.starts_with(PART_FORM) {
+        part_hash(hashed)
+    } else {
+        state_hash(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hash_is_sha256_of_the_json() {
+        // sha256("{\"a\":1}")
+        assert_eq!(
+            state_hash(&serde_json::json!({"a": 1})),
+            "015abd7f5cc57a2dd94b7590f04ad8084273905ee33ec5cebeae62276a97f862"
+        );
+        assert_ne!(state_hash(&serde_json::json!({"a": 2})), state_hash(&serde_json::json!({"a": 1})));
+    }
+
+    #[test]
+    fn a_stored_hash_is_recomputed_in_its_own_form() {
+        let state = serde_json::json!({"a": 1, "copies": [{"a": 0}]});
+        let part = serde_json::json!({"a": 1});
+        // Form 2 hashes the part's JSON only: here the same bytes as {"a":1}.
+        let stored = part_hash(&part);
+        assert_eq!(stored, "2:015abd7f5cc57a2dd94b7590f04ad8084273905ee33ec5cebeae62276a97f862");
+        assert_eq!(hash_like(&stored, &state, &part), stored);
+        // Form 3 hashes the part in the compact encoding: a map of one
+        // entry, "a" (length 1) to the unsigned 1, then the end.
+        let compact = compact_hash(&part);
+        let mut bytes = vec![1];
+        bytes.extend(1u64.to_le_bytes());
+        bytes.push(b'a');
+        bytes.extend(1u64.to_le_bytes());
+        bytes.push(0);
+        assert_eq!(compact, format!("3:{}", hex::encode(Sha256::digest(&bytes))));
+        assert_eq!(hash_like(&compact, &state, &part), compact);
+        // A bare hash stored before form 2 is the whole state's.
+        let old = state_hash(&state);
+        assert_eq!(hash_like(&old, &state, &part), old);
+        assert_ne!(hash_like(&old, &state, &part), hash_like(&stored, &state, &part));
+        assert_ne!(compact[2..], stored[2..]);
+    }
+}
