@@ -800,7 +800,8 @@ where
         };
         let every = self.ctx.config.snapshot_every;
         #[allow(clippy::manual_is_multiple_of)] // is_multiple_of is newer than our rust-version
-        let snapshot = (every > 0 && seq % every == 0).then(|| to_value(&self.table.state));
+        let snapshot = (every > 0 && seq % every == 0)
+            .then(|| serde_json::to_string(&self.table.state).expect("engine states serialize"));
         let stored = match campaign {
             Ok(campaign) => {
                 let append = Append {

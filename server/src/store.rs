@@ -446,6 +446,19 @@ impl Store {
         }
     }
 
+    /// [`Store::sql`] of a statement whose parameters are `$1`, `$2`, …
+    /// each once and in that order (the multi-row writes): on SQLite they
+    /// become anonymous `?`. SQLite looks a numbered parameter's name up by
+    /// scanning all of them, and sqlx asks for every parameter's name: with
+    /// hundreds of parameters a statement, that scan cost more than the
+    /// insert.
+    fn sql_in_order<'a>(&self, sql: &'a str) -> Cow<'a, str> {
+        match self.backend {
+            Backend::Postgres(_) => Cow::Borrowed(sql),
+            Backend::Sqlite(_) => Cow::Owned(anonymous_params(&self.sql(sql))),
+        }
+    }
+
     /// Is the database answering?
     ///
     /// # Errors
@@ -785,9 +798,40 @@ const MATCH_SEATS: SeatTables = SeatTables {
     when_full: Some("UPDATE matches SET status = $2 WHERE id = $1::uuid AND status = $3"),
 };
 
+/// `sql` with each `$N` made an anonymous `?`: for parameters numbered
+/// 1, 2, … in order of appearance, the same statement.
+fn anonymous_params(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut chars = sql.chars().peekable();
+    let mut expected = 1u32;
+    while let Some(c) = chars.next() {
+        if c == '$' && chars.peek().is_some_and(char::is_ascii_digit) {
+            let mut n = 0u32;
+            while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                n = n * 10 + d;
+                chars.next();
+            }
+            debug_assert_eq!(n, expected, "parameters in order: {sql}");
+            expected += 1;
+            out.push('?');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbered_parameters_in_order_become_anonymous() {
+        assert_eq!(
+            anonymous_params("VALUES ($1, CAST($2 AS BIGINT), $3), ($4, $5, $6)"),
+            "VALUES (?, CAST(? AS BIGINT), ?), (?, ?, ?)"
+        );
+    }
 
     /// serde, `Display` and `FromStr` spell a status as the stored strings.
     #[test]

@@ -81,7 +81,7 @@ async fn suite(store: &Store) {
     assert_eq!(store.get_match(m.id).await.unwrap().unwrap().seq, 2);
     let mut third = append(m.id, 3);
     third.commitments = vec![Commitment { seat: 1, hash: "ab".into(), salt: "cd".into(), seq: 3 }];
-    third.snapshot = Some(json!({"pile": 1}));
+    third.snapshot = Some(json!({"pile": 1}).to_string());
     third.outcome = Some(json!({"result": "win", "seat": 1}));
     // Group commit: actions of two matches in one transaction.
     let other = new_match("CODE0002", "hash-o");

@@ -83,8 +83,10 @@ pub struct Append {
     /// The engine's status after this action (whose move it is), kept on
     /// the match row for the lobby.
     pub standing: Option<Value>,
-    /// A snapshot of the state after this action, now and then.
-    pub snapshot: Option<Value>,
+    /// A snapshot of the state after this action, now and then: its JSON
+    /// text (written straight from the state; a `Value` tree of a whole
+    /// duel state cost more than the rest of the action).
+    pub snapshot: Option<String>,
     /// Set when this action finished a match of a campaign: the campaign's
     /// new state, written in the same transaction (both or neither).
     pub campaign: Option<CampaignUpdate>,
@@ -167,7 +169,7 @@ impl Store {
                 let (chunk, tail) = rest.split_at(n);
                 rest = tail;
                 let (seq_sql, action_sql) = (seq_moves_sql(n), action_rows_sql(n));
-                let (q_seq, q_action) = (self.sql(&seq_sql), self.sql(&action_sql));
+                let (q_seq, q_action) = (self.sql_in_order(&seq_sql), self.sql_in_order(&action_sql));
                 let mut moves = sqlx::query(&q_seq);
                 let mut rows = sqlx::query(&q_action);
                 for a in chunk {
@@ -198,7 +200,7 @@ impl Store {
                         .await?;
                 }
                 if let Some(state) = &a.snapshot {
-                    sqlx::query(&q_snap).bind(&id).bind(seq).bind(state.to_string()).execute(&mut *tx).await?;
+                    sqlx::query(&q_snap).bind(&id).bind(seq).bind(state.as_str()).execute(&mut *tx).await?;
                 }
                 // A campaign's new state goes with the action that ended its
                 // match; a new match is started by the lobby, never here.
