@@ -11,12 +11,12 @@
 //! | value | bytes |
 //! |---|---|
 //! | `bool` | `0` or `1` |
-//! | signed integer (`i8`…`i64`) | as `i64`, 8 bytes little-endian |
-//! | unsigned integer (`u8`…`u64`) | as `u64`, 8 bytes little-endian |
+//! | unsigned integer (`u8`…`u64`) | LEB128: 7 bits a byte, low first, the top bit set on all but the last |
+//! | signed integer (`i8`…`i64`) | zigzag (`0, -1, 1, -2, …` as `0, 1, 2, 3, …`), then LEB128 |
 //! | `i128` / `u128` | 16 bytes little-endian |
 //! | `f32` / `f64` | the bits of the `f64`, 8 bytes little-endian |
-//! | `char` | as `u32`, 4 bytes little-endian |
-//! | string, bytes | the length as `u64` (8 bytes LE), then the bytes |
+//! | `char` | as `u32`, LEB128 |
+//! | string, bytes | the length, LEB128, then the bytes |
 //! | `None` / `Some(v)` | `0` / `1` then `v` |
 //! | unit, unit struct | nothing |
 //! | sequence, map | each element (a map's key, then its value) after a `1`; a `0` ends it |
@@ -63,11 +63,15 @@ const END: u8 = 0;
 
 impl Compact<'_> {
     fn int(&mut self, v: i64) {
-        self.out.extend_from_slice(&v.to_le_bytes());
+        self.uint(((v << 1) ^ (v >> 63)) as u64);
     }
 
-    fn uint(&mut self, v: u64) {
-        self.out.extend_from_slice(&v.to_le_bytes());
+    fn uint(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.out.push(v as u8);
     }
 
     fn bytes(&mut self, v: &[u8]) {
@@ -135,11 +139,11 @@ impl<'a, 'b> ser::Serializer for &'a mut Compact<'b> {
         self.serialize_f64(v.into())
     }
     fn serialize_f64(self, v: f64) -> Result<(), Error> {
-        self.uint(v.to_bits());
+        self.out.extend_from_slice(&v.to_bits().to_le_bytes());
         Ok(())
     }
     fn serialize_char(self, v: char) -> Result<(), Error> {
-        self.out.extend_from_slice(&u32::from(v).to_le_bytes());
+        self.uint(u32::from(v).into());
         Ok(())
     }
     fn serialize_str(self, v: &str) -> Result<(), Error> {
@@ -305,19 +309,17 @@ mod tests {
 
     #[test]
     fn each_value_is_written_as_the_table_says() {
-        let le = |v: u64| v.to_le_bytes().to_vec();
-        let unit = Unit { id: 7, note: None, kind: Kind::Warrior };
-        let mut want = vec![1];
-        want.extend(le(7));
-        want.push(0); // `note` skipped
-        want.push(1);
-        want.extend(le(7));
-        want.extend(b"warrior");
+        let unit = Unit { id: 300, note: None, kind: Kind::Warrior };
+        // id: 300 = 0b10_0101100 in two LEB128 bytes; `note` skipped; the
+        // variant's name, 7 bytes long.
+        let want = [&[1, 0b1010_1100, 0b10, 0, 1, 7][..], b"warrior"].concat();
         assert_eq!(compact(&unit), want);
         assert_eq!(compact(&vec![Some(false), None, Some(true)]), [1, 1, 0, 1, 0, 1, 1, 1, 0]);
-        assert_eq!(compact(&(true, -1i32)), [vec![1], le(u64::MAX)].concat());
+        // Zigzag: -1 is 1, 1 is 2, i64::MIN is u64::MAX (ten bytes).
+        assert_eq!(compact(&(true, -1i32, 1i8)), [1, 1, 2]);
+        assert_eq!(compact(&i64::MIN), [&[0xff; 9][..], &[1]].concat());
         let map = BTreeMap::from([("a", 1u8)]);
-        assert_eq!(compact(&map), [vec![1], le(1), b"a".to_vec(), le(1), vec![0]].concat());
+        assert_eq!(compact(&map), [1, 1, b'a', 1, 0]);
     }
 
     #[test]

@@ -97,12 +97,7 @@ mod tests {
         // Form 3 hashes the part in the compact encoding: a map of one
         // entry, "a" (length 1) to the unsigned 1, then the end.
         let compact = compact_hash(&part);
-        let mut bytes = vec![1];
-        bytes.extend(1u64.to_le_bytes());
-        bytes.push(b'a');
-        bytes.extend(1u64.to_le_bytes());
-        bytes.push(0);
-        assert_eq!(compact, format!("3:{}", hex::encode(Sha256::digest(&bytes))));
+        assert_eq!(compact, format!("3:{}", hex::encode(Sha256::digest([1, 1, b'a', 1, 0]))));
         assert_eq!(hash_like(&compact, &state, &part), compact);
         // A bare hash stored before form 2 is the whole state's.
         let old = state_hash(&state);
