@@ -131,7 +131,9 @@ fn targets_for(
 enum Candidates {
     /// Every one: the oracle's list.
     All,
-    /// Without the powers the unit cannot pay for (no target could pass).
+    /// Without the powers the unit cannot pay for (no target could pass),
+    /// the Alphas the player cannot pay for and the hexes that hold a unit
+    /// (no summon there could pass: each refusal would also word a message).
     Payable,
 }
 
@@ -174,13 +176,17 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat, which: Candidates)
         v.push(DuelAction::EndActivations);
         v.push(DuelAction::EndTurn);
         for (i, a) in g.players[seat as usize].alphas.iter().enumerate() {
+            let payable = which == Candidates::All || g.can_pay(seat, a.cost, g.max_points);
+            if !payable {
+                continue;
+            }
             let hexes: Vec<Hex> = if g.deploys_anywhere(cat, seat, i) {
                 g.grid.hexes().collect()
             } else {
                 g.summoning_hexes[seat as usize].clone()
             };
-            let _ = a;
-            v.extend(hexes.into_iter().map(|hex| DuelAction::Summon { alpha: i, hex, figure: None }));
+            let free = |h: &Hex| which == Candidates::All || g.unit_at(*h).is_none();
+            v.extend(hexes.into_iter().filter(free).map(|hex| DuelAction::Summon { alpha: i, hex, figure: None }));
         }
         v.extend(g.units.iter().filter(|u| u.controller == seat).map(|u| DuelAction::Activate { unit: u.id }));
         if let Some(act) = g.activation.as_ref().filter(|a| !a.ended) {
