@@ -127,16 +127,26 @@ fn hex_views(g: &Game) -> impl Iterator<Item = HexView> + '_ {
 }
 
 /// Everything the board of a view shows, as bytes: equal keys, equal
-/// boards.
+/// boards. Every room keeps one between records, so it is small: each
+/// number as LEB128 (coordinates zigzagged), a few bytes a hex.
 pub(crate) fn board_key(g: &Game) -> Vec<u8> {
-    let mut key = Vec::with_capacity(16 * 96);
+    fn number(key: &mut Vec<u8>, mut v: u64) {
+        while v >= 0x80 {
+            key.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        key.push(v as u8);
+    }
+    let zigzag = |v: i32| u64::from(((v << 1) ^ (v >> 31)) as u32);
+    let mut key = Vec::with_capacity(8 * g.grid.hexes().count());
     for h in hex_views(g) {
-        key.extend(h.hex.q.to_le_bytes());
-        key.extend(h.hex.r.to_le_bytes());
+        number(&mut key, zigzag(h.hex.q));
+        number(&mut key, zigzag(h.hex.r));
         key.push(h.terrain as u8);
-        key.extend((h.relics as u64).to_le_bytes());
+        number(&mut key, h.relics as u64);
         key.push(h.summoning.map_or(u8::MAX, |s| s));
     }
+    key.shrink_to_fit();
     key
 }
 
@@ -249,5 +259,40 @@ pub(crate) fn view(
             crate::Status::Finished(_) => Vec::new(),
         },
         legal,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::duel::{Duel, DuelOptions};
+    use crate::Ruleset;
+
+    /// The board key changes with everything the board shows, and only
+    /// with that; a view without the board is the whole view less its hexes.
+    #[test]
+    fn the_board_key_follows_what_the_board_shows() {
+        let s = Duel::start(&DuelOptions::default(), 3).unwrap();
+        let key = |s: &DuelState| Duel::board_key(s).unwrap();
+        let mut same = s.clone();
+        same.game.turn += 5;
+        assert_eq!(key(&same), key(&s), "the turn is not on the board");
+        let mut relic = s.clone();
+        let from = relic.game.relics[0].hex;
+        relic.game.relics[0].hex = Hex::new(from.q + 1, from.r);
+        assert_ne!(key(&relic), key(&s), "a relic moved");
+        let mut terrain = s.clone();
+        let (h, t) = terrain.game.grid.iter().next().unwrap();
+        terrain.game.grid.set(h, if t == Terrain::Water { Terrain::Hill } else { Terrain::Water });
+        assert_ne!(key(&terrain), key(&s), "a hex's terrain changed");
+        let mut row = s.clone();
+        row.game.summoning_hexes[0].pop();
+        assert_ne!(key(&row), key(&s), "a summoning row changed");
+
+        let whole = Duel::view(&s, Viewer::Seat(0));
+        let mut without = Duel::view_without_board(&s, Viewer::Seat(0));
+        assert!(without.hexes.is_empty() && !whole.hexes.is_empty());
+        without.hexes = whole.hexes.clone();
+        assert_eq!(without, whole);
     }
 }
