@@ -23,6 +23,15 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 # CPU seconds (utime + stime, USER_HZ = 100) and RSS (kB) of a process.
 cpu_of() { awk '{ sub(/^.*\) /, ""); print ($12 + $13) / 100 }' "/proc/$1/stat"; }
+# CPU seconds of every local `postgres` process (the durable write's own
+# cost when the store is Postgres on this machine; 0 when there is none).
+pg_cpu() {
+  local t=0 p
+  for p in $(pgrep -x postgres 2>/dev/null); do
+    t=$(awk -v t="$t" '{ sub(/^.*\) /, ""); print t + ($12 + $13) / 100 }' "/proc/$p/stat" 2>/dev/null || echo "$t")
+  done
+  echo "$t"
+}
 rss_of() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 wait_port() { for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; return 1; }
 
@@ -55,10 +64,12 @@ ATHLAS_RATE_PER_SEC=${ATHLAS_RATE_PER_SEC:-200} ATHLAS_RATE_BURST=${ATHLAS_RATE_
   "$TARGET/release/athlas-server" "${ARGS[@]}" >"$WORK/athlas.log" 2>&1 &
 ATHLAS=$!
 wait_port "$ATHLAS_PORT"
+pg0=$(pg_cpu)
 ATHLAS_OUT=$("$TARGET/release/athlas" load --server 127.0.0.1:$ATHLAS_PORT --matches "$MATCHES" --duration "$SECONDS_RUN" 2>/dev/null)
+pg1=$(pg_cpu)
 kill $ATHLAS; wait $ATHLAS 2>/dev/null || true
 
-BGIO_OUT="$BGIO_OUT" ATHLAS_OUT="$ATHLAS_OUT" CPU0=$cpu0 CPU1=$cpu1 BGIO_RSS=$BGIO_RSS STORE=$STORE python3 - <<'PY'
+BGIO_OUT="$BGIO_OUT" ATHLAS_OUT="$ATHLAS_OUT" CPU0=$cpu0 CPU1=$cpu1 PG0=$pg0 PG1=$pg1 BGIO_RSS=$BGIO_RSS STORE=$STORE python3 - <<'PY'
 import json, os, re
 b = json.loads(os.environ["BGIO_OUT"].strip().splitlines()[-1])
 a = os.environ["ATHLAS_OUT"]
@@ -86,6 +97,10 @@ if a_rate and b["moves_per_s"]:
         print(f", {b_cpu_us / a_cpu:.2f}x less server CPU per move")
     else:
         print()
+a_moves = grab(r"actions acked:\s+(\d+)", int)
+pg_s = float(os.environ["PG1"]) - float(os.environ["PG0"])
+if os.environ["STORE"] == "postgres" and a_moves and pg_s > 0:
+    print(f"\n(Postgres' own CPU, local processes: {pg_s * 1e6 / a_moves:.0f} µs per move on top of the server's)")
 print("\n(load generator's own cost, Athlas side)")
 print("\n".join(l for l in a.splitlines() if l.startswith("load CPU")))
 PY
