@@ -38,6 +38,16 @@ use state::*;
 pub struct Duel;
 
 impl Duel {
+    /// `viewer`'s view with its legal actions, with or without the board.
+    fn view_with(state: &DuelState, viewer: Viewer, board: view::Board) -> DuelView {
+        let cat = Catalogue::standard();
+        let legal = match viewer {
+            Viewer::Seat(s) => legal::legal_actions(state, cat, s),
+            Viewer::Spectator => Vec::new(),
+        };
+        view::view(state, cat, viewer, legal, board)
+    }
+
     /// Who must act now.
     pub fn status_of(state: &DuelState) -> Status {
         let g = &state.game;
@@ -186,12 +196,7 @@ impl Ruleset for Duel {
     }
 
     fn view(state: &DuelState, viewer: Viewer) -> DuelView {
-        let cat = Catalogue::standard();
-        let legal = match viewer {
-            Viewer::Seat(s) => legal::legal_actions(state, cat, s),
-            Viewer::Spectator => Vec::new(),
-        };
-        view::view(state, cat, viewer, legal, view::Board::Shown)
+        Duel::view_with(state, viewer, view::Board::Shown)
     }
 
     /// The hexes: their terrain, relics and summoning rows.
@@ -200,12 +205,7 @@ impl Ruleset for Duel {
     }
 
     fn view_without_board(state: &DuelState, viewer: Viewer) -> DuelView {
-        let cat = Catalogue::standard();
-        let legal = match viewer {
-            Viewer::Seat(s) => legal::legal_actions(state, cat, s),
-            Viewer::Spectator => Vec::new(),
-        };
-        view::view(state, cat, viewer, legal, view::Board::Left)
+        Duel::view_with(state, viewer, view::Board::Left)
     }
 
     fn status(state: &DuelState) -> Status {

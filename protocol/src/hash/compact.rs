@@ -80,6 +80,21 @@ impl Compact<'_> {
     }
 }
 
+/// The integer methods of the serializer: each widens its value to the
+/// `i64` or `u64` the encoding writes.
+macro_rules! integers {
+    (int: $($si:ident($st:ty)),*; uint: $($ui:ident($ut:ty)),*;) => {
+        $(fn $si(self, v: $st) -> Result<(), Error> {
+            self.int(v.into());
+            Ok(())
+        })*
+        $(fn $ui(self, v: $ut) -> Result<(), Error> {
+            self.uint(v.into());
+            Ok(())
+        })*
+    };
+}
+
 impl<'a, 'b> ser::Serializer for &'a mut Compact<'b> {
     type Ok = ();
     type Error = Error;
@@ -95,40 +110,12 @@ impl<'a, 'b> ser::Serializer for &'a mut Compact<'b> {
         self.out.push(u8::from(v));
         Ok(())
     }
-    fn serialize_i8(self, v: i8) -> Result<(), Error> {
-        self.int(v.into());
-        Ok(())
-    }
-    fn serialize_i16(self, v: i16) -> Result<(), Error> {
-        self.int(v.into());
-        Ok(())
-    }
-    fn serialize_i32(self, v: i32) -> Result<(), Error> {
-        self.int(v.into());
-        Ok(())
-    }
-    fn serialize_i64(self, v: i64) -> Result<(), Error> {
-        self.int(v);
-        Ok(())
+    integers! {
+        int: serialize_i8(i8), serialize_i16(i16), serialize_i32(i32), serialize_i64(i64);
+        uint: serialize_u8(u8), serialize_u16(u16), serialize_u32(u32), serialize_u64(u64);
     }
     fn serialize_i128(self, v: i128) -> Result<(), Error> {
         self.out.extend_from_slice(&v.to_le_bytes());
-        Ok(())
-    }
-    fn serialize_u8(self, v: u8) -> Result<(), Error> {
-        self.uint(v.into());
-        Ok(())
-    }
-    fn serialize_u16(self, v: u16) -> Result<(), Error> {
-        self.uint(v.into());
-        Ok(())
-    }
-    fn serialize_u32(self, v: u32) -> Result<(), Error> {
-        self.uint(v.into());
-        Ok(())
-    }
-    fn serialize_u64(self, v: u64) -> Result<(), Error> {
-        self.uint(v);
         Ok(())
     }
     fn serialize_u128(self, v: u128) -> Result<(), Error> {

@@ -51,7 +51,7 @@ where
             published,
             timer_ms: self.timer_ms(),
             control: self.control(record.kind == RecordKind::Hand),
-            board_changed: board.is_none() || board != self.board,
+            board_changed: board_changed(&self.board, &board),
         };
         self.board = board;
         // Legal actions are listed once per waiting seat, whoever receives
@@ -191,6 +191,12 @@ where
             }
         }
     }
+}
+
+/// Whether an update's views carry the board: it is not as it was after
+/// the record before (`Ruleset::board_key`), or the game keeps none.
+pub(super) fn board_changed(before: &Option<Vec<u8>>, after: &Option<Vec<u8>>) -> bool {
+    after.is_none() || after != before
 }
 
 /// What a stored record changed, as frames tell it.

@@ -10,7 +10,7 @@ use athlas_engine::{Ruleset, Viewer};
 use athlas_protocol::code;
 
 use super::{
-    frames::{update, Change, Published},
+    frames::{board_changed, update, Change, Published},
     Hosted, Outbound, Refusal, Room,
 };
 use crate::{
@@ -51,7 +51,7 @@ where
             // clock and the legal actions.
             let now = a.seq == self.seq;
             let after = R::board_key(&table.state);
-            let board_changed = after.is_none() || after != board;
+            let board_changed = board_changed(&board, &after);
             board = after;
             let change = Change {
                 record: a,
