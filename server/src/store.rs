@@ -123,7 +123,14 @@ pub struct Store {
 
 #[derive(Clone, Debug)]
 enum Backend {
-    Sqlite(SqlitePool),
+    Sqlite {
+        pool: SqlitePool,
+        /// The action log's own connection (group commits only). SQLite
+        /// drops a connection's page cache whenever another connection
+        /// wrote: commits taking turns on the pool's connections each
+        /// began cold and read the pages they change back from disk.
+        log: SqlitePool,
+    },
     Postgres(PgPool),
 }
 
@@ -132,7 +139,17 @@ enum Backend {
 macro_rules! with_pool {
     ($store:expr, $pool:ident => $body:expr) => {
         match &$store.backend {
-            Backend::Sqlite($pool) => $body,
+            Backend::Sqlite { pool: $pool, .. } => $body,
+            Backend::Postgres($pool) => $body,
+        }
+    };
+}
+
+/// [`with_pool!`] for the group commit: on SQLite, the log's own connection.
+macro_rules! with_log_pool {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match &$store.backend {
+            Backend::Sqlite { log: $pool, .. } => $body,
             Backend::Postgres($pool) => $body,
         }
     };
@@ -388,6 +405,10 @@ impl Store {
             // FULL: an acknowledged action survives a power cut, not only a crash.
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
+            // A multi-row statement inside a transaction keeps the pages it
+            // changes in a statement journal: in memory, not in a temporary
+            // file written and read back through the kernel.
+            .pragma("temp_store", "memory")
             .busy_timeout(Duration::from_secs(10));
         // One connection first creates the file and switches it to WAL alone:
         // several connections doing that at once find the database locked.
@@ -395,28 +416,32 @@ impl Store {
         // A local file: open every connection at start and keep them; there
         // is nothing to recycle or to test before use. (It also means no
         // connection is ever opened later, which paused-clock tests rely on.)
-        let pool = SqlitePoolOptions::new()
-            .max_connections(4)
-            .min_connections(4)
-            .idle_timeout(None)
-            .max_lifetime(None)
-            .test_before_acquire(false)
-            .connect_with(options)
-            .await?;
-        Ok(Store { backend: Backend::Sqlite(pool) })
+        let kept = |n| {
+            SqlitePoolOptions::new()
+                .max_connections(n)
+                .min_connections(n)
+                .idle_timeout(None)
+                .max_lifetime(None)
+                .test_before_acquire(false)
+        };
+        let pool = kept(4).connect_with(options.clone()).await?;
+        // The log's connection keeps the pages a commit changes (the
+        // matches, the action log's index leaves): 16 MiB of cache, not 2.
+        let log = kept(1).connect_with(options.pragma("cache_size", "-16384")).await?;
+        Ok(Store { backend: Backend::Sqlite { pool, log } })
     }
 
     /// `"sqlite"` or `"postgres"`.
     pub fn backend_name(&self) -> &'static str {
         match self.backend {
-            Backend::Sqlite(_) => "sqlite",
+            Backend::Sqlite { .. } => "sqlite",
             Backend::Postgres(_) => "postgres",
         }
     }
 
     async fn migrate(&self) -> Result<()> {
         match &self.backend {
-            Backend::Sqlite(p) => Migrator::new(Embedded(MIGRATIONS_SQLITE)).await?.run(p).await?,
+            Backend::Sqlite { pool: p, .. } => Migrator::new(Embedded(MIGRATIONS_SQLITE)).await?.run(p).await?,
             Backend::Postgres(p) => Migrator::new(Embedded(MIGRATIONS_POSTGRES)).await?.run(p).await?,
         }
         Ok(())
@@ -424,6 +449,9 @@ impl Store {
 
     /// Close the pool, waiting for connections to finish.
     pub async fn close(&self) {
+        if let Backend::Sqlite { log, .. } = &self.backend {
+            log.close().await;
+        }
         with_pool!(self, p => p.close().await)
     }
 
@@ -433,7 +461,7 @@ impl Store {
     /// when another connection committed in between, busy timeout or not.
     fn begin_write(&self) -> &'static str {
         match self.backend {
-            Backend::Sqlite(_) => "BEGIN IMMEDIATE",
+            Backend::Sqlite { .. } => "BEGIN IMMEDIATE",
             Backend::Postgres(_) => "BEGIN",
         }
     }
@@ -442,7 +470,9 @@ impl Store {
     fn sql<'a>(&self, sql: &'a str) -> Cow<'a, str> {
         match self.backend {
             Backend::Postgres(_) => Cow::Borrowed(sql),
-            Backend::Sqlite(_) => Cow::Owned(sql.replace("::uuid", "").replace("::jsonb", "").replace("::text", "")),
+            Backend::Sqlite { .. } => {
+                Cow::Owned(sql.replace("::uuid", "").replace("::jsonb", "").replace("::text", ""))
+            }
         }
     }
 
@@ -455,7 +485,7 @@ impl Store {
     fn sql_in_order<'a>(&self, sql: &'a str) -> Cow<'a, str> {
         match self.backend {
             Backend::Postgres(_) => Cow::Borrowed(sql),
-            Backend::Sqlite(_) => Cow::Owned(anonymous_params(&self.sql(sql))),
+            Backend::Sqlite { .. } => Cow::Owned(anonymous_params(&self.sql(sql))),
         }
     }
 
@@ -477,7 +507,7 @@ impl Store {
         let q = "SELECT COALESCE(MAX(version), 0) FROM _sqlx_migrations WHERE success";
         let applied: i64 = with_pool!(self, p => sqlx::query_scalar(q).fetch_one(p).await)?;
         let known = match self.backend {
-            Backend::Sqlite(_) => MIGRATIONS_SQLITE,
+            Backend::Sqlite { .. } => MIGRATIONS_SQLITE,
             Backend::Postgres(_) => MIGRATIONS_POSTGRES,
         };
         let latest = known.iter().map(|m| m.0).max().unwrap_or(0);
@@ -486,7 +516,7 @@ impl Store {
         }
         // SQLite still reads when its disk is full or its file read-only,
         // so answering is not enough: the file must be able to take writes.
-        if let Backend::Sqlite(p) = &self.backend {
+        if let Backend::Sqlite { pool: p, .. } = &self.backend {
             sqlite_writable(p.connect_options().get_filename()).map_err(StoreError::Unwritable)?;
         }
         Ok(())
@@ -659,7 +689,8 @@ impl Store {
             ))
             .into_owned();
         // SQLite spells string_agg group_concat.
-        let q = if matches!(self.backend, Backend::Sqlite(_)) { q.replace("string_agg(", "group_concat(") } else { q };
+        let q =
+            if matches!(self.backend, Backend::Sqlite { .. }) { q.replace("string_agg(", "group_concat(") } else { q };
         let rows = with_pool!(self, p => {
             let query = sqlx::query(&q);
             let query = match selection {

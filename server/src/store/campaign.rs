@@ -136,7 +136,8 @@ impl Store {
              FROM campaigns c WHERE c.id = $1::uuid",
             )
             .into_owned();
-        let q = if matches!(self.backend, Backend::Sqlite(_)) { q.replace("string_agg(", "group_concat(") } else { q };
+        let q =
+            if matches!(self.backend, Backend::Sqlite { .. }) { q.replace("string_agg(", "group_concat(") } else { q };
         let row = with_pool!(self, p => match sqlx::query(&q).bind(id.to_string()).fetch_optional(p).await? {
             Some(r) => Some((
                 r.try_get::<String, _>("game")?,

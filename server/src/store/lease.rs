@@ -36,7 +36,7 @@ impl Store {
     fn leases(&self) -> Result<&sqlx::PgPool> {
         match &self.backend {
             Backend::Postgres(p) => Ok(p),
-            Backend::Sqlite(_) => Err(StoreError::NoLeases),
+            Backend::Sqlite { .. } => Err(StoreError::NoLeases),
         }
     }
 

@@ -111,7 +111,7 @@ impl Store {
         let q_finish = self.sql("UPDATE matches SET status = $3, outcome = $2::jsonb WHERE id = $1::uuid");
         let q_snap = self.sql("INSERT INTO snapshots (match_id, seq, state) VALUES ($1::uuid, $2, $3::jsonb)");
         // `Some(why)`: refused whole, nothing written.
-        let r: std::result::Result<Option<StoreError>, sqlx::Error> = with_pool!(self, p => async {
+        let r: std::result::Result<Option<StoreError>, sqlx::Error> = with_log_pool!(self, p => async {
             let mut conn = p.acquire().await?;
             let r = async {
             let mut tx = sqlx::Connection::begin_with(&mut *conn, self.begin_write()).await?;
