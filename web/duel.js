@@ -371,7 +371,9 @@ export function duelPage(root, matchId, spectator) {
 
   function unitInfo(v, u) {
     const alpha = v.players[u.owner]?.alphas?.[u.alpha];
-    const conds = (u.conditions ?? []).map((c) => (typeof c === "string" ? c : `${Object.keys(c)[0]} ${JSON.stringify(Object.values(c)[0])}`));
+    // A condition is {"type": name, ...its values}: "attack bonus kind \"melee\" amount 1".
+    const conds = (u.conditions ?? []).map((c) => (typeof c === "string" ? c
+      : [String(c.type).replaceAll("_", " "), ...Object.entries(c).filter(([k]) => k !== "type").map(([k, x]) => `${k} ${JSON.stringify(x)}`)].join(" ")));
     return h("div", { class: "unit-info", "data-test": "unit-info", "data-unit": u.id },
       h("strong", {}, unitName(u.id, v, st.seat)),
       h("div", { class: "stats" }, [

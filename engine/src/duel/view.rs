@@ -66,13 +66,24 @@ pub struct UnitView {
     pub controller: Seat,
     pub alpha: usize,
     pub hex: Hex,
+    // A unit's flags are mostly false and its conditions mostly none: left
+    // out when so (a third of every view's bytes; DUEL.md says so).
+    #[serde(default, skip_serializing_if = "is_false")]
     pub flying: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
     pub holds_relics: bool,
     /// Physical and magical armor left this turn.
     pub armor_left: (u32, u32),
+    #[serde(default, skip_serializing_if = "is_false")]
     pub activated: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
     pub exposed: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Condition>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -294,5 +305,44 @@ mod tests {
         assert!(without.hexes.is_empty() && !whole.hexes.is_empty());
         without.hexes = whole.hexes.clone();
         assert_eq!(without, whole);
+    }
+
+    /// A unit's false flags and empty conditions are left out of its JSON
+    /// and read back as such; set ones are written.
+    #[test]
+    fn a_units_defaults_are_left_out_and_read_back() {
+        let plain = UnitView {
+            id: 1,
+            owner: 0,
+            controller: 0,
+            alpha: 0,
+            hex: Hex::new(0, -5),
+            flying: false,
+            holds_relics: false,
+            armor_left: (1, 0),
+            activated: false,
+            exposed: false,
+            conditions: Vec::new(),
+        };
+        let json = serde_json::to_value(&plain).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"id": 1, "owner": 0, "controller": 0, "alpha": 0, "hex": [0, -5], "armor_left": [1, 0]})
+        );
+        assert_eq!(serde_json::from_value::<UnitView>(json).unwrap(), plain);
+        let set = UnitView {
+            flying: true,
+            holds_relics: true,
+            activated: true,
+            exposed: true,
+            conditions: vec![Condition::Stasis],
+            ..plain
+        };
+        let json = serde_json::to_value(&set).unwrap();
+        for field in ["flying", "holds_relics", "activated", "exposed"] {
+            assert_eq!(json[field], true, "{field}");
+        }
+        assert_eq!(json["conditions"], serde_json::json!([{"type": "stasis"}]));
+        assert_eq!(serde_json::from_value::<UnitView>(json).unwrap(), set);
     }
 }
