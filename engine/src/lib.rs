@@ -14,6 +14,7 @@ pub mod divinity;
 pub mod duel;
 pub mod hex;
 pub mod rng;
+pub mod shared;
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
@@ -165,6 +166,18 @@ pub trait Ruleset {
     /// the whole view.
     fn view_without_board(state: &Self::State, viewer: Viewer) -> Self::View {
         Self::view(state, viewer)
+    }
+
+    /// The views of several viewers of one state, in their order: whole
+    /// when `board`, else as [`Ruleset::view_without_board`]. A game
+    /// builds what they all see alike once and shares it
+    /// ([`shared::Shared`]: its JSON is then written once for all of them).
+    /// Default: each view on its own.
+    fn views(state: &Self::State, viewers: &[Viewer], board: bool) -> Vec<Self::View> {
+        viewers
+            .iter()
+            .map(|v| if board { Self::view(state, *v) } else { Self::view_without_board(state, *v) })
+            .collect()
     }
 
     /// What the stored state hash of each record covers (the replay

@@ -29,6 +29,7 @@ pub use event::DuelEvent;
 pub use state::{DuelOptions, DuelState};
 pub use view::DuelView;
 
+use crate::shared::Shared;
 use crate::{RuleError, Ruleset, Seat, SetupError, Status, Viewer};
 use board::BoardLayout;
 use card::Catalogue;
@@ -41,11 +42,7 @@ impl Duel {
     /// `viewer`'s view with its legal actions, with or without the board.
     fn view_with(state: &DuelState, viewer: Viewer, board: view::Board) -> DuelView {
         let cat = Catalogue::standard();
-        let legal = match viewer {
-            Viewer::Seat(s) => legal::legal_actions(state, cat, s),
-            Viewer::Spectator => Vec::new(),
-        };
-        view::view(state, cat, viewer, legal, board)
+        view::view(state, cat, viewer, board, Shared::new(view::unit_views(&state.game, cat)))
     }
 
     /// Who must act now.
@@ -206,6 +203,14 @@ impl Ruleset for Duel {
 
     fn view_without_board(state: &DuelState, viewer: Viewer) -> DuelView {
         Duel::view_with(state, viewer, view::Board::Left)
+    }
+
+    /// The units are built once and their JSON written once for all.
+    fn views(state: &DuelState, viewers: &[Viewer], board: bool) -> Vec<DuelView> {
+        let cat = Catalogue::standard();
+        let units = Shared::new(view::unit_views(&state.game, cat));
+        let board = if board { view::Board::Shown } else { view::Board::Left };
+        viewers.iter().map(|v| view::view(state, cat, *v, board, units.clone())).collect()
     }
 
     fn status(state: &DuelState) -> Status {

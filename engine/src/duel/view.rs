@@ -9,6 +9,7 @@ use super::alpha::AlphaDesign;
 use super::card::{Armor, AttackKind, CardId, Catalogue, Condition, Passive, Terrain};
 use super::state::*;
 use crate::hex::Hex;
+use crate::shared::Shared;
 use crate::{Seat, Viewer};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -27,7 +28,8 @@ pub struct DuelView {
     /// the previous record's: the client keeps the one it has.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hexes: Vec<HexView>,
-    pub units: Vec<UnitView>,
+    /// The same for every viewer: shared by the views of one record.
+    pub units: Shared<Vec<UnitView>>,
     pub players: Vec<PlayerView>,
     pub active_dis: Vec<ActiveDi>,
     /// A cast DI waiting for an answer: who cast which card.
@@ -161,21 +163,10 @@ pub(crate) fn board_key(g: &Game) -> Vec<u8> {
     key
 }
 
-pub(crate) fn view(
-    state: &DuelState,
-    cat: &Catalogue,
-    viewer: Viewer,
-    legal: Vec<DuelAction>,
-    board: Board,
-) -> DuelView {
-    let g = &state.game;
-    let hexes = match board {
-        Board::Shown => hex_views(g).collect(),
-        Board::Left => Vec::new(),
-    };
+/// The units as every viewer sees them.
+pub(crate) fn unit_views(g: &Game, cat: &Catalogue) -> Vec<UnitView> {
     // What each Alpha's cards give its units, looked up once per Alpha
-    // rather than once per unit and question (a view is built for every
-    // receiver of every update).
+    // rather than once per unit and question.
     let given: [Vec<AlphaGives>; 2] = std::array::from_fn(|s| {
         let gives = |a: &Alpha| AlphaGives {
             armor: a.design.armor(cat),
@@ -184,8 +175,7 @@ pub(crate) fn view(
         };
         g.players[s].alphas.iter().map(gives).collect()
     });
-    let units = g
-        .units
+    g.units
         .iter()
         .map(|u| {
             let t = &given[u.owner as usize][u.alpha];
@@ -207,7 +197,26 @@ pub(crate) fn view(
                 conditions: u.markers.iter().map(|m| m.condition).collect(),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// `viewer`'s view, with the units all viewers share.
+pub(crate) fn view(
+    state: &DuelState,
+    cat: &Catalogue,
+    viewer: Viewer,
+    board: Board,
+    units: Shared<Vec<UnitView>>,
+) -> DuelView {
+    let g = &state.game;
+    let legal = match viewer {
+        Viewer::Seat(s) => super::legal::legal_actions(state, cat, s),
+        Viewer::Spectator => Vec::new(),
+    };
+    let hexes = match board {
+        Board::Shown => hex_views(g).collect(),
+        Board::Left => Vec::new(),
+    };
     let players = (0..2u8)
         .map(|s| {
             let p = &g.players[s as usize];
@@ -305,6 +314,34 @@ mod tests {
         assert!(without.hexes.is_empty() && !whole.hexes.is_empty());
         without.hexes = whole.hexes.clone();
         assert_eq!(without, whole);
+    }
+
+    /// The views of several viewers built together are each what it would
+    /// be alone, JSON included, and share one list of units.
+    #[test]
+    fn views_built_together_share_their_units() {
+        let mut s = Duel::start(&DuelOptions::default(), 5).unwrap();
+        let mut bot = crate::duel::bot::RandomBot::new(5);
+        let cat = Catalogue::standard();
+        let mut applied = 0;
+        while applied < 60 {
+            let Some(seat) = bot.seat_to_act(&s) else { break };
+            let Some(a) = bot.pick(&s, cat, seat) else { break };
+            if Duel::apply(&mut s, seat, a).is_ok() {
+                applied += 1;
+            }
+        }
+        assert!(!s.game.units.is_empty(), "units on the board after 60 actions");
+        let viewers = [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator];
+        for board in [true, false] {
+            let together = Duel::views(&s, &viewers, board);
+            for (v, view) in viewers.iter().zip(&together) {
+                let alone = if board { Duel::view(&s, *v) } else { Duel::view_without_board(&s, *v) };
+                assert_eq!(view, &alone);
+                assert_eq!(serde_json::to_string(view).unwrap(), serde_json::to_string(&alone).unwrap());
+            }
+            assert!(together[0].units.same(&together[1].units) && together[1].units.same(&together[2].units));
+        }
     }
 
     /// A unit's false flags and empty conditions are left out of its JSON

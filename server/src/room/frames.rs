@@ -60,13 +60,23 @@ where
         let mut cache = HashMap::new();
         let mut encoded: Vec<(Viewer, bool, Frame)> = Vec::new();
         let mut lagging = Vec::new();
+        // The views of all receivers built together: what every viewer sees
+        // alike (the duel's units) is built and written to JSON once.
+        let mut viewers: Vec<Viewer> = Vec::new();
+        for s in &self.subs {
+            if !viewers.contains(&s.viewer) {
+                viewers.push(s.viewer);
+            }
+        }
+        let views = R::views(&self.table.state, &viewers, change.board_changed);
         for s in &self.subs {
             let key = (s.viewer, s.out.legal && matches!(s.viewer, Viewer::Seat(_)));
             let frame = match encoded.iter().find(|(v, l, _)| (*v, *l) == key) {
                 Some((_, _, f)) => f.clone(),
                 None => {
                     let legal = self.legal_for(s.viewer, s.out.legal, &mut cache);
-                    let f: Frame = update::<R>(&self.table.state, s.viewer, &change, legal).into();
+                    let view = &views[viewers.iter().position(|v| *v == s.viewer).expect("every receiver's viewer")];
+                    let f: Frame = update_with::<R>(&self.table.state, s.viewer, view, &change, legal).into();
                     encoded.push((key.0, key.1, f.clone()));
                     f
                 }
@@ -236,6 +246,19 @@ pub(super) fn update<R: Ruleset>(
     change: &Change<'_, R::Event>,
     legal: Vec<LegalFor>,
 ) -> String {
+    let view = if change.board_changed { R::view(state, viewer) } else { R::view_without_board(state, viewer) };
+    update_with::<R>(state, viewer, &view, change, legal)
+}
+
+/// [`update`] with `viewer`'s view built already (with the others'
+/// of the same record: [`Ruleset::views`]).
+pub(super) fn update_with<R: Ruleset>(
+    state: &R::State,
+    viewer: Viewer,
+    view: &R::View,
+    change: &Change<'_, R::Event>,
+    legal: Vec<LegalFor>,
+) -> String {
     #[derive(serde::Serialize)]
     #[serde(tag = "type", rename = "update")]
     struct Frame<'a, E, S, V> {
@@ -243,7 +266,7 @@ pub(super) fn update<R: Ruleset>(
         seat: Seat,
         events: Vec<&'a E>,
         status: S,
-        view: V,
+        view: &'a V,
         #[serde(skip_serializing_if = "Option::is_none")]
         timer_ms: Option<u64>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -265,7 +288,7 @@ pub(super) fn update<R: Ruleset>(
         seat: change.record.seat,
         events,
         status: R::status(state),
-        view: if change.board_changed { R::view(state, viewer) } else { R::view_without_board(state, viewer) },
+        view,
         timer_ms: change.timer_ms,
         sender: change.record.sender,
         taken_back,

@@ -1,0 +1,128 @@
+//! [`Shared`]: a part of a view that every viewer of a state sees alike
+//! (the duel's units), built once for all the views of one record and
+//! written to JSON once, however many views carry it.
+//!
+//! Views are sent as JSON (the protocol's only encoding), so the part is
+//! kept as JSON text beside its value once first written: the second
+//! viewer's frame copies those bytes instead of encoding the part again.
+
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, OnceLock};
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::value::RawValue;
+
+/// A value shared by several views, and its JSON once written. Reads as
+/// the value (`Deref`); changing it (`DerefMut`) makes it the caller's own
+/// and forgets the JSON.
+pub struct Shared<T>(Arc<Inner<T>>);
+
+struct Inner<T> {
+    value: T,
+    json: OnceLock<Box<RawValue>>,
+}
+
+impl<T> Shared<T> {
+    pub fn new(value: T) -> Shared<T> {
+        Shared(Arc::new(Inner { value, json: OnceLock::new() }))
+    }
+
+    /// Whether `self` and `other` are the one value (not only equal ones).
+    pub fn same(&self, other: &Shared<T>) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> Deref for Shared<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0.value
+    }
+}
+
+impl<T: Clone> DerefMut for Shared<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        let inner = Arc::make_mut(&mut self.0);
+        inner.json = OnceLock::new();
+        &mut inner.value
+    }
+}
+
+impl<T: Clone> Clone for Inner<T> {
+    fn clone(&self) -> Inner<T> {
+        Inner { value: self.value.clone(), json: OnceLock::new() }
+    }
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Shared<T> {
+        Shared(Arc::clone(&self.0))
+    }
+}
+
+impl<T: PartialEq> PartialEq for Shared<T> {
+    fn eq(&self, other: &Shared<T>) -> bool {
+        self.0.value == other.0.value
+    }
+}
+
+impl<T: Eq> Eq for Shared<T> {}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.value.fmt(f)
+    }
+}
+
+impl<T: Default> Default for Shared<T> {
+    fn default() -> Shared<T> {
+        Shared::new(T::default())
+    }
+}
+
+impl<T: Serialize> Serialize for Shared<T> {
+    /// The value's JSON, written the first time and copied after. (To a
+    /// serializer other than JSON's this is serde_json's raw-value form:
+    /// views have no other encoding.)
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let json = match self.0.json.get() {
+            Some(json) => json,
+            None => {
+                let json = serde_json::value::to_raw_value(&self.0.value).map_err(serde::ser::Error::custom)?;
+                self.0.json.get_or_init(|| json)
+            }
+        };
+        json.serialize(serializer)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Shared<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Shared<T>, D::Error> {
+        T::deserialize(deserializer).map(Shared::new)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn written_once_read_as_its_value_and_changed_as_ones_own() {
+        let a = Shared::new(vec![1, 2, 3]);
+        let b = a.clone();
+        assert!(a.same(&b));
+        assert_eq!(serde_json::to_string(&a).unwrap(), "[1,2,3]");
+        // The second write copies the first's text.
+        assert_eq!(serde_json::to_string(&b).unwrap(), "[1,2,3]");
+        assert_eq!(serde_json::to_value(&b).unwrap(), serde_json::json!([1, 2, 3]));
+        assert_eq!(serde_json::to_string(&serde_json::json!({"x": &a})).unwrap(), r#"{"x":[1,2,3]}"#);
+        let mut c = b.clone();
+        c[0] = 9;
+        assert!(!c.same(&a));
+        assert_eq!(serde_json::to_string(&c).unwrap(), "[9,2,3]", "a change is written anew");
+        assert_eq!(serde_json::to_string(&a).unwrap(), "[1,2,3]", "the others keep theirs");
+        let back: Shared<Vec<i32>> = serde_json::from_str("[9,2,3]").unwrap();
+        assert_eq!(back, c);
+    }
+}
