@@ -2,6 +2,8 @@
 //! middle of a game. `duel_replay`: rebuild a 300-action game from its log.
 //! Targets (DESIGN.md): ≤ 20 µs median and ≤ 10 ms. `duel_view_json`: the
 //! acting seat's view with its legal actions, serialized, as sent per update.
+//! `duel_views_json`: both seats' views of one record built together (the
+//! units built and written once for both), each serialized.
 //! `duel_legal`: the legal actions of both seats (each seat's view lists its
 //! own) at every 10th position of the recorded golden games; one iteration
 //! is all of those calls (their number is printed, to read a per-call time).
@@ -90,6 +92,14 @@ fn benches(c: &mut Criterion) {
     let acting = RandomBot::new(0).seat_to_act(mid).expect("someone acts mid-game");
     c.bench_function("duel_view_json", |b| {
         b.iter(|| serde_json::to_string(&Duel::view(mid, athlas_engine::Viewer::Seat(acting))).unwrap())
+    });
+    // What the room does per record with both seats connected: both
+    // seats' views built together (the units shared), each as JSON.
+    let seats = [athlas_engine::Viewer::Seat(0), athlas_engine::Viewer::Seat(1)];
+    c.bench_function("duel_views_json", |b| {
+        b.iter(|| {
+            Duel::views(mid, &seats, true).iter().map(|v| serde_json::to_string(v).unwrap().len()).sum::<usize>()
+        })
     });
     let positions = golden_positions(10);
     eprintln!("duel_legal: {} calls per iteration", positions.len() * 2);
