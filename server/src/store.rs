@@ -12,7 +12,7 @@
 //! **Architecture Invariant:** `actions` rows are only ever inserted. A room is
 //! rebuilt from the latest snapshot (or the start) plus the actions after it.
 
-use std::{borrow::Cow, path::Path, str::FromStr, time::Duration};
+use std::{borrow::Cow, path::Path, str::FromStr, sync::Arc, time::Duration};
 
 use futures_util::future::BoxFuture;
 use serde_json::Value;
@@ -21,7 +21,9 @@ use sqlx::{
     error::BoxDynError,
     migrate::{Migration, MigrationSource, MigrationType, Migrator},
     postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions},
-    sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous},
+    sqlite::{
+        SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+    },
     Connection as _, Database, Row,
 };
 use uuid::Uuid;
@@ -125,13 +127,37 @@ pub struct Store {
 enum Backend {
     Sqlite {
         pool: SqlitePool,
-        /// The action log's own connection (group commits only). SQLite
-        /// drops a connection's page cache whenever another connection
-        /// wrote: commits taking turns on the pool's connections each
-        /// began cold and read the pages they change back from disk.
-        log: SqlitePool,
+        /// The action log's own connection (group commits only; `None`
+        /// once closed). SQLite drops a connection's page cache whenever
+        /// another connection wrote: commits taking turns on the pool's
+        /// connections each began cold and read the pages they change back
+        /// from disk. Held, not pooled: a pool's acquire waits with a
+        /// timeout for a connection still on its way back from the last
+        /// commit, and a paused test clock runs such timeouts out at once.
+        log: Arc<tokio::sync::Mutex<LogConnection>>,
     },
     Postgres(PgPool),
+}
+
+/// The SQLite log's own connection: opened at start, opened afresh after a
+/// failed write, never again once the store is closed.
+#[derive(Debug)]
+struct LogConnection {
+    conn: Option<SqliteConnection>,
+    options: SqliteConnectOptions,
+    closed: bool,
+}
+
+impl LogConnection {
+    async fn get(&mut self) -> std::result::Result<&mut SqliteConnection, sqlx::Error> {
+        if self.closed {
+            return Err(sqlx::Error::PoolClosed);
+        }
+        if self.conn.is_none() {
+            self.conn = Some(sqlx::ConnectOptions::connect(&self.options).await?);
+        }
+        Ok(self.conn.as_mut().expect("opened above"))
+    }
 }
 
 /// Run `$body` with `$pool` bound to the backend's pool; the body is type
@@ -145,12 +171,38 @@ macro_rules! with_pool {
     };
 }
 
-/// [`with_pool!`] for the group commit: on SQLite, the log's own connection.
-macro_rules! with_log_pool {
-    ($store:expr, $pool:ident => $body:expr) => {
+/// Run the future `$body` with `$conn` bound to a connection for the
+/// group commit: on SQLite the log's own, on Postgres one of the pool's.
+/// After a failed write (SQLite's disk full at COMMIT, say) the connection
+/// may still be inside its transaction, and every later write on it would
+/// fail: it is closed and the next write opens a fresh one.
+macro_rules! with_log_conn {
+    ($store:expr, $conn:ident => $body:expr) => {
         match &$store.backend {
-            Backend::Sqlite { log: $pool, .. } => $body,
-            Backend::Postgres($pool) => $body,
+            Backend::Sqlite { log, .. } => {
+                async {
+                    let mut held = log.lock().await;
+                    let $conn = held.get().await?;
+                    let r = $body.await;
+                    if r.is_err() {
+                        held.conn = None;
+                    }
+                    r
+                }
+                .await
+            }
+            Backend::Postgres(p) => {
+                async {
+                    let mut pooled = p.acquire().await?;
+                    let $conn = &mut *pooled;
+                    let r = $body.await;
+                    if r.is_err() {
+                        pooled.close_on_drop();
+                    }
+                    r
+                }
+                .await
+            }
         }
     };
 }
@@ -416,19 +468,19 @@ impl Store {
         // A local file: open every connection at start and keep them; there
         // is nothing to recycle or to test before use. (It also means no
         // connection is ever opened later, which paused-clock tests rely on.)
-        let kept = |n| {
-            SqlitePoolOptions::new()
-                .max_connections(n)
-                .min_connections(n)
-                .idle_timeout(None)
-                .max_lifetime(None)
-                .test_before_acquire(false)
-        };
-        let pool = kept(4).connect_with(options.clone()).await?;
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .min_connections(4)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .test_before_acquire(false)
+            .connect_with(options.clone())
+            .await?;
         // The log's connection keeps the pages a commit changes (the
         // matches, the action log's index leaves): 16 MiB of cache, not 2.
-        let log = kept(1).connect_with(options.pragma("cache_size", "-16384")).await?;
-        Ok(Store { backend: Backend::Sqlite { pool, log } })
+        let options = options.pragma("cache_size", "-16384");
+        let log = LogConnection { conn: Some(sqlx::ConnectOptions::connect(&options).await?), options, closed: false };
+        Ok(Store { backend: Backend::Sqlite { pool, log: Arc::new(tokio::sync::Mutex::new(log)) } })
     }
 
     /// `"sqlite"` or `"postgres"`.
@@ -450,7 +502,11 @@ impl Store {
     /// Close the pool, waiting for connections to finish.
     pub async fn close(&self) {
         if let Backend::Sqlite { log, .. } = &self.backend {
-            log.close().await;
+            let mut held = log.lock().await;
+            held.closed = true;
+            if let Some(conn) = held.conn.take() {
+                let _ = sqlx::Connection::close(conn).await;
+            }
         }
         with_pool!(self, p => p.close().await)
     }

@@ -111,9 +111,7 @@ impl Store {
         let q_finish = self.sql("UPDATE matches SET status = $3, outcome = $2::jsonb WHERE id = $1::uuid");
         let q_snap = self.sql("INSERT INTO snapshots (match_id, seq, state) VALUES ($1::uuid, $2, $3::jsonb)");
         // `Some(why)`: refused whole, nothing written.
-        let r: std::result::Result<Option<StoreError>, sqlx::Error> = with_log_pool!(self, p => async {
-            let mut conn = p.acquire().await?;
-            let r = async {
+        let r: std::result::Result<Option<StoreError>, sqlx::Error> = with_log_conn!(self, conn => async {
             let mut tx = sqlx::Connection::begin_with(&mut *conn, self.begin_write()).await?;
             // A room that lost its lease writes nothing. The lease row is
             // held until the commit (`FOR SHARE`): a takeover waits for this
@@ -212,16 +210,7 @@ impl Store {
             }
             tx.commit().await?;
             Ok(None)
-            }.await;
-            // A write that failed part-way (SQLite's disk full at COMMIT,
-            // say) can leave the connection inside its transaction, and
-            // every later write on it would fail: the pool opens a fresh
-            // connection instead of reusing this one.
-            if r.is_err() {
-                conn.close_on_drop();
-            }
-            r
-        }.await);
+        });
         match r {
             Ok(None) => Ok(()),
             Ok(Some(e)) => Err(e),
