@@ -6,6 +6,9 @@
 //!
 //! **Architecture Invariant:** `actions` rows are only ever inserted.
 
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
 use serde_json::Value;
 use sqlx::Row;
 use uuid::Uuid;
@@ -166,10 +169,9 @@ impl Store {
                 let n = 1usize << distinct.ilog2();
                 let (chunk, tail) = rest.split_at(n);
                 rest = tail;
-                let (seq_sql, action_sql) = (seq_moves_sql(n), action_rows_sql(n));
-                let (q_seq, q_action) = (self.sql_in_order(&seq_sql), self.sql_in_order(&action_sql));
-                let mut moves = sqlx::query(&q_seq);
-                let mut rows = sqlx::query(&q_action);
+                let statements = self.chunk_statements(n);
+                let mut moves = sqlx::query(&statements.0);
+                let mut rows = sqlx::query(&statements.1);
                 for a in chunk {
                     let id = a.match_id.to_string();
                     let seq = a.action.seq as i64;
@@ -328,6 +330,26 @@ fn to_record((seq, seat, action, kind, sender): RawRecord) -> Result<ActionRecor
         kind: RecordKind::parse(&kind)?,
         sender: sender.map(|s| s as u8),
     })
+}
+
+impl Store {
+    /// The seq moves and the action rows of a chunk of `n` actions, as
+    /// this store's backend takes them: written once per size and backend
+    /// (sizes are powers of two up to the writer's batch, a few of them),
+    /// not for every commit.
+    fn chunk_statements(&self, n: usize) -> Arc<(String, String)> {
+        type Cache = BTreeMap<(bool, usize), Arc<(String, String)>>;
+        static CACHE: Mutex<Cache> = Mutex::new(BTreeMap::new());
+        let key = (matches!(self.backend, Backend::Sqlite { .. }), n);
+        // A panic elsewhere while the lock was held leaves the map whole.
+        let mut cache = CACHE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        Arc::clone(cache.entry(key).or_insert_with(|| {
+            Arc::new((
+                self.sql_in_order(&seq_moves_sql(n)).into_owned(),
+                self.sql_in_order(&action_rows_sql(n)).into_owned(),
+            ))
+        }))
+    }
 }
 
 /// `UPDATE` moving the seq (and standing) of `n` matches, each only from
