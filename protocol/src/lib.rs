@@ -444,6 +444,7 @@ pub struct ErrorBody {
     pub message: String,
 }
 
+pub mod buffer;
 pub mod hash;
 pub mod process;
 

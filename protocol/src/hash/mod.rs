@@ -21,23 +21,13 @@ pub const PART_FORM: &str = "2:";
 /// The prefix of form 3.
 pub const COMPACT_FORM: &str = "3:";
 
-/// Hex SHA-256 of what `write` writes. It writes into a buffer kept per
-/// thread, hashed in one call: feeding the hasher serde's many small
-/// writes costs more than the copy.
+/// Hex SHA-256 of what `write` writes, into this thread's buffer
+/// ([`crate::buffer`]), hashed in one call: feeding the hasher serde's many
+/// small writes costs more than the copy.
 pub fn hash_written(write: impl FnOnce(&mut Vec<u8>)) -> String {
-    thread_local! {
-        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    BUF.with(|buf| {
-        let mut buf = buf.borrow_mut();
-        buf.clear();
-        write(&mut buf);
-        let digest = Sha256::digest(&buf[..]);
-        // A buffer grown by one huge state is not kept forever.
-        if buf.capacity() > 1 << 20 {
-            *buf = Vec::new();
-        }
-        hex::encode(digest)
+    crate::buffer::with_buffer(|buf| {
+        write(buf);
+        hex::encode(Sha256::digest(&buf[..]))
     })
 }
 

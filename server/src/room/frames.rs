@@ -298,23 +298,12 @@ pub(super) fn update_with<R: Ruleset>(
     to_json(&frame)
 }
 
-/// `value`'s JSON, written into a buffer kept per thread and copied out at
-/// its size: a view grows a fresh `String` from 128 bytes through half a
-/// dozen reallocations and copies.
+/// `value`'s JSON, written into this thread's buffer
+/// ([`athlas_protocol::buffer`]) and copied out at its size.
 fn to_json<T: serde::Serialize>(value: &T) -> String {
-    thread_local! {
-        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    BUF.with(|buf| {
-        let mut buf = buf.borrow_mut();
-        buf.clear();
+    athlas_protocol::buffer::with_buffer(|buf| {
         serde_json::to_writer(&mut *buf, value).expect("engine values serialize");
-        let json = String::from_utf8(buf.to_vec()).expect("serde_json writes UTF-8");
-        // A buffer grown by one huge view is not kept forever.
-        if buf.capacity() > 1 << 20 {
-            *buf = Vec::new();
-        }
-        json
+        String::from_utf8(buf.to_vec()).expect("serde_json writes UTF-8")
     })
 }
 
