@@ -13,9 +13,9 @@
 
 use athlas_engine::divinity::{self, DivinityAction, DivinityView};
 use athlas_engine::duel::{bot::RandomBot, card::CardKind, card::Catalogue, DuelAction};
-use serde_json::Value;
+use serde_json::{value::RawValue, Value};
 
-use crate::player::Player;
+use crate::player::{kind_of, legal_value, Legal, Player};
 
 /// How likely an action of this `type` is, relative to the others.
 pub fn weight(kind: &str) -> u32 {
@@ -29,19 +29,15 @@ pub fn weight(kind: &str) -> u32 {
     }
 }
 
-fn kind(a: &Value) -> &str {
-    a.get("type").and_then(Value::as_str).unwrap_or("")
-}
-
 /// Pick one of `legal` by weight, with `below(n)` a uniform draw in `0..n`.
-pub fn weighted_pick(legal: &[Value], below: impl FnOnce(u32) -> u32) -> Option<&Value> {
-    let total: u32 = legal.iter().map(|a| weight(kind(a))).sum();
+pub fn weighted_pick(legal: &[Legal], below: impl FnOnce(u32) -> u32) -> Option<&Legal> {
+    let weights: Vec<u32> = legal.iter().map(|a| weight(&kind_of(a))).collect();
+    let total: u32 = weights.iter().sum();
     if total == 0 {
         return None;
     }
     let mut x = below(total);
-    for a in legal {
-        let w = weight(kind(a));
+    for (a, w) in legal.iter().zip(weights) {
         if x < w {
             return Some(a);
         }
@@ -134,7 +130,7 @@ impl Bot {
 
     /// The party bot's pick for the first seat it finds something legal
     /// for, from the last view; `None` when that view does not read.
-    fn party_pick(&self, choices: &[(athlas_protocol::Seat, &[Value])]) -> Option<(athlas_protocol::Seat, Value)> {
+    fn party_pick(&self, choices: &[(athlas_protocol::Seat, &[Legal])]) -> Option<(athlas_protocol::Seat, Value)> {
         #[derive(serde::Deserialize)]
         struct Framed {
             view: DivinityView,
@@ -143,7 +139,7 @@ impl Bot {
         let cat = divinity::content::Catalogue::standard();
         for (seat, actions) in choices {
             let legal: Vec<DivinityAction> =
-                actions.iter().filter_map(|a| serde_json::from_value(a.clone()).ok()).collect();
+                actions.iter().filter_map(|a| serde_json::from_str(a.get()).ok()).collect();
             if let Some(a) = divinity::bot::choose(cat, &view, *seat, &legal) {
                 return Some((*seat, serde_json::to_value(a).expect("actions serialize")));
             }
@@ -155,7 +151,7 @@ impl Bot {
     /// `p` as in flight), for its own seat or one handed to it.
     pub fn act(&mut self, p: &mut Player) -> Option<String> {
         let (seat, action) = self.pick_for(p)?;
-        Some(p.act_for(seat, action))
+        Some(p.act_for(seat, &action))
     }
 
     /// The seat to act for (`None`: its own) and the action, if the player
@@ -167,7 +163,7 @@ impl Bot {
                 if self.spent() {
                     return None;
                 }
-                let mut choices: Vec<(athlas_protocol::Seat, &[Value])> =
+                let mut choices: Vec<(athlas_protocol::Seat, &[Legal])> =
                     p.actionable().into_iter().filter(|(_, actions)| !actions.is_empty()).collect();
                 if choices.is_empty() {
                     return None;
@@ -179,7 +175,7 @@ impl Bot {
                     return Some((Some(seat), action));
                 }
                 let (seat, actions) = choices[self.rng.below(choices.len())];
-                Some((Some(seat), actions[self.rng.below(actions.len())].clone()))
+                Some((Some(seat), legal_value(&actions[self.rng.below(actions.len())])))
             }
         }
     }
@@ -217,17 +213,17 @@ impl Bot {
         if p.phase == "creation" {
             return self.creation(&p.legal);
         }
-        weighted_pick(&p.legal, |n| self.rng.below(n as usize) as u32).cloned()
+        weighted_pick(&p.legal, |n| self.rng.below(n as usize) as u32).map(|a| legal_value(a))
     }
 
     /// A preset (from `legal`) or random valid Alphas and a DI stack.
-    fn creation(&mut self, legal: &[Value]) -> Option<Value> {
+    fn creation(&mut self, legal: &[Legal]) -> Option<Value> {
         let Game::Duel { cat } = self.game else { return None };
-        let presets: Vec<&Value> = legal.iter().filter(|a| kind(a) == "use_preset").collect();
+        let presets: Vec<&RawValue> = legal.iter().filter(|a| kind_of(a) == "use_preset").map(|a| &**a).collect();
         let genus = cat.count(CardKind::Genus);
         let use_preset = !presets.is_empty() && (genus < self.alphas || self.refusals > 0 || self.rng.below(3) == 0);
         if use_preset {
-            return Some(presets[self.rng.below(presets.len())].clone());
+            return Some(legal_value(presets[self.rng.below(presets.len())]));
         }
         if genus < self.alphas {
             return None; // this catalogue cannot make enough Alphas
@@ -259,11 +255,15 @@ mod tests {
 
     #[test]
     fn weights_follow_the_engine_bot() {
-        let legal = vec![json!({"type":"end_turn"}), json!({"type":"use_power"})];
+        let legal: Vec<Legal> = [json!({"type":"end_turn"}), json!({"type":"use_power","card":"gale"})]
+            .iter()
+            .map(|a| RawValue::from_string(a.to_string()).unwrap())
+            .collect();
+        let kind = |a: Option<&Legal>| kind_of(a.unwrap()).into_owned();
         // total 24: 0..4 ends the turn, 4..24 uses the power.
-        assert_eq!(weighted_pick(&legal, |_| 3).unwrap()["type"], "end_turn");
-        assert_eq!(weighted_pick(&legal, |_| 4).unwrap()["type"], "use_power");
-        assert_eq!(weighted_pick(&legal, |n| n - 1).unwrap()["type"], "use_power");
+        assert_eq!(kind(weighted_pick(&legal, |_| 3)), "end_turn");
+        assert_eq!(kind(weighted_pick(&legal, |_| 4)), "use_power");
+        assert_eq!(kind(weighted_pick(&legal, |n| n - 1)), "use_power");
         assert!(weighted_pick(&[], |_| 0).is_none());
     }
 
@@ -281,7 +281,8 @@ mod tests {
             (0..20).map(|_| b.pick(&p).unwrap()).collect::<Vec<_>>()
         };
         assert_eq!(run(7), run(7));
-        assert!(run(7).iter().all(|a| p.legal.contains(a)));
+        let listed: Vec<Value> = p.legal.iter().map(|a| legal_value(a)).collect();
+        assert!(run(7).iter().all(|a| listed.contains(a)));
         let mut b = Bot::new(1, cat);
         b.max_actions = 1;
         assert!(b.pick(&p).is_some());

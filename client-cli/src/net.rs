@@ -373,6 +373,28 @@ pub struct FrameHead {
     pub at: Option<String>,
 }
 
+impl FrameHead {
+    /// The head of a server frame. An update, the frame sent for every
+    /// action and the one that carries a whole view, is read off its front:
+    /// the server writes `type` first and an update's `seq` second
+    /// (`athlas_protocol::ServerMsg`), so the view is not scanned. Anything
+    /// else (small frames, or fields in another order) is parsed whole.
+    /// `None`: not a frame (not JSON, or no type).
+    pub fn read(text: &str) -> Option<FrameHead> {
+        let front = (|| {
+            let digits = text.strip_prefix(r#"{"type":"update","seq":"#)?;
+            let n = digits.bytes().take_while(u8::is_ascii_digit).count();
+            // The whole number, and nothing odd after it.
+            if !matches!(digits.as_bytes().get(n), Some(b',' | b'}')) {
+                return None;
+            }
+            let seq = digits[..n].parse().ok()?;
+            Some(FrameHead { kind: "update".to_owned(), seq: Some(seq), code: None, at: None })
+        })();
+        front.or_else(|| serde_json::from_str(text).ok())
+    }
+}
+
 /// Error codes that, answering a greeting, mean "not here, not now": the
 /// link drops the connection and tries again (the database is away, the
 /// server is stopping, another node of a cluster plays the match).
@@ -495,7 +517,7 @@ async fn run(
                                 Some(Err(e)) => break format!("receive: {e}"),
                                 Some(Ok(Message::Text(t))) => {
                                     let mut retry = None;
-                                    if let Ok(head) = serde_json::from_str::<FrameHead>(t.as_str()) {
+                                    if let Some(head) = FrameHead::read(t.as_str()) {
                                         if !welcomed && head.kind == "error" {
                                             retry = head.code.filter(|c| RETRY_GREETING.contains(&c.as_str()));
                                             // Another node of a cluster plays the match: go there.
@@ -548,6 +570,44 @@ async fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_frame_head_read_off_the_front_is_the_parsed_one() {
+        use athlas_protocol::ServerMsg;
+        let update = |seq| ServerMsg::Update {
+            seq,
+            seat: 1,
+            events: vec![serde_json::json!({"type": "moved", "seq": 3})],
+            status: serde_json::json!({"status": "waiting", "seats": [0]}),
+            view: serde_json::json!({"seq": 7, "type": "x", "code": "y"}),
+            timer_ms: None,
+            sender: None,
+            taken_back: None,
+            legal: Vec::new(),
+            control: None,
+        };
+        let frames = [
+            update(0),
+            update(41),
+            update(u64::MAX),
+            ServerMsg::Ack { id: 3, seq: 9 },
+            ServerMsg::error(Some(4), "not_your_turn", "wait"),
+            ServerMsg::Commitment { seat: 0, hash: "ab".into(), seq: 2 },
+            ServerMsg::Pong,
+        ];
+        for f in &frames {
+            let text = serde_json::to_string(f).unwrap();
+            let (front, parsed) = (FrameHead::read(&text).unwrap(), serde_json::from_str::<FrameHead>(&text).unwrap());
+            assert_eq!((&front.kind, front.seq, &front.code), (&parsed.kind, parsed.seq, &parsed.code), "{text}");
+        }
+        // Fields in another order, or an escape: parsed whole, still right.
+        let h = FrameHead::read(r#"{"seq":5,"type":"update"}"#).unwrap();
+        assert_eq!((h.kind.as_str(), h.seq), ("update", Some(5)));
+        let h = FrameHead::read(r#"{"type":"update","seq":5.5}"#);
+        assert!(h.is_none(), "not a seq: refused as the parser refuses it");
+        assert_eq!(FrameHead::read(r#"{"type":"a\u0063k"}"#).unwrap().kind, "ack");
+        assert!(FrameHead::read("not json").is_none());
+    }
 
     /// A fake server: each connection to `listener` in turn must greet with
     /// a `hello` and gets the next of `answers`; connections are held open.

@@ -9,11 +9,43 @@
 //! this receiver acts for: its own and any seat handed to it), or, for a
 //! server that lists it only in the duel's view, from `view.legal`.
 
-use std::time::{Duration, Instant};
+use std::{
+    borrow::Cow,
+    time::{Duration, Instant},
+};
 
-use athlas_protocol::{LegalFor, Seat};
-use serde::Deserialize;
-use serde_json::Value;
+use athlas_protocol::Seat;
+use serde::{Deserialize, Serialize};
+use serde_json::{value::RawValue, Value};
+
+/// One legal action as the server wrote it, kept as its JSON text: a bot
+/// reads only the `type` of most of them ([`kind_of`]) and sends one back,
+/// so none is built into a `Value` tree (that was a tenth of the load
+/// generator's work per frame).
+pub type Legal = Box<RawValue>;
+
+/// The `type` of a legal action (empty when it has none or is no object).
+pub fn kind_of(action: &RawValue) -> Cow<'_, str> {
+    #[derive(Deserialize)]
+    struct Kind<'a> {
+        #[serde(borrow, rename = "type", default)]
+        kind: Cow<'a, str>,
+    }
+    serde_json::from_str::<Kind>(action.get()).map_or(Cow::Borrowed(""), |k| k.kind)
+}
+
+/// A legal action as a JSON value (for the bots that read one whole).
+pub fn legal_value(action: &RawValue) -> Value {
+    serde_json::from_str(action.get()).expect("raw JSON from a parsed frame reads back")
+}
+
+/// A frame's `legal` entry ([`athlas_protocol::LegalFor`]) with its
+/// actions kept as text.
+#[derive(Debug, Clone, Deserialize)]
+pub struct LegalList {
+    pub seat: Seat,
+    pub actions: Vec<Legal>,
+}
 
 #[derive(Debug, Default, Deserialize)]
 struct StatusLite {
@@ -36,7 +68,7 @@ struct ViewLite {
     #[serde(default)]
     waiting_for: Option<Vec<Seat>>,
     #[serde(default)]
-    legal: Vec<Value>,
+    legal: Vec<Legal>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -53,7 +85,7 @@ struct FrameLite {
     #[serde(default)]
     sender: Option<Seat>,
     #[serde(default)]
-    legal: Vec<LegalFor>,
+    legal: Vec<LegalList>,
     #[serde(default)]
     campaign_id: Option<String>,
     /// Who controls each seat, while any seat is handed.
@@ -109,10 +141,10 @@ pub struct Player {
     pub waiting: Vec<Seat>,
     /// What this seat may do now: the frame's `legal` entry of this seat,
     /// else `view.legal` (the duel's view lists it too).
-    pub legal: Vec<Value>,
+    pub legal: Vec<Legal>,
     /// The frame's `legal`: every seat this receiver may act for now (its
     /// own and handed ones) with their actions.
-    pub legal_for: Vec<LegalFor>,
+    pub legal_for: Vec<LegalList>,
     /// The campaign the match belongs to (from `welcome`).
     pub campaign_id: Option<String>,
     /// The last frame said who controls each seat (some seat is handed).
@@ -136,7 +168,7 @@ impl Player {
         &mut self,
         status: Option<StatusLite>,
         view: Option<ViewLite>,
-        legal: Vec<LegalFor>,
+        legal: Vec<LegalList>,
         control: Option<Vec<Option<Seat>>>,
     ) {
         self.handed = control.is_some_and(|c| c.iter().any(Option::is_some));
@@ -235,7 +267,7 @@ impl Player {
     /// the frame's `legal` list, else its own seat with `view.legal` while
     /// the game waits for it. Empty while an act is in flight or the view
     /// is older than the last ack.
-    pub fn actionable(&self) -> Vec<(Seat, &[Value])> {
+    pub fn actionable(&self) -> Vec<(Seat, &[Legal])> {
         if !self.welcomed || self.finished || self.in_flight.is_some() || !self.view_is_current() {
             return Vec::new();
         }
@@ -257,20 +289,27 @@ impl Player {
     }
 
     /// An `act` frame for `action`, recorded as in flight.
-    pub fn act(&mut self, action: Value) -> String {
+    pub fn act(&mut self, action: &(impl Serialize + ?Sized)) -> String {
         self.act_for(None, action)
     }
 
-    /// An `act` frame for `action` on behalf of `seat` (a seat handed to this
-    /// one; `None` or this receiver's own seat: no `seat` field).
-    pub fn act_for(&mut self, seat: Option<Seat>, action: Value) -> String {
+    /// An `act` frame for `action` (a `Value`, or a [`Legal`] as listed) on
+    /// behalf of `seat` (a seat handed to this one; `None` or this
+    /// receiver's own seat: no `seat` field).
+    pub fn act_for(&mut self, seat: Option<Seat>, action: &(impl Serialize + ?Sized)) -> String {
+        #[derive(Serialize)]
+        struct Act<'a, A: ?Sized> {
+            #[serde(rename = "type")]
+            kind: &'static str,
+            id: u64,
+            action: &'a A,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            seat: Option<Seat>,
+        }
         let id = self.next_id;
         self.next_id += 1;
-        let mut frame = serde_json::json!({"type": "act", "id": id, "action": action});
-        if let Some(s) = seat.filter(|s| Some(*s) != self.seat) {
-            frame["seat"] = s.into();
-        }
-        let frame = frame.to_string();
+        let seat = seat.filter(|s| Some(*s) != self.seat);
+        let frame = serde_json::to_string(&Act { kind: "act", id, action, seat }).expect("an act serializes");
         self.in_flight = Some(InFlight { id, frame: frame.clone(), sent_at: Instant::now(), seq_at_send: self.seq });
         frame
     }
@@ -319,6 +358,10 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn values(legal: &[Legal]) -> Vec<Value> {
+        legal.iter().map(|a| legal_value(a)).collect()
+    }
+
     fn welcome(seat: Seat, seq: u64, waiting: &[Seat]) -> String {
         json!({"type":"welcome","protocol":1,"match_id":"m","game":"duel","seat":seat,"seq":seq,
                "status":{"status":"waiting","seats":waiting},
@@ -340,7 +383,7 @@ mod tests {
         assert_eq!(p.observe(&welcome(0, 3, &[0])), Observed::Welcome);
         assert!(p.my_turn());
         assert_eq!(p.phase, "command");
-        let frame: Value = serde_json::from_str(&p.act(json!({"type":"end_turn"}))).unwrap();
+        let frame: Value = serde_json::from_str(&p.act(&json!({"type":"end_turn"}))).unwrap();
         assert_eq!(frame["id"], 1);
         assert!(!p.my_turn(), "an act is in flight");
         let o = p.observe(r#"{"type":"ack","id":1,"seq":4}"#);
@@ -348,14 +391,14 @@ mod tests {
         assert!(!p.my_turn(), "the view is older than the ack");
         p.observe(&update(0, 4, &[0]));
         assert!(p.my_turn());
-        assert_eq!(p.legal, vec![json!({"type":"pass"})]);
+        assert_eq!(values(&p.legal), vec![json!({"type":"pass"})]);
     }
 
     #[test]
     fn errors_clear_the_act_and_rate_limits_keep_it() {
         let mut p = Player::new();
         p.observe(&welcome(1, 0, &[1]));
-        p.act(json!({"type":"pass"}));
+        p.act(&json!({"type":"pass"}));
         assert_eq!(p.observe(r#"{"type":"error","code":"rate_limited","message":"slow"}"#), Observed::RateLimited);
         assert!(p.in_flight.is_some());
         let o = p.observe(r#"{"type":"error","id":1,"code":"not_your_turn","message":"no"}"#);
@@ -376,7 +419,7 @@ mod tests {
     fn a_lost_ack_is_settled_by_the_replayed_update() {
         let mut p = Player::new();
         p.observe(&welcome(0, 5, &[0]));
-        p.act(json!({"type":"end_turn"}));
+        p.act(&json!({"type":"end_turn"}));
         // The connection dropped; the resume replays seq 6, made by seat 0.
         p.observe(&welcome(0, 5, &[0]));
         assert!(!p.settle_after_reconnect());
@@ -394,10 +437,10 @@ mod tests {
             "legal":[{"seat":1,"actions":[{"type":"travel","to":"2"}]},{"seat":0,"actions":[{"type":"pass"}]}]});
         p.observe(&w.to_string());
         assert_eq!(p.campaign_id.as_deref(), Some("c1"));
-        assert_eq!(p.legal, vec![json!({"type":"travel","to":"2"})], "its own seat's entry");
+        assert_eq!(values(&p.legal), vec![json!({"type":"travel","to":"2"})], "its own seat's entry");
         let seats: Vec<Seat> = p.actionable().iter().map(|(s, _)| *s).collect();
         assert_eq!(seats, [1, 0]);
-        let frame: Value = serde_json::from_str(&p.act_for(Some(0), json!({"type":"pass"}))).unwrap();
+        let frame: Value = serde_json::from_str(&p.act_for(Some(0), &json!({"type":"pass"}))).unwrap();
         assert_eq!(frame["seat"], 0, "acting for a handed seat names it");
         assert!(p.actionable().is_empty(), "an act is in flight");
         p.observe(r#"{"type":"ack","id":1,"seq":3}"#);
@@ -406,8 +449,9 @@ mod tests {
         assert_eq!(p.last_own_update, Some(3));
         // No frame list: its own waiting seat, with what the view lists (the
         // duel's creation phase lists nothing and the bot drafts).
-        assert_eq!(p.actionable(), vec![(1, &[][..])]);
-        let own: Value = serde_json::from_str(&p.act_for(Some(1), json!({"type":"pass"}))).unwrap();
+        let own: Vec<(Seat, usize)> = p.actionable().iter().map(|(s, a)| (*s, a.len())).collect();
+        assert_eq!(own, vec![(1, 0)]);
+        let own: Value = serde_json::from_str(&p.act_for(Some(1), &json!({"type":"pass"}))).unwrap();
         assert!(own.get("seat").is_none(), "its own seat needs no seat field");
     }
 
@@ -431,12 +475,29 @@ mod tests {
     }
 
     #[test]
+    fn listed_actions_are_kept_as_written_and_sent_back_so() {
+        let mut p = Player::new();
+        let move_ = r#"{"type":"move","to":[-3,4],"path":[[-3,3]]}"#;
+        let frame = format!(
+            r#"{{"type":"update","seq":2,"seat":1,"events":[],"status":{{"status":"waiting","seats":[0]}},
+               "view":{{"waiting_for":[0],"legal":[{move_},{{"type":"end\u005fturn"}},7,{{"to":1}}]}}}}"#
+        );
+        p.observe(&welcome(0, 1, &[1]));
+        p.observe(&frame);
+        let kinds: Vec<String> = p.legal.iter().map(|a| kind_of(a).into_owned()).collect();
+        assert_eq!(kinds, ["move", "end_turn", "", ""], "an escape read, no type is none");
+        let sent: Value = serde_json::from_str(&p.act(&p.legal[0].clone())).unwrap();
+        assert_eq!(sent["action"], serde_json::from_str::<Value>(move_).unwrap());
+        assert_eq!(legal_value(&p.legal[0]), sent["action"]);
+    }
+
+    #[test]
     fn script_frames_keep_their_ids() {
         let mut p = Player::new();
         let t = p.frame(json!({"type":"act","id":40,"action":{"type":"pass"}}));
         assert!(t.contains("\"id\":40"));
         assert_eq!(p.in_flight.as_ref().unwrap().id, 40);
-        assert!(p.act(json!({"type":"pass"})).contains("\"id\":41"));
+        assert!(p.act(&json!({"type":"pass"})).contains("\"id\":41"));
         assert_eq!(p.frame(json!({"type":"ping"})), r#"{"type":"ping"}"#);
     }
 }

@@ -297,7 +297,7 @@ pub async fn run_with(
             if ready {
                 turn_wait_since = None;
                 let text = match &lines[next] {
-                    ScriptLine::Action(a) => p.act(a.clone()),
+                    ScriptLine::Action(a) => p.act(a),
                     ScriptLine::Frame(f) => p.frame(f.clone()),
                 };
                 next += 1;

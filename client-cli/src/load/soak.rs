@@ -290,7 +290,7 @@ pub async fn spectate(url: String, match_id: String, hold: Duration) -> (u64, bo
         match ev {
             LinkEvent::Frame(text) => {
                 frames += 1;
-                let Ok(head) = serde_json::from_str::<FrameHead>(&text) else { continue };
+                let Some(head) = FrameHead::read(&text) else { continue };
                 match (head.kind.as_str(), head.seq) {
                     ("welcome", Some(s)) => last = Some(s),
                     ("update", Some(s)) => {
