@@ -152,12 +152,14 @@ pub trait Ruleset {
     fn view(state: &Self::State, viewer: Viewer) -> Self::View;
     fn status(state: &Self::State) -> Status;
 
-    /// The board: the part of every view that all viewers see alike and
-    /// that seldom changes (the duel's hexes), as bytes compared from one
-    /// record to the next. When they did not change, an `update` leaves the
-    /// board out of its view ([`Ruleset::view_without_board`]) and the
-    /// client keeps the one it has: most of a duel's update is its board.
-    /// Default: `None`, every view is whole.
+    /// The board: the parts of every view that seldom change (the duel's
+    /// hexes and players), as bytes compared from one record to the next;
+    /// equal keys mean those parts are equal in every viewer's view (so a
+    /// key covers what any viewer may see of them, secrets included). When
+    /// they did not change, an `update` leaves the board out of its view
+    /// ([`Ruleset::view_without_board`]) and the client keeps the one it
+    /// has: most of a duel's update is its board. Default: `None`, every
+    /// view is whole.
     fn board_key(_state: &Self::State) -> Option<Vec<u8>> {
         None
     }

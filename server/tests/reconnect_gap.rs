@@ -54,6 +54,9 @@ async fn reconnect_after_a_100_action_gap() {
                         view["hexes"] = views[s]["hexes"].clone();
                         boards_left_out += 1;
                     }
+                    if view.get("players").is_none() {
+                        view["players"] = views[s]["players"].clone();
+                    }
                     views[s] = view;
                     if s == 1 {
                         kept.push(views[s].clone());

@@ -264,11 +264,14 @@ impl App {
                     self.push_log(format!("move {seq} by seat {seat}"));
                     return;
                 }
-                // An update leaves the board out when it did not change:
-                // the one we have still holds.
+                // An update leaves the board (hexes, players) out when it
+                // did not change: the one we have still holds.
                 if let (Some(fields), Some(old)) = (view.as_object_mut(), &self.view) {
                     if !fields.contains_key("hexes") {
                         fields.insert("hexes".into(), serde_json::to_value(&old.hexes).expect("hexes serialize"));
+                    }
+                    if !fields.contains_key("players") {
+                        fields.insert("players".into(), serde_json::to_value(&old.players).expect("players serialize"));
                     }
                 }
                 let parsed = serde_json::from_value::<DuelView>(view.clone()).ok();
@@ -762,8 +765,11 @@ mod tests {
         app.on_frame(&welcome());
         let board = app.view.as_ref().unwrap().hexes.clone();
         assert!(!board.is_empty());
+        let players = app.view.as_ref().unwrap().players.clone();
+        assert!(!players.is_empty());
         let mut view = serde_json::to_value(board::tests::small_view()).unwrap();
         view.as_object_mut().unwrap().remove("hexes");
+        view.as_object_mut().unwrap().remove("players");
         app.on_frame(
             &json!({"type":"update","seq":6,"seat":1,"events":[],
                     "status":{"status":"waiting","seats":[0]},"view":view})
@@ -771,6 +777,7 @@ mod tests {
         );
         assert_eq!(app.seq, Some(6));
         assert_eq!(app.view.as_ref().unwrap().hexes, board, "the board shown before");
+        assert_eq!(app.view.as_ref().unwrap().players, players, "the players shown before");
     }
 
     #[test]

@@ -30,6 +30,10 @@ pub struct DuelView {
     pub hexes: Vec<HexView>,
     /// The same for every viewer: shared by the views of one record.
     pub units: Shared<Vec<UnitView>>,
+    /// Left out (empty) with the board, when the players are as they were
+    /// after the previous record (their Alphas, stacks and points change
+    /// less often than the units): the client keeps the ones it has.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub players: Vec<PlayerView>,
     pub active_dis: Vec<ActiveDi>,
     /// A cast DI waiting for an answer: who cast which card.
@@ -122,11 +126,12 @@ struct AlphaGives {
     rooted: bool,
 }
 
-/// Whether a view carries the board.
+/// Whether a view carries the board: its hexes and its players, the parts
+/// that seldom change ([`board_key`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Board {
     Shown,
-    /// Left out: the receiver has it from the previous record.
+    /// Left out: the receiver has them from the previous record.
     Left,
 }
 
@@ -139,9 +144,11 @@ fn hex_views(g: &Game) -> impl Iterator<Item = HexView> + '_ {
     })
 }
 
-/// Everything the board of a view shows, as bytes: equal keys, equal
-/// boards. Every room keeps one between records, so it is small: each
-/// number as LEB128 (coordinates zigzagged), a few bytes a hex.
+/// Everything the board of a view shows, its hexes and its players (what
+/// any viewer may see of them, secrets included: equal keys, every
+/// viewer's equal parts), as bytes: equal keys, equal boards. Every room
+/// keeps one between records, so it is small: each number as LEB128
+/// (coordinates zigzagged), a few bytes a hex, card names as they are.
 pub(crate) fn board_key(g: &Game) -> Vec<u8> {
     fn number(key: &mut Vec<u8>, mut v: u64) {
         while v >= 0x80 {
@@ -150,14 +157,37 @@ pub(crate) fn board_key(g: &Game) -> Vec<u8> {
         }
         key.push(v as u8);
     }
+    fn names<'a>(key: &mut Vec<u8>, cards: impl ExactSizeIterator<Item = &'a CardId>) {
+        number(key, cards.len() as u64);
+        for c in cards {
+            number(key, c.len() as u64);
+            key.extend_from_slice(c.as_bytes());
+        }
+    }
     let zigzag = |v: i32| u64::from(((v << 1) ^ (v >> 31)) as u32);
-    let mut key = Vec::with_capacity(8 * g.grid.hexes().count());
+    let mut key = Vec::with_capacity(8 * g.grid.hexes().count() + 512);
     for h in hex_views(g) {
         number(&mut key, zigzag(h.hex.q));
         number(&mut key, zigzag(h.hex.r));
         key.push(h.terrain as u8);
         number(&mut key, h.relics as u64);
         key.push(h.summoning.map_or(u8::MAX, |s| s));
+    }
+    // Everything a `PlayerView` is made of (see `view`).
+    for p in &g.players {
+        key.push(u8::from(p.locked) | u8::from(p.auto_pass) << 1 | u8::from(p.di_cast_turn == Some(g.turn)) << 2);
+        number(&mut key, u64::from(p.spent));
+        names(&mut key, p.di_stack.iter());
+        number(&mut key, p.alphas.len() as u64);
+        for a in &p.alphas {
+            key.push(u8::from(a.revealed) | a.figure.map_or(0, |f| f as u8 + 1) << 1);
+            for n in [a.cost, a.max_life, a.life] {
+                number(&mut key, u64::from(n));
+            }
+            names(&mut key, a.design.cards.iter());
+            names(&mut key, a.cubes.keys());
+            a.cubes.values().for_each(|n| number(&mut key, u64::from(*n)));
+        }
     }
     key.shrink_to_fit();
     key
@@ -217,7 +247,39 @@ pub(crate) fn view(
         Board::Shown => hex_views(g).collect(),
         Board::Left => Vec::new(),
     };
-    let players = (0..2u8)
+    let players = if board == Board::Left { Vec::new() } else { player_views(g, viewer) };
+    DuelView {
+        viewer,
+        phase: g.phase.clone(),
+        turn: g.turn,
+        active: g.active,
+        first_player: g.first_player,
+        step: g.step.clone(),
+        activation: g.activation.clone(),
+        checkpoints: state.checkpoints.len(),
+        max_points: g.max_points,
+        hexes,
+        units,
+        players,
+        active_dis: g.active_dis.clone(),
+        pending_di: state.pending.as_ref().map(|p| (p.caster, p.card.clone())),
+        pending_target: state.pending.as_ref().map(|p| p.target.clone()),
+        window: state.window,
+        casualty: g.casualties.first().cloned(),
+        relic_choice: g.relic_choice.clone(),
+        draw_offer: state.draw_offer,
+        waiting_for: match super::Duel::status_of(state) {
+            crate::Status::Waiting { seats } => seats,
+            crate::Status::Finished(_) => Vec::new(),
+        },
+        legal,
+    }
+}
+
+/// Both players as `viewer` may see them. What they are made of is what
+/// [`board_key`] covers.
+fn player_views(g: &Game, viewer: Viewer) -> Vec<PlayerView> {
+    (0..2u8)
         .map(|s| {
             let p = &g.players[s as usize];
             let mine = viewer == Viewer::Seat(s);
@@ -253,33 +315,7 @@ pub(crate) fn view(
                     .collect(),
             }
         })
-        .collect();
-    DuelView {
-        viewer,
-        phase: g.phase.clone(),
-        turn: g.turn,
-        active: g.active,
-        first_player: g.first_player,
-        step: g.step.clone(),
-        activation: g.activation.clone(),
-        checkpoints: state.checkpoints.len(),
-        max_points: g.max_points,
-        hexes,
-        units,
-        players,
-        active_dis: g.active_dis.clone(),
-        pending_di: state.pending.as_ref().map(|p| (p.caster, p.card.clone())),
-        pending_target: state.pending.as_ref().map(|p| p.target.clone()),
-        window: state.window,
-        casualty: g.casualties.first().cloned(),
-        relic_choice: g.relic_choice.clone(),
-        draw_offer: state.draw_offer,
-        waiting_for: match super::Duel::status_of(state) {
-            crate::Status::Waiting { seats } => seats,
-            crate::Status::Finished(_) => Vec::new(),
-        },
-        legal,
-    }
+        .collect()
 }
 
 #[cfg(test)]
@@ -309,11 +345,59 @@ mod tests {
         row.game.summoning_hexes[0].pop();
         assert_ne!(key(&row), key(&s), "a summoning row changed");
 
+        let mut spent = s.clone();
+        std::sync::Arc::make_mut(&mut spent.game.players[1]).spent += 7;
+        assert_ne!(key(&spent), key(&s), "points spent");
+        let mut cast = s.clone();
+        let turn = cast.game.turn;
+        std::sync::Arc::make_mut(&mut cast.game.players[0]).di_cast_turn = Some(turn);
+        assert_ne!(key(&cast), key(&s), "a DI cast this turn");
+        let mut stack = s.clone();
+        std::sync::Arc::make_mut(&mut stack.game.players[1]).di_stack.push("gale".into());
+        assert_ne!(key(&stack), key(&s), "a stack, secret to the other seat, changed");
+
         let whole = Duel::view(&s, Viewer::Seat(0));
         let mut without = Duel::view_without_board(&s, Viewer::Seat(0));
         assert!(without.hexes.is_empty() && !whole.hexes.is_empty());
+        assert!(without.players.is_empty() && !whole.players.is_empty());
         without.hexes = whole.hexes.clone();
+        without.players = whole.players.clone();
         assert_eq!(without, whole);
+    }
+
+    /// Over random games: wherever the board key stayed as it was, every
+    /// viewer's hexes and players are as they were (so a client that keeps
+    /// them shows what a whole view would), and the key changed at least
+    /// once with the players alone.
+    #[test]
+    fn an_unchanged_board_key_means_unchanged_hexes_and_players() {
+        let cat = Catalogue::standard();
+        let viewers = [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator];
+        let parts = |s: &DuelState| -> Vec<(Vec<HexView>, Vec<PlayerView>)> {
+            viewers.iter().map(|v| Duel::view(s, *v)).map(|v| (v.hexes, v.players)).collect()
+        };
+        let (mut kept, mut players_alone) = (0, 0);
+        for seed in 0..6 {
+            let mut s = Duel::start(&DuelOptions::default(), seed).unwrap();
+            let mut bot = crate::duel::bot::RandomBot::new(seed);
+            let (mut key, mut before) = (Duel::board_key(&s), parts(&s));
+            for _ in 0..300 {
+                let Some(seat) = bot.seat_to_act(&s) else { break };
+                let Some(a) = bot.pick(&s, cat, seat) else { break };
+                if Duel::apply(&mut s, seat, a).is_err() {
+                    continue;
+                }
+                let (k, now) = (Duel::board_key(&s), parts(&s));
+                if k == key {
+                    assert_eq!(now, before, "seed {seed}: the key stayed, the parts did not");
+                    kept += 1;
+                } else if now.iter().zip(&before).all(|(n, b)| n.0 == b.0) {
+                    players_alone += 1;
+                }
+                (key, before) = (k, now);
+            }
+        }
+        assert!(kept > 100 && players_alone > 10, "{kept} kept, {players_alone} changed with the players alone");
     }
 
     /// The views of several viewers built together are each what it would

@@ -340,8 +340,9 @@ mod tests {
         }
     }
 
-    /// A board the same as the previous record's is left out of the view,
-    /// and only the board: the rest of the view is whole.
+    /// A board (the duel's hexes and players) the same as the previous
+    /// record's is left out of the view, and only the board: the rest of
+    /// the view is whole.
     #[test]
     fn an_unchanged_board_is_left_out_of_the_update() {
         let state = Duel::start(&DuelOptions::default(), 7).unwrap();
@@ -354,8 +355,10 @@ mod tests {
             let frame: Value = serde_json::from_str(&text).unwrap();
             let mut whole = to_value(&Duel::view(&state, Viewer::Seat(0)));
             assert_eq!(frame["view"].get("hexes").is_some(), board_changed);
+            assert_eq!(frame["view"].get("players").is_some(), board_changed);
             if !board_changed {
                 whole.as_object_mut().unwrap().remove("hexes");
+                whole.as_object_mut().unwrap().remove("players");
             }
             assert_eq!(frame["view"], whole);
         }
