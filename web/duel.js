@@ -118,8 +118,7 @@ export function duelPage(root, matchId, spectator) {
         if (f.seq <= st.seq) return; // already applied
         // An update leaves the board (hexes, players) out when it did not
         // change: keep ours.
-        if (!f.view.hexes && st.view) f.view.hexes = st.view.hexes;
-        if (!f.view.players && st.view) f.view.players = st.view.players;
+        for (const part of ["hexes", "players"]) if (!f.view[part] && st.view) f.view[part] = st.view[part];
         st.view = f.view; st.seq = f.seq; setTimer(f.timer_ms);
         st.recent = recentHexes(f.events ?? [], f.view);
         for (const e of f.events ?? []) st.log.push({ n: ++st.logCount, seq: f.seq, event: e.event, text: describeEvent(e, { view: f.view, seat: st.seat }) });

@@ -243,11 +243,10 @@ pub(crate) fn view(
         Viewer::Seat(s) => super::legal::legal_actions(state, cat, s),
         Viewer::Spectator => Vec::new(),
     };
-    let hexes = match board {
-        Board::Shown => hex_views(g).collect(),
-        Board::Left => Vec::new(),
+    let (hexes, players) = match board {
+        Board::Shown => (hex_views(g).collect(), player_views(g, viewer)),
+        Board::Left => (Vec::new(), Vec::new()),
     };
-    let players = if board == Board::Left { Vec::new() } else { player_views(g, viewer) };
     DuelView {
         viewer,
         phase: g.phase.clone(),
