@@ -478,7 +478,14 @@ impl Store {
             .await?;
         // The log's connection keeps the pages a commit changes (the
         // matches, the action log's index leaves): 16 MiB of cache, not 2.
-        let options = options.pragma("cache_size", "-16384");
+        // Its commits copy the log back into the database every 10,000
+        // pages (about 40 MB of log) rather than SQLite's 1,000: a commit
+        // rewrites the same hot pages (the matches' rows, each match's
+        // index leaf), and a checkpoint copies each page once however often
+        // it was logged, so rarer checkpoints write fewer bytes per action
+        // (docs/PERFORMANCE.md). Durability is the log's fsync at each
+        // commit, unchanged.
+        let options = options.pragma("cache_size", "-16384").pragma("wal_autocheckpoint", "10000");
         let log = LogConnection { conn: Some(sqlx::ConnectOptions::connect(&options).await?), options, closed: false };
         Ok(Store { backend: Backend::Sqlite { pool, log: Arc::new(tokio::sync::Mutex::new(log)) } })
     }
