@@ -135,6 +135,13 @@ impl Grid {
         }
     }
 
+    /// The board's shape and terrain as bytes, for a key: equal bytes,
+    /// equal grids (a byte a square of its box, `u8::MAX` off the board).
+    pub(crate) fn write_key(&self, key: &mut Vec<u8>) {
+        key.extend_from_slice(&self.radius.to_le_bytes());
+        key.extend(self.cells.iter().map(|t| t.map_or(u8::MAX, |t| t as u8)));
+    }
+
     /// Every hex of the board with its terrain, in a fixed order.
     pub fn iter(&self) -> impl Iterator<Item = (Hex, Terrain)> + '_ {
         self.cells.iter().enumerate().filter_map(|(i, t)| t.map(|t| (self.hex_at(i), t)))

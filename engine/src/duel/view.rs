@@ -147,8 +147,9 @@ fn hex_views(g: &Game) -> impl Iterator<Item = HexView> + '_ {
 /// Everything the board of a view shows, its hexes and its players (what
 /// any viewer may see of them, secrets included: equal keys, every
 /// viewer's equal parts), as bytes: equal keys, equal boards. Every room
-/// keeps one between records, so it is small: each number as LEB128
-/// (coordinates zigzagged), a few bytes a hex, card names as they are.
+/// keeps one between records, so it is small: a byte a square of the
+/// grid's box, each number as LEB128 (coordinates zigzagged), card names
+/// as they are.
 pub(crate) fn board_key(g: &Game) -> Vec<u8> {
     fn number(key: &mut Vec<u8>, mut v: u64) {
         while v >= 0x80 {
@@ -165,13 +166,21 @@ pub(crate) fn board_key(g: &Game) -> Vec<u8> {
         }
     }
     let zigzag = |v: i32| u64::from(((v << 1) ^ (v >> 31)) as u32);
-    let mut key = Vec::with_capacity(8 * g.grid.hexes().count() + 512);
-    for h in hex_views(g) {
-        number(&mut key, zigzag(h.hex.q));
-        number(&mut key, zigzag(h.hex.r));
-        key.push(h.terrain as u8);
-        number(&mut key, h.relics as u64);
-        key.push(h.summoning.map_or(u8::MAX, |s| s));
+    let hex = |key: &mut Vec<u8>, h: Hex| {
+        number(key, zigzag(h.q));
+        number(key, zigzag(h.r));
+    };
+    let mut key = Vec::with_capacity(1024);
+    // What the hexes are made of (see `hex_views`), not the hex views
+    // themselves: the grid's terrain, where the relics are and the
+    // summoning hexes, each list in its own order (a mere reordering makes
+    // a new key: the board is sent again, never wrongly left out).
+    g.grid.write_key(&mut key);
+    number(&mut key, g.relics.len() as u64);
+    g.relics.iter().for_each(|r| hex(&mut key, r.hex));
+    for side in &g.summoning_hexes {
+        number(&mut key, side.len() as u64);
+        side.iter().for_each(|h| hex(&mut key, *h));
     }
     // Everything a `PlayerView` is made of (see `view`).
     for p in &g.players {
