@@ -20,11 +20,27 @@ pub struct Shared<T>(Arc<Inner<T>>);
 struct Inner<T> {
     value: T,
     json: OnceLock<Box<RawValue>>,
+    /// Writes the value's JSON by hand, where serde's derive costs more
+    /// than it must (the duel's units: every field name escaped anew).
+    write: Option<fn(&T, &mut Vec<u8>)>,
 }
 
 impl<T> Shared<T> {
     pub fn new(value: T) -> Shared<T> {
-        Shared(Arc::new(Inner { value, json: OnceLock::new() }))
+        Shared(Arc::new(Inner { value, json: OnceLock::new(), write: None }))
+    }
+
+    /// A shared value whose JSON `write` writes, exactly as its `Serialize`
+    /// would (the caller's test holds the two equal). It is kept as
+    /// written, not parsed again to check it: checking cost as much as
+    /// serde's own writing saved.
+    ///
+    /// # Safety
+    /// `write` writes exactly one well-formed JSON value, without leading
+    /// or trailing whitespace, for every value it is given (what serde_json's
+    /// `RawValue` may rely on). Debug builds, and so the tests, check it.
+    pub(crate) unsafe fn with_json(value: T, write: fn(&T, &mut Vec<u8>)) -> Shared<T> {
+        Shared(Arc::new(Inner { value, json: OnceLock::new(), write: Some(write) }))
     }
 
     /// Whether `self` and `other` are the one value (not only equal ones).
@@ -51,7 +67,7 @@ impl<T: Clone> DerefMut for Shared<T> {
 
 impl<T: Clone> Clone for Inner<T> {
     fn clone(&self) -> Inner<T> {
-        Inner { value: self.value.clone(), json: OnceLock::new() }
+        Inner { value: self.value.clone(), json: OnceLock::new(), write: self.write }
     }
 }
 
@@ -89,7 +105,18 @@ impl<T: Serialize> Serialize for Shared<T> {
         let json = match self.0.json.get() {
             Some(json) => json,
             None => {
-                let json = serde_json::value::to_raw_value(&self.0.value).map_err(serde::ser::Error::custom)?;
+                let json = match self.0.write {
+                    Some(write) => {
+                        let mut text = Vec::new();
+                        write(&self.0.value, &mut text);
+                        let text = String::from_utf8(text).map_err(serde::ser::Error::custom)?;
+                        // SAFETY: `with_json`'s caller promised one
+                        // well-formed JSON value (checked in debug builds).
+                        Ok(unsafe { RawValue::from_string_unchecked(text) })
+                    }
+                    None => serde_json::value::to_raw_value(&self.0.value),
+                }
+                .map_err(serde::ser::Error::custom)?;
                 self.0.json.get_or_init(|| json)
             }
         };
@@ -124,5 +151,27 @@ mod tests {
         assert_eq!(serde_json::to_string(&a).unwrap(), "[1,2,3]", "the others keep theirs");
         let back: Shared<Vec<i32>> = serde_json::from_str("[9,2,3]").unwrap();
         assert_eq!(back, c);
+    }
+
+    #[test]
+    fn a_hand_writer_is_used_and_kept_through_a_change() {
+        let count = |v: &Vec<i32>, out: &mut Vec<u8>| out.extend(format!("{{\"n\":{}}}", v.len()).bytes());
+        // SAFETY: `count` writes one JSON object.
+        let a = unsafe { Shared::with_json(vec![1, 2, 3], count) };
+        assert_eq!(serde_json::to_string(&a).unwrap(), r#"{"n":3}"#);
+        let mut b = a.clone();
+        b.push(4);
+        assert_eq!(serde_json::to_string(&b).unwrap(), r#"{"n":4}"#, "a change is written anew, by the same writer");
+    }
+
+    /// A writer that breaks its promise is caught in debug builds (the
+    /// tests), before any frame carries what it wrote.
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "not a single well-formed JSON value")]
+    fn a_broken_writer_is_caught_in_tests() {
+        // SAFETY: not kept (the point of the test), and caught before use.
+        let broken = unsafe { Shared::with_json(1, |_: &i32, out: &mut Vec<u8>| out.extend(b"{\"n\":")) };
+        let _ = serde_json::to_string(&broken);
     }
 }

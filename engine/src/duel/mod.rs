@@ -29,7 +29,6 @@ pub use event::DuelEvent;
 pub use state::{DuelOptions, DuelState};
 pub use view::DuelView;
 
-use crate::shared::Shared;
 use crate::{RuleError, Ruleset, Seat, SetupError, Status, Viewer};
 use board::BoardLayout;
 use card::Catalogue;
@@ -42,7 +41,7 @@ impl Duel {
     /// `viewer`'s view with its legal actions, with or without the board.
     fn view_with(state: &DuelState, viewer: Viewer, board: view::Board) -> DuelView {
         let cat = Catalogue::standard();
-        view::view(state, cat, viewer, board, Shared::new(view::unit_views(&state.game, cat)))
+        view::view(state, cat, viewer, board, view::shared_units(&state.game, cat))
     }
 
     /// Who must act now.
@@ -208,7 +207,7 @@ impl Ruleset for Duel {
     /// The units are built once and their JSON written once for all.
     fn views(state: &DuelState, viewers: &[Viewer], board: bool) -> Vec<DuelView> {
         let cat = Catalogue::standard();
-        let units = Shared::new(view::unit_views(&state.game, cat));
+        let units = view::shared_units(&state.game, cat);
         let board = if board { view::Board::Shown } else { view::Board::Left };
         viewers.iter().map(|v| view::view(state, cat, *v, board, units.clone())).collect()
     }
