@@ -372,15 +372,17 @@ mod tests {
     pub fn full_view() -> DuelView {
         let mut v = small_view();
         let board = athlas_engine::duel::board::BoardLayout::standard();
-        v.hexes = athlas_engine::hex::Hex::hexagon(board.radius)
-            .into_iter()
-            .map(|h| athlas_engine::duel::view::HexView {
-                hex: h,
-                terrain: board.terrain.iter().find(|(x, _)| *x == h).map_or(Default::default(), |(_, t)| *t),
-                relics: board.relics.iter().filter(|r| **r == h).count(),
-                summoning: (0..2u8).find(|s| board.summoning[*s as usize].contains(&h)),
-            })
-            .collect();
+        v.hexes = athlas_engine::shared::Shared::new(
+            athlas_engine::hex::Hex::hexagon(board.radius)
+                .into_iter()
+                .map(|h| athlas_engine::duel::view::HexView {
+                    hex: h,
+                    terrain: board.terrain.iter().find(|(x, _)| *x == h).map_or(Default::default(), |(_, t)| *t),
+                    relics: board.relics.iter().filter(|r| **r == h).count(),
+                    summoning: (0..2u8).find(|s| board.summoning[*s as usize].contains(&h)),
+                })
+                .collect(),
+        );
         v.units[0].hex = athlas_engine::hex::Hex::new(0, 0);
         v.units[1].hex = athlas_engine::hex::Hex::new(1, 0);
         v

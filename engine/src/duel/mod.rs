@@ -192,7 +192,7 @@ impl Ruleset for Duel {
     }
 
     fn view(state: &DuelState, viewer: Viewer) -> DuelView {
-        Duel::view_with(state, viewer, view::Board::Shown)
+        Duel::view_with(state, viewer, view::Board::shown(&state.game))
     }
 
     /// The hexes: their terrain, relics and summoning rows.
@@ -208,8 +208,8 @@ impl Ruleset for Duel {
     fn views(state: &DuelState, viewers: &[Viewer], board: bool) -> Vec<DuelView> {
         let cat = Catalogue::standard();
         let units = view::shared_units(&state.game, cat);
-        let board = if board { view::Board::Shown } else { view::Board::Left };
-        viewers.iter().map(|v| view::view(state, cat, *v, board, units.clone())).collect()
+        let board = if board { view::Board::shown(&state.game) } else { view::Board::Left };
+        viewers.iter().map(|v| view::view(state, cat, *v, board.clone(), units.clone())).collect()
     }
 
     fn status(state: &DuelState) -> Status {

@@ -25,9 +25,10 @@ pub struct DuelView {
     pub checkpoints: usize,
     pub max_points: u32,
     /// The board. Left out (empty) of an update whose board is the same as
-    /// the previous record's: the client keeps the one it has.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub hexes: Vec<HexView>,
+    /// the previous record's: the client keeps the one it has. The same
+    /// for every viewer, like the units.
+    #[serde(default, skip_serializing_if = "no_hexes")]
+    pub hexes: Shared<Vec<HexView>>,
     /// The same for every viewer: shared by the views of one record.
     pub units: Shared<Vec<UnitView>>,
     /// Left out (empty) with the board, when the players are as they were
@@ -92,6 +93,10 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+fn no_hexes(hexes: &Shared<Vec<HexView>>) -> bool {
+    hexes.is_empty()
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerView {
     pub seat: Seat,
@@ -128,11 +133,23 @@ struct AlphaGives {
 
 /// Whether a view carries the board: its hexes and its players, the parts
 /// that seldom change ([`board_key`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub(crate) enum Board {
-    Shown,
+    /// Shown, with the hexes every viewer shares.
+    Shown(Shared<Vec<HexView>>),
     /// Left out: the receiver has them from the previous record.
     Left,
+}
+
+impl Board {
+    /// The board of `g`, shown: its hexes built once, and written to JSON
+    /// by hand ([`write_hexes`]) once for all viewers.
+    pub(crate) fn shown(g: &Game) -> Board {
+        // SAFETY: `write_hexes` writes one JSON array (of objects of
+        // numbers and terrain names), equal to serde's for every game
+        // `the_units_and_hexes_json_is_serdes` plays.
+        Board::Shown(unsafe { Shared::with_json(hex_views(g).collect(), |hexes, out| write_hexes(hexes, out)) })
+    }
 }
 
 fn hex_views(g: &Game) -> impl Iterator<Item = HexView> + '_ {
@@ -244,7 +261,7 @@ pub(crate) fn unit_views(g: &Game, cat: &Catalogue) -> Vec<UnitView> {
 pub(crate) fn shared_units(g: &Game, cat: &Catalogue) -> Shared<Vec<UnitView>> {
     // SAFETY: `write_units` writes one JSON array (of objects of numbers,
     // `true`s and serde's own JSON), equal to serde's for every game
-    // `the_units_json_is_serdes` plays.
+    // `the_units_and_hexes_json_is_serdes` plays.
     unsafe { Shared::with_json(unit_views(g, cat), |units, out| write_units(units, out)) }
 }
 
@@ -252,21 +269,6 @@ pub(crate) fn shared_units(g: &Game, cat: &Catalogue) -> Shared<Vec<UnitView>> {
 /// two equal over random games), at a fraction of its cost: the units go
 /// out with nearly every update, and serde escapes each field name anew.
 fn write_units(units: &[UnitView], out: &mut Vec<u8>) {
-    fn int(out: &mut Vec<u8>, v: i64) {
-        if v < 0 {
-            out.push(b'-');
-        }
-        let (mut digits, mut n, mut at) = ([0u8; 20], v.unsigned_abs(), 20);
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        out.extend_from_slice(&digits[at..]);
-    }
     out.reserve(96 * units.len() + 2);
     out.push(b'[');
     for (i, u) in units.iter().enumerate() {
@@ -325,6 +327,53 @@ fn write_units(units: &[UnitView], out: &mut Vec<u8>) {
     out.push(b']');
 }
 
+/// The hexes' JSON exactly as serde's derive writes it, as
+/// [`write_units`] does the units'.
+fn write_hexes(hexes: &[HexView], out: &mut Vec<u8>) {
+    out.reserve(48 * hexes.len() + 2);
+    out.push(b'[');
+    for (i, h) in hexes.iter().enumerate() {
+        let HexView { hex, terrain, relics, summoning } = h;
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"hex\":[");
+        int(out, i64::from(hex.q));
+        out.push(b',');
+        int(out, i64::from(hex.r));
+        out.extend_from_slice(match terrain {
+            Terrain::Plains => b"],\"terrain\":\"plains\",\"relics\":",
+            Terrain::Hill => b"],\"terrain\":\"hill\",\"relics\":",
+            Terrain::Water => b"],\"terrain\":\"water\",\"relics\":",
+            Terrain::Crater => b"],\"terrain\":\"crater\",\"relics\":",
+        });
+        int(out, *relics as i64);
+        if let Some(seat) = summoning {
+            out.extend_from_slice(b",\"summoning\":");
+            int(out, i64::from(*seat));
+        }
+        out.push(b'}');
+    }
+    out.push(b']');
+}
+
+/// `v` in decimal, as JSON writes an integer.
+fn int(out: &mut Vec<u8>, v: i64) {
+    if v < 0 {
+        out.push(b'-');
+    }
+    let (mut digits, mut n, mut at) = ([0u8; 20], v.unsigned_abs(), 20);
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
 /// `viewer`'s view, with the units all viewers share.
 pub(crate) fn view(
     state: &DuelState,
@@ -339,8 +388,8 @@ pub(crate) fn view(
         Viewer::Spectator => Vec::new(),
     };
     let (hexes, players) = match board {
-        Board::Shown => (hex_views(g).collect(), player_views(g, viewer)),
-        Board::Left => (Vec::new(), Vec::new()),
+        Board::Shown(hexes) => (hexes, player_views(g, viewer)),
+        Board::Left => (Shared::default(), Vec::new()),
     };
     DuelView {
         viewer,
@@ -468,7 +517,7 @@ mod tests {
         let cat = Catalogue::standard();
         let viewers = [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator];
         let parts = |s: &DuelState| -> Vec<(Vec<HexView>, Vec<PlayerView>)> {
-            viewers.iter().map(|v| Duel::view(s, *v)).map(|v| (v.hexes, v.players)).collect()
+            viewers.iter().map(|v| Duel::view(s, *v)).map(|v| (v.hexes.to_vec(), v.players)).collect()
         };
         let (mut kept, mut players_alone) = (0, 0);
         for seed in 0..6 {
@@ -494,12 +543,13 @@ mod tests {
         assert!(kept > 100 && players_alone > 10, "{kept} kept, {players_alone} changed with the players alone");
     }
 
-    /// Over random games, the units' hand-written JSON is serde's, byte for
-    /// byte, with the flags and conditions met along the way.
+    /// Over random games, the units' and the hexes' hand-written JSON is
+    /// serde's, byte for byte, with the flags, conditions, terrains and
+    /// relics met along the way.
     #[test]
-    fn the_units_json_is_serdes() {
+    fn the_units_and_hexes_json_is_serdes() {
         let cat = Catalogue::standard();
-        let mut met = [0usize; 4];
+        let (mut met, mut terrains, mut relics) = ([0usize; 4], [0usize; 4], 0);
         for seed in 0..8 {
             let mut s = Duel::start(&DuelOptions::default(), seed).unwrap();
             let mut bot = crate::duel::bot::RandomBot::new(seed);
@@ -508,6 +558,14 @@ mod tests {
                 let mut text = Vec::new();
                 write_units(&units, &mut text);
                 assert_eq!(String::from_utf8(text).unwrap(), serde_json::to_string(&units).unwrap(), "seed {seed}");
+                let hexes: Vec<HexView> = hex_views(&s.game).collect();
+                let mut text = Vec::new();
+                write_hexes(&hexes, &mut text);
+                assert_eq!(String::from_utf8(text).unwrap(), serde_json::to_string(&hexes).unwrap(), "seed {seed}");
+                for h in &hexes {
+                    terrains[h.terrain as usize] += 1;
+                    relics += usize::from(h.relics > 0);
+                }
                 for u in &units {
                     let flags = [u.flying, u.activated, u.exposed, !u.conditions.is_empty()];
                     met.iter_mut().zip(flags).for_each(|(n, f)| *n += usize::from(f));
@@ -520,6 +578,7 @@ mod tests {
         // Random bots seldom carry a relic: that flag, and numbers far
         // from a game's, on units made for it.
         assert!(met.iter().all(|n| *n > 0), "flying, activated, exposed, conditions met {met:?}");
+        assert!(terrains.iter().all(|n| *n > 0) && relics > 0, "terrains {terrains:?}, hexes with relics {relics}");
         let unit = |id, holds_relics| UnitView {
             id,
             owner: 1,
