@@ -151,4 +151,9 @@ impl AlphaDesign {
     pub fn has_passive(&self, cat: &Catalogue, pred: impl Fn(&Passive) -> bool) -> bool {
         self.cards.iter().filter_map(|id| cat.card(id)).any(|c| c.passives.iter().any(&pred))
     }
+
+    /// Every passive of its cards, in card order.
+    pub fn passives(&self, cat: &Catalogue) -> Vec<Passive> {
+        self.cards.iter().filter_map(|id| cat.card(id)).flat_map(|c| c.passives.iter().cloned()).collect()
+    }
 }

@@ -51,7 +51,7 @@ pub(crate) fn err(code: &'static str, msg: impl Into<String>) -> RuleError {
 
 impl Game {
     fn passive(&self, cat: &Catalogue, u: &Unit, pred: impl Fn(&Passive) -> bool) -> bool {
-        self.alpha_of(u).design.has_passive(cat, pred)
+        self.alpha_of(u).has_passive(cat, pred)
     }
 
     fn has_marker(u: &Unit, pred: impl Fn(&Condition) -> bool) -> bool {
@@ -93,7 +93,7 @@ impl Game {
     }
 
     pub fn deploys_anywhere(&self, cat: &Catalogue, seat: Seat, alpha: usize) -> bool {
-        self.players[seat as usize].alphas[alpha].design.has_passive(cat, |p| matches!(p, Passive::DeployAnywhere))
+        self.players[seat as usize].alphas[alpha].has_passive(cat, |p| matches!(p, Passive::DeployAnywhere))
     }
 
     pub fn in_stasis(u: &Unit) -> bool {

@@ -99,6 +99,7 @@ impl Scenario {
                     max_life: max,
                     life,
                     cubes: a.cubes.clone(),
+                    passives: Default::default(),
                 });
             }
             p.di_stack = sp.di_stack.clone();

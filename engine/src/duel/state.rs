@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::alpha::AlphaDesign;
 use super::board::{BoardLayout, Grid};
-use super::card::{CardId, Condition, Until};
+use super::card::{CardId, Catalogue, Condition, Passive, Until};
 use crate::hex::Hex;
 use crate::rng::GameRng;
 use crate::{Outcome, Seat};
@@ -86,6 +86,57 @@ pub struct Alpha {
     pub life: u32,
     /// Single-use cubes left on each card, shared by all units of this Alpha.
     pub cubes: BTreeMap<CardId, u32>,
+    /// The passives of its cards in the standard catalogue, worked out the
+    /// first time the rules ask ([`Alpha::has_passive`]): they ask many
+    /// times an action, and each card is looked up by its name. Not part
+    /// of the state: never serialized (nor hashed), never compared.
+    /// (Shared: a player's side is copied whenever it changes.)
+    #[serde(skip)]
+    pub passives: Memo<std::sync::Arc<[Passive]>>,
+}
+
+impl Alpha {
+    /// Whether any card of the Alpha has a passive matching `pred`
+    /// ([`AlphaDesign::has_passive`], remembered for the standard
+    /// catalogue: the design never changes once the Alpha exists).
+    pub fn has_passive(&self, cat: &Catalogue, pred: impl Fn(&Passive) -> bool) -> bool {
+        if !std::ptr::eq(cat, Catalogue::standard()) {
+            return self.design.has_passive(cat, pred);
+        }
+        self.passives.get_or_init(|| self.design.passives(cat).into()).iter().any(pred)
+    }
+}
+
+/// A value worked out from the rest of its struct on first use and kept:
+/// copied with it, but never compared (two equal structs hold the same
+/// one, or one not yet worked out) and left out of its serialization.
+#[derive(Default)]
+pub struct Memo<T>(std::sync::OnceLock<T>);
+
+impl<T> Memo<T> {
+    pub fn get_or_init(&self, f: impl FnOnce() -> T) -> &T {
+        self.0.get_or_init(f)
+    }
+}
+
+impl<T: Clone> Clone for Memo<T> {
+    fn clone(&self) -> Memo<T> {
+        Memo(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Memo<T> {
+    fn eq(&self, _: &Memo<T>) -> bool {
+        true
+    }
+}
+
+impl<T> Eq for Memo<T> {}
+
+impl<T> std::fmt::Debug for Memo<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Memo")
+    }
 }
 
 /// A player's side of the table.
@@ -300,5 +351,44 @@ impl Game {
 
     pub fn relics_at(&self, h: Hex) -> usize {
         self.relics.iter().filter(|r| r.hex == h).count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::duel::{Duel, DuelOptions};
+    use crate::Ruleset;
+
+    /// What an Alpha remembers of its passives is what its cards say,
+    /// and it is not part of the state: not serialized, not compared.
+    #[test]
+    fn an_alphas_remembered_passives_are_its_cards_and_not_the_state() {
+        let cat = Catalogue::standard();
+        let mut s = Duel::start(&DuelOptions::default(), 4).unwrap();
+        for (seat, preset) in [(0, "aquatic"), (1, "rush")] {
+            Duel::apply(&mut s, seat, super::super::DuelAction::UsePreset { preset: preset.into() }).unwrap();
+        }
+        let fresh = s.clone();
+        let kinds: [fn(&Passive) -> bool; 4] = [
+            |p| matches!(p, Passive::Flying),
+            |p| matches!(p, Passive::WaterWalker),
+            |p| matches!(p, Passive::Rooted),
+            |p| matches!(p, Passive::Regeneration { .. }),
+        ];
+        let mut found = 0;
+        for p in &s.game.players {
+            for a in &p.alphas {
+                for k in kinds {
+                    let has = a.has_passive(cat, k);
+                    assert_eq!(has, a.design.has_passive(cat, k));
+                    found += usize::from(has);
+                }
+            }
+        }
+        assert!(found > 0, "the presets have passives to find");
+        assert_eq!(s, fresh, "remembered or not, the same state");
+        assert_eq!(serde_json::to_string(&s).unwrap(), serde_json::to_string(&fresh).unwrap());
+        assert!(!serde_json::to_string(&s.game.players[0].alphas[0]).unwrap().contains("passives"));
     }
 }

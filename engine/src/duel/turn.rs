@@ -296,6 +296,7 @@ impl DuelState {
                     max_life: life,
                     life,
                     cubes: Default::default(),
+                    passives: Default::default(),
                 }
             })
             .collect();

@@ -226,8 +226,8 @@ pub(crate) fn unit_views(g: &Game, cat: &Catalogue) -> Vec<UnitView> {
     let given: [Vec<AlphaGives>; 2] = std::array::from_fn(|s| {
         let gives = |a: &Alpha| AlphaGives {
             armor: a.design.armor(cat),
-            flying: a.design.has_passive(cat, |p| matches!(p, Passive::Flying)),
-            rooted: a.design.has_passive(cat, |p| matches!(p, Passive::Rooted)),
+            flying: a.has_passive(cat, |p| matches!(p, Passive::Flying)),
+            rooted: a.has_passive(cat, |p| matches!(p, Passive::Rooted)),
         };
         g.players[s].alphas.iter().map(gives).collect()
     });
