@@ -1,5 +1,5 @@
 //! [`Shared`]: a part of a view that every viewer of a state sees alike
-//! (the duel's units), built once for all the views of one record and
+//! (the duel's units and hexes), built once for all the views of one record and
 //! written to JSON once, however many views carry it.
 //!
 //! Views are sent as JSON (the protocol's only encoding), so the part is
@@ -21,7 +21,8 @@ struct Inner<T> {
     value: T,
     json: OnceLock<Box<RawValue>>,
     /// Writes the value's JSON by hand, where serde's derive costs more
-    /// than it must (the duel's units: every field name escaped anew).
+    /// than it must (the duel's units and hexes: serde escapes every
+    /// field name anew).
     write: Option<fn(&T, &mut Vec<u8>)>,
 }
 
