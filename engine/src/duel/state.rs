@@ -369,7 +369,9 @@ mod tests {
         for (seat, preset) in [(0, "aquatic"), (1, "rush")] {
             Duel::apply(&mut s, seat, super::super::DuelAction::UsePreset { preset: preset.into() }).unwrap();
         }
-        let fresh = s.clone();
+        // Read back from its JSON: a copy that has worked nothing out (a
+        // clone would share the players, and with them what they remember).
+        let fresh: DuelState = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
         let kinds: [fn(&Passive) -> bool; 4] = [
             |p| matches!(p, Passive::Flying),
             |p| matches!(p, Passive::WaterWalker),
