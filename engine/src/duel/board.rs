@@ -86,13 +86,15 @@ impl BoardLayout {
 pub struct Grid {
     radius: i32,
     /// `None` for squares of the box that are not hexes of the board.
-    cells: Vec<Option<Terrain>>,
+    /// Shared between copies (the legal list tries actions on copies of
+    /// the state, and few actions change a terrain): a change copies it.
+    cells: std::sync::Arc<Vec<Option<Terrain>>>,
 }
 
 impl Grid {
     fn empty(radius: i32) -> Grid {
         let side = (2 * radius + 1) as usize;
-        Grid { radius, cells: vec![None; side * side] }
+        Grid { radius, cells: std::sync::Arc::new(vec![None; side * side]) }
     }
 
     fn index(&self, h: Hex) -> Option<usize> {
@@ -131,7 +133,7 @@ impl Grid {
     /// Set the terrain of a hex (or add it to the board).
     pub fn set(&mut self, h: Hex, t: Terrain) {
         if let Some(i) = self.index(h) {
-            self.cells[i] = Some(t);
+            std::sync::Arc::make_mut(&mut self.cells)[i] = Some(t);
         }
     }
 
