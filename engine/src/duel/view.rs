@@ -357,21 +357,10 @@ fn write_hexes(hexes: &[HexView], out: &mut Vec<u8>) {
     out.push(b']');
 }
 
-/// `v` in decimal, as JSON writes an integer.
+/// `v` in decimal, as JSON writes an integer (with serde_json's own
+/// formatter).
 fn int(out: &mut Vec<u8>, v: i64) {
-    if v < 0 {
-        out.push(b'-');
-    }
-    let (mut digits, mut n, mut at) = ([0u8; 20], v.unsigned_abs(), 20);
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
+    out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
 }
 
 /// `viewer`'s view, with the units all viewers share.
