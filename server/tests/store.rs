@@ -291,6 +291,13 @@ async fn the_sqlite_store_keeps_its_contract() {
     let store = Store::open(None, &dir).await.unwrap();
     assert!(store.list_matches(MatchStatus::Finished, 10).await.unwrap().len() == 1);
     store.close().await;
+    // A new database is made of 1 KiB pages in a write-ahead log: a group
+    // commit logs each page it changes whole (docs/PERFORMANCE.md).
+    let url = format!("sqlite://{}", dir.join("athlas.db").display());
+    let mut conn = <sqlx::SqliteConnection as sqlx::Connection>::connect(&url).await.unwrap();
+    let page: i64 = sqlx::query_scalar("PRAGMA page_size").fetch_one(&mut conn).await.unwrap();
+    let journal: String = sqlx::query_scalar("PRAGMA journal_mode").fetch_one(&mut conn).await.unwrap();
+    assert_eq!((page, journal.as_str()), (1024, "wal"));
 }
 
 #[tokio::test]
