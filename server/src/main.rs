@@ -11,6 +11,12 @@ use athlas_server::{
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
+/// mimalloc rather than glibc's malloc: a room allocates and frees on every
+/// action (views, frames, trial copies of the state), and glibc's malloc and
+/// free were a tenth of the server's CPU under load (docs/PERFORMANCE.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let config = Config::parse();
