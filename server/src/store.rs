@@ -482,7 +482,11 @@ impl Store {
             .connect_with(options.clone())
             .await?;
         // The log's connection keeps the pages a commit changes (the
-        // matches, the action log's index leaves): 16 MiB of cache, not 2.
+        // matches, the action log's index leaves): 4,096 pages of cache
+        // (4 MiB of 1 KiB pages, 16 MiB of an older database's 4 KiB), not
+        // SQLite's 2 MiB. Counted in pages, not bytes: SQLite scans the
+        // cache's hash table at the end of every write transaction, so
+        // its cost follows the number of pages kept.
         // Its commits copy the log back into the database every 10,000
         // pages (about 10 MB of log) rather than SQLite's 1,000: a commit
         // rewrites the same hot pages (the matches' rows, each match's
@@ -490,7 +494,7 @@ impl Store {
         // it was logged, so rarer checkpoints write fewer bytes per action
         // (docs/PERFORMANCE.md). Durability is the log's fsync at each
         // commit, unchanged.
-        let options = options.pragma("cache_size", "-16384").pragma("wal_autocheckpoint", "10000");
+        let options = options.pragma("cache_size", "4096").pragma("wal_autocheckpoint", "10000");
         let log = LogConnection { conn: Some(sqlx::ConnectOptions::connect(&options).await?), options, closed: false };
         Ok(Store { backend: Backend::Sqlite { pool, log: Arc::new(tokio::sync::Mutex::new(log)) } })
     }
