@@ -61,11 +61,17 @@ impl ser::Error for Error {
 const MORE: u8 = 1;
 const END: u8 = 0;
 
+// Every method below is marked `#[inline]`: they are a few instructions
+// each and called from the rulesets' serde code in other crates, where a
+// call to a non-generic function is otherwise never inlined (the record
+// hash is written at every action).
 impl Compact<'_> {
+    #[inline]
     fn int(&mut self, v: i64) {
         self.uint(((v << 1) ^ (v >> 63)) as u64);
     }
 
+    #[inline]
     fn uint(&mut self, mut v: u64) {
         while v >= 0x80 {
             self.out.push((v as u8) | 0x80);
@@ -74,6 +80,7 @@ impl Compact<'_> {
         self.out.push(v as u8);
     }
 
+    #[inline]
     fn bytes(&mut self, v: &[u8]) {
         self.uint(v.len() as u64);
         self.out.extend_from_slice(v);
@@ -84,11 +91,13 @@ impl Compact<'_> {
 /// `i64` or `u64` the encoding writes.
 macro_rules! integers {
     (int: $($si:ident($st:ty)),*; uint: $($ui:ident($ut:ty)),*;) => {
-        $(fn $si(self, v: $st) -> Result<(), Error> {
+        $(#[inline]
+        fn $si(self, v: $st) -> Result<(), Error> {
             self.int(v.into());
             Ok(())
         })*
-        $(fn $ui(self, v: $ut) -> Result<(), Error> {
+        $(#[inline]
+        fn $ui(self, v: $ut) -> Result<(), Error> {
             self.uint(v.into());
             Ok(())
         })*
@@ -106,6 +115,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Compact<'b> {
     type SerializeStruct = Self;
     type SerializeStructVariant = Self;
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<(), Error> {
         self.out.push(u8::from(v));
         Ok(())
@@ -114,53 +124,67 @@ impl<'a, 'b> ser::Serializer for &'a mut Compact<'b> {
         int: serialize_i8(i8), serialize_i16(i16), serialize_i32(i32), serialize_i64(i64);
         uint: serialize_u8(u8), serialize_u16(u16), serialize_u32(u32), serialize_u64(u64);
     }
+    #[inline]
     fn serialize_i128(self, v: i128) -> Result<(), Error> {
         self.out.extend_from_slice(&v.to_le_bytes());
         Ok(())
     }
+    #[inline]
     fn serialize_u128(self, v: u128) -> Result<(), Error> {
         self.out.extend_from_slice(&v.to_le_bytes());
         Ok(())
     }
+    #[inline]
     fn serialize_f32(self, v: f32) -> Result<(), Error> {
         self.serialize_f64(v.into())
     }
+    #[inline]
     fn serialize_f64(self, v: f64) -> Result<(), Error> {
         self.out.extend_from_slice(&v.to_bits().to_le_bytes());
         Ok(())
     }
+    #[inline]
     fn serialize_char(self, v: char) -> Result<(), Error> {
         self.uint(u32::from(v).into());
         Ok(())
     }
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<(), Error> {
         self.bytes(v.as_bytes());
         Ok(())
     }
+    #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
         self.bytes(v);
         Ok(())
     }
+    #[inline]
     fn serialize_none(self) -> Result<(), Error> {
         self.out.push(0);
         Ok(())
     }
+    #[inline]
     fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<(), Error> {
         self.out.push(1);
         v.serialize(self)
     }
+    #[inline]
     fn serialize_unit(self) -> Result<(), Error> {
         Ok(())
     }
+    #[inline]
     fn serialize_unit_struct(self, _: &'static str) -> Result<(), Error> {
         Ok(())
     }
+    #[inline]
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<(), Error> {
         self.serialize_str(variant)
     }
+    #[inline]
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<(), Error> {
         v.serialize(self)
     }
+    #[inline]
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
         _: &'static str,
@@ -171,25 +195,32 @@ impl<'a, 'b> ser::Serializer for &'a mut Compact<'b> {
         self.bytes(variant.as_bytes());
         v.serialize(self)
     }
+    #[inline]
     fn serialize_seq(self, _: Option<usize>) -> Result<Self, Error> {
         Ok(self)
     }
+    #[inline]
     fn serialize_tuple(self, _: usize) -> Result<Self, Error> {
         Ok(self)
     }
+    #[inline]
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self, Error> {
         Ok(self)
     }
+    #[inline]
     fn serialize_tuple_variant(self, _: &'static str, _: u32, variant: &'static str, _: usize) -> Result<Self, Error> {
         self.bytes(variant.as_bytes());
         Ok(self)
     }
+    #[inline]
     fn serialize_map(self, _: Option<usize>) -> Result<Self, Error> {
         Ok(self)
     }
+    #[inline]
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self, Error> {
         Ok(self)
     }
+    #[inline]
     fn serialize_struct_variant(self, _: &'static str, _: u32, variant: &'static str, _: usize) -> Result<Self, Error> {
         self.bytes(variant.as_bytes());
         Ok(self)
@@ -199,10 +230,12 @@ impl<'a, 'b> ser::Serializer for &'a mut Compact<'b> {
 impl ser::SerializeSeq for &mut Compact<'_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
         self.out.push(MORE);
         v.serialize(&mut **self)
     }
+    #[inline]
     fn end(self) -> Result<(), Error> {
         self.out.push(END);
         Ok(())
@@ -212,13 +245,16 @@ impl ser::SerializeSeq for &mut Compact<'_> {
 impl ser::SerializeMap for &mut Compact<'_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_key<T: Serialize + ?Sized>(&mut self, k: &T) -> Result<(), Error> {
         self.out.push(MORE);
         k.serialize(&mut **self)
     }
+    #[inline]
     fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
         v.serialize(&mut **self)
     }
+    #[inline]
     fn end(self) -> Result<(), Error> {
         self.out.push(END);
         Ok(())
@@ -230,9 +266,11 @@ macro_rules! in_order {
         impl ser::$trait for &mut Compact<'_> {
             type Ok = ();
             type Error = Error;
+            #[inline]
             fn $method<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
                 v.serialize(&mut **self)
             }
+            #[inline]
             fn end(self) -> Result<(), Error> {
                 Ok(())
             }
@@ -249,14 +287,17 @@ macro_rules! fields {
         impl ser::$trait for &mut Compact<'_> {
             type Ok = ();
             type Error = Error;
+            #[inline]
             fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, v: &T) -> Result<(), Error> {
                 self.out.push(MORE);
                 v.serialize(&mut **self)
             }
+            #[inline]
             fn skip_field(&mut self, _: &'static str) -> Result<(), Error> {
                 self.out.push(END);
                 Ok(())
             }
+            #[inline]
             fn end(self) -> Result<(), Error> {
                 Ok(())
             }
