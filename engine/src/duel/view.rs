@@ -269,9 +269,7 @@ pub(crate) fn shared_units(g: &Game, cat: &Catalogue) -> Shared<Vec<UnitView>> {
 /// two equal over random games), at a fraction of its cost: the units go
 /// out with nearly every update, and serde escapes each field name anew.
 fn write_units(units: &[UnitView], out: &mut Vec<u8>) {
-    out.reserve(96 * units.len() + 2);
-    out.push(b'[');
-    for (i, u) in units.iter().enumerate() {
+    write_array(units, 96, out, |u, out| {
         // Every field named: one added to the view does not compile here
         // until it is written.
         let UnitView {
@@ -287,9 +285,6 @@ fn write_units(units: &[UnitView], out: &mut Vec<u8>) {
             exposed,
             conditions,
         } = u;
-        if i > 0 {
-            out.push(b',');
-        }
         for (name, v) in [
             ("{\"id\":", i64::from(*id)),
             (",\"owner\":", i64::from(*owner)),
@@ -323,20 +318,14 @@ fn write_units(units: &[UnitView], out: &mut Vec<u8>) {
             serde_json::to_writer(&mut *out, conditions).expect("conditions serialize");
         }
         out.push(b'}');
-    }
-    out.push(b']');
+    });
 }
 
 /// The hexes' JSON exactly as serde's derive writes it, as
 /// [`write_units`] does the units'.
 fn write_hexes(hexes: &[HexView], out: &mut Vec<u8>) {
-    out.reserve(48 * hexes.len() + 2);
-    out.push(b'[');
-    for (i, h) in hexes.iter().enumerate() {
+    write_array(hexes, 48, out, |h, out| {
         let HexView { hex, terrain, relics, summoning } = h;
-        if i > 0 {
-            out.push(b',');
-        }
         out.extend_from_slice(b"{\"hex\":[");
         int(out, i64::from(hex.q));
         out.push(b',');
@@ -353,6 +342,18 @@ fn write_hexes(hexes: &[HexView], out: &mut Vec<u8>) {
             int(out, i64::from(*seat));
         }
         out.push(b'}');
+    });
+}
+
+/// A JSON array of `items`, each written by `each` (about `size` bytes).
+fn write_array<T>(items: &[T], size: usize, out: &mut Vec<u8>, each: impl Fn(&T, &mut Vec<u8>)) {
+    out.reserve(size * items.len() + 2);
+    out.push(b'[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        each(item, out);
     }
     out.push(b']');
 }
