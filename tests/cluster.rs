@@ -3,7 +3,9 @@
 //! (SIGSTOP) with an action of seat 0 waiting in its socket, past its
 //! lease; node B takes the room over when seat 1 comes back through it;
 //! A is resumed (SIGCONT): its write is refused, it tells seat 0
-//! `room_elsewhere` and drops the room, and the log keeps one history.
+//! `room_elsewhere` and drops the room, and the log keeps one history;
+//! the same when the pause lands inside A's write and Postgres ends A's
+//! connection.
 //! And a node that does not play a match sends its players to the one that
 //! does.
 
@@ -63,6 +65,53 @@ async fn a_paused_owner_is_fenced_when_it_wakes_and_the_log_keeps_one_history() 
     assert!(metrics_b.contains("athlas_leases_claimed_total 1"), "{metrics_b}");
     let report = db.audit_all();
     assert!(report.contains(&format!("{} duel      ok        {} records", m.id, s2)), "{report}");
+}
+
+/// The same pause landing inside a write: A's group commit holds the lease
+/// row when A stops, Postgres ends that idle transaction (and its
+/// connection) so B can take over, and A wakes to a write that fails for
+/// a dead connection before its fence is checked. Seat 0 must still hear
+/// `room_elsewhere`, not `internal`: A asks who holds the lease now.
+#[tokio::test]
+async fn an_owner_paused_inside_its_write_still_says_room_elsewhere() {
+    let Some(db) = Db::postgres("fence_mid_write").await else { return };
+    let a = node(&db, "node-a");
+    let b = node(&db, "node-b");
+    let m = new_match(&a.addr, json!({"first_player": 0})).await;
+    let (mut p0, p1) = started(&a.addr, &m).await;
+    let s = p0.ok(json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
+
+    // Hold the match's row for 2 s: A's next write takes the lease row,
+    // then waits here, inside its transaction.
+    let Db::Postgres(url) = &db else { unreachable!() };
+    let mut lock = Command::new("psql")
+        .args([url.as_str(), "-q", "-c"])
+        .arg(format!("BEGIN; SELECT 1 FROM matches WHERE id = '{}' FOR UPDATE; SELECT pg_sleep(2); COMMIT;", m.id))
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    p0.send(json!({"type": "act", "id": 99, "action": {"type": "summon", "alpha": 1, "hex": [-4, 5]}})).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    signal(&a, "-STOP");
+
+    // The lock goes; A's transaction sits idle until Postgres ends it
+    // (5 s), and B's takeover waits for that.
+    drop(p1);
+    let q1 = Client::player(&b.addr, &m.tokens[1], Some(s)).await;
+    assert_eq!(q1.seq, s, "B resumes where A stored");
+    assert!(lock.wait().unwrap().success());
+
+    signal(&a, "-CONT");
+    let answer = p0.until(|v| v["type"] == "error" || v["type"] == "ack").await;
+    assert_eq!(answer["type"], "error", "{answer}");
+    assert_eq!(answer["code"], "room_elsewhere", "{answer}");
+    assert_eq!(answer["id"], 99, "{answer}");
+
+    let mut q0 = Client::player(&b.addr, &m.tokens[0], Some(s)).await;
+    let s2 = q0.ok(json!({"type": "summon", "alpha": 1, "hex": [-4, 5]})).await;
+    assert_eq!(s2, s + 1, "the action A held was never written");
+    db.audit_all();
 }
 
 /// Any node accepts any client: one that does not play the match says

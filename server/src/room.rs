@@ -819,8 +819,21 @@ where
             }
             Err(e) => Err(WriteFailed { code: code::INTERNAL, message: format!("the campaign's next state: {e}") }),
         };
-        if let Err(e) = stored {
+        if let Err(mut e) = stored {
             tracing::error!(match_id = %self.id, error = %e, "action not stored; reloading the room");
+            // A paused node can wake to a dead database connection (the
+            // server ended its idle transaction) before its fence is even
+            // checked: the write then fails for that reason, yet the
+            // truth the client needs is that another node holds the room.
+            if e.code != code::ROOM_ELSEWHERE {
+                if let Some(fence) = &self.lease {
+                    if let Ok(Some(now)) = self.ctx.store.lease(self.id).await {
+                        if now.node != *fence.node || now.epoch != fence.epoch {
+                            e.code = code::ROOM_ELSEWHERE;
+                        }
+                    }
+                }
+            }
             let unavailable = e.code == code::STORE_UNAVAILABLE;
             let elsewhere = e.code == code::ROOM_ELSEWHERE;
             if let Some(actor) = actor {
