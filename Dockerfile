@@ -7,11 +7,13 @@
 FROM rust:1.95-bookworm AS build
 WORKDIR /src
 COPY . .
-# Cache mounts keep the registry and target dir between builds.
+# Cache mounts keep the registry and target dir between builds. The dist
+# profile is the release build with whole-program optimisation (Cargo.toml):
+# about a tenth less CPU per action (docs/PERFORMANCE.md).
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
     --mount=type=cache,target=/src/target \
-    cargo build --release --locked -p athlas-server \
- && cp target/release/athlas-server /athlas-server
+    cargo build --profile dist --locked -p athlas-server \
+ && cp target/dist/athlas-server /athlas-server
 
 FROM gcr.io/distroless/cc-debian12:nonroot
 WORKDIR /app

@@ -31,8 +31,11 @@ fresh_db() {
   echo "${BASE_URL%/*}/$name"
 }
 
-echo "== building (release)" >&2
-(cd "$ROOT" && cargo build --release -q -p athlas-server -p athlas-client)
+# The dist profile (whole-program optimisation) is what the Docker image
+# ships; PROFILE=release measures the quicker build.
+PROFILE=${PROFILE:-dist}
+echo "== building ($PROFILE)" >&2
+(cd "$ROOT" && cargo build --profile "$PROFILE" -q -p athlas-server -p athlas-client)
 
 # run NAME N [--cluster]: N nodes, MATCHES split over them.
 run() {
@@ -47,14 +50,14 @@ run() {
     # The bots act faster than the default per-connection rate allows
     # (docs/PERFORMANCE.md raises it the same way); durability as always.
     ATHLAS_RATE_PER_SEC=200 ATHLAS_RATE_BURST=400 \
-      "$TARGET/release/athlas-server" "${args[@]}" >"$WORK/$name-$i.log" 2>&1 &
+      "$TARGET/$PROFILE/athlas-server" "${args[@]}" >"$WORK/$name-$i.log" 2>&1 &
     pids+=($!)
   done
   for i in $(seq 0 $((n - 1))); do wait_port $((PORT0 + i)); done
   local gens=()
   for i in $(seq 0 $((n - 1))); do
     local share=$(( MATCHES / n + (i < MATCHES % n ? 1 : 0) ))
-    "$TARGET/release/athlas" load --server 127.0.0.1:$((PORT0 + i)) --matches "$share" --duration "$SECONDS_RUN" \
+    "$TARGET/$PROFILE/athlas" load --server 127.0.0.1:$((PORT0 + i)) --matches "$share" --duration "$SECONDS_RUN" \
       >"$WORK/$name-load-$i.txt" 2>/dev/null &
     gens+=($!)
   done
