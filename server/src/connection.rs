@@ -40,7 +40,10 @@ use crate::{
 };
 
 /// Bytes read from a socket at a time; larger frames are read in pieces.
-const READ_BUFFER: usize = 8 * 1024;
+/// tungstenite zeroes the whole buffer before each read, and every
+/// connection keeps it: a client's frames (an action, a hello) are a few
+/// hundred bytes, its largest (a duel's creation) under 2 KiB.
+const READ_BUFFER: usize = 2 * 1024;
 
 /// Room messages a connection may have queued before it counts as lagging.
 const OUTBOUND_QUEUE: usize = 1024;
