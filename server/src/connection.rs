@@ -41,8 +41,8 @@ use crate::{
 
 /// Bytes read from a socket at a time; larger frames are read in pieces.
 /// tungstenite zeroes the whole buffer before each read, and every
-/// connection keeps it: a client's frames (an action, a hello) are a few
-/// hundred bytes, its largest (a duel's creation) under 2 KiB.
+/// connection keeps it: a client's frames (an action, a hello, a duel's
+/// creation) are a few hundred bytes.
 const READ_BUFFER: usize = 2 * 1024;
 
 /// Room messages a connection may have queued before it counts as lagging.
