@@ -14,8 +14,8 @@ mod support;
 use std::process::Command;
 use std::time::Duration;
 
-use serde_json::json;
-use support::{new_match, spawn, started, Client, Db, Server, Ws};
+use serde_json::{json, Value};
+use support::{new_match, spawn, started, Client, Db, Match, Server, Ws};
 
 fn node(db: &Db, name: &str) -> Server {
     let mut cmd = db.command();
@@ -28,19 +28,52 @@ fn signal(server: &Server, sig: &str) {
     assert!(ok, "kill {sig}");
 }
 
+/// Two nodes on one fresh database and a duel played on A: both seats
+/// connected there, seat 0's first summon stored at `s`.
+struct DuelOnA {
+    db: Db,
+    a: Server,
+    b: Server,
+    m: Match,
+    p0: Client,
+    p1: Client,
+    s: u64,
+}
+
+impl DuelOnA {
+    async fn start(name: &str) -> Option<DuelOnA> {
+        let db = Db::postgres(name).await?;
+        let a = node(&db, "node-a");
+        let b = node(&db, "node-b");
+        let m = new_match(&a.addr, json!({"first_player": 0})).await;
+        let (mut p0, p1) = started(&a.addr, &m).await;
+        let s = p0.ok(json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
+        Some(DuelOnA { db, a, b, m, p0, p1, s })
+    }
+}
+
+/// Seat 0's next action, sent to A while A is paused.
+fn held() -> Value {
+    json!({"type": "act", "id": 99, "action": {"type": "summon", "alpha": 1, "hex": [-4, 5]}})
+}
+
+/// What a fenced A answers seat 0 once it wakes: an error, never an ack,
+/// with the code that sends the client to the node that took over.
+async fn answered_elsewhere(p0: &mut Client) -> Value {
+    let answer = p0.until(|v| v["type"] == "error" || v["type"] == "ack").await;
+    assert_eq!(answer["type"], "error", "a fenced node acknowledges nothing: {answer}");
+    assert_eq!(answer["code"], "room_elsewhere", "{answer}");
+    answer
+}
+
 #[tokio::test]
 async fn a_paused_owner_is_fenced_when_it_wakes_and_the_log_keeps_one_history() {
-    let Some(db) = Db::postgres("fence").await else { return };
-    let a = node(&db, "node-a");
-    let b = node(&db, "node-b");
-    let m = new_match(&a.addr, json!({"first_player": 0})).await;
-    let (mut p0, p1) = started(&a.addr, &m).await;
-    let s = p0.ok(json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
+    let Some(DuelOnA { db, a, b, m, mut p0, p1, s }) = DuelOnA::start("fence").await else { return };
 
     // A stops (a long GC pause, a frozen VM) with seat 0's next action
     // waiting in its socket, and stays stopped past its lease.
     signal(&a, "-STOP");
-    p0.send(json!({"type": "act", "id": 99, "action": {"type": "summon", "alpha": 1, "hex": [-4, 5]}})).await;
+    p0.send(held()).await;
     tokio::time::sleep(Duration::from_millis(2500)).await;
 
     // Seat 1 comes back through B: B takes the room over at the same seq.
@@ -50,9 +83,7 @@ async fn a_paused_owner_is_fenced_when_it_wakes_and_the_log_keeps_one_history() 
 
     // A wakes: the action it was holding is not stored, seat 0 is told.
     signal(&a, "-CONT");
-    let answer = p0.until(|v| v["type"] == "error" || v["type"] == "ack").await;
-    assert_eq!(answer["type"], "error", "a fenced node acknowledges nothing: {answer}");
-    assert_eq!(answer["code"], "room_elsewhere", "{answer}");
+    answered_elsewhere(&mut p0).await;
 
     // Seat 0 goes on through B; the game has one history.
     let mut q0 = Client::player(&b.addr, &m.tokens[0], Some(s)).await;
@@ -74,12 +105,7 @@ async fn a_paused_owner_is_fenced_when_it_wakes_and_the_log_keeps_one_history() 
 /// `room_elsewhere`, not `internal`: A asks who holds the lease now.
 #[tokio::test]
 async fn an_owner_paused_inside_its_write_still_says_room_elsewhere() {
-    let Some(db) = Db::postgres("fence_mid_write").await else { return };
-    let a = node(&db, "node-a");
-    let b = node(&db, "node-b");
-    let m = new_match(&a.addr, json!({"first_player": 0})).await;
-    let (mut p0, p1) = started(&a.addr, &m).await;
-    let s = p0.ok(json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
+    let Some(DuelOnA { db, a, b, m, mut p0, p1, s }) = DuelOnA::start("fence_mid_write").await else { return };
 
     // Hold the match's row for 2 s: A's next write takes the lease row,
     // then waits here, inside its transaction.
@@ -91,7 +117,7 @@ async fn an_owner_paused_inside_its_write_still_says_room_elsewhere() {
         .spawn()
         .unwrap();
     tokio::time::sleep(Duration::from_millis(500)).await;
-    p0.send(json!({"type": "act", "id": 99, "action": {"type": "summon", "alpha": 1, "hex": [-4, 5]}})).await;
+    p0.send(held()).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     signal(&a, "-STOP");
 
@@ -103,9 +129,7 @@ async fn an_owner_paused_inside_its_write_still_says_room_elsewhere() {
     assert!(lock.wait().unwrap().success());
 
     signal(&a, "-CONT");
-    let answer = p0.until(|v| v["type"] == "error" || v["type"] == "ack").await;
-    assert_eq!(answer["type"], "error", "{answer}");
-    assert_eq!(answer["code"], "room_elsewhere", "{answer}");
+    let answer = answered_elsewhere(&mut p0).await;
     assert_eq!(answer["id"], 99, "{answer}");
 
     let mut q0 = Client::player(&b.addr, &m.tokens[0], Some(s)).await;
@@ -118,12 +142,7 @@ async fn an_owner_paused_inside_its_write_still_says_room_elsewhere() {
 /// which node does (`at`), and the player's hello there is welcomed.
 #[tokio::test]
 async fn a_node_that_does_not_play_the_match_says_which_node_does() {
-    let Some(db) = Db::postgres("redirect").await else { return };
-    let a = node(&db, "node-a");
-    let b = node(&db, "node-b");
-    let m = new_match(&a.addr, json!({"first_player": 0})).await;
-    let (mut p0, _p1) = started(&a.addr, &m).await;
-    let s = p0.ok(json!({"type": "summon", "alpha": 0, "hex": [-5, 5]})).await;
+    let Some(DuelOnA { a, b, m, s, p0: _p0, p1: _p1, .. }) = DuelOnA::start("redirect").await else { return };
 
     for first in
         [json!({"type": "hello", "token": m.tokens[1], "last_seq": s}), json!({"type": "watch", "match_id": m.id})]
