@@ -41,9 +41,17 @@ esac
 
 # The per-connection frame limit is raised as for every load run (these
 # bots act faster than a person); durability is untouched.
+# A server left running on the port would be measured instead of this one.
+if curl -sf 127.0.0.1:$PORT/healthz >/dev/null; then
+  echo "port $PORT already answers: stop that server or set PORT" >&2
+  exit 1
+fi
 ATHLAS_RATE_PER_SEC=200 ATHLAS_RATE_BURST=400 "$SERVER" "${ARGS[@]}" >"$WORK/server.log" 2>&1 &
 PID=$!
-until curl -sf 127.0.0.1:$PORT/healthz >/dev/null; do sleep 0.1; done
+until curl -sf 127.0.0.1:$PORT/healthz >/dev/null; do
+  kill -0 $PID 2>/dev/null || { echo "the server did not start:" >&2; cat "$WORK/server.log" >&2; exit 1; }
+  sleep 0.1
+done
 
 ticks() { awk '{ sub(/^.*\) /, ""); print $12, $13 }' "/proc/$1/stat"; }
 pg_ticks() {
