@@ -158,26 +158,35 @@ impl Store {
             // Every seq move of a chunk in one statement and every action
             // row in another: two round trips to the database per chunk,
             // not two per action (on SQLite each is a hand-over to its
-            // worker thread). Chunks are powers of two, so few distinct
-            // statements are prepared and cached.
+            // worker thread, and each hand-over waits for a busy runtime
+            // to run this task again). A statement has room for a power
+            // of two of rows, so few distinct statements are prepared and
+            // cached; the rows a chunk leaves empty are NULL and write
+            // nothing.
             let mut rest = batch;
             while !rest.is_empty() {
                 // A match's next action waits for the next chunk: within a
                 // chunk every move starts from the stored seq.
                 let mut seen = std::collections::HashSet::new();
-                let distinct = rest.iter().take_while(|a| seen.insert(a.match_id)).count();
-                let n = 1usize << distinct.ilog2();
+                let n = rest.iter().take_while(|a| seen.insert(a.match_id)).count();
                 let (chunk, tail) = rest.split_at(n);
                 rest = tail;
-                let statements = self.chunk_statements(n);
+                let room = n.next_power_of_two();
+                let statements = self.chunk_statements(room);
                 let mut moves = sqlx::query(&statements.0);
                 let mut rows = sqlx::query(&statements.1);
                 for a in chunk {
                     let id = a.match_id.to_string();
                     let seq = a.action.seq as i64;
-                    moves = moves.bind(id.clone()).bind(seq).bind(a.standing.as_ref().map(Value::to_string));
-                    rows = rows.bind(id).bind(seq).bind(a.action.seat as i32).bind(a.action.action.to_string())
-                        .bind(a.action.kind.as_str()).bind(a.action.sender.map(i32::from)).bind(a.state_hash.as_deref());
+                    moves = moves.bind(Some(id.clone())).bind(Some(seq)).bind(a.standing.as_ref().map(Value::to_string));
+                    rows = rows.bind(Some(id)).bind(Some(seq)).bind(Some(a.action.seat as i32))
+                        .bind(Some(a.action.action.to_string())).bind(Some(a.action.kind.as_str()))
+                        .bind(a.action.sender.map(i32::from)).bind(a.state_hash.as_deref());
+                }
+                for _ in n..room {
+                    moves = moves.bind(None::<String>).bind(None::<i64>).bind(None::<String>);
+                    rows = rows.bind(None::<String>).bind(None::<i64>).bind(None::<i32>).bind(None::<String>)
+                        .bind(None::<&str>).bind(None::<i32>).bind(None::<&str>);
                 }
                 if moves.execute(&mut *tx).await?.rows_affected() != n as u64 {
                     return Ok(Some(StoreError::Conflict("an action seq does not follow the stored seq".into())));
@@ -352,8 +361,9 @@ impl Store {
     }
 }
 
-/// `UPDATE` moving the seq (and standing) of `n` matches, each only from
-/// the seq just before: its row count says whether every move followed.
+/// `UPDATE` moving the seq (and standing) of up to `n` matches, each only
+/// from the seq just before: its row count says whether every move
+/// followed. A row whose id is NULL moves nothing.
 fn seq_moves_sql(n: usize) -> String {
     let values: Vec<String> = (0..n)
         .map(|i| format!("(${}::uuid, CAST(${} AS BIGINT), ${}::text)", 3 * i + 1, 3 * i + 2, 3 * i + 3))
@@ -366,7 +376,7 @@ fn seq_moves_sql(n: usize) -> String {
     )
 }
 
-/// `INSERT` of `n` action rows.
+/// `INSERT` of up to `n` action rows: a row whose match is NULL is left out.
 fn action_rows_sql(n: usize) -> String {
     let values: Vec<String> = (0..n)
         .map(|i| {
@@ -374,5 +384,10 @@ fn action_rows_sql(n: usize) -> String {
             format!("(${}::uuid, ${}, ${}, ${}::jsonb, ${}, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7)
         })
         .collect();
-    format!("INSERT INTO actions (match_id, seq, seat, action, kind, sender, state_hash) VALUES {}", values.join(", "))
+    // Both databases name the columns of a VALUES list column1, column2, …
+    format!(
+        "INSERT INTO actions (match_id, seq, seat, action, kind, sender, state_hash) \
+         SELECT * FROM (VALUES {}) AS v WHERE v.column1 IS NOT NULL",
+        values.join(", ")
+    )
 }
