@@ -18,24 +18,20 @@ MATCHES=${1:-200}
 SECONDS_RUN=${2:-20}
 NODES=${3:-3}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
 BASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}
 PORT0=${ATHLAS_PORT:-18200}
 WORK=$(mktemp -d /tmp/athlas-cluster.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-wait_port() { for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; return 1; }
 fresh_db() {
   local name=$1
   PGOPTIONS=--client-min-messages=warning psql "$BASE_URL" -qc "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name" >/dev/null
   echo "${BASE_URL%/*}/$name"
 }
 
-# The dist profile (whole-program optimisation) is what the Docker image
-# ships; PROFILE=release measures the quicker build.
-PROFILE=${PROFILE:-dist}
-echo "== building ($PROFILE)" >&2
-(cd "$ROOT" && cargo build --profile "$PROFILE" -q -p athlas-server -p athlas-client)
+build_athlas
 
 # run NAME N [--cluster]: N nodes, MATCHES split over them.
 run() {

@@ -6,7 +6,7 @@
 #
 #   bench/load_cost.sh [sqlite|postgres] [extra `athlas load` arguments]
 #
-# Environment: SERVER and CLIENT (binaries; default the dist build, built
+# Environment: SERVER and CLIENT (binaries; default the $PROFILE build, dist, built
 # here), MATCHES (200), DUR (20 s), PORT (18114), and for postgres
 # ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres): the database
 # `loadbench` there is dropped and made anew. Idle memory instead:
@@ -16,12 +16,13 @@ set -euo pipefail
 STORE=${1:-sqlite}
 shift || true
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
 if [ -z "${SERVER:-}" ] || [ -z "${CLIENT:-}" ]; then
-  (cd "$ROOT" && cargo build --profile dist -q -p athlas-server -p athlas-client)
+  build_athlas
 fi
-SERVER=${SERVER:-$TARGET/dist/athlas-server}
-CLIENT=${CLIENT:-$TARGET/dist/athlas}
+SERVER=${SERVER:-$TARGET/$PROFILE/athlas-server}
+CLIENT=${CLIENT:-$TARGET/$PROFILE/athlas}
 MATCHES=${MATCHES:-200}
 DUR=${DUR:-20}
 PORT=${PORT:-18114}
@@ -53,25 +54,15 @@ until curl -sf 127.0.0.1:$PORT/healthz >/dev/null; do
   sleep 0.1
 done
 
-ticks() { awk '{ sub(/^.*\) /, ""); print $12, $13 }' "/proc/$1/stat"; }
-pg_ticks() {
-  local t=0 p
-  for p in $(pgrep -u postgres 2>/dev/null); do
-    t=$((t + $(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$p/stat" 2>/dev/null || echo 0)))
-  done
-  echo "$t"
-}
 acked() { curl -s 127.0.0.1:$PORT/metrics | awk '/^athlas_actions_accepted_total/ { s += $2 } END { print s + 0 }'; }
 
-read -r u0 s0 < <(ticks $PID)
-w0=$(awk '/^wchar/ { print $2 }' /proc/$PID/io)
-g0=$(pg_ticks)
-a0=$(acked)
+# The server's user and system ticks, bytes written, Postgres' ticks and
+# acknowledged actions, on one line.
+sample() { echo "$(ticks_of $PID) $(awk '/^wchar/ { print $2 }' /proc/$PID/io) $(postgres_ticks) $(acked)"; }
+
+read -r u0 s0 w0 g0 a0 < <(sample)
 "$CLIENT" load --server 127.0.0.1:$PORT --matches "$MATCHES" --duration "$DUR" "$@"
-read -r u1 s1 < <(ticks $PID)
-w1=$(awk '/^wchar/ { print $2 }' /proc/$PID/io)
-g1=$(pg_ticks)
-a1=$(acked)
+read -r u1 s1 w1 g1 a1 < <(sample)
 
 A=$((a1 - a0))
 if [ "$A" -gt 0 ]; then

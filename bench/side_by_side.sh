@@ -14,32 +14,20 @@ MATCHES=${1:-200}
 SECONDS_RUN=${2:-20}
 STORE=${3:-sqlite}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
 PEER=${PEER:-$ROOT/../shared/peers/boardgameio}
 WORK=$(mktemp -d /tmp/athlas-bench.XXXXXX)
 BGIO_PORT=${BGIO_PORT:-18000}
 ATHLAS_PORT=${ATHLAS_PORT:-18080}
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-# CPU seconds (utime + stime, USER_HZ = 100) and RSS (kB) of a process.
-cpu_of() { awk '{ sub(/^.*\) /, ""); print ($12 + $13) / 100 }' "/proc/$1/stat"; }
-# CPU seconds of every local `postgres` process (the durable write's own
-# cost when the store is Postgres on this machine; 0 when there is none).
-pg_cpu() {
-  local t=0 p
-  for p in $(pgrep -x postgres 2>/dev/null); do
-    t=$(awk -v t="$t" '{ sub(/^.*\) /, ""); print t + ($12 + $13) / 100 }' "/proc/$p/stat" 2>/dev/null || echo "$t")
-  done
-  echo "$t"
-}
-rss_of() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
-wait_port() { for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; return 1; }
+# CPU seconds of a process, and of every local `postgres` process.
+HZ=$(getconf CLK_TCK)
+cpu_of() { ticks_of "$1" | awk -v hz="$HZ" '{ print ($1 + $2) / hz }'; }
+pg_cpu() { awk -v t="$(postgres_ticks)" -v hz="$HZ" 'BEGIN { print t / hz }'; }
 
-# The dist profile (whole-program optimisation) is what the Docker image
-# ships; PROFILE=release measures the quicker build.
-PROFILE=${PROFILE:-dist}
-echo "== building Athlas ($PROFILE)" >&2
-(cd "$ROOT" && cargo build --profile "$PROFILE" -q -p athlas-server -p athlas-client)
+build_athlas
 
 echo "== boardgame.io: $MATCHES matches, $SECONDS_RUN s" >&2
 cp -r "$PEER" "$WORK/bgio"

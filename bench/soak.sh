@@ -15,20 +15,15 @@ MATCHES=${2:-20}
 THINK_MS=${3:-100}
 STORE=${4:-sqlite}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
 WORK=$(mktemp -d /tmp/athlas-soak.XXXXXX)
 PORT=${ATHLAS_PORT:-18090}
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-rss_of() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 fds_of() { ls "/proc/$1/fd" | wc -l; }
-wait_port() { for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; return 1; }
 
-# The dist profile (whole-program optimisation) is what the Docker image
-# ships; PROFILE=release measures the quicker build.
-PROFILE=${PROFILE:-dist}
-echo "== building Athlas ($PROFILE)" >&2
-(cd "$ROOT" && cargo build --profile "$PROFILE" -q -p athlas-server -p athlas-client)
+build_athlas
 
 # One address plays every seat: lift the per-address limits, as for any
 # load test from one machine. Wrong tokens stay under the default guess limit.

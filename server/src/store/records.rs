@@ -178,10 +178,9 @@ impl Store {
                 for a in chunk {
                     let id = a.match_id.to_string();
                     let seq = a.action.seq as i64;
-                    moves = moves.bind(Some(id.clone())).bind(Some(seq)).bind(a.standing.as_ref().map(Value::to_string));
-                    rows = rows.bind(Some(id)).bind(Some(seq)).bind(Some(a.action.seat as i32))
-                        .bind(Some(a.action.action.to_string())).bind(Some(a.action.kind.as_str()))
-                        .bind(a.action.sender.map(i32::from)).bind(a.state_hash.as_deref());
+                    moves = moves.bind(id.clone()).bind(seq).bind(a.standing.as_ref().map(Value::to_string));
+                    rows = rows.bind(id).bind(seq).bind(a.action.seat as i32).bind(a.action.action.to_string())
+                        .bind(a.action.kind.as_str()).bind(a.action.sender.map(i32::from)).bind(a.state_hash.as_deref());
                 }
                 for _ in n..room {
                     moves = moves.bind(None::<String>).bind(None::<i64>).bind(None::<String>);

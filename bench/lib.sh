@@ -1,0 +1,28 @@
+# Helpers the bench scripts share; sourced, never run. Expects ROOT (the
+# repository) to be set.
+
+# The dist profile (whole-program optimisation) is what the Docker image
+# ships; PROFILE=release measures the quicker build.
+PROFILE=${PROFILE:-dist}
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+
+# Build the server and the client (`athlas`) in $PROFILE.
+build_athlas() {
+  echo "== building Athlas ($PROFILE)" >&2
+  (cd "$ROOT" && cargo build --profile "$PROFILE" -q -p athlas-server -p athlas-client)
+}
+
+wait_port() { for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; return 1; }
+# Resident memory of a process, kB.
+rss_of() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+# User and system CPU of a process, in clock ticks (`getconf CLK_TCK` a second).
+ticks_of() { awk '{ sub(/^.*\) /, ""); print $12, $13 }' "/proc/$1/stat"; }
+# CPU ticks of every local `postgres` process (the durable write's own cost
+# when the store is Postgres on this machine; 0 when there is none).
+postgres_ticks() {
+  local t=0 p
+  for p in $(pgrep -x postgres 2>/dev/null); do
+    t=$((t + $(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$p/stat" 2>/dev/null || echo 0)))
+  done
+  echo "$t"
+}
