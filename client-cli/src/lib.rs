@@ -22,5 +22,6 @@ pub mod net;
 pub mod player;
 pub mod script;
 pub mod session;
+mod skim;
 pub mod tui;
 pub mod verify;
