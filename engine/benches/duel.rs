@@ -97,7 +97,9 @@ fn benches(c: &mut Criterion) {
     // seats' views built together (the units shared), each as JSON.
     let seats = [athlas_engine::Viewer::Seat(0), athlas_engine::Viewer::Seat(1)];
     c.bench_function("duel_views_json", |b| {
-        b.iter(|| Duel::views(mid, &seats, true).iter().map(|v| serde_json::to_string(v).unwrap().len()).sum::<usize>())
+        b.iter(|| {
+            Duel::views(mid, &seats, true, None).iter().map(|v| serde_json::to_string(v).unwrap().len()).sum::<usize>()
+        })
     });
     let positions = golden_positions(10);
     eprintln!("duel_legal: {} calls per iteration", positions.len() * 2);

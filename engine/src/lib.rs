@@ -174,8 +174,11 @@ pub trait Ruleset {
     /// when `board`, else as [`Ruleset::view_without_board`]. A game
     /// builds what they all see alike once and shares it
     /// ([`shared::Shared`]: its JSON is then written once for all of them).
+    /// `before` is a view built this way for the record before, if any: a
+    /// game may copy from it what did not change (the duel, its units'
+    /// text); the views are the same with it or without.
     /// Default: each view on its own.
-    fn views(state: &Self::State, viewers: &[Viewer], board: bool) -> Vec<Self::View> {
+    fn views(state: &Self::State, viewers: &[Viewer], board: bool, _before: Option<&Self::View>) -> Vec<Self::View> {
         viewers
             .iter()
             .map(|v| if board { Self::view(state, *v) } else { Self::view_without_board(state, *v) })

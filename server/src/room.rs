@@ -232,6 +232,9 @@ struct Room<R: Ruleset> {
     /// The board as of `seq` ([`Ruleset::board_key`]): an update whose
     /// board is the same leaves it out, as every receiver has it.
     board: Option<Vec<u8>>,
+    /// A view of the last record sent, for the next record's views to copy
+    /// the unchanged parts of ([`Ruleset::views`]).
+    last_view: Option<R::View>,
     /// How long a timed decision may take in this match: its own turn
     /// timer, else the server's response timer for a live match; `None`:
     /// nothing is timed.
@@ -251,9 +254,15 @@ struct Room<R: Ruleset> {
 }
 
 /// A ruleset a room task can own: its values may cross threads.
-pub trait Hosted: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send> + 'static {}
+pub trait Hosted:
+    Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send, View: Send + Sync> + 'static
+{
+}
 
-impl<R> Hosted for R where R: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send> + 'static {}
+impl<R> Hosted for R where
+    R: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send, View: Send + Sync> + 'static
+{
+}
 
 /// Spawn the task of room `id`, ruled by `R`. It loads itself from the store.
 /// `after`: the game's campaign variant, for a match of a campaign.
@@ -413,6 +422,7 @@ where
             next_sub: 0,
             commitments,
             board,
+            last_view: None,
             deadline: None,
             last_active: Instant::now(),
             campaign,

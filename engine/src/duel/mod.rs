@@ -204,10 +204,11 @@ impl Ruleset for Duel {
         Duel::view_with(state, viewer, view::Board::Left)
     }
 
-    /// The units are built once and their JSON written once for all.
-    fn views(state: &DuelState, viewers: &[Viewer], board: bool) -> Vec<DuelView> {
+    /// The units are built once and their JSON written once for all,
+    /// copying from `before` the text of the units that did not change.
+    fn views(state: &DuelState, viewers: &[Viewer], board: bool, before: Option<&DuelView>) -> Vec<DuelView> {
         let cat = Catalogue::standard();
-        let units = view::shared_units(&state.game, cat);
+        let units = view::shared_units_after(&state.game, cat, before.map(|v| &v.units));
         let board = if board { view::Board::shown(&state.game) } else { view::Board::Left };
         viewers.iter().map(|v| view::view(state, cat, *v, board.clone(), units.clone())).collect()
     }

@@ -68,7 +68,7 @@ where
                 viewers.push(s.viewer);
             }
         }
-        let views = R::views(&self.table.state, &viewers, change.board_changed);
+        let views = R::views(&self.table.state, &viewers, change.board_changed, self.last_view.as_ref());
         for s in &self.subs {
             let key = (s.viewer, s.out.legal && matches!(s.viewer, Viewer::Seat(_)));
             let frame = match encoded.iter().find(|(v, l, _)| (*v, *l) == key) {
@@ -85,6 +85,9 @@ where
                 lagging.push(s.id);
             }
         }
+        // Kept for the next record's views to copy from (none when nobody
+        // received this one: the next then writes everything).
+        self.last_view = views.into_iter().next();
         let mut public: Vec<ServerMsg> = commitments
             .iter()
             .map(|c| ServerMsg::Commitment { seat: c.seat, hash: c.hash.clone(), seq: c.seq })
