@@ -82,7 +82,7 @@ impl<T: PartialEq> Shared<Vec<T>> {
             }
             parts.push(text.len() as u32);
             let same = before.and_then(|(old, json, old_parts)| {
-                let k = (at..old.len()).chain(0..at.min(old.len())).find(|k| old[*k] == *item)?;
+                let k = (at..old.len()).chain(0..at).find(|k| old[*k] == *item)?;
                 at = k + 1;
                 let start = old_parts[k] as usize;
                 // Each item's text ends where the next one's comma is.
@@ -99,11 +99,7 @@ impl<T: PartialEq> Shared<Vec<T>> {
         // SAFETY: an array of values the caller promised well-formed
         // (checked in debug builds).
         let json = unsafe { RawValue::from_string_unchecked(text) };
-        let shared =
-            Shared(Arc::new(Inner { value: items, json: OnceLock::new(), write: None, parts: OnceLock::new() }));
-        shared.0.json.get_or_init(|| json);
-        shared.0.parts.get_or_init(|| parts);
-        shared
+        Shared(Arc::new(Inner { value: items, json: OnceLock::from(json), write: None, parts: OnceLock::from(parts) }))
     }
 }
 
@@ -118,7 +114,9 @@ impl<T> Deref for Shared<T> {
 impl<T: Clone> DerefMut for Shared<T> {
     fn deref_mut(&mut self) -> &mut T {
         let inner = Arc::make_mut(&mut self.0);
+        // Its text, and where its items start in it, no longer hold.
         inner.json = OnceLock::new();
+        inner.parts = OnceLock::new();
         &mut inner.value
     }
 }
@@ -245,6 +243,12 @@ mod tests {
             let third = list(&[3, 4, 8], Some(&again));
             assert_eq!(serde_json::to_string(&third).unwrap(), written(&[3, 4, 8]));
         }
+        // A list changed in place forgets where its items started: written
+        // again (by serde, not `one`), it offers nothing to copy.
+        let mut changed = list(&[1, 2, 3], None);
+        changed[0] = 9;
+        assert_eq!(serde_json::to_string(&changed).unwrap(), "[9,2,3]");
+        assert_eq!(serde_json::to_string(&list(&[9, 2], Some(&changed))).unwrap(), written(&[9, 2]));
         // A list whose JSON was not written this way offers nothing to copy.
         let plain = Shared::new(vec![1, 2]);
         assert_eq!(serde_json::to_string(&list(&[1, 2], Some(&plain))).unwrap(), written(&[1, 2]));

@@ -287,56 +287,54 @@ pub(crate) fn shared_units_after(
 
 /// One unit's JSON, as serde's derive writes it.
 fn write_unit(u: &UnitView, out: &mut Vec<u8>) {
-    {
-        // Every field named: one added to the view does not compile here
-        // until it is written.
-        let UnitView {
-            id,
-            owner,
-            controller,
-            alpha,
-            hex,
-            flying,
-            holds_relics,
-            armor_left,
-            activated,
-            exposed,
-            conditions,
-        } = u;
-        for (name, v) in [
-            ("{\"id\":", i64::from(*id)),
-            (",\"owner\":", i64::from(*owner)),
-            (",\"controller\":", i64::from(*controller)),
-            (",\"alpha\":", *alpha as i64),
-            (",\"hex\":[", i64::from(hex.q)),
-            (",", i64::from(hex.r)),
-        ] {
-            out.extend_from_slice(name.as_bytes());
-            int(out, v);
-        }
-        out.push(b']');
-        for (set, name) in [(*flying, ",\"flying\":true"), (*holds_relics, ",\"holds_relics\":true")] {
-            if set {
-                out.extend_from_slice(name.as_bytes());
-            }
-        }
-        out.extend_from_slice(b",\"armor_left\":[");
-        int(out, i64::from(armor_left.0));
-        out.push(b',');
-        int(out, i64::from(armor_left.1));
-        out.push(b']');
-        for (set, name) in [(*activated, ",\"activated\":true"), (*exposed, ",\"exposed\":true")] {
-            if set {
-                out.extend_from_slice(name.as_bytes());
-            }
-        }
-        if !conditions.is_empty() {
-            // Rare, and of many shapes: serde's own.
-            out.extend_from_slice(b",\"conditions\":");
-            serde_json::to_writer(&mut *out, conditions).expect("conditions serialize");
-        }
-        out.push(b'}');
+    // Every field named: one added to the view does not compile here
+    // until it is written.
+    let UnitView {
+        id,
+        owner,
+        controller,
+        alpha,
+        hex,
+        flying,
+        holds_relics,
+        armor_left,
+        activated,
+        exposed,
+        conditions,
+    } = u;
+    for (name, v) in [
+        ("{\"id\":", i64::from(*id)),
+        (",\"owner\":", i64::from(*owner)),
+        (",\"controller\":", i64::from(*controller)),
+        (",\"alpha\":", *alpha as i64),
+        (",\"hex\":[", i64::from(hex.q)),
+        (",", i64::from(hex.r)),
+    ] {
+        out.extend_from_slice(name.as_bytes());
+        int(out, v);
     }
+    out.push(b']');
+    for (set, name) in [(*flying, ",\"flying\":true"), (*holds_relics, ",\"holds_relics\":true")] {
+        if set {
+            out.extend_from_slice(name.as_bytes());
+        }
+    }
+    out.extend_from_slice(b",\"armor_left\":[");
+    int(out, i64::from(armor_left.0));
+    out.push(b',');
+    int(out, i64::from(armor_left.1));
+    out.push(b']');
+    for (set, name) in [(*activated, ",\"activated\":true"), (*exposed, ",\"exposed\":true")] {
+        if set {
+            out.extend_from_slice(name.as_bytes());
+        }
+    }
+    if !conditions.is_empty() {
+        // Rare, and of many shapes: serde's own.
+        out.extend_from_slice(b",\"conditions\":");
+        serde_json::to_writer(&mut *out, conditions).expect("conditions serialize");
+    }
+    out.push(b'}');
 }
 
 /// The hexes' JSON exactly as serde's derive writes it, as
