@@ -15,7 +15,7 @@ use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
 use athlas_engine::{Ruleset, Seat};
 
-mod divinity_support;
+use crate::divinity_support;
 use divinity_support::*;
 
 fn minion(id: u32, letter: char, card: &str, space: usize) -> Enemy {

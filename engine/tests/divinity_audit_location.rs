@@ -20,7 +20,7 @@ use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
 use athlas_engine::{Ruleset, Seat, Viewer};
 
-mod divinity_support;
+use crate::divinity_support;
 use divinity_support::*;
 
 /// The standard catalogue with the Shipwreck edited.

@@ -21,7 +21,7 @@ use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::{CampaignState, Divinity, DivinityOptions, DivinityState};
 use athlas_engine::{Ruleset, Seat, Viewer};
 
-mod divinity_support;
+use crate::divinity_support;
 use divinity_support::*;
 
 fn start(loc: &str, party: &[&str]) -> DivinityState {

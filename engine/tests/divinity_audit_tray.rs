@@ -13,7 +13,7 @@ use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::{Divinity, DivinityState, Position};
 use athlas_engine::{Ruleset, Seat};
 
-mod divinity_support;
+use crate::divinity_support;
 use divinity_support::*;
 
 #[track_caller]

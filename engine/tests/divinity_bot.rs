@@ -8,7 +8,7 @@ use athlas_engine::divinity::state::Phase;
 use athlas_engine::divinity::{bot, legal, Divinity, DivinityOptions, DivinityView};
 use athlas_engine::{Ruleset, Viewer};
 
-mod divinity_support;
+use crate::divinity_support;
 use divinity_support::*;
 
 #[test]

@@ -22,7 +22,7 @@ use athlas_engine::divinity::state::{CampaignState, EnemyKind, Finish, Phase, Wh
 use athlas_engine::divinity::{bot, legal, Divinity, DivinityOptions, DivinityState};
 use athlas_engine::{Ruleset, Seat, Viewer};
 
-mod divinity_support;
+use crate::divinity_support;
 use divinity_support::*;
 
 /// What happened over the campaign.

@@ -22,7 +22,7 @@ use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::{Divinity, DivinityState};
 use athlas_engine::Seat;
 
-mod divinity_support;
+use crate::divinity_support;
 use divinity_support::*;
 
 fn enemy_of(s: &DivinityState, minion: &str) -> u32 {

@@ -12,7 +12,7 @@ use athlas_engine::divinity::state::Who;
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
 use athlas_engine::{Ruleset, Seat, Status};
 
-mod divinity_support;
+use crate::divinity_support;
 use divinity_support::*;
 
 fn effects(l: &LocationDef) -> Vec<(&str, &CardEffect)> {

@@ -6,7 +6,7 @@
 //! physical table, say). The worked examples E01…E39 are named in their tests. This test checks the map is whole and that every test it names
 //! exists, so a renamed or deleted test cannot leave a rule silently uncovered.
 
-mod coverage_map;
+use crate::coverage_map;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -11,7 +11,7 @@ use athlas_engine::divinity::minion::{choose_target, plan_move, Candidate, Targe
 use athlas_engine::divinity::status::Status;
 use athlas_engine::rng::GameRng;
 
-mod divinity_support;
+use crate::divinity_support;
 use divinity_support::*;
 
 fn table() -> &'static DiceTable {

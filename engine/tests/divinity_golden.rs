@@ -10,7 +10,7 @@
 //! `overflow`, `used`, and `choice`, which now holds the first eight); every seat's view shows all of them but `used`, and
 //! the events and statuses are hashed whole.
 //!
-//! `DIVINITY_GOLDEN_WRITE=1 cargo test --test divinity_golden` records the
+//! `DIVINITY_GOLDEN_WRITE=1 cargo test -p athlas-engine --test divinity divinity_golden::` records the
 //! games again (random legal-ish play from each seed) and rewrites the
 //! fixture; without it the test only compares.
 

@@ -17,7 +17,7 @@ use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState, Position};
 use athlas_engine::{Outcome, Ruleset, Seat, Status, Viewer};
 
-mod divinity_support;
+use crate::divinity_support;
 use divinity_support::*;
 
 #[track_caller]

@@ -12,7 +12,7 @@ use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::{Divinity, DivinityState};
 use athlas_engine::Seat;
 
-mod divinity_support;
+use crate::divinity_support;
 use divinity_support::*;
 
 /// A position using every field.

@@ -14,7 +14,7 @@ use athlas_engine::{Ruleset, Viewer};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-mod divinity_support;
+use crate::divinity_support;
 use divinity_support::*;
 
 const DOC: &str = include_str!("../../protocol/DIVINITY.md");

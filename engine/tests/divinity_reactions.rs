@@ -8,7 +8,7 @@
 //! move in your space on its turn, one attack on it with your equipped
 //! one-hand melee weapon, ★ added, at no AP.
 
-mod divinity_support;
+use crate::divinity_support;
 use divinity_support::*;
 
 use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A};

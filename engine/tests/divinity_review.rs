@@ -12,7 +12,7 @@ use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::DivinityState;
 use athlas_engine::Seat;
 
-mod divinity_support;
+use crate::divinity_support;
 use divinity_support::*;
 
 fn attack_type(s: &DivinityState) -> DamageType {

@@ -27,7 +27,7 @@ use athlas_engine::{Ruleset, Seat, Status, Viewer, Visible};
 use proptest::prelude::*;
 use serde_json::Value;
 
-mod divinity_support;
+use crate::divinity_support;
 use divinity_support::*;
 
 fn card<'c>(s: &DivinityState, id: &str) -> Option<&'c LocationCard> {

@@ -13,7 +13,7 @@ use athlas_engine::divinity::status::{Status as St, StatusDamage};
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
 use athlas_engine::{Ruleset, Seat, Viewer};
 
-mod divinity_support;
+use crate::divinity_support;
 use divinity_support::*;
 
 fn std_cat() -> &'static Catalogue {

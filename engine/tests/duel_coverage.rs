@@ -8,7 +8,7 @@
 //! (see the README); where the facts file is found, their numbers are checked
 //! against it, so a rule added there cannot be forgotten.
 
-mod coverage_map;
+use crate::coverage_map;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

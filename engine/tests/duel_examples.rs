@@ -1,7 +1,7 @@
 //! The book's worked examples other than the play-by-play, through the
 //! public API, with the book's exact numbers.
 
-mod common;
+use crate::common;
 use athlas_engine::duel::alpha::AlphaDesign;
 use athlas_engine::duel::card::{Catalogue, Terrain};
 use athlas_engine::duel::event::EventKind;

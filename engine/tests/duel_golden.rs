@@ -5,7 +5,7 @@
 //! restructuring that changes no behaviour keeps every hash; so does a
 //! stored duel's log, which is what makes a restart replay byte-identical.
 //!
-//! `DUEL_GOLDEN_WRITE=1 cargo test -p athlas-engine --test duel_golden`
+//! `DUEL_GOLDEN_WRITE=1 cargo test -p athlas-engine --test duel duel_golden::`
 //! records the games again (each seat picks at random among the engine's
 //! legal actions) and rewrites the fixture; without it the test only
 //! compares. Re-record only for a deliberate change, in a commit of its own.

@@ -6,7 +6,7 @@
 //! games stop reaching the cases where the judging differs (a DI waiting for
 //! its answer, a response window, a casualty or relic choice, a timed DI).
 
-mod common;
+use crate::common;
 use athlas_engine::duel::bot::RandomBot;
 use athlas_engine::duel::card::Catalogue;
 use athlas_engine::duel::legal::{legal_actions, legal_by_trial};

@@ -3,7 +3,7 @@
 //! Brian (Forsaken Drakes) is seat 0, Paul (Savage Warriors) seat 1.
 //! The book's map is missing; positions are chosen to fit every sentence.
 
-mod common;
+use crate::common;
 use athlas_engine::duel::card::Terrain;
 use athlas_engine::duel::state::Phase;
 use athlas_engine::duel::{DuelAction, Target};

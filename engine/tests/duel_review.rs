@@ -2,7 +2,7 @@
 //! review found (issue 10). Line numbers refer to
 //! ../shared/rules/duel-for-divinity.txt; each test quotes what it checks.
 
-mod common;
+use crate::common;
 use athlas_engine::duel::card::Terrain;
 use athlas_engine::duel::event::EventKind;
 use athlas_engine::duel::state::Phase;

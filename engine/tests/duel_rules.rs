@@ -1,7 +1,7 @@
 //! One test (or more) per rule of the book; each fails if its rule breaks.
 //! Line numbers refer to ../shared/rules/duel-for-divinity.txt.
 
-mod common;
+use crate::common;
 use athlas_engine::duel::alpha::AlphaDesign;
 use athlas_engine::duel::card::{AttackKind, Catalogue, Terrain};
 use athlas_engine::duel::event::EventKind;
