@@ -211,13 +211,13 @@ impl Scene {
                     .connect(&format!("http://127.0.0.1:{}/", driver.port)),
             )
             .await;
-            match session {
+            let why = match session {
                 Ok(Ok(client)) => break (client, driver),
-                Ok(Err(e)) if tries >= 2 => panic!("chromedriver opens a session: {e}"),
-                Err(_) if tries >= 2 => panic!("chromedriver opens a session in {SESSION_WAIT:?}, twice"),
-                Ok(Err(e)) => eprintln!("{who}: chromedriver did not open a session ({e}); once more"),
-                Err(_) => eprintln!("{who}: no session from chromedriver in {SESSION_WAIT:?}; once more"),
-            }
+                Ok(Err(e)) => e.to_string(),
+                Err(_) => format!("none in {SESSION_WAIT:?}"),
+            };
+            assert!(tries < 2, "chromedriver opens a session: {why}, twice");
+            eprintln!("{who}: chromedriver opened no session ({why}); once more");
         };
         let browser = Browser {
             name: who.into(),
