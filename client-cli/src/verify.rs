@@ -141,7 +141,7 @@ fn apply<R: Ruleset>(state: &mut R::State, before: &mut Vec<(u64, R::State)>, r:
 mod tests {
     use super::*;
     use athlas_engine::duel::{bot::RandomBot, card::Catalogue, DuelAction, DuelOptions};
-    use athlas_protocol::hash::{compact_hash, part_hash, state_hash};
+    use athlas_protocol::hash::{blake3_hash, compact_hash, part_hash, state_hash};
     use athlas_protocol::LogCommitment;
     use serde_json::json;
     use sha2::{Digest, Sha256};
@@ -173,11 +173,12 @@ mod tests {
                 action: value,
                 sender: None,
                 // Every form: the whole state's (logs stored before form
-                // 2), form 2 (before form 3) and form 3.
-                state_hash: Some(match seq % 3 {
+                // 2), form 2 (before form 3), form 3 (before form 4) and 4.
+                state_hash: Some(match seq % 4 {
                     0 => state_hash(&s),
                     1 => part_hash(&Duel::hashed(&s)),
-                    _ => compact_hash(&Duel::hashed(&s)),
+                    2 => compact_hash(&Duel::hashed(&s)),
+                    _ => blake3_hash(&Duel::hashed(&s)),
                 }),
             });
             if let Some(secret) =
@@ -224,6 +225,11 @@ mod tests {
         let mut hash = log.clone();
         hash.records[3].state_hash = Some("0".repeat(64));
         assert!(verify(&hash).unwrap_err().starts_with("seq 4: the state hashes to"));
+        // A form-4 hash (seq 3) is checked in its own form.
+        let mut fast = log.clone();
+        assert!(fast.records[2].state_hash.as_deref().unwrap().starts_with("4:"));
+        fast.records[2].state_hash = Some(format!("4:{}", "0".repeat(64)));
+        assert!(verify(&fast).unwrap_err().starts_with("seq 3: the state hashes to"));
 
         let mut outcome = log.clone();
         outcome.outcome = Some(json!({"winner": 9}));

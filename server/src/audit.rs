@@ -18,13 +18,13 @@ use crate::{
 
 /// The hashes stored records carry (one definition, shared with the
 /// clients that verify a published log).
-pub use athlas_protocol::hash::{compact_hash, hash_like, part_hash, state_hash};
+pub use athlas_protocol::hash::{blake3_hash, compact_hash, hash_like, part_hash, state_hash};
 
-/// The hash a record is stored with now: form 3, over what the ruleset
-/// hashes (the duel's state less its rewind checkpoints) in the compact
-/// encoding.
+/// The hash a record is stored with now: form 4, BLAKE3 over what the
+/// ruleset hashes (the duel's state less its rewind checkpoints) in the
+/// compact encoding.
 pub fn record_hash<R: athlas_engine::Ruleset>(state: &R::State) -> String {
-    compact_hash(&R::hashed(state))
+    blake3_hash(&R::hashed(state))
 }
 
 /// What the audit found for one match.
@@ -196,7 +196,7 @@ mod tests {
     #[test]
     fn a_record_hash_leaves_out_the_duels_rewind_checkpoints_but_counts_them() {
         let a = Duel::start(&DuelOptions::default(), 7).unwrap();
-        assert!(record_hash::<Duel>(&a).starts_with("3:"));
+        assert!(record_hash::<Duel>(&a).starts_with("4:"));
         assert_ne!(record_hash::<Duel>(&a)[2..], state_hash(&a));
         let mut b = a.clone();
         b.checkpoints.push(std::sync::Arc::new(a.game.clone()));
@@ -213,10 +213,13 @@ mod tests {
         d.game.turn += 1;
         assert_ne!(record_hash::<Duel>(&b), record_hash::<Duel>(&d));
         // A stored hash is recomputed in its own form.
-        for stored in [record_hash::<Duel>(&b), part_hash(&Duel::hashed(&b)), state_hash(&b)] {
+        for stored in
+            [record_hash::<Duel>(&b), compact_hash(&Duel::hashed(&b)), part_hash(&Duel::hashed(&b)), state_hash(&b)]
+        {
             assert_eq!(hash_like(&stored, &b, &Duel::hashed(&b)), stored);
         }
         assert!(part_hash(&Duel::hashed(&b)).starts_with("2:"));
+        assert!(compact_hash(&Duel::hashed(&b)).starts_with("3:"));
     }
 
     #[test]
