@@ -1,6 +1,7 @@
-//! Form 3 of the record hash: the part of a state a ruleset hashes
+//! Forms 3 and 4 of the record hash: the part of a state a ruleset hashes
 //! ([`athlas_engine::Ruleset::hashed`] in the engine's words), written in
-//! the compact encoding below and hashed with SHA-256. It holds the same
+//! the compact encoding below and hashed with SHA-256 (form 3) or BLAKE3
+//! (form 4, what records are stored with now). It holds the same
 //! values as the JSON of form 2 in a fraction of the bytes and of the time:
 //! no field names, no number formatting, no escaping (a duel's units alone
 //! were 13 KB of JSON).
