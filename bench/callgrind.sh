@@ -16,11 +16,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=bench/lib.sh
 . "$ROOT/bench/lib.sh"
-if [ -z "${SERVER:-}" ] || [ -z "${CLIENT:-}" ]; then
-  build_athlas
-fi
-SERVER=${SERVER:-$TARGET/$PROFILE/athlas-server}
-CLIENT=${CLIENT:-$TARGET/$PROFILE/athlas}
+athlas_binaries
 PORT=${PORT:-18115}
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt install valgrind)" >&2; exit 1; }
 if curl -sf 127.0.0.1:$PORT/healthz >/dev/null; then

@@ -12,6 +12,16 @@ build_athlas() {
   (cd "$ROOT" && cargo build --profile "$PROFILE" -q -p athlas-server -p athlas-client)
 }
 
+# SERVER and CLIENT: the binaries to measure, given (to compare builds) or
+# else the $PROFILE build, built here.
+athlas_binaries() {
+  if [ -z "${SERVER:-}" ] || [ -z "${CLIENT:-}" ]; then
+    build_athlas
+  fi
+  SERVER=${SERVER:-$TARGET/$PROFILE/athlas-server}
+  CLIENT=${CLIENT:-$TARGET/$PROFILE/athlas}
+}
+
 wait_port() { for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; return 1; }
 # Resident memory of a process, kB.
 rss_of() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }

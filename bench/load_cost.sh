@@ -18,11 +18,7 @@ shift || true
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=bench/lib.sh
 . "$ROOT/bench/lib.sh"
-if [ -z "${SERVER:-}" ] || [ -z "${CLIENT:-}" ]; then
-  build_athlas
-fi
-SERVER=${SERVER:-$TARGET/$PROFILE/athlas-server}
-CLIENT=${CLIENT:-$TARGET/$PROFILE/athlas}
+athlas_binaries
 MATCHES=${MATCHES:-200}
 DUR=${DUR:-20}
 PORT=${PORT:-18114}

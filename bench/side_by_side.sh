@@ -8,6 +8,8 @@
 # Needs: cargo, node + npm (the peer's dependencies are installed into a
 # scratch copy, never into this repository), and for `postgres` a server at
 # $DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
+# SERVER and CLIENT: Athlas's binaries (default the $PROFILE build, dist,
+# built here).
 set -euo pipefail
 
 MATCHES=${1:-200}
@@ -27,7 +29,7 @@ HZ=$(getconf CLK_TCK)
 cpu_of() { ticks_of "$1" | awk -v hz="$HZ" '{ print ($1 + $2) / hz }'; }
 pg_cpu() { awk -v t="$(postgres_ticks)" -v hz="$HZ" 'BEGIN { print t / hz }'; }
 
-build_athlas
+athlas_binaries
 
 echo "== boardgame.io: $MATCHES matches, $SECONDS_RUN s" >&2
 cp -r "$PEER" "$WORK/bgio"
@@ -52,11 +54,11 @@ fi
 # bots act faster than it allows, so it is raised as for every load run in
 # docs/PERFORMANCE.md. Durability (fsync, group commit) is untouched.
 ATHLAS_RATE_PER_SEC=${ATHLAS_RATE_PER_SEC:-200} ATHLAS_RATE_BURST=${ATHLAS_RATE_BURST:-400} \
-  "$TARGET/$PROFILE/athlas-server" "${ARGS[@]}" >"$WORK/athlas.log" 2>&1 &
+  "$SERVER" "${ARGS[@]}" >"$WORK/athlas.log" 2>&1 &
 ATHLAS=$!
 wait_port "$ATHLAS_PORT"
 pg0=$(pg_cpu)
-ATHLAS_OUT=$("$TARGET/$PROFILE/athlas" load --server 127.0.0.1:$ATHLAS_PORT --matches "$MATCHES" --duration "$SECONDS_RUN" 2>/dev/null)
+ATHLAS_OUT=$("$CLIENT" load --server 127.0.0.1:$ATHLAS_PORT --matches "$MATCHES" --duration "$SECONDS_RUN" 2>/dev/null)
 pg1=$(pg_cpu)
 kill $ATHLAS; wait $ATHLAS 2>/dev/null || true
 
