@@ -19,10 +19,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 athlas_binaries
 PORT=${PORT:-18115}
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt install valgrind)" >&2; exit 1; }
-if curl -sf 127.0.0.1:$PORT/healthz >/dev/null; then
-  echo "port $PORT already answers: stop that server or set PORT" >&2
-  exit 1
-fi
+port_free $PORT
 WORK=$(mktemp -d /tmp/athlas-callgrind.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
@@ -30,20 +27,14 @@ ATHLAS_RATE_PER_SEC=200 ATHLAS_RATE_BURST=400 valgrind --tool=callgrind --callgr
   "$SERVER" --listen 127.0.0.1:$PORT --data-dir "$WORK/data" --max-connections-per-ip 0 --lobby-per-min 0 \
   --log-level warn >"$WORK/server.log" 2>&1 &
 PID=$!
-for _ in $(seq 600); do
-  curl -sf 127.0.0.1:$PORT/healthz >/dev/null && break
-  kill -0 $PID 2>/dev/null || { echo "the server did not start:" >&2; cat "$WORK/server.log" >&2; exit 1; }
-  sleep 0.1
-done
-
-acked() { curl -s 127.0.0.1:$PORT/metrics | awk '/^athlas_actions_accepted_total/ { s += $2 } END { print s + 0 }'; }
+wait_healthy $PID $PORT "$WORK/server.log"
 
 "$CLIENT" load --server 127.0.0.1:$PORT --matches 20 --duration 70 >"$WORK/load.log" 2>&1 &
 sleep 15
-a0=$(acked)
+a0=$(acked $PORT)
 callgrind_control -z $PID >/dev/null 2>&1
 sleep 45
-a1=$(acked)
+a1=$(acked $PORT)
 callgrind_control -d $PID >/dev/null 2>&1
 sleep 2
 # The dump after zeroing is the last file callgrind wrote.

@@ -22,6 +22,25 @@ athlas_binaries() {
   CLIENT=${CLIENT:-$TARGET/$PROFILE/athlas}
 }
 
+# Refuse to measure when a server already answers on port $1: that one
+# would be measured instead of ours.
+port_free() {
+  if curl -sf "127.0.0.1:$1/healthz" >/dev/null; then
+    echo "port $1 already answers: stop that server or set PORT" >&2
+    exit 1
+  fi
+}
+# Wait until the server of pid $1 answers on port $2; if it dies first,
+# show its log ($3) and stop.
+wait_healthy() {
+  until curl -sf "127.0.0.1:$2/healthz" >/dev/null; do
+    kill -0 "$1" 2>/dev/null || { echo "the server did not start:" >&2; cat "$3" >&2; exit 1; }
+    sleep 0.1
+  done
+}
+# Actions the server on port $1 has accepted so far.
+acked() { curl -s "127.0.0.1:$1/metrics" | awk '/^athlas_actions_accepted_total/ { s += $2 } END { print s + 0 }'; }
+
 wait_port() { for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; return 1; }
 # Resident memory of a process, kB.
 rss_of() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }

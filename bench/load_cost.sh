@@ -38,23 +38,14 @@ esac
 
 # The per-connection frame limit is raised as for every load run (these
 # bots act faster than a person); durability is untouched.
-# A server left running on the port would be measured instead of this one.
-if curl -sf 127.0.0.1:$PORT/healthz >/dev/null; then
-  echo "port $PORT already answers: stop that server or set PORT" >&2
-  exit 1
-fi
+port_free $PORT
 ATHLAS_RATE_PER_SEC=200 ATHLAS_RATE_BURST=400 "$SERVER" "${ARGS[@]}" >"$WORK/server.log" 2>&1 &
 PID=$!
-until curl -sf 127.0.0.1:$PORT/healthz >/dev/null; do
-  kill -0 $PID 2>/dev/null || { echo "the server did not start:" >&2; cat "$WORK/server.log" >&2; exit 1; }
-  sleep 0.1
-done
-
-acked() { curl -s 127.0.0.1:$PORT/metrics | awk '/^athlas_actions_accepted_total/ { s += $2 } END { print s + 0 }'; }
+wait_healthy $PID $PORT "$WORK/server.log"
 
 # The server's user and system ticks, bytes written, Postgres' ticks and
 # acknowledged actions, on one line.
-sample() { echo "$(ticks_of $PID) $(awk '/^wchar/ { print $2 }' /proc/$PID/io) $(postgres_ticks) $(acked)"; }
+sample() { echo "$(ticks_of $PID) $(awk '/^wchar/ { print $2 }' /proc/$PID/io) $(postgres_ticks) $(acked $PORT)"; }
 
 read -r u0 s0 w0 g0 a0 < <(sample)
 "$CLIENT" load --server 127.0.0.1:$PORT --matches "$MATCHES" --duration "$DUR" "$@"
