@@ -4,10 +4,8 @@
 //! match of a rules version the server does not play is refused, not
 //! replayed differently.
 
-mod common;
-
 use athlas_server::audit::{self, Verdict, Which};
-use common::{config, registry, temp_dir, Server};
+use crate::common::{config, registry, temp_dir, Server};
 use serde_json::{json, Value};
 use uuid::Uuid;
 

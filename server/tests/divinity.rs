@@ -6,9 +6,7 @@
 //! get gap-free frames with their own view, and after a restart each seat
 //! resumes from its last seq at the same place.
 
-mod common;
-
-use common::{config, temp_dir, Client, Server};
+use crate::common::{config, temp_dir, Client, Server};
 use serde_json::{json, Value};
 
 /// Actions worth trying from a view: the server's answer says which are

@@ -1,9 +1,7 @@
 //! The duel is hosted: a match is created, seats and spectators are welcomed
 //! with their own views, and a bad action gets the engine's error code.
 
-mod common;
-
-use common::{config, temp_dir, Server};
+use crate::common::{config, temp_dir, Server};
 use serde_json::json;
 
 #[tokio::test]

@@ -13,10 +13,8 @@
 //! after a restart rebuilds it from the store.
 //!
 //! `cargo test` runs a short pass (`ATHLAS_FUZZ_CASES`, default 32 cases, about 2 s);
-//! `ATHLAS_FUZZ_SECS=3600 cargo test -p athlas-server --test fuzz -- --ignored --nocapture`
+//! `ATHLAS_FUZZ_SECS=3600 cargo test -p athlas-server --test server fuzz:: -- --ignored --nocapture`
 //! runs for as long as asked and prints what it sent and got.
-
-mod common;
 
 use std::{
     collections::{BTreeMap, BTreeSet},
@@ -29,7 +27,7 @@ use std::{
 
 use athlas_engine::{Ruleset, Seat, Viewer};
 use athlas_protocol::ClientMsg;
-use common::{config, temp_dir, Client, Nim, NimAction, NimOptions, Server};
+use crate::common::{config, temp_dir, Client, Nim, NimAction, NimOptions, Server};
 use futures_util::{SinkExt, StreamExt};
 use proptest::prelude::*;
 use serde_json::{json, Value};

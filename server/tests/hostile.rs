@@ -4,11 +4,9 @@
 //! deeply nested JSON. Every wait is for a message or a state, bounded only
 //! as a guard against hangs.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{config, temp_dir, Client, Server};
+use crate::common::{config, temp_dir, Client, Server};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::{tungstenite::Message, MaybeTlsStream};

@@ -3,8 +3,6 @@
 //! new epoch), renewed only by its holder, released at once; and an append
 //! carrying a lease that was taken over writes nothing.
 
-mod common;
-
 use std::time::Duration;
 
 use athlas_server::store::{ActionRecord, Append, Fence, NewMatch, Store, StoreError};
@@ -45,7 +43,7 @@ fn append(m: Uuid, seq: u64, fence: &Fence) -> Append {
 
 #[tokio::test]
 async fn a_lease_has_one_holder_and_a_lost_lease_writes_nothing() {
-    let Some(db) = common::PgDb::create().await else { return };
+    let Some(db) = crate::common::PgDb::create().await else { return };
     let store = Store::open(Some(&db.url), std::path::Path::new(".")).await.unwrap();
     let m = new_match();
     store.create_match(&m).await.unwrap();
@@ -91,7 +89,7 @@ async fn a_lease_has_one_holder_and_a_lost_lease_writes_nothing() {
 
 #[tokio::test]
 async fn leases_need_postgres() {
-    let dir = common::temp_dir("lease-sqlite");
+    let dir = crate::common::temp_dir("lease-sqlite");
     let store = Store::open(None, &dir).await.unwrap();
     assert!(matches!(
         store.claim_lease(Uuid::new_v4(), "a", "ws://a/ws", Duration::from_secs(1)).await,

@@ -5,8 +5,7 @@
 //! Speed is never asserted; the catch-up time (DESIGN.md target: 200 ms, in
 //! a release build) is only printed: see it with `--nocapture`.
 
-mod common;
-use common::{config, temp_dir, Server};
+use crate::common::{config, temp_dir, Server};
 use serde_json::{json, Value};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,9 +1,7 @@
 //! End-to-end tests over real sockets: the lobby, the WebSocket protocol,
 //! secrets, reconnects, restarts and timers.
 
-mod common;
-
-use common::{config, temp_dir, Server};
+use crate::common::{config, temp_dir, Server};
 use serde_json::{json, Value};
 
 #[tokio::test]
@@ -448,7 +446,7 @@ async fn a_live_match_acts_when_the_window_times_out_and_correspondence_waits() 
 
 #[tokio::test]
 async fn a_match_on_postgres_survives_a_restart() {
-    let Some(db) = common::PgDb::create().await else { return };
+    let Some(db) = crate::common::PgDb::create().await else { return };
     let dir = temp_dir("pg");
     let cfg = athlas_server::Config { database_url: Some(db.url.clone()), snapshot_every: 3, ..config(&dir) };
     let server = Server::start(cfg.clone()).await;

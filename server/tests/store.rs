@@ -5,8 +5,6 @@
 //! database, runs, and drops it. When no Postgres answers, the Postgres half
 //! is skipped with a note, unless `ATHLAS_REQUIRE_POSTGRES=1`.
 
-mod common;
-
 use athlas_server::store::{
     ActionRecord, Append, CampaignUpdate, Commitment, MatchStatus, NewCampaign, NewMatch, Store, StoreError,
 };
@@ -282,7 +280,7 @@ async fn campaigns(store: &Store) {
 
 #[tokio::test]
 async fn the_sqlite_store_keeps_its_contract() {
-    let dir = common::temp_dir("store");
+    let dir = crate::common::temp_dir("store");
     let store = Store::open(None, &dir).await.unwrap();
     assert_eq!(store.backend_name(), "sqlite");
     suite(&store).await;
@@ -302,7 +300,7 @@ async fn the_sqlite_store_keeps_its_contract() {
 
 #[tokio::test]
 async fn the_postgres_store_keeps_its_contract() {
-    let Some(db) = common::PgDb::create().await else { return };
+    let Some(db) = crate::common::PgDb::create().await else { return };
     let store = Store::open(Some(&db.url), std::path::Path::new("unused")).await.unwrap();
     assert_eq!(store.backend_name(), "postgres");
     suite(&store).await;

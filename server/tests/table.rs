@@ -2,10 +2,8 @@
 //! actions each player is sent, take-backs (allowed and refused, each with
 //! its code) and hand-overs of seats, all surviving a restart.
 
-mod common;
-
 use athlas_server::config::Config;
-use common::{config, temp_dir, Client, Server};
+use crate::common::{config, temp_dir, Client, Server};
 use serde_json::{json, Value};
 
 /// Send a request frame carrying `id`; its answer (`ack` or `error`).
