@@ -1,7 +1,8 @@
 //! Operations: the server as `docker compose up` runs it, health and
 //! metrics, graceful shutdown, settings and logs. No Docker engine runs on CI
 //! machines, so the compose file's environment is given to the binary here
-//! directly (the release build when `.ci/run` sets `ATHLAS_SERVER_BIN`).
+//! directly (the binary Cargo built for the tests, or the one
+//! `ATHLAS_SERVER_BIN` names).
 
 #[path = "support/mod.rs"]
 mod support;
@@ -383,10 +384,12 @@ fn the_healthcheck_fails_when_nothing_answers() {
     assert_eq!(out.status.code(), Some(1));
 }
 
-/// The web client comes from the binary itself (embedded in the release
-/// build `.ci/run` tests): any page path gets `index.html`, never cached and
-/// under a strict Content-Security-Policy; its assets live under a versioned
-/// path and are cached for good in a release build; API paths stay JSON.
+/// The web client comes from the binary itself (embedded in a release
+/// build, read from `web/` in a debug one): any page path gets `index.html`,
+/// never cached and under a strict Content-Security-Policy; its assets live
+/// under a versioned path and are cached for good in a release build (checked
+/// here when `ATHLAS_SERVER_BIN` is one, and in `web.rs` always); API paths
+/// stay JSON.
 #[tokio::test]
 async fn the_web_client_is_served_with_its_headers() {
     let db = Db::sqlite("web");

@@ -66,10 +66,7 @@ pub async fn asset(Path((wanted, path)): Path<(String, String)>, headers: Header
     }
     let Some(file) = Files::get(&path) else { return not_found() };
     let etag = format!("\"{}\"", hex::encode(&file.metadata.sha256_hash()[..16]));
-    // An old page may ask for an older version after an upgrade: it gets
-    // today's file, but not cached, so the next load fetches it again.
-    let cache =
-        if !cfg!(debug_assertions) && wanted == version() { "public, max-age=31536000, immutable" } else { "no-cache" };
+    let cache = cache_control(!cfg!(debug_assertions), &wanted, &version());
     let mut response = if headers.get(header::IF_NONE_MATCH).is_some_and(|v| v.as_bytes() == etag.as_bytes()) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
@@ -86,6 +83,19 @@ pub async fn asset(Path((wanted, path)): Path<(String, String)>, headers: Header
         h.insert(header::ETAG, v);
     }
     response
+}
+
+/// How long a browser may keep an asset: for good when the files are
+/// embedded (release builds) and the page asked for today's version. An old
+/// page may ask for an older version after an upgrade: it gets today's
+/// file, but not cached, so the next load fetches it again; files read from
+/// disk (debug builds) change under a running server and are never cached.
+fn cache_control(embedded: bool, wanted: &str, current: &str) -> &'static str {
+    if embedded && wanted == current {
+        "public, max-age=31536000, immutable"
+    } else {
+        "no-cache"
+    }
 }
 
 /// Every route no handler claims. A page path (a `GET` outside `/api/` and
@@ -138,5 +148,14 @@ mod tests {
         assert!(!CSP.contains("unsafe"));
         assert!(CSP.starts_with("default-src 'none'"));
         assert!(CSP.contains("frame-ancestors 'none'"));
+    }
+
+    /// The release build's branch, checked in every build: the tests and CI
+    /// run the debug binary, whose files are read from disk.
+    #[test]
+    fn only_todays_embedded_assets_are_cached_for_good() {
+        assert_eq!(cache_control(true, "abc123", "abc123"), "public, max-age=31536000, immutable");
+        assert_eq!(cache_control(true, "000000", "abc123"), "no-cache");
+        assert_eq!(cache_control(false, "abc123", "abc123"), "no-cache");
     }
 }

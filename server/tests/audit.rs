@@ -4,8 +4,8 @@
 //! match of a rules version the server does not play is refused, not
 //! replayed differently.
 
-use athlas_server::audit::{self, Verdict, Which};
 use crate::common::{config, registry, temp_dir, Server};
+use athlas_server::audit::{self, Verdict, Which};
 use serde_json::{json, Value};
 use uuid::Uuid;
 

@@ -4,12 +4,12 @@
 //! the next match starts from, and the end of a match writes the campaign's
 //! new state with the final action.
 
+use crate::common::{config, temp_dir, Client, Server};
 use athlas_engine::{
     campaign::Campaign,
     divinity::{campaign::DivinityCampaign, Divinity},
     Ruleset, Status,
 };
-use crate::common::{config, temp_dir, Client, Server};
 use serde_json::{json, Value};
 use uuid::Uuid;
 

@@ -25,9 +25,9 @@ use std::{
     time::{Duration, Instant},
 };
 
+use crate::common::{config, temp_dir, Client, Nim, NimAction, NimOptions, Server};
 use athlas_engine::{Ruleset, Seat, Viewer};
 use athlas_protocol::ClientMsg;
-use crate::common::{config, temp_dir, Client, Nim, NimAction, NimOptions, Server};
 use futures_util::{SinkExt, StreamExt};
 use proptest::prelude::*;
 use serde_json::{json, Value};

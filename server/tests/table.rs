@@ -2,8 +2,8 @@
 //! actions each player is sent, take-backs (allowed and refused, each with
 //! its code) and hand-overs of seats, all surviving a restart.
 
-use athlas_server::config::Config;
 use crate::common::{config, temp_dir, Client, Server};
+use athlas_server::config::Config;
 use serde_json::{json, Value};
 
 /// Send a request frame carrying `id`; its answer (`ack` or `error`).

@@ -138,8 +138,8 @@ pub fn psql(sql: &[&str]) -> bool {
     }
 }
 
-/// The server binary: `ATHLAS_SERVER_BIN` when set (`.ci/run` points it at
-/// the release build), else the one Cargo built for these tests.
+/// The server binary: `ATHLAS_SERVER_BIN` when set (a release build, say),
+/// else the one Cargo built for these tests.
 pub fn server_bin() -> String {
     std::env::var("ATHLAS_SERVER_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_athlas-server").to_owned())
 }
