@@ -372,6 +372,7 @@ const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
     (5, "turn_timers", include_str!("../../migrations/postgres/0005_turn_timers.sql")),
     (6, "state_hash", include_str!("../../migrations/postgres/0006_state_hash.sql")),
     (7, "leases", include_str!("../../migrations/postgres/0007_leases.sql")),
+    (8, "actions_unreferenced", include_str!("../../migrations/postgres/0008_actions_unreferenced.sql")),
 ];
 
 /// How long start-up waits for the first Postgres connection. The pool

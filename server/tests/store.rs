@@ -76,6 +76,12 @@ async fn suite(store: &Store) {
     store.append(&[append(m.id, 1), append(m.id, 2)]).await.unwrap();
     assert!(matches!(store.append(&[append(m.id, 3), append(m.id, 2)]).await, Err(StoreError::Conflict(_))));
     assert!(matches!(store.append(&[append(m.id, 5)]).await, Err(StoreError::Conflict(_))));
+    // A match that was never created gets no record, alone or beside one
+    // that exists (Postgres's action log has no foreign key: this is the check).
+    let ghost = Uuid::new_v4();
+    assert!(matches!(store.append(&[append(ghost, 1)]).await, Err(StoreError::Conflict(_))));
+    assert!(matches!(store.append(&[append(m.id, 3), append(ghost, 1)]).await, Err(StoreError::Conflict(_))));
+    assert!(store.actions_after(ghost, 0).await.unwrap().is_empty());
     assert_eq!(store.get_match(m.id).await.unwrap().unwrap().seq, 2);
     let mut third = append(m.id, 3);
     third.commitments = vec![Commitment { seat: 1, hash: "ab".into(), salt: "cd".into(), seq: 3 }];
