@@ -373,7 +373,7 @@ const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
     (6, "state_hash", include_str!("../../migrations/postgres/0006_state_hash.sql")),
     (7, "leases", include_str!("../../migrations/postgres/0007_leases.sql")),
     (8, "actions_unreferenced", include_str!("../../migrations/postgres/0008_actions_unreferenced.sql")),
-    (9, "snapshots_lz4", include_str!("../../migrations/postgres/0009_snapshots_lz4.sql")),
+    (9, "snapshots_text", include_str!("../../migrations/postgres/0009_snapshots_text.sql")),
 ];
 
 /// How long start-up waits for the first Postgres connection. The pool

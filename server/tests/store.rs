@@ -311,8 +311,9 @@ async fn the_postgres_store_keeps_its_contract() {
     assert_eq!(store.backend_name(), "postgres");
     suite(&store).await;
     store.close().await;
-    // Snapshots are compressed with LZ4 (migration 0009): pglz was 15 % of
-    // Postgres's CPU under load. A snapshot as large as a duel's reads back whole.
+    // Snapshots are text compressed with LZ4 (migration 0009): parsing them
+    // into JSONB and pglz were a quarter of Postgres's CPU under load. A
+    // snapshot as large as a duel's reads back whole.
     let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&db.url).await.unwrap();
     let method: String = sqlx::query_scalar(
         "SELECT attcompression::text FROM pg_attribute WHERE attrelid = 'snapshots'::regclass AND attname = 'state'",

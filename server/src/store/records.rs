@@ -112,7 +112,7 @@ impl Store {
         let q_commit =
             self.sql("INSERT INTO commitments (match_id, seat, hash, salt, seq) VALUES ($1::uuid, $2, $3, $4, $5)");
         let q_finish = self.sql("UPDATE matches SET status = $3, outcome = $2::jsonb WHERE id = $1::uuid");
-        let q_snap = self.sql("INSERT INTO snapshots (match_id, seq, state) VALUES ($1::uuid, $2, $3::jsonb)");
+        let q_snap = self.sql("INSERT INTO snapshots (match_id, seq, state) VALUES ($1::uuid, $2, $3)");
         // `Some(why)`: refused whole, nothing written.
         let r: std::result::Result<Option<StoreError>, sqlx::Error> = with_log_conn!(self, conn => async {
             let mut tx = sqlx::Connection::begin_with(&mut *conn, self.begin_write()).await?;
