@@ -310,7 +310,6 @@ async fn the_postgres_store_keeps_its_contract() {
     let store = Store::open(Some(&db.url), std::path::Path::new("unused")).await.unwrap();
     assert_eq!(store.backend_name(), "postgres");
     suite(&store).await;
-    store.close().await;
     // Snapshots are text compressed with LZ4 (migration 0009): parsing them
     // into JSONB and pglz were a quarter of Postgres's CPU under load. A
     // snapshot as large as a duel's reads back whole.
@@ -322,7 +321,6 @@ async fn the_postgres_store_keeps_its_contract() {
     .await
     .unwrap();
     assert_eq!(method, "l", "lz4");
-    let store = Store::open(Some(&db.url), std::path::Path::new("unused")).await.unwrap();
     let m = new_match("CODELZ4", "hash-lz4");
     store.create_match(&m).await.unwrap();
     let big = json!({"units": (0..400).map(|i| json!({"id": i, "hex": [i % 9, i / 9], "hp": 3})).collect::<Vec<_>>()});

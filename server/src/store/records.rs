@@ -286,7 +286,7 @@ impl Store {
     /// Database errors.
     pub async fn latest_snapshot(&self, match_id: Uuid, at_most: Option<u64>) -> Result<Option<(u64, Value)>> {
         let q = self.sql(
-            "SELECT seq, state::text AS state FROM snapshots WHERE match_id = $1::uuid AND seq <= $2 \
+            "SELECT seq, state FROM snapshots WHERE match_id = $1::uuid AND seq <= $2 \
              ORDER BY seq DESC LIMIT 1",
         );
         let row = with_pool!(self, p => {
