@@ -127,11 +127,14 @@ pub struct Store {
 enum Backend {
     Sqlite {
         pool: SqlitePool,
-        /// The action log's own connection (group commits only; `None`
-        /// once closed). SQLite drops a connection's page cache whenever
-        /// another connection wrote: commits taking turns on the pool's
-        /// connections each began cold and read the pages they change back
-        /// from disk. Held, not pooled: a pool's acquire waits with a
+        /// The one writing connection (group commits, and every other
+        /// write: new matches, seats, campaigns; `None` once closed).
+        /// SQLite drops a connection's whole page cache whenever another
+        /// connection wrote: commits taking turns on the pool's connections
+        /// each began cold, and while matches were still created on the
+        /// pool, each new match or seat made the next commit read back
+        /// every page it changes (1.6 `pread`s per action under load,
+        /// docs/PERFORMANCE.md). The pool only reads. Held, not pooled: a pool's acquire waits with a
         /// timeout for a connection still on its way back from the last
         /// commit, and a paused test clock runs such timeouts out at once.
         log: Arc<tokio::sync::Mutex<LogConnection>>,
@@ -160,8 +163,9 @@ impl LogConnection {
     }
 }
 
-/// Run `$body` with `$pool` bound to the backend's pool; the body is type
-/// checked once per backend, so one piece of sqlx code serves both.
+/// Run `$body` with `$pool` bound to the backend's pool (reads only; writes
+/// go through `with_log_conn!`); the body is type checked once per backend,
+/// so one piece of sqlx code serves both.
 macro_rules! with_pool {
     ($store:expr, $pool:ident => $body:expr) => {
         match &$store.backend {
@@ -171,8 +175,9 @@ macro_rules! with_pool {
     };
 }
 
-/// Run the future `$body` with `$conn` bound to a connection for the
-/// group commit: on SQLite the log's own, on Postgres one of the pool's.
+/// Run the future `$body` with `$conn` bound to a connection for a write
+/// (the group commit and every other): on SQLite the log's own, on
+/// Postgres one of the pool's.
 /// After a failed write (SQLite's disk full at COMMIT, say) the connection
 /// may still be inside its transaction, and every later write on it would
 /// fail: it is closed and the next write opens a fresh one.
@@ -207,7 +212,7 @@ macro_rules! with_log_conn {
     };
 }
 
-// After `with_pool!`, which they use; `campaign` first: `records` writes a
+// After `with_pool!` and `with_log_conn!`, which they use; `campaign` first: `records` writes a
 // campaign's state with its `write_campaign!`.
 #[macro_use]
 mod campaign;
@@ -475,13 +480,15 @@ impl Store {
         // A local file: open every connection at start and keep them; there
         // is nothing to recycle or to test before use. (It also means no
         // connection is ever opened later, which paused-clock tests rely on.)
+        // Read-only: a write on one of them would make the next commit
+        // begin cold (see `Backend::Sqlite`), and now fails instead.
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
             .min_connections(4)
             .idle_timeout(None)
             .max_lifetime(None)
             .test_before_acquire(false)
-            .connect_with(options.clone())
+            .connect_with(options.clone().read_only(true))
             .await?;
         // The log's connection keeps the pages a commit changes (the
         // matches, the action log's index leaves): 4,096 pages of cache
@@ -511,7 +518,11 @@ impl Store {
 
     async fn migrate(&self) -> Result<()> {
         match &self.backend {
-            Backend::Sqlite { pool: p, .. } => Migrator::new(Embedded(MIGRATIONS_SQLITE)).await?.run(p).await?,
+            // On the writing connection: the pool only reads.
+            Backend::Sqlite { log, .. } => {
+                let mut held = log.lock().await;
+                Migrator::new(Embedded(MIGRATIONS_SQLITE)).await?.run(held.get().await?).await?
+            }
             Backend::Postgres(p) => Migrator::new(Embedded(MIGRATIONS_POSTGRES)).await?.run(p).await?,
         }
         Ok(())
@@ -519,14 +530,20 @@ impl Store {
 
     /// Close the pool, waiting for connections to finish.
     pub async fn close(&self) {
-        if let Backend::Sqlite { log, .. } = &self.backend {
-            let mut held = log.lock().await;
-            held.closed = true;
-            if let Some(conn) = held.conn.take() {
-                let _ = sqlx::Connection::close(conn).await;
+        match &self.backend {
+            Backend::Sqlite { log, pool } => {
+                let mut held = log.lock().await;
+                held.closed = true;
+                // The writing connection last: the last to close copies the
+                // log into the database and removes it, which the read-only
+                // pool cannot.
+                pool.close().await;
+                if let Some(conn) = held.conn.take() {
+                    let _ = sqlx::Connection::close(conn).await;
+                }
             }
+            Backend::Postgres(p) => p.close().await,
         }
-        with_pool!(self, p => p.close().await)
     }
 
     /// How a transaction that writes begins. SQLite: IMMEDIATE, taking the
@@ -617,8 +634,8 @@ impl Store {
              VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $11, $6, $7, $8, $9::uuid, $10, $12, $13::jsonb)",
         );
         let q2 = self.sql("INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
-        let r: std::result::Result<(), sqlx::Error> = with_pool!(self, p => async {
-            let mut tx = p.begin_with(self.begin_write()).await?;
+        let r: std::result::Result<(), sqlx::Error> = with_log_conn!(self, conn => async {
+            let mut tx = sqlx::Connection::begin_with(&mut *conn, self.begin_write()).await?;
             sqlx::query(&q1)
                 .bind(m.id.to_string())
                 .bind(&m.game)
@@ -639,7 +656,7 @@ impl Store {
                 sqlx::query(&q2).bind(m.id.to_string()).bind(*seat as i32).bind(hash).execute(&mut *tx).await?;
             }
             tx.commit().await
-        }.await);
+        });
         match r {
             Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict(e.to_string())),
             r => Ok(r?),
@@ -665,8 +682,8 @@ impl Store {
         let q_seats = self.sql(t.seats);
         let q_insert = self.sql(t.insert);
         let q_full = t.when_full.map(|q| self.sql(q));
-        let r: std::result::Result<Option<(String, Option<u8>)>, sqlx::Error> = with_pool!(self, p => async {
-            let mut tx = p.begin_with(self.begin_write()).await?;
+        let r: std::result::Result<Option<(String, Option<u8>)>, sqlx::Error> = with_log_conn!(self, conn => async {
+            let mut tx = sqlx::Connection::begin_with(&mut *conn, self.begin_write()).await?;
             let Some(row) = sqlx::query(&q_owner).bind(join_code).fetch_optional(&mut *tx).await? else {
                 return Ok(None);
             };
@@ -683,7 +700,7 @@ impl Store {
             }
             tx.commit().await?;
             Ok(Some((id, Some(free as u8))))
-        }.await);
+        });
         match r {
             Err(e) if is_unique_violation(&e) => Err(StoreError::Full),
             Err(e) => Err(e.into()),
@@ -949,5 +966,39 @@ mod tests {
             assert_eq!(s.as_str().parse::<MatchStatus>(), Ok(s));
         }
         assert!("Open".parse::<MatchStatus>().is_err());
+    }
+
+    /// SQLite: every write goes through the one writing connection, so its
+    /// page cache survives from commit to commit; the pool only reads, and
+    /// a write slipped onto it fails instead of silently costing the next
+    /// commit a cold cache.
+    #[tokio::test]
+    async fn sqlite_writes_go_through_one_connection_and_the_pool_only_reads() {
+        let dir = std::env::temp_dir().join(format!("athlas-store-{}", Uuid::new_v4()));
+        let store = Store::open(None, &dir).await.unwrap();
+        let m = NewMatch {
+            id: Uuid::new_v4(),
+            game: "duel".into(),
+            options: serde_json::json!({}),
+            seed: 7,
+            rules_version: 1,
+            join_code: "READONLY".into(),
+            live: false,
+            private: false,
+            seats: 2,
+            campaign_id: None,
+            creator: Some((0, "a".repeat(64))),
+            turn_timer_ms: None,
+            standing: None,
+        };
+        store.create_match(&m).await.unwrap();
+        assert_eq!(store.join("READONLY", &"b".repeat(64)).await.unwrap(), (m.id, 1));
+        assert_eq!(store.get_match(m.id).await.unwrap().unwrap().status, MatchStatus::Active);
+        let Backend::Sqlite { pool, .. } = &store.backend else { unreachable!() };
+        let write = sqlx::query("UPDATE matches SET status = 'finished'").execute(pool).await;
+        assert!(write.unwrap_err().to_string().contains("readonly"), "the pool wrote");
+        store.close().await;
+        assert!(!dir.join("athlas.db-wal").exists(), "the writing connection closes last and removes the log");
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }
