@@ -338,8 +338,9 @@ impl DuelState {
     }
 
     /// After a move or a power: a moment the opponent may time a DI at.
-    pub(super) fn checkpoint(&mut self) {
-        if self.game.activation.is_some() {
+    /// Taken after an action is done, so a trial copy needs none.
+    pub(super) fn checkpoint(&mut self, cx: &Cx) {
+        if self.game.activation.is_some() && !cx.trial {
             self.checkpoints.push(std::sync::Arc::new(self.game.clone()));
         }
     }

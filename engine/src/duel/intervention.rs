@@ -99,8 +99,12 @@ impl DuelState {
         if answerable {
             // The choices its effects need (a direction, a distance, ...) are
             // checked now, so a badly aimed DI is refused, not lost later.
-            let mut trial = Cx { cat: cx.cat, events: Vec::new() };
-            self.game.clone().apply_effects(&mut trial, src, &di.effects, r, &target)?;
+            if cx.trial {
+                // Nothing after this can refuse the cast, and a trial's
+                // state is thrown away: its effects need no copy.
+                return self.game.apply_effects(cx, src, &di.effects, r, &target);
+            }
+            self.game.clone().apply_effects(&mut Cx::trial(cx.cat), src, &di.effects, r, &target)?;
         }
         cx.emit(EventKind::DiCast { seat, card: card.clone() });
         if answerable {

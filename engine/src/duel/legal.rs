@@ -237,13 +237,13 @@ pub fn legal_actions(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<Duel
     if state.game.phase != Phase::Command || seat > 1 {
         return legal_by_trial(state, cat, seat);
     }
-    let judge = Judge { state, cx: Cx { cat, events: Vec::new() }, seat };
+    let judge = Judge { state, cx: Cx::trial(cat), seat };
     candidates(state, cat, seat, Candidates::Payable)
         .into_iter()
         .filter(|a| match judge.verdict(a) {
             Verdict::Accepted => true,
             Verdict::Refused => false,
-            Verdict::Try => accepted(state, cat, seat, a),
+            Verdict::Try => state.clone().try_act(cat, seat, a.clone()).is_ok(),
         })
         .collect()
 }

@@ -37,11 +37,26 @@ pub(crate) enum Water {
 pub(crate) struct Cx<'a> {
     pub cat: &'a Catalogue,
     pub events: Vec<DuelEvent>,
+    /// Only whether the action is accepted matters: it is tried on a copy
+    /// that is thrown away (the legal list, a DI's aim). What cannot change
+    /// that answer is skipped: public events, rewind checkpoints taken after
+    /// the action, the win check after it.
+    pub trial: bool,
 }
 
-impl Cx<'_> {
+impl<'a> Cx<'a> {
+    pub fn new(cat: &'a Catalogue) -> Cx<'a> {
+        Cx { cat, events: Vec::new(), trial: false }
+    }
+
+    pub fn trial(cat: &'a Catalogue) -> Cx<'a> {
+        Cx { cat, events: Vec::new(), trial: true }
+    }
+
     pub fn emit(&mut self, kind: EventKind) {
-        self.events.push(DuelEvent::public(kind));
+        if !self.trial {
+            self.events.push(DuelEvent::public(kind));
+        }
     }
 }
 

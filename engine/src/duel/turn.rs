@@ -22,10 +22,22 @@ impl DuelState {
     /// Apply one action in place. The caller works on a copy and throws it
     /// away on error, so a rejected action changes nothing.
     pub(crate) fn act(&mut self, cat: &Catalogue, seat: Seat, action: DuelAction) -> Result<Vec<DuelEvent>, RuleError> {
+        let mut cx = Cx::new(cat);
+        self.act_in(&mut cx, seat, action)?;
+        Ok(cx.events)
+    }
+
+    /// Whether `act` would accept the action, found by applying it to this
+    /// state, which is then only fit to be thrown away: the work that cannot
+    /// change the answer is skipped ([`Cx::trial`]).
+    pub(crate) fn try_act(&mut self, cat: &Catalogue, seat: Seat, action: DuelAction) -> Result<(), RuleError> {
+        self.act_in(&mut Cx::trial(cat), seat, action)
+    }
+
+    fn act_in(&mut self, cx: &mut Cx, seat: Seat, action: DuelAction) -> Result<(), RuleError> {
         if seat > 1 {
             return Err(err("no_such_seat", "a duel has seats 0 and 1"));
         }
-        let mut cx = Cx { cat, events: Vec::new() };
         if let Phase::Finished { .. } = self.game.phase {
             return Err(err("finished", "the game is over"));
         }
@@ -33,16 +45,16 @@ impl DuelState {
             let outcome = Outcome::Win { seat: other(seat) };
             self.game.phase = Phase::Finished { outcome: outcome.clone() };
             cx.emit(EventKind::GameOver { outcome });
-            return Ok(cx.events);
+            return Ok(());
         }
         if self.game.phase == Phase::Creation {
             match action {
-                DuelAction::Create { alphas, di_stack } => self.create(&mut cx, seat, alphas, di_stack)?,
+                DuelAction::Create { alphas, di_stack } => self.create(cx, seat, alphas, di_stack)?,
                 DuelAction::UsePreset { preset } => {
                     let p =
-                        cat.preset(&preset).ok_or_else(|| err("no_such_preset", format!("no preset {preset:?}")))?;
+                        cx.cat.preset(&preset).ok_or_else(|| err("no_such_preset", format!("no preset {preset:?}")))?;
                     let alphas = p.alphas.iter().map(|a| AlphaDesign::new(a.iter().cloned())).collect();
-                    self.create(&mut cx, seat, alphas, p.di_stack.clone())?;
+                    self.create(cx, seat, alphas, p.di_stack.clone())?;
                 }
                 _ => {
                     return Err(err(
@@ -51,11 +63,14 @@ impl DuelState {
                     ))
                 }
             }
-            return Ok(cx.events);
+            return Ok(());
         }
-        self.command(&mut cx, seat, action)?;
-        self.game.check_win(&mut cx);
-        Ok(cx.events)
+        self.command(cx, seat, action)?;
+        // The last thing an action does: it cannot refuse it.
+        if !cx.trial {
+            self.game.check_win(cx);
+        }
+        Ok(())
     }
 
     fn command(&mut self, cx: &mut Cx, seat: Seat, action: DuelAction) -> Result<(), RuleError> {
@@ -128,7 +143,7 @@ impl DuelState {
             self.game.force_move(cx, c.unit, c.direction as usize, c.distance, Relics::carried_if(carry));
             if c.by_power {
                 // The power is resolved only now: this is its checkpoint.
-                self.checkpoint();
+                self.checkpoint(cx);
             } else if self.pending.is_some() && matches!(self.game.phase, Phase::Command) {
                 // The push was a response: the DI it answered resolves now.
                 self.finish_pending(cx);
@@ -189,12 +204,12 @@ impl DuelState {
             DuelAction::Activate { unit } => self.activate(cx, seat, unit),
             DuelAction::Move { to, carry_relic } => {
                 self.basic_move(cx, seat, to, Relics::carried_if(carry_relic.unwrap_or(true)))?;
-                self.checkpoint();
+                self.checkpoint(cx);
                 Ok(())
             }
             DuelAction::PassRelic { to } => {
                 self.pass_relic(cx, seat, to)?;
-                self.checkpoint();
+                self.checkpoint(cx);
                 Ok(())
             }
             DuelAction::UsePower { card, power, target } => {
@@ -202,7 +217,7 @@ impl DuelState {
                 // A push halted on the other seat's relic choice takes its
                 // checkpoint when it is done.
                 if self.game.relic_choice.is_none() {
-                    self.checkpoint();
+                    self.checkpoint(cx);
                 }
                 Ok(())
             }
