@@ -127,31 +127,29 @@ pub struct Store {
 enum Backend {
     Sqlite {
         pool: SqlitePool,
-        /// The one writing connection (group commits, and every other
-        /// write: new matches, seats, campaigns; `None` once closed).
-        /// SQLite drops a connection's whole page cache whenever another
-        /// connection wrote: commits taking turns on the pool's connections
-        /// each began cold, and while matches were still created on the
-        /// pool, each new match or seat made the next commit read back
-        /// every page it changes (1.6 `pread`s per action under load,
-        /// docs/PERFORMANCE.md). The pool only reads. Held, not pooled: a pool's acquire waits with a
-        /// timeout for a connection still on its way back from the last
-        /// commit, and a paused test clock runs such timeouts out at once.
-        log: Arc<tokio::sync::Mutex<LogConnection>>,
+        /// The one writing connection: group commits and every other
+        /// write (new matches, seats, campaigns, migrations); the pool
+        /// only reads. SQLite drops a connection's whole page cache
+        /// whenever another connection wrote, and a commit begun cold reads
+        /// back every page it changes (docs/PERFORMANCE.md). Held, not
+        /// pooled: a pool's acquire waits with a timeout for a connection
+        /// still on its way back from the last commit, and a paused test
+        /// clock runs such timeouts out at once.
+        writer: Arc<tokio::sync::Mutex<WriteConnection>>,
     },
     Postgres(PgPool),
 }
 
-/// The SQLite log's own connection: opened at start, opened afresh after a
+/// SQLite's writing connection: opened at start, opened afresh after a
 /// failed write, never again once the store is closed.
 #[derive(Debug)]
-struct LogConnection {
+struct WriteConnection {
     conn: Option<SqliteConnection>,
     options: SqliteConnectOptions,
     closed: bool,
 }
 
-impl LogConnection {
+impl WriteConnection {
     async fn get(&mut self) -> std::result::Result<&mut SqliteConnection, sqlx::Error> {
         if self.closed {
             return Err(sqlx::Error::PoolClosed);
@@ -164,7 +162,7 @@ impl LogConnection {
 }
 
 /// Run `$body` with `$pool` bound to the backend's pool (reads only; writes
-/// go through `with_log_conn!`); the body is type checked once per backend,
+/// go through `with_write_conn!`); the body is type checked once per backend,
 /// so one piece of sqlx code serves both.
 macro_rules! with_pool {
     ($store:expr, $pool:ident => $body:expr) => {
@@ -176,17 +174,17 @@ macro_rules! with_pool {
 }
 
 /// Run the future `$body` with `$conn` bound to a connection for a write
-/// (the group commit and every other): on SQLite the log's own, on
-/// Postgres one of the pool's.
+/// (the group commit and every other): on SQLite the one writing
+/// connection, on Postgres one of the pool's.
 /// After a failed write (SQLite's disk full at COMMIT, say) the connection
 /// may still be inside its transaction, and every later write on it would
 /// fail: it is closed and the next write opens a fresh one.
-macro_rules! with_log_conn {
+macro_rules! with_write_conn {
     ($store:expr, $conn:ident => $body:expr) => {
         match &$store.backend {
-            Backend::Sqlite { log, .. } => {
+            Backend::Sqlite { writer, .. } => {
                 async {
-                    let mut held = log.lock().await;
+                    let mut held = writer.lock().await;
                     let $conn = held.get().await?;
                     let r = $body.await;
                     if r.is_err() {
@@ -212,8 +210,8 @@ macro_rules! with_log_conn {
     };
 }
 
-// After `with_pool!` and `with_log_conn!`, which they use; `campaign` first: `records` writes a
-// campaign's state with its `write_campaign!`.
+// After `with_pool!` and `with_write_conn!`, which they use; `campaign`
+// first: `records` writes a campaign's state with its `write_campaign!`.
 #[macro_use]
 mod campaign;
 mod lease;
@@ -490,7 +488,7 @@ impl Store {
             .test_before_acquire(false)
             .connect_with(options.clone().read_only(true))
             .await?;
-        // The log's connection keeps the pages a commit changes (the
+        // The writing connection keeps the pages a commit changes (the
         // matches, the action log's index leaves): 4,096 pages of cache
         // (4 MiB of 1 KiB pages, 16 MiB of an older database's 4 KiB), not
         // SQLite's 2 MiB. Counted in pages, not bytes: SQLite scans the
@@ -504,8 +502,9 @@ impl Store {
         // (docs/PERFORMANCE.md). Durability is the log's fsync at each
         // commit, unchanged.
         let options = options.pragma("cache_size", "4096").pragma("wal_autocheckpoint", "10000");
-        let log = LogConnection { conn: Some(sqlx::ConnectOptions::connect(&options).await?), options, closed: false };
-        Ok(Store { backend: Backend::Sqlite { pool, log: Arc::new(tokio::sync::Mutex::new(log)) } })
+        let writer =
+            WriteConnection { conn: Some(sqlx::ConnectOptions::connect(&options).await?), options, closed: false };
+        Ok(Store { backend: Backend::Sqlite { pool, writer: Arc::new(tokio::sync::Mutex::new(writer)) } })
     }
 
     /// `"sqlite"` or `"postgres"`.
@@ -519,8 +518,8 @@ impl Store {
     async fn migrate(&self) -> Result<()> {
         match &self.backend {
             // On the writing connection: the pool only reads.
-            Backend::Sqlite { log, .. } => {
-                let mut held = log.lock().await;
+            Backend::Sqlite { writer, .. } => {
+                let mut held = writer.lock().await;
                 Migrator::new(Embedded(MIGRATIONS_SQLITE)).await?.run(held.get().await?).await?
             }
             Backend::Postgres(p) => Migrator::new(Embedded(MIGRATIONS_POSTGRES)).await?.run(p).await?,
@@ -531,8 +530,8 @@ impl Store {
     /// Close the pool, waiting for connections to finish.
     pub async fn close(&self) {
         match &self.backend {
-            Backend::Sqlite { log, pool } => {
-                let mut held = log.lock().await;
+            Backend::Sqlite { writer, pool } => {
+                let mut held = writer.lock().await;
                 held.closed = true;
                 // The writing connection last: the last to close copies the
                 // log into the database and removes it, which the read-only
@@ -634,7 +633,7 @@ impl Store {
              VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $11, $6, $7, $8, $9::uuid, $10, $12, $13::jsonb)",
         );
         let q2 = self.sql("INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
-        let r: std::result::Result<(), sqlx::Error> = with_log_conn!(self, conn => async {
+        let r: std::result::Result<(), sqlx::Error> = with_write_conn!(self, conn => async {
             let mut tx = sqlx::Connection::begin_with(&mut *conn, self.begin_write()).await?;
             sqlx::query(&q1)
                 .bind(m.id.to_string())
@@ -682,7 +681,7 @@ impl Store {
         let q_seats = self.sql(t.seats);
         let q_insert = self.sql(t.insert);
         let q_full = t.when_full.map(|q| self.sql(q));
-        let r: std::result::Result<Option<(String, Option<u8>)>, sqlx::Error> = with_log_conn!(self, conn => async {
+        let r: std::result::Result<Option<(String, Option<u8>)>, sqlx::Error> = with_write_conn!(self, conn => async {
             let mut tx = sqlx::Connection::begin_with(&mut *conn, self.begin_write()).await?;
             let Some(row) = sqlx::query(&q_owner).bind(join_code).fetch_optional(&mut *tx).await? else {
                 return Ok(None);

@@ -254,6 +254,8 @@ pub fn legal_by_trial(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<Due
     candidates(state, cat, seat, Candidates::All).into_iter().filter(|a| accepted(state, cat, seat, a)).collect()
 }
 
+/// The oracle's trial: the whole of `act`, nothing skipped (the fast list's
+/// trials use `try_act`, which the oracle test holds to this).
 fn accepted(state: &DuelState, cat: &Catalogue, seat: Seat, a: &DuelAction) -> bool {
     let mut copy = state.clone();
     copy.act(cat, seat, a.clone()).is_ok()
