@@ -161,6 +161,21 @@ impl WriteConnection {
     }
 }
 
+/// Close every connection of SQLite's read-only pool. `Pool::close` alone
+/// may return with one still open: a connection whose return to the pool
+/// began before the close (sqlx checks for a closed pool, then pings the
+/// connection) goes back to the idle queue after the close's last look at
+/// it. An open reader keeps the writing connection from being the last, and
+/// the last alone copies the log into the database and removes it. So close
+/// again until none is left: each round closes what came back in between.
+async fn close_every_pooled_connection(pool: &SqlitePool) {
+    pool.close().await;
+    while pool.size() > 0 {
+        tokio::task::yield_now().await;
+        pool.close().await;
+    }
+}
+
 /// Run `$body` with `$pool` bound to the backend's pool (reads only; writes
 /// go through `with_write_conn!`); the body is type checked once per backend,
 /// so one piece of sqlx code serves both.
@@ -536,7 +551,7 @@ impl Store {
                 // The writing connection last: the last to close copies the
                 // log into the database and removes it, which the read-only
                 // pool cannot.
-                pool.close().await;
+                close_every_pooled_connection(pool).await;
                 if let Some(conn) = held.conn.take() {
                     let _ = sqlx::Connection::close(conn).await;
                 }
@@ -997,6 +1012,31 @@ mod tests {
         let write = sqlx::query("UPDATE matches SET status = 'finished'").execute(pool).await;
         assert!(write.unwrap_err().to_string().contains("readonly"), "the pool wrote");
         store.close().await;
+        assert!(!dir.join("athlas.db-wal").exists(), "the writing connection closes last and removes the log");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// A reader on its way back to the pool when the store closes is closed
+    /// too, so the writing connection is still the last and removes the log.
+    /// The way back is held up on purpose: the connection's worker is busy
+    /// with a long query whose caller gave up, so sqlx's ping on return waits
+    /// behind it while the close runs.
+    #[tokio::test]
+    async fn sqlite_close_waits_for_a_reader_on_its_way_back() {
+        let dir = std::env::temp_dir().join(format!("athlas-store-{}", Uuid::new_v4()));
+        let store = Store::open(None, &dir).await.unwrap();
+        let Backend::Sqlite { pool, .. } = &store.backend else { unreachable!() };
+        let mut conn = pool.acquire().await.unwrap();
+        let long = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) \
+                    SELECT count(*) FROM c";
+        // Sent on the first poll, then abandoned: the worker runs it to the end.
+        let gave_up = tokio::time::timeout(Duration::from_millis(1), sqlx::query(long).execute(&mut *conn)).await;
+        assert!(gave_up.is_err(), "the long query finished at once");
+        drop(conn);
+        // The return starts (the pool is still open) and waits on its ping.
+        tokio::task::yield_now().await;
+        store.close().await;
+        assert_eq!(pool.size(), 0, "a pooled connection is still open");
         assert!(!dir.join("athlas.db-wal").exists(), "the writing connection closes last and removes the log");
         std::fs::remove_dir_all(dir).unwrap();
     }
