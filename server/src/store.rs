@@ -162,12 +162,14 @@ impl WriteConnection {
 }
 
 /// Close every connection of SQLite's read-only pool. `Pool::close` alone
-/// may return with one still open: a connection whose return to the pool
-/// began before the close (sqlx checks for a closed pool, then pings the
-/// connection) goes back to the idle queue after the close's last look at
-/// it. An open reader keeps the writing connection from being the last, and
-/// the last alone copies the log into the database and removes it. So close
-/// again until none is left: each round closes what came back in between.
+/// may return with one still open (sqlx 0.8; sqlx issue 3217): a
+/// connection whose return to the pool began before the close (sqlx checks
+/// for a closed pool, then pings the connection) goes back to the idle
+/// queue after the close's last look at it; and the close's wait for every
+/// permit can be met while a connection is still out. An open reader keeps
+/// the writing connection from being the last, and the last alone copies
+/// the log into the database and removes it. So close again until none is
+/// left: each round closes what came back in between.
 async fn close_every_pooled_connection(pool: &SqlitePool) {
     pool.close().await;
     while pool.size() > 0 {
