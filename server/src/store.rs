@@ -179,7 +179,7 @@ async fn close_every_pooled_connection(pool: &SqlitePool) {
 }
 
 /// Run `$body` with `$pool` bound to the backend's pool (reads only; writes
-/// go through `with_write_conn!`); the body is type checked once per backend,
+/// go through `with_write_tx!`); the body is type checked once per backend,
 /// so one piece of sqlx code serves both.
 macro_rules! with_pool {
     ($store:expr, $pool:ident => $body:expr) => {
@@ -190,20 +190,25 @@ macro_rules! with_pool {
     };
 }
 
-/// Run the future `$body` with `$conn` bound to a connection for a write
-/// (the group commit and every other): on SQLite the one writing
-/// connection, on Postgres one of the pool's.
+/// Run the future `$body` with `$tx` bound to a write transaction, begun
+/// as [`Store::begin_write`] says, that the body commits (the group commit
+/// and every other write): on SQLite on the one writing connection, on
+/// Postgres on one of the pool's.
 /// After a failed write (SQLite's disk full at COMMIT, say) the connection
 /// may still be inside its transaction, and every later write on it would
 /// fail: it is closed and the next write opens a fresh one.
-macro_rules! with_write_conn {
-    ($store:expr, $conn:ident => $body:expr) => {
+macro_rules! with_write_tx {
+    ($store:expr, $tx:ident => $body:expr) => {
         match &$store.backend {
             Backend::Sqlite { writer, .. } => {
                 async {
                     let mut held = writer.lock().await;
-                    let $conn = held.get().await?;
-                    let r = $body.await;
+                    let conn = held.get().await?;
+                    let r = async {
+                        let mut $tx = sqlx::Connection::begin_with(conn, $store.begin_write()).await?;
+                        $body.await
+                    }
+                    .await;
                     if r.is_err() {
                         held.conn = None;
                     }
@@ -214,8 +219,11 @@ macro_rules! with_write_conn {
             Backend::Postgres(p) => {
                 async {
                     let mut pooled = p.acquire().await?;
-                    let $conn = &mut *pooled;
-                    let r = $body.await;
+                    let r = async {
+                        let mut $tx = sqlx::Connection::begin_with(&mut *pooled, $store.begin_write()).await?;
+                        $body.await
+                    }
+                    .await;
                     if r.is_err() {
                         pooled.close_on_drop();
                     }
@@ -227,7 +235,7 @@ macro_rules! with_write_conn {
     };
 }
 
-// After `with_pool!` and `with_write_conn!`, which they use; `campaign`
+// After `with_pool!` and `with_write_tx!`, which they use; `campaign`
 // first: `records` writes a campaign's state with its `write_campaign!`.
 #[macro_use]
 mod campaign;
@@ -544,7 +552,8 @@ impl Store {
         Ok(())
     }
 
-    /// Close the pool, waiting for connections to finish.
+    /// Close the store, waiting for its connections to finish; on SQLite
+    /// the writing connection closes last (see below).
     pub async fn close(&self) {
         match &self.backend {
             Backend::Sqlite { writer, pool } => {
@@ -650,8 +659,7 @@ impl Store {
              VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $11, $6, $7, $8, $9::uuid, $10, $12, $13::jsonb)",
         );
         let q2 = self.sql("INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
-        let r: std::result::Result<(), sqlx::Error> = with_write_conn!(self, conn => async {
-            let mut tx = sqlx::Connection::begin_with(&mut *conn, self.begin_write()).await?;
+        let r: std::result::Result<(), sqlx::Error> = with_write_tx!(self, tx => async {
             sqlx::query(&q1)
                 .bind(m.id.to_string())
                 .bind(&m.game)
@@ -698,8 +706,7 @@ impl Store {
         let q_seats = self.sql(t.seats);
         let q_insert = self.sql(t.insert);
         let q_full = t.when_full.map(|q| self.sql(q));
-        let r: std::result::Result<Option<(String, Option<u8>)>, sqlx::Error> = with_write_conn!(self, conn => async {
-            let mut tx = sqlx::Connection::begin_with(&mut *conn, self.begin_write()).await?;
+        let r: std::result::Result<Option<(String, Option<u8>)>, sqlx::Error> = with_write_tx!(self, tx => async {
             let Some(row) = sqlx::query(&q_owner).bind(join_code).fetch_optional(&mut *tx).await? else {
                 return Ok(None);
             };

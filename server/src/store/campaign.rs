@@ -13,7 +13,7 @@ use super::{
 };
 
 /// The one writer of a campaign row's state (`saved`, `current_match`):
-/// inside a `with_write_conn!` body, in transaction `$tx`, a compare-and-set on
+/// inside a `with_write_tx!` body, in transaction `$tx`, a compare-and-set on
 /// `version`, which it bumps. Evaluates to whether the campaign was still
 /// at `$version`.
 macro_rules! write_campaign {
@@ -101,8 +101,7 @@ impl Store {
              VALUES ($1::uuid, $2, $3, $4, $5, $6::jsonb, $7, $8, $9)",
         );
         let q2 = self.sql("INSERT INTO campaign_seats (campaign_id, seat, token_hash) VALUES ($1::uuid, 0, $2)");
-        let r: std::result::Result<(), sqlx::Error> = with_write_conn!(self, conn => async {
-            let mut tx = sqlx::Connection::begin_with(&mut *conn, self.begin_write()).await?;
+        let r: std::result::Result<(), sqlx::Error> = with_write_tx!(self, tx => async {
             sqlx::query(&q1).bind(c.id.to_string()).bind(&c.game).bind(c.rules_version as i32).bind(c.seats as i32)
                 .bind(&c.join_code).bind(c.saved.to_string()).bind(c.live).bind(c.private).bind(c.turn_timer_ms.map(|t| t as i64)).execute(&mut *tx).await?;
             sqlx::query(&q2).bind(c.id.to_string()).bind(&c.host).execute(&mut *tx).await?;
@@ -214,8 +213,7 @@ impl Store {
              campaign_id, private, ordinal, turn_timer_ms, standing) \
              VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10::uuid, $11, $12, $13, $14::jsonb)",
         );
-        let r: std::result::Result<bool, sqlx::Error> = with_write_conn!(self, conn => async {
-            let mut tx = sqlx::Connection::begin_with(&mut *conn, self.begin_write()).await?;
+        let r: std::result::Result<bool, sqlx::Error> = with_write_tx!(self, tx => async {
             if let Some(m) = &u.start {
                 let last: i64 = sqlx::query_scalar(&q_ordinal).bind(u.id.to_string()).fetch_one(&mut *tx).await?;
                 sqlx::query(&q_match)

@@ -114,8 +114,7 @@ impl Store {
         let q_finish = self.sql("UPDATE matches SET status = $3, outcome = $2::jsonb WHERE id = $1::uuid");
         let q_snap = self.sql("INSERT INTO snapshots (match_id, seq, state) VALUES ($1::uuid, $2, $3)");
         // `Some(why)`: refused whole, nothing written.
-        let r: std::result::Result<Option<StoreError>, sqlx::Error> = with_write_conn!(self, conn => async {
-            let mut tx = sqlx::Connection::begin_with(&mut *conn, self.begin_write()).await?;
+        let r: std::result::Result<Option<StoreError>, sqlx::Error> = with_write_tx!(self, tx => async {
             // A room that lost its lease writes nothing. The lease row is
             // held until the commit (`FOR SHARE`): a takeover waits for this
             // write, or this write sees the takeover. (Fences exist only on
