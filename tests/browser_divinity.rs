@@ -309,8 +309,8 @@ async fn the_party_takes_its_interludes_in_the_browser_merchant_and_level_ups() 
         }
         let alice = &pages[0];
         let v = last_view(alice).await;
-        let to = v["phase"]["to"].as_str().unwrap().replace('_', " ");
-        assert!(alice.text("[data-test=interlude] h3").await.contains(&to), "the interlude says where the party goes");
+        let to = v["phase"]["to"].as_str().unwrap().to_owned();
+        assert_eq!(alice.attr("[data-test=interlude]", "data-to").await, Some(to), "the interlude says where the party goes");
         assert_eq!(json!(gold(alice).await), v["gold"], "the party's gold as the view says");
         // The interlude's actions are in its pane, not among the plain buttons.
         for p in &pages {
@@ -373,7 +373,7 @@ async fn the_party_takes_its_interludes_in_the_browser_merchant_and_level_ups() 
         let picked = alice
             .until_js(
                 "the chosen level-up",
-                "const s = document.querySelector('[data-test=level-up-choice]'); return s?.selectedIndex === 1 ? s.selectedOptions[0].textContent : null;",
+                "const s = document.querySelector('[data-test=level-up-choice]'); return s?.selectedIndex === 1 ? s.selectedOptions[0].dataset.action : null;",
             )
             .await;
         alice.tab_to("[data-test=level-up-do]", 5).await;
@@ -384,7 +384,8 @@ async fn the_party_takes_its_interludes_in_the_browser_merchant_and_level_ups() 
                 "return document.querySelector('[data-test=level-up-seat][data-seat=\"0\"]')?.dataset.done === 'true' || null;",
             )
             .await;
-        let learned = picked.as_str().unwrap().trim_start_matches("Learn ").split(" · ").next().unwrap().replace(' ', "_");
+        let picked: Value = serde_json::from_str(picked.as_str().unwrap()).unwrap();
+        let learned = picked["learn"].as_str().unwrap().to_owned();
         let me = last_view(alice).await["origins"][0].clone();
         assert!(me["skills"].as_array().unwrap().contains(&json!(learned)), "alice learned {learned}: {me}");
         // Bob and Carol by clicking.

@@ -5,7 +5,10 @@ import { api } from "./net.js";
 import { h, showError, setConn } from "./ui.js";
 import { games, remember, seatOf } from "./seats.js";
 import { duelPage } from "./duel.js";
-import { campaignPage, campaignForm, divinityPage } from "./divinity.js";
+import { campaignPage, campaignForm, campaignWords } from "./games/divinity/campaign.js";
+import { divinityPage } from "./games/divinity/page.js";
+import { loadCatalogue } from "./games/divinity/catalogue.js";
+import { originName } from "./games/divinity/names.js";
 
 const app = document.getElementById("app");
 let leave = null; // the current page's clean-up (closes its socket)
@@ -54,7 +57,7 @@ async function gamePage(id, spectator) {
   if (!game) {
     try { game = (await api("GET", `/api/matches/${id}`)).game; } catch (e) { showError(e.code, e.message); game = "duel"; }
   }
-  return game === "divinity" ? divinityPage(app, id, spectator) : duelPage(app, id, spectator);
+  return game === "divinity" ? divinityPage(app, id, spectator, go) : duelPage(app, id, spectator);
 }
 
 /// `/join/CODE`: take the free seat, keep its token, go to the game (the
@@ -107,13 +110,17 @@ function lobby() {
   const open = h("ul", { "data-test": "open-matches", class: "list" }, h("li", {}, "Loading…"));
   const active = h("ul", { "data-test": "active-matches", class: "list" });
   const mine = h("ul", { "data-test": "my-games", class: "list" });
+  const campaigns = [];
   for (const [id, g] of Object.entries(games()).sort((a, b) => b[1].saved_at - a[1].saved_at)) {
     if (g.campaign_id) continue; // a campaign's location: listed with its campaign
+    const what = h("span", { class: "what" }, g.campaign ? "Divinity campaign" : `${g.game ?? "duel"} · seat ${g.seat}`);
+    if (g.campaign) campaigns.push([id, g, what]);
     mine.append(h("li", { "data-match-id": id, "data-test": "my-game" },
-      `${g.campaign ? "divinity campaign" : g.game ?? "duel"} · seat ${g.seat} · ${id.slice(0, 8)} `,
+      what, ` · ${id.slice(0, 8)} `,
       h("a", { href: g.campaign ? `/campaign/${id}` : `/match/${id}`, "data-link": true, "data-test": "resume" }, "Resume")));
   }
   if (!mine.children.length) mine.append(h("li", {}, "None yet: create or join a game."));
+  if (campaigns.length) describeMyCampaigns(campaigns);
   const joinCode = h("input", { placeholder: "join code", "data-test": "join-code", "aria-label": "join code", size: 10 });
   const lobbyEl = h("section", { class: "lobby", "data-test": "lobby", "data-ready": "false" },
       form,
@@ -135,9 +142,18 @@ async function listMatches(ul, status) {
     // Duels to join or watch; a Divinity party's location to watch (its
     // seats are taken through the campaign's own link).
     for (const m of matches.filter((m) => m.game === "duel" || (m.game === "divinity" && status === "active"))) {
-      const what = m.game === "duel" ? `${m.live ? "live" : "correspondence"} duel` : `Divinity, a party of ${m.seats}`;
+      // A campaign's location has no seats of its own (its players hold
+      // the campaign's): the campaign says who is at the table.
+      const what = h("span", { class: "what" }, m.game === "duel"
+        ? `${m.live ? "live" : "correspondence"} duel · ${m.seats_taken.length} of ${m.seats} seats taken`
+        : `Divinity, a party of ${m.seats}`);
+      if (m.game === "divinity" && m.campaign_id) {
+        loadCatalogue().catch(() => null)
+          .then(() => api("GET", `/api/campaigns/${m.campaign_id}`))
+          .then((st) => { what.textContent = campaignWords(st); }, () => {});
+      }
       ul.append(h("li", { "data-match-id": m.match_id, "data-test": "match-row", "data-status": status, "data-game": m.game },
-        `${what} · ${m.seats_taken.length}/${m.seats} seats · move ${m.seq} `,
+        what, ` · move ${m.seq} `,
         status === "open" && m.join_code ? h("a", { href: `/join/${m.join_code}`, "data-link": true, "data-test": "join" }, "Join") : null, " ",
         h("a", { href: `/watch/${m.match_id}`, "data-link": true, "data-test": "watch" }, "Watch")));
     }
@@ -145,6 +161,21 @@ async function listMatches(ul, status) {
   } catch (e) {
     ul.replaceChildren(h("li", {}, `Could not list matches: ${e.message}`));
   }
+}
+
+/// This browser's campaigns in words: its Origin and where the party is.
+async function describeMyCampaigns(list) {
+  try {
+    await loadCatalogue().catch(() => null);
+    const { campaigns } = await api("POST", "/api/campaigns/mine", { tokens: list.map(([, g]) => g.token) });
+    const stage = { choosing: "choosing Origins", playing: "playing a location", between: "between two locations", over: "over" };
+    for (const [id, , what] of list) {
+      const st = campaigns.find((c) => c.campaign_id === id);
+      if (!st) continue;
+      const own = st.seats.find((x) => x.seat === st.you)?.label;
+      what.textContent = `Divinity campaign${own ? ` · you play ${originName(own)}` : ""} · ${stage[st.stage] ?? st.stage}`;
+    }
+  } catch { /* the plain words stay */ }
 }
 
 // Links inside the app change the page without a reload.
