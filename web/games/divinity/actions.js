@@ -7,7 +7,8 @@
 
 import { h } from "../../duel/dom.js";
 import { seatName } from "./names.js";
-import { cardChip } from "./chips.js";
+import { cardChip, textChip } from "./chips.js";
+import { cat } from "./catalogue.js";
 
 /// The headings of the server's groups, in the order the panel shows them.
 export const GROUPS = [
@@ -123,7 +124,10 @@ function button(e, st, extra = {}) {
 function cardBlock(card, list, st, view) {
   const picked = st.picked === `${list[0].seat}|${card}`;
   const hasTargets = list.some(aimed);
-  const name = PSEUDO[card] ? h("b", {}, PSEUDO[card]) : cardChip(card, { bold: true });
+  const origin = view.origins?.[list[0].seat]?.origin;
+  const name = card === "ability"
+    ? textChip("ability", origin, PSEUDO.ability, cat()?.origins.get(origin)?.special_ability ?? "", { bold: true })
+    : PSEUDO[card] ? h("b", {}, PSEUDO[card]) : cardChip(card, { bold: true });
   return h("div", { class: `card-actions${picked ? " picked" : ""}`, "data-test": "card-actions", "data-card": card, "data-seat": list[0].seat, "data-key": `cards:${list[0].seat}:${card}` },
     h("div", { class: "card-actions-head" }, name,
       hasTargets ? h("button", {

@@ -60,6 +60,7 @@ export function followCampaign({ id, token, seat, from, spectator, go, autoNext,
         go(spectator ? `/watch/${cur}` : `/match/${cur}`);
         return;
       }
+      if (st.stage === "over") { stopped = true; return; }
       if (!spectator && token && st.stage === "between" && !mustRestart(st) && autoNext?.(st)) {
         await askNext(id, token, { quiet: true });
         if (stopped) return;
@@ -180,7 +181,8 @@ export function campaignPage(app, id, go) {
         }, restart ? "Try again" : "Set out for the next location")));
     }
     if (st.current?.match_id) {
-      parts.push(h("p", {}, "The party is playing a location now. ",
+      const at = st.current.standing;
+      parts.push(h("p", {}, at?.location_name ? `The party is at ${at.location_name}${at.round ? `, round ${at.round}` : ""}. ` : "The party is playing a location now. ",
         h("a", { href: `/match/${st.current.match_id}`, "data-link": true, "data-test": "play-location" }, st.you != null ? "Go to the table" : "Watch")));
     }
     if (st.stage === "over") parts.push(h("p", { "data-test": "campaign-over" }, "The campaign is over: the party reached its end."));
@@ -243,5 +245,7 @@ export function campaignForm(go) {
 export function campaignWords(st) {
   const taken = st.seats.filter((x) => x.taken);
   const names = taken.map((x) => (x.label ? originName(x.label) : null)).filter(Boolean);
-  return `Divinity, a party of ${st.seats.length} · ${taken.length} of ${st.seats.length} seats taken${names.length ? ` (${joinNames(names)})` : ""}`;
+  const at = st.current?.standing;
+  const where = at?.location_name ? ` · at ${at.location_name}${at.round ? `, round ${at.round}` : ""}` : "";
+  return `Divinity, a party of ${st.seats.length} · ${taken.length} of ${st.seats.length} seats taken${names.length ? ` (${joinNames(names)})` : ""}${where}`;
 }

@@ -24,6 +24,11 @@ function chip(kind, id, name, text, { bold = false, extra = null, cls = "" } = {
     h("span", { class: "chip-text" }, text));
 }
 
+/// Any name with a text of its own (an Origin's special ability).
+export function textChip(kind, id, name, text, opts = {}) {
+  return chip(kind, id, name, text, opts);
+}
+
 /// A skill, item, rune or talent.
 export function cardChip(id, opts = {}) {
   const c = cat();

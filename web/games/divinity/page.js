@@ -259,7 +259,15 @@ export function divinityPage(app, matchId, spectator, go) {
     const match = new Set(ui.focus ? playable.filter((e) => targetKey(targetOf(e.action)) === ui.focus).map((e) => e.key) : []);
     const panel = actionsPanel(view, you, entries, {
       picked: ui.picked, match, onAct: send,
-      onPick: (key) => { ui.picked = key; ui.focus = null; draw(); },
+      onPick: (key) => {
+        ui.picked = key;
+        ui.focus = null;
+        draw();
+        // On a narrow screen the map is above the panel: bring it in view.
+        const map = key && root.querySelector(".map-card");
+        const r = map?.getBoundingClientRect();
+        if (r && (r.top < 0 || r.top > window.innerHeight * 0.6)) map.scrollIntoView({ block: "start", behavior: "smooth" });
+      },
     }, interlude ? INTERLUDE : new Set());
     const others = (view.origins ?? []).map((_, seat) => seat).filter((seat) => seat !== you);
     const main = h("div", { class: "loc-main", "data-key": "main" },
@@ -274,11 +282,11 @@ export function divinityPage(app, matchId, spectator, go) {
         others.length ? h("div", { class: "card" }, h("h3", {}, you == null ? "The party's sheets" : "Your friends' sheets"), others.map((seat) => originSheet(view, seat, you))) : null),
       h("div", { class: "slot-cards", "data-key": "cards" }, cardsInPlay(view)));
     const side = h("aside", { class: "loc-side", "data-key": "side" },
-      h("div", { class: "slot-actions", "data-key": "actions" }, ui.confirm ? confirmBox(ui.confirm, () => act(ui.confirm), () => { ui.confirm = null; draw(); }) : null, ph === "finished" ? null : panel),
+      h("div", { class: "slot-actions", "data-key": "actions" }, ui.confirm ? confirmBox(ui.confirm, () => { if (ui.confirm) act(ui.confirm); draw(); }, () => { ui.confirm = null; draw(); }) : null, ph === "finished" ? null : panel),
       h("div", { class: "slot-seats", "data-key": "seats" }, ph === "finished" ? null : seatsBox()),
       h("div", { class: "slot-log", "data-key": "log" }, log.render()));
     const [head, frontCard] = front();
-    const fresh = h("section", {}, head, ph === "finished" ? outcome() : null, frontCard ?? null, h("div", { class: "loc-grid", "data-key": "grid" }, main, side));
+    const fresh = h("section", {}, head, ph === "finished" ? outcome() : null, frontCard ?? null, h("div", { class: "loc-grid", "data-key": "grid" }, side, main));
     // Keep the keyboard's place: the focused control, or the first of its group.
     const was = document.activeElement?.closest?.("[data-focus]");
     const key = was && root.contains(was) ? was.dataset.focus : null;
