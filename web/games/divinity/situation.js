@@ -19,10 +19,22 @@ export function diceLine(dice) {
 
 const names = (view, list, you) => joinNames((list ?? []).map((w) => whoName(view, w, you)));
 
-/// The situation card, or null when nothing is pending.
+/// How the round under way works, in a sentence or two (the book's
+/// "Steps to Resolve" of each round, L313-400).
+const HOW = {
+  choose_round: "No enemy is on the map: the party chooses. Explore: each Origin travels, then each group reveals a card of its space. Rest: each Origin heals 2, clears its statuses and may trade, but time passes all the same.",
+  travel: "Explore round. Each Origin travels along open paths to any numbered space, or stays. Then each group of Origins sharing a space explores it.",
+  groups: "Explore round. Each group of Origins sharing a space reveals the next card of its space, or resolves a card from the holding area, or explores nothing.",
+  resolve: "Explore round. The party picks the order in which the revealed cards are resolved.",
+  rest: "Rest round. On its turn each Origin heals 2 and clears its statuses, may revive a downed friend, trade items, and use one skill or item for free.",
+  combat: "Combat round. Fast enemies act first, then the Origins in the order they choose, then slow enemies. On your turn: start it to gain your AP, spend them on moves, skills and items, then end it.",
+};
+
+/// The situation card: how the round works, and what is pending.
 export function situation(view, you) {
   const lines = [];
   const ph = view.phase ?? {};
+  if (HOW[ph.phase]) lines.push(h("p", { class: "hint", "data-test": "phase-help" }, HOW[ph.phase]));
   if (ph.phase === "combat") {
     const active = ph.active;
     lines.push(h("p", { "data-test": "turn" }, active != null
