@@ -80,8 +80,9 @@ export function locationMap(view, opts) {
   const cols = layers(board);
   const figures = figuresBySpace(view, opts.you);
   const breadth = Math.max(1, ...cols.map((c) => c.length));
-  // Side by side when every column fits 150 px; else top to bottom.
-  const across = width >= cols.length * 150;
+  // Side by side when every column has room for a figure's name and HP;
+  // else top to bottom.
+  const across = width >= cols.length * 185;
   const cell = across ? width / Math.max(1, cols.length) : width / breadth;
   const bw = Math.min(230, cell - 14);
   const heightOf = (i) => HEAD + CHIP * Math.max(1, (figures.get(i) ?? []).length) + 6;
