@@ -580,6 +580,7 @@ mod tests {
             seq,
             seat: 1,
             events: vec![serde_json::json!({"type": "moved", "seq": 3})],
+            log: Vec::new(),
             status: serde_json::json!({"status": "waiting", "seats": [0]}),
             view: serde_json::json!({"seq": 7, "type": "x", "code": "y"}),
             timer_ms: None,

@@ -409,6 +409,7 @@ mod tests {
                         .map(|v| LegalFor {
                             seat: v,
                             actions: vec![json!({"type": "offer_draw", "why": "a long enough legal entry"})],
+                            words: Vec::new(),
                         })
                         .into_iter()
                         .collect();
@@ -426,11 +427,13 @@ mod tests {
                             legal: Vec::new(),
                             control: None,
                             campaign_id: Some("c".into()),
+                            log: Vec::new(),
                         },
                         ServerMsg::Update {
                             seq,
                             seat: 1,
                             events,
+                            log: Vec::new(),
                             status,
                             view,
                             timer_ms: None,

@@ -237,6 +237,28 @@ pub trait Ruleset {
     fn standing(state: &Self::State) -> serde_json::Value {
         serde_json::to_value(Self::status(state)).expect("a status serializes")
     }
+
+    /// The game describes its own actions and events in words
+    /// ([`Ruleset::action_words`], [`Ruleset::event_words`]): the server
+    /// then sends them beside the actions and events, and keeps a log of
+    /// them for newcomers, so every screen of the game says the same
+    /// thing. Default: no words (the game's clients describe).
+    const WORDS: bool = false;
+
+    /// `actions` of `seat` in words, one JSON value per action in order
+    /// (Divinity: `{"text", "group", "warn"?}`). Called only when
+    /// [`Ruleset::WORDS`].
+    fn action_words(_state: &Self::State, _seat: Seat, _actions: &[Self::Action]) -> Vec<serde_json::Value> {
+        Vec::new()
+    }
+
+    /// `events`, the change from `before` to `after`, in words: one line
+    /// per event in order, named as the table names things (the state
+    /// before still knows a figure the change removed). Only words any
+    /// viewer of the event may read. Called only when [`Ruleset::WORDS`].
+    fn event_words(_before: &Self::State, _after: &Self::State, _events: &[Self::Event]) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Rebuild a state from its options, seed and action log: replay is a fold.

@@ -114,6 +114,12 @@ pub enum ServerMsg {
         /// The campaign this match is a location/game of.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         campaign_id: Option<String>,
+        /// For a game that describes itself in words (Divinity): the
+        /// match's past events this receiver may see, in words, oldest
+        /// first, up to `seq` (the latest records, at most
+        /// [`LOG_RECORDS`]). Absent for other games.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        log: Vec<LogLine>,
     },
     /// An accepted action of the match, as this receiver may see it.
     Update {
@@ -122,6 +128,10 @@ pub enum ServerMsg {
         seat: Seat,
         /// Only the events this receiver may see.
         events: Vec<Value>,
+        /// For a game that describes itself in words: `events` in words,
+        /// one line each, in order. Absent for other games.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        log: Vec<String>,
         status: Value,
         /// This receiver's own view after the change.
         view: Value,
@@ -177,7 +187,21 @@ pub enum ServerMsg {
 pub struct LegalFor {
     pub seat: Seat,
     pub actions: Vec<Value>,
+    /// For a game that describes itself in words: `actions` in words, one
+    /// each, in order (Divinity: `{"text", "group", "warn"?}`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub words: Vec<Value>,
 }
+
+/// One line of a match's log in words, with the record it came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogLine {
+    pub seq: u64,
+    pub text: String,
+}
+
+/// How many of the latest records a welcome's `log` covers.
+pub const LOG_RECORDS: usize = 500;
 
 impl ServerMsg {
     /// An error frame.

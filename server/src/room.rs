@@ -27,11 +27,13 @@ use tracing::Instrument;
 use uuid::Uuid;
 
 mod frames;
+mod log;
 mod rebuild;
 mod rooms;
 
 use frames::Published;
-use rebuild::{rebuild, store_failed};
+use log::WordLog;
+use rebuild::{rebuild, rebuild_with_log, store_failed};
 use rooms::LiveRoom;
 pub use rooms::Rooms;
 
@@ -235,6 +237,9 @@ struct Room<R: Ruleset> {
     /// A view of the last record sent, for the next record's views to copy
     /// the unchanged parts of ([`Ruleset::views`]).
     last_view: Option<R::View>,
+    /// The latest records' events in words, for welcomes (a game with
+    /// [`Ruleset::WORDS`]; empty for the others).
+    log: WordLog<R::Event>,
     /// How long a timed decision may take in this match: its own turn
     /// timer, else the server's response timer for a live match; `None`:
     /// nothing is timed.
@@ -255,12 +260,12 @@ struct Room<R: Ruleset> {
 
 /// A ruleset a room task can own: its values may cross threads.
 pub trait Hosted:
-    Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send, View: Send + Sync> + 'static
+    Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send + Sync, View: Send + Sync> + 'static
 {
 }
 
 impl<R> Hosted for R where
-    R: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send, View: Send + Sync> + 'static
+    R: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send + Sync, View: Send + Sync> + 'static
 {
 }
 
@@ -391,7 +396,15 @@ where
         let renew_at = ctx.config.cluster.as_ref().map(|c| Instant::now() + c.renew);
         let options: R::Options =
             serde_json::from_value(record.options.clone()).map_err(|e| internal(format!("stored options: {e}")))?;
-        let (seq, table) = rebuild::<R>(&ctx.store, &record, &options, None).await?;
+        // A game with words folds its whole log, to tell a newcomer what
+        // happened before (a snapshot skips the events); the others start
+        // from the latest snapshot.
+        let (seq, table, log) = if R::WORDS {
+            rebuild_with_log::<R>(&ctx.store, &record, &options).await?
+        } else {
+            let (seq, table) = rebuild::<R>(&ctx.store, &record, &options, None).await?;
+            (seq, table, WordLog::default())
+        };
         let commitments = ctx.store.commitments(id).await.map_err(store_failed)?;
         let campaign = match (record.campaign_id, after) {
             (Some(campaign_id), Some(after)) => {
@@ -423,6 +436,7 @@ where
             commitments,
             board,
             last_view: None,
+            log,
             deadline: None,
             last_active: Instant::now(),
             campaign,
@@ -476,9 +490,9 @@ where
                         let value = to_value(&action);
                         tracing::debug!(seat, action = action_type(&value), "timer ran out");
                         match self.table.act(self.seq + 1, seat, action) {
-                            Ok(events) => {
+                            Ok(acted) => {
                                 let record = ActionRecord::action(self.seq + 1, seat, value);
-                                if !self.commit(record, Published::Events(events), None).await {
+                                if !self.commit(record, Published::Events(acted), None).await {
                                     return;
                                 }
                             }
@@ -656,7 +670,7 @@ where
             }
         };
         match self.table.act(self.seq + 1, seat, parsed) {
-            Ok(events) => {
+            Ok(acted) => {
                 // DEBUG: one line per action is too much for production logs.
                 tracing::debug!(seat, player, action = action_type(&action), "action accepted");
                 let record = ActionRecord {
@@ -666,7 +680,7 @@ where
                     kind: RecordKind::Action,
                     sender: (player != seat).then_some(player),
                 };
-                self.commit(record, Published::Events(events), Some(Actor { out, id, received })).await
+                self.commit(record, Published::Events(acted), Some(Actor { out, id, received })).await
             }
             Err(e) => {
                 tracing::debug!(seat, code = e.code, "action rejected");

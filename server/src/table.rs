@@ -33,12 +33,21 @@ struct Last {
 /// What a record did to the table.
 #[derive(Debug)]
 pub enum Applied<E> {
-    /// An engine action, with its events.
-    Action(Vec<E>),
+    /// An engine action, with its events (and their words, for a game
+    /// with [`Ruleset::WORDS`]).
+    Action(Acted<E>),
     /// The action of this seq was taken back.
     TakenBack(u64),
     /// Control of a seat changed.
     Handed,
+}
+
+/// An applied engine action: its events and, for a game that describes
+/// itself ([`Ruleset::WORDS`]), a line of words per event.
+#[derive(Debug)]
+pub struct Acted<E> {
+    pub events: Vec<E>,
+    pub words: Vec<String>,
 }
 
 /// A `hand` record's body.
@@ -93,9 +102,15 @@ impl<R: Ruleset> Table<R> {
     ///
     /// # Errors
     /// The engine's refusal.
-    pub fn act(&mut self, seq: u64, seat: Seat, action: R::Action) -> Result<Vec<R::Event>, RuleError> {
-        let before = R::TAKE_BACK.then(|| self.state.clone());
+    pub fn act(&mut self, seq: u64, seat: Seat, action: R::Action) -> Result<Acted<R::Event>, RuleError> {
+        // The state before serves a take-back and names what the change
+        // removed in its words.
+        let before = (R::TAKE_BACK || R::WORDS).then(|| self.state.clone());
         let events = R::apply(&mut self.state, seat, action)?;
+        let words = match &before {
+            Some(b) if R::WORDS => R::event_words(b, &self.state, &events),
+            _ => Vec::new(),
+        };
         // Another seat's action closes every earlier window.
         if self.undo.last().is_some_and(|u| u.seat != seat) {
             self.undo.clear();
@@ -122,7 +137,7 @@ impl<R: Ruleset> Table<R> {
             }
         };
         self.last = Some(Last { seq, seat, refusal });
-        Ok(events)
+        Ok(Acted { events, words })
     }
 
     /// The seq of the action `seat` would take back now.

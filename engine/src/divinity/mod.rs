@@ -58,6 +58,7 @@ pub mod status;
 mod talent;
 pub mod used;
 pub mod view;
+pub mod words;
 
 pub use action::{Aim, CardUse, DivinityAction, KeywordFrom};
 pub use event::DivinityEvent;

@@ -399,6 +399,7 @@ impl Ruleset for Divinity {
         };
         serde_json::json!({
             "location": state.location,
+            "location_name": state.loc(Catalogue::standard()).name,
             "level": state.level,
             "round": state.round,
             "round_kind": state.round_kind,
@@ -415,6 +416,28 @@ impl Ruleset for Divinity {
 
     fn party_leader(state: &DivinityState) -> Option<Seat> {
         state.options.leader
+    }
+
+    const WORDS: bool = true;
+
+    fn action_words(state: &DivinityState, seat: Seat, actions: &[A]) -> Vec<serde_json::Value> {
+        let view = Divinity::view(state, Viewer::Spectator);
+        let names = super::words::Names::new(Some(&view));
+        actions
+            .iter()
+            .map(|a| serde_json::to_value(super::words::action(names, seat, a)).expect("words serialize"))
+            .collect()
+    }
+
+    /// Named from the spectator's views before and after: the party plays
+    /// in the open, and every name a line uses is on the table.
+    fn event_words(before: &DivinityState, after: &DivinityState, events: &[DivinityEvent]) -> Vec<String> {
+        if events.is_empty() {
+            return Vec::new();
+        }
+        let (b, a) = (Divinity::view(before, Viewer::Spectator), Divinity::view(after, Viewer::Spectator));
+        let names = super::words::Names { before: Some(&b), ..super::words::Names::new(Some(&a)) };
+        events.iter().map(|e| super::words::event(names, e)).collect()
     }
 
     fn take_back(before: &DivinityState, after: &DivinityState, events: &[DivinityEvent]) -> Result<(), RuleError> {

@@ -58,6 +58,9 @@ pub struct EnemyView {
 pub struct DivinityView {
     pub you: Option<Seat>,
     pub location: String,
+    /// The location as the book presents it, in words: its printed name,
+    /// intro and goal, and once over why it ended and what comes next.
+    pub front: super::words::Front,
     pub level: u32,
     pub round: u32,
     pub round_kind: RoundKind,
@@ -138,9 +141,10 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
     let loc = state.loc(cat);
     let card =
         |id: &String| CardView { id: id.clone(), text: loc.card(id).map(|c| c.text.clone()).unwrap_or_default() };
-    DivinityView {
+    let mut view = DivinityView {
         you: viewer.seat(),
         location: state.location.clone(),
+        front: Default::default(),
         level: state.level,
         round: state.round,
         round_kind: state.round_kind,
@@ -205,7 +209,9 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         overflow: state.overflow.clone(),
         campaign: super::Divinity::campaign(state, cat),
         merchant: MerchantPrices::of(state, cat),
-    }
+    };
+    view.front = super::words::front(cat, &view);
+    view
 }
 
 /// A location's printed map as a view shows it (`board`).

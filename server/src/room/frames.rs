@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::{encode, to_value, Actor, Frame, Hosted, Outbound, Room, Stored};
 use crate::{
     store::{ActionRecord, RecordKind},
-    table::{Applied, Table},
+    table::{Acted, Applied, Table},
 };
 
 impl<R> Room<R>
@@ -88,6 +88,7 @@ where
         // Kept for the next record's views to copy from (none when nobody
         // received this one: the next then writes everything).
         self.last_view = views.into_iter().next();
+        self.log.record::<R>(record.seq, published);
         let mut public: Vec<ServerMsg> = commitments
             .iter()
             .map(|c| ServerMsg::Commitment { seat: c.seat, hash: c.hash.clone(), seq: c.seq })
@@ -138,7 +139,7 @@ where
         &self,
         viewer: Viewer,
         wants: bool,
-        cache: &mut HashMap<Seat, Vec<Value>>,
+        cache: &mut HashMap<Seat, LegalFor>,
     ) -> Vec<LegalFor> {
         let Viewer::Seat(player) = viewer else { return Vec::new() };
         if !wants || R::LEGAL_IN_VIEW {
@@ -150,11 +151,15 @@ where
             .into_iter()
             .filter(|s| waiting.contains(s))
             .map(|seat| {
-                let actions = cache
+                cache
                     .entry(seat)
-                    .or_insert_with(|| R::legal(&self.table.state, seat).iter().map(to_value).collect())
-                    .clone();
-                LegalFor { seat, actions }
+                    .or_insert_with(|| {
+                        let actions = R::legal(&self.table.state, seat);
+                        let words =
+                            if R::WORDS { R::action_words(&self.table.state, seat, &actions) } else { Vec::new() };
+                        LegalFor { seat, actions: actions.iter().map(to_value).collect(), words }
+                    })
+                    .clone()
             })
             .filter(|l| !l.actions.is_empty())
             .collect()
@@ -189,6 +194,7 @@ where
             legal,
             control: table.handed().then(|| table.control.clone()),
             campaign_id: self.record.campaign_id.map(|c| c.to_string()),
+            log: self.log.lines(viewer, seq),
         }
     }
 
@@ -214,7 +220,7 @@ pub(super) fn board_changed(before: &Option<Vec<u8>>, after: &Option<Vec<u8>>) -
 
 /// What a stored record changed, as frames tell it.
 pub(super) enum Published<E> {
-    Events(Vec<E>),
+    Events(Acted<E>),
     TakenBack(u64),
     Handed,
 }
@@ -222,7 +228,7 @@ pub(super) enum Published<E> {
 impl<E> Published<E> {
     pub(super) fn from_applied(a: Applied<E>) -> Self {
         match a {
-            Applied::Action(events) => Published::Events(events),
+            Applied::Action(acted) => Published::Events(acted),
             Applied::TakenBack(seq) => Published::TakenBack(seq),
             Applied::Handed => Published::Handed,
         }
@@ -268,6 +274,8 @@ pub(super) fn update_with<R: Ruleset>(
         seq: u64,
         seat: Seat,
         events: Vec<&'a E>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        log: Vec<&'a str>,
         status: S,
         view: &'a V,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -281,15 +289,27 @@ pub(super) fn update_with<R: Ruleset>(
         #[serde(skip_serializing_if = "Option::is_none")]
         control: Option<&'a [Option<Seat>]>,
     }
-    let (events, taken_back) = match change.published {
-        Published::Events(events) => (events.iter().filter(|e| e.visible_to(viewer)).collect(), None),
-        Published::TakenBack(seq) => (Vec::new(), Some(*seq)),
-        Published::Handed => (Vec::new(), None),
+    let (events, log, taken_back) = match change.published {
+        Published::Events(acted) => {
+            let events = acted.events.iter().filter(|e| e.visible_to(viewer)).collect();
+            // Each line goes where its event goes.
+            let log = acted
+                .events
+                .iter()
+                .zip(&acted.words)
+                .filter(|(e, _)| e.visible_to(viewer))
+                .map(|(_, w)| w.as_str())
+                .collect();
+            (events, log, None)
+        }
+        Published::TakenBack(seq) => (Vec::new(), Vec::new(), Some(*seq)),
+        Published::Handed => (Vec::new(), Vec::new(), None),
     };
     let frame = Frame {
         seq: change.record.seq,
         seat: change.record.seat,
         events,
+        log,
         status: R::status(state),
         view,
         timer_ms: change.timer_ms,
@@ -322,7 +342,7 @@ mod tests {
         let events = Duel::apply(&mut state, 0, DuelAction::UsePreset { preset: "aquatic".into() }).unwrap();
         for (viewer, timer_ms) in [(Viewer::Seat(0), None), (Viewer::Seat(1), Some(1500)), (Viewer::Spectator, None)] {
             let record = ActionRecord::action(3, 0, Value::Null);
-            let published = Published::Events(events.clone());
+            let published = Published::Events(Acted { events: events.clone(), words: Vec::new() });
             let change =
                 Change { record: &record, published: &published, timer_ms, control: None, board_changed: true };
             let text = update::<Duel>(&state, viewer, &change, Vec::new());
@@ -330,6 +350,7 @@ mod tests {
                 seq: 3,
                 seat: 0,
                 events: events.iter().filter(|e| e.visible_to(viewer)).map(to_value).collect(),
+                log: Vec::new(),
                 status: to_value(&Duel::status(&state)),
                 view: to_value(&Duel::view(&state, viewer)),
                 timer_ms,
@@ -350,7 +371,7 @@ mod tests {
     fn an_unchanged_board_is_left_out_of_the_update() {
         let state = Duel::start(&DuelOptions::default(), 7).unwrap();
         let record = ActionRecord::action(3, 0, Value::Null);
-        let published = Published::Events(Vec::new());
+        let published = Published::Events(Acted { events: Vec::new(), words: Vec::new() });
         for board_changed in [true, false] {
             let change =
                 Change { record: &record, published: &published, timer_ms: None, control: None, board_changed };

@@ -11,7 +11,7 @@ use athlas_protocol::code;
 
 use super::{
     frames::{board_changed, update, Change, Published},
-    Hosted, Outbound, Refusal, Room,
+    Hosted, Outbound, Refusal, Room, WordLog,
 };
 use crate::{
     store::{MatchRecord, RecordKind, Store, StoreError},
@@ -111,6 +111,31 @@ pub(super) async fn rebuild<R: Ruleset>(
         }
         None => Err(internal("a take-back does not replay from the start".into())),
     }
+}
+
+/// The table folded from the start of the log, with the log in words of
+/// its latest records ([`WordLog`]): for a game with [`Ruleset::WORDS`],
+/// whose newcomers are told what happened before. It replays every record
+/// once per room load (a Divinity location is a few hundred).
+pub(super) async fn rebuild_with_log<R: Ruleset>(
+    store: &Store,
+    record: &MatchRecord,
+    options: &R::Options,
+) -> Result<(u64, Table<R>, WordLog<R::Event>), (&'static str, String)> {
+    let internal = |e: String| (code::INTERNAL, e);
+    let state = R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")))?;
+    let mut table = Table::new(state, record.seats as usize);
+    let mut log = WordLog::default();
+    let mut seq = 0;
+    for a in store.actions_after(record.id, 0).await.map_err(store_failed)? {
+        let applied = table.replay(&a).map_err(|e| match e {
+            ReplayError::Corrupt(m) => internal(m),
+            ReplayError::NeedsFullLog => internal(format!("take-back {} does not replay from the start", a.seq)),
+        })?;
+        log.record::<R>(a.seq, &Published::from_applied(applied));
+        seq = a.seq;
+    }
+    Ok((seq, table, log))
 }
 
 /// A store failure as the protocol's code and the store's words:

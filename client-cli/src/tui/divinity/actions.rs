@@ -31,8 +31,7 @@ pub fn menu(n: Names<'_>, legal: &[LegalFor], you: Option<Seat>) -> Vec<Entry> {
             g.actions.iter().partition(|a| a.get("type").and_then(Value::as_str) == Some("end_turn"));
         for a in rest.into_iter().chain(ends) {
             let label = match serde_json::from_value::<DivinityAction>(a.clone()) {
-                Ok(DivinityAction::StartTurn) => format!("Start {}'s turn", n.origin_of_seat(g.seat)),
-                Ok(parsed) => words::action(n, &parsed),
+                Ok(parsed) => words::action(n, g.seat, &parsed),
                 // A shape this client does not know: still offered, as sent.
                 Err(_) => a.to_string(),
             };

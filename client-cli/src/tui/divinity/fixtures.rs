@@ -48,6 +48,7 @@ impl Game {
             .map(|s| LegalFor {
                 seat: s,
                 actions: Divinity::legal(&self.state, s).iter().map(|a| serde_json::to_value(a).unwrap()).collect(),
+                words: Vec::new(),
             })
             .filter(|l| !l.actions.is_empty())
             .collect()

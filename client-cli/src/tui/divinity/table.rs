@@ -6,11 +6,9 @@
 use std::collections::BTreeMap;
 
 use athlas_engine::divinity::{
-    content::{Catalogue, LocationDef},
+    content::Catalogue,
     cooldown::{CardRef, Track},
-    dice::Die,
-    map::{SpaceDef, SpaceIx},
-    state::{EnemyKind, OriginState, Who},
+    state::{EnemyKind, OriginState},
     status::Status,
 };
 use athlas_engine::Seat;
@@ -19,167 +17,8 @@ use athlas_engine::Seat;
 /// location card with its front text, an enemy on the map, the table).
 pub use athlas_engine::divinity::view::{CardView as CardText, DivinityView as Table, EnemyView as Enemy};
 
-/// Names for ids: the catalogue the engine ships, and the table for what
-/// only the match knows (which enemy has which letter, where it stands).
-#[derive(Clone, Copy)]
-pub struct Names<'a> {
-    pub cat: &'static Catalogue,
-    pub table: Option<&'a Table>,
-    /// The table before the change being told, for enemies already gone
-    /// from `table` (a defeated enemy keeps its name in the log).
-    pub before: Option<&'a Table>,
-}
-
-impl<'a> Names<'a> {
-    pub fn new(table: Option<&'a Table>) -> Names<'a> {
-        Names { cat: Catalogue::standard(), table, before: None }
-    }
-
-    pub fn location(&self) -> Option<&'static LocationDef> {
-        self.cat.locations.get(&self.table?.location)
-    }
-
-    pub fn origin_of_seat(&self, seat: Seat) -> String {
-        let id = self.table.and_then(|t| t.origins.get(seat as usize)).map(|o| o.origin.as_str());
-        match id {
-            Some(id) => self.cat.origins.get(id).map_or_else(|| id.to_owned(), |d| d.name.clone()),
-            None => format!("seat {seat}"),
-        }
-    }
-
-    pub fn enemy(&self, id: u32) -> String {
-        let find = |t: Option<&'a Table>| t.and_then(|t| t.enemies.iter().find(|e| e.id == id));
-        match find(self.table).or_else(|| find(self.before)) {
-            Some(e) => self.enemy_name(e),
-            None => format!("enemy {id}"),
-        }
-    }
-
-    pub fn enemy_name(&self, e: &Enemy) -> String {
-        match &e.kind {
-            EnemyKind::Minion { card, veteran } => {
-                let name = self.cat.minions.get(card).map_or(card.as_str(), |m| m.name.as_str());
-                let vet = if *veteran { " (veteran)" } else { "" };
-                match e.letter {
-                    Some(l) => format!("{name} {l}{vet}"),
-                    None => format!("{name}{vet}"),
-                }
-            }
-            EnemyKind::Boss { boss } => self.cat.bosses.get(boss).map_or_else(|| boss.clone(), |b| b.name.clone()),
-        }
-    }
-
-    pub fn who(&self, w: Who) -> String {
-        match w {
-            Who::Origin(s) => self.origin_of_seat(s),
-            Who::Enemy(e) => self.enemy(e),
-        }
-    }
-
-    fn space_def(&self, id: &str) -> Option<&'static SpaceDef> {
-        self.location()?.map.spaces.iter().find(|s| s.id == id)
-    }
-
-    /// A space by id, as people say it: "Galley (2)", "tactical space t1".
-    pub fn space(&self, id: &str) -> String {
-        match self.space_def(id) {
-            Some(s) if s.tactical() => format!("tactical {id}"),
-            Some(s) if !s.name.is_empty() => format!("{} ({id})", s.name),
-            _ => format!("space {id}"),
-        }
-    }
-
-    /// A space by its index into the location's map.
-    pub fn space_at(&self, ix: SpaceIx) -> String {
-        match self.location().and_then(|l| l.map.spaces.get(ix)) {
-            Some(s) => self.space(&s.id),
-            None => format!("space #{ix}"),
-        }
-    }
-
-    pub fn space_id_at(&self, ix: SpaceIx) -> Option<&'static str> {
-        self.location().and_then(|l| l.map.spaces.get(ix)).map(|s| s.id.as_str())
-    }
-
-    pub fn skill(&self, id: &str) -> String {
-        self.cat.skills.get(id).map_or_else(|| id.to_owned(), |s| s.name.clone())
-    }
-
-    /// An item, rune or summon by id.
-    pub fn item(&self, id: &str) -> String {
-        if let Some(i) = self.cat.items.get(id) {
-            return i.name.clone();
-        }
-        if let Some(r) = self.cat.runes.get(id) {
-            return r.name.clone();
-        }
-        self.cat.summons.get(id).map_or_else(|| id.to_owned(), |s| s.name.clone())
-    }
-
-    pub fn talent(&self, id: &str) -> String {
-        self.cat.talents.get(id).map_or_else(|| id.to_owned(), |t| t.name.clone())
-    }
-
-    pub fn location_name(&self, id: &str) -> String {
-        self.cat.locations.get(id).map_or_else(|| id.to_owned(), |l| l.name.clone())
-    }
-
-    /// Whatever a track card is.
-    pub fn track_card(&self, c: &CardRef) -> String {
-        match c {
-            CardRef::Status(s) => status(*s).to_owned(),
-            CardRef::Skill(id) => self.skill(id),
-            CardRef::Consumable(id) => self.item(id),
-            CardRef::Tactic(id) => format!("tactic {id}"),
-        }
-    }
-}
-
-/// A status as printed, lower case ("knocked down").
-pub fn status(s: Status) -> &'static str {
-    match s {
-        Status::Bleeding => "bleeding",
-        Status::Blessed => "blessed",
-        Status::Blinded => "blinded",
-        Status::Burning => "burning",
-        Status::Chicken => "chicken",
-        Status::Dominated => "dominated",
-        Status::Exposed => "exposed",
-        Status::Frozen => "frozen",
-        Status::Haste => "haste",
-        Status::Invisible => "invisible",
-        Status::KnockedDown => "knocked down",
-        Status::Poisoned => "poisoned",
-        Status::Shocked => "shocked",
-        Status::Stunned => "stunned",
-        Status::Sundered => "sundered",
-    }
-}
-
-/// One die as a short token: colour letter, hits, `*` for a special
-/// (`R2`, `W1*`, `B0`).
-pub fn die(cat: &Catalogue, d: Die) -> String {
-    use athlas_engine::divinity::dice::Colour;
-    let c = match d.colour {
-        Colour::White => 'W',
-        Colour::Blue => 'B',
-        Colour::Red => 'R',
-    };
-    let f = cat.dice.faces(d.colour).get(d.face as usize).copied();
-    match f {
-        Some(f) => format!("{c}{}{}", f.hits, if f.special { "*" } else { "" }),
-        None => format!("{c}?"),
-    }
-}
-
-/// Dice as tokens, numbered from 1 when `numbered` (rerolls name dice by number).
-pub fn dice(cat: &Catalogue, dice: &[Die], numbered: bool) -> String {
-    dice.iter()
-        .enumerate()
-        .map(|(i, d)| if numbered { format!("{}:{}", i + 1, die(cat, *d)) } else { die(cat, *d) })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
+/// Names for ids, statuses and dice in words: the engine's describer's.
+pub use athlas_engine::divinity::words::{dice, die, status, Names};
 
 /// The statuses on a track, in slot order, with the slot they lie on
 /// ("burning 3" leaves in 3 slides).

@@ -305,6 +305,9 @@ pub struct LocationDef {
     pub name: String,
     pub level: u32,
     pub intro: String,
+    /// What the party is here to do and what happens when time runs out,
+    /// in words (the book leaves it to each location's page: ASSUMPTIONS.md).
+    pub goal: String,
     pub map: MapDef,
     /// Starting space id (L255).
     pub start: String,
