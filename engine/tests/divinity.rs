@@ -29,3 +29,4 @@ mod divinity_review;
 mod divinity_rules;
 mod divinity_secrecy;
 mod divinity_turn_start;
+mod divinity_words;

@@ -225,7 +225,7 @@ impl<'a> Names<'a> {
             .flat_map(|t| t.revealed.iter().chain(&t.holding))
             .find(|c| c.id == id);
         if let Some(c) = shown {
-            return format!("“{}”", opening(&c.text));
+            return format!("“{}”", opening(&printed(&c.text)).replace(['“', '”'], ""));
         }
         let def = self.location().and_then(|l| l.cards.iter().find(|c| c.id == id));
         match def.and_then(|d| d.space) {
@@ -263,6 +263,22 @@ fn and_list(items: &[String]) -> String {
         [one] => one.clone(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
+}
+
+/// A printed text as it reads on the card: its quotation marks typeset
+/// (“…”), as the card prints them.
+fn printed(text: &str) -> String {
+    let mut open = true;
+    text.chars()
+        .map(|c| match c {
+            '"' => {
+                let q = if open { '“' } else { '”' };
+                open = !open;
+                q
+            }
+            c => c,
+        })
+        .collect()
 }
 
 /// The first words of a card's text, enough to tell it from the others.
@@ -480,10 +496,9 @@ pub fn action(n: Names<'_>, seat: Seat, a: &A) -> Said {
             let k: Vec<String> = keywords.iter().map(|(k, f)| format!("{k} from {}", from(n, f))).collect();
             said(format!("Roll for the challenge with {}", and_list(&k)), Group::Explore)
         }
-        A::Challenge { auto: Some((k, f, row)), .. } => said(
-            format!("Succeed at once with {k} ({}) and take result {}", from(n, f), ordinal(*row)),
-            Group::Explore,
-        ),
+        A::Challenge { auto: Some((k, f, row)), .. } => {
+            said(format!("Succeed at once with {k} ({}) and take result {}", from(n, f), ordinal(*row)), Group::Explore)
+        }
         A::Reroll { dice, source } => {
             let shown = n.table.and_then(|t| {
                 let roll = t.pending.as_ref().map(|p| &p.roll).or(t.enemy_roll.as_ref().map(|r| &r.roll))?;
@@ -545,12 +560,8 @@ pub fn action(n: Names<'_>, seat: Seat, a: &A) -> Said {
         A::Recover { status: Some(s) } => said(format!("Recover: slide {} off sooner", status(*s)), Group::Turn),
         A::UseTalent { talent } => said(format!("Use the talent {}", n.talent(talent)), Group::Skills),
         A::UseAbility { aim: None } => said("Use your special ability".into(), Group::Skills),
-        A::UseAbility { aim: Some(a) } => {
-            said(format!("Use your special ability on {}", aim(n, a)), Group::Skills)
-        }
-        A::Revive { to, hp } => {
-            said(format!("Revive {} with {hp} of your HP", n.origin_of_seat(*to)), Group::Skills)
-        }
+        A::UseAbility { aim: Some(a) } => said(format!("Use your special ability on {}", aim(n, a)), Group::Skills),
+        A::Revive { to, hp } => said(format!("Revive {} with {hp} of your HP", n.origin_of_seat(*to)), Group::Skills),
         A::EndTurn => said("End the turn".into(), Group::Turn),
         A::BreakTie { target } => said(format!("The enemy goes for {}", aim(n, target)), Group::Party),
         A::ChooseRoute { route } => {
@@ -579,13 +590,17 @@ pub fn action(n: Names<'_>, seat: Seat, a: &A) -> Said {
                 s.push_str(&format!(" and the talent {}", n.talent(t)));
             }
             if !respec.is_empty() {
-                let r: Vec<String> = respec.iter().map(|(out, into)| format!("{} for {}", n.skill(out), n.skill(into))).collect();
+                let r: Vec<String> =
+                    respec.iter().map(|(out, into)| format!("{} for {}", n.skill(out), n.skill(into))).collect();
                 s.push_str(&format!(", trading {}", and_list(&r)));
             }
             said(s, Group::Interlude)
         }
         A::VisitMerchant { level, consumables } => match consumables {
-            Some(d) => said(format!("Visit the Merchant: level {level} wares and {} ({level} gold)", deck(*d)), Group::Interlude),
+            Some(d) => said(
+                format!("Visit the Merchant: level {level} wares and {} ({level} gold)", deck(*d)),
+                Group::Interlude,
+            ),
             None => said(format!("Visit the Merchant: level {level} wares ({level} gold)"), Group::Interlude),
         },
         A::Restock { deck: MerchantDeck::Equipment(l) } => {
@@ -623,7 +638,7 @@ pub fn event(n: Names<'_>, e: &E) -> String {
         E::TurnEnded { who } => format!("{}'s turn ends", n.who(*who)),
         E::Travelled { seat, to } => format!("{} travels to {}", n.origin_of_seat(*seat), n.space(to)),
         E::Moved { who, to } => format!("{} moves to {}", n.who(*who), n.space(to)),
-        E::CardRevealed { text, .. } => format!("A location card is revealed: {text}"),
+        E::CardRevealed { text, .. } => format!("A location card is revealed: {}", printed(text)),
         E::CardResolved { card } => format!("{} is resolved", cap(&n.location_card(card))),
         E::CardHeld { card } => format!("{} goes to the holding area", cap(&n.location_card(card))),
         E::Rolled { who, dice: d, hits, specials } => {
@@ -654,7 +669,9 @@ pub fn event(n: Names<'_>, e: &E) -> String {
         E::Targeted { enemy, target, .. } => format!("{} goes for {}", n.enemy(*enemy), n.who(*target)),
         E::TieToBreak { enemy, .. } => format!("{} could go for several: the party picks", n.enemy(*enemy)),
         E::Defeated { enemy } => format!("{} is defeated", n.enemy(*enemy)),
-        E::EnvironmentPlaced { space, environment: env } => format!("{} becomes {}", cap(&n.space(space)), environment(*env)),
+        E::EnvironmentPlaced { space, environment: env } => {
+            format!("{} becomes {}", cap(&n.space(space)), environment(*env))
+        }
         E::GoldGained { amount, total } => format!("The party gains {amount} gold ({total} in all)"),
         E::GoldSpent { amount, total } => format!("The party spends {amount} gold ({total} left)"),
         E::AbilityUsed { seat } => format!("{} uses their special ability", n.origin_of_seat(*seat)),
@@ -669,7 +686,11 @@ pub fn event(n: Names<'_>, e: &E) -> String {
         E::DeckEmpty { deck } => format!("The {} deck is empty", plain(deck)),
         E::RouteToChoose { enemy, .. } => format!("{} has several ways to go: the party picks", n.enemy(*enemy)),
         E::DiceToReduce { enemy, remove } => {
-            format!("{}'s roll loses {remove} {}: the party picks", n.enemy(*enemy), if *remove == 1 { "die" } else { "dice" })
+            format!(
+                "{}'s roll loses {remove} {}: the party picks",
+                n.enemy(*enemy),
+                if *remove == 1 { "die" } else { "dice" }
+            )
         }
         E::TurnStartToOrder { enemy, .. } => format!("{}: the party orders its start of turn", n.enemy(*enemy)),
         E::OwnDiceToReduce { seat, remove } => format!(
@@ -683,7 +704,7 @@ pub fn event(n: Names<'_>, e: &E) -> String {
         E::TalentUsed { seat, talent } => format!("{} uses {}", n.origin_of_seat(*seat), n.talent(talent)),
         E::KeyPlaced { a, b } => format!("The way between {} and {} opens", n.space(a), n.space(b)),
         E::CardPlaced { card, space } => format!("{} is placed on {}", cap(&n.location_card(card)), n.space(space)),
-        E::JournalRevealed { text, .. } => format!("A journal entry: {text}"),
+        E::JournalRevealed { text, .. } => format!("A journal entry: {}", printed(text)),
         E::CollarBroken { seat } => format!("{}'s Source collar breaks", n.origin_of_seat(*seat)),
         E::TimeAdvanced { space } => time_words(n, *space, "Time advances"),
         E::TimeSet { space } => time_words(n, *space, "The time track is set"),
@@ -748,11 +769,10 @@ pub fn front(cat: &Catalogue, view: &DivinityView) -> Front {
                 loc.name
             ))
         }
-        Phase::Interlude(_) => Some(format!(
-            "The party found the way out of {}. Level up and visit the Merchant, then set out.",
-            loc.name
-        )),
+        Phase::Interlude(_) => {
+            Some(format!("The party found the way out of {}. Level up and visit the Merchant, then set out.", loc.name))
+        }
         _ => None,
     };
-    Front { name: loc.name.clone(), intro: loc.intro.clone(), goal: loc.goal.clone(), outcome }
+    Front { name: loc.name.clone(), intro: printed(&loc.intro), goal: printed(&loc.goal), outcome }
 }

@@ -51,7 +51,7 @@ fn a_divinity_welcome_opens_the_divinity_screen_with_the_party_decision() {
     let mut app = app();
     app.on_frame(&g.welcome(1));
     assert_eq!(app.seat, Some(1));
-    assert_eq!(labels(&app)[..2], ["Explore round", "Rest round"]);
+    assert_eq!(labels(&app)[..2], ["Explore this round", "Rest this round"]);
     assert!(labels(&app).contains(&"Give Rusty Dagger to Ifan".to_owned()), "{:?}", labels(&app));
     let rows = screen(&app);
     assert!(shows(&rows, "The Merryweather"), "{rows:#?}");
@@ -235,7 +235,7 @@ fn combat_shows_enemies_with_hp_and_dice_in_words() {
     // A roll in the log and in the decision line once someone rolls.
     let (seat, events) = g.play_until(|s| s.pending_roll().is_some() || s.enemy_roll().is_some());
     app.on_frame(&g.update(seat, &events, 0, None));
-    assert!(play(&app).last_roll.as_deref().is_some_and(|r| r.contains("rolled")), "{:?}", play(&app).log);
+    assert!(play(&app).last_roll.as_deref().is_some_and(|r| r.contains(" rolls ")), "{:?}", play(&app).log);
     let rows = screen(&app);
     assert!(shows(&rows, "rolled 1:"), "the dice numbered as the rerolls name them: {rows:#?}");
 }
