@@ -29,13 +29,19 @@ fn candidates(view: &Value) -> Vec<Value> {
 }
 
 /// The spectator's frames up to the update of `seq`, each update the one
-/// after the last (`seen`): (status, view).
-async fn until_seq(spectator: &mut Client, seen: &mut u64, seq: u64) -> (Value, Value) {
+/// after the last (`seen`): (status, view). Each update's events come in
+/// words too, a line each, gathered in `lines`.
+async fn until_seq(spectator: &mut Client, seen: &mut u64, seq: u64, lines: &mut Vec<String>) -> (Value, Value) {
     loop {
         let m = spectator.recv().await;
         if m["type"] == "update" {
             *seen += 1;
             assert_eq!(m["seq"], *seen, "the spectator's updates are gap-free");
+            let events = m["events"].as_array().map_or(0, Vec::len);
+            let log: Vec<String> =
+                m["log"].as_array().into_iter().flatten().map(|l| l.as_str().expect("a line").to_owned()).collect();
+            assert_eq!(log.len(), events, "a line per event: {m}");
+            lines.extend(log);
             if *seen == seq {
                 return (m["status"].clone(), m["view"].clone());
             }
@@ -83,6 +89,7 @@ async fn a_party_of_three_plays_a_location_over_sockets_and_resumes_after_a_rest
 
     // Play: each waiting seat tries actions; refusals are coded and change nothing.
     let (mut seq, mut id, mut refusals, mut seen) = (0u64, 0u64, 0u32, 0u64);
+    let mut lines = Vec::new();
     'play: while seq < 24 {
         let waiting: Vec<usize> =
             status["seats"].as_array().expect("waiting").iter().map(|s| s.as_u64().unwrap() as usize).collect();
@@ -92,7 +99,7 @@ async fn a_party_of_three_plays_a_location_over_sockets_and_resumes_after_a_rest
                 let answer = seats[seat].act(id, action.clone()).await;
                 if answer["type"] == "ack" {
                     seq = answer["seq"].as_u64().unwrap();
-                    (status, view) = until_seq(&mut spectator, &mut seen, seq).await;
+                    (status, view) = until_seq(&mut spectator, &mut seen, seq, &mut lines).await;
                     continue 'play;
                 }
                 refusals += 1;
@@ -106,11 +113,19 @@ async fn a_party_of_three_plays_a_location_over_sockets_and_resumes_after_a_rest
     }
     assert!(refusals > 0, "the candidates included refused actions");
 
-    // Every seat ends at the same view as the spectator's but for `you`.
+    assert!(lines.len() > 10, "the log tells the location: {lines:?}");
+
+    // Every seat ends at the same view as the spectator's but for `you`,
+    // with its legal actions in words, one each.
     let mut last_views = Vec::new();
     for (i, c) in seats.iter_mut().enumerate() {
         let last = loop {
             let m = c.recv().await;
+            for l in m["legal"].as_array().into_iter().flatten() {
+                let (actions, words) = (l["actions"].as_array().unwrap(), l["words"].as_array().expect("words"));
+                assert_eq!(actions.len(), words.len(), "a line per action: {l}");
+                assert!(words.iter().all(|w| w["text"].as_str().is_some_and(|t| !t.contains('{'))), "{l}");
+            }
             if m["type"] == "update" && m["seq"] == seq {
                 break m["view"].clone();
             }
@@ -125,6 +140,15 @@ async fn a_party_of_three_plays_a_location_over_sockets_and_resumes_after_a_rest
     // missed ones and stands where it was.
     server.stop().await;
     let server = Server::start(config(&dir)).await;
+    // A spectator arriving now reads the whole location's log in words,
+    // as it was told, from the room's fold of the stored log.
+    let mut late = server.ws().await;
+    late.send(json!({"type": "watch", "match_id": match_id})).await;
+    let w = late.recv_type("welcome").await;
+    let told: Vec<&str> = w["log"].as_array().expect("a log").iter().map(|l| l["text"].as_str().unwrap()).collect();
+    assert_eq!(told, lines, "the late spectator's log");
+    assert!(w["log"].as_array().unwrap().iter().all(|l| l["seq"].as_u64().is_some_and(|s| s >= 1 && s <= seq)));
+    assert_eq!(w["view"]["front"]["name"], "The Merryweather");
     for (i, token) in tokens.iter().enumerate() {
         let mut c = server.ws().await;
         let from = seq - 3;

@@ -135,12 +135,7 @@ where
 
     /// The legal actions of each seat `viewer` acts for that the game waits
     /// for now.
-    pub(super) fn legal_for(
-        &self,
-        viewer: Viewer,
-        wants: bool,
-        cache: &mut HashMap<Seat, LegalFor>,
-    ) -> Vec<LegalFor> {
+    pub(super) fn legal_for(&self, viewer: Viewer, wants: bool, cache: &mut HashMap<Seat, LegalFor>) -> Vec<LegalFor> {
         let Viewer::Seat(player) = viewer else { return Vec::new() };
         if !wants || R::LEGAL_IN_VIEW {
             return Vec::new();

@@ -56,7 +56,10 @@ impl<E: Visible + Clone> WordLog<E> {
             .iter()
             .take_while(|(s, _)| *s <= seq)
             .flat_map(|(s, lines)| {
-                lines.iter().filter(|(e, _)| e.visible_to(viewer)).map(|(_, text)| LogLine { seq: *s, text: text.clone() })
+                lines
+                    .iter()
+                    .filter(|(e, _)| e.visible_to(viewer))
+                    .map(|(_, text)| LogLine { seq: *s, text: text.clone() })
             })
             .collect()
     }
