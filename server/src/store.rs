@@ -60,6 +60,12 @@ pub enum StoreError {
     /// node took the room over): nothing was written.
     #[error("fenced: {0}")]
     Fenced(String),
+    /// The SQLite file or its directory cannot be created or opened (a
+    /// directory the server's user may not write, a bind mount owned by
+    /// another user): named with the path and the user, so the operator
+    /// knows what to `chown`.
+    #[error("cannot open the SQLite store {path} as {user}: {reason}; the directory must be writable by that user (docs/OPERATIONS.md, \"Run the image alone\")")]
+    CannotOpen { path: String, user: String, reason: String },
     /// Leases need Postgres (a cluster's shared store).
     #[error("room leases need a Postgres store")]
     NoLeases,
@@ -426,6 +432,29 @@ impl<'s> MigrationSource<'s> for Embedded {
     }
 }
 
+/// [`StoreError::CannotOpen`] for `path`, naming the user this process runs as.
+fn cannot_open(path: &Path, reason: &str) -> StoreError {
+    StoreError::CannotOpen { path: path.display().to_string(), user: process_user(), reason: reason.to_owned() }
+}
+
+/// `name (uid U, gid G)`, or `uid U, gid G` when /etc/passwd does not name
+/// it (an image run with `--user` of a number it does not know).
+fn process_user() -> String {
+    // SAFETY: getuid and getgid cannot fail and touch no memory.
+    let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+    let name = std::fs::read_to_string("/etc/passwd").ok().and_then(|passwd| {
+        passwd.lines().find_map(|line| {
+            let mut fields = line.split(':');
+            let name = fields.next()?;
+            (fields.nth(1)?.parse::<u32>().ok()? == uid).then(|| name.to_owned())
+        })
+    });
+    match name {
+        Some(name) => format!("user {name} (uid {uid}, gid {gid})"),
+        None => format!("uid {uid}, gid {gid}"),
+    }
+}
+
 fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
 }
@@ -451,10 +480,17 @@ impl Store {
                     .await?;
                 Store { backend: Backend::Postgres(pool) }
             }
-            Some(url) => Store::sqlite(SqliteConnectOptions::from_str(url)?).await?,
+            Some(url) => {
+                let options = SqliteConnectOptions::from_str(url)?;
+                let path = options.get_filename().to_owned();
+                Store::sqlite(options).await.map_err(|e| cannot_open(&path, &e.to_string()))?
+            }
             None => {
-                std::fs::create_dir_all(data_dir).map_err(|e| StoreError::Db(sqlx::Error::Io(e)))?;
-                Store::sqlite(SqliteConnectOptions::new().filename(data_dir.join("athlas.db"))).await?
+                let path = data_dir.join("athlas.db");
+                std::fs::create_dir_all(data_dir).map_err(|e| cannot_open(data_dir, &e.to_string()))?;
+                Store::sqlite(SqliteConnectOptions::new().filename(&path))
+                    .await
+                    .map_err(|e| cannot_open(&path, &e.to_string()))?
             }
         };
         store.migrate().await?;
