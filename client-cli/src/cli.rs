@@ -148,7 +148,7 @@ pub enum Command {
         /// oversized frames, wrong tokens, no hello, a reader that stops,
         /// half-sent requests) must each get their documented answer; the
         /// server's memory and open files are sampled and must stay flat.
-        /// Run the server with `--lobby-per-min 0 --max-connections-per-ip 0`.
+        /// Run the server with `--lobby-per-min 0 --max-connections-per-ip 0 --max-pending-per-ip 0`.
         #[arg(long)]
         soak: bool,
         /// With --soak: seconds between two readings of the server's /metrics.

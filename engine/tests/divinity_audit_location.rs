@@ -723,7 +723,7 @@ fn r192_merchant_buys_unique_items_with_a_cost() {
 fn r165_equipped_item_keyword_works_in_a_challenge() {
     use athlas_engine::divinity::action::KeywordFrom;
     let c = cat();
-    let lucky = || Some(("LUCKY".to_string(), KeywordFrom::Permanent, 2));
+    let lucky = || Some(("LUCKY".to_string(), KeywordFrom::Permanent));
     for charm in [false, true] {
         let mut s = start(c, &["ifan"], 1);
         if charm {
@@ -738,6 +738,7 @@ fn r165_equipped_item_keyword_works_in_a_challenge() {
         }
         let gold = s.gold;
         ok(c, &mut s, 0, A::Challenge { auto: lucky(), keywords: vec![] });
+        ok(c, &mut s, 0, A::ChooseResult { row: 2 });
         assert!(s.pending_roll().is_none() && s.challenge.is_none(), "no dice rolled");
         assert_eq!(s.gold, gold + 2, "the chosen best row");
         assert!(s.origins[0].equipped.contains(&"lucky_charm".to_string()), "a permanent keyword is kept");

@@ -721,11 +721,12 @@ fn r57_r75_permanent_keywords() {
     ok(&mut s, 0, A::Travel { to: None });
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "1".into() });
-    let auto = || A::Challenge { auto: Some(("LUCKY".into(), KeywordFrom::Permanent, 1)), keywords: vec![] };
+    let auto = || A::Challenge { auto: Some(("LUCKY".into(), KeywordFrom::Permanent)), keywords: vec![] };
     rejected(&mut s, 0, auto(), "no_keyword");
     s.origins[0].backpack.pop();
     s.origins[0].equipped.push("lucky_charm".into());
     ok(&mut s, 0, auto());
+    ok(&mut s, 0, A::ChooseResult { row: 1 });
     assert!(s.challenge.is_none());
 }
 

@@ -178,8 +178,9 @@ fn r84_keyword_play_resolves_no_other_effect() {
     let here = s.origins[0].space;
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "1".into() });
-    let auto = ("TELEPORTATION".to_string(), KeywordFrom::Skill("phoenix_dive".into()), 2);
+    let auto = ("TELEPORTATION".to_string(), KeywordFrom::Skill("phoenix_dive".into()));
     ok(&mut s, 0, A::Challenge { auto: Some(auto), keywords: vec![] });
+    ok(&mut s, 0, A::ChooseResult { row: 2 });
     assert_eq!(s.origins[0].space, here, "the skill's move did not happen");
     assert_eq!(s.origins[0].track.find(&skill_card("phoenix_dive")), Some(3));
     assert!(!s.keywords(cat(), 0).contains("TELEPORTATION"), "the keyword was only for that challenge (L1206)");
@@ -676,8 +677,9 @@ fn r140_consumable_keyword_discards_it_to_its_deck() {
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "1".into() });
     let deck = s.item_decks["scrolls"].len();
-    let auto = ("TELEPORTATION".to_string(), KeywordFrom::Consumable("teleport_scroll".into()), 1);
+    let auto = ("TELEPORTATION".to_string(), KeywordFrom::Consumable("teleport_scroll".into()));
     ok(&mut s, 0, A::Challenge { auto: Some(auto), keywords: vec![] });
+    ok(&mut s, 0, A::ChooseResult { row: 1 });
     assert!(s.origins[0].backpack.is_empty() && s.origins[0].track.is_empty());
     assert_eq!(s.item_decks["scrolls"].len(), deck + 1);
     assert_eq!(s.item_decks["scrolls"].last().map(String::as_str), Some("teleport_scroll"));

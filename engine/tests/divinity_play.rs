@@ -275,10 +275,28 @@ fn e27_automatic_success_with_a_skill_keyword() {
     // Sebille rolls first; Ifan succeeds automatically before rolling.
     ok(&mut s, 1, A::Challenge { auto: None, keywords: vec![] });
     ok(&mut s, 1, A::Accept);
-    let auto = ("TELEPORTATION".to_string(), KeywordFrom::Skill("phoenix_dive".into()), 2);
-    let bad = ("TELEPORTATION".to_string(), KeywordFrom::Permanent, 2);
+    let auto = ("TELEPORTATION".to_string(), KeywordFrom::Skill("phoenix_dive".into()));
+    let bad = ("TELEPORTATION".to_string(), KeywordFrom::Permanent);
     rejected(&mut s, 0, A::Challenge { auto: Some(bad), keywords: vec![] }, "no_keyword");
+    // Before the flip nothing of the card's back shows: no row in the
+    // view, and the legal list offers the success once, not once a row.
+    let view = Divinity::view(&s, Viewer::Spectator);
+    assert!(view.challenge_rows.is_none());
+    let offered = Divinity::legal(&s, 0);
+    assert_eq!(offered.iter().filter(|a| matches!(a, A::Challenge { auto: Some(_), .. })).count(), 1, "{offered:?}");
+    assert!(!offered.iter().any(|a| matches!(a, A::ChooseResult { .. })));
     ok(&mut s, 0, A::Challenge { auto: Some(auto), keywords: vec![] });
+    // The book's order (L1198): the card is flipped, then its result is
+    // chosen from the rows now showing, and only that.
+    let view = Divinity::view(&s, Viewer::Spectator);
+    let rows = view.challenge_rows.as_ref().expect("the flipped card's rows show");
+    assert_eq!(rows.len(), 3);
+    assert!(rows[2].text.contains("gold") && rows[2].text.contains("opens"), "{rows:?}");
+    assert_eq!(Divinity::legal(&s, 0), (0..3).map(|row| A::ChooseResult { row }).collect::<Vec<_>>());
+    rejected(&mut s, 0, A::Challenge { auto: None, keywords: vec![] }, "result_pending");
+    rejected(&mut s, 1, A::ChooseResult { row: 2 }, "not_your_roll");
+    rejected(&mut s, 0, A::ChooseResult { row: 3 }, "no_such_result");
+    ok(&mut s, 0, A::ChooseResult { row: 2 });
     let o = &s.origins[0];
     assert!(!o.hand.contains(&"phoenix_dive".to_string()));
     assert_eq!(o.track.find(&CardRef::Skill("phoenix_dive".into())), Some(3));
@@ -294,7 +312,7 @@ fn e27_automatic_success_with_a_skill_keyword() {
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "1".into() });
     ok(&mut s, 0, A::Challenge { auto: None, keywords: vec![] });
-    let auto = ("TELEPORTATION".to_string(), KeywordFrom::Skill("phoenix_dive".into()), 2);
+    let auto = ("TELEPORTATION".to_string(), KeywordFrom::Skill("phoenix_dive".into()));
     rejected(&mut s, 0, A::Challenge { auto: Some(auto), keywords: vec![] }, "roll_pending");
 }
 
@@ -1051,8 +1069,9 @@ fn d25_consumable_keyword() {
     ok(&mut s, 0, A::Travel { to: None });
     ok(&mut s, 0, A::Reveal);
     ok(&mut s, 0, A::Resolve { card: "1".into() });
-    let auto = ("TELEPORTATION".to_string(), KeywordFrom::Consumable("teleport_scroll".into()), 1);
+    let auto = ("TELEPORTATION".to_string(), KeywordFrom::Consumable("teleport_scroll".into()));
     ok(&mut s, 0, A::Challenge { auto: Some(auto), keywords: vec![] });
+    ok(&mut s, 0, A::ChooseResult { row: 1 });
     assert!(s.origins[0].backpack.is_empty());
     assert!(s.origins[0].track.is_empty());
     assert!(s.map.keys.contains(&4));

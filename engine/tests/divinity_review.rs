@@ -310,7 +310,7 @@ fn l796_a_skill_keyword_earns_a_challenge_bonus_die() {
     for (keywords, code) in refused {
         rejected(&mut s, 0, A::Challenge { auto: None, keywords }, code);
     }
-    let auto = Some(("LUCKY".to_string(), KeywordFrom::Permanent, 0));
+    let auto = Some(("LUCKY".to_string(), KeywordFrom::Permanent));
     rejected(&mut s, 0, A::Challenge { auto, keywords: vec![scout] }, "bad_keyword");
 }
 

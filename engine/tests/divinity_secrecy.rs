@@ -198,6 +198,32 @@ fn check(s: &DivinityState, events: &[Ev]) -> Result<(), String> {
         }
     }
     let other = scrambled(s, s.round as u64);
+    // A challenge card's back shows only once an automatic success flipped
+    // it (L1198): before, no row in any view, legal list or its words.
+    if let Some(ch) = s.challenge.as_ref().filter(|c| c.flipped.is_none()) {
+        let spectator = Divinity::view(s, Viewer::Spectator);
+        let names = athlas_engine::divinity::words::Names::new(Some(&spectator));
+        let rows: Vec<String> = card(s, &ch.card)
+            .and_then(|c| c.challenge.as_ref())
+            .map(|c| c.results.iter().map(|r| athlas_engine::divinity::words::effects(names, &r.effects)).collect())
+            .unwrap_or_default();
+        for seat in 0..s.origins.len() as Seat {
+            let legal = Divinity::legal(s, seat);
+            if legal.iter().any(|a| matches!(a, A::ChooseResult { .. })) {
+                return Err(format!("seat {seat} may choose a row of an unflipped card"));
+            }
+            let words = serde_json::to_string(&Divinity::action_words(s, seat, &legal)).unwrap();
+            let v = viewer_json(s, Viewer::Seat(seat));
+            for row in rows.iter().filter(|r| r.len() > 12) {
+                if words.contains(row.as_str()) || v.contains(row.as_str()) {
+                    return Err(format!("seat {seat} reads the unflipped row {row:?}"));
+                }
+            }
+            if v.contains("challenge_rows") {
+                return Err(format!("seat {seat}'s view has the rows of an unflipped card"));
+            }
+        }
+    }
     let viewers = (0..s.origins.len() as Seat).map(Viewer::Seat).chain([Viewer::Spectator]);
     for viewer in viewers {
         let v = viewer_json(s, viewer);
@@ -274,6 +300,12 @@ fn candidates(s: &DivinityState, seat: Seat, rng: &mut GameRng) -> Vec<A> {
         A::Recover { status: None },
         A::Travel { to: None },
     ];
+    // Automatic successes and the rows of a flipped card, as listed.
+    out.extend(
+        Divinity::legal(s, seat)
+            .into_iter()
+            .filter(|a| matches!(a, A::Challenge { auto: Some(_), .. } | A::ChooseResult { .. })),
+    );
     let sp = loc.map.spaces[rng.below(loc.map.spaces.len() as u32) as usize].id.clone();
     out.push(A::Travel { to: Some(sp.clone()) });
     out.push(A::Move { to: sp.clone() });
@@ -347,6 +379,8 @@ struct Seen {
     checked: usize,
     deck_cards: usize,
     challenges: usize,
+    /// States with a challenge card flipped by an automatic success.
+    flips: usize,
     combat_stack: usize,
     boss_decks: usize,
     interludes: usize,
@@ -385,6 +419,7 @@ fn play(options: &DivinityOptions, seed: u64, steps: usize) -> Result<Seen, Stri
         seen.checked += 1;
         seen.deck_cards += s.deck.len();
         seen.challenges += s.challenge.is_some() as usize;
+        seen.flips += s.challenge.as_ref().is_some_and(|c| c.flipped.is_some()) as usize;
         seen.combat_stack += !s.combat_stack.is_empty() as usize;
         seen.boss_decks += s.enemies.iter().any(|e| e.tactics.len() >= 2) as usize;
         seen.interludes += matches!(s.phase, Phase::Interlude(_)) as usize;
@@ -439,6 +474,7 @@ fn random_matches_reach_every_kind_of_secret() {
         total.checked += seen.checked;
         total.deck_cards += seen.deck_cards;
         total.challenges += seen.challenges;
+        total.flips += seen.flips;
         total.combat_stack += seen.combat_stack;
         total.boss_decks += seen.boss_decks;
         total.interludes += seen.interludes;
@@ -449,6 +485,7 @@ fn random_matches_reach_every_kind_of_secret() {
     assert!(total.deck_cards > 0 && total.challenges > 0 && total.combat_stack > 0, "{total:?}");
     assert!(total.boss_decks > 0, "no random match met the Boss: {total:?}");
     assert!(total.interludes > 0, "no random match reached an interlude: {total:?}");
+    assert!(total.flips > 0, "no random match flipped a challenge card: {total:?}");
 }
 
 /// The checks find each kind of leak when one is planted in a view, so the

@@ -89,14 +89,21 @@ pub enum DivinityAction {
 
     // ----- Challenges -----
     /// Roll for the current challenge, or succeed automatically with a
-    /// keyword and choose result row `row` (before any die is rolled).
-    /// `keywords`: skills or consumables played for the keyword conditions
-    /// of the challenge's bonus dice (L796, L1206); they serve this roll only.
+    /// keyword (before any die is rolled): the card is flipped, and the
+    /// Origin then chooses its result from the rows now showing
+    /// (`choose_result`, L1198). `keywords`: skills or consumables played
+    /// for the keyword conditions of the challenge's bonus dice (L796,
+    /// L1206); they serve this roll only.
     Challenge {
         #[serde(default)]
-        auto: Option<(String, KeywordFrom, usize)>,
+        auto: Option<(String, KeywordFrom)>,
         #[serde(default)]
         keywords: Vec<(String, KeywordFrom)>,
+    },
+    /// After an automatic success flipped the card: take result row `row`
+    /// (0-based, as the card's back lists them) (L1198).
+    ChooseResult {
+        row: usize,
     },
 
     // ----- Rolls -----

@@ -229,15 +229,16 @@ impl Table<'_> {
         let Some(ch) = &self.v.challenge else { return out };
         let Some(card) = self.loc.card(&ch.card).and_then(|c| c.challenge.as_ref()) else { return out };
         let o = &self.v.origins[seat as usize];
-        let rows: Vec<usize> = (0..card.results.len()).rev().collect();
+        if ch.flipped.is_some() {
+            out.extend((0..card.results.len()).rev().map(|row| A::ChooseResult { row }));
+            return out;
+        }
         for kw in &card.auto {
             let mut from = vec![KeywordFrom::Permanent];
             from.extend(o.hand.iter().map(|k| KeywordFrom::Skill(k.clone())));
             from.extend(o.backpack.iter().map(|i| KeywordFrom::Consumable(i.clone())));
             for f in from {
-                for &row in &rows {
-                    out.push(A::Challenge { auto: Some((kw.clone(), f.clone(), row)), keywords: vec![] });
-                }
+                out.push(A::Challenge { auto: Some((kw.clone(), f.clone())), keywords: vec![] });
             }
         }
         out.push(A::Challenge { auto: None, keywords: vec![] });

@@ -18,6 +18,9 @@ impl DivinityState {
         if let Some(p) = self.pending_roll() {
             return vec![p.seat];
         }
+        if let Some(s) = ch.flipped {
+            return vec![s];
+        }
         let card = self.loc(cat).card(&ch.card).and_then(|c| c.challenge.as_ref());
         let one = card.is_some_and(|c| c.rollers == Rollers::One);
         if one && !ch.results.is_empty() {
@@ -30,10 +33,13 @@ impl DivinityState {
         &mut self,
         cat: &Catalogue,
         seat: Seat,
-        auto: Option<(String, KeywordFrom, usize)>,
+        auto: Option<(String, KeywordFrom)>,
         played: &[(String, KeywordFrom)],
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
+        if self.challenge.as_ref().is_some_and(|c| c.flipped.is_some()) {
+            return Err(err("result_pending", "the flipped card's result is chosen first"));
+        }
         if !self.challenge_waiting(cat).contains(&seat) || self.pending_roll().is_some() {
             return Err(err("not_your_roll", "this Origin has no challenge roll to make"));
         }
@@ -60,15 +66,16 @@ impl DivinityState {
             temporary.push(kw.clone());
         }
         match auto {
-            Some((kw, from, row)) => {
+            Some((kw, from)) => {
                 if !card.auto.contains(&kw) {
                     return Err(err("no_auto", format!("{kw} gives no automatic success here")));
                 }
-                if row >= card.results.len() {
-                    return Err(err("no_such_result", "no such result row"));
-                }
+                // The book's order (L1198): the card is flipped, then its
+                // result chosen from the rows now showing.
                 self.use_keyword(cat, seat, &kw, &from, ev)?;
-                self.challenge.as_mut().unwrap().results.insert(seat, ChallengeResultKind::Row(row));
+                self.challenge.as_mut().unwrap().flipped = Some(seat);
+                ev.push(Ev::ChallengeFlipped { seat, card: ch.card.clone() });
+                return Ok(());
             }
             None => {
                 let mut pool = Pool::of(Colour::White, 3);
@@ -85,6 +92,32 @@ impl DivinityState {
                 self.wait_for(Choice::Roll(PendingRoll { seat, roll, purpose: Purpose::Challenge, card_rerolls: 0 }));
             }
         }
+        self.finish_challenge(cat, ev);
+        Ok(())
+    }
+
+    /// The Origin whose automatic success flipped the card takes result
+    /// row `row` (L1198).
+    pub(super) fn choose_result(
+        &mut self,
+        cat: &Catalogue,
+        seat: Seat,
+        row: usize,
+        ev: &mut Vec<Ev>,
+    ) -> Result<(), RuleError> {
+        let Some(ch) = self.challenge.as_ref().filter(|c| c.flipped.is_some()) else {
+            return Err(err("nothing_to_choose", "no flipped challenge card waits for a result"));
+        };
+        if ch.flipped != Some(seat) {
+            return Err(err("not_your_roll", "another Origin's automatic success chooses this result"));
+        }
+        let rows = self.loc(cat).card(&ch.card).and_then(|c| c.challenge.as_ref()).map_or(0, |c| c.results.len());
+        if row >= rows {
+            return Err(err("no_such_result", "no such result row"));
+        }
+        let ch = self.challenge.as_mut().unwrap();
+        ch.flipped = None;
+        ch.results.insert(seat, ChallengeResultKind::Row(row));
         self.finish_challenge(cat, ev);
         Ok(())
     }

@@ -349,9 +349,14 @@ fn next_permutation(p: &mut [usize]) -> bool {
 }
 
 fn challenge(cat: &Catalogue, s: &DivinityState, seat: Seat, v: &mut Vec<A>) {
-    v.push(A::Challenge { auto: None, keywords: Vec::new() });
     let Some(ch) = &s.challenge else { return };
     let Some(card) = s.loc(cat).card(&ch.card).and_then(|c| c.challenge.as_ref()) else { return };
+    // A flipped card: its rows, now showing, and nothing else.
+    if ch.flipped.is_some() {
+        v.extend((0..card.results.len()).map(|row| A::ChooseResult { row }));
+        return;
+    }
+    v.push(A::Challenge { auto: None, keywords: Vec::new() });
     let o = &s.origins[seat as usize];
     let permanent = s.keywords(cat, seat);
     for kw in &card.auto {
@@ -371,10 +376,10 @@ fn challenge(cat: &Catalogue, s: &DivinityState, seat: Seat, v: &mut Vec<A>) {
                 froms.push(KeywordFrom::Consumable(i.clone()));
             }
         }
+        // One action a source: the rows of the back are chosen once it is
+        // flipped, and until then not even their number shows.
         for from in froms {
-            for row in 0..card.results.len() {
-                v.push(A::Challenge { auto: Some((kw.clone(), from.clone(), row)), keywords: Vec::new() });
-            }
+            v.push(A::Challenge { auto: Some((kw.clone(), from.clone())), keywords: Vec::new() });
         }
     }
 }

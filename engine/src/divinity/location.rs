@@ -272,8 +272,13 @@ impl DivinityState {
         }
         if let (Some(_), false) = (&card.challenge, r.placed) {
             if !group.is_empty() && disp == Disposition::Discard {
-                self.challenge =
-                    Some(ChallengeState { card: card.id.clone(), group, space: r.space, results: Default::default() });
+                self.challenge = Some(ChallengeState {
+                    card: card.id.clone(),
+                    group,
+                    space: r.space,
+                    results: Default::default(),
+                    flipped: None,
+                });
                 return;
             }
         }

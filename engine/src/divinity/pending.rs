@@ -68,7 +68,9 @@ impl Pending {
             Pending::EnemyRoll | Pending::Roll(_) if !matches!(action, A::Reroll { .. } | A::Accept) => {
                 RuleError::new("roll_pending", "accept or reroll the pending roll first")
             }
-            Pending::Challenge if !matches!(action, A::Challenge { .. } | A::Reroll { .. } | A::Accept) => {
+            Pending::Challenge
+                if !matches!(action, A::Challenge { .. } | A::ChooseResult { .. } | A::Reroll { .. } | A::Accept) =>
+            {
                 RuleError::new("challenge_under_way", "finish the challenge first")
             }
             _ => return Ok(()),

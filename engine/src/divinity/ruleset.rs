@@ -249,6 +249,7 @@ fn act(
             s.hold(cat, &card, ev)
         }
         A::Challenge { auto, keywords } => s.challenge_roll(cat, seat, auto, &keywords, ev),
+        A::ChooseResult { row } => s.choose_result(cat, seat, row, ev),
         A::Reroll { dice, source } => s.reroll(cat, seat, &dice, source, ev),
         A::Accept => s.accept(cat, seat, ev),
         A::StartTurn => s.start_turn(cat, seat, None, ev),
@@ -328,7 +329,10 @@ impl Ruleset for Divinity {
     /// turn, the AP cap mid-turn, Rest steps in order, downed Origins' auras
     /// and keywords, minion routes and bonus-die keywords changed what a
     /// log of version 1 replays to.
-    const RULES_VERSION: u32 = 2;
+    /// 3 (issue 42): an automatic success flips the challenge card first
+    /// and chooses its row after (`choose_result`), where version 2 chose
+    /// the row in the same action.
+    const RULES_VERSION: u32 = 3;
     type Options = DivinityOptions;
     type State = DivinityState;
     type Action = A;

@@ -435,6 +435,10 @@ pub struct ChallengeState {
     pub space: SpaceIx,
     /// Each roller's result once made: hits, or the result row chosen by an automatic success.
     pub results: BTreeMap<Seat, ChallengeResultKind>,
+    /// The Origin whose automatic success flipped the card and who now
+    /// chooses its result row (L1198); the card's back shows meanwhile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flipped: Option<Seat>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

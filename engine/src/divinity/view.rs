@@ -108,6 +108,11 @@ pub struct DivinityView {
     /// An enemy's turn on hold while a reaction's roll waits (L864).
     pub reaction: Option<super::state::ReactionWait>,
     pub challenge: Option<ChallengeState>,
+    /// The back of a challenge card an automatic success flipped (L1198):
+    /// its result rows in words, while the Origin chooses one. Absent
+    /// otherwise: an unflipped back shows nothing, not even its size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenge_rows: Option<Vec<ChallengeRow>>,
     /// Items waiting for the party to find room (L1056).
     pub overflow: Vec<super::state::Overflow>,
     /// The campaign to carry on with, once the location is over.
@@ -206,12 +211,29 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         roll_reduction: state.roll_reduction().cloned(),
         reaction: state.reaction.clone(),
         challenge: state.challenge.clone(),
+        challenge_rows: None,
         overflow: state.overflow.clone(),
         campaign: super::Divinity::campaign(state, cat),
         merchant: MerchantPrices::of(state, cat),
     };
     view.front = super::words::front(cat, &view);
+    view.challenge_rows = state.challenge.as_ref().filter(|c| c.flipped.is_some()).map(|c| {
+        let names = super::words::Names::new(Some(&view));
+        let rows = loc.card(&c.card).and_then(|card| card.challenge.as_ref()).map_or(&[][..], |ch| &ch.results[..]);
+        rows.iter()
+            .map(|r| ChallengeRow { min_hits: r.min_hits, text: super::words::effects(names, &r.effects) })
+            .collect()
+    });
     view
+}
+
+/// One result row on the back of a flipped challenge card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChallengeRow {
+    /// The hits a roll needs for this row.
+    pub min_hits: u32,
+    /// What it does, in words.
+    pub text: String,
 }
 
 /// A location's printed map as a view shows it (`board`).

@@ -12,9 +12,9 @@ use serde::Serialize;
 
 use super::action::{Aim, CardUse, KeywordFrom};
 use super::attack::{Attack, Outcome};
-use super::content::{Catalogue, ConsumableDeck, LocationDef};
+use super::content::{CardEffect, Catalogue, ConsumableDeck, LocationDef, Who as CardWho};
 use super::cooldown::CardRef;
-use super::damage::Environment;
+use super::damage::{DamageType, Environment};
 use super::dice::{Colour, Die};
 use super::event::DivinityEvent as E;
 use super::interlude::MerchantDeck;
@@ -496,8 +496,16 @@ pub fn action(n: Names<'_>, seat: Seat, a: &A) -> Said {
             let k: Vec<String> = keywords.iter().map(|(k, f)| format!("{k} from {}", from(n, f))).collect();
             said(format!("Roll for the challenge with {}", and_list(&k)), Group::Explore)
         }
-        A::Challenge { auto: Some((k, f, row)), .. } => {
-            said(format!("Succeed at once with {k} ({}) and take result {}", from(n, f), ordinal(*row)), Group::Explore)
+        A::Challenge { auto: Some((k, f)), .. } => said(
+            format!("Succeed at once with {k} ({}): flip the card, then choose its result", from(n, f)),
+            Group::Explore,
+        ),
+        A::ChooseResult { row } => {
+            let shown = n.table.and_then(|t| t.challenge_rows.as_ref()).and_then(|rows| rows.get(*row));
+            match shown {
+                Some(r) => said(format!("Take the result: {}", r.text), Group::Explore),
+                None => said(format!("Take the {} result", ordinal(*row)), Group::Explore),
+            }
         }
         A::Reroll { dice, source } => {
             let shown = n.table.and_then(|t| {
@@ -639,6 +647,9 @@ pub fn event(n: Names<'_>, e: &E) -> String {
         E::Travelled { seat, to } => format!("{} travels to {}", n.origin_of_seat(*seat), n.space(to)),
         E::Moved { who, to } => format!("{} moves to {}", n.who(*who), n.space(to)),
         E::CardRevealed { text, .. } => format!("A location card is revealed: {}", printed(text)),
+        E::ChallengeFlipped { seat, .. } => {
+            format!("{} succeeds at once: the card is flipped and its result is chosen", n.origin_of_seat(*seat))
+        }
         E::CardResolved { card } => format!("{} is resolved", cap(&n.location_card(card))),
         E::CardHeld { card } => format!("{} goes to the holding area", cap(&n.location_card(card))),
         E::Rolled { who, dice: d, hits, specials } => {
@@ -739,6 +750,70 @@ fn cap(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
+    }
+}
+
+fn damage_type(t: DamageType) -> &'static str {
+    match t {
+        DamageType::Physical => "physical",
+        DamageType::Air => "air",
+        DamageType::Water => "water",
+        DamageType::Fire => "fire",
+        DamageType::Earth => "earth",
+        DamageType::Poison => "poison",
+        DamageType::Direct => "direct",
+    }
+}
+
+fn whom(w: CardWho) -> &'static str {
+    match w {
+        CardWho::Group => "you",
+        CardWho::Party => "the whole party",
+    }
+}
+
+/// What a card's effects do, as its text would say it ("2 direct damage to
+/// you; the party gains 1 gold"): a challenge's result rows once its card
+/// is flipped.
+pub fn effects(n: Names<'_>, effects: &[CardEffect]) -> String {
+    if effects.is_empty() {
+        return "nothing happens".into();
+    }
+    let said: Vec<String> = effects.iter().map(|e| effect(n, e)).collect();
+    said.join("; ")
+}
+
+fn effect(n: Names<'_>, e: &CardEffect) -> String {
+    match e {
+        CardEffect::Spawn { .. } => "enemies appear".into(),
+        CardEffect::SpawnBoss { boss } => {
+            format!("{} appears", n.cat.bosses.get(boss).map_or_else(|| plain(boss), |b| b.name.clone()))
+        }
+        CardEffect::Gold { amount } => format!("the party gains {amount} gold"),
+        CardEffect::Item { item } => format!("you find {}", n.item(item)),
+        CardEffect::Rune { rune } => format!("you find {}", n.item(rune)),
+        CardEffect::RandomItem { level } => format!("you find a level {level} item"),
+        CardEffect::RandomConsumable { deck: d } => format!("you find one of the {}", deck(*d)),
+        CardEffect::Key { a, b } => format!("the way between {} and {} opens", n.space(a), n.space(b)),
+        CardEffect::PlaceCard { space, .. } => format!("a card is placed on {}", n.space(space)),
+        CardEffect::PlaceSelf { space } => format!("this card stays on {}", n.space(space)),
+        CardEffect::Resolve { .. } => "another card is resolved".into(),
+        CardEffect::Journal { .. } => "a journal entry".into(),
+        CardEffect::Exit { to, .. } => format!("the way to {} opens", n.location_name(to)),
+        CardEffect::Damage { amount, ty, who } => format!("{amount} {} damage to {}", damage_type(*ty), whom(*who)),
+        CardEffect::Heal { amount, who } => format!("{} heal {amount}", whom(*who)),
+        CardEffect::Status { status: s, who, .. } => format!("{} become {}", whom(*who), status(*s)),
+        CardEffect::Environment { space, environment: env } => {
+            format!("{} becomes {}", n.space(space), environment(*env))
+        }
+        CardEffect::SetTime { space } => format!("the time track is set to {space}"),
+        CardEffect::PauseTime => "time stops".into(),
+        CardEffect::ResumeTime => "time runs again".into(),
+        CardEffect::ReturnToDeck => "the card goes back into the deck".into(),
+        CardEffect::BreakCollar { .. } => "Source collars break".into(),
+        CardEffect::Restart => "the party must restart the location".into(),
+        CardEffect::If { .. } => "it depends on what the party has done".into(),
+        CardEffect::Move { space, who } => format!("{} move to {}", whom(*who), n.space(space)),
     }
 }
 

@@ -26,6 +26,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use serde_json::{json, Value};
 
 use actions::Entry;
+use athlas_engine::divinity::words::Front;
 use table::{Names, Table};
 
 use super::menu_key;
@@ -194,13 +195,23 @@ impl Play {
     /// React to one server frame.
     pub fn on_msg(&mut self, msg: ServerMsg) {
         match msg {
-            ServerMsg::Welcome { seat, seq, status, view, legal, control, .. } => {
+            ServerMsg::Welcome { seat, seq, status, view, legal, control, log, .. } => {
                 self.seat = seat;
                 self.sheet_seat = seat.unwrap_or(0);
                 self.seq = Some(seq);
                 self.pending = None;
                 self.control = control;
                 self.set_status(&status);
+                // The location as the book presents it, then what happened
+                // so far, in the server's words (the engine's describer).
+                self.log.clear();
+                if let Some(front) = view.get("front").and_then(|f| serde_json::from_value::<Front>(f.clone()).ok()) {
+                    self.push_log(format!("{}: {}", front.name, front.intro));
+                    self.push_log(format!("Goal: {}", front.goal));
+                }
+                for line in log {
+                    self.push_log(line.text);
+                }
                 self.push_log(match seat {
                     Some(s) => format!("joined as seat {s} (move {seq})"),
                     None => format!("watching (move {seq})"),

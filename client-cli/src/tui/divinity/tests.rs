@@ -57,7 +57,7 @@ fn a_divinity_welcome_opens_the_divinity_screen_with_the_party_decision() {
     assert!(shows(&rows, "The Merryweather"), "{rows:#?}");
     assert!(shows(&rows, "Between rounds: the party picks Explore or Rest"), "{rows:#?}");
     assert!(shows(&rows, "waiting for: Ifan, YOU (Sebille)"), "{rows:#?}");
-    assert!(shows(&rows, " 1. Explore round"), "{rows:#?}");
+    assert!(shows(&rows, " 1. Explore this round"), "{rows:#?}");
     assert!(shows(&rows, " Ifan      HP24/24"), "figure HP: {rows:#?}");
     assert!(shows(&rows, "time 1/12 · gold 0 · level 1 · seat 1 ●"), "{rows:#?}");
     // The spaces with their paths: the Deck leads to the Galley.
