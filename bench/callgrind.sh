@@ -24,7 +24,7 @@ WORK=$(mktemp -d /tmp/athlas-callgrind.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 ATHLAS_RATE_PER_SEC=200 ATHLAS_RATE_BURST=400 valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.out" \
-  "$SERVER" --listen 127.0.0.1:$PORT --data-dir "$WORK/data" --max-connections-per-ip 0 --lobby-per-min 0 \
+  "$SERVER" --listen 127.0.0.1:$PORT --data-dir "$WORK/data" --max-connections-per-ip 0 --max-pending-per-ip 0 --lobby-per-min 0 \
   --log-level warn >"$WORK/server.log" 2>&1 &
 PID=$!
 wait_healthy $PID $PORT "$WORK/server.log"

@@ -40,7 +40,7 @@ run() {
   local pids=() outs=()
   for i in $(seq 0 $((n - 1))); do
     local port=$((PORT0 + i))
-    local args=(--listen 127.0.0.1:$port --database-url "$db" --max-connections 30000 --max-connections-per-ip 0
+    local args=(--listen 127.0.0.1:$port --database-url "$db" --max-connections 30000 --max-connections-per-ip 0 --max-pending-per-ip 0
       --lobby-per-min 0 --log-level warn)
     [ -n "$cluster" ] && args+=(--cluster --node-id "n$i" --public-url "ws://127.0.0.1:$port/ws")
     # The bots act faster than the default per-connection rate allows

@@ -25,7 +25,7 @@ PORT=${PORT:-18114}
 WORK=$(mktemp -d /tmp/athlas-load.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-ARGS=(--listen 127.0.0.1:$PORT --data-dir "$WORK" --max-connections 30000 --max-connections-per-ip 0 --lobby-per-min 0 --log-level warn)
+ARGS=(--listen 127.0.0.1:$PORT --data-dir "$WORK" --max-connections 30000 --max-connections-per-ip 0 --max-pending-per-ip 0 --lobby-per-min 0 --log-level warn)
 case "$STORE" in
   sqlite) ;;
   postgres)

@@ -44,7 +44,7 @@ BGIO_RSS=$(rss_of $BGIO)
 kill $BGIO; wait $BGIO 2>/dev/null || true
 
 echo "== Athlas ($STORE, durable): $MATCHES matches, $SECONDS_RUN s" >&2
-ARGS=(--listen 127.0.0.1:$ATHLAS_PORT --data-dir "$WORK/data" --max-connections 30000 --max-connections-per-ip 0 --lobby-per-min 0)
+ARGS=(--listen 127.0.0.1:$ATHLAS_PORT --data-dir "$WORK/data" --max-connections 30000 --max-connections-per-ip 0 --max-pending-per-ip 0 --lobby-per-min 0)
 if [ "$STORE" = postgres ]; then
   DB=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}
   ARGS+=(--database-url "$DB")

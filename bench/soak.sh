@@ -27,7 +27,7 @@ build_athlas
 
 # One address plays every seat: lift the per-address limits, as for any
 # load test from one machine. Wrong tokens stay under the default guess limit.
-ARGS=(--listen 127.0.0.1:$PORT --data-dir "$WORK/data" --max-connections-per-ip 0 --lobby-per-min 0 --idle-unload-secs 30)
+ARGS=(--listen 127.0.0.1:$PORT --data-dir "$WORK/data" --max-connections-per-ip 0 --max-pending-per-ip 0 --lobby-per-min 0 --idle-unload-secs 30)
 if [ "$STORE" = postgres ]; then
   ARGS+=(--database-url "${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}")
 fi

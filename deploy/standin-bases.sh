@@ -6,7 +6,10 @@
 #   docker.io/library/rust:1.95-bookworm   a debootstrap'd bookworm (minbase)
 #       with gcc, libc6-dev and ca-certificates, plus the host's Rust
 #       toolchain (rustup's `1.95.0` toolchain, or $RUST_TOOLCHAIN_DIR)
-#       copied to /usr/local/rust, on PATH, CARGO_HOME=/usr/local/cargo.
+#       copied to /usr/local/rust, on PATH, CARGO_HOME=/usr/local/cargo,
+#       and the host's extra CA certificates (/usr/local/share/ca-certificates:
+#       here a TLS-inspecting egress proxy's, without which cargo cannot
+#       fetch crates inside the build).
 #   gcr.io/distroless/cc-debian12:nonroot  the same minbase with the user
 #       `nonroot` (65532:65532, home /home/nonroot) as distroless has it.
 #       Unlike distroless it still holds a shell and dpkg: nothing in
@@ -52,6 +55,10 @@ rm -rf "$work/build"
 cp -a "$work/minbase" "$work/build"
 cp /etc/resolv.conf "$work/build/etc/resolv.conf"
 chroot "$work/build" sh -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends gcc libc6-dev ca-certificates && apt-get clean && rm -rf /var/lib/apt/lists/*'
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+    cp /usr/local/share/ca-certificates/*.crt "$work/build/usr/local/share/ca-certificates/"
+    chroot "$work/build" update-ca-certificates
+fi
 mkdir -p "$work/build/usr/local/rust" "$work/build/usr/local/cargo"
 cp -a "$toolchain/bin" "$toolchain/lib" "$toolchain/libexec" "$work/build/usr/local/rust/"
 tar -C "$work/build" -c . | $engine import \

@@ -23,11 +23,18 @@ pub struct Config {
     pub listen: SocketAddr,
     /// Store: postgres://user:pass@host:port/db, or sqlite://path. Unset:
     /// the SQLite file `athlas.db` under the data directory.
-    #[arg(long, env = "DATABASE_URL", value_parser = parse_database_url)]
+    #[arg(long, env = "DATABASE_URL", value_parser = parse_database_url, global = true)]
     pub database_url: Option<String>,
     /// Where the default SQLite database lives (created if missing).
-    #[arg(long, env = "ATHLAS_DATA_DIR", default_value = "./data")]
+    #[arg(long, env = "ATHLAS_DATA_DIR", default_value = "./data", global = true)]
     pub data_dir: PathBuf,
+    /// Seconds start-up waits for a Postgres that refuses or does not
+    /// answer yet, retrying with logged attempts, while /readyz says 503
+    /// (0: do not wait). Wrong credentials or a missing database stop
+    /// start-up at once.
+    #[arg(long, env = "ATHLAS_DB_WAIT_SECS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    pub db_wait_secs: u64,
     /// Log format: `pretty` (text) or `json` (one JSON object per line).
     #[arg(long, env = "ATHLAS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Pretty)]
     pub log_format: LogFormat,
@@ -53,6 +60,22 @@ pub struct Config {
     /// address or an IPv6 /64); more get 429 (0: no limit).
     #[arg(long, env = "ATHLAS_MAX_CONNECTIONS_PER_IP", default_value_t = 100)]
     pub max_connections_per_ip: usize,
+    /// Connections from one address not yet upgraded to a WebSocket (HTTP
+    /// requests under way, kept alive between two); past it a new one is
+    /// closed at once, before it is read (0: no limit).
+    #[arg(long, env = "ATHLAS_MAX_PENDING_PER_IP", default_value_t = 100)]
+    pub max_pending_per_ip: usize,
+    /// Seconds a connection has to send a whole request's headers, and may
+    /// stay idle between two requests, before it is closed (1 to 3600).
+    #[arg(long, env = "ATHLAS_HEADER_TIMEOUT_SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout_secs: u64,
+    /// A proxy (an address or a CIDR block, repeatable or comma-separated)
+    /// whose X-Forwarded-For (else Forwarded) names the client the
+    /// per-address limits count; off by default: headers from anyone else
+    /// are never read.
+    #[arg(long = "trusted-proxy", env = "ATHLAS_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_net)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Lobby requests that create or join a match or campaign, per minute
     /// from one address (also the burst); more get 429 `rate_limited` (0: no limit).
     #[arg(long, env = "ATHLAS_LOBBY_PER_MIN", default_value_t = 60)]
@@ -113,7 +136,7 @@ pub struct Config {
     /// waits when its node dies before another may take it over (>= 500).
     #[arg(long, env = "ATHLAS_LEASE_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(500..))]
     pub lease_ms: u64,
-    /// Milliseconds between two renewals of a room's lease (less than a
+    /// Milliseconds between two renewals of a room's lease (at most a
     /// third of --lease-ms, so a slow renewal or two do not lose it).
     #[arg(long, env = "ATHLAS_LEASE_RENEW_MS", default_value_t = 3_000, value_parser = clap::value_parser!(u64).range(100..))]
     pub lease_renew_ms: u64,
@@ -183,6 +206,14 @@ fn parse_burst(s: &str) -> Result<f64, String> {
     }
 }
 
+fn parse_net(s: &str) -> Result<ipnet::IpNet, String> {
+    let s = s.trim();
+    s.parse::<ipnet::IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map(|n| n.trunc())
+        .map_err(|_| format!("{s:?} is not an address or a CIDR block like 10.0.0.0/8"))
+}
+
 fn parse_origin(s: &str) -> Result<String, String> {
     let s = s.trim();
     if s == "*" || s.starts_with("http://") || s.starts_with("https://") {
@@ -199,6 +230,7 @@ impl Default for Config {
             listen: ([0, 0, 0, 0], 8080).into(),
             database_url: None,
             data_dir: PathBuf::from("./data"),
+            db_wait_secs: 60,
             log_format: LogFormat::Pretty,
             log_level: "info".into(),
             max_frame_bytes: athlas_protocol::MAX_FRAME_BYTES,
@@ -206,6 +238,9 @@ impl Default for Config {
             rate_burst: 40.0,
             max_connections: 10_000,
             max_connections_per_ip: 100,
+            max_pending_per_ip: 100,
+            header_timeout_secs: 10,
+            trusted_proxies: Vec::new(),
             lobby_per_min: 60,
             auth_failures_per_min: 10,
             hello_timeout_secs: 10,
@@ -231,6 +266,7 @@ impl Config {
     pub fn peer_limits(&self) -> crate::limits::PeerLimits {
         crate::limits::PeerLimits {
             connections: self.max_connections_per_ip,
+            pending: self.max_pending_per_ip,
             lobby_per_min: self.lobby_per_min,
             failures_per_min: self.auth_failures_per_min,
         }
@@ -308,10 +344,35 @@ mod tests {
             (&["--lobby-per-min", "x"][..], "--lobby-per-min"),
             (&["--log-format", "xml"][..], "--log-format"),
             (&["--allowed-origins", "example.com"][..], "--allowed-origins"),
+            (&["--trusted-proxy", "10.0.0.0/33"][..], "--trusted-proxy"),
+            (&["--header-timeout-secs", "0"][..], "--header-timeout-secs"),
+            (&["--db-wait-secs", "x"][..], "--db-wait-secs"),
         ] {
             let e = Config::try_parse_from(std::iter::once("athlas-server").chain(args.iter().copied())).unwrap_err();
             assert!(e.to_string().contains(flag), "{args:?}: {e}");
         }
+    }
+
+    #[test]
+    fn store_flags_are_read_after_audit_too() {
+        let c = Config::try_parse_from(["athlas-server", "audit", "--all", "--database-url", "sqlite://x.db"]).unwrap();
+        assert_eq!(c.database_url.as_deref(), Some("sqlite://x.db"));
+        let c = Config::try_parse_from(["athlas-server", "audit", "--data-dir", "/srv/athlas", "--all"]).unwrap();
+        assert_eq!(c.data_dir, PathBuf::from("/srv/athlas"));
+    }
+
+    #[test]
+    fn trusted_proxies_are_addresses_or_blocks() {
+        let c = Config::try_parse_from([
+            "athlas-server",
+            "--trusted-proxy",
+            "10.0.0.0/8,127.0.0.1",
+            "--trusted-proxy",
+            "fd00::/8",
+        ])
+        .unwrap();
+        let shown: Vec<String> = c.trusted_proxies.iter().map(ToString::to_string).collect();
+        assert_eq!(shown, ["10.0.0.0/8", "127.0.0.1/32", "fd00::/8"]);
     }
 
     #[test]

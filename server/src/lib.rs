@@ -14,6 +14,7 @@ pub mod audit;
 pub mod campaign;
 pub mod config;
 pub mod connection;
+pub mod door;
 pub mod error;
 pub mod games;
 pub mod hub;
@@ -69,6 +70,16 @@ async fn refuse_large_bodies(req: axum::extract::Request, next: axum::middleware
     next.run(req).await
 }
 
+/// The door of `hub`'s server: its per-address table, its settings.
+pub fn door_of(hub: &Hub) -> door::Door {
+    door::Door {
+        peers: hub.peers.clone(),
+        header_timeout: Duration::from_secs(hub.config.header_timeout_secs),
+        trusted: hub.config.trusted_proxies.clone().into(),
+        metrics: hub.metrics.clone(),
+    }
+}
+
 /// Serve until `signal` resolves, then shut down gracefully: stop accepting,
 /// close every connection with a `shutting_down` error, flush, close the store.
 ///
@@ -87,16 +98,8 @@ pub async fn serve(
             hub.begin_shutdown();
         }
     };
-    // Frames are small and each is awaited by a player: send them at once
-    // instead of letting Nagle's algorithm hold one back for an ACK.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp: &mut tokio::net::TcpStream| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!(error = %e, "TCP_NODELAY not set");
-        }
-    });
-    // Connect info: the peer address, for the per-address limits.
-    let app = app(hub.clone()).into_make_service_with_connect_info::<std::net::SocketAddr>();
-    axum::serve(listener, app).with_graceful_shutdown(on_signal).await?;
+    let grace = Duration::from_secs(hub.config.shutdown_grace_secs);
+    door::serve(listener, app(hub.clone()), door_of(&hub), on_signal, grace).await?;
     hub.shutdown(Duration::from_secs(hub.config.shutdown_grace_secs)).await;
     Ok(())
 }

@@ -63,6 +63,9 @@ impl Bucket {
 pub struct PeerLimits {
     /// Open WebSocket connections per address.
     pub connections: usize,
+    /// Connections per address not yet upgraded to a WebSocket (HTTP
+    /// requests under way, kept-alive connections between two).
+    pub pending: usize,
     /// Lobby requests that create or take something (create, join) per minute, and in a burst.
     pub lobby_per_min: u32,
     /// Failed join codes and tokens per minute, and in a burst.
@@ -92,6 +95,7 @@ impl From<IpAddr> for PeerKey {
 
 struct Peer {
     connections: usize,
+    pending: usize,
     lobby: Bucket,
     failures: Bucket,
 }
@@ -105,6 +109,21 @@ pub struct Peers {
 /// Entries kept before idle ones (no connection, buckets full again) are
 /// swept out; the sweep runs when the map doubles past this.
 const SWEEP_ABOVE: usize = 4096;
+
+/// One connection of an address not yet upgraded, counted until dropped.
+pub struct PeerPending {
+    peers: Arc<Peers>,
+    key: PeerKey,
+}
+
+impl Drop for PeerPending {
+    fn drop(&mut self) {
+        let mut map = self.peers.map.lock().expect("peers lock");
+        if let Some(p) = map.get_mut(&self.key) {
+            p.pending = p.pending.saturating_sub(1);
+        }
+    }
+}
 
 /// One open connection of an address, counted until dropped.
 pub struct PeerConnection {
@@ -134,10 +153,11 @@ impl Peers {
         let per_min = |n: u32| Bucket::new(f64::from(n) / 60.0, f64::from(n.max(1)));
         let mut map = self.map.lock().expect("peers lock");
         if map.len() >= SWEEP_ABOVE * 2 {
-            map.retain(|_, p| p.connections > 0 || !p.lobby.is_full() || !p.failures.is_full());
+            map.retain(|_, p| p.connections > 0 || p.pending > 0 || !p.lobby.is_full() || !p.failures.is_full());
         }
         let peer = map.entry(PeerKey::from(ip)).or_insert_with(|| Peer {
             connections: 0,
+            pending: 0,
             lobby: per_min(self.limits.lobby_per_min),
             failures: per_min(self.limits.failures_per_min),
         });
@@ -155,6 +175,25 @@ impl Peers {
             ok
         });
         ok.then(|| PeerConnection { peers: self.clone(), key: PeerKey::from(ip) })
+    }
+
+    /// A place for one more connection from `ip` not yet upgraded; `None`
+    /// when it holds its maximum of those.
+    pub fn arrive(self: &Arc<Self>, ip: IpAddr) -> Option<PeerPending> {
+        let max = self.limits.pending;
+        let ok = self.with(ip, |p| {
+            let ok = max == 0 || p.pending < max;
+            if ok {
+                p.pending += 1;
+            }
+            ok
+        });
+        ok.then(|| PeerPending { peers: self.clone(), key: PeerKey::from(ip) })
+    }
+
+    /// Connections from `ip` not yet upgraded.
+    pub fn pending(&self, ip: IpAddr) -> usize {
+        self.map.lock().expect("peers lock").get(&PeerKey::from(ip)).map_or(0, |p| p.pending)
     }
 
     /// Spend one lobby request of `ip`; false when it has none left.
@@ -181,9 +220,10 @@ impl Peers {
     }
 }
 
-/// The client's address, when the server runs with connect info (as
-/// [`crate::serve`] does); `None` for a router driven without it, which then
-/// skips the per-address limits.
+/// The client's address, when the server runs behind its door (as
+/// [`crate::serve`] does): the TCP peer's, or the client a trusted proxy
+/// names ([`crate::door::ClientIp`]); `None` for a router driven without
+/// it, which then skips the per-address limits.
 #[derive(Debug, Clone, Copy)]
 pub struct PeerIp(pub Option<IpAddr>);
 
@@ -191,6 +231,9 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for PeerIp {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut axum::http::request::Parts, _: &S) -> Result<Self, Self::Rejection> {
+        if let Some(client) = parts.extensions.get::<crate::door::ClientIp>() {
+            return Ok(PeerIp(Some(client.0)));
+        }
         let info = parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>();
         Ok(PeerIp(info.map(|c| c.0.ip())))
     }
@@ -247,7 +290,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn connections_are_counted_per_address_and_given_back() {
-        let peers = Peers::new(PeerLimits { connections: 2, lobby_per_min: 0, failures_per_min: 0 });
+        let peers = Peers::new(PeerLimits { connections: 2, pending: 0, lobby_per_min: 0, failures_per_min: 0 });
         let a = peers.connect(ip("10.0.0.1")).unwrap();
         let _b = peers.connect(ip("10.0.0.1")).unwrap();
         assert!(peers.connect(ip("10.0.0.1")).is_none());
@@ -260,7 +303,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn an_ipv6_slash_64_is_one_peer() {
-        let peers = Peers::new(PeerLimits { connections: 1, lobby_per_min: 0, failures_per_min: 0 });
+        let peers = Peers::new(PeerLimits { connections: 1, pending: 0, lobby_per_min: 0, failures_per_min: 0 });
         let _a = peers.connect(ip("2001:db8:1:2::1")).unwrap();
         assert!(peers.connect(ip("2001:db8:1:2:ffff::9")).is_none());
         assert!(peers.connect(ip("2001:db8:1:3::1")).is_some());
@@ -268,7 +311,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn lobby_requests_and_failures_refill_by_the_minute() {
-        let peers = Peers::new(PeerLimits { connections: 0, lobby_per_min: 3, failures_per_min: 2 });
+        let peers = Peers::new(PeerLimits { connections: 0, pending: 0, lobby_per_min: 3, failures_per_min: 2 });
         let me = ip("10.0.0.1");
         assert!((0..3).all(|_| peers.lobby(me)));
         assert!(!peers.lobby(me));
@@ -286,7 +329,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn zero_turns_a_limit_off() {
-        let peers = Peers::new(PeerLimits { connections: 0, lobby_per_min: 0, failures_per_min: 0 });
+        let peers = Peers::new(PeerLimits { connections: 0, pending: 0, lobby_per_min: 0, failures_per_min: 0 });
         let me = ip("10.0.0.1");
         let held: Vec<_> = (0..1000).map(|_| peers.connect(me).unwrap()).collect();
         assert!((0..1000).all(|_| peers.lobby(me)));
@@ -297,7 +340,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn idle_addresses_are_swept() {
-        let peers = Peers::new(PeerLimits { connections: 10, lobby_per_min: 10, failures_per_min: 10 });
+        let peers = Peers::new(PeerLimits { connections: 10, pending: 0, lobby_per_min: 10, failures_per_min: 10 });
         let held = peers.connect(ip("10.9.9.9")).unwrap();
         for i in 0..(SWEEP_ABOVE * 2) as u32 {
             assert!(peers.lobby(IpAddr::from(i.to_be_bytes())));

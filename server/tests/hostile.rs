@@ -395,3 +395,131 @@ async fn oversized_and_deeply_nested_json_is_refused_with_a_code() {
     c.ping_pong().await;
     server.stop().await;
 }
+
+/// A TCP connection to `server` from `from` (any 127.x.y.z address is this
+/// machine's loopback, so a test has as many client addresses as it needs).
+async fn connect_from(server: &Server, from: &str) -> tokio::net::TcpStream {
+    let sock = tokio::net::TcpSocket::new_v4().unwrap();
+    sock.bind(format!("{from}:0").parse().unwrap()).unwrap();
+    sock.connect(server.addr).await.unwrap()
+}
+
+/// Reads until the server closes `s`; what it sent meanwhile. Panics on a
+/// hang (the bound is a guard, not a measurement).
+async fn read_until_closed(s: &mut tokio::net::TcpStream) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match tokio::time::timeout(Duration::from_secs(60), s.read(&mut buf)).await.expect("the server never closed") {
+            Ok(0) | Err(_) => return String::from_utf8_lossy(&seen).into_owned(),
+            Ok(n) => seen.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+/// Waits until `cond` holds (the bound is a guard against a hang).
+async fn until(what: &str, mut cond: impl FnMut() -> bool) {
+    for _ in 0..6000 {
+        if cond() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("never: {what}");
+}
+
+#[tokio::test]
+async fn two_thousand_silent_sockets_from_one_address_leave_the_server_serving_everyone_else() {
+    let dir = temp_dir("slowloris");
+    // The header timeout out of the way: here only the cap frees nothing
+    // (the next test has the timeout).
+    let config = athlas_server::Config { max_pending_per_ip: 32, header_timeout_secs: 3600, ..config(&dir) };
+    let server = Server::start(config).await;
+    let flooder: std::net::IpAddr = "127.0.0.2".parse().unwrap();
+    let mut silent = Vec::with_capacity(2000);
+    for _ in 0..2000 {
+        silent.push(connect_from(&server, "127.0.0.2").await);
+    }
+    // 32 are held, unread; every other one was closed as it arrived.
+    let metrics = server.hub.metrics.clone();
+    until("1,968 refused", || metrics.dropped("pending_per_address") == 1968).await;
+    assert_eq!(server.hub.peers.pending(flooder), 32);
+    assert_eq!(read_until_closed(&mut silent[1999]).await, "");
+    // Meanwhile a client from another address plays a whole match.
+    let (ids, mut a, mut b) = server.nim_pair(json!({"pile": 3})).await;
+    assert_eq!(a.act(1, json!({"type": "secret", "value": 1})).await["type"], "ack");
+    assert_eq!(b.act(1, json!({"type": "secret", "value": 2})).await["type"], "ack");
+    assert_eq!(a.act(2, json!({"type": "take", "n": 3})).await["type"], "ack");
+    let (_, played) = server.http("GET", &format!("/api/matches/{}", ids["match_id"].as_str().unwrap()), None).await;
+    assert_eq!(played["status"], "finished", "{played}");
+    // The flooder's own sockets gone, its address may connect again.
+    drop(silent);
+    let peers = server.hub.peers.clone();
+    until("the flooder's places given back", || peers.pending(flooder) == 0).await;
+    let mut again = connect_from(&server, "127.0.0.2").await;
+    tokio::io::AsyncWriteExt::write_all(&mut again, b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    assert!(read_until_closed(&mut again).await.starts_with("HTTP/1.1 200"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_connection_that_sends_no_whole_request_in_time_is_closed() {
+    use tokio::io::AsyncWriteExt;
+    let dir = temp_dir("header-timeout");
+    let server = Server::start(athlas_server::Config { header_timeout_secs: 1, ..config(&dir) }).await;
+    // Silent; half a request line; one request answered, then idle.
+    let mut silent = connect_from(&server, "127.0.0.3").await;
+    let mut half = connect_from(&server, "127.0.0.3").await;
+    half.write_all(b"GET /healthz HTTP/1.1\r\nHost: t").await.unwrap();
+    let mut kept = connect_from(&server, "127.0.0.3").await;
+    kept.write_all(b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n").await.unwrap();
+    assert_eq!(read_until_closed(&mut silent).await, "");
+    assert_eq!(read_until_closed(&mut half).await, "");
+    let answered = read_until_closed(&mut kept).await;
+    assert!(answered.starts_with("HTTP/1.1 200") && answered.ends_with("ok"), "{answered}");
+    assert!(server.hub.metrics.dropped("header_timeout") >= 2);
+    let peers = server.hub.peers.clone();
+    until("no connection left pending", || peers.pending("127.0.0.3".parse().unwrap()) == 0).await;
+    server.stop().await;
+}
+
+/// `POST /api/matches` from `from` with extra header lines: the status.
+async fn create_from(server: &Server, from: &str, headers: &str) -> u16 {
+    use tokio::io::AsyncWriteExt;
+    let mut s = connect_from(server, from).await;
+    let body = r#"{"game":"nim","options":{}}"#;
+    let req = format!(
+        "POST /api/matches HTTP/1.1\r\nHost: t\r\nConnection: close\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    read_until_closed(&mut s).await[9..12].parse().unwrap()
+}
+
+#[tokio::test]
+async fn only_a_trusted_proxy_names_the_client_the_limits_count() {
+    let dir = temp_dir("trusted-proxy");
+    let config = athlas_server::Config {
+        lobby_per_min: 2,
+        trusted_proxies: vec!["127.0.0.10/32".parse().unwrap()],
+        ..config(&dir)
+    };
+    let server = Server::start(config).await;
+    // An untrusted address spoofing a new client each time is still itself.
+    for (i, status) in [201, 201, 429].into_iter().enumerate() {
+        let spoof = format!("X-Forwarded-For: 198.51.100.{i}\r\nForwarded: for=198.51.100.{i}\r\n");
+        assert_eq!(create_from(&server, "127.0.0.4", &spoof).await, status, "spoofed request {i}");
+    }
+    // Through the trusted proxy, each client has its own budget, and what a
+    // client wrote before the proxy's entry is not read.
+    let via = |client: &str| format!("X-Forwarded-For: {client}\r\n");
+    assert_eq!(create_from(&server, "127.0.0.10", &via("203.0.113.1")).await, 201);
+    assert_eq!(create_from(&server, "127.0.0.10", &via("10.9.9.9, 203.0.113.1")).await, 201);
+    assert_eq!(create_from(&server, "127.0.0.10", &via("203.0.113.2, 203.0.113.1")).await, 429);
+    assert_eq!(create_from(&server, "127.0.0.10", &via("203.0.113.2")).await, 201);
+    assert_eq!(create_from(&server, "127.0.0.10", "Forwarded: for=\"[2001:db8::7]:443\"\r\n").await, 201);
+    server.stop().await;
+}
