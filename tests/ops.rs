@@ -172,8 +172,9 @@ async fn room_and_connection_log_lines_carry_their_own_spans_only() {
     );
 }
 
-/// A `DATABASE_URL` pointing at nothing: start-up fails at once, naming the
-/// host and port, instead of waiting out the pool's 30 s time-out.
+/// A `DATABASE_URL` pointing at nothing: start-up gives up after
+/// `--db-wait-secs` (1 s here), naming the host and port, instead of
+/// waiting out the pool's 30 s time-out.
 #[test]
 fn an_unreachable_postgres_fails_start_up_naming_host_and_port() {
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
@@ -181,6 +182,7 @@ fn an_unreachable_postgres_fails_start_up_naming_host_and_port() {
         .env_clear()
         .env("DATABASE_URL", format!("postgres://athlas:secret-pw@{closed}/athlas"))
         .env("ATHLAS_LISTEN", "127.0.0.1:0")
+        .env("ATHLAS_DB_WAIT_SECS", "1")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -201,7 +203,73 @@ fn an_unreachable_postgres_fails_start_up_naming_host_and_port() {
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert_eq!(status.code(), Some(1), "{err}");
     assert!(err.contains("opening the store") && err.contains(&closed.to_string()), "{err}");
+    assert!(err.contains("gave up after waiting 1 s (--db-wait-secs)"), "{err}");
     assert!(!err.contains("secret-pw"), "the password is not printed: {err}");
+}
+
+/// Started before its Postgres accepts connections (as podman-compose and
+/// other orchestrators that ignore `service_healthy` do): the server
+/// answers at once, /readyz 503 while it waits, logs each attempt, and
+/// serves once Postgres comes: here a port where nothing listens until the
+/// server has tried twice, then a proxy to the local Postgres.
+#[tokio::test]
+async fn a_server_started_before_its_postgres_waits_for_it_then_serves() {
+    use std::io::BufRead;
+    let db = format!("athlas_ops_late_{}", std::process::id());
+    if !psql(&[&format!("DROP DATABASE IF EXISTS {db}"), &format!("CREATE DATABASE {db}")]) {
+        return;
+    }
+    let late = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let mut child = Command::new(server_bin())
+        .env("DATABASE_URL", format!("postgres://postgres@{late}/{db}"))
+        .env("ATHLAS_LISTEN", "127.0.0.1:0")
+        .env("ATHLAS_LOG_FORMAT", "json")
+        .env("ATHLAS_DB_WAIT_SECS", "600")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = child.stdout.take().unwrap();
+    let logs = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let kept = logs.clone();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+            kept.lock().unwrap().push(line);
+        }
+    });
+    let server = support::Server { child, addr: String::new(), logs };
+    let waited = wait_for_log(&server, |l| l["fields"]["message"] == "waiting for the database");
+    let addr = waited["fields"]["addr"].as_str().unwrap().to_owned();
+    assert!(waited["fields"]["error"].as_str().unwrap().contains(&late.to_string()), "{waited}");
+    let (status, body) = http(&addr, "GET", "/readyz", None).await;
+    assert_eq!((status, body["code"].as_str()), (503, Some("not_ready")), "{body}");
+    assert!(body["message"].as_str().unwrap().contains("waiting for the database"), "{body}");
+    assert_eq!(http_text(&addr, "GET", "/healthz", None).await.0, 200);
+    assert_eq!(http(&addr, "POST", "/api/matches", Some(json!({"game": "duel", "options": {}}))).await.0, 503);
+    wait_for_log(&server, |l| l["fields"]["message"] == "waiting for the database" && l["fields"]["attempt"] == 2);
+    // Postgres "comes up" at the address the server was given: a proxy on
+    // a runtime of its own (this test's thread blocks in wait_for_log).
+    let proxy = std::net::TcpListener::bind(late).unwrap();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async move {
+            proxy.set_nonblocking(true).unwrap();
+            let proxy = tokio::net::TcpListener::from_std(proxy).unwrap();
+            while let Ok((mut client, _)) = proxy.accept().await {
+                tokio::spawn(async move {
+                    let mut pg = tokio::net::TcpStream::connect("127.0.0.1:5432").await.unwrap();
+                    let _ = tokio::io::copy_bidirectional(&mut client, &mut pg).await;
+                });
+            }
+        });
+    });
+    let listening = wait_for_log(&server, |l| l["fields"]["message"] == "listening");
+    assert_eq!(listening["fields"]["addr"].as_str(), Some(addr.as_str()));
+    let (status, body) = http(&addr, "GET", "/readyz", None).await;
+    assert_eq!((status, body["store"].as_str()), (200, Some("postgres")), "{body}");
+    let (status, created) = http(&addr, "POST", "/api/matches", Some(json!({"game": "duel", "options": {}}))).await;
+    assert_eq!(status, 201, "{created}");
+    drop(server);
+    psql(&[&format!("DROP DATABASE {db} WITH (FORCE)")]);
 }
 
 #[tokio::test]
@@ -322,9 +390,13 @@ async fn tokens_salts_and_unrevealed_cards_are_never_logged() {
 }
 
 /// Every setting `docs/OPERATIONS.md` documents, as flag and variable.
-const SETTINGS: [(&str, &str); 15] = [
+const SETTINGS: [(&str, &str); 19] = [
     ("--listen", "ATHLAS_LISTEN"),
     ("--database-url", "DATABASE_URL"),
+    ("--db-wait-secs", "ATHLAS_DB_WAIT_SECS"),
+    ("--max-pending-per-ip", "ATHLAS_MAX_PENDING_PER_IP"),
+    ("--header-timeout-secs", "ATHLAS_HEADER_TIMEOUT_SECS"),
+    ("--trusted-proxy", "ATHLAS_TRUSTED_PROXIES"),
     ("--data-dir", "ATHLAS_DATA_DIR"),
     ("--log-format", "ATHLAS_LOG_FORMAT"),
     ("--log-level", "ATHLAS_LOG_LEVEL"),

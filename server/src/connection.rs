@@ -381,6 +381,8 @@ impl Connection {
             }
             Err(Refusal::Error { code, message }) if code == code::ROOM_ELSEWHERE => {
                 // A cluster node that does not play this match: say where it is played.
+                self.hub.metrics.redirected();
+                tracing::debug!(%match_id, "room_elsewhere");
                 match self.hub.store.lease(match_id).await {
                     Ok(Some(lease)) if lease.expires_in_ms > 0 => {
                         self.reply(ServerMsg::error_at(code, message, lease.url))

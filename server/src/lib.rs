@@ -53,6 +53,21 @@ pub fn app(hub: Arc<Hub>) -> Router {
         .with_state(hub)
 }
 
+/// What the server answers while its store opens (start-up waiting for its
+/// database, `--db-wait-secs`): `/healthz` 200, `/readyz` and everything
+/// else 503 `not_ready` with why (the last attempt's error).
+pub fn starting_app(why: tokio::sync::watch::Receiver<String>) -> Router {
+    use axum::{http::StatusCode, response::IntoResponse, Json};
+    let not_ready = move || {
+        let message = why.borrow().clone();
+        async move {
+            let body = athlas_protocol::ErrorBody { code: athlas_protocol::code::NOT_READY.to_owned(), message };
+            (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
+        }
+    };
+    Router::new().route("/healthz", get(|| async { "ok" })).fallback(not_ready)
+}
+
 /// The largest HTTP request body read (lobby bodies are a few KiB).
 pub const MAX_BODY_BYTES: usize = 1 << 20;
 

@@ -50,10 +50,57 @@ async fn main() -> anyhow::Result<()> {
         }
         config.public_url = Some(format!("ws://{at}/ws"));
     }
-    let hub = Hub::open(config, Registry::standard()).await.context("opening the store")?;
+    // While the store opens (and start-up waits for its database) the same
+    // socket answers /readyz with 503, on a second handle of it.
+    let listener = listener.into_std()?;
+    let waiting = tokio::net::TcpListener::from_std(listener.try_clone()?)?;
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let store = open_store(&config, waiting).await?;
+    let hub = Hub::with_store(config, Registry::standard(), store);
     tracing::info!(addr = %listener.local_addr()?, store = hub.store.backend_name(), "listening");
     athlas_server::serve(listener, hub, shutdown_signal()).await.context("serving")?;
     Ok(())
+}
+
+/// Open the store, waiting for its database at most `--db-wait-secs` with
+/// a logged line per attempt, while `waiting` answers 503 `not_ready`.
+async fn open_store(config: &Config, waiting: tokio::net::TcpListener) -> anyhow::Result<Store> {
+    use std::time::Duration;
+    let (why, why_rx) = tokio::sync::watch::channel("the store is opening".to_owned());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let door = athlas_server::door::Door {
+        peers: athlas_server::limits::Peers::new(config.peer_limits()),
+        header_timeout: Duration::from_secs(config.header_timeout_secs),
+        trusted: config.trusted_proxies.clone().into(),
+        metrics: Default::default(),
+    };
+    let addr = waiting.local_addr()?;
+    let answering = tokio::spawn(athlas_server::door::serve(
+        waiting,
+        athlas_server::starting_app(why_rx),
+        door,
+        async move {
+            let _ = stopped.await;
+        },
+        Duration::from_secs(1),
+    ));
+    let wait = Duration::from_secs(config.db_wait_secs);
+    let store = Store::open_waiting(config.database_url.as_deref(), &config.data_dir, wait, |attempt, e, next| {
+        tracing::warn!(%addr, attempt, error = %e, retry_in_ms = next.as_millis() as u64, wait_secs = wait.as_secs(),
+            "waiting for the database");
+        why.send_replace(format!("waiting for the database (attempt {attempt}): {e}"));
+    })
+    .await;
+    let _ = stop.send(());
+    let _ = answering.await;
+    match store {
+        Ok(store) => Ok(store),
+        Err(e @ athlas_server::store::StoreError::Unreachable { transient: true, .. }) if wait > Duration::ZERO => {
+            Err(anyhow::Error::new(e)
+                .context(format!("opening the store: gave up after waiting {} s (--db-wait-secs)", wait.as_secs())))
+        }
+        Err(e) => Err(anyhow::Error::new(e).context("opening the store")),
+    }
 }
 
 /// `athlas-server audit`: one line per match (only the bad ones when

@@ -72,6 +72,11 @@ pub struct Metrics {
     /// Cluster mode: room leases claimed, and lost to another node.
     leases_claimed: AtomicU64,
     leases_lost: AtomicU64,
+    /// Appends refused by the fence (the lease was another node's by then):
+    /// expected when a node loses a lease, so counted, not logged as errors.
+    appends_fenced: AtomicU64,
+    /// Greetings answered `room_elsewhere` (the match is another node's).
+    redirects: AtomicU64,
 }
 
 /// Gauges read at scrape time.
@@ -105,6 +110,16 @@ impl Metrics {
     /// A room found its lease taken over by another node (cluster mode).
     pub fn lease_lost(&self) {
         self.leases_lost.fetch_add(1, Relaxed);
+    }
+
+    /// An append was refused by the fence (cluster mode).
+    pub fn append_fenced(&self) {
+        self.appends_fenced.fetch_add(1, Relaxed);
+    }
+
+    /// A greeting was answered `room_elsewhere` (cluster mode).
+    pub fn redirected(&self) {
+        self.redirects.fetch_add(1, Relaxed);
     }
 
     /// The server dropped a connection, for `reason`.
@@ -159,6 +174,16 @@ impl Metrics {
                 "athlas_leases_lost_total",
                 "Room leases this node lost to another node (cluster mode).",
                 &self.leases_lost,
+            ),
+            (
+                "athlas_appends_fenced_total",
+                "Appends refused because another node holds the room's lease by then (cluster mode).",
+                &self.appends_fenced,
+            ),
+            (
+                "athlas_redirects_total",
+                "hello/watch answered room_elsewhere: another node plays the match (cluster mode).",
+                &self.redirects,
             ),
         ] {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {}", n.load(Relaxed));

@@ -55,7 +55,13 @@ pub enum StoreError {
     /// The database server could not be reached at start: named by host and
     /// port (never the password), so the operator sees at once what is wrong.
     #[error("cannot connect to Postgres at {at}: {reason}")]
-    Unreachable { at: String, reason: String },
+    Unreachable {
+        at: String,
+        reason: String,
+        /// Refused, no answer, or starting up: it may yet come (start-up
+        /// waits for it); not wrong credentials or a missing database.
+        transient: bool,
+    },
     /// An append of a room whose lease this node no longer holds (another
     /// node took the room over): nothing was written.
     #[error("fenced: {0}")]
@@ -497,6 +503,42 @@ impl Store {
         Ok(store)
     }
 
+    /// [`Store::open`], retried while the database is not there yet (refused,
+    /// no answer, starting up) for at most `wait`: attempts 250 ms apart at
+    /// first, doubling up to 5 s. `waiting` hears of each failed attempt:
+    /// its number, the error, and the pause before the next. A database
+    /// that answers with a refusal that waiting cannot mend (credentials, a
+    /// missing database) fails at once, as does the last attempt.
+    ///
+    /// # Errors
+    /// As [`Store::open`]: the last attempt's error.
+    pub async fn open_waiting(
+        url: Option<&str>,
+        data_dir: &Path,
+        wait: Duration,
+        mut waiting: impl FnMut(u32, &StoreError, Duration),
+    ) -> Result<Store> {
+        let deadline = tokio::time::Instant::now() + wait;
+        let mut pause = Duration::from_millis(250);
+        let mut attempt = 0u32;
+        loop {
+            attempt += 1;
+            match Store::open(url, data_dir).await {
+                Err(e @ StoreError::Unreachable { transient: true, .. }) => {
+                    let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+                    if left.is_zero() {
+                        return Err(e);
+                    }
+                    let next = pause.min(left);
+                    waiting(attempt, &e, next);
+                    tokio::time::sleep(next).await;
+                    pause = (pause * 2).min(Duration::from_secs(5));
+                }
+                done => return done,
+            }
+        }
+    }
+
     /// One connection, at most [`POSTGRES_CONNECT_TIMEOUT`]: a database that
     /// refuses, does not exist or does not answer fails start-up at once with
     /// its host and port.
@@ -505,14 +547,24 @@ impl Store {
             Some(socket) => socket.display().to_string(),
             None => format!("{}:{}", options.get_host(), options.get_port()),
         };
-        let unreachable = |reason: String| StoreError::Unreachable { at: at.clone(), reason };
+        let unreachable =
+            |reason: String, transient: bool| StoreError::Unreachable { at: at.clone(), reason, transient };
         match tokio::time::timeout(POSTGRES_CONNECT_TIMEOUT, PgConnection::connect_with(options)).await {
             Ok(Ok(conn)) => {
                 conn.close().await?;
                 Ok(())
             }
-            Ok(Err(e)) => Err(unreachable(e.to_string())),
-            Err(_) => Err(unreachable(format!("no answer in {} s", POSTGRES_CONNECT_TIMEOUT.as_secs()))),
+            Ok(Err(e)) => {
+                // Refused or reset, or Postgres saying it is starting up
+                // (57P03) or cannot take connections yet (class 08).
+                let transient = match &e {
+                    sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::PoolTimedOut => true,
+                    sqlx::Error::Database(d) => d.code().is_some_and(|c| c == "57P03" || c.starts_with("08")),
+                    _ => false,
+                };
+                Err(unreachable(e.to_string(), transient))
+            }
+            Err(_) => Err(unreachable(format!("no answer in {} s", POSTGRES_CONNECT_TIMEOUT.as_secs()), true)),
         }
     }
 

@@ -86,19 +86,31 @@ async fn run(store: Store, mut rx: mpsc::Receiver<(Append, Reply)>, metrics: Arc
         match written {
             Ok(()) => replies.into_iter().for_each(|r| drop(r.send(Ok(())))),
             Err(e) if appends.len() == 1 => {
-                tracing::error!(error = %e, "append failed");
+                failed(&metrics, &e, appends[0].match_id);
                 drop(replies.pop().map(|r| r.send(Err(WriteFailed::from_store(&e)))));
             }
             Err(_) => {
                 // One bad entry must not sink the others: write them one by one.
                 for (a, r) in appends.into_iter().zip(replies) {
                     let result = store.append(std::slice::from_ref(&a)).await.map_err(|e: StoreError| {
-                        tracing::error!(error = %e, match_id = %a.match_id, "append failed");
+                        failed(&metrics, &e, a.match_id);
                         WriteFailed::from_store(&e)
                     });
                     drop(r.send(result));
                 }
             }
         }
+    }
+}
+
+/// Log a failed append at the level it deserves: a fenced one (the room's
+/// lease is another node's now: the design working, docs/CLUSTER.md) at
+/// INFO with a metric, anything else at ERROR.
+fn failed(metrics: &Metrics, e: &StoreError, match_id: uuid::Uuid) {
+    if matches!(e, StoreError::Fenced(_)) {
+        metrics.append_fenced();
+        tracing::info!(error = %e, %match_id, "append fenced: another node holds this room now");
+    } else {
+        tracing::error!(error = %e, %match_id, "append failed");
     }
 }
