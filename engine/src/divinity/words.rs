@@ -242,6 +242,17 @@ impl<'a> Names<'a> {
     }
 }
 
+impl Names<'_> {
+    /// A card just resolved: it was revealed first, so its opening words
+    /// are public even when the change took it off the table at once.
+    fn resolved_card(&self, id: &str) -> String {
+        match self.location().and_then(|l| l.cards.iter().find(|c| c.id == id)) {
+            Some(c) => format!("“{}”", opening(&printed(&c.text)).replace(['“', '”'], "")),
+            None => self.location_card(id),
+        }
+    }
+}
+
 /// "Galley" → "the Galley"; a name that has its own article keeps it.
 fn the(name: &str) -> String {
     if name.starts_with("The ") || name.starts_with("the ") {
@@ -650,7 +661,7 @@ pub fn event(n: Names<'_>, e: &E) -> String {
         E::ChallengeFlipped { seat, .. } => {
             format!("{} succeeds at once: the card is flipped and its result is chosen", n.origin_of_seat(*seat))
         }
-        E::CardResolved { card } => format!("{} is resolved", cap(&n.location_card(card))),
+        E::CardResolved { card } => format!("{} is resolved", cap(&n.resolved_card(card))),
         E::CardHeld { card } => format!("{} goes to the holding area", cap(&n.location_card(card))),
         E::Rolled { who, dice: d, hits, specials } => {
             let sp = match specials {
