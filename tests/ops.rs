@@ -207,6 +207,29 @@ fn an_unreachable_postgres_fails_start_up_naming_host_and_port() {
     assert!(!err.contains("secret-pw"), "the password is not printed: {err}");
 }
 
+/// A data directory the server cannot create or write (here a path
+/// through a file; in a container, a bind mount owned by another user):
+/// start-up stops at once naming the path and the user it runs as.
+#[test]
+fn a_store_that_cannot_be_opened_names_its_path_and_the_user() {
+    let file = std::env::temp_dir().join(format!("athlas-ops-not-a-dir-{}", std::process::id()));
+    std::fs::write(&file, "").unwrap();
+    let dir = file.join("data");
+    let out = Command::new(server_bin())
+        .env_clear()
+        .env("ATHLAS_LISTEN", "127.0.0.1:0")
+        .arg("--data-dir")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let uid = String::from_utf8(Command::new("id").arg("-u").output().unwrap().stdout).unwrap();
+    assert!(err.contains(&format!("cannot open the SQLite store {}", dir.display())), "{err}");
+    assert!(err.contains(&format!("uid {}", uid.trim())), "{err}");
+    let _ = std::fs::remove_file(&file);
+}
+
 /// Started before its Postgres accepts connections (as podman-compose and
 /// other orchestrators that ignore `service_healthy` do): the server
 /// answers at once, /readyz 503 while it waits, logs each attempt, and
