@@ -6,7 +6,7 @@
 // warns about asks first, in the page (`confirmBox`).
 
 import { h } from "../../duel/dom.js";
-import { seatName } from "./names.js";
+import { seatName, cardName } from "./names.js";
 import { cardChip, textChip } from "./chips.js";
 import { cat } from "./catalogue.js";
 
@@ -109,14 +109,26 @@ export const aimed = (e) => AIMED.has(e.action.type) && targetOf(e.action) != nu
 
 const MANAGE = new Set(["equip", "store", "give", "take", "discard", "attach_rune"]);
 
-function button(e, st, extra = {}) {
+function button(e, st, label = e.text) {
   const cls = [e.warn ? "warn-action" : "", st.match?.has(e.key) ? "match" : ""].filter(Boolean).join(" ");
   return h("button", {
     "data-test": "action", "data-seat": e.seat, "data-type": e.action.type, "data-action": e.json,
     "data-focus": `act:${e.key}`, "data-focus-group": "actions", class: cls || undefined,
-    title: e.warn ?? undefined,
-    onclick: () => st.onAct(e), ...extra,
-  }, e.text, e.warn ? h("span", { class: "warn-mark", "aria-label": "asks first" }, " ⚠") : null);
+    title: e.warn ? `${e.text}: ${e.warn}` : label !== e.text ? e.text : undefined,
+    "aria-label": label !== e.text ? e.text : undefined,
+    onclick: () => st.onAct(e),
+  }, label, e.warn ? h("span", { class: "warn-mark", "aria-hidden": "true" }, " ⚠") : null);
+}
+
+/// Under its card's name an action's words need not repeat it: "Ricochet
+/// on Sebille (2 AP)" reads "on Sebille (2 AP)" there (the whole text
+/// stays the button's accessible name and tooltip).
+function underCard(e, card) {
+  const name = card === "ability" ? "Use your special ability" : cardName(card);
+  for (const join of [" on ", " at "]) {
+    if (e.text.startsWith(name + join)) return e.text.slice(name.length + 1);
+  }
+  return e.text;
 }
 
 /// One card's actions under its name (and its text), with the button that
@@ -135,7 +147,7 @@ function cardBlock(card, list, st, view) {
         "aria-pressed": String(picked), "data-focus": `pick:${list[0].seat}:${card}`,
         onclick: () => st.onPick(picked ? null : `${list[0].seat}|${card}`),
       }, picked ? "Targets shown on the map" : "Show targets on the map") : null),
-    h("div", { class: "buttons" }, list.map((e) => button(e, st))));
+    h("div", { class: "buttons targets" }, [...list.filter((e) => !e.warn), ...list.filter((e) => e.warn)].map((e) => button(e, st, underCard(e, card)))));
 }
 
 function byCard(list) {

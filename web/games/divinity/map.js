@@ -154,8 +154,11 @@ export function locationMap(view, opts) {
       const fy = y + HEAD + j * CHIP + CHIP / 2 - 2;
       const fkey = `${f.kind}:${f.id}`;
       const ft = opts.targets?.has(fkey);
-      const hp = f.downed ? "down" : `${f.hp} HP`;
       const label = `${f.name}${f.you ? " (you)" : ""}`;
+      // "24 HP" where the name fits beside it, else the number alone.
+      const room = (text) => bw - 26 - (text.length * SMALL * 0.58 + 12);
+      const fits = (text) => label.length * FONT * 0.58 <= room(text);
+      const hp = f.downed ? "down" : fits(`${f.hp} HP`) ? `${f.hp} HP` : `${f.hp}`;
       return s("g", {
         "data-test": "figure", "data-who": f.who, "data-side": f.side, "data-key": `fig:${f.who}`,
         "data-target": ft ? "true" : undefined, "data-selected": opts.selected === fkey ? "true" : undefined,
@@ -167,7 +170,7 @@ export function locationMap(view, opts) {
       s("title", {}, `${label}: ${f.downed ? "downed" : `${f.hp}${f.max ? ` of ${f.max}` : ""} HP`}`),
       s("rect", { x: x + 3, y: fy - CHIP / 2 + 1, width: bw - 6, height: CHIP - 2, rx: 5, class: "chip-bg" }),
       shape(f, x + 14, fy),
-      s("text", { x: x + 26, y: fy + 4, class: "figure-name", "font-size": FONT }, fit(label, bw - 26 - 46, FONT)),
+      s("text", { x: x + 26, y: fy + 4, class: "figure-name", "font-size": FONT }, fit(label, room(hp), FONT)),
       s("text", { x: x + bw - 8, y: fy + 4, "text-anchor": "end", class: "figure-hp", "font-size": SMALL }, hp));
     }));
   });

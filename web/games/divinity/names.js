@@ -57,19 +57,23 @@ export function spaceIndex(view, id) {
   return (view?.board?.spaces ?? []).findIndex((s) => s.space === String(id));
 }
 
-/// A space's name from its index: its printed name; a tactical space (no
-/// name, no number) by the spaces it lies between.
-export function spaceName(view, ix, { long = true } = {}) {
+/// "the Galley" (a printed name that has its own article keeps it).
+export const the = (name) => (/^the\b/i.test(name) ? name : `the ${name}`);
+
+/// A space's name from its index: its printed name ("the Galley" in a
+/// sentence, with `article`); a tactical space (no name, no number) by the
+/// spaces it lies between, as the server's words say it.
+export function spaceName(view, ix, { long = true, article = false } = {}) {
   const spaces = view?.board?.spaces ?? [];
   const sp = spaces[ix];
   if (!sp) return "somewhere";
-  if (sp.name) return sp.name;
+  if (sp.name) return article ? the(sp.name) : sp.name;
   if (!long) return "Tactical space";
   const next = (view.board.paths ?? [])
     .filter((p) => p.a === sp.space || p.b === sp.space)
     .map((p) => spaces.find((x) => x.space === (p.a === sp.space ? p.b : p.a)))
     .filter((x) => x?.name)
-    .map((x) => x.name);
+    .map((x) => the(x.name));
   return next.length >= 2 ? `the tactical space between ${next[0]} and ${next[1]}`
     : next.length === 1 ? `the tactical space by ${next[0]}` : "a tactical space";
 }

@@ -121,13 +121,13 @@ export function divinityPage(app, matchId, spectator, go) {
       const o = view.origins?.[Number(id)];
       if (!o) return null;
       title = seatName(view, Number(id), you);
-      about.push(h("p", {}, `${o.downed ? "Downed. " : ""}${o.hp} HP · ${o.ap} AP · ${o.source} Source · in ${spaceName(view, Number(o.space))}`),
+      about.push(h("p", {}, `${o.downed ? "Downed. " : ""}${o.hp} HP · ${o.ap} AP · ${o.source} Source · in ${spaceName(view, Number(o.space), { article: true })}`),
         h("p", {}, "Statuses: ", statusChips(o.track)));
     } else if (kind === "enemy") {
       const e = enemyById(view, id);
       if (!e) return null;
       title = enemyName(e);
-      about.push(h("p", {}, `${e.hp} of ${e.max_hp} HP · armor ${e.armor?.physical ?? 0} physical, ${e.armor?.magical ?? 0} magical · ${e.fast ? "fast" : "slow"} · in ${spaceName(view, spaceIndex(view, e.space))}`),
+      about.push(h("p", {}, `${e.hp} of ${e.max_hp} HP · armor ${e.armor?.physical ?? 0} physical, ${e.armor?.magical ?? 0} magical · ${e.fast ? "fast" : "slow"} · in ${spaceName(view, spaceIndex(view, e.space), { article: true })}`),
         h("p", {}, "Statuses: ", statusChips(e.track)));
     } else {
       const ix = spaceIndex(view, id);
@@ -266,7 +266,7 @@ export function divinityPage(app, matchId, spectator, go) {
         // On a narrow screen the map is above the panel: bring it in view.
         const map = key && root.querySelector(".map-card");
         const r = map?.getBoundingClientRect();
-        if (r && (r.top < 0 || r.top > window.innerHeight * 0.6)) map.scrollIntoView({ block: "start", behavior: "smooth" });
+        if (r && (r.bottom < 80 || r.top > window.innerHeight - 120)) map.scrollIntoView({ block: "start", behavior: "smooth" });
       },
     }, interlude ? INTERLUDE : new Set());
     const others = (view.origins ?? []).map((_, seat) => seat).filter((seat) => seat !== you);

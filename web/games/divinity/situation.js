@@ -36,10 +36,7 @@ export function situation(view, you) {
   const ph = view.phase ?? {};
   if (HOW[ph.phase]) lines.push(h("p", { class: "hint", "data-test": "phase-help" }, HOW[ph.phase]));
   if (ph.phase === "combat") {
-    const active = ph.active;
-    lines.push(h("p", { "data-test": "turn" }, active != null
-      ? `${seatName(view, active, you)} is taking a combat turn.`
-      : "Combat: the Origins take their turns in the order they choose (whoever starts first goes)."));
+    if (ph.active != null) lines.push(h("p", { "data-test": "turn" }, `${seatName(view, ph.active, you)} is taking a combat turn.`));
   }
   const p = view.pending;
   if (p) {
@@ -81,7 +78,7 @@ export function situation(view, you) {
   if (view.challenge) {
     const c = view.challenge;
     const card = [...(view.revealed ?? []), ...(view.holding ?? [])].find((x) => x.id === c.card);
-    lines.push(h("p", { "data-test": "challenge" }, `A challenge in ${spaceName(view, Number(c.space))}: ${joinNames(c.group.map((s) => seatName(view, s, you)))} roll${c.group.length === 1 ? "s" : ""}.`),
+    lines.push(h("p", { "data-test": "challenge" }, `A challenge in ${spaceName(view, Number(c.space), { article: true })}: ${joinNames(c.group.map((s) => seatName(view, s, you)))} roll${c.group.length === 1 ? "s" : ""}.`),
       card?.text ? h("blockquote", { class: "card-text" }, card.text) : null);
   }
   for (const o of view.overflow ?? []) {
