@@ -59,8 +59,10 @@ function layers(board) {
   return out.filter(Boolean);
 }
 
+/// Bold text of DejaVu/Helvetica-like fonts: about 0.64 em a character.
+const EM = 0.64;
 const fit = (text, px, font) => {
-  const max = Math.max(3, Math.floor(px / (font * 0.58)));
+  const max = Math.max(3, Math.floor(px / (font * EM)));
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 };
 
@@ -84,7 +86,7 @@ export function locationMap(view, opts) {
   // else top to bottom.
   const across = width >= cols.length * 185;
   const cell = across ? width / Math.max(1, cols.length) : width / breadth;
-  const bw = Math.min(230, cell - 14);
+  const bw = Math.min(230, cell - 10);
   const heightOf = (i) => HEAD + CHIP * Math.max(1, (figures.get(i) ?? []).length) + 6;
   const pos = [];
   let total;
@@ -156,8 +158,8 @@ export function locationMap(view, opts) {
       const ft = opts.targets?.has(fkey);
       const label = `${f.name}${f.you ? " (you)" : ""}`;
       // "24 HP" where the name fits beside it, else the number alone.
-      const room = (text) => bw - 26 - (text.length * SMALL * 0.58 + 12);
-      const fits = (text) => label.length * FONT * 0.58 <= room(text);
+      const room = (text) => bw - 26 - (text.length * SMALL * EM + 10);
+      const fits = (text) => label.length * FONT * EM <= room(text);
       const hp = f.downed ? "down" : fits(`${f.hp} HP`) ? `${f.hp} HP` : `${f.hp}`;
       return s("g", {
         "data-test": "figure", "data-who": f.who, "data-side": f.side, "data-key": `fig:${f.who}`,
