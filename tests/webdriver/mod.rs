@@ -234,14 +234,23 @@ impl Scene {
     /// Save a screenshot of `browser` as `docs/screenshots/NAME.png` when
     /// `ATHLAS_SCREENSHOTS=update`, else under `target/screenshots/`.
     pub async fn screenshot(&self, browser: &Browser, name: &str) {
+        self.screenshot_of(browser, name, None).await;
+    }
+
+    /// [`Scene::screenshot`] with the element `css` scrolled into view
+    /// (from the top when `None`).
+    pub async fn screenshot_of(&self, browser: &Browser, name: &str, css: Option<&str>) {
         let dir = if std::env::var("ATHLAS_SCREENSHOTS").as_deref() == Ok("update") {
             Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots")
         } else {
             Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/screenshots")
         };
         std::fs::create_dir_all(&dir).unwrap();
-        // From the top of the page, as a person arriving would see it.
-        let _ = browser.client.execute("window.scrollTo(0, 0); document.activeElement?.blur();", vec![]).await;
+        // From the top of the page, as a person arriving would see it, or
+        // where the person is looking.
+        let js = "window.scrollTo(0, 0); document.activeElement?.blur(); \
+                  if (arguments[0]) document.querySelector(arguments[0])?.scrollIntoView({block: 'start'});";
+        let _ = browser.client.execute(js, vec![Value::from(css)]).await;
         let png = browser.client.screenshot().await.expect("screenshot");
         std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
     }
@@ -384,13 +393,18 @@ impl Browser {
     /// without scrolling sideways (failing if it never does), save a
     /// screenshot named `shot`, and resize back.
     pub async fn fits_a_phone(&self, scene: &Scene, shot: &str) {
+        self.fits_a_phone_at(scene, shot, None).await;
+    }
+
+    /// [`Browser::fits_a_phone`] with `css` scrolled into view.
+    pub async fn fits_a_phone_at(&self, scene: &Scene, shot: &str, css: Option<&str>) {
         self.client.set_window_size(390, 844).await.expect("resize to a phone's width");
         self.until_js(
             "the page to fit 390 px",
             "return document.documentElement.scrollWidth <= document.documentElement.clientWidth;",
         )
         .await;
-        scene.screenshot(self, shot).await;
+        scene.screenshot_of(self, shot, css).await;
         self.client.set_window_size(1280, 900).await.expect("resize back");
     }
 
