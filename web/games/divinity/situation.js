@@ -80,6 +80,12 @@ export function situation(view, you) {
     const card = [...(view.revealed ?? []), ...(view.holding ?? [])].find((x) => x.id === c.card);
     lines.push(h("p", { "data-test": "challenge" }, `A challenge in ${spaceName(view, Number(c.space), { article: true })}: ${joinNames(c.group.map((s) => seatName(view, s, you)))} roll${c.group.length === 1 ? "s" : ""}.`),
       card?.text ? h("blockquote", { class: "card-text" }, card.text) : null);
+    // The card's back, once flipped for an automatic success: its rows.
+    if (view.challenge_rows?.length) {
+      lines.push(h("p", {}, "The card's results, one to choose:"),
+        h("ol", { class: "list", "data-test": "challenge-rows" }, view.challenge_rows.map((r, i) => h("li", { "data-row": i },
+          r.min_hits ? `${r.min_hits} hit${r.min_hits === 1 ? "" : "s"} or more: ` : "Any roll: ", r.text))));
+    }
   }
   for (const o of view.overflow ?? []) {
     lines.push(h("p", { "data-test": "overflow" }, `Nobody has room for ${itemName(o.item)}: the party gives it to someone who makes room, or discards it.`));
