@@ -161,6 +161,75 @@ async fn a_node_that_does_not_play_the_match_says_which_node_does() {
     q1.catch_up(s).await;
 }
 
+/// A socket that names its match (`/ws?match=ID`, as the web client and
+/// `athlas` open theirs) and reaches a node that does not play it is
+/// relayed to the node that does, one hop: a browser that a front sent to
+/// the wrong node (one that came back after a crash, say) still plays.
+#[tokio::test]
+async fn a_socket_naming_its_match_is_relayed_to_the_node_that_plays_it() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let Some(DuelOnA { a, b, m, s, mut p0, p1, .. }) = DuelOnA::start("relay").await else { return };
+    drop(p1);
+    async fn next(ws: &mut Ws) -> Value {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(10), ws.next()).await.unwrap().unwrap().unwrap();
+            if let Message::Text(t) = frame {
+                return serde_json::from_str(t.as_str()).unwrap();
+            }
+        }
+    }
+    let url = format!("ws://{}/ws?match={}", b.addr, m.id);
+    let (mut seat1, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    seat1.send(Message::text(json!({"type": "hello", "token": m.tokens[1], "last_seq": s}).to_string())).await.unwrap();
+    let welcome = next(&mut seat1).await;
+    assert_eq!((welcome["type"].as_str(), welcome["seq"].as_u64()), (Some("welcome"), Some(s)), "{welcome}");
+    let (mut watcher, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    watcher.send(Message::text(json!({"type": "watch", "match_id": m.id}).to_string())).await.unwrap();
+    assert_eq!(next(&mut watcher).await["type"], "welcome");
+    // A plays on; what it sends reaches the relayed sockets.
+    let s2 = p0.ok(json!({"type": "summon", "alpha": 1, "hex": [-4, 5]})).await;
+    for ws in [&mut seat1, &mut watcher] {
+        let update = loop {
+            let v = next(ws).await;
+            if v["type"] == "update" {
+                break v;
+            }
+        };
+        assert_eq!(update["seq"].as_u64(), Some(s2), "{update}");
+    }
+    let metrics = support::http_text(&b.addr, "GET", "/metrics", None).await.1;
+    assert!(metrics.contains("athlas_relays_total 2"), "{metrics}");
+    // B never loaded the room: A still plays it.
+    let rooms = support::http_text(&a.addr, "GET", "/metrics", None).await.1;
+    assert!(rooms.contains("athlas_rooms 1"), "{rooms}");
+}
+
+/// When the node holding the lease cannot be reached at its
+/// `--public-url` (an address only players can reach), the socket is
+/// served where it arrived, as before the relay: its `hello` is answered
+/// `room_elsewhere` with that address.
+#[tokio::test]
+async fn a_socket_whose_holder_cannot_be_reached_is_told_where_it_is() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let Some(db) = Db::postgres("relay_unreachable").await else { return };
+    let elsewhere = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let public = format!("ws://{elsewhere}/ws");
+    let mut cmd = db.command();
+    cmd.args(["--cluster", "--node-id", "node-a", "--lease-ms", "1500", "--lease-renew-ms", "300"]);
+    cmd.args(["--public-url", &public]);
+    let a = spawn(cmd);
+    let b = node(&db, "node-b");
+    let m = new_match(&a.addr, json!({"first_player": 0})).await;
+    let (_p0, _p1) = started(&a.addr, &m).await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws?match={}", b.addr, m.id)).await.unwrap();
+    ws.send(Message::text(json!({"type": "hello", "token": m.tokens[1]}).to_string())).await.unwrap();
+    let frame = tokio::time::timeout(Duration::from_secs(10), ws.next()).await.unwrap().unwrap().unwrap();
+    let e: Value = serde_json::from_str(frame.to_text().unwrap()).unwrap();
+    assert_eq!((e["code"].as_str(), e["at"].as_str()), (Some("room_elsewhere"), Some(public.as_str())), "{e}");
+}
+
 #[test]
 fn cluster_mode_needs_postgres() {
     let out = Command::new(support::server_bin())

@@ -18,7 +18,7 @@ use athlas_protocol::{code, ClientMsg, ErrorBody, ServerMsg, PROTOCOL_VERSION};
 use axum::{
     extract::{
         ws::{Message, WebSocket, WebSocketUpgrade},
-        State,
+        RawQuery, State,
     },
     http::{header, HeaderMap, StatusCode},
     response::{IntoResponse, Response},
@@ -57,7 +57,13 @@ static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
 /// `GET /ws`. Refused before the upgrade, with an error body, when the
 /// browser's origin is not allowed, when shutting down, or at the
 /// connection limit.
-pub async fn upgrade(State(hub): State<Arc<Hub>>, peer: PeerIp, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
+pub async fn upgrade(
+    State(hub): State<Arc<Hub>>,
+    peer: PeerIp,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    ws: WebSocketUpgrade,
+) -> Response {
     let refuse = |status: StatusCode, code: &str, message: String| {
         (status, Json(ErrorBody { code: code.to_owned(), message })).into_response()
     };
@@ -103,6 +109,11 @@ pub async fn upgrade(State(hub): State<Arc<Hub>>, peer: PeerIp, headers: HeaderM
     // Frames a little over the limit get a polite error frame; frames far
     // over it are cut off by the WebSocket layer itself.
     let hard_limit = (hub.config.max_frame_bytes * 16).max(1 << 20);
+    // Cluster mode: a match another live node plays is relayed there.
+    let relay_to = match crate::relay::match_of(query.as_deref()) {
+        Some(id) if hub.node().is_some() => crate::relay::holder(&hub, id).await,
+        _ => None,
+    };
     // A root span: nothing a connection logs belongs to the request that
     // upgraded it, and no room it loads logs under it (rooms have their own).
     let span = tracing::info_span!(
@@ -119,7 +130,10 @@ pub async fn upgrade(State(hub): State<Arc<Hub>>, peer: PeerIp, headers: HeaderM
         move |socket: WebSocket| {
             async move {
                 let _guards = (guard, peer_guard);
-                run(socket, hub.clone(), peer).await;
+                match relay_to {
+                    Some(url) => crate::relay::relay(socket, url, peer, hub).await,
+                    None => run(socket, hub.clone(), peer).await,
+                }
             }
             .instrument(span)
         },
@@ -295,6 +309,29 @@ impl Connection {
             ClientMsg::Hand { id, seat, to } => {
                 self.send_to_room(id, |sub, player| RoomCmd::Hand { sub, player, id, hand: Hand { seat, to } }).await
             }
+            ClientMsg::Propose { id, action, seat } => {
+                self.send_to_room(id, |sub, player| RoomCmd::Propose {
+                    sub,
+                    player,
+                    seat: seat.unwrap_or(player),
+                    id,
+                    action,
+                })
+                .await
+            }
+            ClientMsg::Agree { id } => self.send_to_room(id, |sub, player| RoomCmd::Agree { sub, player, id }).await,
+            ClientMsg::Object { id } => self.send_to_room(id, |sub, player| RoomCmd::Object { sub, player, id }).await,
+            // Spectators speak too (to the spectators): the one request a
+            // watching connection may send its room.
+            ClientMsg::Chat { id, text } => match &self.session {
+                None => self.refuse_act(id, code::NOT_SEATED, "send hello or watch first"),
+                Some(session) => {
+                    if session.room.tx.send(RoomCmd::Chat { sub: session.sub, id, text }).await.is_err() {
+                        self.session = None;
+                        self.refuse_act(id, code::INTERNAL, "the match was reloaded; send hello again");
+                    }
+                }
+            },
         }
     }
 

@@ -125,6 +125,11 @@ impl Hub {
         self.connections.clone().try_acquire_owned().ok().map(|permit| ConnectionGuard { _permit: permit })
     }
 
+    /// This node's id in cluster mode; `None` outside it.
+    pub fn node(&self) -> Option<&str> {
+        self.ctx.config.cluster.as_ref().map(|c| &*c.node)
+    }
+
     /// Open WebSocket connections.
     pub fn open_connections(&self) -> usize {
         self.capacity as usize - self.connections.available_permits()

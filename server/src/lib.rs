@@ -21,6 +21,7 @@ pub mod hub;
 pub mod limits;
 pub mod lobby;
 pub mod metrics;
+pub mod relay;
 pub mod room;
 pub mod secret;
 pub mod store;

@@ -77,6 +77,8 @@ pub struct Metrics {
     appends_fenced: AtomicU64,
     /// Greetings answered `room_elsewhere` (the match is another node's).
     redirects: AtomicU64,
+    /// Sockets relayed to the node playing their match.
+    relays: AtomicU64,
 }
 
 /// Gauges read at scrape time.
@@ -120,6 +122,11 @@ impl Metrics {
     /// A greeting was answered `room_elsewhere` (cluster mode).
     pub fn redirected(&self) {
         self.redirects.fetch_add(1, Relaxed);
+    }
+
+    /// A socket was relayed to the node playing its match (cluster mode).
+    pub fn relayed(&self) {
+        self.relays.fetch_add(1, Relaxed);
     }
 
     /// The server dropped a connection, for `reason`.
@@ -185,6 +192,7 @@ impl Metrics {
                 "hello/watch answered room_elsewhere: another node plays the match (cluster mode).",
                 &self.redirects,
             ),
+            ("athlas_relays_total", "Sockets relayed to the node that plays their match (cluster mode).", &self.relays),
         ] {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {}", n.load(Relaxed));
         }
