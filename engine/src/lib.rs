@@ -238,6 +238,14 @@ pub trait Ruleset {
         serde_json::to_value(Self::status(state)).expect("a status serializes")
     }
 
+    /// Whether `action` is one the party decides together now (a
+    /// co-operative game's round choice, order or tie break, while it has
+    /// no leader): the server then lets a seat propose it to the others
+    /// (`propose`) rather than decide it alone. Default: never.
+    fn party_decision(_state: &Self::State, _action: &Self::Action) -> bool {
+        false
+    }
+
     /// The game describes its own actions and events in words
     /// ([`Ruleset::action_words`], [`Ruleset::event_words`]): the server
     /// then sends them beside the actions and events, and keeps a log of

@@ -77,8 +77,40 @@ pub enum ClientMsg {
         #[serde(default)]
         to: Option<Seat>,
     },
+    /// Propose a party decision to the party (a game's `party_decision`,
+    /// Divinity's round choice, card order, tie breaks… when the party has
+    /// no leader): every seat connected must `agree` before it is taken,
+    /// and any may `object`. Answered by a `proposal` to everyone, or by
+    /// the action's `ack` when the proposer is the only seat at the table.
+    Propose {
+        id: u64,
+        action: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    /// Agree to the party's current proposal; the last agreement takes it
+    /// (answered by the action's `ack`).
+    Agree { id: u64 },
+    /// Object to the party's current proposal: it is withdrawn.
+    Object { id: u64 },
+    /// Say something at the table: seats speak to the party, spectators to
+    /// the spectators. Text only, at most [`MAX_CHAT_CHARS`] characters.
+    Chat { id: u64, text: String },
     /// Keep-alive; answered by `pong`.
     Ping,
+}
+
+/// The longest chat line, in characters.
+pub const MAX_CHAT_CHARS: usize = 300;
+
+/// Who reads a chat line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Channel {
+    /// The seats of the match.
+    Party,
+    /// Its spectators.
+    Spectators,
 }
 
 /// What the server sends on `/ws`.
@@ -177,6 +209,37 @@ pub enum ServerMsg {
     Reveal { seat: Seat, salt: String, secret: Value, hash: String },
     /// The match is over: the seed the engine used, for audits and replays.
     Seed { seed: String },
+    /// The party's current proposal (`propose`), as it stands: who made it
+    /// for which seat, the action and its words, who agreed and who (of the
+    /// seats connected) may still object. `withdrawn` is the seat that
+    /// objected; the proposal is then gone. Any update also ends it.
+    Proposal {
+        by: Seat,
+        seat: Seat,
+        action: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        words: Option<Value>,
+        agreed: Vec<Seat>,
+        waiting: Vec<Seat>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        withdrawn: Option<Seat>,
+        /// The seq it was made at.
+        seq: u64,
+    },
+    /// A chat line (`chat`): the party's to seats, the spectators' to
+    /// spectators. `n` counts the match's lines; `seat` is null for a
+    /// spectator; `at` is milliseconds since the Unix epoch. `id` answers
+    /// the sender's own `chat`. After a welcome come the latest lines of
+    /// the receiver's channel.
+    Chat {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+        n: u64,
+        channel: Channel,
+        seat: Option<Seat>,
+        text: String,
+        at: u64,
+    },
     /// Answer to `ping`.
     Pong,
 }
@@ -566,6 +629,17 @@ pub mod code {
     /// from this one); nothing was written. Reconnect with `last_seq`,
     /// through the cluster's front (or to the node named), or retry shortly.
     pub const ROOM_ELSEWHERE: &str = "room_elsewhere";
+    /// `propose`: the action is not one the party decides together now
+    /// (send it as an `act`).
+    pub const NOT_A_PARTY_DECISION: &str = "not_a_party_decision";
+    /// `propose`: the action is not among the seat's legal actions now.
+    pub const NOT_LEGAL: &str = "not_legal";
+    /// `agree`/`object`: the party has no proposal now.
+    pub const NO_PROPOSAL: &str = "no_proposal";
+    /// `chat`: empty, too long, or not plain text.
+    pub const BAD_CHAT: &str = "bad_chat";
+    /// `chat`: more lines than the table allows (5 at once, then one every 2 s).
+    pub const CHAT_TOO_FAST: &str = "chat_too_fast";
 }
 
 #[cfg(test)]

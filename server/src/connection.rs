@@ -309,6 +309,29 @@ impl Connection {
             ClientMsg::Hand { id, seat, to } => {
                 self.send_to_room(id, |sub, player| RoomCmd::Hand { sub, player, id, hand: Hand { seat, to } }).await
             }
+            ClientMsg::Propose { id, action, seat } => {
+                self.send_to_room(id, |sub, player| RoomCmd::Propose {
+                    sub,
+                    player,
+                    seat: seat.unwrap_or(player),
+                    id,
+                    action,
+                })
+                .await
+            }
+            ClientMsg::Agree { id } => self.send_to_room(id, |sub, player| RoomCmd::Agree { sub, player, id }).await,
+            ClientMsg::Object { id } => self.send_to_room(id, |sub, player| RoomCmd::Object { sub, player, id }).await,
+            // Spectators speak too (to the spectators): the one request a
+            // watching connection may send its room.
+            ClientMsg::Chat { id, text } => match &self.session {
+                None => self.refuse_act(id, code::NOT_SEATED, "send hello or watch first"),
+                Some(session) => {
+                    if session.room.tx.send(RoomCmd::Chat { sub: session.sub, id, text }).await.is_err() {
+                        self.session = None;
+                        self.refuse_act(id, code::INTERNAL, "the match was reloaded; send hello again");
+                    }
+                }
+            },
         }
     }
 

@@ -30,6 +30,7 @@ mod frames;
 mod log;
 mod rebuild;
 mod rooms;
+mod talk;
 
 use frames::Published;
 use log::WordLog;
@@ -164,6 +165,32 @@ pub enum RoomCmd {
         id: u64,
         hand: Hand,
     },
+    /// Propose a party decision (`propose`), for `seat`.
+    Propose {
+        sub: u64,
+        player: Seat,
+        seat: Seat,
+        id: u64,
+        action: Value,
+    },
+    /// Agree to the party's proposal.
+    Agree {
+        sub: u64,
+        player: Seat,
+        id: u64,
+    },
+    /// Object to the party's proposal.
+    Object {
+        sub: u64,
+        player: Seat,
+        id: u64,
+    },
+    /// A chat line from subscriber `sub` (a seat or a spectator).
+    Chat {
+        sub: u64,
+        id: u64,
+        text: String,
+    },
     Leave {
         sub: u64,
     },
@@ -183,6 +210,8 @@ struct Sub {
     id: u64,
     viewer: Viewer,
     out: Outbound,
+    /// What this connection may still say at the table now.
+    chat: talk::ChatAllowance,
 }
 
 /// Who sent the action being committed (none for a timer's action).
@@ -240,6 +269,8 @@ struct Room<R: Ruleset> {
     /// The latest records' events in words, for welcomes (a game with
     /// [`Ruleset::WORDS`]; empty for the others).
     log: WordLog<R::Event>,
+    /// The party's proposal now, if any (`room/talk.rs`).
+    proposal: Option<talk::Proposal>,
     /// How long a timed decision may take in this match: its own turn
     /// timer, else the server's response timer for a live match; `None`:
     /// nothing is timed.
@@ -437,6 +468,7 @@ where
             board,
             last_view: None,
             log,
+            proposal: None,
             deadline: None,
             last_active: Instant::now(),
             campaign,
@@ -470,6 +502,18 @@ where
                         RoomCmd::Act { sub, player, seat, id, action } => self.act(sub, player, seat, id, action).await,
                         RoomCmd::TakeBack { sub, player, id } => self.take_back(sub, player, id).await,
                         RoomCmd::Hand { sub, player, id, hand } => self.hand(sub, player, id, hand).await,
+                        RoomCmd::Propose { sub, player, seat, id, action } => {
+                            self.propose(sub, player, seat, id, action).await
+                        }
+                        RoomCmd::Agree { sub, player, id } => self.agree(sub, player, id).await,
+                        RoomCmd::Object { sub, player, id } => {
+                            self.object(sub, player, id);
+                            true
+                        }
+                        RoomCmd::Chat { sub, id, text } => {
+                            self.chat(sub, id, text).await;
+                            true
+                        }
                         RoomCmd::Leave { sub } => {
                             self.prune(Some(sub));
                             true
@@ -623,6 +667,7 @@ where
             }
         }
         self.send_secrets(&out);
+        self.send_talk(viewer, &out).await;
         let id = self.next_sub;
         self.next_sub += 1;
         if let Viewer::Seat(seat) = viewer {
@@ -630,7 +675,7 @@ where
                 *since = None;
             }
         }
-        self.subs.push(Sub { id, viewer, out });
+        self.subs.push(Sub { id, viewer, out, chat: Default::default() });
         self.tell_connected();
         Ok(id)
     }

@@ -251,10 +251,12 @@ macro_rules! with_write_tx {
 // first: `records` writes a campaign's state with its `write_campaign!`.
 #[macro_use]
 mod campaign;
+mod chat;
 mod lease;
 mod records;
 
 pub use campaign::{CampaignRecord, CampaignUpdate, NewCampaign};
+pub use chat::ChatLine;
 pub use lease::{Fence, Lease};
 pub use records::{ActionRecord, Append, Commitment, RecordKind};
 
@@ -403,6 +405,7 @@ const MIGRATIONS_SQLITE: &[(i64, &str, &str)] = &[
     (5, "turn_timers", include_str!("../../migrations/sqlite/0005_turn_timers.sql")),
     (6, "state_hash", include_str!("../../migrations/sqlite/0006_state_hash.sql")),
     (7, "leases", include_str!("../../migrations/sqlite/0007_leases.sql")),
+    (8, "chat", include_str!("../../migrations/sqlite/0008_chat.sql")),
 ];
 const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
     (1, "matches", include_str!("../../migrations/postgres/0001_matches.sql")),
@@ -414,6 +417,7 @@ const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
     (7, "leases", include_str!("../../migrations/postgres/0007_leases.sql")),
     (8, "actions_unreferenced", include_str!("../../migrations/postgres/0008_actions_unreferenced.sql")),
     (9, "snapshots_text", include_str!("../../migrations/postgres/0009_snapshots_text.sql")),
+    (10, "chat", include_str!("../../migrations/postgres/0010_chat.sql")),
 ];
 
 /// How long start-up waits for the first Postgres connection. The pool

@@ -166,3 +166,122 @@ async fn a_party_of_three_plays_a_location_over_sockets_and_resumes_after_a_rest
     }
     server.stop().await;
 }
+
+/// The next frame of `c` that answers request `id` (an ack, an error, or
+/// a chat line echoing it), or of type `ty`.
+async fn answer(c: &mut Client, id: u64, ty: &str) -> Value {
+    loop {
+        let m = c.recv().await;
+        if m["id"] == id || m["type"] == ty {
+            return m;
+        }
+    }
+}
+
+/// Table talk: a party decision proposed by one seat is taken only when
+/// every seat at the table agreed, any seat may object, and what is not a
+/// party decision is refused; seats chat with the party and spectators
+/// with the spectators, lines kept with the match for newcomers, plain
+/// text only and not too fast.
+#[tokio::test]
+async fn a_party_proposes_agrees_objects_and_chats() {
+    let dir = temp_dir("divinity-talk");
+    let server = Server::start(config(&dir)).await;
+    let created = server.create("divinity", json!({"party": ["ifan", "sebille", "lohse"]})).await;
+    let code = created["join_code"].as_str().unwrap();
+    let tokens =
+        [created["token"].clone(), server.join(code).await["token"].clone(), server.join(code).await["token"].clone()];
+    let match_id = created["match_id"].as_str().unwrap().to_owned();
+    let mut seats = Vec::new();
+    for t in &tokens {
+        let mut c = server.ws().await;
+        c.hello(t, None).await;
+        seats.push(c);
+    }
+    let explore = json!({"type": "choose_round", "explore": true});
+    let rest = json!({"type": "choose_round", "explore": false});
+
+    // Not a party decision, and not legal now: refused with their codes.
+    seats[0].send(json!({"type": "propose", "id": 1, "action": {"type": "end_turn"}})).await;
+    assert_eq!(answer(&mut seats[0], 1, "-").await["code"], "not_a_party_decision");
+    seats[1].send(json!({"type": "agree", "id": 2})).await;
+    assert_eq!(answer(&mut seats[1], 2, "-").await["code"], "no_proposal");
+
+    // Seat 0 proposes Explore: everyone hears who agreed and who may object.
+    seats[0].send(json!({"type": "propose", "id": 3, "action": explore})).await;
+    for c in seats.iter_mut() {
+        let p = c.recv_type("proposal").await;
+        assert_eq!(
+            (p["by"].as_u64(), p["agreed"].clone(), p["waiting"].clone()),
+            (Some(0), json!([0]), json!([1, 2])),
+            "{p}"
+        );
+        assert_eq!(p["words"]["text"], "Explore this round");
+    }
+    // Seat 2 objects: withdrawn for all, nothing taken.
+    seats[2].send(json!({"type": "object", "id": 4})).await;
+    for c in seats.iter_mut() {
+        assert_eq!(c.recv_type("proposal").await["withdrawn"], 2);
+    }
+    // Seat 1 proposes Rest; seat 0 agrees; seat 2's agreement takes it.
+    seats[1].send(json!({"type": "propose", "id": 5, "action": rest})).await;
+    seats[0].send(json!({"type": "agree", "id": 6})).await;
+    let p = loop {
+        let p = seats[2].recv_type("proposal").await;
+        if p["agreed"].as_array().unwrap().len() == 2 {
+            break p;
+        }
+    };
+    assert_eq!(p["waiting"], json!([2]));
+    seats[2].send(json!({"type": "agree", "id": 7})).await;
+    let ack = answer(&mut seats[2], 7, "-").await;
+    assert_eq!((ack["type"].as_str(), ack["seq"].as_u64()), (Some("ack"), Some(1)), "{ack}");
+    let u = seats[0].recv_type("update").await;
+    assert_eq!(u["view"]["round_kind"], "rest", "the party rests, as agreed");
+
+    // Chat: the party's lines reach the seats, not the spectators.
+    let mut spectator = server.ws().await;
+    spectator.send(json!({"type": "watch", "match_id": match_id})).await;
+    spectator.recv_type("welcome").await;
+    seats[0].send(json!({"type": "chat", "id": 8, "text": "I'll heal <b>you</b> next turn"})).await;
+    let mine = answer(&mut seats[0], 8, "-").await;
+    assert_eq!(
+        (mine["type"].as_str(), mine["channel"].as_str(), mine["seat"].as_u64()),
+        (Some("chat"), Some("party"), Some(0))
+    );
+    let theirs = seats[1].recv_type("chat").await;
+    assert_eq!(theirs["text"], "I'll heal <b>you</b> next turn");
+    assert!(theirs["id"].is_null(), "only the sender's copy answers its id");
+    spectator.send(json!({"type": "chat", "id": 1, "text": "go left!"})).await;
+    let echo = answer(&mut spectator, 1, "-").await;
+    assert_eq!((echo["channel"].as_str(), echo["seat"].clone()), (Some("spectators"), Value::Null));
+    // Refused: not text, too long, too fast.
+    seats[1].send(json!({"type": "chat", "id": 9, "text": "two\nlines"})).await;
+    assert_eq!(answer(&mut seats[1], 9, "-").await["code"], "bad_chat");
+    seats[1].send(json!({"type": "chat", "id": 10, "text": "x".repeat(301)})).await;
+    assert_eq!(answer(&mut seats[1], 10, "-").await["code"], "bad_chat");
+    let mut codes = Vec::new();
+    for i in 0..6 {
+        seats[2].send(json!({"type": "chat", "id": 20 + i, "text": format!("line {i}")})).await;
+        let a = answer(&mut seats[2], 20 + i, "-").await;
+        codes.push(a["code"].as_str().unwrap_or("said").to_owned());
+    }
+    assert_eq!(codes, ["said", "said", "said", "said", "said", "chat_too_fast"]);
+
+    // Kept with the match: after a restart a newcomer reads its channel's lines.
+    server.stop().await;
+    let server = Server::start(config(&dir)).await;
+    let mut back = server.ws().await;
+    back.hello(&tokens[1], None).await;
+    let mut lines = Vec::new();
+    while lines.len() < 6 {
+        lines.push(back.recv_type("chat").await["text"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(lines[0], "I'll heal <b>you</b> next turn");
+    assert!(!lines.contains(&"go left!".to_owned()), "the spectators' line stays theirs");
+    let mut late = server.ws().await;
+    late.send(json!({"type": "watch", "match_id": match_id})).await;
+    late.recv_type("welcome").await;
+    assert_eq!(late.recv_type("chat").await["text"], "go left!");
+    server.stop().await;
+}

@@ -424,6 +424,28 @@ impl Ruleset for Divinity {
 
     const WORDS: bool = true;
 
+    /// The decisions the book has the party take together (DIVINITY.md,
+    /// "Party decisions"), while the party has no leader and more than one
+    /// player.
+    fn party_decision(state: &DivinityState, action: &A) -> bool {
+        let together = matches!(
+            action,
+            A::ChooseRound { .. }
+                | A::Resolve { .. }
+                | A::Hold { .. }
+                | A::BreakTie { .. }
+                | A::ChooseRoute { .. }
+                | A::OrderTurnStart { .. }
+                | A::Command { .. }
+                | A::PlaceItem { .. }
+                | A::VisitMerchant { .. }
+                | A::Restock { .. }
+                | A::Buy { .. }
+                | A::FinishInterlude
+        ) || (matches!(action, A::ReduceDice { .. }) && state.reduction().is_some());
+        together && state.options.leader.is_none() && state.origins.len() > 1 && !state.options.solo
+    }
+
     fn action_words(state: &DivinityState, seat: Seat, actions: &[A]) -> Vec<serde_json::Value> {
         let view = Divinity::view(state, Viewer::Spectator);
         let names = super::words::Names::new(Some(&view));
