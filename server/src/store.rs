@@ -379,6 +379,8 @@ pub struct MatchRecord {
     /// The game's summary of where the match stands after the latest
     /// action (`Ruleset::standing`); `None` before the first.
     pub standing: Option<Value>,
+    /// The seats taken: by a match's own tokens, or for a match of a
+    /// campaign by the campaign's (its players hold those).
     pub seats_taken: Vec<u8>,
     /// As [`NewMatch::turn_timer_ms`].
     pub turn_timer_ms: Option<u64>,
@@ -890,7 +892,8 @@ impl Store {
                 "SELECT m.id::text AS id, m.game, m.options::text AS options, m.seed, m.rules_version, m.status, \
              m.join_code, m.live, m.private, m.seats, m.seq, m.outcome::text AS outcome, m.campaign_id::text AS campaign_id, \
              m.ordinal, m.standing::text AS standing, m.turn_timer_ms, \
-             (SELECT string_agg(s.seat::text, ',') FROM seats s WHERE s.match_id = m.id) AS taken \
+             COALESCE((SELECT string_agg(s.seat::text, ',') FROM seats s WHERE s.match_id = m.id), \
+                      (SELECT string_agg(cs.seat::text, ',') FROM campaign_seats cs WHERE cs.campaign_id = m.campaign_id)) AS taken \
              FROM matches m {where_} LIMIT {limit}"
             ))
             .into_owned();

@@ -219,6 +219,10 @@ async fn a_duel_campaign_starts_at_once_and_any_seat_starts_the_next_game() {
     assert_eq!(a.hello(&host["token"], None).await["match_id"], first.as_str());
     assert_eq!(b.hello(&joined["token"], None).await["seat"], 1);
     // (What a game carries into the next is the engine's: its own tests.)
+    // The match's summary counts the campaign's seats: its players hold
+    // the campaign's tokens, not the match's.
+    let (_, summary) = server.http("GET", &format!("/api/matches/{first}"), None).await;
+    assert_eq!(summary["seats_taken"], json!([0, 1]), "{summary}");
     let answer = b.act(1, json!({"type": "resign"})).await;
     assert_eq!(answer["type"], "ack", "{answer}");
     a.recv_type("update").await;

@@ -38,6 +38,9 @@ impl ArmorView {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnemyView {
     pub id: u32,
+    /// Its printed name (the minion's or Boss' card), without the letter.
+    #[serde(default)]
+    pub name: String,
     pub letter: Option<char>,
     pub kind: EnemyKind,
     pub hp: u32,
@@ -168,6 +171,12 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
             .iter()
             .map(|e| EnemyView {
                 id: e.id,
+                name: match &e.kind {
+                    EnemyKind::Minion { card, .. } => {
+                        cat.minions.get(card).map_or_else(String::new, |m| m.name.clone())
+                    }
+                    EnemyKind::Boss { boss } => cat.bosses.get(boss).map_or_else(String::new, |b| b.name.clone()),
+                },
                 letter: e.letter,
                 kind: e.kind.clone(),
                 hp: e.hp,

@@ -68,6 +68,10 @@ pub struct Front {
     /// Once the location is over: why, and what comes next.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<String>,
+    /// The printed name of the location the party sets out for, once it
+    /// found the way (the interlude, an exit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
 }
 
 /// Names for ids: the catalogue the engine ships, and a view for what only
@@ -832,16 +836,19 @@ fn effect(n: Names<'_>, e: &CardEffect) -> String {
 /// once over.
 pub fn front(cat: &Catalogue, view: &DivinityView) -> Front {
     let Some(loc) = cat.locations.get(&view.location) else {
-        return Front { name: plain(&view.location), intro: String::new(), goal: String::new(), outcome: None };
+        return Front { name: plain(&view.location), ..Front::default() };
     };
     let n = Names::new(Some(view));
-    let outcome = match &view.phase {
-        Phase::Finished { result: Finish::Exit { to, level_up } } => Some(format!(
-            "The party found the way out of {} and sets out for {}{}. The next location starts from here.",
-            loc.name,
-            n.location_name(to),
-            if *level_up { ", a level higher" } else { "" }
-        )),
+    let (outcome, next) = match &view.phase {
+        Phase::Finished { result: Finish::Exit { to, level_up } } => (
+            Some(format!(
+                "The party found the way out of {} and sets out for {}{}. The next location starts from here.",
+                loc.name,
+                n.location_name(to),
+                if *level_up { ", a level higher" } else { "" }
+            )),
+            Some(n.location_name(to)),
+        ),
         Phase::Finished { result: Finish::Restart } => {
             let why = if view.origins.iter().all(|o| o.downed) {
                 "every Origin was downed"
@@ -850,15 +857,24 @@ pub fn front(cat: &Catalogue, view: &DivinityView) -> Front {
             } else {
                 "the location forced a restart"
             };
+            (
+                Some(format!(
+                    "The party failed: {why}. By the book (Restarting a Location) {} starts again; the party keeps its items and discoveries but loses its gold.",
+                    loc.name
+                )),
+                None,
+            )
+        }
+        Phase::Interlude(i) => (
             Some(format!(
-                "The party failed: {why}. By the book (Restarting a Location) {} starts again; the party keeps its items and discoveries but loses its gold.",
-                loc.name
-            ))
-        }
-        Phase::Interlude(_) => {
-            Some(format!("The party found the way out of {}. Level up and visit the Merchant, then set out.", loc.name))
-        }
-        _ => None,
+                "The party found the way out of {}. {}then set out for {}.",
+                loc.name,
+                if i.level_up { "Level up and visit the Merchant, " } else { "Visit the Merchant, " },
+                n.location_name(&i.to)
+            )),
+            Some(n.location_name(&i.to)),
+        ),
+        _ => (None, None),
     };
-    Front { name: loc.name.clone(), intro: printed(&loc.intro), goal: printed(&loc.goal), outcome }
+    Front { name: loc.name.clone(), intro: printed(&loc.intro), goal: printed(&loc.goal), outcome, next }
 }
