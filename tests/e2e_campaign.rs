@@ -152,6 +152,21 @@ fn secrets(s: &DivinityState) -> Vec<String> {
             out.push(serde_json::to_string(&e.tactics).unwrap());
         }
     }
+    // The back of a challenge card no automatic success flipped (L1198):
+    // no row of it, in words, and no `challenge_rows` at all.
+    if let Some(ch) = s.challenge.as_ref().filter(|c| c.flipped.is_none()) {
+        out.push("\"challenge_rows\"".into());
+        let view = Divinity::view(s, athlas_engine::Viewer::Spectator);
+        let names = athlas_engine::divinity::words::Names::new(Some(&view));
+        let rows =
+            location.card(&ch.card).and_then(|c| c.challenge.as_ref()).map(|c| c.results.clone()).unwrap_or_default();
+        for r in rows {
+            let text = athlas_engine::divinity::words::effects(names, &r.effects);
+            if text.len() >= 20 {
+                out.push(text);
+            }
+        }
+    }
     out
 }
 
