@@ -265,6 +265,54 @@ mod tests {
     use super::*;
     use crate::tui::board::tests::small_view;
 
+    /// The duel's describer over everything random duels list: every
+    /// legal action of every seat in words, never protocol data (braces,
+    /// quotes, null/true/false, snake_case ids), and the kinds the legal
+    /// lists produce all met (the match above is exhaustive, so a kind
+    /// added to the engine has no label until one is written).
+    #[test]
+    fn every_listed_duel_action_reads_as_words() {
+        use athlas_engine::duel::{bot::RandomBot, Duel, DuelOptions};
+        use athlas_engine::{Ruleset, Status, Viewer};
+        let cat = Catalogue::standard();
+        let mut kinds = std::collections::BTreeSet::new();
+        let bad = |t: &str| {
+            ["{", "}", "\"", "null", "true", "false"].iter().any(|b| t.contains(b))
+                || t.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w.contains('_'))
+        };
+        for seed in 0..12u64 {
+            let mut s = Duel::start(&DuelOptions::default(), seed).unwrap();
+            let mut bot = RandomBot::new(seed);
+            for _ in 0..600 {
+                let Status::Waiting { .. } = Duel::status(&s) else { break };
+                for seat in 0..2 {
+                    let v = Duel::view(&s, Viewer::Seat(seat));
+                    for a in &v.legal {
+                        let l = label(cat, &v, a);
+                        assert!(!bad(&l), "{a:?} reads {l:?}");
+                        kinds.insert(serde_json::to_value(a).unwrap()["type"].as_str().unwrap().to_owned());
+                    }
+                }
+                let Some(seat) = bot.seat_to_act(&s) else { break };
+                let Some(a) = bot.pick(&s, cat, seat) else { break };
+                let _ = Duel::apply(&mut s, seat, a);
+            }
+        }
+        for k in [
+            "summon",
+            "activate",
+            "move",
+            "use_power",
+            "end_activation",
+            "end_activations",
+            "end_turn",
+            "pass",
+            "cast_di",
+        ] {
+            assert!(kinds.contains(k), "random duels never listed {k}: {kinds:?}");
+        }
+    }
+
     #[test]
     fn actions_read_as_words() {
         let cat = Catalogue::standard();

@@ -322,7 +322,8 @@ impl App {
                 self.reveals.sort_by_key(|r| r.seat);
             }
             ServerMsg::Seed { seed } => self.seed = Some(seed),
-            ServerMsg::Pong => {}
+            // Table talk is a campaign party's (Divinity); the duel has none.
+            ServerMsg::Pong | ServerMsg::Proposal { .. } | ServerMsg::Chat { .. } => {}
         }
     }
 

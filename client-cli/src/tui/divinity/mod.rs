@@ -282,6 +282,28 @@ impl Play {
                 self.push_log(format!("✗ {code}: {message}"));
                 self.notice = Some(format!("✗ {code}: {message}"));
             }
+            // The table's talk in the log: what the party proposes and says.
+            ServerMsg::Proposal { by, words, withdrawn, agreed, waiting, .. } => {
+                let names = self.names();
+                let what = words.as_ref().and_then(|w| w["text"].as_str()).unwrap_or("a decision").to_owned();
+                let line = match withdrawn {
+                    Some(s) => format!("✗ {} objects: {what} is off", names.origin_of_seat(s)),
+                    None => {
+                        let left: Vec<String> = waiting.iter().map(|s| names.origin_of_seat(*s)).collect();
+                        format!(
+                            "? {} proposes: {what} ({} agreed; waiting for {})",
+                            names.origin_of_seat(by),
+                            agreed.len(),
+                            if left.is_empty() { "nobody".into() } else { left.join(", ") }
+                        )
+                    }
+                };
+                self.push_log(line);
+            }
+            ServerMsg::Chat { seat, text, .. } => {
+                let who = seat.map_or_else(|| "a spectator".to_owned(), |s| self.names().origin_of_seat(s));
+                self.push_log(format!("💬 {who}: {text}"));
+            }
             ServerMsg::Seed { .. } | ServerMsg::Pong | ServerMsg::Commitment { .. } | ServerMsg::Reveal { .. } => {}
         }
     }

@@ -335,3 +335,20 @@ fn a_party_of_four_in_combat_still_shows_every_figure_at_80x24() {
         assert!(shows(&rows, &format!("☠{} HP{}", p.names().enemy_name(e), e.hp)), "{rows:#?}");
     }
 }
+
+/// The table's talk reaches the log in words: a proposal with who agreed
+/// and who is still awaited, an objection, and a chat line by its
+/// speaker's Origin.
+#[test]
+fn proposals_and_chat_are_told_in_the_log() {
+    let g = Game::new(&["ifan", "sebille"], 7);
+    let mut app = app();
+    app.on_frame(&g.welcome(1));
+    app.on_frame(r#"{"type":"proposal","by":0,"seat":0,"action":{"type":"choose_round","explore":true},"words":{"text":"Explore this round","group":"party"},"agreed":[0],"waiting":[1],"seq":0}"#);
+    app.on_frame(r#"{"type":"proposal","by":0,"seat":0,"action":{"type":"choose_round","explore":true},"agreed":[0],"waiting":[1],"withdrawn":1,"seq":0}"#);
+    app.on_frame(r#"{"type":"chat","n":1,"channel":"party","seat":1,"text":"rest first, I'm hurt","at":0}"#);
+    let log: Vec<&String> = play(&app).log.iter().rev().take(3).collect();
+    assert_eq!(log[2], "? Ifan proposes: Explore this round (1 agreed; waiting for Sebille)");
+    assert_eq!(log[1], "✗ Sebille objects: a decision is off");
+    assert_eq!(log[0], "💬 Sebille: rest first, I'm hurt");
+}
