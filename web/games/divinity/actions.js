@@ -109,15 +109,25 @@ export const aimed = (e) => AIMED.has(e.action.type) && targetOf(e.action) != nu
 
 const MANAGE = new Set(["equip", "store", "give", "take", "discard", "attach_rune"]);
 
+/// What a proposal standing for this action makes of its button: "Agree:
+/// …" for a player who has not agreed (pressing it agrees), "You agreed:
+/// …" for one who has (pressing it does nothing).
+export const PROPOSED = { agree: "Agree: ", agreed: "You agreed: " };
+
 function button(e, st, label = e.text) {
-  const cls = [e.warn ? "warn-action" : "", st.match?.has(e.key) ? "match" : ""].filter(Boolean).join(" ");
+  const pr = st.proposed?.(e) ?? null;
+  const prefix = pr ? PROPOSED[pr] : "";
+  const full = prefix + e.text;
+  const shown = prefix + label;
+  const cls = [e.warn ? "warn-action" : "", st.match?.has(e.key) ? "match" : "", pr ? `proposed ${pr}` : ""].filter(Boolean).join(" ");
   return h("button", {
     "data-test": "action", "data-seat": e.seat, "data-type": e.action.type, "data-action": e.json,
     "data-focus": `act:${e.key}`, "data-focus-group": "actions", class: cls || undefined,
-    title: e.warn ? `${e.text}: ${e.warn}` : label !== e.text ? e.text : undefined,
-    "aria-label": label !== e.text ? e.text : undefined,
+    title: e.warn ? `${full}: ${e.warn}` : shown !== full ? full : undefined,
+    "aria-label": shown !== full ? full : undefined,
+    "aria-disabled": pr === "agreed" ? "true" : undefined,
     onclick: () => st.onAct(e),
-  }, label, e.warn ? h("span", { class: "warn-mark", "aria-hidden": "true" }, " ⚠") : null);
+  }, shown, e.warn ? h("span", { class: "warn-mark", "aria-hidden": "true" }, " ⚠") : null);
 }
 
 /// Under its card's name an action's words need not repeat it: "Ricochet
@@ -161,7 +171,9 @@ function byCard(list) {
 }
 
 /// The panel. `st`: {picked, match (Set of keys to mark), onAct(entry),
-/// onPick(key|null)}; `skip`: action types drawn elsewhere (the interlude).
+/// onPick(key|null), proposed(entry) (`agree`, `agreed` or null: what a
+/// standing proposal makes of its button), together (party decisions are
+/// proposed)}; `skip`: action types drawn elsewhere (the interlude).
 export function actionsPanel(view, you, entries, st, skip = new Set()) {
   const shown = entries.filter((e) => !skip.has(e.action.type));
   const seats = [...new Set(shown.map((e) => e.seat))].sort((a, b) => (a === you ? -1 : b === you ? 1 : a - b));
@@ -198,6 +210,7 @@ export function actionsPanel(view, you, entries, st, skip = new Set()) {
       }
       sec.push(h("div", { class: "group", "data-test": "action-group", "data-group": g, "data-key": `group:${seat}:${g}` },
         h("h4", {}, g === "turn" ? (seat === you ? "Your turn" : `${seatName(view, seat)}'s turn`) : title),
+        g === "party" && st.together ? h("p", { class: "hint", "data-test": "party-hint" }, "The party decides this together: pressing an option proposes it to the others, and it is done once every player agrees.") : null,
         h("div", { class: "buttons" }, list.map((e) => button(e, st)))));
     }
     parts.push(h("div", { class: "seat-actions", "data-test": "seat-actions", "data-seat": seat, "data-key": `seat-actions:${seat}` }, sec));

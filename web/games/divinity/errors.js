@@ -14,6 +14,12 @@ const WORDS = {
   cannot_hand: "That seat cannot be handed now.",
   not_ready_for_next: "The party cannot set out yet.",
   match_full: "Every seat of this party is taken.",
+  bad_chat: "That line cannot be sent: a chat line is plain text on one line, at most 300 characters.",
+  chat_too_fast: "Too fast: after five lines, one line every 2 seconds. Wait a moment and send it again.",
+  no_proposal: "There is no proposal any more: it was taken, called off, or the table moved on.",
+  not_legal: "The party cannot take that now.",
+  not_a_party_decision: "The party does not decide that together here: press it again to do it.",
+  not_seated: "Spectators cannot take part in the party's decisions.",
 };
 
 export function sayError(code, message) {

@@ -12,7 +12,7 @@ import { showError, setConn } from "../../ui.js";
 import { seatOf } from "../../seats.js";
 import { loadCatalogue } from "./catalogue.js";
 import { seatName, locationName, spaceName, spaceIndex, enemyById, enemyName, cardName, PHASES, ROUND_KINDS } from "./names.js";
-import { entriesOf, targetOf, targetKey, cardOf, aimed, actionsPanel, confirmBox, joinNames } from "./actions.js";
+import { entriesOf, targetOf, targetKey, cardOf, aimed, actionsPanel, confirmBox, joinNames, PROPOSED } from "./actions.js";
 import { locationMap, mapLegend, figuresBySpace } from "./map.js";
 import { Log } from "./log.js";
 import { interludePane, INTERLUDE } from "./interlude.js";
@@ -21,10 +21,17 @@ import { situation, cardsInPlay } from "./situation.js";
 import { followCampaign, askNext, mustRestart, leaderOf } from "./campaign.js";
 import { sayError } from "./errors.js";
 import { envChip } from "./chips.js";
+import { Chat, proposalBox, withdrawnBox, canonJson } from "./talk.js";
+
+/// The reader's choice to let enemy rolls stand without being asked.
+const AUTO_LET_STAND = "athlas.divinity.auto-let-stand";
+const readAutoLetStand = () => { try { return localStorage.getItem(AUTO_LET_STAND) === "1"; } catch { return false; } };
 
 /// Seconds the outcome of an exit stays on screen before the page asks
 /// for the next location by itself.
 const MOVE_ON_S = 8;
+/// How long "Sebille objected" stays on screen (ms).
+const WITHDRAWN_MS = 6000;
 
 export function divinityPage(app, matchId, spectator, go) {
   const mine = spectator ? null : seatOf(matchId);
@@ -42,8 +49,21 @@ export function divinityPage(app, matchId, spectator, go) {
   let moveAt = null; // when the page asks for the next location
   let ticker = null;
   let closed = false;
+  // The table's talk: the standing proposal (as the last `proposal` frame
+  // said, while its seq is the page's), the last objection for a moment,
+  // the proposals sent (by id, to send as an act if the server says the
+  // party does not decide it together), the chat.
+  let proposal = null;
+  let withdrawn = null; // {by, text, until}
+  let solo = false; // the server said: no party decisions here (a leader, one player)
+  const proposing = new Map();
+  const chat = new Chat(matchId);
+  let autoLetStand = readAutoLetStand();
+  let autoDone = null; // the seq whose enemy roll the page let stand
+  let seq = -1;
 
-  const act = (e) => {
+  /// Send an action now (the plain `act`).
+  const actNow = (e) => {
     ui.confirm = null;
     if (e.seat != null && e.seat !== you) {
       const id = conn.nextId++;
@@ -52,6 +72,29 @@ export function divinityPage(app, matchId, spectator, go) {
     } else {
       conn.act(e.action);
     }
+  };
+  /// The proposal standing now, if any.
+  const standing = () => (proposal && proposal.seq === seq ? proposal : null);
+  /// Whether this entry's action is the one proposed now.
+  const isProposed = (e) => { const p = standing(); return !!p && canonJson(p.action) === canonJson(e.action); };
+  /// A party decision is proposed (not taken alone) while the party has
+  /// no leader and more than one player; the server says when not.
+  const together = (e) => e.group === "party" && !solo && you != null && (view?.origins?.length ?? 0) > 1
+    && !(e.action.type === "reduce_dice" && view?.roll_reduction);
+  /// What a standing proposal makes of this entry's button.
+  const proposedState = (e) => (you != null && isProposed(e) ? ((standing().agreed ?? []).includes(you) ? "agreed" : "agree") : null);
+  const act = (e) => {
+    ui.confirm = null;
+    if (!together(e)) { actNow(e); return; }
+    if (isProposed(e)) {
+      // The button of the proposed action agrees to it.
+      if (!(standing().agreed ?? []).includes(you)) frame({ type: "agree" });
+      return;
+    }
+    const msg = { type: "propose", action: e.action };
+    if (e.seat != null && e.seat !== you) msg.seat = e.seat;
+    const id = frame(msg);
+    if (id != null) proposing.set(id, e);
   };
   /// An action: at once, or after the question when the server warns.
   const send = (e) => {
@@ -65,8 +108,9 @@ export function divinityPage(app, matchId, spectator, go) {
   };
   const frame = (msg) => {
     const id = conn.nextId++;
-    if (conn.ws?.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify({ ...msg, id }));
-    else showError("not_connected", "Not connected: wait for the connection to come back.");
+    if (conn.ws?.readyState === WebSocket.OPEN) { conn.ws.send(JSON.stringify({ ...msg, id })); return id; }
+    showError("not_connected", "Not connected: wait for the connection to come back.");
+    return null;
   };
 
   const pickedEntries = () => (ui.picked ? entries.filter((e) => `${e.seat}|${cardOf(e.action)}` === ui.picked && aimed(e)) : []);
@@ -146,10 +190,14 @@ export function divinityPage(app, matchId, spectator, go) {
     return h("div", { class: "chooser", "data-test": "map-choices", "data-kind": kind, "data-id": id },
       h("h4", {}, title, h("button", { class: "small close", "data-test": "close-choices", "aria-label": "close", onclick: () => { ui.focus = null; draw(); } }, "Close")),
       about,
-      list.length ? [h("p", {}, "You can:"), h("div", { class: "buttons" }, list.map((e) => h("button", {
-        "data-test": "choice", "data-seat": e.seat, "data-type": e.action.type, "data-action": e.json,
-        "data-focus": `choice:${e.key}`, title: e.warn ?? undefined, onclick: () => send(e),
-      }, e.seat !== you ? `${seatName(view, e.seat)}: ` : "", e.text, e.warn ? " ⚠" : "")))]
+      list.length ? [h("p", {}, "You can:"), h("div", { class: "buttons" }, list.map((e) => {
+        const pr = proposedState(e);
+        return h("button", {
+          "data-test": "choice", "data-seat": e.seat, "data-type": e.action.type, "data-action": e.json,
+          "data-focus": `choice:${e.key}`, title: e.warn ?? undefined, onclick: () => send(e),
+          class: pr ? `proposed ${pr}` : undefined, "aria-disabled": pr === "agreed" ? "true" : undefined,
+        }, e.seat !== you ? `${seatName(view, e.seat)}: ` : "", pr ? PROPOSED[pr] : "", e.text, e.warn ? " ⚠" : "");
+      }))]
         : you != null ? h("p", { class: "hint" }, "Nothing you can do here now.") : null);
   };
 
@@ -258,7 +306,8 @@ export function divinityPage(app, matchId, spectator, go) {
     const playable = entries.filter((e) => !(interlude && INTERLUDE.has(e.action.type)));
     const match = new Set(ui.focus ? playable.filter((e) => targetKey(targetOf(e.action)) === ui.focus).map((e) => e.key) : []);
     const panel = actionsPanel(view, you, entries, {
-      picked: ui.picked, match, onAct: send,
+      picked: ui.picked, match, onAct: send, proposed: proposedState,
+      together: you != null && !solo && (view.origins?.length ?? 0) > 1,
       onPick: (key) => {
         ui.picked = key;
         ui.focus = null;
@@ -281,8 +330,18 @@ export function divinityPage(app, matchId, spectator, go) {
         you != null && view.origins?.[you] ? originSheet(view, you, you) : null,
         others.length ? h("div", { class: "card" }, h("h3", {}, you == null ? "The party's sheets" : "Your friends' sheets"), others.map((seat) => originSheet(view, seat, you))) : null),
       h("div", { class: "slot-cards", "data-key": "cards" }, cardsInPlay(view)));
+    const p = standing();
+    if (withdrawn && withdrawn.until <= Date.now()) withdrawn = null;
     const side = h("aside", { class: "loc-side", "data-key": "side" },
-      h("div", { class: "slot-actions", "data-key": "actions" }, ui.confirm ? confirmBox(ui.confirm, () => { if (ui.confirm) act(ui.confirm); draw(); }, () => { ui.confirm = null; draw(); }) : null, ph === "finished" ? null : panel),
+      h("div", { class: "slot-proposal", "data-key": "proposal" },
+        p ? proposalBox(view, you, p, { onAgree: () => frame({ type: "agree" }), onObject: () => frame({ type: "object" }) })
+          : withdrawn ? withdrawnBox(view, you, withdrawn) : null),
+      h("div", { class: "slot-actions", "data-key": "actions" }, ui.confirm ? confirmBox(ui.confirm, () => { if (ui.confirm) act(ui.confirm); draw(); }, () => { ui.confirm = null; draw(); }) : null, ph === "finished" ? null : panel,
+        you != null && ph !== "finished" && ph !== "interlude" ? h("p", { class: "auto-let-stand hint", "data-key": "auto-let-stand" }, h("label", {},
+          h("input", { type: "checkbox", "data-test": "auto-let-stand", "data-focus": "auto-let-stand", checked: autoLetStand ? true : undefined, onchange: (ev) => setAutoLetStand(ev.target.checked) }),
+          " Let enemy rolls stand without asking me"),
+          h("span", { class: "why" }, " (no reroll with Source then; the roll counts as it fell)")) : null),
+      h("div", { class: "slot-chat", "data-key": "chat" }, chat.render(view, you, { onSend: sendChat, onMute: (on) => { chat.mute(on); draw(); } })),
       h("div", { class: "slot-seats", "data-key": "seats" }, ph === "finished" ? null : seatsBox()),
       h("div", { class: "slot-log", "data-key": "log" }, log.render()));
     const [head, frontCard] = front();
@@ -295,6 +354,16 @@ export function divinityPage(app, matchId, spectator, go) {
     if (key && !root.contains(document.activeElement)) {
       const el = root.querySelector(`[data-focus="${CSS.escape(key)}"]`) ?? (group ? root.querySelector(`[data-focus-group="${CSS.escape(group)}"]`) : null);
       el?.focus({ preventScroll: true });
+    }
+    // A new chat line comes into view (unless the reader scrolled up).
+    const lines = root.querySelector(".chat-lines");
+    if (lines && chat.lines.size !== chat.seen) {
+      if (chat.atBottom !== false) lines.scrollTop = lines.scrollHeight;
+      chat.seen = chat.lines.size;
+    }
+    if (lines && !lines._watched) {
+      lines._watched = true;
+      lines.addEventListener("scroll", () => { chat.atBottom = lines.scrollTop + lines.clientHeight >= lines.scrollHeight - 8; });
     }
     // The map is drawn at the width it is shown.
     const box = root.querySelector(".map-box");
@@ -322,6 +391,32 @@ export function divinityPage(app, matchId, spectator, go) {
     });
   };
 
+  /// A chat line: kept in the input until the server says it was heard.
+  const sendChat = (text) => {
+    chat.error = null;
+    const id = frame({ type: "chat", text });
+    if (id != null) chat.sending = { id, text };
+    draw();
+  };
+
+  const setAutoLetStand = (on) => {
+    autoLetStand = on;
+    try { if (on) localStorage.setItem(AUTO_LET_STAND, "1"); else localStorage.removeItem(AUTO_LET_STAND); } catch { /* this page only */ }
+    draw();
+    letStand();
+  };
+
+  /// With the reader's leave: an enemy roll this seat is only asked to
+  /// reroll or let stand is let stand, once per frame.
+  const letStand = () => {
+    if (!autoLetStand || you == null || !view?.enemy_roll || autoDone === seq) return;
+    const mine = entries.filter((e) => e.seat === you);
+    const accept = mine.find((e) => e.action.type === "accept" && e.group === "dice");
+    if (!accept || !mine.every((e) => e.group === "dice")) return;
+    autoDone = seq;
+    actNow(accept);
+  };
+
   const conn = new Connection({
     token: mine?.token,
     matchId,
@@ -331,6 +426,8 @@ export function divinityPage(app, matchId, spectator, go) {
         if (f.type === "welcome") {
           you = f.seat ?? null;
           campaignId = f.campaign_id ?? campaignId;
+          // A proposal still standing comes again after the welcome.
+          proposal = null;
           log.welcome(f.log);
         } else {
           log.update(f);
@@ -340,8 +437,50 @@ export function divinityPage(app, matchId, spectator, go) {
         timerAt = f.timer_ms != null ? Date.now() + f.timer_ms : null;
         entries = entriesOf((f.legal ?? []).filter((l) => l.actions?.length));
         root.dataset.seq = String(f.seq);
+        seq = f.seq;
+        // Any update ends a proposal (one made at this seq may come after).
+        if (proposal && proposal.seq < seq) proposal = null;
         draw();
+        letStand();
+      } else if (f.type === "proposal") {
+        if (f.withdrawn != null) {
+          proposal = null;
+          withdrawn = { by: f.withdrawn, text: f.words?.text || "the proposal", until: Date.now() + WITHDRAWN_MS };
+          setTimeout(draw, WITHDRAWN_MS + 50);
+        } else if (typeof f.seq === "number" && f.seq >= seq) {
+          proposal = f;
+          withdrawn = null;
+        }
+        draw();
+      } else if (f.type === "chat") {
+        if (chat.add(f) || chat.sending?.done) {
+          if (chat.sending?.done) {
+            const input = root.querySelector("[data-test=chat-input]");
+            if (input && input.value.trim() === chat.sending.text) input.value = "";
+            chat.sending = null;
+            chat.error = null;
+          }
+          draw();
+        }
       } else if (f.type === "error") {
+        if (f.id != null && proposing.has(f.id)) {
+          const e = proposing.get(f.id);
+          proposing.delete(f.id);
+          if (f.code === "not_a_party_decision") {
+            // A leader decides, or a party of one: as an act, for the rest
+            // of the match (the action, if the table still offers it).
+            solo = true;
+            if (entries.some((x) => x.key === e.key)) actNow(e);
+            draw();
+            return;
+          }
+        }
+        if (f.id != null && chat.sending?.id === f.id) {
+          chat.error = { code: f.code, text: sayError(f.code, f.message) };
+          chat.sending = null;
+          draw();
+          return;
+        }
         showError(f.code, sayError(f.code, f.message));
       }
     },
