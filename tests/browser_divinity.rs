@@ -149,11 +149,24 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
         p.until_js("the page back at its seq", &js).await;
         p.tab_to("[data-test=action]", 80).await;
         p.press(Key::Enter).await;
+        // A party decision is proposed first (the party decides together):
+        // the others agree in the proposal's box, and it is taken.
         let js = format!(
             "return Number(document.querySelector('[data-test=match]').dataset.seq) > {before} ? 'acted' \
+             : document.querySelector('[data-test=proposal]') ? 'proposed' \
              : document.querySelector('[data-test=error]')?.dataset.code ?? null;"
         );
-        let answer = p.until_js("the keyboard's action answered", &js).await;
+        let mut answer = p.until_js("the keyboard's action answered", &js).await;
+        if answer == "proposed" {
+            for other in players.iter().filter(|o| o.name != p.name) {
+                other.click("[data-test=agree]").await;
+            }
+            let js = format!(
+                "return Number(document.querySelector('[data-test=match]').dataset.seq) > {before} ? 'acted' \
+                 : document.querySelector('[data-test=error]')?.dataset.code ?? null;"
+            );
+            answer = p.until_js("the proposal taken", &js).await;
+        }
         assert_eq!(answer, "acted", "{}: the action chosen by keyboard is taken", p.name);
         if p.exists("[data-test=action]").await {
             assert!(p.focused("[data-test=action]").await, "{}: the focus stays among the actions", p.name);
@@ -403,6 +416,163 @@ async fn the_party_takes_its_interludes_in_the_browser_merchant_and_level_ups() 
         pages[2].fits_a_phone(&scene, "divinity-interlude-phone").await;
         set_out(&pages[2], &addr, &campaign_id, &tokens[0]).await;
         for p in &pages {
+            let severe: Vec<String> = p.console().await.into_iter().filter(|l| l.contains("SEVERE")).collect();
+            assert!(severe.is_empty(), "{}: {severe:?}", p.name);
+        }
+    })
+    .await;
+}
+
+/// Mark the action button of `page` whose action is `choose_round` with
+/// `explore` (`data-pick`), and return its text.
+async fn mark_round(p: &Browser, explore: bool) -> String {
+    let js = r#"
+        document.querySelectorAll('[data-pick]').forEach((e) => e.removeAttribute('data-pick'));
+        const b = [...document.querySelectorAll('[data-test=action][data-type=choose_round]')]
+          .find((e) => JSON.parse(e.dataset.action).explore === arguments[0]);
+        if (!b) return null;
+        b.setAttribute('data-pick', 'round');
+        return b.textContent;"#;
+    let started = std::time::Instant::now();
+    loop {
+        let v = p.client().execute(js, vec![json!(explore)]).await.expect("find the round's button");
+        if let Some(t) = v.as_str() {
+            return t.to_owned();
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "{}: no button for explore={explore}", p.name);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A party of two decides its first round together: Ifan proposes, Sebille
+/// objects; Ifan proposes again, Sebille agrees by pressing the same
+/// option, and the round starts on both pages. Then they talk: a line with
+/// markup in it is shown as the text it is, and one reader mutes the chat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_party_of_two_proposes_objects_agrees_and_chats() {
+    let db = Db::sqlite("browser-divinity-talk");
+    let server = db.start();
+    let base = format!("http://{}", server.addr);
+    scenario("divinity-talk", &base, |scene| async move {
+        let alice = scene.browser("alice").await;
+        alice.wait("[data-test=lobby][data-ready=true]").await;
+        alice
+            .client()
+            .execute(
+                "const s = document.querySelector('[data-test=party-size]'); s.value = '2'; s.dispatchEvent(new Event('change'));",
+                vec![],
+            )
+            .await
+            .expect("a party of two");
+        alice.click("[data-test=create-campaign]").await;
+        alice.wait("[data-test=campaign]").await;
+        let link = alice.attr("[data-test=join-link]", "href").await.expect("a party link");
+        let bob = scene.browser("bob").await;
+        bob.goto(&link.split_once("/campaign-join/").map(|(_, c)| format!("/campaign-join/{c}")).unwrap()).await;
+        bob.wait("[data-test=campaign] [data-test=origins]").await;
+        alice.click("[data-test=origin][data-origin=ifan]").await;
+        bob.until_js("ifan taken", "return document.querySelector('[data-test=origin][data-origin=ifan]')?.disabled || null;")
+            .await;
+        bob.click("[data-test=origin][data-origin=sebille]").await;
+        let players = [&alice, &bob];
+        for p in players {
+            p.wait("[data-test=match][data-phase=choose_round] [data-test=action][data-type=choose_round]").await;
+        }
+        let seq = alice.match_seq().await;
+
+        // Ifan proposes to explore: both pages show the proposal; Sebille's
+        // own Explore button now agrees to it.
+        mark_round(&alice, true).await;
+        alice.click("[data-pick=round]").await;
+        for p in players {
+            p.wait("[data-test=proposal][data-by='0'][data-type=choose_round]").await;
+        }
+        let shown = bob.text("[data-test=proposal]").await;
+        assert!(shown.contains("Ifan proposes") && shown.contains("Explore this round"), "{shown}");
+        assert!(bob.text("[data-test=proposal-waiting]").await.contains("you"), "Sebille is still to agree");
+        assert_eq!(mark_round(&bob, true).await, "Agree: Explore this round");
+        assert!(!alice.exists("[data-test=agree]").await, "the proposer has agreed already");
+        scene.screenshot_of(&bob, "divinity-proposal", Some("[data-test=proposal]")).await;
+        bob.fits_a_phone_at(&scene, "divinity-proposal-phone", Some("[data-test=proposal]")).await;
+
+        // Sebille objects: it is called off for both, nothing is taken.
+        bob.click("[data-test=object]").await;
+        for p in players {
+            p.wait("[data-test=proposal-withdrawn][data-by='1']").await;
+            p.wait_gone("[data-test=proposal]").await;
+        }
+        assert!(alice.text("[data-test=proposal-withdrawn]").await.contains("Sebille objected"));
+        assert_eq!(alice.match_seq().await, seq, "an objection takes nothing");
+        assert_eq!(mark_round(&bob, true).await, "Explore this round");
+
+        // Ifan proposes to rest instead; Sebille presses Rest, which agrees.
+        mark_round(&alice, false).await;
+        alice.click("[data-pick=round]").await;
+        bob.wait("[data-test=proposal][data-by='0']").await;
+        assert_eq!(mark_round(&bob, false).await, "Agree: Rest this round");
+        bob.click("[data-pick=round]").await;
+        for p in players {
+            let js = format!(
+                "const m = document.querySelector('[data-test=match]'); \
+                 return Number(m.dataset.seq) > {seq} && m.dataset.phase !== 'choose_round' || null;"
+            );
+            p.until_js("the agreed round under way", &js).await;
+            assert!(!p.exists("[data-test=proposal]").await, "{}: the proposal ends with the update", p.name);
+            assert!(p.text("[data-test=status]").await.contains("Rest round"), "{}: the party rests", p.name);
+        }
+
+        // Chat: markup is shown as text, on both pages.
+        let said = "I'll heal <b>you</b> next turn";
+        alice.fill("[data-test=chat-input]", said).await;
+        alice.click("[data-test=chat-send]").await;
+        for p in players {
+            let line = p
+                .until_js(
+                    "the chat line",
+                    "const l = document.querySelector('[data-test=chat-line][data-seat=\"0\"]'); \
+                     return l ? {text: l.textContent, bold: !!l.querySelector('.chat-text b, .chat-text *')} : null;",
+                )
+                .await;
+            assert!(line["text"].as_str().unwrap().contains(said), "{}: {line}", p.name);
+            assert!(line["text"].as_str().unwrap().contains("Ifan"), "{}: named by the Origin: {line}", p.name);
+            assert_eq!(line["bold"], false, "{}: the line is text, not markup", p.name);
+        }
+        alice.until_js("the input emptied", "return document.querySelector('[data-test=chat-input]').value === '' || null;").await;
+        bob.fill("[data-test=chat-input]", "Rest, then the Galley").await;
+        bob.press(Key::Enter).await;
+        alice.wait("[data-test=chat-line][data-seat='1']").await;
+        scene.screenshot_of(&alice, "divinity-chat", Some("[data-test=chat]")).await;
+        alice.fits_a_phone_at(&scene, "divinity-chat-phone", Some("[data-test=chat]")).await;
+
+        // Sebille mutes the chat: the lines are hidden on her page only,
+        // and stay hidden after a reload; Ifan's next line does not show.
+        bob.click("[data-test=chat-mute]").await;
+        bob.wait_gone("[data-test=chat-line]").await;
+        assert_eq!(bob.attr("[data-test=chat-mute]", "aria-pressed").await.as_deref(), Some("true"));
+        bob.reload().await;
+        bob.wait("[data-test=chat][data-muted=true]").await;
+        alice.fill("[data-test=chat-input]", "Are you there?").await;
+        alice.click("[data-test=chat-send]").await;
+        alice.until_js("three lines", "return document.querySelectorAll('[data-test=chat-line]').length === 3 || null;").await;
+        bob.until_js(
+            "the muted count",
+            "return document.querySelector('[data-test=chat-muted]')?.textContent.includes('3 lines') || null;",
+        )
+        .await;
+        assert!(!bob.exists("[data-test=chat-line]").await, "muted: no line on Sebille's page");
+        // Shown again: each line once, though the welcome sent them again.
+        bob.click("[data-test=chat-mute]").await;
+        let ns = bob
+            .until_js(
+                "the lines back",
+                "const l = [...document.querySelectorAll('[data-test=chat-line]')].map((e) => e.dataset.n); return l.length ? l : null;",
+            )
+            .await;
+        let ns: Vec<String> = serde_json::from_value(ns).unwrap();
+        let mut unique = ns.clone();
+        unique.dedup();
+        assert_eq!((ns.len(), unique.len()), (3, 3), "each line once: {ns:?}");
+        for p in players {
             let severe: Vec<String> = p.console().await.into_iter().filter(|l| l.contains("SEVERE")).collect();
             assert!(severe.is_empty(), "{}: {severe:?}", p.name);
         }
