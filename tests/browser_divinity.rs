@@ -492,6 +492,7 @@ async fn a_party_of_two_proposes_objects_agrees_and_chats() {
         assert!(bob.text("[data-test=proposal-waiting]").await.contains("you"), "Sebille is still to agree");
         assert_eq!(mark_round(&bob, true).await, "Agree: Explore this round");
         assert!(!alice.exists("[data-test=agree]").await, "the proposer has agreed already");
+        scene.screenshot_of(&alice, "divinity-proposal-own", Some("[data-test=proposal]")).await;
         scene.screenshot_of(&bob, "divinity-proposal", Some("[data-test=proposal]")).await;
         bob.fits_a_phone_at(&scene, "divinity-proposal-phone", Some("[data-test=proposal]")).await;
 
@@ -502,6 +503,7 @@ async fn a_party_of_two_proposes_objects_agrees_and_chats() {
             p.wait_gone("[data-test=proposal]").await;
         }
         assert!(alice.text("[data-test=proposal-withdrawn]").await.contains("Sebille objected"));
+        scene.screenshot_of(&alice, "divinity-proposal-withdrawn", Some("[data-test=proposal-withdrawn]")).await;
         assert_eq!(alice.match_seq().await, seq, "an objection takes nothing");
         assert_eq!(mark_round(&bob, true).await, "Explore this round");
 
