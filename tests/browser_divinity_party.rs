@@ -319,8 +319,8 @@ async fn a_party_of_three_plays_the_tutorial_to_its_end_only_by_clicking_words()
                 shots |= 8;
             }
             if shots & 4 == 0 && phase == "interlude" {
-                scene.screenshot(&alice, "divinity-interlude").await;
-                alice.fits_a_phone(&scene, "divinity-interlude-phone").await;
+                scene.screenshot(&alice, "divinity-party-interlude").await;
+                alice.fits_a_phone(&scene, "divinity-party-interlude-phone").await;
                 shots |= 4;
             }
             if let Some(dan) = &spectator {

@@ -600,7 +600,10 @@ pub fn action(n: Names<'_>, seat: Seat, a: &A) -> Said {
         }
         A::ReduceDice { remove } => {
             let c: Vec<String> = remove.iter().map(|c| format!("a {} die", colour(*c))).collect();
-            said(format!("Take {} off the roll", and_list(&c)), Group::Party)
+            // The dice an enemy's roll loses are the party's to pick; an
+            // Origin's own roll, its own.
+            let own = n.table.is_some_and(|t| t.roll_reduction.is_some());
+            said(format!("Take {} off the roll", and_list(&c)), if own { Group::Dice } else { Group::Party })
         }
         A::OrderTurnStart { order } => {
             let o: Vec<&str> = order.iter().map(|s| status(*s)).collect();
