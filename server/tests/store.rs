@@ -248,9 +248,12 @@ async fn campaigns(store: &Store) {
     let got = store.campaign(c.id).await.unwrap().unwrap();
     assert_eq!((got.current_match, got.version), (Some(first.id), version + 1));
     let m = store.get_match(first.id).await.unwrap().unwrap();
+    // Its seats are the campaign's: taken by the campaign's tokens.
+    let campaign_seats = store.campaign(c.id).await.unwrap().unwrap().seats_taken;
+    assert!(!campaign_seats.is_empty());
     assert_eq!(
         (m.campaign_id, m.ordinal, m.status, m.seats_taken.clone(), m.turn_timer_ms),
-        (Some(c.id), Some(1), MatchStatus::Active, vec![], Some(300))
+        (Some(c.id), Some(1), MatchStatus::Active, campaign_seats, Some(300))
     );
     // Campaign seat tokens hold their seat in the current match; the
     // match's own join code takes no seat.
