@@ -424,6 +424,12 @@ impl Browser {
     /// Every WebSocket frame this page has received so far, from the
     /// DevTools network log.
     pub async fn ws_frames(&self) -> Vec<String> {
+        self.ws_frames_tail(usize::MAX).await
+    }
+
+    /// The last `n` of [`Browser::ws_frames`] (a long game's frames add up
+    /// to megabytes: a test that looks at the latest few takes only those).
+    pub async fn ws_frames_tail(&self, n: usize) -> Vec<String> {
         let entries = self.client.issue_cmd(GetLog("performance")).await.unwrap_or_default();
         let mut frames = self.frames.lock().unwrap();
         for entry in entries.as_array().into_iter().flatten() {
@@ -435,7 +441,7 @@ impl Browser {
                 }
             }
         }
-        frames.clone()
+        frames[frames.len().saturating_sub(n)..].to_vec()
     }
 
     /// Console messages so far (errors from the page's scripts among them).
