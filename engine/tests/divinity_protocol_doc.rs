@@ -17,10 +17,10 @@ use serde_json::Value;
 use crate::divinity_support;
 use divinity_support::*;
 
-const DOC: &str = include_str!("../../protocol/DIVINITY.md");
+pub(crate) const DOC: &str = include_str!("../../protocol/DIVINITY.md");
 
 /// The bodies of every ```json KIND block.
-fn blocks(doc: &str, kind: &str) -> Vec<String> {
+pub(crate) fn blocks(doc: &str, kind: &str) -> Vec<String> {
     let open = format!("```json {kind}\n");
     let mut out = Vec::new();
     let mut rest = doc;
@@ -40,14 +40,14 @@ fn parse<T: DeserializeOwned>(json: &str) -> T {
 /// Every variant name of an internally tagged enum, as serde knows them:
 /// an unknown tag is refused with the list of the expected ones, so a
 /// variant added to the engine is required here without editing this test.
-fn variants<T: DeserializeOwned + std::fmt::Debug>(tag: &str) -> BTreeSet<String> {
+pub(crate) fn variants<T: DeserializeOwned + std::fmt::Debug>(tag: &str) -> BTreeSet<String> {
     let json = format!(r#"{{"{tag}": "no_such_variant"}}"#);
     let e = serde_json::from_str::<T>(&json).expect_err("an unknown tag is refused").to_string();
     let list = e.split("expected one of").nth(1).unwrap_or_else(|| panic!("no variant list in: {e}"));
     list.split('`').skip(1).step_by(2).map(str::to_string).collect()
 }
 
-fn tag_of(v: &impl serde::Serialize, tag: &str) -> String {
+pub(crate) fn tag_of(v: &impl serde::Serialize, tag: &str) -> String {
     serde_json::to_value(v).unwrap()[tag].as_str().expect("tagged").to_string()
 }
 

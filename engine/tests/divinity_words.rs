@@ -8,6 +8,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::divinity_protocol_doc::{blocks, tag_of, variants, DOC};
 use athlas_engine::divinity::action::DivinityAction as A;
 use athlas_engine::divinity::content::Catalogue;
 use athlas_engine::divinity::event::DivinityEvent;
@@ -16,7 +17,6 @@ use athlas_engine::divinity::words::{self, Group, Names};
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
 use athlas_engine::rng::GameRng;
 use athlas_engine::{Ruleset, Seat, Status, Viewer};
-use serde::de::DeserializeOwned;
 
 const PARTY: [&str; 4] = ["ifan", "sebille", "red_prince", "fane"];
 const LOCATIONS: [&str; 5] = ["tutorial", "shipwreck", "fort_joy", "hollow_marshes", "temple"];
@@ -47,17 +47,6 @@ fn protocol_data(line: &str, cat: &Catalogue) -> Option<String> {
         }
     }
     None
-}
-
-fn variants<T: DeserializeOwned + std::fmt::Debug>(tag: &str) -> BTreeSet<String> {
-    let json = format!(r#"{{"{tag}": "no_such_variant"}}"#);
-    let e = serde_json::from_str::<T>(&json).expect_err("an unknown tag is refused").to_string();
-    let list = e.split("expected one of").nth(1).unwrap_or_else(|| panic!("no variant list in: {e}"));
-    list.split('`').skip(1).step_by(2).map(str::to_string).collect()
-}
-
-fn tag_of(v: &impl serde::Serialize, tag: &str) -> String {
-    serde_json::to_value(v).unwrap()[tag].as_str().expect("tagged").to_string()
 }
 
 fn group(g: Group) -> String {
@@ -151,14 +140,14 @@ fn every_listed_action_and_every_event_reads_as_words() {
     let view = Divinity::view(&s, Viewer::Spectator);
     let names = Names::new(Some(&view));
     let cat = Catalogue::standard();
-    for json in blocks("action") {
+    for json in blocks(DOC, "action") {
         let a: A = serde_json::from_str(&json).unwrap();
         let said = words::action(names, 0, &a);
         assert!(protocol_data(&said.text, cat).is_none(), "{json}: {:?}", said.text);
         seen.actions.insert(tag_of(&a, "type"));
         seen.groups.insert(group(said.group));
     }
-    for json in blocks("event") {
+    for json in blocks(DOC, "event") {
         let e: DivinityEvent = serde_json::from_str(&json).unwrap();
         let line = words::event(names, &e);
         assert!(protocol_data(&line, cat).is_none(), "{json}: {line:?}");
@@ -170,21 +159,6 @@ fn every_listed_action_and_every_event_reads_as_words() {
     let events: BTreeSet<String> = variants::<DivinityEvent>("event");
     assert_eq!(seen.events, events, "event kinds never described");
     assert_eq!(seen.groups.len(), 8, "every group is used: {:?}", seen.groups);
-}
-
-/// The bodies of every ```json KIND block of protocol/DIVINITY.md.
-fn blocks(kind: &str) -> Vec<String> {
-    const DOC: &str = include_str!("../../protocol/DIVINITY.md");
-    let open = format!("```json {kind}\n");
-    let mut out = Vec::new();
-    let mut rest = DOC;
-    while let Some(start) = rest.find(&open) {
-        let body = &rest[start + open.len()..];
-        let end = body.find("```").expect("closed block");
-        out.push(body[..end].trim().to_string());
-        rest = &body[end..];
-    }
-    out
 }
 
 /// The words of actions and events as the book would say them: spaces by
