@@ -341,7 +341,14 @@ async fn run<R>(
             Refusal::Retry
         }
         Err((code, message)) => {
-            tracing::warn!(%message, "room did not load");
+            // Another node holding the match is a cluster working as
+            // designed (counted by `athlas_redirects_total`); anything
+            // else is worth an operator's look.
+            if code == code::ROOM_ELSEWHERE {
+                tracing::debug!(%message, "room held elsewhere");
+            } else {
+                tracing::warn!(%message, "room did not load");
+            }
             Refusal::Error { code, message }
         }
     };
@@ -592,7 +599,8 @@ where
                 true
             }
             Ok(false) => {
-                tracing::warn!(node = %fence.node, epoch = fence.epoch, "lease lost to another node; unloading");
+                // A takeover as designed (`athlas_leases_lost_total`).
+                tracing::info!(node = %fence.node, epoch = fence.epoch, "lease lost to another node; unloading");
                 self.ctx.metrics.lease_lost();
                 self.lease = None;
                 self.drop_all(code::ROOM_ELSEWHERE, "another node took this match over: reconnect with last_seq");
