@@ -178,6 +178,13 @@ fn words_name_things_as_the_table_does() {
     );
     assert_eq!(say(r#"{"type": "give", "item": "short_bow", "to": 1}"#), "Give Short Bow to Sebille");
     assert_eq!(n.space("5"), "the Captain's Cabin");
+    let round = |kind: &str| {
+        let e: DivinityEvent =
+            serde_json::from_value(serde_json::json!({"event": "round_started", "round": 1, "kind": kind})).unwrap();
+        words::event(n, &e)
+    };
+    assert_eq!(round("explore"), "Round 1 begins: an Explore round");
+    assert_eq!(round("rest"), "Round 1 begins: a Rest round");
     assert_eq!(view.front.name, "The Merryweather");
     assert!(view.front.goal.contains("time track"), "{}", view.front.goal);
     assert!(view.front.outcome.is_none());

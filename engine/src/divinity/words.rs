@@ -649,9 +649,9 @@ fn ordinal(i: usize) -> String {
 
 fn round_kind(k: RoundKind) -> &'static str {
     match k {
-        RoundKind::Explore => "Explore",
-        RoundKind::Rest => "Rest",
-        RoundKind::Combat => "Combat",
+        RoundKind::Explore => "an Explore",
+        RoundKind::Rest => "a Rest",
+        RoundKind::Combat => "a Combat",
     }
 }
 
@@ -659,7 +659,7 @@ fn round_kind(k: RoundKind) -> &'static str {
 pub fn event(n: Names<'_>, e: &E) -> String {
     let cat = n.cat;
     match e {
-        E::RoundStarted { round, kind } => format!("Round {round} begins: a {} round", round_kind(*kind)),
+        E::RoundStarted { round, kind } => format!("Round {round} begins: {} round", round_kind(*kind)),
         E::TurnStarted { seat, ap } => format!("{}'s turn starts ({ap} AP)", n.origin_of_seat(*seat)),
         E::TurnEnded { who } => format!("{}'s turn ends", n.who(*who)),
         E::Travelled { seat, to } => format!("{} travels to {}", n.origin_of_seat(*seat), n.space(to)),
