@@ -10,6 +10,7 @@ mod coverage_map;
 mod action_fuzz;
 mod duel_content;
 mod duel_coverage;
+mod duel_ending;
 mod duel_examples;
 mod duel_golden;
 mod duel_legal_oracle;

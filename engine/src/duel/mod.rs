@@ -14,6 +14,7 @@ pub mod board;
 pub mod bot;
 pub mod campaign;
 pub mod card;
+pub mod ending;
 pub mod event;
 mod intervention;
 pub mod legal;
@@ -25,6 +26,7 @@ mod turn;
 pub mod view;
 
 pub use action::{DuelAction, Target};
+pub use ending::Ending;
 pub use event::DuelEvent;
 pub use state::{DuelOptions, DuelState};
 pub use view::DuelView;

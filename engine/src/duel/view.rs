@@ -54,6 +54,10 @@ pub struct DuelView {
     pub waiting_for: Vec<Seat>,
     /// For a seat: every action it may take now (creation: the presets it may pick).
     pub legal: Vec<DuelAction>,
+    /// How the duel ended, once it has (the end screen's words): left out
+    /// while it goes on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ending: Option<super::Ending>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -422,6 +426,7 @@ pub(crate) fn view(
             crate::Status::Finished(_) => Vec::new(),
         },
         legal,
+        ending: super::ending::ending(state, cat),
     }
 }
 
