@@ -359,6 +359,30 @@ pub struct LogCommitment {
     pub seq: u64,
 }
 
+/// Answer to `POST /api/matches/{id}/rematch`: the seat in the rematch
+/// and its token, for the offering seat (`offered`: the match is made
+/// when the other seat accepts) and for the accepting one (`accepted`,
+/// with the rematch's id).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RematchSeat {
+    /// `offered` or `accepted`.
+    pub status: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_id: Option<String>,
+    /// This player's seat in the rematch: the seats are swapped.
+    pub seat: Seat,
+    /// This player's seat token in the rematch: keep it secret.
+    pub token: String,
+}
+
+/// `GET /api/matches/{id}/rematch`: whether a rematch was offered, by
+/// which seat, and the rematch once accepted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RematchStatus {
+    pub offered_by: Option<Seat>,
+    pub match_id: Option<String>,
+}
+
 /// Public summary of a match: `GET /api/matches/{id}` and lists.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MatchSummary {
@@ -640,6 +664,14 @@ pub mod code {
     pub const BAD_CHAT: &str = "bad_chat";
     /// `chat`: more lines than the table allows (5 at once, then one every 2 s).
     pub const CHAT_TOO_FAST: &str = "chat_too_fast";
+    /// `GET /api/matches/{id}/replay`: the stored log does not replay to
+    /// the stored state hashes, commitments or outcome.
+    pub const LOG_DIVERGED: &str = "log_diverged";
+    /// `POST /api/matches/{id}/rematch`: this match already has its rematch.
+    pub const ALREADY_REMATCHED: &str = "already_rematched";
+    /// `POST /api/matches/{id}/rematch`: this match has none (a campaign's
+    /// match goes on in its campaign; only a two-seat match has one).
+    pub const NO_REMATCH: &str = "no_rematch";
 }
 
 #[cfg(test)]

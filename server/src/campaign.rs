@@ -51,7 +51,7 @@ pub fn router() -> Router<Arc<Hub>> {
 }
 
 /// The bearer token of a request, if it has one.
-fn bearer(headers: &HeaderMap) -> Option<&str> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
     let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
     value.strip_prefix("Bearer ").map(str::trim).filter(|t| !t.is_empty())
 }

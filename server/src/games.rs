@@ -14,6 +14,7 @@ use uuid::Uuid;
 
 use crate::{
     audit::AuditFuture,
+    replay::FoldFuture,
     room::{self, RoomCtx, RoomHandle},
     store::{MatchRecord, Store},
 };
@@ -41,6 +42,9 @@ pub trait Game: Send + Sync + 'static {
     /// Replay a stored match's whole log and check its state hashes
     /// ([`crate::audit`]).
     fn audit<'a>(&'a self, store: &'a Store, record: &'a MatchRecord) -> AuditFuture<'a>;
+    /// Fold a finished match's whole log for the replay viewer, checking
+    /// it as `athlas verify` does ([`crate::replay`]).
+    fn replay<'a>(&'a self, store: &'a Store, record: &'a MatchRecord) -> FoldFuture<'a>;
 }
 
 /// A match the game agreed to start: its seats, and its standing before
@@ -127,6 +131,10 @@ where
     fn audit<'a>(&'a self, store: &'a Store, record: &'a MatchRecord) -> AuditFuture<'a> {
         Box::pin(crate::audit::audit_match::<R>(store, record))
     }
+
+    fn replay<'a>(&'a self, store: &'a Store, record: &'a MatchRecord) -> FoldFuture<'a> {
+        Box::pin(crate::replay::fold::<R>(store, record))
+    }
 }
 
 /// A [`Campaign`] ruleset as a [`Game`] with its campaign variant.
@@ -198,6 +206,9 @@ where
     }
     fn audit<'a>(&'a self, store: &'a Store, record: &'a MatchRecord) -> AuditFuture<'a> {
         self.matches.audit(store, record)
+    }
+    fn replay<'a>(&'a self, store: &'a Store, record: &'a MatchRecord) -> FoldFuture<'a> {
+        self.matches.replay(store, record)
     }
 }
 

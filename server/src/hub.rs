@@ -27,6 +27,8 @@ pub struct Hub {
     pub metrics: Arc<metrics::Metrics>,
     /// Per-address connections, lobby requests and failed guesses.
     pub peers: Arc<Peers>,
+    /// Finished matches folded for the replay viewer, the latest kept.
+    pub replays: crate::replay::Replays,
     ctx: RoomCtx,
     /// Flips to true when the server shuts down; connections watch it.
     shutdown: watch::Sender<bool>,
@@ -67,6 +69,7 @@ impl Hub {
         let capacity = config.max_connections.min(Semaphore::MAX_PERMITS).min(u32::MAX as usize) as u32;
         Arc::new(Hub {
             peers: Peers::new(config.peer_limits()),
+            replays: Default::default(),
             config,
             store,
             games,

@@ -22,6 +22,8 @@ pub mod limits;
 pub mod lobby;
 pub mod metrics;
 pub mod relay;
+pub mod rematch;
+pub mod replay;
 pub mod room;
 pub mod secret;
 pub mod store;

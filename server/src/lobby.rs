@@ -34,6 +34,8 @@ pub fn router() -> Router<Arc<Hub>> {
         .route("/api/games", get(list_games))
         .route("/api/games/{game}/catalogue/{name}", get(catalogue))
         .merge(crate::campaign::router())
+        .merge(crate::replay::router())
+        .merge(crate::rematch::router())
 }
 
 /// `GET /api/games`: the games this server hosts, with their rules

@@ -16,6 +16,7 @@ mod fuzz;
 mod hostile;
 mod lease;
 mod reconnect_gap;
+mod replay;
 mod server;
 mod store;
 mod table;
