@@ -672,6 +672,9 @@ pub mod code {
     /// `POST /api/matches/{id}/rematch`: this match has none (a campaign's
     /// match goes on in its campaign; only a two-seat match has one).
     pub const NO_REMATCH: &str = "no_rematch";
+    /// `POST /api/matches/{id}/push`: not a push subscription the server
+    /// will push to (an endpoint that is not https, keys missing or bad).
+    pub const BAD_SUBSCRIPTION: &str = "bad_subscription";
 }
 
 #[cfg(test)]

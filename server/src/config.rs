@@ -118,6 +118,14 @@ pub struct Config {
     /// finish before closing the store anyway.
     #[arg(long, env = "ATHLAS_SHUTDOWN_GRACE_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=3600))]
     pub shutdown_grace_secs: u64,
+    /// Web Push: the contact a push service may use to reach this
+    /// server's operator (the VAPID `sub`, a `mailto:` or `https:` URL).
+    #[arg(long, env = "ATHLAS_PUSH_SUBJECT", default_value = "mailto:push@athlas.invalid", value_parser = parse_push_subject)]
+    pub push_subject: String,
+    /// Web Push to `http:` endpoints too (a local test receiver); off:
+    /// push services are HTTPS, and only `https:` subscriptions are kept.
+    #[arg(long, env = "ATHLAS_PUSH_ALLOW_HTTP")]
+    pub push_allow_http: bool,
     /// Cluster mode: several nodes share one Postgres store, each room is
     /// played by the node holding its lease, and a node that lost a lease
     /// can never write to that room again (docs/CLUSTER.md). Needs a
@@ -223,6 +231,15 @@ fn parse_origin(s: &str) -> Result<String, String> {
     }
 }
 
+fn parse_push_subject(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    if (s.starts_with("mailto:") && s.contains('@')) || s.starts_with("https://") {
+        Ok(s.to_owned())
+    } else {
+        Err(format!("{s:?} is not a contact like mailto:ops@example.com or https://example.com/contact"))
+    }
+}
+
 impl Default for Config {
     /// The documented defaults, without reading the environment.
     fn default() -> Self {
@@ -251,6 +268,8 @@ impl Default for Config {
             hand_absent_secs: 60,
             snapshot_every: 50,
             shutdown_grace_secs: 10,
+            push_subject: "mailto:push@athlas.invalid".into(),
+            push_allow_http: false,
             healthcheck: false,
             command: None,
             cluster: false,

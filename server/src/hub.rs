@@ -13,6 +13,7 @@ use crate::{
     games::Registry,
     limits::Peers,
     metrics,
+    push::{Push, PushSettings},
     room::{Outbound, Refusal, RoomCmd, RoomCtx, RoomHandle, Rooms},
     store::{self, Store},
     writer,
@@ -29,6 +30,8 @@ pub struct Hub {
     pub peers: Arc<Peers>,
     /// Finished matches folded for the replay viewer, the latest kept.
     pub replays: crate::replay::Replays,
+    /// Web Push: "your turn" to a closed page.
+    pub push: Arc<Push>,
     ctx: RoomCtx,
     /// Flips to true when the server shuts down; connections watch it.
     shutdown: watch::Sender<bool>,
@@ -57,12 +60,15 @@ impl Hub {
     pub fn with_store(config: Config, games: Registry, store: Store) -> Arc<Hub> {
         let rooms = Arc::new(Rooms::default());
         let metrics = Arc::new(metrics::Metrics::default());
+        let settings = PushSettings { subject: config.push_subject.clone(), allow_http: config.push_allow_http };
+        let push = Push::new(store.clone(), settings);
         let ctx = RoomCtx {
             store: store.clone(),
             writer: writer::Writer::spawn(store.clone(), metrics.clone()),
             rooms: rooms.clone(),
             config: config.room(),
             metrics: metrics.clone(),
+            push: push.clone(),
         };
         // A semaphore holds at most `MAX_PERMITS`, and shutdown takes every
         // permit at once (a u32): a larger cap means "as many as that".
@@ -70,6 +76,7 @@ impl Hub {
         Arc::new(Hub {
             peers: Peers::new(config.peer_limits()),
             replays: Default::default(),
+            push,
             config,
             store,
             games,

@@ -21,6 +21,7 @@ pub mod hub;
 pub mod limits;
 pub mod lobby;
 pub mod metrics;
+pub mod push;
 pub mod relay;
 pub mod rematch;
 pub mod replay;
@@ -45,11 +46,13 @@ pub use store::Store;
 pub fn app(hub: Arc<Hub>) -> Router {
     Router::new()
         .merge(lobby::router())
+        .merge(push::router())
         .route("/ws", get(connection::upgrade))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(lobby::ready))
         .route("/metrics", get(lobby::metrics))
         .route("/static/{version}/{*path}", get(web::asset))
+        .route("/sw.js", get(web::service_worker))
         .fallback(web::fallback)
         .layer(axum::middleware::from_fn(refuse_large_bodies))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))

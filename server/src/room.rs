@@ -86,6 +86,8 @@ pub struct RoomCtx {
     pub rooms: Arc<Rooms>,
     pub config: RoomConfig,
     pub metrics: Arc<Metrics>,
+    /// Web Push: a correspondence turn told to a seat whose page is closed.
+    pub push: Arc<crate::push::Push>,
 }
 
 /// A connection's outbound queue, as a room sees it.
@@ -280,6 +282,9 @@ struct Room<R: Ruleset> {
     timed_seat: Option<Seat>,
     /// Where the room tells who is connected (see [`RoomHandle::connected`]).
     connected: watch::Sender<Vec<Seat>>,
+    /// The seats the game waited for after the latest record: a push goes
+    /// only to a seat it starts waiting for.
+    waiting: Vec<Seat>,
     last_active: Instant,
     campaign: Option<CampaignLink<R>>,
     /// Cluster mode: the lease this room holds (every append carries it),
@@ -463,6 +468,7 @@ where
             id,
             timer,
             timed_seat: None,
+            waiting: crate::push::waiting(&R::status(&table.state)),
             connected,
             record,
             options,
@@ -836,9 +842,23 @@ where
         match self.persist(record.clone(), actor.as_ref()).await {
             Some(stored) => {
                 self.publish(&record, &published, stored, actor);
+                self.push_turns();
                 true
             }
             None => false,
+        }
+    }
+
+    /// Web Push: tell the seats a correspondence match starts waiting for,
+    /// whose players have no socket open, that it is their turn (sent in
+    /// tasks of their own: the room goes on at once).
+    fn push_turns(&mut self) {
+        let before = std::mem::replace(&mut self.waiting, crate::push::waiting(&R::status(&self.table.state)));
+        if !self.record.live {
+            let away = crate::push::newly_waiting(&before, &self.waiting, &self.connected.borrow());
+            if !away.is_empty() {
+                self.ctx.push.your_turn(self.id, away);
+            }
         }
     }
 

@@ -253,12 +253,14 @@ macro_rules! with_write_tx {
 mod campaign;
 mod chat;
 mod lease;
+mod push;
 mod records;
 mod rematch;
 
 pub use campaign::{CampaignRecord, CampaignUpdate, NewCampaign};
 pub use chat::ChatLine;
 pub use lease::{Fence, Lease};
+pub use push::PushSubscription;
 pub use records::{ActionRecord, Append, Commitment, RecordKind};
 pub use rematch::Rematch;
 
@@ -410,6 +412,7 @@ const MIGRATIONS_SQLITE: &[(i64, &str, &str)] = &[
     (6, "state_hash", include_str!("../../migrations/sqlite/0006_state_hash.sql")),
     (7, "leases", include_str!("../../migrations/sqlite/0007_leases.sql")),
     (8, "chat", include_str!("../../migrations/sqlite/0008_chat.sql")),
+    (10, "push", include_str!("../../migrations/sqlite/0010_push.sql")),
     (11, "rematch", include_str!("../../migrations/sqlite/0011_rematch.sql")),
 ];
 const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
@@ -423,6 +426,7 @@ const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
     (8, "actions_unreferenced", include_str!("../../migrations/postgres/0008_actions_unreferenced.sql")),
     (9, "snapshots_text", include_str!("../../migrations/postgres/0009_snapshots_text.sql")),
     (10, "chat", include_str!("../../migrations/postgres/0010_chat.sql")),
+    (12, "push", include_str!("../../migrations/postgres/0012_push.sql")),
     (13, "rematch", include_str!("../../migrations/postgres/0013_rematch.sql")),
 ];
 

@@ -85,6 +85,20 @@ pub async fn asset(Path((wanted, path)): Path<(String, String)>, headers: Header
     response
 }
 
+/// `GET /sw.js`: the service worker of Web Push, at the root so that its
+/// scope covers every page (a worker under `/static/…` would only reach
+/// pages below it). Never cached: browsers look for a new worker at each
+/// registration, and a stale one would outlive a release.
+pub async fn service_worker() -> Response {
+    let Some(file) = Files::get("sw.js") else { return not_found() };
+    let mut response = file.data.into_owned().into_response();
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/javascript; charset=utf-8"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    response
+}
+
 /// How long a browser may keep an asset: for good when the files are
 /// embedded (release builds) and the page asked for today's version. An old
 /// page may ask for an older version after an upgrade: it gets today's

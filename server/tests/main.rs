@@ -15,6 +15,7 @@ mod duel;
 mod fuzz;
 mod hostile;
 mod lease;
+mod push;
 mod reconnect_gap;
 mod replay;
 mod server;
