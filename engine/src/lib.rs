@@ -207,6 +207,14 @@ pub trait Ruleset {
         None
     }
 
+    /// Whether `action` is the timer's alone (the duel's `timed_out`, a
+    /// pass told as the time running out): the server refuses it from a
+    /// player, so the log never says a clock ran out that did not.
+    /// Default: none is.
+    fn timer_only(_action: &Self::Action) -> bool {
+        false
+    }
+
     /// Every action `seat` may take now, each one `apply` accepts; empty
     /// when the game does not wait for the seat. A client can offer these
     /// without knowing the rules (each game documents what it leaves out,

@@ -19,3 +19,4 @@ mod duel_properties;
 mod duel_protocol_doc;
 mod duel_review;
 mod duel_rules;
+mod duel_words;

@@ -1,7 +1,8 @@
 //! Property tests over whole random games: the engine never panics, a
-//! rejected action leaves the state byte-for-byte equal, no view or event
-//! shown to one seat names a card the rules still hide from it, and the
-//! action log replays to the same state.
+//! rejected action leaves the state byte-for-byte equal, no view, event or
+//! line of words (the event's, or the legal actions') shown to one seat
+//! names a card the rules still hide from it, and the action log replays
+//! to the same state.
 
 use std::collections::BTreeSet;
 
@@ -63,6 +64,21 @@ fn assert_no_leak(s: &DuelState, viewer: Viewer, cast: &BTreeSet<String>, json: 
     strings(json, &mut seen);
     for id in secrets(s, viewer, cast) {
         assert!(!seen.contains(&id), "{what} for {viewer:?} leaks hidden card {id}");
+    }
+}
+
+/// Words may not name a hidden card either: by its printed name. (A
+/// figure shares its name with a genus card: "Shadow Ranger figures" is
+/// the figure.)
+fn assert_no_leak_in_words(s: &DuelState, viewer: Viewer, cast: &BTreeSet<String>, lines: &[&str], what: &str) {
+    let cat = Catalogue::standard();
+    for id in secrets(s, viewer, cast) {
+        let name = cat.card(&id).map(|c| c.name.clone()).or_else(|| cat.di_card(&id).map(|c| c.name.clone()));
+        let Some(name) = name else { continue };
+        for line in lines {
+            let told = line.replace(&format!("{name} figures"), "");
+            assert!(!told.contains(&name), "{what} for {viewer:?} names hidden card {name}: {line:?}");
+        }
     }
 }
 
@@ -134,7 +150,9 @@ fn play(seed: u64, campaign: bool, steps: usize) {
         }
         let Some(seat) = bot.seat_to_act(&s) else { break };
         let Some(a) = bot.pick(&s, cat, seat) else { break };
+        let before = s.clone();
         let events = Duel::apply(&mut s, seat, a.clone()).unwrap_or_else(|e| panic!("legal {a:?} rejected: {e}"));
+        let words = Duel::event_words(&before, &s, &events);
         log.push((seat, a));
         for e in &events {
             if let athlas_engine::duel::event::EventKind::DiCast { card, .. } = &e.kind {
@@ -146,6 +164,16 @@ fn play(seed: u64, campaign: bool, steps: usize) {
             assert_no_leak(&s, viewer, &cast, &view, "view");
             let seen: Vec<_> = events.iter().filter(|e| e.visible_to(viewer)).collect();
             assert_no_leak(&s, viewer, &cast, &serde_json::to_value(&seen).unwrap(), "events");
+            // Each line goes where its event goes (the server's rule).
+            let told: Vec<&str> =
+                events.iter().zip(&words).filter(|(e, _)| e.visible_to(viewer)).map(|(_, w)| w.as_str()).collect();
+            assert_no_leak_in_words(&s, viewer, &cast, &told, "event words");
+            if let Viewer::Seat(me) = viewer {
+                let legal = Duel::legal(&s, me);
+                let said = Duel::action_words(&s, me, &legal);
+                let texts: Vec<&str> = said.iter().filter_map(|w| w["text"].as_str()).collect();
+                assert_no_leak_in_words(&s, viewer, &cast, &texts, "action words");
+            }
         }
     }
     let rebuilt = replay::<Duel>(&options, seed, log).expect("the log replays");

@@ -1147,7 +1147,7 @@ fn the_opponents_response_window_after_each_activation() {
     activate(&mut s, 0, h(0, 0));
     ok(&mut s, 0, DuelAction::EndActivation);
     assert_eq!(Duel::status(&s), Status::Waiting { seats: vec![1] });
-    assert_eq!(Duel::timeout_action(&s), Some((1, DuelAction::Pass)));
+    assert_eq!(Duel::timeout_action(&s), Some((1, DuelAction::TimedOut)), "the timer passes, told as such");
     let act = DuelAction::Activate { unit: unit_at(&s, h(2, 0)) };
     rejected(&mut s, 0, act, "response_window");
     ok(&mut s, 1, DuelAction::Pass);

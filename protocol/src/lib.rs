@@ -146,10 +146,10 @@ pub enum ServerMsg {
         /// The campaign this match is a location/game of.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         campaign_id: Option<String>,
-        /// For a game that describes itself in words (Divinity): the
-        /// match's past events this receiver may see, in words, oldest
-        /// first, up to `seq` (the latest records, at most
-        /// [`LOG_RECORDS`]). Absent for other games.
+        /// For a game that describes itself in words (the duel,
+        /// Divinity): the match's past events this receiver may see, in
+        /// words, oldest first, up to `seq`: the whole match (its latest
+        /// [`LOG_RECORDS`] records). Absent for other games.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         log: Vec<LogLine>,
     },
@@ -249,9 +249,13 @@ pub enum ServerMsg {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LegalFor {
     pub seat: Seat,
+    /// Left out for a game whose view lists the legal actions itself (the
+    /// duel's `view.legal`): `words` then says those.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<Value>,
-    /// For a game that describes itself in words: `actions` in words, one
-    /// each, in order (Divinity: `{"text", "group", "warn"?}`).
+    /// For a game that describes itself in words: `actions` (or the view's
+    /// list) in words, one each, in order (Divinity: `{"text", "group",
+    /// "warn"?}`; the duel: `{"text", "group"}`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub words: Vec<Value>,
 }
@@ -263,8 +267,12 @@ pub struct LogLine {
     pub text: String,
 }
 
-/// How many of the latest records a welcome's `log` covers.
-pub const LOG_RECORDS: usize = 500;
+/// How many of the latest records a welcome's `log` covers: far more than
+/// a whole game takes (a long duel is some 600 records, a Divinity
+/// location a few hundred), so a welcome tells the whole game from its
+/// start; the bound only keeps an endless match from growing its room
+/// without end.
+pub const LOG_RECORDS: usize = 10_000;
 
 impl ServerMsg {
     /// An error frame.

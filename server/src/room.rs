@@ -268,9 +268,9 @@ struct Room<R: Ruleset> {
     /// A view of the last record sent, for the next record's views to copy
     /// the unchanged parts of ([`Ruleset::views`]).
     last_view: Option<R::View>,
-    /// The latest records' events in words, for welcomes (a game with
+    /// The match's events in words, for welcomes (a game with
     /// [`Ruleset::WORDS`]; empty for the others).
-    log: WordLog<R::Event>,
+    log: WordLog,
     /// The party's proposal now, if any (`room/talk.rs`).
     proposal: Option<talk::Proposal>,
     /// How long a timed decision may take in this match: its own turn
@@ -728,6 +728,11 @@ where
                 return true;
             }
         };
+        // Only the timer says a seat's time ran out.
+        if R::timer_only(&parsed) {
+            reply_err(code::BAD_ACTION, format!("{} is the server's when a timer runs out", action_type(&action)));
+            return true;
+        }
         match self.table.act(self.seq + 1, seat, parsed) {
             Ok(acted) => {
                 // DEBUG: one line per action is too much for production logs.

@@ -20,7 +20,7 @@ use ratatui::{
     text::{Line, Span},
 };
 
-use super::labels::{alpha_name, target_text};
+use athlas_engine::duel::words::{self, Names};
 
 /// Width of one hex cell in characters (even, so rows shift by half a cell).
 pub const CELL: usize = 4;
@@ -202,7 +202,7 @@ pub fn seat_name(view: &DuelView, s: Seat) -> String {
 /// The short name of an Alpha on the side panel: `A2 Forsaken Drake`, or
 /// `A2 hidden` while the viewer may not see it. `A2` is Alpha 2 everywhere.
 fn alpha_short(cat: &Catalogue, view: &DuelView, seat: Seat, index: usize) -> String {
-    let full = alpha_name(cat, view, seat, index);
+    let full = Names { cat, table: view, before: None }.alpha(seat, index);
     match full.split_once(" (") {
         Some((_, rest)) => format!("A{} {}", index + 1, rest.trim_end_matches(')')),
         None => format!("A{} hidden", index + 1),
@@ -229,7 +229,9 @@ fn unit_tag(view: &DuelView, u: &UnitView) -> String {
 pub fn pending_lines(cat: &Catalogue, view: &DuelView) -> Vec<String> {
     let Some((s, card)) = &view.pending_di else { return Vec::new() };
     let name = cat.di_card(card).map_or(card.to_string(), |c| c.name.clone());
-    let mut at = view.pending_target.as_ref().map(|t| target_text(view, t)).unwrap_or_default();
+    let names = Names { cat, table: view, before: None };
+    let reader = view.viewer.seat().unwrap_or(Seat::MAX);
+    let mut at = view.pending_target.as_ref().map(|t| words::target(names, reader, t)).unwrap_or_default();
     // Hex targets: name the units standing there, the ones it will hit.
     if let Some(t) = &view.pending_target {
         let there: Vec<String> = view
@@ -454,7 +456,7 @@ pub(crate) mod tests {
         assert_eq!(t[0], "Turn 3 · your turn (seat 0)");
         assert_eq!(t[1], "step: activate units");
         assert_eq!(t[2], "unit 1 activated: 1 m, 1 a left");
-        assert_eq!(t[3], "seat 1 cast Lightning Bolt → your unit 1 at [0,0]");
+        assert_eq!(t[3], "seat 1 cast Lightning Bolt on your knight 1 at [0,0]");
         assert!(t[4].contains("loses 3 life"), "what the DI does: {}", t[4]);
         assert_eq!(t[5], "seat 1 offers a draw");
         assert!(t.contains(&"you (seat 0) pts 20/250 DI 1".to_owned()), "{t:?}");
@@ -465,7 +467,7 @@ pub(crate) mod tests {
         v.pending_di = Some((1, "flood".into()));
         v.pending_target = Some(athlas_engine::duel::Target { hexes: vec![Hex::new(0, 0)], ..Default::default() });
         let t = text(&table_lines(cat, &v));
-        assert_eq!(t[3], "seat 1 cast Flood → hexes [0,0] (your unit 1 there)");
+        assert_eq!(t[3], "seat 1 cast Flood on hex [0,0] (your unit 1 there)");
     }
 
     #[test]

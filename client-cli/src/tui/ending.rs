@@ -19,7 +19,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::board::seat_name;
-use super::labels::card_name;
+use athlas_engine::duel::words::card_name;
 
 /// JSON with object keys sorted at every depth and no whitespace: the bytes
 /// the server hashed (`server/src/secret.rs`).

@@ -9,7 +9,6 @@ pub mod card_text;
 pub mod confirm;
 pub mod divinity;
 pub mod ending;
-pub mod events;
 pub mod help;
 pub mod labels;
 mod ui;
@@ -27,7 +26,6 @@ use crate::{
     session::SeatFile,
 };
 use ending::Revealed;
-use events::event_words;
 use labels::{menu, MenuItem};
 
 /// Log lines kept.
@@ -241,12 +239,20 @@ impl App {
             return;
         }
         match msg {
-            ServerMsg::Welcome { match_id, game, seat, seq, view, timer_ms, .. } => {
+            ServerMsg::Welcome { match_id, game, seat, seq, view, timer_ms, log, .. } => {
                 self.set_timer(timer_ms);
                 self.match_id = match_id;
                 self.seat = seat;
                 self.seq = Some(seq);
                 self.pending = None;
+                // The match so far in the server's words: a welcome tells
+                // it whole, so the lines of an earlier welcome go.
+                if !log.is_empty() {
+                    self.log.clear();
+                }
+                for line in log {
+                    self.push_log(line.text);
+                }
                 self.push_log(match seat {
                     Some(s) => format!("joined as seat {s} (move {seq})"),
                     None => format!("watching (move {seq})"),
@@ -257,7 +263,7 @@ impl App {
                     self.other_game = Some(game);
                 }
             }
-            ServerMsg::Update { seq, seat, events, mut view, timer_ms, .. } => {
+            ServerMsg::Update { seq, seat, events, log, mut view, timer_ms, .. } => {
                 self.set_timer(timer_ms);
                 self.seq = Some(seq);
                 if self.other_game.is_some() {
@@ -278,8 +284,14 @@ impl App {
                 if events.is_empty() && self.seat != Some(seat) {
                     self.push_log(format!("seat {seat} acted"));
                 }
-                for e in &events {
-                    self.push_log(event_words(self.cat, parsed.as_ref().or(self.view.as_ref()), e));
+                if log.len() == events.len() {
+                    // The server's words: the same lines the web page shows.
+                    log.into_iter().for_each(|line| self.push_log(line));
+                } else {
+                    // A server that sends no words: the engine's describer,
+                    // which made them.
+                    let lines = describe(self.cat, parsed.as_ref(), self.view.as_ref(), &events);
+                    lines.into_iter().for_each(|line| self.push_log(line));
                 }
                 let own = self.seat == Some(seat);
                 self.set_view(view, own);
@@ -712,6 +724,27 @@ pub async fn run(mut link: Link, mut app: App, mut saved: Option<&mut dyn SeatFi
     Ok(())
 }
 
+/// `events` in the engine's words, named from the views after (`view`)
+/// and before them; an event this client cannot read, by its name.
+fn describe(
+    cat: &Catalogue,
+    view: Option<&DuelView>,
+    before: Option<&DuelView>,
+    events: &[serde_json::Value],
+) -> Vec<String> {
+    use athlas_engine::duel::{words, DuelEvent};
+    events
+        .iter()
+        .map(|e| match (serde_json::from_value::<DuelEvent>(e.clone()), view.or(before)) {
+            (Ok(e), Some(table)) => words::event(words::Names { cat, table, before }, &e),
+            _ => format!(
+                "{} (an event this client does not know)",
+                e["event"].as_str().unwrap_or("something").replace('_', " ")
+            ),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -736,7 +769,7 @@ mod tests {
         assert_eq!(app.match_id, "m1");
         let labels: Vec<&str> = app.menu.iter().map(|i| i.label.as_str()).collect();
         // Numbers count from 1, in the order drawn.
-        assert_eq!(labels, ["auto-pass response windows: on", "end the turn", "resign"]);
+        assert_eq!(labels, ["Pass every response window automatically", "End the turn", "Resign"]);
         app.on_key(key(KeyCode::Char('2')));
         let frame: serde_json::Value = serde_json::from_str(&app.on_key(key(KeyCode::Enter)).unwrap()).unwrap();
         assert_eq!(frame, json!({"type":"act","id":1,"action":{"type":"end_turn"}}));
@@ -757,7 +790,13 @@ mod tests {
             .to_string(),
         );
         assert_eq!(app.seq, Some(6));
-        assert_eq!(app.log.back().unwrap(), "seat 1 passed");
+        assert_eq!(app.log.back().unwrap(), "Seat 1 passed", "described by the engine when the server sends no words");
+        app.on_frame(
+            &json!({"type":"update","seq":7,"seat":1,"events":[{"event":"passed","seat":1}],"log":["Seat 1 passed, in words"],
+                             "status":{"status":"waiting","seats":[0]},"view":view})
+            .to_string(),
+        );
+        assert_eq!(app.log.back().unwrap(), "Seat 1 passed, in words", "the server's words when it sends them");
     }
 
     #[test]

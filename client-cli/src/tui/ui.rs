@@ -417,7 +417,7 @@ mod tests {
         }
         assert!(all.contains("plains") && all.contains("hill") && all.contains("summoning hex"), "legend:\n{all}");
         assert!(all.contains("flying") && all.contains("relic") && all.contains("unit of seat"), "legend:\n{all}");
-        assert!(all.contains("end the turn"), "menu:\n{all}");
+        assert!(all.contains("End the turn"), "menu:\n{all}");
         assert!(all.contains(" log "), "log:\n{all}");
         assert!(all.contains("Turn 3"), "table:\n{all}");
     }

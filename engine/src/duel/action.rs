@@ -112,6 +112,11 @@ pub enum DuelAction {
     },
     /// Let a pending DI resolve, or close a response window.
     Pass,
+    /// A pass the server makes for a seat whose timed response window ran
+    /// out (`Ruleset::timeout_action`): the same change as `Pass`, told as
+    /// the time running out (`timed_out`, not `passed`). Never listed as
+    /// legal; the server refuses it from a player (`Ruleset::timer_only`).
+    TimedOut,
     /// Skip response windows automatically (or not).
     SetAutoPass {
         on: bool,
@@ -150,6 +155,7 @@ impl DuelAction {
             DuelAction::CastDi { .. } => "cast_di",
             DuelAction::DiscardDi { .. } => "discard_di",
             DuelAction::Pass => "pass",
+            DuelAction::TimedOut => "timed_out",
             DuelAction::SetAutoPass { .. } => "set_auto_pass",
             DuelAction::ChooseCasualty { .. } => "choose_casualty",
             DuelAction::CarryRelic { .. } => "carry_relic",

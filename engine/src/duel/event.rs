@@ -179,6 +179,10 @@ pub enum EventKind {
     Passed {
         seat: Seat,
     },
+    /// The seat's timed response window ran out: the server passed for it.
+    TimedOut {
+        seat: Seat,
+    },
     CasualtyChosen {
         seat: Seat,
         unit: UnitId,

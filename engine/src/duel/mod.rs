@@ -5,7 +5,8 @@
 //! [`alpha`] (creation rules), [`board`] (layouts), [`state`], [`action`],
 //! [`event`], `mechanics` (life, terrain, movement, attacks), `power`
 //! (targeting and effects), `turn` (the flow of play), `intervention`
-//! (casting and resolving Divine Interventions), [`view`], [`legal`].
+//! (casting and resolving Divine Interventions), [`view`], [`legal`],
+//! [`words`] (actions and events in words, for every screen).
 
 pub mod action;
 mod activation;
@@ -24,6 +25,7 @@ pub mod scenario;
 pub mod state;
 mod turn;
 pub mod view;
+pub mod words;
 
 pub use action::{DuelAction, Target};
 pub use ending::Ending;
@@ -242,8 +244,37 @@ impl Ruleset for Duel {
             return None;
         }
         if let Some(p) = &state.pending {
-            return Some((1 - p.caster, DuelAction::Pass));
+            return Some((1 - p.caster, DuelAction::TimedOut));
         }
-        state.window.map(|w| (w, DuelAction::Pass))
+        state.window.map(|w| (w, DuelAction::TimedOut))
+    }
+
+    fn timer_only(action: &DuelAction) -> bool {
+        matches!(action, DuelAction::TimedOut)
+    }
+
+    const WORDS: bool = true;
+
+    /// Named from `seat`'s own view: its words go to that seat alone, and
+    /// may name its own DI stack and Alphas.
+    fn action_words(state: &DuelState, seat: Seat, actions: &[DuelAction]) -> Vec<serde_json::Value> {
+        if actions.is_empty() {
+            return Vec::new();
+        }
+        let view = view::view_for_words(state, Viewer::Seat(seat));
+        let names = words::Names::new(&view);
+        actions.iter().map(|a| serde_json::to_value(words::action(names, seat, a)).expect("words serialize")).collect()
+    }
+
+    /// Named from the spectator's views before and after: a line is read
+    /// by every reader of its event, and the spectator's view holds
+    /// nothing secret (a hidden Alpha, a DI stack), so neither does a line.
+    fn event_words(before: &DuelState, after: &DuelState, events: &[DuelEvent]) -> Vec<String> {
+        if events.is_empty() {
+            return Vec::new();
+        }
+        let (b, a) = (view::view_for_words(before, Viewer::Spectator), view::view_for_words(after, Viewer::Spectator));
+        let names = words::Names { before: Some(&b), ..words::Names::new(&a) };
+        events.iter().map(|e| words::event(names, e)).collect()
     }
 }

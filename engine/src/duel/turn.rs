@@ -171,8 +171,8 @@ impl DuelState {
                 DuelAction::CastDi { at: Some(_), .. } => {
                     Err(err("bad_timing", "a response resolves at once, before the DI it answers; it cannot be timed"))
                 }
-                DuelAction::Pass => {
-                    cx.emit(EventKind::Passed { seat });
+                DuelAction::Pass | DuelAction::TimedOut => {
+                    cx.emit(passed(seat, &action));
                     self.finish_pending(cx);
                     Ok(())
                 }
@@ -185,8 +185,8 @@ impl DuelState {
             }
             return match action {
                 DuelAction::CastDi { target, at } => self.cast_di(cx, seat, target, at, Cast::Own),
-                DuelAction::Pass => {
-                    cx.emit(EventKind::Passed { seat });
+                DuelAction::Pass | DuelAction::TimedOut => {
+                    cx.emit(passed(seat, &action));
                     self.finish_activation();
                     Ok(())
                 }
@@ -233,7 +233,7 @@ impl DuelState {
                 }
             }
             DuelAction::EndTurn => self.end_turn(cx),
-            DuelAction::Pass => {
+            DuelAction::Pass | DuelAction::TimedOut => {
                 Err(err("nothing_to_pass", "there is no Divine Intervention or response window to pass"))
             }
             DuelAction::ChooseCasualty { .. } => Err(err("no_casualty", "there is no casualty to choose")),
@@ -524,5 +524,14 @@ impl DuelState {
             let life = g.players[seat as usize].alphas[i].life;
             cx.emit(EventKind::Regenerated { seat, alpha: i, amount, life });
         }
+    }
+}
+
+/// The event of a pass: the seat's own, or the one the server made for it
+/// when its timed window ran out (told apart in the log).
+fn passed(seat: Seat, action: &DuelAction) -> EventKind {
+    match action {
+        DuelAction::TimedOut => EventKind::TimedOut { seat },
+        _ => EventKind::Passed { seat },
     }
 }

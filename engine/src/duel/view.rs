@@ -392,11 +392,31 @@ pub(crate) fn view(
     board: Board,
     units: Shared<Vec<UnitView>>,
 ) -> DuelView {
-    let g = &state.game;
     let legal = match viewer {
         Viewer::Seat(s) => super::legal::legal_actions(state, cat, s),
         Viewer::Spectator => Vec::new(),
     };
+    view_listing(state, cat, viewer, board, units, legal)
+}
+
+/// `viewer`'s whole view without its legal actions: what the duel's words
+/// name things from ([`super::words`]), without working out a legal list
+/// the caller has already.
+pub(crate) fn view_for_words(state: &DuelState, viewer: Viewer) -> DuelView {
+    let cat = Catalogue::standard();
+    view_listing(state, cat, viewer, Board::shown(&state.game), shared_units(&state.game, cat), Vec::new())
+}
+
+/// [`view`] with `legal` as the view's legal actions.
+fn view_listing(
+    state: &DuelState,
+    cat: &Catalogue,
+    viewer: Viewer,
+    board: Board,
+    units: Shared<Vec<UnitView>>,
+    legal: Vec<DuelAction>,
+) -> DuelView {
+    let g = &state.game;
     let (hexes, players) = match board {
         Board::Shown(hexes) => (hexes, player_views(g, viewer)),
         Board::Left => (Shared::default(), Vec::new()),

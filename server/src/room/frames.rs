@@ -134,10 +134,11 @@ where
     }
 
     /// The legal actions of each seat `viewer` acts for that the game waits
-    /// for now.
+    /// for now, with their words; for a game whose view lists them
+    /// ([`Ruleset::LEGAL_IN_VIEW`]), only their words, or nothing.
     pub(super) fn legal_for(&self, viewer: Viewer, wants: bool, cache: &mut HashMap<Seat, LegalFor>) -> Vec<LegalFor> {
         let Viewer::Seat(player) = viewer else { return Vec::new() };
-        if !wants || R::LEGAL_IN_VIEW {
+        if !wants || (R::LEGAL_IN_VIEW && !R::WORDS) {
             return Vec::new();
         }
         let Status::Waiting { seats: waiting } = R::status(&self.table.state) else { return Vec::new() };
@@ -152,11 +153,15 @@ where
                         let actions = R::legal(&self.table.state, seat);
                         let words =
                             if R::WORDS { R::action_words(&self.table.state, seat, &actions) } else { Vec::new() };
-                        LegalFor { seat, actions: actions.iter().map(to_value).collect(), words }
+                        // A view that lists the actions (the duel's) has
+                        // them already: only their words go beside it.
+                        let actions =
+                            if R::LEGAL_IN_VIEW { Vec::new() } else { actions.iter().map(to_value).collect() };
+                        LegalFor { seat, actions, words }
                     })
                     .clone()
             })
-            .filter(|l| !l.actions.is_empty())
+            .filter(|l| !l.actions.is_empty() || !l.words.is_empty())
             .collect()
     }
 

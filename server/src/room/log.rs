@@ -1,13 +1,14 @@
 //! The match's log in words, for a game that describes itself
-//! ([`Ruleset::WORDS`], Divinity): the latest records' events with their
-//! lines, kept by the room so that every welcome tells a newcomer what
-//! happened before (a reload, a late spectator, a player back the next
-//! evening), each receiver only the events it may see.
+//! ([`Ruleset::WORDS`]: the duel, Divinity): every record's events as
+//! lines, kept by the room so that every welcome tells a newcomer the
+//! whole match (a reload, a late spectator, a player back the next evening,
+//! a finished match reopened), each receiver only the lines it may see.
 //!
 //! Filled by the room's fold from the start of the log when it loads
 //! ([`super::rebuild::rebuild_with_log`]) and by every record it publishes;
 //! a take-back drops the lines of the records it undid, as the table forgets
-//! them.
+//! them. A line keeps who may read it, not its event: a whole duel is some
+//! 1,500 lines, and the room holds them as long as it is loaded.
 
 use std::collections::VecDeque;
 
@@ -16,21 +17,44 @@ use athlas_protocol::{LogLine, LOG_RECORDS};
 
 use super::frames::Published;
 
-/// The latest records' events in words, oldest first.
-pub(super) struct WordLog<E> {
-    records: VecDeque<(u64, Vec<(E, String)>)>,
-}
+/// Who may read a line: bit `s` for seat `s` (seats 0 to 30), bit 31 for
+/// spectators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Readers(u32);
 
-impl<E> Default for WordLog<E> {
-    fn default() -> Self {
-        WordLog { records: VecDeque::new() }
+impl Readers {
+    const SPECTATOR: u32 = 1 << 31;
+
+    fn of(event: &impl Visible) -> Readers {
+        let seats = (0..31u8).filter(|s| event.visible_to(Viewer::Seat(*s))).fold(0, |m, s| m | 1 << s);
+        let spectator = if event.visible_to(Viewer::Spectator) { Self::SPECTATOR } else { 0 };
+        Readers(seats | spectator)
+    }
+
+    fn include(self, viewer: Viewer) -> bool {
+        match viewer {
+            Viewer::Seat(s) => s < 31 && self.0 & (1 << s) != 0,
+            Viewer::Spectator => self.0 & Self::SPECTATOR != 0,
+        }
     }
 }
 
-impl<E: Visible + Clone> WordLog<E> {
+/// One record's lines, each with who may read it.
+struct Record {
+    seq: u64,
+    lines: Vec<(Readers, Box<str>)>,
+}
+
+/// The records' lines, oldest first (at most [`LOG_RECORDS`] records).
+#[derive(Default)]
+pub(super) struct WordLog {
+    records: VecDeque<Record>,
+}
+
+impl WordLog {
     /// Record `seq`'s change: its events' lines, or the lines a take-back
     /// undid gone. Nothing for a game without words.
-    pub(super) fn record<R: Ruleset<Event = E>>(&mut self, seq: u64, published: &Published<E>) {
+    pub(super) fn record<R: Ruleset>(&mut self, seq: u64, published: &Published<R::Event>) {
         if !R::WORDS {
             return;
         }
@@ -39,13 +63,14 @@ impl<E: Visible + Clone> WordLog<E> {
                 if acted.events.is_empty() {
                     return;
                 }
-                let lines = acted.events.iter().cloned().zip(acted.words.iter().cloned()).collect();
-                self.records.push_back((seq, lines));
+                let lines =
+                    acted.events.iter().zip(&acted.words).map(|(e, w)| (Readers::of(e), w.as_str().into())).collect();
+                self.records.push_back(Record { seq, lines });
                 if self.records.len() > LOG_RECORDS {
                     self.records.pop_front();
                 }
             }
-            Published::TakenBack(undone) => self.records.retain(|(s, _)| s < undone),
+            Published::TakenBack(undone) => self.records.retain(|r| r.seq < *undone),
             Published::Handed => {}
         }
     }
@@ -54,12 +79,12 @@ impl<E: Visible + Clone> WordLog<E> {
     pub(super) fn lines(&self, viewer: Viewer, seq: u64) -> Vec<LogLine> {
         self.records
             .iter()
-            .take_while(|(s, _)| *s <= seq)
-            .flat_map(|(s, lines)| {
-                lines
+            .take_while(|r| r.seq <= seq)
+            .flat_map(|r| {
+                r.lines
                     .iter()
-                    .filter(|(e, _)| e.visible_to(viewer))
-                    .map(|(_, text)| LogLine { seq: *s, text: text.clone() })
+                    .filter(|(readers, _)| readers.include(viewer))
+                    .map(|(_, text)| LogLine { seq: r.seq, text: text.to_string() })
             })
             .collect()
     }
@@ -96,12 +121,22 @@ mod tests {
         assert_eq!(log.lines(Viewer::Spectator, 4)[0].text, "line 0");
     }
 
-    /// A game without words keeps nothing.
+    /// A line goes only where its event goes: a duel's discarded cards to
+    /// their seat alone, the count of them to everyone.
     #[test]
-    fn a_game_without_words_keeps_no_log() {
+    fn a_line_is_read_only_where_its_event_goes() {
+        use athlas_engine::duel::event::{DuelEvent, EventKind};
         use athlas_engine::duel::Duel;
-        let mut log: WordLog<athlas_engine::duel::DuelEvent> = WordLog::default();
-        log.record::<Duel>(1, &Published::Events(Acted { events: Vec::new(), words: Vec::new() }));
-        assert!(log.lines(Viewer::Spectator, 1).is_empty());
+        let events = vec![
+            DuelEvent::public(EventKind::DiDiscarded { seat: 1, count: 1 }),
+            DuelEvent::private(1, EventKind::DiDiscardedCards { seat: 1, cards: vec!["flood".into()] }),
+        ];
+        let words = vec!["Seat 1 discarded 1 card".to_owned(), "Seat 1 discarded Flood".to_owned()];
+        let mut log = WordLog::default();
+        log.record::<Duel>(4, &Published::Events(Acted { events, words }));
+        let texts = |v: Viewer| log.lines(v, 4).into_iter().map(|l| l.text).collect::<Vec<_>>();
+        assert_eq!(texts(Viewer::Seat(1)), ["Seat 1 discarded 1 card", "Seat 1 discarded Flood"]);
+        assert_eq!(texts(Viewer::Seat(0)), ["Seat 1 discarded 1 card"]);
+        assert_eq!(texts(Viewer::Spectator), ["Seat 1 discarded 1 card"]);
     }
 }

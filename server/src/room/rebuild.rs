@@ -116,12 +116,13 @@ pub(super) async fn rebuild<R: Ruleset>(
 /// The table folded from the start of the log, with the log in words of
 /// its latest records ([`WordLog`]): for a game with [`Ruleset::WORDS`],
 /// whose newcomers are told what happened before. It replays every record
-/// once per room load (a Divinity location is a few hundred).
+/// once per room load (a Divinity location is a few hundred, a long duel
+/// some 600), describing each.
 pub(super) async fn rebuild_with_log<R: Ruleset>(
     store: &Store,
     record: &MatchRecord,
     options: &R::Options,
-) -> Result<(u64, Table<R>, WordLog<R::Event>), (&'static str, String)> {
+) -> Result<(u64, Table<R>, WordLog), (&'static str, String)> {
     let internal = |e: String| (code::INTERNAL, e);
     let state = R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")))?;
     let mut table = Table::new(state, record.seats as usize);
