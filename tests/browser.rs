@@ -270,6 +270,14 @@ async fn two_browsers_play_a_duel_by_clicking_and_the_secrets_stay_hidden() {
         // casts its top DI in the first window that offers a target.
         let mut seen = Seen::default();
         let first = a.attr("[data-test=status]", "data-waiting").await.unwrap_or_default();
+        // The buttons say what the server's words say.
+        let starts = if first.trim() == "1" { &b } else { &a };
+        starts
+            .until_js(
+                "the buttons in the server's words",
+                "return [...document.querySelectorAll('[data-test=action][data-type=end_turn]')].some((e) => e.textContent === 'End the turn') || null;",
+            )
+            .await;
         let order: [(&Browser, &Browser, &str); 2] = if first.trim() == "1" {
             [(&b, &a, "\"alpha\":0"), (&a, &b, "\"alpha\":2")]
         } else {
@@ -289,7 +297,14 @@ async fn two_browsers_play_a_duel_by_clicking_and_the_secrets_stay_hidden() {
                 let at = b.match_seq().await;
                 b.reload().await;
                 b.wait(&format!("[data-test=match][data-seq='{at}'][data-phase=play]")).await;
-                b.wait("[data-test=log-entry]").await;
+                // The whole log is back in the server's words, from the
+                // first record (seq 1) and the first turn, each record
+                // numbered once.
+                let js = "const r = [...document.querySelectorAll('[data-test=log-record]')].map((e) => Number(e.dataset.seq)); \
+                          const t = [...document.querySelectorAll('[data-test=log-entry]')].map((e) => e.textContent); \
+                          return (r.length > 0 && new Set(r).size === r.length && r[r.length - 1] === 1 \
+                            && t.some((x) => x.startsWith('Turn 1: Seat ')) && t.some((x) => x.startsWith('Turn 2: Seat '))) || null;";
+                b.until_js("the whole log after the reload", js).await;
             }
         }
         scene.screenshot(&a, "duel-board").await;
@@ -321,6 +336,13 @@ async fn two_browsers_play_a_duel_by_clicking_and_the_secrets_stay_hidden() {
             assert!(!p.exists("[data-test=verified][data-ok=false]").await, "{}: a commitment failed", p.name);
         }
         assert_eq!(s.match_seq().await, a.match_seq().await, "the spectator followed to the end");
+        // The finished match reopened tells the whole game, first line to last.
+        s.reload().await;
+        s.wait("[data-test=match][data-phase=ended]").await;
+        let js = "const t = [...document.querySelectorAll('[data-test=log-entry]')].map((e) => e.textContent); \
+                  return (document.querySelector('[data-test=log-record][data-seq=\"1\"]') \
+                    && t[0] === 'The players agreed to a draw' && t.some((x) => x.startsWith('Turn 1: Seat '))) || null;";
+        s.until_js("the whole log of the finished match", js).await;
         // The reveal names seat 0's cards now, and only now.
         assert!(b.html().await.contains("Savage Warrior"), "the end screen shows the revealed Alphas");
         for p in [&a, &b, &s] {

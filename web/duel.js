@@ -9,7 +9,8 @@ import { Connection, api } from "./net.js";
 import { showError, setConn } from "./ui.js";
 import { h, morphChildren } from "./duel/dom.js";
 import { seatOf, remember } from "./seats.js";
-import { describeAction, describeEvent, unitName, hexName, target } from "./words.js";
+import { unitName, unitFor, hexName, seatName, target } from "./games/duel/names.js";
+import { DuelLog } from "./games/duel/log.js";
 import { verifyAgainstCommitment } from "./verify.js";
 import { loadCatalogue, name, card, statLine, genusOf } from "./duel/cards.js";
 import { creationPane, newDraft } from "./duel/creation.js";
@@ -27,7 +28,7 @@ export function duelPage(root, matchId, spectator) {
     return null;
   }
   const st = {
-    matchId, seat: mine?.seat ?? null, view: null, seq: -1, log: [], logCount: 0, campaign: false,
+    matchId, seat: mine?.seat ?? null, view: null, seq: -1, log: new DuelLog(), words: [], campaign: false,
     commitments: {}, reveals: {}, verified: {}, draft: null, creationError: null,
     timer: null, timerAt: 0, conn: "connecting",
     mode: null,        // null | "di": what clicks on the board pick
@@ -52,11 +53,8 @@ export function duelPage(root, matchId, spectator) {
     },
     onFrame: (f) => onFrame(f),
   });
-  // Ask for the whole history on the first connection (last_seq 0): the
-  // server answers with the welcome at seq 0 and every update since (up to
-  // 512), so a reloaded page has its event log back. Reconnects then resume
-  // from the last seq seen (net.js keeps it).
-  conn.lastSeq = 0;
+  // The first welcome brings the whole log in words (welcome.log);
+  // reconnects resume from the last seq seen (net.js keeps it).
   const tick = setInterval(renderTimer, 250);
   // Whether the other seat is taken yet (the invitation is shown until then).
   st.seatsTaken = null;
@@ -111,8 +109,9 @@ export function duelPage(root, matchId, spectator) {
     switch (f.type) {
       case "welcome":
         st.seat = f.seat; st.campaign = !!f.campaign_id;
-        if (f.seq < st.seq) st.log = []; // a different history: start over
+        st.log.welcome(f.log); // the match so far, whole
         st.view = f.view; st.seq = f.seq; setTimer(f.timer_ms);
+        st.words = wordsFor(f);
         break;
       case "update":
         if (f.seq <= st.seq) return; // already applied
@@ -121,8 +120,8 @@ export function duelPage(root, matchId, spectator) {
         for (const part of ["hexes", "players"]) if (!f.view[part] && st.view) f.view[part] = st.view[part];
         st.view = f.view; st.seq = f.seq; setTimer(f.timer_ms);
         st.recent = recentHexes(f.events ?? [], f.view);
-        for (const e of f.events ?? []) st.log.push({ n: ++st.logCount, seq: f.seq, event: e.event, text: describeEvent(e, { view: f.view, seat: st.seat }) });
-        if (st.log.length > 400) st.log.splice(0, st.log.length - 400);
+        st.log.update(f);
+        st.words = wordsFor(f);
         // A choice made for a view that is gone no longer holds.
         st.mode = null; st.power = null; st.selected = null; st.confirmResign = false; st.confirm = null;
         break;
@@ -146,6 +145,18 @@ export function duelPage(root, matchId, spectator) {
       default: return;
     }
     renderSoon();
+  }
+
+  /// The words of this seat's legal actions, in the order of `view.legal`
+  /// (the server's `legal[].words`).
+  function wordsFor(f) {
+    return (f.legal ?? []).find((l) => l.seat === st.seat)?.words ?? [];
+  }
+
+  /// A legal action in the server's words (its place in `view.legal`).
+  function say(a, v) {
+    const w = st.words[legalOf(v).indexOf(a)]?.text;
+    return w ?? a.type.replaceAll("_", " ");
   }
 
   function setTimer(ms) {
@@ -219,7 +230,10 @@ export function duelPage(root, matchId, spectator) {
       text = "Creation Phase: each player builds three Alphas and a Divine Intervention stack in secret.";
     } else {
       const w = v.waiting_for ?? [];
-      text = `Turn ${v.turn} · ${v.active === me ? "your turn" : `seat ${v.active}'s turn`} · ${stepWords(v)} · ` +
+      // A seat's first turn says whose first it is ("Turn 2 · first turn" read as the game's first).
+      const whose = v.active === me ? "your" : `${seatName(v.active)}'s`;
+      const turn = v.step?.step === "first_turn" ? `${whose} first turn` : `${whose} turn`;
+      text = `Turn ${v.turn} · ${turn} · ${stepWords(v)} · ` +
         (me !== null && w.includes(me) ? "your move" : `waiting for ${w.map((s) => (s === me ? "you" : `seat ${s}`)).join(", ") || "—"}`);
     }
     const link = entry?.join_code ? `${location.origin}/join/${entry.join_code}` : null;
@@ -241,10 +255,10 @@ export function duelPage(root, matchId, spectator) {
       const done = v.step.summoned ?? [];
       const sum = done.reduce((n, c) => n + c, 0);
       return done.length
-        ? `first turn: ${done.length} summoned for ${sum} points (up to three costing 60 at most)`
-        : "first turn: summon one unit, or up to three costing 60 at most";
+        ? `${done.length} summoned for ${sum} points (up to three costing 60 at most)`
+        : "summon one unit, or up to three costing 60 at most";
     }
-    if (s === "activation") return v.activation ? `unit ${v.activation.unit} is active` : "activations";
+    if (s === "activation") return v.activation ? `${unitName(v.activation.unit, v)} is active` : "activations";
     if (s === "summoning") return "summoning";
     return s ?? "";
   }
@@ -306,7 +320,7 @@ export function duelPage(root, matchId, spectator) {
     return h("button", {
       "data-test": "action", "data-type": a.type, "data-action": JSON.stringify(a), "data-focus": `act:${JSON.stringify(a)}`,
       class: extra.class ?? "", onclick: () => pick(a),
-    }, extra.label ?? describeAction(a, { view: v, seat: st.seat }));
+    }, extra.label ?? say(a, v));
   }
 
   function playPane(v) {
@@ -367,7 +381,7 @@ export function duelPage(root, matchId, spectator) {
       matching.length ? h("div", { class: "choice-list" }, ...matching.map((a) => h("button", {
         "data-test": "choice", "data-type": a.type, "data-action": JSON.stringify(a), "data-focus": `choice:${JSON.stringify(a)}`,
         class: a.type === "activate" ? "primary" : "", onclick: () => pick(a),
-      }, describeAction(a, { view: v, seat: st.seat })))) : h("p", { class: "hint" }, "Nothing to do on this hex now."));
+      }, say(a, v)))) : h("p", { class: "hint" }, "Nothing to do on this hex now."));
   }
 
   function unitInfo(v, u) {
@@ -376,7 +390,7 @@ export function duelPage(root, matchId, spectator) {
     const conds = (u.conditions ?? []).map((c) => (typeof c === "string" ? c
       : [String(c.type).replaceAll("_", " "), ...Object.entries(c).filter(([k]) => k !== "type").map(([k, x]) => `${k} ${JSON.stringify(x)}`)].join(" ")));
     return h("div", { class: "unit-info", "data-test": "unit-info", "data-unit": u.id },
-      h("strong", {}, unitName(u.id, v, st.seat)),
+      h("strong", {}, `${u.owner === st.seat ? "Your" : `${seatName(u.owner)}'s`} ${unitName(u.id, v)}`),
       h("div", { class: "stats" }, [
         alpha?.life != null ? `Alpha life ${alpha.life}/${alpha.max_life}` : null,
         `armor left ${u.armor_left[0]} physical, ${u.armor_left[1]} magical`,
@@ -407,14 +421,14 @@ export function duelPage(root, matchId, spectator) {
       const [caster, c] = pend;
       parts.push(h("p", { "data-test": "pending-di", "data-caster": caster, "data-card": c },
         `${caster === st.seat ? "You" : `Seat ${caster}`} cast ${name(c)}`,
-        v.pending_target ? target(v.pending_target, { view: v, seat: st.seat }) : "",
+        v.pending_target ? target(v.pending_target, v, st.seat) : "",
         ". ", h("span", { class: "text" }, card(c)?.text ?? "")));
     }
     if (v.window !== null) {
       parts.push(h("p", {}, mineToAnswer ? "Your response window is open: cast your top Divine Intervention or pass." : `Seat ${v.window}'s response window is open.`));
     }
     if (v.casualty) parts.push(h("p", { "data-test": "casualty" }, v.casualty.seat === st.seat ? "Choose which of your units dies (highlighted)." : `Seat ${v.casualty.seat} chooses a casualty.`));
-    if (v.relic_choice) parts.push(h("p", { "data-test": "relic-choice" }, v.relic_choice.seat === st.seat ? `Does ${unitName(v.relic_choice.unit, v, st.seat)} take its relic along?` : `Seat ${v.relic_choice.seat} decides whether the relic goes along.`));
+    if (v.relic_choice) parts.push(h("p", { "data-test": "relic-choice" }, v.relic_choice.seat === st.seat ? `Does ${unitFor(v.relic_choice.unit, v, st.seat)} take its relic along?` : `Seat ${v.relic_choice.seat} decides whether the relic goes along.`));
     const castable = legal.some((a) => a.type === "cast_di");
     return h("div", { class: `card window${mineToAnswer ? " mine" : ""}`, "data-test": "window", "data-seat": v.window ?? "", role: "region", "aria-label": "response window" },
       h("h3", {}, "Answer", " ", h("span", { class: "timer", "data-test": "timer" })),
@@ -473,7 +487,7 @@ export function duelPage(root, matchId, spectator) {
     return h("div", { class: "card actions", "data-test": "actions" },
       h("h3", {}, waitingForMe ? "Your options" : "Not your move"),
       v.activation ? h("p", { class: "stats", "data-test": "activation", "data-unit": v.activation.unit },
-        `${unitName(v.activation.unit, v, st.seat)}: ${v.activation.m} m and ${v.activation.a} a left`) : null,
+        `${unitFor(v.activation.unit, v, st.seat)}: ${v.activation.m} m and ${v.activation.a} a left`) : null,
       ...buttons,
       ...plain.map((a) => actionButton(a, v, { class: a.type === "end_turn" || a.type === "end_activation" ? "primary" : "" })),
       allActions(v),
@@ -485,7 +499,7 @@ export function duelPage(root, matchId, spectator) {
     const legal = legalOf(v);
     if (!legal.length) return null;
     const sel = h("select", { "data-test": "any-action", "data-focus": "any-action", "aria-label": "every legal action" },
-      ...legal.map((a, i) => h("option", { value: i, "data-action": JSON.stringify(a) }, describeAction(a, { view: v, seat: st.seat }))));
+      ...legal.map((a, i) => h("option", { value: i, "data-action": JSON.stringify(a) }, say(a, v))));
     return h("details", { class: "all-actions", "data-test": "all-actions" },
       h("summary", { "data-test": "all-actions-toggle" }, `Every legal action (${legal.length})`),
       sel, " ",
@@ -548,14 +562,12 @@ export function duelPage(root, matchId, spectator) {
     if (!v.active_dis?.length) return null;
     return h("div", { class: "card", "data-test": "active-dis" }, h("h3", {}, "Divine Interventions in effect"),
       h("ul", {}, ...v.active_dis.map((d) => h("li", { "data-card": d.card, "data-owner": d.owner },
-        `${name(d.card)} of ${d.owner === st.seat ? "yours" : `seat ${d.owner}`}`, d.unit != null ? ` on ${unitName(d.unit, v, st.seat)}` : "",
+        `${name(d.card)} of ${d.owner === st.seat ? "yours" : `seat ${d.owner}`}`, d.unit != null ? ` on ${unitFor(d.unit, v, st.seat)}` : "",
         d.cubes ? ` · ${d.cubes} cube${d.cubes > 1 ? "s" : ""}` : ""))));
   }
 
   function logCard() {
-    return h("div", { class: "card log-card" }, h("h3", {}, "What happened"),
-      h("ol", { class: "log", "data-test": "log", reversed: true, "aria-live": "polite" },
-        ...st.log.slice(-150).reverse().map((e) => h("li", { "data-test": "log-entry", "data-key": `log:${e.n}`, "data-seq": e.seq, "data-event": e.event }, e.text))));
+    return st.log.render();
   }
 
   function commitmentsView() {

@@ -145,7 +145,9 @@ where
         self.table
             .seats_of(player)
             .into_iter()
-            .filter(|s| waiting.contains(s))
+            // A view's own list may hold actions of a seat the game does
+            // not wait for (the duel's draw offer): their words go too.
+            .filter(|s| R::LEGAL_IN_VIEW || waiting.contains(s))
             .map(|seat| {
                 cache
                     .entry(seat)
