@@ -352,3 +352,165 @@ async fn two_browsers_play_a_duel_by_clicking_and_the_secrets_stay_hidden() {
     })
     .await;
 }
+
+/// Both pages create and join a duel and take a preset each; a spectator
+/// watches. The match id.
+async fn a_duel_in_play(a: &Browser, b: &Browser, s: &Browser) -> String {
+    a.wait("[data-test=lobby][data-ready=true]").await;
+    a.click("[data-test=create-duel]").await;
+    a.wait("[data-test=match][data-phase=creation]").await;
+    let link = a.attr("[data-test=join-link]", "href").await.expect("a join link");
+    b.goto(&format!("/join/{}", link.rsplit('/').next().unwrap())).await;
+    b.wait("[data-test=match][data-phase=creation][data-seat='1']").await;
+    let id = a.attr("[data-test=match]", "data-match-id").await.unwrap();
+    s.goto(&format!("/watch/{id}")).await;
+    s.wait("[data-test=match][data-role=spectator]").await;
+    a.click("[data-test=use-preset][data-preset=rush]").await;
+    b.click("[data-test=use-preset][data-preset=aquatic]").await;
+    for p in [a, b, s] {
+        p.wait("[data-test=match][data-phase=play]").await;
+    }
+    id
+}
+
+/// `p`'s seat resigns from its page.
+async fn resign(p: &Browser) {
+    p.click("[data-test=resign]").await;
+    p.click("[data-test=resign-confirm]").await;
+}
+
+/// What a board shows, hex by hex: terrain, relics, and each unit with its
+/// owner, controller and relic; the same for every viewer of one position.
+async fn board_of(p: &Browser, css: &str) -> String {
+    let js = format!(
+        "const b = document.querySelector(\"{css} [data-test=board]\"); if (!b) return null; \
+         return [...b.querySelectorAll('[data-test=hex]')].map((h) => `${{h.dataset.q}},${{h.dataset.r}} ${{h.dataset.terrain}} ${{h.dataset.relics}}: ` \
+           + [...h.querySelectorAll('[data-test=unit]')].map((u) => `${{u.dataset.unit}}/${{u.dataset.owner}}/${{u.dataset.controller}}/${{u.dataset.relic}}`).join(' ')).join('; ');"
+    );
+    p.until_js(&format!("the board in {css}"), &js).await.as_str().unwrap().to_owned()
+}
+
+/// A finished duel says how it ended, to each reader in their words, live
+/// and when reopened; its replay (refused while the game was on) opens
+/// from the end screen, checked as `athlas verify` checks it, and steps
+/// from the start to the last position, which is the final board.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_duel_reopens_on_how_it_ended_and_its_replay_steps_to_the_final_board() {
+    let db = Db::sqlite("browser-end");
+    let server = db.start();
+    let base = format!("http://{}", server.addr);
+    scenario("end", &base, |scene| async move {
+        let (a, b, s) = (scene.browser("alice").await, scene.browser("bob").await, scene.browser("spectator").await);
+        let id = a_duel_in_play(&a, &b, &s).await;
+        // Two rounds: units on the board, moved, a record of each kind a turn makes.
+        let first = a.attr("[data-test=status]", "data-waiting").await.unwrap_or_default();
+        let order: [(&Browser, &Browser); 2] =
+            if first.trim() == "1" { [(&b, &a), (&a, &b)] } else { [(&a, &b), (&b, &a)] };
+        let mut seen = Seen::default();
+        for _ in 0..2 {
+            for (p, o) in order {
+                turn(p, o, &s, &a, &b, "\"alpha\":0", &mut seen).await;
+            }
+        }
+
+        // No replay while the game is on.
+        let r = scene.browser("reader").await;
+        r.goto(&format!("/replay/{id}")).await;
+        r.wait("[data-test=replay-refused][data-code=not_finished]").await;
+
+        resign(&a).await;
+        for (p, words) in [(&a, "You resigned."), (&b, "Your opponent resigned."), (&s, "Seat 0 resigned.")] {
+            p.wait("[data-test=end][data-ending=resigned]").await;
+            assert_eq!(p.text("[data-test=end-reason]").await, words, "{}", p.name);
+        }
+        assert_eq!(b.text("[data-test=end-title]").await, "You won!");
+        // Reopened later: the end screen at once, with its reason.
+        b.reload().await;
+        b.wait("[data-test=end][data-ending=resigned]").await;
+        assert_eq!(b.text("[data-test=end-reason]").await, "Your opponent resigned.");
+        let last = b.match_seq().await;
+        let final_board = board_of(&b, "[data-test=end-board]").await;
+        scene.screenshot(&b, "duel-end").await;
+
+        // The replay from the end screen: the start, a step, the last position.
+        b.click("[data-test=open-replay]").await;
+        b.wait(&format!("[data-test=replay][data-match-id='{id}'][data-seq='0'][data-last='{last}']")).await;
+        b.wait("[data-test=replay-verified][data-ok=true]").await;
+        assert!(b.text("[data-test=replay-verified]").await.contains(&format!("{last} records")));
+        assert!(b.exists("[data-test=replay-first][disabled]").await);
+        let start = board_of(&b, "[data-test=replay-board]").await;
+        assert!(!start.contains('/'), "no unit on the board before the first record: {start}");
+        b.click("[data-test=replay-next]").await;
+        b.wait("[data-test=replay][data-seq='1']").await;
+        b.wait("[data-test=replay-position][data-seq='1']").await;
+        // The slider goes anywhere.
+        let mid = last / 2;
+        b.client()
+            .execute(
+                "const s = document.querySelector('[data-test=replay-slider]'); s.value = arguments[0]; \
+                 s.dispatchEvent(new Event('input'));",
+                vec![mid.into()],
+            )
+            .await
+            .unwrap();
+        b.wait(&format!("[data-test=replay][data-seq='{mid}']")).await;
+        b.click("[data-test=replay-last]").await;
+        b.wait(&format!("[data-test=replay][data-seq='{last}'][data-loading=false]")).await;
+        assert!(b.exists("[data-test=replay-next][disabled]").await);
+        b.wait("[data-test=replay-ending][data-how=resigned]").await;
+        assert!(b.text("[data-test=replay-log]").await.contains("resigned"), "the engine's words for the last record");
+        assert!(!b.text("[data-test=replay-record]").await.contains("null"));
+        assert_eq!(board_of(&b, "[data-test=replay-board]").await, final_board, "the last position is the final board");
+        b.click("[data-test=replay-prev]").await;
+        b.wait(&format!("[data-test=replay][data-seq='{}']", last - 1)).await;
+        b.click("[data-test=replay-last]").await;
+        b.wait(&format!("[data-test=replay][data-seq='{last}'][data-loading=false]")).await;
+        scene.screenshot(&b, "duel-replay").await;
+        // Anyone with the link, at a phone's width too.
+        r.goto(&format!("/replay/{id}?seq={mid}")).await;
+        r.wait(&format!("[data-test=replay][data-seq='{mid}'][data-loading=false]")).await;
+        r.fits_a_phone(&scene, "duel-replay-phone").await;
+        for p in [&a, &b, &s, &r] {
+            let errors: Vec<String> = p.console().await.into_iter().filter(|l| l.starts_with("SEVERE")).collect();
+            let errors: Vec<&String> = errors.iter().filter(|l| !l.contains("409")).collect();
+            assert!(errors.is_empty(), "{}: console errors {errors:?}", p.name);
+        }
+    })
+    .await;
+}
+
+/// A rematch offered from one end screen and accepted on the other lands
+/// both pages in the new match's Creation Phase, the seats swapped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_offered_by_one_page_and_accepted_by_the_other_lands_both_in_its_creation_phase() {
+    let db = Db::sqlite("browser-rematch");
+    let server = db.start();
+    let base = format!("http://{}", server.addr);
+    scenario("rematch", &base, |scene| async move {
+        let (a, b, s) = (scene.browser("alice").await, scene.browser("bob").await, scene.browser("spectator").await);
+        let id = a_duel_in_play(&a, &b, &s).await;
+        resign(&b).await;
+        a.wait("[data-test=end][data-ending=resigned]").await;
+        a.click("[data-test=rematch-offer]").await;
+        a.wait("[data-test=rematch][data-state=offered]").await;
+        b.wait("[data-test=rematch][data-state=offered-to-you]").await;
+        scene.screenshot_of(&b, "duel-rematch", Some("[data-test=end]")).await;
+        b.click("[data-test=rematch-accept]").await;
+        let mut new_ids = Vec::new();
+        for (p, seat) in [(&a, "1"), (&b, "0")] {
+            p.wait(&format!("[data-test=match][data-phase=creation][data-seat='{seat}']")).await;
+            let new_id = p.attr("[data-test=match]", "data-match-id").await.unwrap();
+            assert_ne!(new_id, id, "{}: a new match", p.name);
+            assert_eq!(p.path().await, format!("/match/{new_id}"));
+            new_ids.push(new_id);
+        }
+        assert_eq!(new_ids[0], new_ids[1], "both in the same rematch");
+        // The spectator's end screen leads to the rematch too.
+        s.wait(&format!("[data-test=rematch][data-state=accepted][data-rematch-id='{}']", new_ids[0])).await;
+        // The old end screen, reopened, links to the rematch instead of going there.
+        a.goto(&format!("/match/{id}")).await;
+        a.wait(&format!("[data-test=rematch][data-state=accepted][data-rematch-id='{}']", new_ids[0])).await;
+        assert_eq!(a.path().await, format!("/match/{id}"));
+    })
+    .await;
+}

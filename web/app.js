@@ -5,6 +5,7 @@ import { api } from "./net.js";
 import { h, showError, setConn } from "./ui.js";
 import { games, remember, seatOf } from "./seats.js";
 import { duelPage } from "./duel.js";
+import { replayPage } from "./games/duel/replay.js";
 import { campaignPage, campaignForm, campaignWords } from "./games/divinity/campaign.js";
 import { divinityPage } from "./games/divinity/page.js";
 import { loadCatalogue } from "./games/divinity/catalogue.js";
@@ -31,6 +32,7 @@ async function route() {
     if ((m = path.match(/^\/campaign-join\/([A-Za-z0-9]+)$/))) return await joinCampaign(m[1]);
     if ((m = path.match(/^\/match\/([0-9a-f-]{36})$/))) return (leave = await gamePage(m[1], false));
     if ((m = path.match(/^\/watch\/([0-9a-f-]{36})$/))) return (leave = await gamePage(m[1], true));
+    if ((m = path.match(/^\/replay\/([0-9a-f-]{36})$/))) return (leave = replayPage(app, m[1]));
     if ((m = path.match(/^\/campaign\/([0-9a-f-]{36})$/))) return (leave = campaignPage(app, m[1], go));
     app.append(h("p", {}, "No such page. ", h("a", { href: "/", "data-link": true }, "Back to the lobby")));
   } catch (e) {

@@ -15,6 +15,7 @@ import { verifyAgainstCommitment } from "./verify.js";
 import { loadCatalogue, name, card, statLine, genusOf } from "./duel/cards.js";
 import { creationPane, newDraft } from "./duel/creation.js";
 import { boardSvg, anchors, kindOf, key } from "./duel/board.js";
+import { endScreen } from "./games/duel/end.js";
 
 const PHASE = { creation: "creation", command: "play", finished: "ended" };
 const DROWN_LOSS = 5; // engine/src/duel/state.rs: life an Alpha loses when its unit drowns
@@ -43,6 +44,7 @@ export function duelPage(root, matchId, spectator) {
   loadCatalogue().then(() => renderSoon(), (e) => showError(e.code, `The cards could not be loaded: ${e.message}`));
 
   let drawPending = null; // a redraw waiting for the end of a burst of frames
+  const end = endScreen(matchId, () => renderSoon());
   const waiting = new Map(); // act id -> {action, onError}
   const conn = new Connection({
     token: mine?.token, matchId,
@@ -209,7 +211,7 @@ export function duelPage(root, matchId, spectator) {
       header(v),
       phase === "creation" ? creationPane(ctx) : null,
       phase === "play" ? playPane(v) : null,
-      phase === "ended" ? endPane(v) : null,
+      phase === "ended" ? end.render(v, st, commitmentsView) : null,
       phase === "ended" ? logCard() : null);
     morphChildren(page, fresh);
     renderTimer();
@@ -584,21 +586,6 @@ export function duelPage(root, matchId, spectator) {
             : state === "false" ? h("strong", { class: "broken", "data-test": "verified", "data-ok": "false" }, "✘ does NOT match")
               : state === "pending" ? "checking…" : "sealed until the end");
       })));
-  }
-
-  function endPane(v) {
-    const o = v.phase.outcome;
-    const me = st.seat;
-    const title = o.result === "draw" ? "A draw" : me === null ? `Seat ${o.seat} won` : o.seat === me ? "You won!" : "You lost";
-    return h("div", { class: "end", "data-test": "end", "data-result": o.result, "data-winner": o.seat ?? "" },
-      h("div", { class: "card end-title" }, h("h2", {}, title), h("p", {}, "Both creations, as locked in before the first turn:"),
-        h("a", { href: "/", "data-link": true, "data-test": "back-to-lobby" }, "Back to the lobby")),
-      commitmentsView(),
-      h("div", { class: "reveals" }, ...Object.values(st.reveals).sort((a, b) => a.seat - b.seat).map((r) => h("div", { class: `card seat${r.seat}`, "data-test": "reveal", "data-seat": r.seat },
-        h("h3", {}, `Seat ${r.seat}${r.seat === me ? " (you)" : ""}`),
-        h("ol", {}, ...(r.secret?.alphas ?? []).map((a) => h("li", {}, a.cards.map(name).join(", ")))),
-        h("p", {}, "Divine Interventions: ", (r.secret?.di_stack ?? []).map(name).join(" → ") || "none")))),
-      h("div", { class: "board-col" }, h("div", { class: "board-wrap" }, boardSvg({ view: v, me, hot: new Map(), selected: null, cursor: null, onHex: () => {}, onKey: () => {} }))));
   }
 
   return () => { clearInterval(tick); clearInterval(seatPoll); clearTimeout(drawPending); conn.close(); };
