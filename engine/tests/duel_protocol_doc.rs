@@ -32,6 +32,7 @@ fn documented_actions_parse() {
         "cast_di",
         "discard_di",
         "pass",
+        "timed_out",
         "set_auto_pass",
         "choose_casualty",
         "carry_relic",
