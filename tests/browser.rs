@@ -514,3 +514,72 @@ async fn a_rematch_offered_by_one_page_and_accepted_by_the_other_lands_both_in_i
     })
     .await;
 }
+
+/// Wait until `p`'s tab says (`yes`) or no longer says that the game
+/// waits for its seat: the title, the favicon with its dot, and the page's
+/// `data-your-move` (web/signals.js).
+async fn your_move(p: &Browser, yes: bool) {
+    let js = format!(
+        "const icon = document.querySelector('link[rel~=icon]')?.getAttribute('href') ?? ''; \
+         return document.documentElement.dataset.yourMove === '{yes}' \
+           && (document.title === '● Your move — Athlas') === {yes} \
+           && icon.startsWith('data:image/svg+xml,') && icon.includes('circle') === {yes};"
+    );
+    p.until_js(&format!("{}'s tab {} its move", p.name, if yes { "showing" } else { "no longer showing" }), &js).await;
+}
+
+/// Your-turn signals: both tabs say "your move" while both seats create,
+/// one stops once its seat locked in; in play only the seat the game waits
+/// for shows it, and the signal goes over to the other once it ends its turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tab_title_and_favicon_say_when_it_is_your_move() {
+    let db = Db::sqlite("browser-signals");
+    let server = db.start();
+    let base = format!("http://{}", server.addr);
+    scenario("signals", &base, |scene| async move {
+        let a = scene.browser("alice").await;
+        a.wait("[data-test=lobby][data-ready=true]").await;
+        assert_eq!(a.client().title().await.unwrap(), "Athlas");
+        a.click("[data-test=create-duel]").await;
+        a.wait("[data-test=match][data-phase=creation]").await;
+        let link = a.attr("[data-test=join-link]", "href").await.expect("a join link");
+        let b = scene.browser("bob").await;
+        b.goto(&format!("/join/{}", link.rsplit('/').next().unwrap())).await;
+        b.wait("[data-test=match][data-phase=creation][data-seat='1']").await;
+        for p in [&a, &b] {
+            your_move(p, true).await;
+            p.wait("[data-test=signals] [data-test=signal-sound]").await;
+        }
+        a.click("[data-test=use-preset][data-preset=rush]").await;
+        your_move(&a, false).await;
+        your_move(&b, true).await;
+        b.click("[data-test=use-preset][data-preset=aquatic]").await;
+        for p in [&a, &b] {
+            p.wait("[data-test=match][data-phase=play]").await;
+        }
+        let first = a.attr("[data-test=status]", "data-waiting").await.unwrap_or_default();
+        let (p, o) = if first.trim() == "1" { (&b, &a) } else { (&a, &b) };
+        your_move(p, true).await;
+        your_move(o, false).await;
+        scene.screenshot(p, "your-move").await;
+        act(p, "[data-test=action][data-type=end_turn]", "end_turn", None, &[o]).await;
+        your_move(p, false).await;
+        your_move(o, true).await;
+        // The setting is remembered by the browser.
+        o.click("[data-test=signals] summary").await;
+        o.click("[data-test=signal-sound]").await;
+        o.until_js("the sound setting kept", "return localStorage.getItem('athlas.sound') === 'on';").await;
+        o.reload().await;
+        o.until_js(
+            "the sound box ticked after a reload",
+            "return document.querySelector('[data-test=signal-sound]')?.checked === true;",
+        )
+        .await;
+        your_move(o, true).await;
+        for p in [&a, &b] {
+            let errors: Vec<String> = p.console().await.into_iter().filter(|l| l.starts_with("SEVERE")).collect();
+            assert!(errors.is_empty(), "{}: console errors {errors:?}", p.name);
+        }
+    })
+    .await;
+}

@@ -56,8 +56,21 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
         let players = [&alice, &bob, &carol];
         for p in players {
             p.until_js("the location", "return location.pathname.startsWith('/match/') || null;").await;
-            assert!(p.match_seq().await >= 0, "{} has its welcome", p.name);
+            // The path changes before the welcome arrives: wait for it.
+            p.until_js("its welcome", "return Number(document.querySelector('[data-test=match]')?.dataset.seq) >= 0 || null;")
+                .await;
         }
+        // Turn alerts (web/signals.js) on this page too: a seat's tab says
+        // whether the game waits for it, and it waits for someone.
+        let mut told = Vec::new();
+        for p in players {
+            let js = "return document.documentElement.dataset.yourMove ?? null;";
+            let mine = p.until_js("the seat's turn signal", js).await == "true";
+            let title = p.client().title().await.unwrap();
+            assert_eq!(title == "● Your move — Athlas", mine, "{}: title {title:?}", p.name);
+            told.push(mine);
+        }
+        assert!(told.contains(&true), "the game waits for someone: {told:?}");
         assert_eq!(alice.path().await, carol.path().await, "one location for the party");
         for (p, origin) in players.iter().zip(["Ifan", "Sebille", "Lohse"]) {
             let me = p.text("[data-test=origin-row].you").await;

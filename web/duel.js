@@ -12,6 +12,7 @@ import { seatOf, remember } from "./seats.js";
 import { unitName, unitFor, hexName, seatName, target } from "./games/duel/names.js";
 import { DuelLog } from "./games/duel/log.js";
 import { verifyAgainstCommitment } from "./verify.js";
+import { turnSignals } from "./signals.js";
 import { loadCatalogue, name, card, statLine, genusOf } from "./duel/cards.js";
 import { creationPane, newDraft } from "./duel/creation.js";
 import { boardSvg, anchors, kindOf, key } from "./duel/board.js";
@@ -41,6 +42,7 @@ export function duelPage(root, matchId, spectator) {
   const page = h("section", { class: "duel", "data-test": "match", "data-match-id": matchId, "data-seq": -1, "data-phase": "loading", "data-conn": "connecting",
     "data-role": spectator ? "spectator" : "player" }, h("p", {}, "Connecting…"));
   root.append(page);
+  const signals = turnSignals(root, { matchId, token: mine?.token });
   loadCatalogue().then(() => renderSoon(), (e) => showError(e.code, `The cards could not be loaded: ${e.message}`));
 
   let drawPending = null; // a redraw waiting for the end of a burst of frames
@@ -108,6 +110,7 @@ export function duelPage(root, matchId, spectator) {
   }
 
   function onFrame(f) {
+    signals.frame(f);
     switch (f.type) {
       case "welcome":
         st.seat = f.seat; st.campaign = !!f.campaign_id;
@@ -588,7 +591,7 @@ export function duelPage(root, matchId, spectator) {
       })));
   }
 
-  return () => { clearInterval(tick); clearInterval(seatPoll); clearTimeout(drawPending); conn.close(); };
+  return () => { clearInterval(tick); clearInterval(seatPoll); clearTimeout(drawPending); conn.close(); signals.close(); };
 }
 
 /// The hexes the last update was about (shown so the other seat's move is

@@ -22,6 +22,7 @@ import { followCampaign, askNext, mustRestart, leaderOf } from "./campaign.js";
 import { sayError } from "./errors.js";
 import { envChip } from "./chips.js";
 import { Chat, proposalBox, withdrawnBox, canonJson } from "./talk.js";
+import { turnSignals } from "../../signals.js";
 
 /// The reader's choice to let enemy rolls stand without being asked.
 const AUTO_LET_STAND = "athlas.divinity.auto-let-stand";
@@ -422,6 +423,7 @@ export function divinityPage(app, matchId, spectator, go) {
     matchId,
     onState: (state) => { setConn(state); root.dataset.conn = state; },
     onFrame: (f) => {
+      signals.frame(f);
       if (f.type === "welcome" || f.type === "update") {
         if (f.type === "welcome") {
           you = f.seat ?? null;
@@ -488,11 +490,13 @@ export function divinityPage(app, matchId, spectator, go) {
   const onResize = () => { ui.mapWidth = 0; draw(); };
   window.addEventListener("resize", onResize);
   app.append(root);
+  const signals = turnSignals(app, { matchId, token: mine?.token });
   root.append(h("p", {}, "Loading the location…"));
   loadCatalogue().then(() => draw(), (e) => showError(e.code, `The cards could not be loaded: ${e.message}`));
   return () => {
     closed = true;
     conn.close();
+    signals.close();
     follow?.stop();
     if (ticker) clearInterval(ticker);
     window.removeEventListener("resize", onResize);
