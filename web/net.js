@@ -70,6 +70,13 @@ export class Connection {
       if ((frame.type === "ack" || frame.type === "error") && frame.id != null) {
         this.pending.delete(frame.id);
       }
+      // A greeting another cluster node's room refused (its node out of
+      // reach of this one): a page cannot follow the `at` address, so it
+      // says hello again, through the front, after the usual backoff.
+      if (frame.type === "error" && frame.id == null && frame.code === "room_elsewhere") {
+        ws.close();
+        return;
+      }
       this.onFrame(frame);
     };
     ws.onclose = () => {

@@ -140,6 +140,11 @@ pub struct Config {
     /// it). Default: ws://<the address listened on>/ws.
     #[arg(long, env = "ATHLAS_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// The WebSocket URL at which the other nodes reach this node, to relay
+    /// to it the sockets of the matches it plays (cluster mode: e.g. its
+    /// name on the nodes' network behind a front). Default: --public-url.
+    #[arg(long, env = "ATHLAS_PEER_URL")]
+    pub peer_url: Option<String>,
     /// Milliseconds a room's lease lasts without renewal: how long a table
     /// waits when its node dies before another may take it over (>= 500).
     #[arg(long, env = "ATHLAS_LEASE_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(500..))]
@@ -275,6 +280,7 @@ impl Default for Config {
             cluster: false,
             node_id: None,
             public_url: None,
+            peer_url: None,
             lease_ms: 10_000,
             lease_renew_ms: 3_000,
         }
@@ -297,11 +303,15 @@ impl Config {
             idle_unload: Duration::from_secs(self.idle_unload_secs),
             snapshot_every: self.snapshot_every,
             hand_absent: Duration::from_secs(self.hand_absent_secs),
-            cluster: self.cluster.then(|| crate::room::Cluster {
-                node: self.node_id.clone().unwrap_or_else(default_node_id).into(),
-                url: self.public_url.clone().unwrap_or_else(|| format!("ws://{}/ws", self.listen)).into(),
-                lease: Duration::from_millis(self.lease_ms),
-                renew: Duration::from_millis(self.lease_renew_ms),
+            cluster: self.cluster.then(|| {
+                let url = self.public_url.clone().unwrap_or_else(|| format!("ws://{}/ws", self.listen));
+                crate::room::Cluster {
+                    node: self.node_id.clone().unwrap_or_else(default_node_id).into(),
+                    peer_url: self.peer_url.clone().unwrap_or_else(|| url.clone()).into(),
+                    url: url.into(),
+                    lease: Duration::from_millis(self.lease_ms),
+                    renew: Duration::from_millis(self.lease_renew_ms),
+                }
             }),
         }
     }

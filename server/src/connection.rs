@@ -111,7 +111,7 @@ pub async fn upgrade(
     let hard_limit = (hub.config.max_frame_bytes * 16).max(1 << 20);
     // Cluster mode: a match another live node plays is relayed there.
     let relay_to = match crate::relay::match_of(query.as_deref()) {
-        Some(id) if hub.node().is_some() => crate::relay::holder(&hub, id).await,
+        Some(id) if hub.node().is_some() => crate::relay::holder(&hub, id).await.map(|url| (id, url)),
         _ => None,
     };
     // A root span: nothing a connection logs belongs to the request that
@@ -131,7 +131,7 @@ pub async fn upgrade(
             async move {
                 let _guards = (guard, peer_guard);
                 match relay_to {
-                    Some(url) => crate::relay::relay(socket, url, peer, hub).await,
+                    Some((id, url)) => crate::relay::relay(socket, id, url, peer, hub).await,
                     None => run(socket, hub.clone(), peer).await,
                 }
             }

@@ -8,6 +8,8 @@
 //!
 //! A socket that names no match, or one whose lease is free, expired or
 //! this node's, is this node's as before (it claims the room on `hello`).
+//! The nodes reach each other at their `--peer-url` (their names on the
+//! nodes' own network behind a front), players at their `--public-url`.
 
 use std::sync::Arc;
 
@@ -23,24 +25,22 @@ pub fn match_of(query: Option<&str>) -> Option<Uuid> {
     query?.split('&').find_map(|pair| pair.strip_prefix("match=")).and_then(|id| Uuid::parse_str(id).ok())
 }
 
-/// Where to relay a socket for `match_id`: the WebSocket URL of the live
-/// node holding its lease, when that is another node. `None` outside
-/// cluster mode, when the lease is free or expired, or this node's.
+/// Where to relay a socket for `match_id`: the URL at which the other
+/// nodes reach the live node holding its lease (`--peer-url`), when that
+/// is another node. `None` outside cluster mode, when the lease is free or
+/// expired, or this node's.
 pub async fn holder(hub: &Hub, match_id: Uuid) -> Option<String> {
     let me = hub.node()?;
     let lease = hub.store.lease(match_id).await.ok()??;
-    (lease.expires_in_ms > 0 && lease.node != me).then(|| format!("{}?match={match_id}", lease.url))
+    (lease.expires_in_ms > 0 && lease.node != me).then(|| format!("{}?match={match_id}", lease.peer_url))
 }
 
-/// Copy frames both ways between `client` and the node at `url` until
-/// either side closes or this node shuts down. When the holder cannot be
-/// reached (nodes whose `--public-url` only players can reach, a holder
-/// that just died) the socket is served here as any other: a `hello` is
-/// answered `room_elsewhere` with the holder's address, or the room is
-/// claimed once the lease expired.
-pub async fn relay(client: WebSocket, url: String, peer: PeerIp, hub: Arc<Hub>) {
+type Upstream = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Open the relay's socket to the holder at `url`, saying whom it relays.
+async fn connect(url: &str, peer: PeerIp) -> Result<Upstream, String> {
     let upstream = async {
-        let mut req = url.as_str().into_client_request()?;
+        let mut req = url.into_client_request()?;
         if let Some(ip) = peer.0 {
             if let Ok(v) = ip.to_string().parse() {
                 req.headers_mut().insert("x-forwarded-for", v);
@@ -48,17 +48,55 @@ pub async fn relay(client: WebSocket, url: String, peer: PeerIp, hub: Arc<Hub>) 
         }
         tokio_tungstenite::connect_async(req).await
     };
-    let upstream = match tokio::time::timeout(std::time::Duration::from_secs(5), upstream).await {
-        Ok(Ok((ws, _))) => ws,
-        other => {
-            let why = match other {
-                Ok(Err(e)) => e.to_string(),
-                _ => "no answer in 5 s".into(),
-            };
-            tracing::info!(%url, error = %why, "the match's node cannot be reached; serving the socket here");
-            crate::connection::run(client, hub, peer).await;
-            return;
+    // A node that died with its address gone answers nothing at all.
+    match tokio::time::timeout(std::time::Duration::from_secs(2), upstream).await {
+        Ok(Ok((ws, _))) => Ok(ws),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err("no answer in 2 s".into()),
+    }
+}
+
+/// Copy frames both ways between `client` and the node holding
+/// `match_id` (first tried at `url`) until either side closes or this
+/// node shuts down.
+///
+/// When the holder cannot be reached (it just died, or it is being
+/// restarted) the socket waits, its `hello` unread, until the lease expires
+/// or moves: then the room is claimed here, or the socket relayed to the
+/// new holder. A browser cannot follow a redirect, so this wait (at most
+/// the rest of the lease, `--lease-ms`) is the whole of what its player
+/// sees of a node's death. A holder alive but out of reach (nodes that
+/// cannot reach each other's `--peer-url`) is served here once the wait
+/// is over: the `hello` is then answered `room_elsewhere`.
+pub async fn relay(client: WebSocket, match_id: Uuid, url: String, peer: PeerIp, hub: Arc<Hub>) {
+    let give_up = tokio::time::Instant::now()
+        + std::time::Duration::from_millis(hub.config.lease_ms)
+        + std::time::Duration::from_secs(2);
+    let mut url = url;
+    let mut first_failure = true;
+    let upstream = loop {
+        match connect(&url, peer).await {
+            Ok(ws) => break Some(ws),
+            Err(why) => {
+                if first_failure {
+                    tracing::info!(%url, error = %why, "the match's node cannot be reached; waiting for its lease");
+                    first_failure = false;
+                }
+                if tokio::time::Instant::now() >= give_up {
+                    tracing::warn!(%url, error = %why, "the match's node stayed out of reach while holding its lease (check --peer-url); serving the socket here");
+                    break None;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+                match holder(&hub, match_id).await {
+                    Some(next) => url = next,
+                    None => break None,
+                }
+            }
         }
+    };
+    let Some(upstream) = upstream else {
+        crate::connection::run(client, hub, peer).await;
+        return;
     };
     let (mut to_client, mut from_client) = client.split();
     tracing::debug!(%url, "relaying");

@@ -72,6 +72,8 @@ pub struct Cluster {
     pub node: Arc<str>,
     /// Where players reach this node (its WebSocket URL).
     pub url: Arc<str>,
+    /// Where the other nodes reach it, to relay sockets (`--peer-url`).
+    pub peer_url: Arc<str>,
     /// How long a lease lasts unrenewed.
     pub lease: Duration,
     /// How often a room renews its lease.
@@ -414,15 +416,16 @@ where
         // stored before it lost the room is then in the log read below.
         let lease = match &ctx.config.cluster {
             None => None,
-            Some(c) => match ctx.store.claim_lease(id, &c.node, &c.url, c.lease).await.map_err(store_failed)? {
-                Some(fence) => {
-                    tracing::info!(node = %fence.node, epoch = fence.epoch, "lease claimed");
-                    ctx.metrics.lease_claimed();
-                    Some(fence)
-                }
-                None => {
-                    let holder = ctx.store.lease(id).await.ok().flatten();
-                    return Err((
+            Some(c) => {
+                match ctx.store.claim_lease(id, &c.node, &c.url, &c.peer_url, c.lease).await.map_err(store_failed)? {
+                    Some(fence) => {
+                        tracing::info!(node = %fence.node, epoch = fence.epoch, "lease claimed");
+                        ctx.metrics.lease_claimed();
+                        Some(fence)
+                    }
+                    None => {
+                        let holder = ctx.store.lease(id).await.ok().flatten();
+                        return Err((
                         code::ROOM_ELSEWHERE,
                         match holder {
                             Some(l) => format!(
@@ -433,8 +436,9 @@ where
                             None => "another node plays this match now: retry shortly".into(),
                         },
                     ));
+                    }
                 }
-            },
+            }
         };
         let renew_at = ctx.config.cluster.as_ref().map(|c| Instant::now() + c.renew);
         let options: R::Options =

@@ -412,6 +412,7 @@ const MIGRATIONS_SQLITE: &[(i64, &str, &str)] = &[
     (6, "state_hash", include_str!("../../migrations/sqlite/0006_state_hash.sql")),
     (7, "leases", include_str!("../../migrations/sqlite/0007_leases.sql")),
     (8, "chat", include_str!("../../migrations/sqlite/0008_chat.sql")),
+    (9, "lease_peer", include_str!("../../migrations/sqlite/0009_lease_peer.sql")),
     (10, "push", include_str!("../../migrations/sqlite/0010_push.sql")),
     (11, "rematch", include_str!("../../migrations/sqlite/0011_rematch.sql")),
 ];
@@ -426,6 +427,7 @@ const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
     (8, "actions_unreferenced", include_str!("../../migrations/postgres/0008_actions_unreferenced.sql")),
     (9, "snapshots_text", include_str!("../../migrations/postgres/0009_snapshots_text.sql")),
     (10, "chat", include_str!("../../migrations/postgres/0010_chat.sql")),
+    (11, "lease_peer", include_str!("../../migrations/postgres/0011_lease_peer.sql")),
     (12, "push", include_str!("../../migrations/postgres/0012_push.sql")),
     (13, "rematch", include_str!("../../migrations/postgres/0013_rematch.sql")),
 ];

@@ -49,18 +49,33 @@ async fn a_lease_has_one_holder_and_a_lost_lease_writes_nothing() {
     store.create_match(&m).await.unwrap();
     let short = Duration::from_millis(400);
 
-    let a = store.claim_lease(m.id, "a", "ws://a/ws", short).await.unwrap().expect("a free room is granted");
+    let a = store
+        .claim_lease(m.id, "a", "ws://a/ws", "ws://a.peer/ws", short)
+        .await
+        .unwrap()
+        .expect("a free room is granted");
     assert_eq!(a.epoch, 1);
-    assert_eq!(store.claim_lease(m.id, "b", "ws://b/ws", short).await.unwrap(), None, "held: not granted");
+    assert_eq!(
+        store.claim_lease(m.id, "b", "ws://b/ws", "ws://b.peer/ws", short).await.unwrap(),
+        None,
+        "held: not granted"
+    );
     let held = store.lease(m.id).await.unwrap().unwrap();
-    assert_eq!((held.node.as_str(), held.url.as_str(), held.epoch), ("a", "ws://a/ws", 1));
+    assert_eq!(
+        (held.node.as_str(), held.url.as_str(), held.peer_url.as_str(), held.epoch),
+        ("a", "ws://a/ws", "ws://a.peer/ws", 1)
+    );
     assert!(held.expires_in_ms > 0);
     assert!(store.renew_lease(m.id, &a, short).await.unwrap(), "the holder renews");
     store.append(&[append(m.id, 1, &a)]).await.unwrap();
 
     // `a` stops renewing (paused, partitioned): `b` takes over at epoch 2.
     tokio::time::sleep(short + Duration::from_millis(200)).await;
-    let b = store.claim_lease(m.id, "b", "ws://b/ws", short).await.unwrap().expect("an expired lease is taken over");
+    let b = store
+        .claim_lease(m.id, "b", "ws://b/ws", "ws://b.peer/ws", short)
+        .await
+        .unwrap()
+        .expect("an expired lease is taken over");
     assert_eq!(b.epoch, 2);
     assert!(!store.renew_lease(m.id, &a, short).await.unwrap(), "the old holder renews no more");
 
@@ -76,10 +91,14 @@ async fn a_lease_has_one_holder_and_a_lost_lease_writes_nothing() {
 
     // Released: the next node takes it at once, with a new epoch.
     store.release_lease(m.id, &b).await.unwrap();
-    let a2 = store.claim_lease(m.id, "a", "ws://a/ws", short).await.unwrap().expect("a released room is free");
+    let a2 = store
+        .claim_lease(m.id, "a", "ws://a/ws", "ws://a.peer/ws", short)
+        .await
+        .unwrap()
+        .expect("a released room is free");
     assert_eq!(a2.epoch, 3);
     // A node that claims again (restarted) fences its former self too.
-    let a3 = store.claim_lease(m.id, "a", "ws://a/ws", short).await.unwrap().unwrap();
+    let a3 = store.claim_lease(m.id, "a", "ws://a/ws", "ws://a.peer/ws", short).await.unwrap().unwrap();
     assert_eq!(a3.epoch, 4);
     assert!(matches!(store.append(&[append(m.id, 3, &a2)]).await, Err(StoreError::Fenced(_))));
 
@@ -92,7 +111,7 @@ async fn leases_need_postgres() {
     let dir = crate::common::temp_dir("lease-sqlite");
     let store = Store::open(None, &dir).await.unwrap();
     assert!(matches!(
-        store.claim_lease(Uuid::new_v4(), "a", "ws://a/ws", Duration::from_secs(1)).await,
+        store.claim_lease(Uuid::new_v4(), "a", "ws://a/ws", "ws://a.peer/ws", Duration::from_secs(1)).await,
         Err(StoreError::NoLeases)
     ));
 }

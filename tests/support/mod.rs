@@ -69,8 +69,13 @@ impl Db {
     /// The server command for this store: `ATHLAS_SERVER_BIN` or the
     /// binary Cargo built, listening on a free port.
     pub fn command(&self) -> Command {
+        self.command_on("127.0.0.1:0")
+    }
+
+    /// [`Db::command`] listening at `listen`.
+    pub fn command_on(&self, listen: &str) -> Command {
         let mut cmd = Command::new(server_bin());
-        cmd.args(["--listen", "127.0.0.1:0"]).env("ATHLAS_LOG_LEVEL", "info").env_remove("DATABASE_URL");
+        cmd.args(["--listen", listen]).env("ATHLAS_LOG_LEVEL", "info").env_remove("DATABASE_URL");
         // The scripted seats act as fast as the machine goes, far above a
         // person's 20 frames a second (the limit has its own test).
         cmd.env("ATHLAS_RATE_PER_SEC", "1000000").env("ATHLAS_RATE_BURST", "1000000");

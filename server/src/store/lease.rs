@@ -27,6 +27,9 @@ pub struct Lease {
     pub node: String,
     /// The node's WebSocket URL, where players reach it.
     pub url: String,
+    /// Where the other nodes reach it, to relay a socket (`--peer-url`;
+    /// the players' URL when the node has no other).
+    pub peer_url: String,
     pub epoch: u64,
     /// Milliseconds until it expires (negative: expired).
     pub expires_in_ms: i64,
@@ -40,21 +43,29 @@ impl Store {
         }
     }
 
-    /// Claim room `match_id` for `node` for `lease`: granted (with a new
+    /// Claim room `match_id` for `node` (reached by players at `url`, by
+    /// the other nodes at `peer_url`) for `lease`: granted (with a new
     /// epoch) when nobody holds it, its lease expired, or `node` itself
     /// held it (a restarted node fences its former self too); `None` while
     /// another node holds it.
     ///
     /// # Errors
     /// Database errors; [`StoreError::NoLeases`] on SQLite.
-    pub async fn claim_lease(&self, match_id: Uuid, node: &str, url: &str, lease: Duration) -> Result<Option<Fence>> {
+    pub async fn claim_lease(
+        &self,
+        match_id: Uuid,
+        node: &str,
+        url: &str,
+        peer_url: &str,
+        lease: Duration,
+    ) -> Result<Option<Fence>> {
         let p = self.leases()?;
         let epoch: Option<i64> = sqlx::query_scalar(
-            "INSERT INTO leases (match_id, node_id, node_url, epoch, expires_at) \
-             VALUES ($1::uuid, $2, $4, 1, clock_timestamp() + make_interval(secs => $3)) \
+            "INSERT INTO leases (match_id, node_id, node_url, peer_url, epoch, expires_at) \
+             VALUES ($1::uuid, $2, $4, $5, 1, clock_timestamp() + make_interval(secs => $3)) \
              ON CONFLICT (match_id) DO UPDATE \
-             SET node_id = EXCLUDED.node_id, node_url = EXCLUDED.node_url, epoch = leases.epoch + 1, \
-                 expires_at = EXCLUDED.expires_at \
+             SET node_id = EXCLUDED.node_id, node_url = EXCLUDED.node_url, peer_url = EXCLUDED.peer_url, \
+                 epoch = leases.epoch + 1, expires_at = EXCLUDED.expires_at \
              WHERE leases.expires_at < clock_timestamp() OR leases.node_id = EXCLUDED.node_id \
              RETURNING epoch",
         )
@@ -62,6 +73,7 @@ impl Store {
         .bind(node)
         .bind(lease.as_secs_f64())
         .bind(url)
+        .bind(peer_url)
         .fetch_optional(p)
         .await?;
         Ok(epoch.map(|e| Fence { node: node.into(), epoch: e as u64 }))
@@ -113,7 +125,7 @@ impl Store {
     pub async fn lease(&self, match_id: Uuid) -> Result<Option<Lease>> {
         let p = self.leases()?;
         let row = sqlx::query(
-            "SELECT node_id, node_url, epoch, \
+            "SELECT node_id, node_url, COALESCE(peer_url, node_url) AS peer_url, epoch, \
              CAST(EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) * 1000 AS BIGINT) AS left_ms \
              FROM leases WHERE match_id = $1::uuid",
         )
@@ -124,6 +136,7 @@ impl Store {
             Ok(Lease {
                 node: r.try_get("node_id")?,
                 url: r.try_get("node_url")?,
+                peer_url: r.try_get("peer_url")?,
                 epoch: r.try_get::<i64, _>("epoch")? as u64,
                 expires_in_ms: r.try_get("left_ms")?,
             })
