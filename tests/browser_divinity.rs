@@ -171,8 +171,18 @@ async fn a_party_of_three_starts_a_campaign_and_plays_the_first_rounds_by_clicki
         );
         let mut answer = p.until_js("the keyboard's action answered", &js).await;
         if answer == "proposed" {
-            for other in players.iter().filter(|o| o.name != p.name) {
-                other.click("[data-test=agree]").await;
+            // The others agree; the proposal is taken once every seat at
+            // the table agreed, which may be before the last one saw it.
+            'agreeing: for _ in 0..100 {
+                for other in players.iter().filter(|o| o.name != p.name) {
+                    if p.match_seq().await > before {
+                        break 'agreeing;
+                    }
+                    if other.exists("[data-test=agree]").await {
+                        other.click("[data-test=agree]").await;
+                    }
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
             }
             let js = format!(
                 "return Number(document.querySelector('[data-test=match]').dataset.seq) > {before} ? 'acted' \
