@@ -129,6 +129,37 @@ fn campaign_prepares_four_alphas_reveals_three_and_redesigns_one() {
     ok(&mut s, 0, create(one, &[]));
 }
 
+/// L1232-1238 "A campaign is a series of normal games [...] Each player
+/// prepares 4 Alphas to the first game [...] The creation phase of each
+/// game after the first allows the redesign of exactly one Alpha." The book
+/// counts Alpha designs (a face-down stack of cards, L331-335), not places
+/// in a list: the same four Alphas in another order, or an Alpha whose cards
+/// are listed in another order, redesign nothing (issue 45).
+#[test]
+fn a_campaign_redesign_counts_designs_not_list_positions() {
+    let mut four = a3();
+    four.push(AlphaDesign::new(["raider_of_the_deep", "full_plate_armor"]));
+    let next =
+        DuelOptions { campaign: Some(CampaignGame { previous: [four.clone(), four.clone()] }), ..Default::default() };
+    // The same four, two swapped and one's cards listed the other way round.
+    let mut shuffled = four.clone();
+    shuffled.swap(0, 3);
+    shuffled[1].cards.reverse();
+    let mut s = Duel::start(&next, 2).unwrap();
+    ok(&mut s, 0, create(shuffled.clone(), &[]));
+    // Reordered and one redesigned: still one redesign.
+    let mut one = shuffled.clone();
+    one[2] = AlphaDesign::new(["forsaken_drake", "obsidian_breast_plate"]);
+    one.swap(1, 2);
+    ok(&mut s, 1, create(one.clone(), &[]));
+    // Two redesigned, whatever the order, is refused.
+    let mut two = one.clone();
+    two[0] = AlphaDesign::new(["raider_of_the_deep"]);
+    let mut s = Duel::start(&next, 2).unwrap();
+    let e = rejected(&mut s, 0, create(two, &[]), "campaign_redesign");
+    assert!(e.message.contains("2 redesigned"), "{}", e.message);
+}
+
 // ------------------------------------------------------------ first turn
 
 #[test]

@@ -101,6 +101,10 @@ impl DuelState {
                 self.game.player_mut(seat).auto_pass = on;
                 return Ok(());
             }
+            DuelAction::SetPassWhenUnable { on } => {
+                self.game.player_mut(seat).hold_windows = !on;
+                return Ok(());
+            }
             DuelAction::DiscardDi { count } => return self.discard_di(cx, seat, count),
             DuelAction::Create { .. } | DuelAction::UsePreset { .. } => {
                 return Err(err(
@@ -288,11 +292,16 @@ impl DuelState {
         if let Some(camp) = &self.options.campaign {
             let prev = &camp.previous[seat as usize];
             if !prev.is_empty() {
-                let changed = prev.iter().zip(&alphas).filter(|(a, b)| a != b).count();
-                if prev.len() != alphas.len() || changed > 1 {
+                // A design is its stack of cards (L331-335), in no order, and
+                // the Alphas are four stacks, not a list (L1237-1238): count
+                // the new designs that are none of the previous ones.
+                let stack = |a: &AlphaDesign| a.cards.iter().cloned().collect::<BTreeSet<_>>();
+                let before: Vec<_> = prev.iter().map(stack).collect();
+                let redesigned = alphas.iter().filter(|a| !before.contains(&stack(a))).count();
+                if prev.len() != alphas.len() || redesigned > 1 {
                     return Err(err(
                         "campaign_redesign",
-                        format!("between campaign games exactly one Alpha may be redesigned ({changed} changed)"),
+                        format!("between campaign games exactly one Alpha may be redesigned ({redesigned} redesigned)"),
                     ));
                 }
             }
