@@ -32,8 +32,10 @@ port_free() {
 }
 # Wait until the server of pid $1 answers on port $2; if it dies first,
 # show its log ($3) and stop.
+# Ready, not only alive: /healthz answers while start-up still opens the
+# store (--db-wait-secs), /readyz once matches can be created.
 wait_healthy() {
-  until curl -sf "127.0.0.1:$2/healthz" >/dev/null; do
+  until curl -sf "127.0.0.1:$2/readyz" >/dev/null; do
     kill -0 "$1" 2>/dev/null || { echo "the server did not start:" >&2; cat "$3" >&2; exit 1; }
     sleep 0.1
   done
