@@ -96,10 +96,14 @@ impl DivinityState {
         ev.push(Ev::Revived { seat: to, hp });
         if !rest {
             self.check_combat_end(cat, ev);
-        } else if matches!(&self.phase, Phase::Rest { done, .. } if !done[to as usize]) {
+        } else if let Phase::Rest { steps, .. } = &mut self.phase {
             // Revived before its Rest turn, it takes a normal one (L757),
-            // which starts with its start-of-turn effects (L353).
-            self.start_of_turn(cat, Who::Origin(to), ev);
+            // which starts with its start-of-turn effects (L353); one whose
+            // turn had begun has had it.
+            if steps[to as usize] == RestStep::NotBegun {
+                steps[to as usize] = RestStep::StartOfTurn;
+                self.start_of_turn(cat, Who::Origin(to), ev);
+            }
         }
         Ok(())
     }

@@ -53,12 +53,15 @@ impl DivinityState {
             // Rest turns are simultaneous: start-of-turn effects now (L353).
             // A downed Origin's turn waits: revived before it, it takes a
             // normal turn (L757).
+            let mut steps = vec![RestStep::StartOfTurn; n];
             for s in 0..n as Seat {
-                if !self.origins[s as usize].downed {
+                if self.origins[s as usize].downed {
+                    steps[s as usize] = RestStep::NotBegun;
+                } else {
                     self.start_of_turn(cat, Who::Origin(s), ev);
                 }
             }
-            self.phase = Phase::Rest { done, steps: vec![RestStep::StartOfTurn; n] };
+            self.phase = Phase::Rest { done, steps };
             self.after_rest_turn(cat, ev);
         }
         Ok(())
@@ -117,11 +120,21 @@ impl DivinityState {
 
     /// Once every standing Origin has rested, the downed ones take their
     /// turns, which only slide (L757); then the round ends. Until then one
-    /// revived may take a normal turn.
+    /// revived may take a normal turn. An Origin downed in its own turn (by
+    /// its start-of-turn effects, or giving its last HP in a Revive) has
+    /// taken it: the turn ends with its slide, and a revive later in the
+    /// round begins no second one (L352, each Origin "takes 1 turn").
     pub(super) fn after_rest_turn(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
         let mut finished = false;
-        if let Phase::Rest { done, .. } = &self.phase {
+        if let Phase::Rest { done, steps } = &self.phase {
             let mut done = done.clone();
+            let begun: Vec<bool> = steps.iter().map(|s| *s != RestStep::NotBegun).collect();
+            for (s, d) in done.iter_mut().enumerate() {
+                if self.origins[s].downed && !*d && begun[s] {
+                    *d = true;
+                    self.slide_origin(cat, s as Seat, ev);
+                }
+            }
             let resting = (0..done.len()).any(|s| !done[s] && !self.origins[s].downed);
             for (s, d) in done.iter_mut().enumerate() {
                 if self.origins[s].downed && !*d && !resting {

@@ -332,7 +332,9 @@ impl Ruleset for Divinity {
     /// 3 (issue 42): an automatic success flips the challenge card first
     /// and chooses its row after (`choose_result`), where version 2 chose
     /// the row in the same action.
-    const RULES_VERSION: u32 = 3;
+    /// 4 (issue 45): an Origin downed in its own Rest turn has taken it (a
+    /// revive starts no second one).
+    const RULES_VERSION: u32 = 4;
     type Options = DivinityOptions;
     type State = DivinityState;
     type Action = A;

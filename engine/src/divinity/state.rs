@@ -224,6 +224,9 @@ pub enum Phase {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RestStep {
+    /// A downed Origin's turn, not begun: revived before it, the Origin
+    /// takes a normal turn (L757); left downed, its turn only slides.
+    NotBegun,
     /// (a) Start of turn: nothing taken yet.
     #[default]
     StartOfTurn,

@@ -1,0 +1,54 @@
+//! Issue 45: the third review of the rulebook against the engine. Each test
+//! quotes the lines it relies on (L-numbers of
+//! ../shared/rules/divinity-original-sin-board-game.txt as the facts file
+//! counts them); where the text reads two ways, the test pins the choice
+//! written in `content/divinity/ASSUMPTIONS.md`.
+
+use athlas_engine::divinity::action::DivinityAction as A;
+use athlas_engine::divinity::cooldown::CardRef;
+use athlas_engine::divinity::status::Status as St;
+
+use crate::divinity_support;
+use divinity_support::*;
+
+// ---- 4. One Rest turn a round ----
+
+/// L352-353 "Each Origin takes 1 turn [...] a. Start of Turn: Resolve any
+/// 'start of turn' effects"; L682 they "trigger at the start of the affected
+/// Origin's [...] turn, before they do anything else"; L757 "If an Origin is
+/// revived before they take their turn, they may take a normal turn."
+/// Sebille, downed by her own BLEEDING as her Rest turn starts, has begun her
+/// turn: downed, it only slides (L757, as a Combat turn ended by a downing
+/// start of turn, R40). Ifan reviving her gives her no second start (no
+/// second BLEEDING) and no second turn; the same for Ifan, downed in his own
+/// turn by giving her his last HP.
+#[test]
+fn l757_a_rest_turn_begun_is_not_begun_again_by_a_revive() {
+    let mut s = start("tutorial", &["ifan", "sebille"]);
+    s.origins[1].hp = 1;
+    s.origins[1].track.apply_status(St::Bleeding, 2);
+    ok(&mut s, 0, A::ChooseRound { explore: false });
+    assert!(s.origins[1].downed, "BLEEDING downed her as her turn began");
+    assert_eq!(s.origins[1].track.find(&CardRef::Status(St::Bleeding)), Some(1), "her turn slid");
+    ok(&mut s, 0, A::Revive { to: 1, hp: 3 });
+    assert_eq!(s.origins[1].hp, 3, "BLEEDING did not strike a second time");
+    assert_eq!(waiting(&s), vec![0], "her one Rest turn is over");
+    rejected(&mut s, 1, A::Recover { status: None }, "turn_taken");
+
+    // Ifan gives Sebille, downed before the round, his last HP: downed in
+    // his own turn, it is over; she takes hers and revives him, which gives
+    // him no second one.
+    let mut s = start("tutorial", &["ifan", "sebille"]);
+    s.origins[1].downed = true;
+    s.origins[1].hp = 0;
+    s.origins[0].hp = 4;
+    ok(&mut s, 0, A::ChooseRound { explore: false });
+    ok(&mut s, 0, A::Revive { to: 1, hp: 4 });
+    assert!(s.origins[0].downed);
+    assert_eq!(waiting(&s), vec![1], "her turn is still to come, his is over");
+    ok(&mut s, 1, A::Revive { to: 0, hp: 1 });
+    assert_eq!(waiting(&s), vec![1], "revived, he has had his turn");
+    let round = s.round;
+    ok(&mut s, 1, A::EndTurn);
+    assert_eq!(s.round, round + 1, "the Rest round is over");
+}
