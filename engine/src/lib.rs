@@ -10,6 +10,7 @@
 //! Content files are compiled in with `include_str!` and parsed at start.
 
 pub mod campaign;
+pub mod clans;
 pub mod divinity;
 pub mod duel;
 pub mod hex;
