@@ -614,7 +614,7 @@ fn r186_next_location_starts_revived_healed_cleared_and_refilled() {
 }
 
 /// An interlude at the end of the Shipwreck (level 1) with this much gold.
-fn interlude(party: &[&str], gold: u32) -> (Catalogue, DivinityState) {
+pub(crate) fn interlude(party: &[&str], gold: u32) -> (Catalogue, DivinityState) {
     let c = shipwreck_with(|l| {
         plain(l, "1", vec![CardEffect::Exit { to: "shipwreck".into(), level_up: false, optional: false }]);
     });

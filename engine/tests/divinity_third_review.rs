@@ -52,3 +52,34 @@ fn l757_a_rest_turn_begun_is_not_begun_again_by_a_revive() {
     ok(&mut s, 1, A::EndTurn);
     assert_eq!(s.round, round + 1, "the Rest round is over");
 }
+
+// ---- 5. A rune on a sold item ----
+
+/// L1062 runes are traded or discarded "as you would items, but you can't
+/// sell them to the Merchant"; L1063 an equipped item with a rune leaving
+/// its slot: "you must either store or discard the rune"; L1053 "Each
+/// discarded item is returned to the bottom of the appropriate deck";
+/// L1357 "When an item is sold, place it on the bottom of the appropriate
+/// deck". Selling a runed item keeps the rune out of the sale: stored when
+/// the backpack has room, else to the bottom of the rune deck, as when the
+/// item is unequipped. It never leaves the game.
+#[test]
+fn l1062_a_sold_items_rune_is_stored_or_discarded_never_lost() {
+    use athlas_engine::divinity::state::AttachedRune;
+    let (c, mut s) = crate::divinity_audit_location::interlude(&["red_prince"], 5);
+    ok_with(&c, &mut s, 0, A::VisitMerchant { level: 1, consumables: None });
+    let rune = AttachedRune { rune: "flame_rune".into(), item: "long_sword".into(), side: 1 };
+    s.origins[0].runes.push(rune);
+    let mut full = s.clone();
+    // Room in the backpack: the rune is stored.
+    ok_with(&c, &mut s, 0, A::Sell { item: "long_sword".into() });
+    assert!(s.origins[0].runes.is_empty());
+    assert!(s.origins[0].backpack.contains(&"flame_rune".to_string()), "{:?}", s.origins[0].backpack);
+    // A full backpack: the rune goes to the bottom of the rune deck.
+    full.origins[0].backpack = vec!["leather_cap".into(), "copper_band".into(), "short_bow".into()];
+    let runes = full.item_decks.get("runes").map_or(0, Vec::len);
+    ok_with(&c, &mut full, 0, A::Sell { item: "long_sword".into() });
+    assert!(full.origins[0].runes.is_empty());
+    let deck = &full.item_decks["runes"];
+    assert_eq!((deck.len(), deck.last().map(String::as_str)), (runes + 1, Some("flame_rune")));
+}

@@ -323,12 +323,10 @@ impl DivinityState {
             o.backpack.remove(p);
         } else if let Some(p) = o.equipped.iter().position(|x| x == item) {
             o.equipped.remove(p);
-            if let Some(r) = o.runes.iter().position(|a| a.item == item) {
-                let r = o.runes.remove(r);
-                if o.backpack.len() < BACKPACK {
-                    o.backpack.push(r.rune);
-                }
-            }
+            // The Merchant buys no rune (L1062): it comes off as when the
+            // item is unequipped (L1063), stored, or discarded to the bottom
+            // of the rune deck (L1053), never sold with the item.
+            self.unrune(seat, item, ev);
         } else {
             return Err(err("not_carried", "you don't carry that item"));
         }

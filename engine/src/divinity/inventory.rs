@@ -188,7 +188,7 @@ impl DivinityState {
 
     /// An item leaving the equipment slots takes its rune off: into the
     /// backpack if there is room, otherwise discarded (L1078).
-    fn unrune(&mut self, seat: Seat, item: &str, ev: &mut Vec<Ev>) {
+    pub(super) fn unrune(&mut self, seat: Seat, item: &str, ev: &mut Vec<Ev>) {
         let o = &mut self.origins[seat as usize];
         if let Some(p) = o.runes.iter().position(|a| a.item == item) {
             let r = o.runes.remove(p);

@@ -333,7 +333,8 @@ impl Ruleset for Divinity {
     /// and chooses its row after (`choose_result`), where version 2 chose
     /// the row in the same action.
     /// 4 (issue 45): an Origin downed in its own Rest turn has taken it (a
-    /// revive starts no second one).
+    /// revive starts no second one); a sold item's rune goes to the rune
+    /// deck when the backpack is full.
     const RULES_VERSION: u32 = 4;
     type Options = DivinityOptions;
     type State = DivinityState;
