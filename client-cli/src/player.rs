@@ -44,6 +44,9 @@ pub fn legal_value(action: &RawValue) -> Value {
 #[derive(Debug, Clone, Deserialize)]
 pub struct LegalList {
     pub seat: Seat,
+    /// Absent for a game whose view lists its legal actions (the duel,
+    /// whose entries carry only `words`): the view's list counts then.
+    #[serde(default)]
     pub actions: Vec<Legal>,
 }
 
@@ -488,6 +491,24 @@ mod tests {
         let o = p.observe(r#"{"type":"error","id":1,"code":"not_your_turn","message":"no"}"#);
         assert_eq!(o, Observed::Rejected { id: Some(1), code: "not_your_turn".into(), message: "no".into() });
         assert!(p.in_flight.is_none());
+    }
+
+    /// The duel's frames list its legal actions in the view and give the
+    /// frame's `legal` entries only their words: such an entry is read, and
+    /// the view's list is what the seat may do (the load generator acked
+    /// nothing when an entry without `actions` failed the whole frame).
+    #[test]
+    fn a_legal_entry_with_words_only_leaves_the_view_list() {
+        let mut p = Player::new();
+        let frame = json!({"type":"welcome","protocol":1,"match_id":"m","game":"duel","seat":0,"seq":3,
+               "status":{"status":"waiting","seats":[0]},
+               "legal":[{"seat":0,"words":[{"text":"End the turn","group":"turn"}]}],
+               "view":{"phase":{"phase":"command"},"waiting_for":[0],"legal":[{"type":"end_turn"}],"hexes":[]}});
+        p.observe(&frame.to_string());
+        assert!(p.my_turn());
+        let acts = p.actionable();
+        assert_eq!(acts.len(), 1);
+        assert_eq!(values(acts[0].1), vec![json!({"type":"end_turn"})]);
     }
 
     #[test]
