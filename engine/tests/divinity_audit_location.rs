@@ -614,14 +614,20 @@ fn r186_next_location_starts_revived_healed_cleared_and_refilled() {
 }
 
 /// An interlude at the end of the Shipwreck (level 1) with this much gold.
-pub(crate) fn interlude(party: &[&str], gold: u32) -> (Catalogue, DivinityState) {
+/// A party about to resolve an exit card (card "1").
+pub(crate) fn before_exit(party: &[&str]) -> (Catalogue, DivinityState) {
     let c = shipwreck_with(|l| {
         plain(l, "1", vec![CardEffect::Exit { to: "shipwreck".into(), level_up: false, optional: false }]);
     });
     let mut s = start(&c, party, 1);
     explore(&c, &mut s, &vec![None; party.len()]);
-    s.gold = gold;
     ok(&c, &mut s, 0, A::Reveal);
+    (c, s)
+}
+
+pub(crate) fn interlude(party: &[&str], gold: u32) -> (Catalogue, DivinityState) {
+    let (c, mut s) = before_exit(party);
+    s.gold = gold;
     ok(&c, &mut s, 0, A::Resolve { card: "1".into() });
     assert!(matches!(s.phase, Phase::Interlude(_)));
     (c, s)

@@ -83,3 +83,33 @@ fn l1062_a_sold_items_rune_is_stored_or_discarded_never_lost() {
     let deck = &full.item_decks["runes"];
     assert_eq!((deck.len(), deck.last().map(String::as_str)), (runes + 1, Some("flame_rune")));
 }
+
+// ---- 6. The interlude's steps in order ----
+
+/// L1341 "2 Revive & Recover: Each downed Origin is revived, and then every
+/// Origin in the party heals ♥ up to the max ♥ value [...] clears all cards
+/// from their cooldown track"; L1342 "3 Restore Source"; L1343 "4 Restore
+/// Talents"; L1344 "5 Equip & Trade Items: Each Origin may [...] trade items
+/// with any other Origins in the party". Sebille, downed when the party
+/// leaves, is revived at step 2, before the trading of step 5: Ifan trades
+/// with her.
+#[test]
+fn l1341_the_interlude_revives_before_equip_and_trade() {
+    let (c, mut s) = crate::divinity_audit_location::before_exit(&["ifan", "sebille"]);
+    s.origins[1].downed = true;
+    s.origins[1].hp = 0;
+    s.origins[1].source = 0;
+    s.origins[1].track.apply_status(St::Bleeding, 2);
+    ok_with(&c, &mut s, 0, A::Resolve { card: "1".into() });
+    assert!(matches!(s.phase, athlas_engine::divinity::state::Phase::Interlude(_)));
+    let sebille = &s.origins[1];
+    let card = c.origins[&sebille.origin].at(sebille.level).unwrap();
+    assert!(!sebille.downed, "revived at step 2");
+    assert_eq!((sebille.hp, sebille.source), (card.hp, card.source), "healed and refilled");
+    assert!(sebille.track.is_empty(), "her track cleared");
+    let item = sebille.equipped[0].clone();
+    ok_with(&c, &mut s, 0, A::Take { item: item.clone(), from: 1, equip: false });
+    assert!(s.origins[0].backpack.contains(&item));
+    ok_with(&c, &mut s, 0, A::Give { item: item.clone(), to: 1, equip: true });
+    assert!(s.origins[1].equipped.contains(&item));
+}

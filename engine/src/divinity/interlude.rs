@@ -1,13 +1,16 @@
 //! Finishing a location (L1324-1375): the interlude after an exit, with
 //! levelling up (L520-583) and the Merchant (L1350-1375). Reviving,
-//! healing, clearing tracks and refilling Source (interlude steps 2-4) are
-//! what the next location's setup does, so they need no action here.
+//! healing, clearing tracks, refilling Source and flipping talents up
+//! (interlude steps 2-4) happen as the interlude opens, before its equipping
+//! and trading (step 5): a party member who left downed trades like the
+//! rest. The next location's setup starts the party the same way.
 
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
 use super::content::{Catalogue, ConsumableDeck, ItemKind, School};
+use super::cooldown::CardRef;
 use super::err;
 use super::event::DivinityEvent as Ev;
 use super::state::*;
@@ -77,7 +80,7 @@ pub fn valid_skills(cat: &Catalogue, level: u32, skills: &[String], talents: &[S
 impl DivinityState {
     /// An exit opens the interlude; with a level-up every Origin takes the
     /// next level's card at once (L522, L1342).
-    pub(super) fn open_interlude(&mut self, cat: &Catalogue, to: String, level_up: bool) {
+    pub(super) fn open_interlude(&mut self, cat: &Catalogue, to: String, level_up: bool, ev: &mut Vec<Ev>) {
         let n = self.origins.len();
         let can = level_up && self.origins.iter().all(|o| cat.origins[&o.origin].at(o.level + 1).is_some());
         if can {
@@ -91,6 +94,7 @@ impl DivinityState {
             self.choice = None;
         }
         self.challenge = None;
+        self.restore_party(cat, ev);
         self.phase = Phase::Interlude(Interlude {
             to,
             level_up: can,
@@ -98,6 +102,44 @@ impl DivinityState {
             merchant_open: false,
             offer: Vec::new(),
         });
+    }
+
+    /// Interlude steps 2-4 (L1341-1343): each downed Origin is revived,
+    /// then every Origin heals to its max HP, clears its cooldown track,
+    /// refills its Source and flips its once-per-location talents face up.
+    /// A cleared card goes where a slide would take it: a skill to the
+    /// hand, a status to the supply, a used consumable under its deck, and
+    /// a summon leaves with its card.
+    fn restore_party(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) {
+        for seat in 0..self.origins.len() as Seat {
+            let max = self.max_hp(cat, Who::Origin(seat));
+            let o = &mut self.origins[seat as usize];
+            if o.downed {
+                o.downed = false;
+                ev.push(Ev::Revived { seat, hp: max });
+            }
+            o.hp = max;
+            o.source = cat.origins[&o.origin].at(o.level).map_or(o.source, |l| l.source);
+            o.talents_used.clear();
+            o.summon = None;
+            let mut used_up = Vec::new();
+            for c in o.track.clear() {
+                match c.card {
+                    CardRef::Skill(id) => {
+                        if o.skills.contains(&id) && !o.hand.contains(&id) {
+                            o.hand.push(id);
+                        }
+                    }
+                    CardRef::Status(status) => ev.push(Ev::StatusCleared { who: Who::Origin(seat), status }),
+                    CardRef::Consumable(id) => used_up.push(id),
+                    CardRef::Tactic(_) => {}
+                }
+            }
+            for id in used_up {
+                ev.push(Ev::ItemDiscarded { seat, item: id.clone() });
+                self.to_deck_bottom(cat, &id);
+            }
+        }
     }
 
     fn interlude(&mut self) -> Result<&mut Interlude, RuleError> {

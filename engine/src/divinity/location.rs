@@ -407,7 +407,7 @@ impl DivinityState {
             }
             CardEffect::Exit { to, level_up, .. } => {
                 ev.push(Ev::LocationExited { to: to.clone(), level_up: *level_up });
-                self.open_interlude(cat, to.clone(), *level_up);
+                self.open_interlude(cat, to.clone(), *level_up, ev);
             }
             CardEffect::Damage { amount, ty, who } => {
                 for s in self.targets_of(*who, group) {
