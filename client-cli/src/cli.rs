@@ -58,6 +58,10 @@ pub enum Command {
         /// Print the match and exit instead of opening the UI.
         #[arg(long)]
         no_ui: bool,
+        /// Your name at the table (1 to 24 letters, digits, spaces and
+        /// common punctuation), shown to your opponent and spectators.
+        #[arg(long)]
+        name: Option<String>,
     },
     /// Join a match with its join code, and play.
     Join {
@@ -66,6 +70,9 @@ pub enum Command {
         server: ServerArg,
         #[arg(long)]
         no_ui: bool,
+        /// Your name at the table, as for `create`.
+        #[arg(long)]
+        name: Option<String>,
     },
     /// Check a finished match without trusting the server: fetch its
     /// published log, replay it with this build's engine, and check every
@@ -415,7 +422,7 @@ pub struct Scripted {
 /// Whatever stops the command, in words.
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Some(Command::Create { game, server, points, live, private, no_ui }) => {
+        Some(Command::Create { game, server, points, live, private, no_ui, name }) => {
             let addr = ServerAddr::parse(&server.server)?;
             let lobby = Lobby::new(addr.clone());
             // `private` travels with the options, like `live`; the server takes it out.
@@ -423,7 +430,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             if private {
                 options["private"] = true.into();
             }
-            let c = lobby.create(&game, options, live).await.context("creating the match")?;
+            let c = lobby.create_named(&game, options, live, name.as_deref()).await.context("creating the match")?;
             let saved = Saved {
                 server: addr.http(),
                 match_id: c.match_id.clone(),
@@ -447,9 +454,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             }
             play(addr, Identity::Seat { token: c.token }, None, Some(saved), Some(c.join_code)).await
         }
-        Some(Command::Join { code, server, no_ui }) => {
+        Some(Command::Join { code, server, no_ui, name }) => {
             let addr = ServerAddr::parse(&server.server)?;
-            let j = match Lobby::new(addr.clone()).join(&code).await {
+            let j = match Lobby::new(addr.clone()).join_named(&code, name.as_deref()).await {
                 Ok(j) => j,
                 Err(e) if e.code() == Some("match_full") => {
                     anyhow::bail!("{}", full_match_help(&addr, &code))

@@ -160,11 +160,28 @@ impl Lobby {
     ///
     /// # Errors
     /// No answer, or the server refused (unknown game, bad options).
-    pub async fn create(&self, game: &str, mut options: Value, live: bool) -> Result<Created, NetError> {
+    pub async fn create(&self, game: &str, options: Value, live: bool) -> Result<Created, NetError> {
+        self.create_named(game, options, live, None).await
+    }
+
+    /// [`Lobby::create`] with the creator's display name.
+    ///
+    /// # Errors
+    /// As [`Lobby::create`]; a name the server refuses (`bad_name`).
+    pub async fn create_named(
+        &self,
+        game: &str,
+        mut options: Value,
+        live: bool,
+        name: Option<&str>,
+    ) -> Result<Created, NetError> {
         if let Value::Object(m) = &mut options {
             m.insert("live".into(), Value::Bool(live));
         }
-        let body = serde_json::json!({ "game": game, "options": options });
+        let mut body = serde_json::json!({ "game": game, "options": options });
+        if let Some(name) = name {
+            body["name"] = name.into();
+        }
         let resp = self.http.post(format!("{}/api/matches", self.addr.http())).json(&body).send().await?;
         Self::answer(resp).await
     }
@@ -174,7 +191,16 @@ impl Lobby {
     /// # Errors
     /// No answer, no such code (`not_found`), or every seat taken (`match_full`).
     pub async fn join(&self, code: &str) -> Result<Joined, NetError> {
-        let resp = self.http.post(format!("{}/api/join/{code}", self.addr.http())).send().await?;
+        self.join_named(code, None).await
+    }
+
+    /// [`Lobby::join`] with the joining player's display name.
+    ///
+    /// # Errors
+    /// As [`Lobby::join`]; a name the server refuses (`bad_name`).
+    pub async fn join_named(&self, code: &str, name: Option<&str>) -> Result<Joined, NetError> {
+        let body = serde_json::json!({ "name": name });
+        let resp = self.http.post(format!("{}/api/join/{code}", self.addr.http())).json(&body).send().await?;
         Self::answer(resp).await
     }
 

@@ -431,6 +431,7 @@ mod tests {
                             control: None,
                             campaign_id: Some("c".into()),
                             log: Vec::new(),
+                            names: Vec::new(),
                         },
                         ServerMsg::Update {
                             seq,

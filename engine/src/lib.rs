@@ -42,6 +42,46 @@ impl Viewer {
     }
 }
 
+/// The players' display names by seat, for a game's words: chosen by the
+/// players and kept by the server beside the match (never in its state, so
+/// a name changes no hash and no replay). A seat without one is "Seat N".
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SeatNames(Vec<Option<String>>);
+
+/// No names at all: every seat is "Seat N".
+static NO_NAMES: SeatNames = SeatNames(Vec::new());
+
+impl SeatNames {
+    pub fn new(names: Vec<Option<String>>) -> Self {
+        SeatNames(names)
+    }
+
+    /// Every seat by its number.
+    pub fn none() -> &'static SeatNames {
+        &NO_NAMES
+    }
+
+    /// The name `seat`'s player chose, if any.
+    pub fn get(&self, seat: Seat) -> Option<&str> {
+        self.0.get(seat as usize).and_then(|n| n.as_deref())
+    }
+
+    /// What the game's words call `seat`: its player's name, else "Seat N".
+    pub fn seat(&self, seat: Seat) -> String {
+        self.get(seat).map_or_else(|| format!("Seat {seat}"), str::to_owned)
+    }
+
+    /// By seat, `None` where a seat has no name.
+    pub fn as_slice(&self) -> &[Option<String>] {
+        &self.0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(Option::is_none)
+    }
+}
+
 /// How a finished game ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "result")]
@@ -275,6 +315,28 @@ pub trait Ruleset {
     /// viewer of the event may read. Called only when [`Ruleset::WORDS`].
     fn event_words(_before: &Self::State, _after: &Self::State, _events: &[Self::Event]) -> Vec<String> {
         Vec::new()
+    }
+
+    /// [`Ruleset::action_words`] with the players' names (the server
+    /// knows them; the state does not). Default: the words without names
+    /// (Divinity names its seats by their Origins).
+    fn named_action_words(
+        state: &Self::State,
+        seat: Seat,
+        actions: &[Self::Action],
+        _names: &SeatNames,
+    ) -> Vec<serde_json::Value> {
+        Self::action_words(state, seat, actions)
+    }
+
+    /// [`Ruleset::event_words`] with the players' names.
+    fn named_event_words(
+        before: &Self::State,
+        after: &Self::State,
+        events: &[Self::Event],
+        _names: &SeatNames,
+    ) -> Vec<String> {
+        Self::event_words(before, after, events)
     }
 }
 

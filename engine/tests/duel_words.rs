@@ -189,3 +189,46 @@ fn the_last_line_says_how_the_game_ended() {
     lines(&mut s, 1, DuelAction::OfferDraw);
     assert_eq!(lines(&mut s, 0, DuelAction::AcceptDraw), ["The players agreed to a draw"]);
 }
+
+/// The players' names, given by the server (`named_action_words`,
+/// `named_event_words`), replace "Seat N" in every button and line of a
+/// random duel; a seat without a name stays "Seat N".
+#[test]
+fn named_seats_in_words() {
+    use athlas_engine::SeatNames;
+    let cat = Catalogue::standard();
+    let names = SeatNames::new(vec![Some("Ada".into()), Some("Brünhild".into())]);
+    let only_first = SeatNames::new(vec![Some("Ada".into()), None]);
+    let (mut buttons, mut lines) = (0, 0);
+    let mut s = Duel::start(&DuelOptions::default(), 5).unwrap();
+    let mut bot = RandomBot::new(5);
+    for _ in 0..400 {
+        let Status::Waiting { .. } = Duel::status(&s) else { break };
+        for seat in 0..2 {
+            let legal = Duel::legal(&s, seat);
+            let plain = Duel::action_words(&s, seat, &legal);
+            let named = Duel::named_action_words(&s, seat, &legal, &names);
+            for (p, n) in plain.iter().zip(&named) {
+                let (p, n) = (p["text"].as_str().unwrap(), n["text"].as_str().unwrap());
+                assert!(!n.contains("Seat 0") && !n.contains("Seat 1"), "{n:?}");
+                if p.contains("Seat 1") {
+                    assert_eq!(p.replace("Seat 1", "Brünhild").replace("Seat 0", "Ada"), n);
+                    buttons += 1;
+                }
+            }
+        }
+        let Some(seat) = bot.seat_to_act(&s) else { break };
+        let Some(a) = bot.pick(&s, cat, seat) else { break };
+        let before = s.clone();
+        let Ok(evs) = Duel::apply(&mut s, seat, a) else { continue };
+        let plain = Duel::event_words(&before, &s, &evs);
+        let named = Duel::named_event_words(&before, &s, &evs, &names);
+        let half = Duel::named_event_words(&before, &s, &evs, &only_first);
+        for ((p, n), h) in plain.iter().zip(&named).zip(&half) {
+            assert_eq!(&p.replace("Seat 1", "Brünhild").replace("Seat 0", "Ada"), n);
+            assert_eq!(&p.replace("Seat 0", "Ada"), h);
+            lines += usize::from(p.contains("Seat "));
+        }
+    }
+    assert!(buttons > 0 && lines > 10, "{buttons} buttons and {lines} lines named a seat");
+}

@@ -152,7 +152,14 @@ pub enum ServerMsg {
         /// [`LOG_RECORDS`] records). Absent for other games.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         log: Vec<LogLine>,
+        /// The players' display names by seat (null where a seat has none
+        /// yet): public, read by spectators too. Absent when no seat has one.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        names: Vec<Option<String>>,
     },
+    /// A player took a seat with a name after this receiver's welcome: the
+    /// players' names by seat now, as in `Welcome`.
+    Names { names: Vec<Option<String>> },
     /// An accepted action of the match, as this receiver may see it.
     Update {
         seq: u64,
@@ -290,6 +297,9 @@ impl ServerMsg {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CreateMatch {
     pub game: String,
+    /// The creator's display name ([`MAX_NAME_CHARS`], see `bad_name`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// The game's options plus the server's own: `"live": true` for a live
     /// match (timed response windows); absent or false = correspondence.
     /// `"private": true`: never listed by `GET /api/matches`; the opponent
@@ -309,6 +319,39 @@ pub struct Created {
     pub join_code: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub campaign_id: Option<String>,
+}
+
+/// The longest display name, in characters.
+pub const MAX_NAME_CHARS: usize = 24;
+
+/// `POST /api/join/{join_code}` body (optional: no body, no name).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JoinMatch {
+    /// The joining player's display name, as in [`CreateMatch`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// Answer to `POST /api/matches/{id}/transfer`: a one-time code that
+/// brings the seat to another browser or device.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TransferOffer {
+    /// Eight characters of an alphabet without look-alikes; single use.
+    pub code: String,
+    /// The path to open on the other device: `/transfer/{code}`.
+    pub path: String,
+    /// Milliseconds since the Unix epoch after which it is refused.
+    pub expires_at: u64,
+}
+
+/// Answer to `POST /api/transfer/{code}`: a new seat token of the same seat
+/// (the first device keeps its own).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Transferred {
+    pub match_id: String,
+    pub game: String,
+    pub seat: Seat,
+    pub token: String,
 }
 
 /// Answer to `POST /api/join/{join_code}`.
@@ -683,6 +726,17 @@ pub mod code {
     /// `POST /api/matches/{id}/push`: not a push subscription the server
     /// will push to (an endpoint that is not https, keys missing or bad).
     pub const BAD_SUBSCRIPTION: &str = "bad_subscription";
+    /// Creating or joining: the display name is empty, longer than
+    /// [`super::MAX_NAME_CHARS`], or holds characters other than letters,
+    /// digits, spaces and common punctuation.
+    pub const BAD_NAME: &str = "bad_name";
+    /// `POST /api/transfer/{code}`: the code was already used.
+    pub const TRANSFER_USED: &str = "transfer_used";
+    /// `POST /api/transfer/{code}`: the code is older than its 10 minutes.
+    pub const TRANSFER_EXPIRED: &str = "transfer_expired";
+    /// `POST /api/matches/{id}/transfer`: a campaign's seat moves with the
+    /// campaign's token, not a match's.
+    pub const NO_TRANSFER: &str = "no_transfer";
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ fn every_frame_example_parses() {
             server += 1;
         }
     }
-    assert_eq!((client, server), (11, 10), "every message kind has its example (act twice: for a handed seat too)");
+    assert_eq!((client, server), (11, 11), "every message kind has its example (act twice: for a handed seat too)");
     let error: ErrorBody = serde_json::from_value(blocks[0].clone()).unwrap();
     assert_eq!(error.code, "match_full");
 }

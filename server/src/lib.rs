@@ -21,6 +21,7 @@ pub mod hub;
 pub mod limits;
 pub mod lobby;
 pub mod metrics;
+pub mod name;
 pub mod push;
 pub mod relay;
 pub mod rematch;
@@ -29,6 +30,7 @@ pub mod room;
 pub mod secret;
 pub mod store;
 pub mod table;
+pub mod transfer;
 pub mod web;
 pub mod writer;
 

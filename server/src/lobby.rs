@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use athlas_protocol::{
-    code, CreateMatch, Created, Joined, LogCommitment, LogRecord, MatchList, MatchLog, MatchSummary,
+    code, CreateMatch, Created, JoinMatch, Joined, LogCommitment, LogRecord, MatchList, MatchLog, MatchSummary,
 };
 use axum::{
     extract::{rejection::JsonRejection, Path, Query, State},
@@ -36,6 +36,7 @@ pub fn router() -> Router<Arc<Hub>> {
         .merge(crate::campaign::router())
         .merge(crate::replay::router())
         .merge(crate::rematch::router())
+        .merge(crate::transfer::router())
 }
 
 /// `GET /api/games`: the games this server hosts, with their rules
@@ -212,8 +213,12 @@ async fn create_match(
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     hub.peers.check_lobby(peer)?;
     let req = body(req)?;
+    let name = crate::name::optional(req.name.as_deref())?;
     let (options, hosting) = split_options(req.options)?;
     let created = new_match(&hub, &req.game, options, hosting).await?;
+    if let Some(name) = name {
+        hub.store.name_seat(Uuid::parse_str(&created.match_id).expect("made here"), created.seat, &name).await?;
+    }
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -221,13 +226,24 @@ async fn join(
     State(hub): State<Arc<Hub>>,
     peer: PeerIp,
     Path(join_code): Path<String>,
+    req: axum::body::Bytes,
 ) -> Result<Json<Joined>, ApiError> {
     hub.peers.check_lobby(peer)?;
     hub.peers.check_guess(peer)?;
+    // The body is optional: a join without one takes a seat with no name.
+    let req: JoinMatch = if req.iter().all(u8::is_ascii_whitespace) {
+        JoinMatch::default()
+    } else {
+        serde_json::from_slice(&req).map_err(|e| ApiError::BadRequest(code::BAD_JSON, e.to_string()))?
+    };
+    let name = crate::name::optional(req.name.as_deref())?;
     let token = secret::new_token();
     match hub.store.join(&join_code.to_uppercase(), &secret::token_hash(&token)).await {
         Ok((match_id, seat)) => {
             tracing::info!(%match_id, seat, "seat taken");
+            if let Some(name) = name {
+                hub.store.name_seat(match_id, seat, &name).await?;
+            }
             Ok(Json(Joined { match_id: match_id.to_string(), seat, token }))
         }
         Err(StoreError::NotFound) => {

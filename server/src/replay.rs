@@ -19,7 +19,7 @@ use std::{
     sync::{Arc, Mutex},
 };
 
-use athlas_engine::{Ruleset, Status, Viewer, Visible};
+use athlas_engine::{Ruleset, SeatNames, Status, Viewer, Visible};
 use athlas_protocol::{code, hash::hash_like};
 use axum::{
     extract::{Path, Query, State},
@@ -128,6 +128,8 @@ struct Folded<R: Ruleset> {
     /// The state after record `k * EVERY`, for k = 0, 1, …
     states: Vec<R::State>,
     verified: Verified,
+    /// The players' names, for the words.
+    names: SeatNames,
 }
 
 /// Fold `record`'s whole log under `R` and check it.
@@ -141,9 +143,10 @@ pub async fn fold<R: crate::room::Hosted>(
     let log = store.actions_after(record.id, 0).await?;
     let hashes = store.state_hashes(record.id).await?;
     let commitments = store.commitments(record.id).await?;
+    let names = SeatNames::new(store.seat_names(record.id, record.seats).await?);
     let record = record.clone();
     // Hundreds of engine actions and state hashes: off the async workers.
-    let folded = tokio::task::spawn_blocking(move || fold_log::<R>(&record, log, &hashes, &commitments))
+    let folded = tokio::task::spawn_blocking(move || fold_log::<R>(&record, log, &hashes, &commitments, names))
         .await
         .map_err(|e| StoreError::Corrupt(format!("the replay's fold failed: {e}")))?;
     Ok(folded.map(|f| Arc::new(f) as Arc<dyn Replayed>))
@@ -154,6 +157,7 @@ fn fold_log<R: crate::room::Hosted>(
     log: Vec<ActionRecord>,
     hashes: &[(u64, Option<String>)],
     commitments: &[Commitment],
+    names: SeatNames,
 ) -> Result<Folded<R>, Diverged> {
     let diverged = |seq, why: String| Diverged { seq, why };
     if record.rules_version != R::RULES_VERSION {
@@ -234,7 +238,7 @@ fn fold_log<R: crate::room::Hosted>(
         return Err(diverged(record.seq, format!("the replay ends in {outcome}, the server stored another outcome")));
     }
     let verified = Verified { records: log.len() as u64, hashes: hashed, commitments: opened, outcome };
-    Ok(Folded { records, states, verified })
+    Ok(Folded { records, states, verified, names })
 }
 
 impl<R: crate::room::Hosted> Folded<R> {
@@ -286,7 +290,8 @@ impl<R: crate::room::Hosted> Replayed for Folded<R> {
         let At { state, acted } = self.at(seq);
         let (events, log) = match &acted {
             Some((before, events)) => {
-                let words = if R::WORDS { R::event_words(before, &state, events) } else { Vec::new() };
+                let words =
+                    if R::WORDS { R::named_event_words(before, &state, events, &self.names) } else { Vec::new() };
                 let visible = |e: &R::Event| e.visible_to(Viewer::Spectator);
                 (
                     events.iter().filter(|e| visible(e)).map(to_value).collect(),

@@ -29,6 +29,7 @@ use uuid::Uuid;
 mod frames;
 mod log;
 mod rebuild;
+mod names;
 mod rooms;
 mod talk;
 
@@ -686,6 +687,7 @@ where
         }
         self.send_secrets(&out);
         self.send_talk(viewer, &out).await;
+        self.learn_names(viewer).await;
         let id = self.next_sub;
         self.next_sub += 1;
         if let Viewer::Seat(seat) = viewer {

@@ -253,6 +253,7 @@ macro_rules! with_write_tx {
 mod campaign;
 mod chat;
 mod lease;
+mod names;
 mod push;
 mod records;
 mod rematch;
@@ -260,6 +261,7 @@ mod rematch;
 pub use campaign::{CampaignRecord, CampaignUpdate, NewCampaign};
 pub use chat::ChatLine;
 pub use lease::{Fence, Lease};
+pub use names::{Transfer, TransferRefused};
 pub use push::PushSubscription;
 pub use records::{ActionRecord, Append, Commitment, RecordKind};
 pub use rematch::Rematch;
@@ -415,6 +417,7 @@ const MIGRATIONS_SQLITE: &[(i64, &str, &str)] = &[
     (9, "lease_peer", include_str!("../../migrations/sqlite/0009_lease_peer.sql")),
     (10, "push", include_str!("../../migrations/sqlite/0010_push.sql")),
     (11, "rematch", include_str!("../../migrations/sqlite/0011_rematch.sql")),
+    (12, "names", include_str!("../../migrations/sqlite/0012_names.sql")),
 ];
 const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
     (1, "matches", include_str!("../../migrations/postgres/0001_matches.sql")),
@@ -430,6 +433,7 @@ const MIGRATIONS_POSTGRES: &[(i64, &str, &str)] = &[
     (11, "lease_peer", include_str!("../../migrations/postgres/0011_lease_peer.sql")),
     (12, "push", include_str!("../../migrations/postgres/0012_push.sql")),
     (13, "rematch", include_str!("../../migrations/postgres/0013_rematch.sql")),
+    (14, "names", include_str!("../../migrations/postgres/0014_names.sql")),
 ];
 
 /// How long start-up waits for the first Postgres connection. The pool
@@ -845,13 +849,15 @@ impl Store {
     /// match yet; database errors. An unknown token is `Ok(None)`.
     pub async fn seat_by_token(&self, token_hash: &str) -> Result<Option<(Uuid, u8)>> {
         let q = self.sql("SELECT match_id::text AS match_id, seat FROM seats WHERE token_hash = $1");
+        // A seat brought to another browser by a transfer code.
+        let q_copy = self.sql("SELECT match_id::text AS match_id, seat FROM seat_tokens WHERE token_hash = $1");
         let q_campaign = self.sql(
             "SELECT c.current_match::text AS match_id, s.seat FROM campaign_seats s \
              JOIN campaigns c ON c.id = s.campaign_id WHERE s.token_hash = $1",
         );
         let row = with_pool!(self, p => {
             let mut row = None;
-            for q in [&q, &q_campaign] {
+            for q in [&q, &q_copy, &q_campaign] {
                 if let Some(r) = sqlx::query(q).bind(token_hash).fetch_optional(p).await? {
                     row = Some((r.try_get::<Option<String>, _>("match_id")?, r.try_get::<i32, _>("seat")?));
                     break;

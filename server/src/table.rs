@@ -7,7 +7,7 @@
 //! record of its own (`take_back`, `{"seq": N}`); it restores the state kept
 //! from before action N, which the same fold kept when it applied N.
 
-use athlas_engine::{RuleError, Ruleset, Seat};
+use athlas_engine::{RuleError, Ruleset, Seat, SeatNames};
 use athlas_protocol::code;
 use serde::Deserialize;
 
@@ -85,11 +85,14 @@ pub struct Table<R: Ruleset> {
     /// seat, none revealing anything (another seat's action clears it).
     undo: Vec<Undo<R::State>>,
     last: Option<Last>,
+    /// The players' names, for the game's words (kept by the store beside
+    /// the match, never in the state).
+    pub names: SeatNames,
 }
 
 impl<R: Ruleset> Table<R> {
     pub fn new(state: R::State, seats: usize) -> Self {
-        Table { state, control: vec![None; seats], undo: Vec::new(), last: None }
+        Table { state, control: vec![None; seats], undo: Vec::new(), last: None, names: SeatNames::default() }
     }
 
     /// Whether any seat is handed.
@@ -108,7 +111,7 @@ impl<R: Ruleset> Table<R> {
         let before = (R::TAKE_BACK || R::WORDS).then(|| self.state.clone());
         let events = R::apply(&mut self.state, seat, action)?;
         let words = match &before {
-            Some(b) if R::WORDS => R::event_words(b, &self.state, &events),
+            Some(b) if R::WORDS => R::named_event_words(b, &self.state, &events, &self.names),
             _ => Vec::new(),
         };
         // Another seat's action closes every earlier window.

@@ -19,5 +19,6 @@ mod push;
 mod reconnect_gap;
 mod replay;
 mod server;
+mod seats;
 mod store;
 mod table;

@@ -202,7 +202,7 @@ pub fn seat_name(view: &DuelView, s: Seat) -> String {
 /// The short name of an Alpha on the side panel: `A2 Forsaken Drake`, or
 /// `A2 hidden` while the viewer may not see it. `A2` is Alpha 2 everywhere.
 fn alpha_short(cat: &Catalogue, view: &DuelView, seat: Seat, index: usize) -> String {
-    let full = Names { cat, table: view, before: None }.alpha(seat, index);
+    let full = Names { cat, table: view, before: None, seats: athlas_engine::SeatNames::none() }.alpha(seat, index);
     match full.split_once(" (") {
         Some((_, rest)) => format!("A{} {}", index + 1, rest.trim_end_matches(')')),
         None => format!("A{} hidden", index + 1),
@@ -229,7 +229,7 @@ fn unit_tag(view: &DuelView, u: &UnitView) -> String {
 pub fn pending_lines(cat: &Catalogue, view: &DuelView) -> Vec<String> {
     let Some((s, card)) = &view.pending_di else { return Vec::new() };
     let name = cat.di_card(card).map_or(card.to_string(), |c| c.name.clone());
-    let names = Names { cat, table: view, before: None };
+    let names = Names { cat, table: view, before: None, seats: athlas_engine::SeatNames::none() };
     let reader = view.viewer.seat().unwrap_or(Seat::MAX);
     let mut at = view.pending_target.as_ref().map(|t| words::target(names, reader, t)).unwrap_or_default();
     // Hex targets: name the units standing there, the ones it will hit.

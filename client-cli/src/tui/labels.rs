@@ -17,7 +17,7 @@ pub use athlas_engine::duel::words::Group;
 pub fn label(cat: &Catalogue, view: &DuelView, a: &DuelAction) -> String {
     // A spectator has no menu; its seat is never named as "your".
     let seat = view.viewer.seat().unwrap_or(u8::MAX);
-    words::action(Names { cat, table: view, before: None }, seat, a).text
+    words::action(Names { cat, table: view, before: None, seats: athlas_engine::SeatNames::none() }, seat, a).text
 }
 
 /// The hexes an action is about, to highlight on the board.

@@ -335,7 +335,7 @@ impl App {
             }
             ServerMsg::Seed { seed } => self.seed = Some(seed),
             // Table talk is a campaign party's (Divinity); the duel has none.
-            ServerMsg::Pong | ServerMsg::Proposal { .. } | ServerMsg::Chat { .. } => {}
+            ServerMsg::Pong | ServerMsg::Proposal { .. } | ServerMsg::Chat { .. } | ServerMsg::Names { .. } => {}
         }
     }
 
@@ -736,7 +736,9 @@ fn describe(
     events
         .iter()
         .map(|e| match (serde_json::from_value::<DuelEvent>(e.clone()), view.or(before)) {
-            (Ok(e), Some(table)) => words::event(words::Names { cat, table, before }, &e),
+            (Ok(e), Some(table)) => {
+                words::event(words::Names { cat, table, before, seats: athlas_engine::SeatNames::none() }, &e)
+            }
             _ => format!(
                 "{} (an event this client does not know)",
                 e["event"].as_str().unwrap_or("something").replace('_', " ")

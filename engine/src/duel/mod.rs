@@ -33,7 +33,7 @@ pub use event::DuelEvent;
 pub use state::{DuelOptions, DuelState};
 pub use view::DuelView;
 
-use crate::{RuleError, Ruleset, Seat, SetupError, Status, Viewer};
+use crate::{RuleError, Ruleset, Seat, SeatNames, SetupError, Status, Viewer};
 use board::BoardLayout;
 use card::Catalogue;
 use state::*;
@@ -257,24 +257,42 @@ impl Ruleset for Duel {
 
     /// Named from `seat`'s own view: its words go to that seat alone, and
     /// may name its own DI stack and Alphas.
-    fn action_words(state: &DuelState, seat: Seat, actions: &[DuelAction]) -> Vec<serde_json::Value> {
+    fn named_action_words(
+        state: &DuelState,
+        seat: Seat,
+        actions: &[DuelAction],
+        seats: &SeatNames,
+    ) -> Vec<serde_json::Value> {
         if actions.is_empty() {
             return Vec::new();
+    fn action_words(state: &DuelState, seat: Seat, actions: &[DuelAction]) -> Vec<serde_json::Value> {
+        Self::named_action_words(state, seat, actions, SeatNames::none())
+    }
+
+    fn event_words(before: &DuelState, after: &DuelState, events: &[DuelEvent]) -> Vec<String> {
+        Self::named_event_words(before, after, events, SeatNames::none())
+    }
+
         }
         let view = view::view_for_words(state, Viewer::Seat(seat));
-        let names = words::Names::new(&view);
+        let names = words::Names { seats, ..words::Names::new(&view) };
         actions.iter().map(|a| serde_json::to_value(words::action(names, seat, a)).expect("words serialize")).collect()
     }
 
     /// Named from the spectator's views before and after: a line is read
     /// by every reader of its event, and the spectator's view holds
     /// nothing secret (a hidden Alpha, a DI stack), so neither does a line.
-    fn event_words(before: &DuelState, after: &DuelState, events: &[DuelEvent]) -> Vec<String> {
+    fn named_event_words(
+        before: &DuelState,
+        after: &DuelState,
+        events: &[DuelEvent],
+        seats: &SeatNames,
+    ) -> Vec<String> {
         if events.is_empty() {
             return Vec::new();
         }
         let (b, a) = (view::view_for_words(before, Viewer::Spectator), view::view_for_words(after, Viewer::Spectator));
-        let names = words::Names { before: Some(&b), ..words::Names::new(&a) };
+        let names = words::Names { before: Some(&b), seats, ..words::Names::new(&a) };
         events.iter().map(|e| words::event(names, e)).collect()
     }
 }

@@ -23,7 +23,7 @@ use super::card::{CardKind, Catalogue, Terrain};
 use super::event::{DuelEvent, EventKind as E, LifeCause};
 use super::state::{Figure, Phase, UnitId};
 use super::view::{DuelView, UnitView};
-use crate::{Outcome, Seat};
+use crate::{Outcome, Seat, SeatNames};
 
 /// A legal action as its seat reads it: what it does, and the kind of
 /// thing it is (how screens group it).
@@ -95,15 +95,17 @@ pub struct Names<'a> {
     pub before: Option<&'a DuelView>,
 }
 
+    /// The players' names (the server's; none in the engine's own tests).
+    pub seats: &'a SeatNames,
 impl<'a> Names<'a> {
     pub fn new(table: &'a DuelView) -> Names<'a> {
-        Names { cat: Catalogue::standard(), table, before: None }
+        Names { cat: Catalogue::standard(), table, before: None, seats: SeatNames::none() }
     }
 
-    /// A seat's name: what every line calls a player. The view carries no
-    /// player names yet, so it is the seat's number.
+    /// A seat's name: what every line calls a player, the name its player
+    /// chose, else "Seat N".
     pub fn seat(&self, s: Seat) -> String {
-        format!("Seat {s}")
+        self.seats.seat(s)
     }
 
     /// A seat's name with 's.

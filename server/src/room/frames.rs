@@ -153,8 +153,11 @@ where
                     .entry(seat)
                     .or_insert_with(|| {
                         let actions = R::legal(&self.table.state, seat);
-                        let words =
-                            if R::WORDS { R::action_words(&self.table.state, seat, &actions) } else { Vec::new() };
+                        let words = if R::WORDS {
+                            R::named_action_words(&self.table.state, seat, &actions, &self.table.names)
+                        } else {
+                            Vec::new()
+                        };
                         // A view that lists the actions (the duel's) has
                         // them already: only their words go beside it.
                         let actions =
@@ -197,6 +200,7 @@ where
             control: table.handed().then(|| table.control.clone()),
             campaign_id: self.record.campaign_id.map(|c| c.to_string()),
             log: self.log.lines(viewer, seq),
+            names: if self.table.names.is_empty() { Vec::new() } else { self.table.names.as_slice().to_vec() },
         }
     }
 

@@ -6,7 +6,7 @@
 //! from the seed, so the log (and a snapshot, a shortcut through it) is the
 //! match.
 
-use athlas_engine::{Ruleset, Viewer};
+use athlas_engine::{Ruleset, SeatNames, Viewer};
 use athlas_protocol::code;
 
 use super::{
@@ -30,6 +30,7 @@ where
         let (seq, mut table) = rebuild::<R>(&self.ctx.store, &self.record, &self.options, Some(last))
             .await
             .map_err(|(code, message)| Refusal::Error { code, message })?;
+        table.names = self.table.names.clone();
         let log = self.ctx.store.actions_after(self.id, seq).await.map_err(|e| {
             let (code, message) = store_failed(e);
             Refusal::Error { code, message }
@@ -126,6 +127,8 @@ pub(super) async fn rebuild_with_log<R: Ruleset>(
     let internal = |e: String| (code::INTERNAL, e);
     let state = R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")))?;
     let mut table = Table::new(state, record.seats as usize);
+    // The lines name the players as they are named now.
+    table.names = SeatNames::new(store.seat_names(record.id, record.seats).await.map_err(store_failed)?);
     let mut log = WordLog::default();
     let mut seq = 0;
     for a in store.actions_after(record.id, 0).await.map_err(store_failed)? {

@@ -134,9 +134,9 @@ where
     fn proposal_msg(&self, p: &Proposal, withdrawn: Option<Seat>) -> ServerMsg {
         let waiting = self.seats_here().into_iter().filter(|s| !p.agreed.contains(s)).collect();
         let words = if R::WORDS {
-            R::Action::deserialize(&p.action)
-                .ok()
-                .and_then(|a| R::action_words(&self.table.state, p.seat, &[a]).into_iter().next())
+            R::Action::deserialize(&p.action).ok().and_then(|a| {
+                R::named_action_words(&self.table.state, p.seat, &[a], &self.table.names).into_iter().next()
+            })
         } else {
             None
         };

@@ -304,7 +304,11 @@ impl Play {
                 let who = seat.map_or_else(|| "a spectator".to_owned(), |s| self.names().origin_of_seat(s));
                 self.push_log(format!("💬 {who}: {text}"));
             }
-            ServerMsg::Seed { .. } | ServerMsg::Pong | ServerMsg::Commitment { .. } | ServerMsg::Reveal { .. } => {}
+            ServerMsg::Seed { .. }
+            | ServerMsg::Names { .. }
+            | ServerMsg::Pong
+            | ServerMsg::Commitment { .. }
+            | ServerMsg::Reveal { .. } => {}
         }
     }
 
