@@ -113,3 +113,26 @@ fn l1341_the_interlude_revives_before_equip_and_trade() {
     ok_with(&c, &mut s, 0, A::Give { item: item.clone(), to: 1, equip: true });
     assert!(s.origins[1].equipped.contains(&item));
 }
+
+// ---- 7. BLEEDING on a skill's movement ----
+
+/// L674 BLEEDING: the bearer "must take additional damage each time he
+/// moves"; L905-907 "If a skill allows you to move to a new space, ignore
+/// the ● cost of all spaces on your path": a skill's move is a move along a
+/// path, with only its AP waived (the book's own example, L1202, has Ifan
+/// play Phoenix Dive). So BLEEDING hurts on a skill's move as on a walk, once
+/// per space of the path (content/divinity/ASSUMPTIONS.md, movement skills).
+/// Ifan dives from the Galley over the difficult terrain to the Hold: 2
+/// spaces, 2 damage.
+#[test]
+fn l674_bleeding_hurts_on_a_skills_move_per_space() {
+    use athlas_engine::divinity::action::{Aim, CardUse};
+    let mut s = duel(&["ifan"], "darkhans_lackey", 28);
+    s.origins[0].hand.push("phoenix_dive".into());
+    ok(&mut s, 0, A::StartTurn);
+    s.origins[0].track.apply_status(St::Bleeding, 2);
+    let hp = s.origins[0].hp;
+    ok(&mut s, 0, use_card(CardUse::Skill("phoenix_dive".into()), Aim::Space("3".into())));
+    assert_eq!(s.origins[0].space, ix(&s, "3"));
+    assert_eq!(s.origins[0].hp, hp - 2, "1 direct damage for each of the 2 spaces moved");
+}

@@ -41,7 +41,8 @@ struct Play {
 /// it: everything [`DivinityState::use_card`] needs to carry it out.
 struct Checked {
     play: Play,
-    moving: Option<(Who, SpaceIx)>,
+    /// Who a movement skill moves, where, and how many spaces its path is.
+    moving: Option<(Who, SpaceIx, u32)>,
     targets: (Vec<Who>, SpaceIx),
     rest: bool,
 }
@@ -71,12 +72,20 @@ impl DivinityState {
             self.used.insert(Used::card(seat, w), self.round);
         }
         self.after_use(cat, seat, card, ev);
-        if let Some((who, to)) = moving {
+        if let Some((who, to, spaces)) = moving {
             match who {
                 Who::Origin(s) => self.origins[s as usize].space = to,
                 Who::Enemy(e) => self.enemy_mut(e).expect("checked enemy").space = to,
             }
             ev.push(Ev::Moved { who, to: self.space_id(cat, to) });
+            // A skill's move is moving along a path, only its AP waived
+            // (L907): BLEEDING hurts once per space, as on a walk (L674).
+            for _ in 0..spaces {
+                if self.space_of(who).is_none() || matches!(who, Who::Origin(s) if self.origins[s as usize].downed) {
+                    break;
+                }
+                self.bleed_on_move(cat, who, ev);
+            }
         }
         if let Some(n) = play.revives {
             if let Some(Who::Origin(t)) = targets.0.first() {
@@ -274,7 +283,7 @@ impl DivinityState {
         m: SkillMove,
         aim: &Aim,
         rest: bool,
-    ) -> Result<(Who, SpaceIx), RuleError> {
+    ) -> Result<(Who, SpaceIx, u32), RuleError> {
         let here = self.origins[seat as usize].space;
         let (who, from, to) = match (m.mover, aim) {
             (Mover::User, Aim::Space(id)) => {
@@ -309,7 +318,7 @@ impl DivinityState {
             return Err(err("tactical_space", "only combat lets a figure stop in a tactical space (L1116)"));
         }
         match self.with_graph(cat, |g| g.distance(from, to)) {
-            Some(d) if d <= m.range => Ok((who, to)),
+            Some(d) if d <= m.range => Ok((who, to, d)),
             Some(_) => Err(err("out_of_range", format!("the skill moves up to {} spaces", m.range))),
             None => Err(err("unreachable", "no unlocked path leads there (L1092, L1100)")),
         }

@@ -335,7 +335,8 @@ impl Ruleset for Divinity {
     /// 4 (issue 45): an Origin downed in its own Rest turn has taken it (a
     /// revive starts no second one); a sold item's rune goes to the rune
     /// deck when the backpack is full; the interlude revives, heals and
-    /// restores the party as it opens (steps 2-4), before its trading.
+    /// restores the party as it opens (steps 2-4), before its trading;
+    /// BLEEDING hurts on a skill's move, once per space.
     const RULES_VERSION: u32 = 4;
     type Options = DivinityOptions;
     type State = DivinityState;
