@@ -583,3 +583,77 @@ async fn the_tab_title_and_favicon_say_when_it_is_your_move() {
     })
     .await;
 }
+
+/// A DI cast at a seat is answered where the eye is: the Answer box says
+/// who cast what at whom in the engine's words and offers the seat's casts
+/// and Pass side by side. Both seats play Rush (Time Warp on top: a
+/// friendly unit): the first mover summons and casts it, and the other
+/// seat, with no unit yet, can cast nothing, so the server passes for it
+/// and its page says so; then the first mover turns passing for it off,
+/// the other seat casts the same way, and the first mover answers from its
+/// Answer box.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_di_cast_at_a_seat_is_answered_from_the_answer_box_or_passed_for_it() {
+    let db = Db::sqlite("browser-answer");
+    let server = db.start();
+    let base = format!("http://{}", server.addr);
+    scenario("answer", &base, |scene| async move {
+        let a = scene.browser("alice").await;
+        a.wait("[data-test=lobby][data-ready=true]").await;
+        a.click("[data-test=create-duel]").await;
+        a.wait("[data-test=match][data-phase=creation]").await;
+        let link = a.attr("[data-test=join-link]", "href").await.expect("a join link");
+        let b = scene.browser("bob").await;
+        b.goto(&format!("/join/{}", link.rsplit('/').next().unwrap())).await;
+        b.wait("[data-test=match][data-phase=creation][data-seat='1']").await;
+        a.click("[data-test=use-preset][data-preset=rush]").await;
+        b.click("[data-test=use-preset][data-preset=rush]").await;
+        for p in [&a, &b] {
+            p.wait("[data-test=match][data-phase=play]").await;
+        }
+        let first = a.attr("[data-test=status]", "data-waiting").await.unwrap_or_default();
+        let (p, o) = if first.trim() == "1" { (&b, &a) } else { (&a, &b) };
+
+        // The first mover summons, then casts Time Warp at its unit.
+        act(p, "[data-test=hex][data-hot~=summon]", "summon", None, &[o]).await;
+        p.click("[data-test=di] [data-test=cast-di]").await;
+        act(p, "[data-test=hex][data-hot~=target]", "cast_di", None, &[o]).await;
+        // The other seat is told in its Answer box, can cast nothing, and
+        // is passed for without a click.
+        let told = o.text("[data-test=window][data-answering=true] [data-test=pending-di]").await;
+        assert!(told.contains("cast Time Warp"), "{told}");
+        o.wait("[data-test=window] [data-test=auto-pass-note]").await;
+        o.wait("[data-test=auto-passed]").await;
+        assert!(o.text("[data-test=auto-passed]").await.contains("Passed automatically: nothing to cast"));
+        p.wait("[data-test=log-entry][data-event=di_resolved]").await;
+        act(p, "[data-test=action][data-type=end_turn]", "end_turn", None, &[o]).await;
+
+        // Turned off (kept by the server), the first mover is asked.
+        p.click("[data-test=di] [data-test=pass-when-unable]").await;
+        p.until_js(
+            "the setting off",
+            "return document.querySelector('[data-test=di] [data-test=pass-when-unable]')?.checked === false;",
+        )
+        .await;
+        act(o, "[data-test=hex][data-hot~=summon]", "summon", None, &[p]).await;
+        o.click("[data-test=di] [data-test=cast-di]").await;
+        act(o, "[data-test=hex][data-hot~=target]", "cast_di", None, &[p]).await;
+        let told = p.text("[data-test=window][data-answering=true] [data-test=pending-di]").await;
+        assert!(told.contains("cast Time Warp"), "{told}");
+        p.wait("[data-test=window] [data-test=answers] [data-test=action][data-type=pass]").await;
+        tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+        assert!(p.exists("[data-test=window][data-answering=true]").await, "waited for, not passed for");
+        let timer = p.exists("[data-test=window] [data-test=timer]").await;
+        assert!(timer, "the window's timer is in the box");
+        scene.screenshot_of(p, "duel-answer", Some("[data-test=window]")).await;
+        scene.screenshot(p, "duel-answer-page").await;
+        act(p, "[data-test=window] [data-test=action][data-type=pass]", "pass", None, &[o]).await;
+        p.wait_gone("[data-test=window]").await;
+        assert!(!p.exists("[data-test=auto-passed]").await, "a pass clicked is not told as automatic");
+        for q in [&a, &b] {
+            let errors: Vec<String> = q.console().await.into_iter().filter(|l| l.starts_with("SEVERE")).collect();
+            assert!(errors.is_empty(), "{}: console errors {errors:?}", q.name);
+        }
+    })
+    .await;
+}

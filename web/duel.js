@@ -9,7 +9,7 @@ import { Connection, api } from "./net.js";
 import { showError, setConn } from "./ui.js";
 import { h, morphChildren } from "./duel/dom.js";
 import { seatOf, remember } from "./seats.js";
-import { unitName, unitFor, hexName, seatName, target } from "./games/duel/names.js";
+import { unitName, unitFor, hexName, seatName } from "./games/duel/names.js";
 import { DuelLog } from "./games/duel/log.js";
 import { verifyAgainstCommitment } from "./verify.js";
 import { turnSignals } from "./signals.js";
@@ -17,6 +17,7 @@ import { loadCatalogue, name, card, statLine, genusOf } from "./duel/cards.js";
 import { creationPane, newDraft } from "./duel/creation.js";
 import { boardSvg, anchors, kindOf, key } from "./duel/board.js";
 import { endScreen } from "./games/duel/end.js";
+import { answerBox, answering, AutoPassNote, toggle as passWhenUnable } from "./games/duel/answer.js";
 
 const PHASE = { creation: "creation", command: "play", finished: "ended" };
 const DROWN_LOSS = 5; // engine/src/duel/state.rs: life an Alpha loses when its unit drowns
@@ -48,6 +49,7 @@ export function duelPage(root, matchId, spectator) {
   let drawPending = null; // a redraw waiting for the end of a burst of frames
   const end = endScreen(matchId, () => renderSoon());
   const waiting = new Map(); // act id -> {action, onError}
+  const autoPass = new AutoPassNote(); // tells a pass the server made for this seat
   const conn = new Connection({
     token: mine?.token, matchId,
     onState: (state) => {
@@ -105,6 +107,7 @@ export function duelPage(root, matchId, spectator) {
 
   function act(action, onError) {
     st.lastError = null;
+    autoPass.sending(action);
     const id = conn.act(action);
     waiting.set(id, { action, onError });
   }
@@ -117,6 +120,7 @@ export function duelPage(root, matchId, spectator) {
         st.log.welcome(f.log); // the match so far, whole
         st.view = f.view; st.seq = f.seq; setTimer(f.timer_ms);
         st.words = wordsFor(f);
+        autoPass.frame(st.view, st.seat, f);
         break;
       case "update":
         if (f.seq <= st.seq) return; // already applied
@@ -127,6 +131,7 @@ export function duelPage(root, matchId, spectator) {
         st.recent = recentHexes(f.events ?? [], f.view);
         st.log.update(f);
         st.words = wordsFor(f);
+        autoPass.frame(st.view, st.seat, f);
         // A choice made for a view that is gone no longer holds.
         st.mode = null; st.power = null; st.selected = null; st.confirmResign = false; st.confirm = null;
         break;
@@ -332,7 +337,11 @@ export function duelPage(root, matchId, spectator) {
     const hot = hotMap(v);
     if (!st.cursor) st.cursor = key(v.hexes[Math.floor(v.hexes.length / 2)].hex);
     const svg = boardSvg({ view: v, me: st.seat, hot, selected: st.selected, cursor: st.cursor, recent: st.recent, onHex: clickHex, onKey: hexKey });
-    const alerts = [windowCard(v), drawCard(v)].filter(Boolean);
+    const answer = answerBox(v, {
+      st, log: st.log, note: autoPass, act, button: actionButton,
+      castMode: () => { st.mode = "di"; st.power = null; st.selected = null; render(); },
+    });
+    const alerts = [answer, drawCard(v)].filter(Boolean);
     return h("div", { class: "play" },
       alerts.length ? h("div", { class: "alerts", "data-key": "alerts" }, ...alerts) : null,
       h("div", { class: "board-col", "data-key": "board-col" },
@@ -414,33 +423,6 @@ export function duelPage(root, matchId, spectator) {
         h("li", {}, "Units: blue seat 0, red seat 1; circle Alpha 1, square Alpha 2, triangle Alpha 3; the label is the Alpha's number and genus initials, ♥ its Alpha's life (shared by all its units); faded: already activated; ✈ flying; small gold diamond: holds a relic; dot: under a condition or DI."),
         h("li", {}, "Highlights: yellow ring, a unit you may activate; blue, a summoning choice; green, a move; red, a target. Gold circle: the unit acting now. Dashed purple: what the last update was about."),
         h("li", {}, "Keyboard: Tab to the board, arrow keys move between hexes, Enter or Space picks, Escape cancels.")));
-  }
-
-  function windowCard(v) {
-    const pend = v.pending_di;
-    if (v.window === null && !pend && !v.casualty && !v.relic_choice) return null;
-    const legal = legalOf(v);
-    const mineToAnswer = v.window === st.seat && st.seat !== null;
-    const parts = [];
-    if (pend) {
-      const [caster, c] = pend;
-      parts.push(h("p", { "data-test": "pending-di", "data-caster": caster, "data-card": c },
-        `${caster === st.seat ? "You" : `Seat ${caster}`} cast ${name(c)}`,
-        v.pending_target ? target(v.pending_target, v, st.seat) : "",
-        ". ", h("span", { class: "text" }, card(c)?.text ?? "")));
-    }
-    if (v.window !== null) {
-      parts.push(h("p", {}, mineToAnswer ? "Your response window is open: cast your top Divine Intervention or pass." : `Seat ${v.window}'s response window is open.`));
-    }
-    if (v.casualty) parts.push(h("p", { "data-test": "casualty" }, v.casualty.seat === st.seat ? "Choose which of your units dies (highlighted)." : `Seat ${v.casualty.seat} chooses a casualty.`));
-    if (v.relic_choice) parts.push(h("p", { "data-test": "relic-choice" }, v.relic_choice.seat === st.seat ? `Does ${unitFor(v.relic_choice.unit, v, st.seat)} take its relic along?` : `Seat ${v.relic_choice.seat} decides whether the relic goes along.`));
-    const castable = legal.some((a) => a.type === "cast_di");
-    return h("div", { class: `card window${mineToAnswer ? " mine" : ""}`, "data-test": "window", "data-seat": v.window ?? "", role: "region", "aria-label": "response window" },
-      h("h3", {}, "Answer", " ", h("span", { class: "timer", "data-test": "timer" })),
-      ...parts,
-      h("div", {},
-        ...legal.filter((a) => a.type === "pass" || a.type === "carry_relic").map((a) => actionButton(a, v, { class: a.type === "pass" ? "" : "primary" })),
-        mineToAnswer && castable ? castButton(v) : null));
   }
 
   function castButton(v) {
@@ -533,12 +515,13 @@ export function duelPage(root, matchId, spectator) {
       stack.length ? h("ol", { "data-test": "my-di-stack" }, ...stack.map((id, i) => h("li", { "data-card": id, class: i === 0 ? "next" : "" },
         h("strong", {}, name(id)), i === 0 ? " (next)" : "", h("div", { class: "text" }, card(id)?.text ?? "")))) : h("p", { class: "hint" }, "Your stack is empty."),
       p?.di_cast_this_turn ? h("p", { class: "hint" }, "You cast one this turn already.") : null,
-      cast.length && v.window !== st.seat ? castButton(v) : null,
+      cast.length && !answering(v, st.seat) ? castButton(v) : null,
       ...legal.filter((a) => a.type === "discard_di").map((a) => actionButton(a, v, { class: "small" })),
       v.phase.phase === "command" ? h("label", { class: "auto-pass" },
         h("input", { type: "checkbox", "data-test": "auto-pass", "data-focus": "auto-pass", checked: p?.auto_pass ? true : undefined,
           onchange: (ev) => act({ type: "set_auto_pass", on: ev.target.checked }) }),
-        " pass my response windows automatically") : null);
+        " pass my response windows automatically") : null,
+      passWhenUnable(v, st.seat, act));
   }
 
   function playerCard(v, p) {

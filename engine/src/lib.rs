@@ -248,6 +248,16 @@ pub trait Ruleset {
         None
     }
 
+    /// An action the server takes for a seat on its own, a moment after
+    /// the game starts waiting for it, because the seat asked for it in
+    /// the game's own settings (the duel: a pass in a response window where
+    /// the seat can cast nothing, unless it said `set_pass_when_unable`
+    /// false). Taken as the seat's own action, told as it would be. Default:
+    /// never.
+    fn auto_action(_state: &Self::State) -> Option<(Seat, Self::Action)> {
+        None
+    }
+
     /// Whether `action` is the timer's alone (the duel's `timed_out`, a
     /// pass told as the time running out): the server refuses it from a
     /// player, so the log never says a clock ran out that did not.

@@ -34,6 +34,7 @@ fn documented_actions_parse() {
         "pass",
         "timed_out",
         "set_auto_pass",
+        "set_pass_when_unable",
         "choose_casualty",
         "carry_relic",
         "offer_draw",

@@ -26,10 +26,11 @@ use tokio::{
 use tracing::Instrument;
 use uuid::Uuid;
 
+mod auto;
 mod frames;
 mod log;
-mod rebuild;
 mod names;
+mod rebuild;
 mod rooms;
 mod talk;
 
@@ -283,6 +284,8 @@ struct Room<R: Ruleset> {
     /// When the timed decision runs out, and whose it is.
     deadline: Option<Instant>,
     timed_seat: Option<Seat>,
+    /// When the server takes a seat's automatic action ([`auto`]).
+    auto_at: Option<Instant>,
     /// Where the room tells who is connected (see [`RoomHandle::connected`]).
     connected: watch::Sender<Vec<Seat>>,
     /// The seats the game waited for after the latest record: a push goes
@@ -488,6 +491,7 @@ where
             log,
             proposal: None,
             deadline: None,
+            auto_at: None,
             last_active: Instant::now(),
             campaign,
             lease,
@@ -502,7 +506,7 @@ where
         loop {
             // Connections that ended without a Leave (their queue is gone).
             self.prune(None);
-            let idle_at = (self.subs.is_empty() && self.deadline.is_none())
+            let idle_at = (self.subs.is_empty() && self.deadline.is_none() && self.auto_at.is_none())
                 .then(|| self.last_active + self.ctx.config.idle_unload);
             tokio::select! {
                 cmd = rx.recv() => {
@@ -562,6 +566,11 @@ where
                         }
                     }
                 }
+                () = sleep_until(self.auto_at) => {
+                    if !self.take_auto().await {
+                        return;
+                    }
+                }
                 () = sleep_until(idle_at) => return,
             }
         }
@@ -583,6 +592,7 @@ where
             (None, _) => None,
         };
         self.timed_seat = timed.map(|(seat, _)| seat);
+        self.arm_auto();
     }
 
     /// What is left of the timed window, for the frames that tell players
@@ -677,6 +687,7 @@ where
     /// Subscribe a connection: its welcome (or, resuming after `last_seq`,
     /// the updates it missed), the commitments and, at the end, the reveals.
     async fn join(&mut self, viewer: Viewer, last_seq: Option<u64>, out: Outbound) -> Result<u64, Refusal> {
+        self.learn_names(viewer).await;
         match last_seq {
             Some(last) if last < self.seq && self.seq - last <= MAX_RESEND => self.resume(viewer, last, &out).await?,
             _ => {
@@ -687,7 +698,6 @@ where
         }
         self.send_secrets(&out);
         self.send_talk(viewer, &out).await;
-        self.learn_names(viewer).await;
         let id = self.next_sub;
         self.next_sub += 1;
         if let Viewer::Seat(seat) = viewer {

@@ -9,6 +9,7 @@
 mod common;
 
 mod audit;
+mod auto_pass;
 mod campaign;
 mod divinity;
 mod duel;
@@ -18,7 +19,7 @@ mod lease;
 mod push;
 mod reconnect_gap;
 mod replay;
-mod server;
 mod seats;
+mod server;
 mod store;
 mod table;

@@ -121,6 +121,12 @@ pub enum DuelAction {
     SetAutoPass {
         on: bool,
     },
+    /// Let the server pass for this seat in a response window (or a DI's
+    /// answer) where it can cast nothing (`on`, the default), or wait for
+    /// its own pass there too. Secret to the seat.
+    SetPassWhenUnable {
+        on: bool,
+    },
     /// The defender picks which hit unit dies (multi-target attacks).
     ChooseCasualty {
         unit: UnitId,
@@ -157,6 +163,7 @@ impl DuelAction {
             DuelAction::Pass => "pass",
             DuelAction::TimedOut => "timed_out",
             DuelAction::SetAutoPass { .. } => "set_auto_pass",
+            DuelAction::SetPassWhenUnable { .. } => "set_pass_when_unable",
             DuelAction::ChooseCasualty { .. } => "choose_casualty",
             DuelAction::CarryRelic { .. } => "carry_relic",
             DuelAction::OfferDraw => "offer_draw",

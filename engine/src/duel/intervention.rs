@@ -2,8 +2,9 @@
 //! answer to the opponent's, or timed into an activation (a rewind to its
 //! checkpoint); discarding from the stack; and resolving.
 
+use super::action::DuelAction;
 use super::action::Target;
-use super::card::CardId;
+use super::card::{CardId, Catalogue};
 use super::event::{DuelEvent, EventKind};
 use super::mechanics::{err, Cx};
 use super::power::Source;
@@ -25,6 +26,29 @@ impl DuelState {
     pub(crate) fn can_respond(&self, seat: Seat) -> bool {
         let p = &self.game.players[seat as usize];
         !p.auto_pass && !p.di_stack.is_empty() && p.di_cast_turn != Some(self.game.turn)
+    }
+
+    /// The seat the server passes for now, if any: the game waits for its
+    /// answer (a response window, or a DI cast at it, with no relic choice
+    /// or casualty before it), it has not said `set_pass_when_unable`
+    /// false, and nothing it may do there casts a DI (its top card has no
+    /// target now). Discarding to reach a card below is left out: a seat
+    /// that digs for an answer turns this off.
+    pub(crate) fn auto_pass_seat(&self, cat: &Catalogue) -> Option<Seat> {
+        if self.game.relic_choice.is_some() || !self.game.casualties.is_empty() {
+            return None;
+        }
+        let seat = match (&self.pending, self.window) {
+            (Some(p), _) => other(p.caster),
+            (None, Some(w)) => w,
+            (None, None) => return None,
+        };
+        if self.game.players[seat as usize].hold_windows {
+            return None;
+        }
+        let legal = super::legal::legal_actions(self, cat, seat);
+        let castable = legal.iter().any(|a| matches!(a, DuelAction::CastDi { .. }));
+        (legal.contains(&DuelAction::Pass) && !castable).then_some(seat)
     }
 
     pub(super) fn discard_di(&mut self, cx: &mut Cx, seat: Seat, count: usize) -> Result<(), RuleError> {
@@ -81,6 +105,7 @@ impl DuelState {
                 p.discarded.clone_from(&now.discarded);
                 // A setting, not a move of the game.
                 p.auto_pass = now.auto_pass;
+                p.hold_windows = now.hold_windows;
             }
             self.game = restored;
             self.checkpoints.truncate(k + 1);

@@ -128,9 +128,12 @@ impl Ruleset for Duel {
     }
 
     fn start(options: &DuelOptions, seed: u64) -> Result<DuelState, SetupError> {
-        if options.summoning_points == 0 || options.summoning_points > MAX_SUMMONING_POINTS {
+        // The players agree on any amount (L259-271): 250 recommended, at
+        // most 500 "highly recommended", more allowed. A server caps what it
+        // hosts by its own option, not by this rule.
+        if options.summoning_points == 0 {
             return Err(SetupError::new(format!(
-                "summoning points must be 1 to {MAX_SUMMONING_POINTS} (the book recommends 250)"
+                "summoning points must be at least 1 (the book recommends 250, at most {MAX_SUMMONING_POINTS})"
             )));
         }
         if options.first_player.is_some_and(|s| s > 1) {
@@ -159,6 +162,7 @@ impl Ruleset for Duel {
             di_cast_turn: None,
             had_first_turn: false,
             auto_pass: false,
+            hold_windows: false,
             discarded: Vec::new(),
         };
         let game = Game {
@@ -249,11 +253,23 @@ impl Ruleset for Duel {
         state.window.map(|w| (w, DuelAction::TimedOut))
     }
 
+    fn auto_action(state: &DuelState) -> Option<(Seat, DuelAction)> {
+        state.auto_pass_seat(Catalogue::standard()).map(|seat| (seat, DuelAction::Pass))
+    }
+
     fn timer_only(action: &DuelAction) -> bool {
         matches!(action, DuelAction::TimedOut)
     }
 
     const WORDS: bool = true;
+
+    fn action_words(state: &DuelState, seat: Seat, actions: &[DuelAction]) -> Vec<serde_json::Value> {
+        Self::named_action_words(state, seat, actions, SeatNames::none())
+    }
+
+    fn event_words(before: &DuelState, after: &DuelState, events: &[DuelEvent]) -> Vec<String> {
+        Self::named_event_words(before, after, events, SeatNames::none())
+    }
 
     /// Named from `seat`'s own view: its words go to that seat alone, and
     /// may name its own DI stack and Alphas.
@@ -265,14 +281,6 @@ impl Ruleset for Duel {
     ) -> Vec<serde_json::Value> {
         if actions.is_empty() {
             return Vec::new();
-    fn action_words(state: &DuelState, seat: Seat, actions: &[DuelAction]) -> Vec<serde_json::Value> {
-        Self::named_action_words(state, seat, actions, SeatNames::none())
-    }
-
-    fn event_words(before: &DuelState, after: &DuelState, events: &[DuelEvent]) -> Vec<String> {
-        Self::named_event_words(before, after, events, SeatNames::none())
-    }
-
         }
         let view = view::view_for_words(state, Viewer::Seat(seat));
         let names = words::Names { seats, ..words::Names::new(&view) };

@@ -157,6 +157,12 @@ pub struct Player {
     pub had_first_turn: bool,
     /// Skip response windows automatically.
     pub auto_pass: bool,
+    /// The seat asked to be asked even when it can cast nothing: the
+    /// server then leaves such a window open for it instead of passing for
+    /// it (`Duel::auto_action`). A setting, secret to its seat; left out
+    /// of the JSON while false, so earlier states hash as they did.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hold_windows: bool,
     /// Cards discarded from the top of the stack: removed from the game
     /// (L818-823), so no rewind brings them back. Secret to the owner.
     #[serde(default)]

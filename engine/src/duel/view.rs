@@ -111,6 +111,11 @@ pub struct PlayerView {
     pub di_stack: Option<Vec<CardId>>,
     pub di_cast_this_turn: bool,
     pub auto_pass: bool,
+    /// `Some(false)` in your own view once you said `set_pass_when_unable`
+    /// false; absent while it is on (the default), and always for the other
+    /// seat (whether a pass was the server's is the seat's secret).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_when_unable: Option<bool>,
     pub alphas: Vec<AlphaView>,
 }
 
@@ -205,7 +210,12 @@ pub(crate) fn board_key(g: &Game) -> Vec<u8> {
     }
     // Everything a `PlayerView` is made of (see `view`).
     for p in &g.players {
-        key.push(u8::from(p.locked) | u8::from(p.auto_pass) << 1 | u8::from(p.di_cast_turn == Some(g.turn)) << 2);
+        key.push(
+            u8::from(p.locked)
+                | u8::from(p.auto_pass) << 1
+                | u8::from(p.di_cast_turn == Some(g.turn)) << 2
+                | u8::from(p.hold_windows) << 3,
+        );
         number(&mut key, u64::from(p.spent));
         names(&mut key, p.di_stack.iter());
         number(&mut key, p.alphas.len() as u64);
@@ -465,6 +475,7 @@ fn player_views(g: &Game, viewer: Viewer) -> Vec<PlayerView> {
                 di_stack: mine.then(|| p.di_stack.clone()),
                 di_cast_this_turn: p.di_cast_turn == Some(g.turn),
                 auto_pass: p.auto_pass,
+                pass_when_unable: (mine && p.hold_windows).then_some(false),
                 alphas: p
                     .alphas
                     .iter()

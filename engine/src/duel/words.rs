@@ -77,7 +77,7 @@ impl Group {
             A::Activate { .. } => Group::Activate,
             A::Move { .. } | A::PassRelic { .. } => Group::Move,
             A::UsePower { .. } => Group::Power,
-            A::CastDi { .. } | A::DiscardDi { .. } | A::SetAutoPass { .. } => Group::Di,
+            A::CastDi { .. } | A::DiscardDi { .. } | A::SetAutoPass { .. } | A::SetPassWhenUnable { .. } => Group::Di,
             A::EndActivation | A::EndActivations | A::EndTurn => Group::End,
             A::OfferDraw | A::AcceptDraw | A::DeclineDraw | A::Resign => Group::Other,
         }
@@ -93,10 +93,10 @@ pub struct Names<'a> {
     /// The view before the change being told, for units the change
     /// removed (a unit that died keeps its name in the log).
     pub before: Option<&'a DuelView>,
-}
-
     /// The players' names (the server's; none in the engine's own tests).
     pub seats: &'a SeatNames,
+}
+
 impl<'a> Names<'a> {
     pub fn new(table: &'a DuelView) -> Names<'a> {
         Names { cat: Catalogue::standard(), table, before: None, seats: SeatNames::none() }
@@ -342,6 +342,8 @@ fn action_text(n: Names<'_>, seat: Seat, a: &A) -> String {
         A::TimedOut => "Let the time run out".into(),
         A::SetAutoPass { on: true } => "Pass every response window automatically".into(),
         A::SetAutoPass { on: false } => "Stop passing response windows automatically".into(),
+        A::SetPassWhenUnable { on: true } => "Pass automatically when I can cast nothing".into(),
+        A::SetPassWhenUnable { on: false } => "Wait for my pass even when I can cast nothing".into(),
         A::ChooseCasualty { unit } => format!("{} is the casualty", n.unit_for(seat, *unit)),
         A::CarryRelic { carry } => {
             let who = v.relic_choice.as_ref().map_or_else(|| "Your pushed unit".into(), |c| n.unit_for(seat, c.unit));

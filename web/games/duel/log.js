@@ -28,6 +28,16 @@ export class DuelLog {
     (f.log ?? []).forEach((text, i) => { if (typeof text === "string" && text) this.add(Number(f.seq), { text, event: events[i]?.event }); });
   }
 
+  /// The newest line told with an event of this kind (`di_cast`, ...), if
+  /// an update brought one (a welcome's lines carry no event).
+  latest(event) {
+    for (let i = this.records.length - 1; i >= 0; i--) {
+      const line = [...this.records[i].lines].reverse().find((l) => l.event === event);
+      if (line) return line.text;
+    }
+    return null;
+  }
+
   add(seq, line) {
     const last = this.records[this.records.length - 1];
     if (last && last.seq === seq) last.lines.push(line);
