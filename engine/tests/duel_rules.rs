@@ -129,6 +129,22 @@ fn campaign_prepares_four_alphas_reveals_three_and_redesigns_one() {
     ok(&mut s, 0, create(one, &[]));
 }
 
+/// L259-271 "both players must agree upon the amount of summoning points
+/// [...] It is recommended to use 250 [...] if the players wish to try
+/// higher values [...] they can do so, but a maximum limit of 500 summoning
+/// points is highly recommended." 500 is advice, not a rule: players who
+/// agree on 600 play with 600 (a server may still cap what it hosts: its
+/// own option, `--max-summoning-points`). None at all is no game.
+#[test]
+fn summoning_points_above_the_recommended_500_are_the_players_choice() {
+    for points in [250, 500, 600, 1000] {
+        let s = Duel::start(&DuelOptions { summoning_points: points, ..Default::default() }, 1)
+            .unwrap_or_else(|e| panic!("{points} points refused: {e}"));
+        assert_eq!(s.game.max_points, points);
+    }
+    assert!(Duel::start(&DuelOptions { summoning_points: 0, ..Default::default() }, 1).is_err());
+}
+
 /// L1232-1238 "A campaign is a series of normal games [...] Each player
 /// prepares 4 Alphas to the first game [...] The creation phase of each
 /// game after the first allows the redesign of exactly one Alpha." The book

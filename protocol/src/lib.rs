@@ -645,6 +645,9 @@ pub mod code {
     pub const UNKNOWN_GAME: &str = "unknown_game";
     /// The game refused the options.
     pub const BAD_OPTIONS: &str = "bad_options";
+    /// The options are within the rules but over what this server hosts
+    /// (a duel's summoning points above `--max-summoning-points`).
+    pub const SUMMONING_POINTS_OVER_CAP: &str = "summoning_points_over_cap";
     /// A frame over [`super::MAX_FRAME_BYTES`].
     pub const FRAME_TOO_LARGE: &str = "frame_too_large";
     /// Too many frames too fast; the frame was dropped.

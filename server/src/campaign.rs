@@ -181,6 +181,7 @@ async fn create(
     let rules = game
         .campaign()
         .ok_or_else(|| ApiError::BadRequest(code::CAMPAIGN, format!("{} has no campaign variant", req.game)))?;
+    crate::lobby::check_hosted(&hub, game.name(), &options)?;
     let seats = req.seats.map_or_else(|| rules.default_seats(&options), |s| s as usize);
     if seats > usize::from(Seat::MAX) {
         return Err(ApiError::BadRequest(code::BAD_OPTIONS, format!("{seats} seats is too many")));

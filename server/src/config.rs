@@ -104,6 +104,13 @@ pub struct Config {
     #[arg(long, env = "ATHLAS_RESPONSE_TIMER_SECS", default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub response_timer_secs: u64,
+    /// Most summoning points a duel hosted here may give each player
+    /// (>= 1). The book lets players agree on more than the 500 it
+    /// recommends (L259-271); this is the server's cap, refused with
+    /// `summoning_points_over_cap`.
+    #[arg(long, env = "ATHLAS_MAX_SUMMONING_POINTS", default_value_t = 500,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_summoning_points: u32,
     /// Seconds a room with no connection stays in memory before it unloads (>= 1).
     #[arg(long, env = "ATHLAS_IDLE_UNLOAD_SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_unload_secs: u64,
@@ -269,6 +276,7 @@ impl Default for Config {
             write_timeout_secs: 10,
             allowed_origins: Vec::new(),
             response_timer_secs: 30,
+            max_summoning_points: 500,
             idle_unload_secs: 300,
             hand_absent_secs: 60,
             snapshot_every: 50,

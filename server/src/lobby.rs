@@ -166,12 +166,30 @@ pub(crate) fn split_options(options: Value) -> Result<(Value, Hosting), ApiError
     Ok((Value::Object(options), hosting))
 }
 
+/// What this server hosts beyond the rules: a duel's summoning points up to
+/// its `--max-summoning-points` (the book allows any amount the players
+/// agree on, L259-271, so this is the server's refusal, not the game's).
+pub(crate) fn check_hosted(hub: &Hub, game: &str, options: &Value) -> Result<(), ApiError> {
+    let cap = hub.config.max_summoning_points;
+    match options.get("summoning_points").and_then(Value::as_u64) {
+        Some(points) if game == "duel" && points > u64::from(cap) => Err(ApiError::BadRequest(
+            code::SUMMONING_POINTS_OVER_CAP,
+            format!(
+                "this server hosts duels of at most {cap} summoning points a player ({points} asked); \
+                 the rules allow more when both players agree"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Store a new match with its creator in seat 0; what the creator is told.
 async fn new_match(hub: &Hub, game_name: &str, options: Value, hosting: Hosting) -> Result<Created, ApiError> {
     let game = hub
         .games
         .get(game_name)
         .ok_or_else(|| ApiError::BadRequest(code::UNKNOWN_GAME, format!("this server does not host {game_name:?}")))?;
+    check_hosted(hub, game.name(), &options)?;
     let seed = secret::new_seed();
     let started = game.check_options(&options, seed).map_err(|e| ApiError::BadRequest(code::BAD_OPTIONS, e))?;
     let seats = started.seats;

@@ -2,6 +2,7 @@
 //! with their own views, and a bad action gets the engine's error code.
 
 use crate::common::{config, temp_dir, Server};
+use athlas_server::Config;
 use serde_json::json;
 
 #[tokio::test]
@@ -35,9 +36,19 @@ async fn a_duel_match_is_created_joined_and_watched() {
         server.http("GET", &format!("/api/matches/{}", created["match_id"].as_str().unwrap()), None).await;
     assert_eq!(summary["seq"], 0);
 
-    let (status, body) =
-        server.http("POST", "/api/matches", Some(r#"{"game":"duel","options":{"summoning_points":9999}}"#)).await;
-    assert_eq!((status, body["code"].as_str()), (400, Some("bad_options")));
+    // The rules allow any summoning points the players agree on (L259-271);
+    // this server hosts at most its --max-summoning-points (500 by default),
+    // and says so with its own code. None at all is the game's refusal.
+    let create = |points: u32| format!(r#"{{"game":"duel","options":{{"summoning_points":{points}}}}}"#);
+    let (status, body) = server.http("POST", "/api/matches", Some(&create(600))).await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("summoning_points_over_cap")), "{body}");
+    assert!(body["message"].as_str().unwrap().contains("at most 500"), "{body}");
+    let (status, body) = server.http("POST", "/api/matches", Some(&create(0))).await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("bad_options")), "{body}");
+    server.stop().await;
+    let server = Server::start(Config { max_summoning_points: 1000, ..config(&dir) }).await;
+    let (status, body) = server.http("POST", "/api/matches", Some(&create(600))).await;
+    assert_eq!(status, 201, "{body}");
     server.stop().await;
 }
 
