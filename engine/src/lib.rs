@@ -177,6 +177,12 @@ pub trait Ruleset {
     /// The game's own view already lists each seat's legal actions (the
     /// duel's `legal`): the server then sends no second list beside it.
     const LEGAL_IN_VIEW: bool = false;
+    /// The legal actions `view` lists (a game with [`Ruleset::LEGAL_IN_VIEW`]):
+    /// the server words those rather than work the list out again for the
+    /// view's own seat. Default: none.
+    fn legal_in(_view: &Self::View) -> Option<&[Self::Action]> {
+        None
+    }
     /// The game's public reference content as `(name, JSON text)`: what a
     /// player may read on the cards in the box (no deck order, nothing
     /// dealt), for a client to show (the duel's card catalogue). Default: none.

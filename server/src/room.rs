@@ -692,7 +692,7 @@ where
             Some(last) if last < self.seq && self.seq - last <= MAX_RESEND => self.resume(viewer, last, &out).await?,
             _ => {
                 let mut cache = HashMap::new();
-                let legal = self.legal_for(viewer, out.legal, &mut cache);
+                let legal = self.legal_for(viewer, None, out.legal, &mut cache);
                 out.send(&self.welcome(viewer, self.seq, &self.table, self.timer_ms(), legal));
             }
         }

@@ -114,6 +114,10 @@ impl Ruleset for Duel {
     type Hashed<'a> = Hashed<'a>;
     const LEGAL_IN_VIEW: bool = true;
 
+    fn legal_in(view: &DuelView) -> Option<&[DuelAction]> {
+        Some(&view.legal)
+    }
+
     fn seats(_: &DuelOptions) -> usize {
         2
     }
@@ -282,7 +286,7 @@ impl Ruleset for Duel {
         if actions.is_empty() {
             return Vec::new();
         }
-        let view = view::view_for_words(state, Viewer::Seat(seat));
+        let view = view::view_for_words(state, Viewer::Seat(seat), false);
         let names = words::Names { seats, ..words::Names::new(&view) };
         actions.iter().map(|a| serde_json::to_value(words::action(names, seat, a)).expect("words serialize")).collect()
     }
@@ -299,7 +303,11 @@ impl Ruleset for Duel {
         if events.is_empty() {
             return Vec::new();
         }
-        let (b, a) = (view::view_for_words(before, Viewer::Spectator), view::view_for_words(after, Viewer::Spectator));
+        let finished = matches!(after.game.phase, state::Phase::Finished { .. });
+        let (b, a) = (
+            view::view_for_words(before, Viewer::Spectator, false),
+            view::view_for_words(after, Viewer::Spectator, finished),
+        );
         let names = words::Names { before: Some(&b), seats, ..words::Names::new(&a) };
         events.iter().map(|e| words::event(names, e)).collect()
     }

@@ -409,12 +409,20 @@ pub(crate) fn view(
     view_listing(state, cat, viewer, board, units, legal)
 }
 
-/// `viewer`'s whole view without its legal actions: what the duel's words
-/// name things from ([`super::words`]), without working out a legal list
-/// the caller has already.
-pub(crate) fn view_for_words(state: &DuelState, viewer: Viewer) -> DuelView {
-    let cat = Catalogue::standard();
-    view_listing(state, cat, viewer, Board::shown(&state.game), shared_units(&state.game, cat), Vec::new())
+/// What the duel's words name things from ([`super::words`]): `viewer`'s
+/// view without its legal actions, without its units' JSON and, unless
+/// `hexes`, without the board's hexes (only a finished game's last line
+/// reads them, for the relics its winner holds). Words are made for every
+/// record and every waiting seat: building and writing whole views for
+/// them doubled the server's cost of a duel action.
+pub(crate) fn view_for_words(state: &DuelState, viewer: Viewer, hexes: bool) -> DuelView {
+    let (cat, g) = (Catalogue::standard(), &state.game);
+    let mut view = view_listing(state, cat, viewer, Board::Left, Shared::new(unit_views(g, cat)), Vec::new());
+    view.players = player_views(g, viewer);
+    if hexes {
+        view.hexes = Shared::new(hex_views(g).collect());
+    }
+    view
 }
 
 /// [`view`] with `legal` as the view's legal actions.

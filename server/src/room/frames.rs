@@ -74,8 +74,8 @@ where
             let frame = match encoded.iter().find(|(v, l, _)| (*v, *l) == key) {
                 Some((_, _, f)) => f.clone(),
                 None => {
-                    let legal = self.legal_for(s.viewer, s.out.legal, &mut cache);
                     let view = &views[viewers.iter().position(|v| *v == s.viewer).expect("every receiver's viewer")];
+                    let legal = self.legal_for(s.viewer, Some(view), s.out.legal, &mut cache);
                     let f: Frame = update_with::<R>(&self.table.state, s.viewer, view, &change, legal).into();
                     encoded.push((key.0, key.1, f.clone()));
                     f
@@ -135,8 +135,15 @@ where
 
     /// The legal actions of each seat `viewer` acts for that the game waits
     /// for now, with their words; for a game whose view lists them
-    /// ([`Ruleset::LEGAL_IN_VIEW`]), only their words, or nothing.
-    pub(super) fn legal_for(&self, viewer: Viewer, wants: bool, cache: &mut HashMap<Seat, LegalFor>) -> Vec<LegalFor> {
+    /// ([`Ruleset::LEGAL_IN_VIEW`]), only their words, or nothing; the
+    /// words of the list `view` (`viewer`'s, when at hand) gives its seat.
+    pub(super) fn legal_for(
+        &self,
+        viewer: Viewer,
+        view: Option<&R::View>,
+        wants: bool,
+        cache: &mut HashMap<Seat, LegalFor>,
+    ) -> Vec<LegalFor> {
         let Viewer::Seat(player) = viewer else { return Vec::new() };
         if !wants || (R::LEGAL_IN_VIEW && !R::WORDS) {
             return Vec::new();
@@ -152,9 +159,17 @@ where
                 cache
                     .entry(seat)
                     .or_insert_with(|| {
-                        let actions = R::legal(&self.table.state, seat);
+                        let listed = view.filter(|_| seat == player).and_then(R::legal_in);
+                        let worked_out;
+                        let actions = match listed {
+                            Some(a) => a,
+                            None => {
+                                worked_out = R::legal(&self.table.state, seat);
+                                &worked_out[..]
+                            }
+                        };
                         let words = if R::WORDS {
-                            R::named_action_words(&self.table.state, seat, &actions, &self.table.names)
+                            R::named_action_words(&self.table.state, seat, actions, &self.table.names)
                         } else {
                             Vec::new()
                         };
