@@ -18,7 +18,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::actions::{InputSource, KeyAction, KeyActions, MouseActions, PointerAction};
 use fantoccini::elements::Element;
 pub use fantoccini::key::Key;
 use fantoccini::wd::WebDriverCompatibleCommand;
@@ -339,6 +339,17 @@ impl Browser {
             .then(KeyAction::Down { value: key.into() })
             .then(KeyAction::Up { value: key.into() });
         self.client.perform_actions(keys).await.unwrap_or_else(|e| panic!("{}: press {key:?}: {e}", self.name));
+    }
+
+    /// Move the mouse over the first element matching `css` (scrolled to
+    /// the middle of the window first), as a person pointing at it would:
+    /// a WebDriver pointer action, so the page sees real hover events.
+    pub async fn hover(&self, css: &str) {
+        let e = self.wait(css).await;
+        let js = "arguments[0].scrollIntoView({block: 'center'});";
+        let _ = self.client.execute(js, vec![serde_json::to_value(&e).unwrap()]).await;
+        let moves = MouseActions::new("mouse".into()).then(PointerAction::MoveToElement { element: e, duration: None, x: 0, y: 0 });
+        self.client.perform_actions(moves).await.unwrap_or_else(|err| panic!("{}: hover `{css}`: {err}", self.name));
     }
 
     /// Press Tab until the focused element matches `css` (failing after

@@ -4,6 +4,7 @@
 
 import { s } from "./dom.js";
 import { genusOf } from "./cards.js";
+import { unitName, seatName } from "../games/duel/names.js";
 
 export const SIZE = 30;
 export const key = (hx) => `${hx[0]},${hx[1]}`;
@@ -49,15 +50,16 @@ const corners = (r) => [...Array(6)].map((_, i) => {
 
 export const pos = ([q, r]) => [SIZE * Math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r];
 
-/// Short label of a unit's Alpha: the genus's initials once public.
-function unitLabel(v, u) {
+/// A short mark of a unit's genus, once public: the initials of its
+/// capitalised words ("Raider of the Deep" → "RD"), beside the id the log uses.
+function genusMark(v, u) {
   const g = genusOf(v.players?.[u.owner]?.alphas?.[u.alpha]?.design?.cards);
-  const initials = g ? g.name.split(/\s+/).filter((w) => /^[A-Z]/.test(w)).map((w) => w[0]).join("").slice(0, 2) : "";
-  return `${u.alpha + 1}${initials}`;
+  return g ? g.name.split(/\s+/).filter((w) => /^[A-Z]/.test(w)).map((w) => w[0]).join("").slice(0, 2) : "";
 }
 
 /// The SVG. `o` = {view, me, hot: Map(hexKey -> Set(kinds)), selected: hexKey|null,
-/// cursor: hexKey, onHex(hex), onKey(ev, hex)}.
+/// cursor: hexKey, onHex(hex), onKey(ev, hex), onUnit?: {enter, leave, tap}(ev, unit)
+/// (a unit's card: web/games/duel/unitcard.js)}.
 export function boardSvg(o) {
   const v = o.view;
   const unitsAt = new Map();
@@ -90,7 +92,7 @@ export function boardSvg(o) {
     const label = [`${x.terrain} [${x.hex[0]},${x.hex[1]}], height ${height}`,
       x.summoning !== undefined ? `summoning hex of ${x.summoning === o.me ? "yours" : `seat ${x.summoning}`}` : null,
       x.relics ? `${x.relics} relic${x.relics > 1 ? "s" : ""}` : null,
-      ...here.map((u) => `${u.owner === o.me ? "your" : `seat ${u.owner}'s`} unit ${u.id}, Alpha ${u.alpha + 1}`),
+      ...here.map((u) => `${u.owner === o.me ? "your" : `${seatName(u.owner)}'s`} ${unitName(u.id, v)}, Alpha ${u.alpha + 1}`),
       kinds ? `can ${[...kinds].join(", ")}` : null].filter(Boolean).join(", ");
     return s("g", {
       transform: `translate(${px.toFixed(1)},${py.toFixed(1)})`, class: cls,
@@ -113,30 +115,45 @@ export function boardSvg(o) {
     x.relics ? s("g", { class: "relic", "data-test": "relic", "data-count": x.relics },
       s("polygon", { points: "0,-10 8,0 0,10 -8,0", transform: here.length ? `translate(${SIZE * 0.5},${-SIZE * 0.4}) scale(0.7)` : "" }),
       x.relics > 1 ? s("text", { x: SIZE * 0.5, y: -SIZE * 0.2, class: "badge" }, String(x.relics)) : null) : null,
-    ...here.map((u, i) => unitGlyph(v, o.me, u, i, here.length, diOn.get(u.id))),
+    ...here.map((u, i) => unitGlyph(v, o, u, i, here.length, diOn.get(u.id))),
     kinds ? s("polygon", { points: hexPts, class: "hot-ring" }) : null);
   }));
 }
 
-function unitGlyph(v, me, u, i, n, di) {
+/// A unit's token: its Alpha's shape in its owner's colour, its id large
+/// (the number the log and the buttons give it: "Raider of the Deep 7"),
+/// and below it the genus mark and its Alpha's life, where they fit.
+function unitGlyph(v, o, u, i, n, di) {
   const dx = n > 1 ? (i - (n - 1) / 2) * SIZE * 0.55 : 0;
-  const r = n > 1 ? SIZE * 0.42 : SIZE * 0.58;
-  const conds = (u.conditions ?? []).map((c) => (typeof c === "string" ? c : Object.keys(c)[0]));
+  const r = n > 1 ? SIZE * 0.42 : SIZE * 0.6;
+  const conds = (u.conditions ?? []).map((c) => (typeof c === "string" ? c : c.type ?? Object.keys(c)[0]));
   const life = v.players?.[u.owner]?.alphas?.[u.alpha]?.life; // the Alpha's shared life pool
-  const cls = ["unit", `seat${u.owner}`, `alpha${u.alpha}`, u.owner === me ? "mine" : "theirs",
-    u.activated ? "done" : "", u.controller !== u.owner ? "controlled" : ""].join(" ");
+  const hasLife = life !== null && life !== undefined;
+  const mark = n > 1 ? "" : genusMark(v, u); // two tokens on a hex leave room for the id alone
+  const cls = ["unit", `seat${u.owner}`, `alpha${u.alpha}`, u.owner === o.me ? "mine" : "theirs",
+    u.activated ? "done" : "", u.controller !== u.owner ? "controlled" : "", o.onUnit ? "carded" : ""].join(" ");
+  const on = o.onUnit;
+  // A triangle's room is low down: its text sits lower than a circle's or a square's.
+  const low = u.alpha > 1 ? 2 : 0;
   return s("g", {
     class: cls, transform: `translate(${dx.toFixed(1)},0)`,
     "data-test": "unit", "data-unit": u.id, "data-owner": u.owner, "data-controller": u.controller, "data-alpha": u.alpha,
     "data-activated": String(u.activated), "data-relic": String(u.holds_relics), "data-flying": String(u.flying),
+    "data-name": unitName(u.id, v), "data-mark": mark || undefined,
+    onpointerenter: on ? (ev) => on.enter(ev, u) : undefined,
+    onpointerleave: on ? (ev) => on.leave(ev, u) : undefined,
+    onpointerup: on ? (ev) => on.tap(ev, u) : undefined,
   },
   u.alpha === 0 ? s("circle", { r, class: "body" })
     : u.alpha === 1 ? s("rect", { x: -r * 0.88, y: -r * 0.88, width: r * 1.76, height: r * 1.76, rx: 4, class: "body" })
-      : s("polygon", { points: `0,${-r} ${r},${r * 0.8} ${-r},${r * 0.8}`, class: "body" }),
-  s("text", { y: n > 1 ? 3 : 1, "text-anchor": "middle", class: "label" }, unitLabel(v, u)),
-  life !== null && life !== undefined ? s("text", { y: n > 1 ? 11 : 12, "text-anchor": "middle", class: "life-badge" }, `♥${life}`) : null,
+      : s("polygon", { points: `0,${(-r * 1.1).toFixed(1)} ${(r * 1.05).toFixed(1)},${(r * 0.85).toFixed(1)} ${(-r * 1.05).toFixed(1)},${(r * 0.85).toFixed(1)}`, class: "body" }),
+  s("text", { y: n > 1 ? 3 : 4 + low, "text-anchor": "middle", class: n > 1 ? "label few" : "label", "data-test": "unit-id" }, String(u.id)),
+  n > 1
+    ? (hasLife ? s("text", { y: 11, "text-anchor": "middle", class: "life-badge" }, `♥${life}`) : null)
+    : mark || hasLife ? s("text", { y: 13 + low / 2, "text-anchor": "middle", class: "life-badge", "data-test": "unit-mark" },
+      [mark, hasLife ? `♥${life}` : ""].filter(Boolean).join(" ")) : null,
   u.flying ? s("text", { x: r * 0.9, y: -r * 0.5, class: "badge", "text-anchor": "middle" }, "✈") : null,
   u.holds_relics ? s("polygon", { points: "0,-6 5,0 0,6 -5,0", transform: `translate(${-r * 0.9},${-r * 0.6})`, class: "relic-held" }) : null,
   conds.length || di ? s("circle", { r: 4, cx: r * 0.8, cy: r * 0.7, class: "cond-dot" }) : null,
-  s("title", {}, `unit ${u.id}${conds.length ? `: ${conds.join(", ")}` : ""}${di ? `; under ${di.card}` : ""}`));
+  s("title", {}, `${unitName(u.id, v)}${conds.length ? `: ${conds.join(", ")}` : ""}${di ? `; under ${di.card}` : ""}`));
 }

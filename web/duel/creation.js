@@ -10,7 +10,49 @@ import {
 } from "./cards.js";
 
 export function newDraft(count = 3) {
-  return { alphas: [...Array(count)].map(() => []), di: [], current: 0, filter: "all" };
+  return {
+    alphas: [...Array(count)].map(() => []), di: [], current: 0, filter: "all",
+    // What a preset put in each slot and in the stack, to tell it from work
+    // done by hand (a slot that differs from what was loaded into it).
+    loaded: [...Array(count)].map(() => null), loadedDi: null,
+    ask: null, // {preset, slot?, text, yes()}: a preset waiting to replace work
+  };
+}
+
+/// A short name of the work a preset would replace in slot `i`, or null
+/// when that slot is empty or holds what a preset put there.
+function handWork(d, i) {
+  const ids = d.alphas[i];
+  if (!ids.length || JSON.stringify(ids) === d.loaded[i]) return null;
+  const g = genusOf(ids);
+  return `Alpha ${i + 1} (${g ? `${g.name}, ` : ""}${ids.length} card${ids.length === 1 ? "" : "s"})`;
+}
+
+function joinWords(xs) {
+  return xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
+}
+
+/// Run `load` at once, or first ask in the page when it would replace
+/// Alphas (or a stack) built by hand; `at` says where the question shows.
+function replacing(c, at, slots, withDi, what, load) {
+  const d = c.st.draft;
+  const work = slots.map((i) => handWork(d, i)).filter(Boolean);
+  if (withDi && d.di.length && JSON.stringify(d.di) !== d.loadedDi) work.push(`your Divine Intervention stack (${d.di.length} card${d.di.length === 1 ? "" : "s"})`);
+  if (!work.length) { d.ask = null; load(); c.render(); return; }
+  d.ask = { ...at, text: `${what} replaces ${joinWords(work)}, built by hand. Replace ${work.length > 1 ? "them" : "it"}?`,
+    yes: () => { d.ask = null; load(); c.render(); } };
+  c.render();
+  // "No" holds the focus: a second Enter keeps the work.
+  document.querySelector("[data-test=preset-confirm] [data-test=confirm-no]")?.focus();
+}
+
+function askBox(c) {
+  const d = c.st.draft;
+  return h("div", { class: "card confirm", "data-test": "preset-confirm", role: "alertdialog", "aria-label": "confirm replacing your Alphas" },
+    h("p", {}, d.ask.text),
+    h("button", { class: "danger", "data-test": "confirm-yes", "data-focus": "preset-confirm-yes", onclick: () => d.ask?.yes() }, "Yes, replace"),
+    " ",
+    h("button", { "data-test": "confirm-no", "data-focus": "preset-confirm-no", onclick: () => { d.ask = null; c.render(); } }, "No, keep mine"));
 }
 
 /// The whole Creation Phase pane. `c` = {st, view, act, render, commitments}.
@@ -93,7 +135,12 @@ function alphaSlot(c, ids, i, others) {
       const [p, k] = ev.target.value.split(":");
       const preset = presetList().find((x) => x.id === p);
       ev.target.value = "";
-      if (preset) { d.alphas[i] = [...preset.alphas[Number(k)]]; d.current = i; render(); }
+      if (!preset) return;
+      replacing(c, { slot: i }, [i], false, `Filling Alpha ${i + 1} from ${preset.name}`, () => {
+        d.alphas[i] = [...preset.alphas[Number(k)]];
+        d.loaded[i] = JSON.stringify(d.alphas[i]);
+        d.current = i;
+      });
     },
   }, h("option", { value: "" }, "Fill from a preset…"),
   ...presetList().flatMap((p) => p.alphas.map((a, k) => h("option", { value: `${p.id}:${k}` }, `${p.name}: ${a.map(name).join(", ")}`))));
@@ -118,7 +165,8 @@ function alphaSlot(c, ids, i, others) {
     : h("p", { class: "hint" }, "No cards yet."),
   ...s.broken.map((b) => h("p", { class: "broken", "data-test": "violation", "data-rule": b.rule }, b.text)),
   h("div", { class: "slot-tools" }, loader,
-    ids.length ? h("button", { class: "small", "data-test": "clear-alpha", "data-alpha": i, "data-focus": `clear:${i}`, onclick: () => { d.alphas[i] = []; render(); } }, "Clear") : null));
+    ids.length ? h("button", { class: "small", "data-test": "clear-alpha", "data-alpha": i, "data-focus": `clear:${i}`, onclick: () => { d.alphas[i] = []; render(); } }, "Clear") : null),
+  d.ask?.slot === i ? askBox(c) : null);
 }
 
 function catalogueCard(c, others) {
@@ -200,11 +248,17 @@ function presetsCard(c) {
         h("h3", {}, p.name),
         h("ol", {}, ...p.alphas.map((a) => { const s = alphaStats(a); return h("li", {}, `${a.map(name).join(", ")} — cost ${s.cost}, life ${s.life}`); })),
         h("p", { class: "stats" }, `DI stack: ${p.di_stack.map(name).join(" → ")} (${diPoints(p.di_stack)} divine points)`),
-        use ? h("button", { "data-test": "use-preset", "data-preset": p.id, "data-focus": `use-preset:${p.id}`, onclick: () => c.act(use, (err) => { st.creationError = err; render(); }) }, "Use as it is and lock in") : null,
+        use ? h("button", { "data-test": "use-preset", "data-preset": p.id, "data-focus": `use-preset:${p.id}`, onclick: () => replacing(c, { preset: p.id }, st.draft.alphas.map((_, i) => i), true, `Locking in ${p.name} as it is`,
+          () => c.act(use, (err) => { st.creationError = err; render(); })) }, "Use as it is and lock in") : null,
         h("button", { "data-test": "load-preset", "data-preset": p.id, "data-focus": `load-preset:${p.id}`, onclick: () => {
-          st.draft.alphas = p.alphas.map((a) => [...a]);
-          st.draft.di = [...p.di_stack];
-          render();
-        } }, "Load into the builder"));
+          const d = st.draft;
+          replacing(c, { preset: p.id }, d.alphas.map((_, i) => i), true, `Loading ${p.name}`, () => {
+            d.alphas = p.alphas.map((a) => [...a]);
+            d.loaded = d.alphas.map((a) => JSON.stringify(a));
+            d.di = [...p.di_stack];
+            d.loadedDi = JSON.stringify(d.di);
+          });
+        } }, "Load into the builder"),
+        st.draft.ask?.preset === p.id ? askBox(c) : null);
     }));
 }
