@@ -10,6 +10,8 @@ import { campaignPage, campaignForm, campaignWords } from "./games/divinity/camp
 import { divinityPage } from "./games/divinity/page.js";
 import { loadCatalogue } from "./games/divinity/catalogue.js";
 import { originName } from "./games/divinity/names.js";
+import { nameCard, nameField } from "./player.js";
+import { redeemPage } from "./transfer.js";
 
 const app = document.getElementById("app");
 let leave = null; // the current page's clean-up (closes its socket)
@@ -30,6 +32,7 @@ async function route() {
     if (path === "/" || path === "") return lobby();
     if ((m = path.match(/^\/join\/([A-Za-z0-9]+)$/))) return await join(m[1]);
     if ((m = path.match(/^\/campaign-join\/([A-Za-z0-9]+)$/))) return await joinCampaign(m[1]);
+    if ((m = path.match(/^\/transfer\/([A-Za-z0-9]+)$/))) return await redeemPage(app, m[1], go);
     if ((m = path.match(/^\/match\/([0-9a-f-]{36})$/))) return (leave = await gamePage(m[1], false));
     if ((m = path.match(/^\/watch\/([0-9a-f-]{36})$/))) return (leave = await gamePage(m[1], true));
     if ((m = path.match(/^\/replay\/([0-9a-f-]{36})$/))) return (leave = replayPage(app, m[1]));
@@ -66,21 +69,29 @@ async function gamePage(id, spectator) {
 /// code page is replaced in the history so Back does not join again). A
 /// code that opens no match may open a campaign (Divinity's party).
 async function join(code) {
+  // Your own invite link (or a link you joined by) takes you to your seat:
+  // a seat of that match kept here answers it, without asking the server.
+  const held = Object.entries(games()).find(([, g]) => g.join_code && g.join_code.toUpperCase() === code.toUpperCase() && !g.stale);
+  if (held) return go(held[1].campaign ? `/campaign/${held[0]}` : `/match/${held[0]}`, true);
   app.append(h("p", {}, `Joining ${code}…`));
   try {
     let j;
     try {
-      j = await api("POST", `/api/join/${encodeURIComponent(code)}`);
+      j = await api("POST", `/api/join/${encodeURIComponent(code)}`, nameField());
     } catch (e) {
       if (e.status !== 404) throw e;
       const c = await api("POST", `/api/campaigns/join/${encodeURIComponent(code)}`);
-      remember(c.campaign_id, { token: c.token, seat: c.seat, game: "divinity", campaign: true });
+      remember(c.campaign_id, { token: c.token, seat: c.seat, game: "divinity", campaign: true, join_code: code.toUpperCase() });
       return go(`/campaign/${c.campaign_id}`, true);
     }
-    remember(j.match_id, { token: j.token, seat: j.seat, game: "duel" });
+    remember(j.match_id, { token: j.token, seat: j.seat, game: "duel", join_code: code.toUpperCase() });
     go(`/match/${j.match_id}`, true);
   } catch (e) {
-    app.replaceChildren(h("p", {}, `Could not join ${code}: ${e.message}`), h("a", { href: "/", "data-link": true }, "Back to the lobby"));
+    // A refused name: fixed here, then joined again (no seat was taken).
+    const again = e.code === "bad_name"
+      ? [nameCard(e.message), h("button", { class: "primary", "data-test": "join-again", onclick: () => route() }, `Join ${code}`)]
+      : [];
+    app.replaceChildren(h("p", {}, `Could not join ${code}: ${e.message}`), ...again, h("a", { href: "/", "data-link": true }, "Back to the lobby"));
     showError(e.code, e.message);
   }
 }
@@ -96,11 +107,16 @@ function lobby() {
     const options = { summoning_points: Number(points.value), live: mode.value === "live" };
     if (priv.checked) options.private = true;
     try {
-      const c = await api("POST", "/api/matches", { game: "duel", options });
+      const c = await api("POST", "/api/matches", { game: "duel", ...nameField(), options });
       remember(c.match_id, { token: c.token, seat: c.seat, join_code: c.join_code, game: "duel" });
       go(`/match/${c.match_id}`);
-    } catch (e) { showError(e.code, e.message); }
+    } catch (e) {
+      // The server's word on a name: said beside the name, to be fixed there.
+      if (e.code === "bad_name") { const fixed = nameCard(e.message); names.replaceWith(fixed); names = fixed; fixed.querySelector("input")?.focus(); }
+      showError(e.code, e.message);
+    }
   };
+  let names = nameCard();
   const form = h("form", { class: "card duel-form", onsubmit: create },
     h("h2", {}, "New duel"),
     h("div", { class: "row" }, h("label", { for: "mode" }, "Mode"), mode),
@@ -125,6 +141,7 @@ function lobby() {
   if (campaigns.length) describeMyCampaigns(campaigns);
   const joinCode = h("input", { placeholder: "join code", "data-test": "join-code", "aria-label": "join code", size: 10 });
   const lobbyEl = h("section", { class: "lobby", "data-test": "lobby", "data-ready": "false" },
+      names,
       form,
       campaignForm(go),
       h("form", { class: "card", onsubmit: (ev) => { ev.preventDefault(); if (joinCode.value.trim()) go(`/join/${joinCode.value.trim()}`); } },

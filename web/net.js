@@ -99,6 +99,15 @@ export class Connection {
     return id;
   }
 
+  /// Send a frame that is no action (a chat line); returns its id (the
+  /// server's answer echoes it), or null when not connected.
+  send(msg) {
+    if (this.ws?.readyState !== WebSocket.OPEN) return null;
+    const id = this.nextId++;
+    this.ws.send(JSON.stringify({ ...msg, id }));
+    return id;
+  }
+
   close() {
     this.closed = true;
     this.ws?.close();

@@ -33,6 +33,14 @@ export function seatName(view, seat, you = null) {
   return seat === you && you != null ? `${name} (you)` : name;
 }
 
+/// A seat as its table reads it: the Origin, with its player's display
+/// name when the player chose one ("Ifan (Ada)"; the reader's own seat
+/// stays "Ifan (you)"). `names` are the welcome's, by seat.
+export function playerOf(view, seat, you, names) {
+  const player = seat === you && you != null ? null : names?.[seat];
+  return player ? `${seatName(view, seat)} (${player})` : seatName(view, seat, you);
+}
+
 /// An enemy's name: the view's own if it has one, else its card's; a
 /// minion with its tray letter ("Darkhan's Lackey A").
 export function enemyName(e) {

@@ -11,7 +11,7 @@ import { h, morphChildren } from "../../duel/dom.js";
 import { showError, setConn } from "../../ui.js";
 import { seatOf } from "../../seats.js";
 import { loadCatalogue } from "./catalogue.js";
-import { seatName, locationName, spaceName, spaceIndex, enemyById, enemyName, cardName, PHASES, ROUND_KINDS } from "./names.js";
+import { seatName, playerOf, locationName, spaceName, spaceIndex, enemyById, enemyName, cardName, PHASES, ROUND_KINDS } from "./names.js";
 import { entriesOf, targetOf, targetKey, cardOf, aimed, actionsPanel, confirmBox, joinNames, PROPOSED } from "./actions.js";
 import { locationMap, mapLegend, figuresBySpace } from "./map.js";
 import { Log } from "./log.js";
@@ -21,7 +21,8 @@ import { situation, cardsInPlay } from "./situation.js";
 import { followCampaign, askNext, mustRestart, leaderOf } from "./campaign.js";
 import { sayError } from "./errors.js";
 import { envChip } from "./chips.js";
-import { Chat, proposalBox, withdrawnBox, canonJson } from "./talk.js";
+import { proposalBox, withdrawnBox, canonJson } from "./proposals.js";
+import { Chat } from "../../talk.js";
 import { turnSignals } from "../../signals.js";
 
 /// The reader's choice to let enemy rolls stand without being asked.
@@ -59,6 +60,7 @@ export function divinityPage(app, matchId, spectator, go) {
   let solo = false; // the server said: no party decisions here (a leader, one player)
   const proposing = new Map();
   const chat = new Chat(matchId);
+  let names = []; // the players' display names by seat (welcome, `names`)
   let autoLetStand = readAutoLetStand();
   let autoDone = null; // the seq whose enemy roll the page let stand
   let seq = -1;
@@ -290,7 +292,7 @@ export function divinityPage(app, matchId, spectator, go) {
           buttons = [h("button", { class: "small", "data-test": "hand", "data-seat": seat, "data-to": you, "data-focus": `hand:${seat}:${you}`, onclick: () => frame({ type: "hand", seat, to: you }) }, `Play ${who} while its player is away`)];
         }
         return h("li", { "data-test": "seat-control", "data-seat": seat },
-          seat === you ? `${who}: you` : who, by != null ? `, played by ${by === you ? "you" : `${seatName(view, by)}'s player`}` : "", " ", buttons.filter(Boolean));
+          seat === you ? `${who}: you` : playerOf(view, seat, you, names), by != null ? `, played by ${by === you ? "you" : `${seatName(view, by)}'s player`}` : "", " ", buttons.filter(Boolean));
       })));
   };
 
@@ -342,7 +344,7 @@ export function divinityPage(app, matchId, spectator, go) {
           h("input", { type: "checkbox", "data-test": "auto-let-stand", "data-focus": "auto-let-stand", checked: autoLetStand ? true : undefined, onchange: (ev) => setAutoLetStand(ev.target.checked) }),
           " Let enemy rolls stand without asking me"),
           h("span", { class: "why" }, " (no reroll with Source then; the roll counts as it fell)")) : null),
-      h("div", { class: "slot-chat", "data-key": "chat" }, chat.render(view, you, { onSend: sendChat, onMute: (on) => { chat.mute(on); draw(); } })),
+      h("div", { class: "slot-chat", "data-key": "chat" }, chat.render(you, { nameOf: (s) => playerOf(view, s, you, names), onSend: sendChat, onMute: (on) => { chat.mute(on); draw(); } })),
       h("div", { class: "slot-seats", "data-key": "seats" }, ph === "finished" ? null : seatsBox()),
       h("div", { class: "slot-log", "data-key": "log" }, log.render()));
     const [head, frontCard] = front();
@@ -356,16 +358,7 @@ export function divinityPage(app, matchId, spectator, go) {
       const el = root.querySelector(`[data-focus="${CSS.escape(key)}"]`) ?? (group ? root.querySelector(`[data-focus-group="${CSS.escape(group)}"]`) : null);
       el?.focus({ preventScroll: true });
     }
-    // A new chat line comes into view (unless the reader scrolled up).
-    const lines = root.querySelector(".chat-lines");
-    if (lines && chat.lines.size !== chat.seen) {
-      if (chat.atBottom !== false) lines.scrollTop = lines.scrollHeight;
-      chat.seen = chat.lines.size;
-    }
-    if (lines && !lines._watched) {
-      lines._watched = true;
-      lines.addEventListener("scroll", () => { chat.atBottom = lines.scrollTop + lines.clientHeight >= lines.scrollHeight - 8; });
-    }
+    chat.keepInView(root);
     // The map is drawn at the width it is shown.
     const box = root.querySelector(".map-box");
     const w = box?.clientWidth ?? 0;
@@ -431,6 +424,7 @@ export function divinityPage(app, matchId, spectator, go) {
           // A proposal still standing comes again after the welcome.
           proposal = null;
           log.welcome(f.log);
+          names = f.names ?? [];
         } else {
           log.update(f);
         }
@@ -455,15 +449,10 @@ export function divinityPage(app, matchId, spectator, go) {
         }
         draw();
       } else if (f.type === "chat") {
-        if (chat.add(f) || chat.sending?.done) {
-          if (chat.sending?.done) {
-            const input = root.querySelector("[data-test=chat-input]");
-            if (input && input.value.trim() === chat.sending.text) input.value = "";
-            chat.sending = null;
-            chat.error = null;
-          }
-          draw();
-        }
+        if (chat.heard(f, root)) draw();
+      } else if (f.type === "names") {
+        names = f.names ?? [];
+        draw();
       } else if (f.type === "error") {
         if (f.id != null && proposing.has(f.id)) {
           const e = proposing.get(f.id);
@@ -477,9 +466,7 @@ export function divinityPage(app, matchId, spectator, go) {
             return;
           }
         }
-        if (f.id != null && chat.sending?.id === f.id) {
-          chat.error = { code: f.code, text: sayError(f.code, f.message) };
-          chat.sending = null;
+        if (chat.refused(f, sayError(f.code, f.message))) {
           draw();
           return;
         }

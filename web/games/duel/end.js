@@ -13,6 +13,7 @@ import { h } from "../../duel/dom.js";
 import { seatOf, remember } from "../../seats.js";
 import { name } from "../../duel/cards.js";
 import { boardSvg } from "../../duel/board.js";
+import { seatName, hasName } from "./names.js";
 
 /// How often an open rematch offer is asked about (the other seat's
 /// answer is not pushed: the match's room may be gone, see rematch.rs).
@@ -26,10 +27,12 @@ export function navigate(path) {
 
 const hexWords = (hx) => `[${hx[0]},${hx[1]}]`;
 
-/// Who `seat` is to the reader `me` (a seat, or null for a spectator).
-function who(seat, me, capital = true) {
-  const w = me === null ? `seat ${seat}` : seat === me ? "you" : "your opponent";
-  return capital ? w[0].toUpperCase() + w.slice(1) : w;
+/// Who `seat` is to the reader `me` (a seat, or null for a spectator), at
+/// a sentence's start: "You", the player's name, else "Your opponent" or
+/// "Seat N".
+function who(seat, me) {
+  if (me !== null && seat === me) return "You";
+  return me !== null && !hasName(seat) ? "Your opponent" : seatName(seat);
 }
 
 /// The ending in words, for `me`.
@@ -37,7 +40,7 @@ export function endingWords(ending, me) {
   if (!ending) return "";
   switch (ending.how) {
     case "relics": {
-      const whose = me === null ? `Seat ${ending.seat}'s` : ending.seat === me ? "Your" : "Your opponent's";
+      const whose = ending.seat === me ? "Your" : `${who(ending.seat, me)}'s`;
       return `${whose} unit ${ending.unit} holds two relics at ${hexWords(ending.hex)}: the relics won the game.`;
     }
     case "resigned":
@@ -52,7 +55,7 @@ export function endingWords(ending, me) {
 /// The title line: the result for `me`.
 function title(outcome, me) {
   if (outcome.result === "draw") return "A draw";
-  if (me === null) return `Seat ${outcome.seat} won`;
+  if (me === null) return `${seatName(outcome.seat)} won`;
   return outcome.seat === me ? "You won!" : "You lost";
 }
 
@@ -162,7 +165,7 @@ export function endScreen(matchId, redraw) {
     commitments(),
     Object.keys(st.reveals).length ? h("p", { class: "hint reveals-intro" }, "Both creations, as locked in before the first turn:") : null,
     h("div", { class: "reveals" }, ...Object.values(st.reveals).sort((a, b) => a.seat - b.seat).map((r) => h("div", { class: `card seat${r.seat}`, "data-test": "reveal", "data-seat": r.seat },
-      h("h3", {}, `Seat ${r.seat}${r.seat === me ? " (you)" : ""}`),
+      h("h3", {}, `${seatName(r.seat)}${r.seat === me ? " (you)" : ""}`),
       h("ol", {}, ...(r.secret?.alphas ?? []).map((a) => h("li", {}, a.cards.map(name).join(", ")))),
       h("p", {}, "Divine Interventions: ", (r.secret?.di_stack ?? []).map(name).join(" → ") || "none")))),
     h("div", { class: "board-col" }, h("div", { class: "board-wrap", "data-test": "end-board" },

@@ -9,8 +9,21 @@ import { genusOf } from "../../duel/cards.js";
 export const hexName = (h) => (Array.isArray(h) ? `[${h[0]},${h[1]}]` : "?");
 const DIRS = ["east", "north-east", "north-west", "west", "south-west", "south-east"];
 
-/// A seat's name (the one place the page names a seat the way the log does).
-export const seatName = (s) => `Seat ${s}`;
+/// The players' display names by seat, as the server last sent them
+/// (`welcome.names`, the `names` frame); one duel page shows at a time.
+let names = [];
+
+/// Take the server's names (absent while no seat has one).
+export function setSeatNames(list) {
+  names = Array.isArray(list) ? list : [];
+}
+
+/// A seat's name, the way the log says it: the player's display name, or
+/// "Seat N" for a seat without one (the one place the page names a seat).
+export const seatName = (s) => names[s] ?? `Seat ${s}`;
+
+/// Whether seat `s` has a display name of its own.
+export const hasName = (s) => names[s] != null;
 
 /// "Raider of the Deep 7": its Alpha's genus and its id.
 export function unitName(id, view) {

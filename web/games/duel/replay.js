@@ -11,11 +11,13 @@ import { seatOf } from "../../seats.js";
 import { loadCatalogue, genusOf } from "../../duel/cards.js";
 import { boardSvg, key } from "../../duel/board.js";
 import { endingWords } from "./end.js";
+import { setSeatNames } from "./names.js";
 
 /// Steps kept in memory at once (a step is a whole view, ~10 KB).
 const KEPT = 64;
 
 export function replayPage(root, matchId) {
+  setSeatNames([]); // no duel page's names carried over: the replay says "Seat N"
   const page = h("section", { class: "replay", "data-test": "replay", "data-match-id": matchId, "data-ready": "false" },
     h("p", {}, "Loading the replay…"));
   root.append(page);
