@@ -657,3 +657,361 @@ async fn a_di_cast_at_a_seat_is_answered_from_the_answer_box_or_passed_for_it() 
     })
     .await;
 }
+
+/// Let the other seat's response windows close, passing where it is asked
+/// (the server passes by itself for a seat that can cast nothing), until
+/// the match waits for `p` again.
+async fn until_waiting_for(p: &Browser, o: &Browser, others: &[&Browser]) {
+    let seat = p.attr("[data-test=match]", "data-seat").await.unwrap_or_default();
+    let pass = "[data-test=window] [data-test=action][data-type=pass]";
+    for _ in 0..200 {
+        let waiting = p.attr("[data-test=status]", "data-waiting").await.unwrap_or_default();
+        if waiting.trim() == seat {
+            return;
+        }
+        if o.exists(pass).await {
+            let mut all = vec![p];
+            all.extend_from_slice(others);
+            act(o, pass, "pass", None, &all).await;
+        } else {
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
+    panic!("{}: the match never came back to seat {seat}", p.name);
+}
+
+/// The unit a log line is about, as the words name it: "Seat 0 summoned
+/// Savage Warrior 1 (Alpha 1) at [0,5]: …" gives ("Savage Warrior 1", "1").
+fn summoned_unit(line: &str) -> (String, String) {
+    let (_, rest) = line.split_once(" summoned ").unwrap_or_else(|| panic!("a summon line: {line}"));
+    let (name, _) = rest.split_once(" (Alpha").unwrap_or_else(|| panic!("a summon line: {line}"));
+    let id = name.rsplit(' ').next().unwrap().to_owned();
+    (name.to_owned(), id)
+}
+
+/// Each token shows its unit's id, the one the log names it by, with its
+/// genus mark; hovering a token (a mouse) or tapping it (touch) opens the
+/// unit's card under that name. Ending turn 1 with nothing summoned asks
+/// first, and is not the main button until something is summoned.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_show_the_unit_ids_of_the_log_and_open_the_units_card_on_hover_or_tap() {
+    let db = Db::sqlite("browser-tokens");
+    let server = db.start();
+    let base = format!("http://{}", server.addr);
+    scenario("tokens", &base, |scene| async move {
+        let a = scene.browser("alice").await;
+        let b = scene.browser("bob").await;
+        let s = scene.browser("spectator").await;
+        a_duel_in_play(&a, &b, &s).await;
+        let first = a.attr("[data-test=status]", "data-waiting").await.unwrap_or_default();
+        let (p, o) = if first.trim() == "1" { (&b, &a) } else { (&a, &b) };
+
+        // Nothing summoned yet: ending the turn is offered, not urged, and asks.
+        let end = "[data-test=actions] [data-test=action][data-type=end_turn]";
+        let class = p.attr(end, "class").await.unwrap_or_default();
+        assert!(!class.contains("primary"), "end the turn is not the main button on an empty first turn: {class}");
+        let before = p.match_seq().await;
+        p.click(end).await;
+        let asked = p.text("[data-test=confirm][data-type=end_turn]").await;
+        assert!(asked.contains("nothing summoned"), "{asked}");
+        p.click("[data-test=confirm-no]").await;
+        p.wait_gone("[data-test=confirm]").await;
+        assert_eq!(p.match_seq().await, before, "No sends nothing");
+
+        // Three summons, each Alpha once (57 points of the first turn's 60).
+        for alpha in ["\"alpha\":0", "\"alpha\":1", "\"alpha\":2"] {
+            if p.exists("[data-test=hex][data-hot~=summon]").await {
+                act(p, "[data-test=hex][data-hot~=summon]", "summon", Some(alpha), &[o, &s]).await;
+                until_waiting_for(p, o, &[&s]).await;
+            }
+        }
+        let class = p.attr(end, "class").await.unwrap_or_default();
+        assert!(class.contains("primary"), "once something is summoned, ending the turn is the main button: {class}");
+
+        // The log's unit and its token: the same id, the genus's mark.
+        let line = p.text("[data-test=log-entry][data-event=summoned]").await;
+        let (name, id) = summoned_unit(&line);
+        let token = format!("[data-test=unit][data-unit='{id}']");
+        for q in [p, o, &s] {
+            q.wait(&token).await;
+            assert_eq!(q.text(&format!("{token} [data-test=unit-id]")).await, id, "{}: the token's number", q.name);
+            assert_eq!(q.attr(&token, "data-name").await.as_deref(), Some(name.as_str()), "{}", q.name);
+            let initials: String = name.split(' ').filter(|w| w.starts_with(char::is_uppercase)).filter_map(|w| w.chars().next()).take(2).collect();
+            let mark = q.text(&format!("{token} [data-test=unit-mark]")).await;
+            assert!(mark.starts_with(&initials), "{}: genus mark {mark:?} of {name}", q.name);
+        }
+
+        // A mouse over the token opens the card; leaving it closes it.
+        p.hover(&token).await;
+        let card = format!("[data-test=unit-card][data-unit='{id}'][data-pinned=false]");
+        p.wait(&card).await;
+        assert_eq!(p.text("[data-test=unit-card-name]").await, name);
+        assert!(p.text("[data-test=unit-card-owner]").await.starts_with("Yours"));
+        assert!(p.text("[data-test=unit-card-life]").await.starts_with("Life "));
+        p.hover("[data-test=status]").await;
+        p.wait_gone("[data-test=unit-card]").await;
+
+        // A tap (touch) pins it, here for a spectator, until closed.
+        let tap = format!(
+            "document.querySelector(\"{token}\").dispatchEvent(new PointerEvent('pointerup', {{pointerType: 'touch', bubbles: true}})); return true;"
+        );
+        s.until_js("a tap on the token", &tap).await;
+        s.wait(&format!("[data-test=unit-card][data-unit='{id}'][data-pinned=true]")).await;
+        assert_eq!(s.text("[data-test=unit-card-name]").await, name);
+        assert!(!s.text("[data-test=unit-card-owner]").await.starts_with("Yours"), "a spectator owns no unit");
+        s.click("[data-test=unit-card-close]").await;
+        s.wait_gone("[data-test=unit-card]").await;
+
+        // The other seat summons too; its page keeps a tapped card open
+        // through the update, for the screenshots.
+        act(p, end, "end_turn", None, &[o, &s]).await;
+        until_waiting_for(o, p, &[&s]).await;
+        act(o, "[data-test=hex][data-hot~=summon]", "summon", None, &[p, &s]).await;
+        until_waiting_for(o, p, &[&s]).await;
+        o.until_js("a tap on the token", &tap).await;
+        o.wait(&format!("[data-test=unit-card][data-unit='{id}'][data-pinned=true]")).await;
+        scene.screenshot_of(o, "duel-unit-card", Some("[data-test=board]")).await;
+        o.fits_a_phone_at(&scene, "duel-unit-card-phone", Some("[data-test=board]")).await;
+        for q in [&a, &b, &s] {
+            let errors: Vec<String> = q.console().await.into_iter().filter(|l| l.starts_with("SEVERE")).collect();
+            assert!(errors.is_empty(), "{}: console errors {errors:?}", q.name);
+        }
+    })
+    .await;
+}
+
+/// "Load into the builder" (and a slot's "Fill from a preset…") ask in
+/// the page before replacing an Alpha built by hand: No keeps it, Yes
+/// loads; what a preset loaded is replaced without asking.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_preset_asks_before_replacing_an_alpha_built_by_hand() {
+    let db = Db::sqlite("browser-preset-ask");
+    let server = db.start();
+    let base = format!("http://{}", server.addr);
+    scenario("preset-ask", &base, |scene| async move {
+        let a = scene.browser("alice").await;
+        a.wait("[data-test=lobby][data-ready=true]").await;
+        a.click("[data-test=create-duel]").await;
+        a.wait("[data-test=builder]").await;
+        // Alpha 1 by hand: a genus.
+        a.click("[data-test=card-filter][data-kind=genus]").await;
+        let mine = a.attr("[data-test=add-card]", "data-card").await.expect("a genus to add");
+        a.click(&format!("[data-test=add-card][data-card='{mine}']")).await;
+        let kept = format!("[data-test=alpha][data-alpha='0'] li[data-card='{mine}']");
+        a.wait(&kept).await;
+
+        a.click("[data-test=load-preset][data-preset=rush]").await;
+        let asked = a.text("[data-test=preset-confirm]").await;
+        assert!(asked.contains("Alpha 1"), "{asked}");
+        a.click("[data-test=preset-confirm] [data-test=confirm-no]").await;
+        a.wait_gone("[data-test=preset-confirm]").await;
+        assert!(a.exists(&kept).await, "No keeps the hand-built Alpha");
+        assert!(a.all("[data-test=alpha][data-alpha='0'] li[data-card]").await.len() == 1, "and only it");
+
+        // Alpha 1's cards once they are `when` (a JS test of `s`, their ids).
+        let slot = |when: &str| {
+            format!(
+                "const s = [...document.querySelectorAll(\"[data-test=alpha][data-alpha='0'] li[data-card]\")] \
+                   .map((l) => l.dataset.card).join(' '); return ({when}) ? s : null;"
+            )
+        };
+        a.click("[data-test=load-preset][data-preset=rush]").await;
+        a.click("[data-test=preset-confirm] [data-test=confirm-yes]").await;
+        a.wait_gone("[data-test=preset-confirm]").await;
+        let rush = a.until_js("Alpha 1 from the preset", &slot("s.includes(' ')")).await;
+        assert_ne!(rush.as_str(), Some(mine.as_str()), "Yes replaced the hand-built Alpha");
+
+        // What a preset put there is no one's work: no question.
+        a.click("[data-test=load-preset][data-preset=aquatic]").await;
+        let aquatic = a.until_js("Alpha 1 from the other preset", &slot(&format!("s && s !== {rush}"))).await;
+        assert!(aquatic.as_str().is_some_and(|s| !s.is_empty()), "{aquatic}");
+        assert!(!a.exists("[data-test=preset-confirm]").await, "a preset replaces a preset without asking");
+        let errors: Vec<String> = a.console().await.into_iter().filter(|l| l.starts_with("SEVERE")).collect();
+        assert!(errors.is_empty(), "console errors {errors:?}");
+    })
+    .await;
+}
+
+/// `p` takes the display name `name` in the lobby's name card.
+async fn take_name(p: &Browser, name: &str) {
+    p.wait("[data-test=lobby][data-ready=true]").await;
+    p.fill("[data-test=name-input]", name).await;
+    p.click("[data-test=name-save]").await;
+    p.wait(&format!("[data-test=name-shown][data-name='{name}']")).await;
+}
+
+/// `p` says `text` in its page's chat and waits until the server has it
+/// (its own line comes back: the input empties).
+async fn say(p: &Browser, text: &str) {
+    p.fill("[data-test=chat-input]", text).await;
+    p.click("[data-test=chat-send]").await;
+    p.until_js("the line heard", "return document.querySelector('[data-test=chat-input]').value === '' || null;").await;
+}
+
+/// The chat lines on `p`'s page, as "speaker: text".
+async fn chat_lines(p: &Browser) -> Vec<String> {
+    let v = p
+        .client()
+        .execute(
+            "return [...document.querySelectorAll('[data-test=chat-line]')].map((l) => \
+               l.querySelector('.chat-who').textContent + ': ' + l.querySelector('.chat-text').textContent);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(v).unwrap()
+}
+
+/// Names chosen in the lobby are the seats' names on every page (the
+/// status, the players, the log, the end screen); the table chat goes
+/// between the two players only, shown as text, and the spectators' chat
+/// among spectators only; a reader's mute is kept across a reload.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn named_players_chat_between_themselves_and_spectators_among_themselves() {
+    let db = Db::sqlite("browser-names-chat");
+    let server = db.start();
+    let base = format!("http://{}", server.addr);
+    scenario("names-chat", &base, |scene| async move {
+        let (a, b, s) = (scene.browser("alice").await, scene.browser("bob").await, scene.browser("spectator").await);
+        // A name the server's rules refuse is said in words and not kept.
+        a.wait("[data-test=lobby][data-ready=true]").await;
+        a.fill("[data-test=name-input]", "<b>Ada</b>").await;
+        a.click("[data-test=name-save]").await;
+        assert!(a.text("[data-test=name-error]").await.contains("letters, digits, spaces"));
+        take_name(&a, "Ada").await;
+        take_name(&b, "Brünhild").await;
+        let id = a_duel_in_play(&a, &b, &s).await;
+        for p in [&a, &b, &s] {
+            p.wait("[data-test=player][data-seat='0'] [data-test=player-name]").await;
+            let names = [p.text("[data-test=player][data-seat='0'] [data-test=player-name]").await,
+                p.text("[data-test=player][data-seat='1'] [data-test=player-name]").await];
+            assert!(names[0].contains("Ada") && names[1].contains("Brünhild"), "{}: {names:?}", p.name);
+        }
+        assert!(a.text("[data-test=you]").await.contains("Ada"));
+
+        // The players talk; markup is text; the spectator reads none of it.
+        let said = "Good luck <b>Brünhild</b>";
+        say(&a, said).await;
+        b.until_js("Ada's line", "return document.querySelector('[data-test=chat-line][data-seat=\"0\"]') || null;").await;
+        for p in [&a, &b] {
+            let lines = chat_lines(p).await;
+            assert!(lines.iter().any(|l| l.starts_with("Ada") && l.ends_with(said)), "{}: {lines:?}", p.name);
+            assert!(!p.exists("[data-test=chat-line] .chat-text *").await, "{}: the line is text, not markup", p.name);
+        }
+        say(&b, "Thanks, Ada").await;
+        a.wait("[data-test=chat-line][data-seat='1']").await;
+        // Spectators talk among themselves: a second spectator reads it, the
+        // players do not (a players' line said after it reaches them first).
+        let s2 = scene.browser("spectator2").await;
+        s2.goto(&format!("/watch/{id}")).await;
+        s2.wait("[data-test=match][data-role=spectator] [data-test=chat]").await;
+        say(&s, "Who wins this?").await;
+        s2.wait("[data-test=chat-line][data-seat='']").await;
+        assert_eq!(chat_lines(&s2).await, vec!["a spectator: Who wins this?".to_owned()]);
+        for sp in [&s, &s2] {
+            let lines = chat_lines(sp).await;
+            assert!(lines.iter().all(|l| l.starts_with("a spectator")), "{}: no player's line {lines:?}", sp.name);
+            assert!(!sp.ws_frames().await.iter().any(|f| f.contains("Good luck")), "{}: no players' frame", sp.name);
+        }
+        say(&a, "After the spectators").await;
+        b.until_js("the third line", "return document.querySelectorAll('[data-test=chat-line]').length === 3 || null;").await;
+        for p in [&a, &b] {
+            assert!(!p.exists("[data-test=chat-line][data-seat='']").await, "{}: no spectator's line", p.name);
+            assert!(!p.ws_frames().await.iter().any(|f| f.contains("Who wins this?")), "{}: no spectators' frame", p.name);
+        }
+        scene.screenshot_of(&b, "duel-chat", Some("[data-test=chat]")).await;
+
+        // Bob mutes the chat: kept across a reload, on his page only.
+        b.click("[data-test=chat-mute]").await;
+        b.wait("[data-test=chat][data-muted=true]").await;
+        assert!(!b.exists("[data-test=chat-line]").await);
+        b.reload().await;
+        b.wait("[data-test=chat][data-muted=true] [data-test=chat-muted]").await;
+        assert!(!b.exists("[data-test=chat-line]").await, "muted after a reload");
+        assert_eq!(a.all("[data-test=chat-line]").await.len(), 3);
+
+        // The end: each reader's words name the player.
+        resign(&a).await;
+        for (p, words) in [(&a, "You resigned."), (&b, "Ada resigned."), (&s, "Ada resigned.")] {
+            p.wait("[data-test=end][data-ending=resigned]").await;
+            assert_eq!(p.text("[data-test=end-reason]").await, words, "{}", p.name);
+        }
+        assert_eq!(s.text("[data-test=end-title]").await, "Brünhild won");
+        assert!(s.text("[data-test=log]").await.contains("Ada resigned"), "the log names the seat");
+        scene.screenshot_of(&s, "duel-end-named", Some("[data-test=end]")).await;
+    })
+    .await;
+}
+
+/// "Continue on another device": a code made on a playing page brings the
+/// seat to a second browser (its link holds the code, never the seat
+/// token), and is refused the second time; a player's own invite link
+/// takes them to their seat, with no join asked of the server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_moves_to_another_browser_once_per_code_and_the_invite_link_leads_home() {
+    let db = Db::sqlite("browser-transfer");
+    let server = db.start();
+    let base = format!("http://{}", server.addr);
+    scenario("transfer", &base, |scene| async move {
+        let (a, b, s) = (scene.browser("alice").await, scene.browser("bob").await, scene.browser("spectator").await);
+        let id = a_duel_in_play(&a, &b, &s).await;
+        assert!(!s.exists("[data-test=transfer]").await, "a spectator has no seat to move");
+
+        // Each player's invite link, opened again, leads to their own seat.
+        let code = a.client()
+            .execute("return JSON.parse(localStorage.getItem('athlas.games'))[arguments[0]].join_code;", vec![id.clone().into()])
+            .await
+            .unwrap();
+        let code = code.as_str().expect("the creator keeps its join code").to_owned();
+        for (p, seat) in [(&a, "0"), (&b, "1")] {
+            p.goto(&format!("/join/{code}")).await;
+            p.wait(&format!("[data-test=match][data-match-id='{id}'][data-seat='{seat}'][data-phase=play]")).await;
+            assert_eq!(p.path().await, format!("/match/{id}"), "{}", p.name);
+            let errors: Vec<String> = p.console().await.into_iter().filter(|l| l.starts_with("SEVERE")).collect();
+            assert!(errors.is_empty(), "{}: no refused join in the console: {errors:?}", p.name);
+        }
+
+        // Alice makes a code for her seat.
+        a.click("[data-test=transfer-toggle]").await;
+        a.click("[data-test=transfer-make]").await;
+        a.wait("[data-test=transfer][data-state=made] [data-test=transfer-code]").await;
+        let shown = a.text("[data-test=transfer-code]").await;
+        let link = a.attr("[data-test=transfer-link]", "href").await.unwrap();
+        assert!(link.ends_with(&format!("/transfer/{shown}")), "{link}");
+        let expires: i64 = a.attr("[data-test=transfer-expires]", "data-expires-at").await.unwrap().parse().unwrap();
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
+        assert!((now + 9 * 60_000..=now + 11 * 60_000).contains(&expires), "valid about 10 minutes");
+        let token = a.client()
+            .execute("return JSON.parse(localStorage.getItem('athlas.games'))[arguments[0]].token;", vec![id.clone().into()])
+            .await
+            .unwrap();
+        let token = token.as_str().unwrap().to_owned();
+        assert!(!a.html().await.contains(&token), "the seat token is never on the page");
+        scene.screenshot_of(&a, "duel-transfer", Some("[data-test=transfer]")).await;
+
+        // Her phone opens the link: seat 0, playing, with a token of its own.
+        let phone = scene.browser("phone").await;
+        let path = format!("/transfer/{shown}");
+        phone.goto(&path).await;
+        phone.wait(&format!("[data-test=match][data-match-id='{id}'][data-seat='0'][data-phase=play]")).await;
+        assert_eq!(phone.path().await, format!("/match/{id}"));
+        let theirs = phone.client()
+            .execute("return JSON.parse(localStorage.getItem('athlas.games'))[arguments[0]].token;", vec![id.clone().into()])
+            .await
+            .unwrap();
+        assert!(theirs.as_str().is_some_and(|t| !t.is_empty() && t != token), "a new token of the same seat");
+        // The phone plays the seat: its resignation ends the game for both.
+        resign(&phone).await;
+        for p in [&a, &b, &phone] {
+            p.wait("[data-test=end][data-ending=resigned][data-winner='1']").await;
+        }
+
+        // The code is used: a second browser is told so in words.
+        let other = scene.browser("other").await;
+        other.goto(&path).await;
+        other.wait("[data-test=transfer-refused][data-code=transfer_used]").await;
+        assert!(other.text("[data-test=transfer-refused]").await.contains("already used"));
+        assert!(!other.exists("[data-test=match]").await);
+    })
+    .await;
+}

@@ -9,7 +9,9 @@ import { Connection, api } from "./net.js";
 import { showError, setConn } from "./ui.js";
 import { h, morphChildren } from "./duel/dom.js";
 import { seatOf, remember } from "./seats.js";
-import { unitName, unitFor, hexName, seatName } from "./games/duel/names.js";
+import { unitName, unitFor, hexName, seatName, setSeatNames, hasName } from "./games/duel/names.js";
+import { duelChat } from "./games/duel/chat.js";
+import { transferBox } from "./transfer.js";
 import { DuelLog } from "./games/duel/log.js";
 import { verifyAgainstCommitment } from "./verify.js";
 import { turnSignals } from "./signals.js";
@@ -18,6 +20,7 @@ import { creationPane, newDraft } from "./duel/creation.js";
 import { boardSvg, anchors, kindOf, key } from "./duel/board.js";
 import { endScreen } from "./games/duel/end.js";
 import { answerBox, answering, AutoPassNote, toggle as passWhenUnable } from "./games/duel/answer.js";
+import { UnitCard, conditionWords } from "./games/duel/unitcard.js";
 
 const PHASE = { creation: "creation", command: "play", finished: "ended" };
 const DROWN_LOSS = 5; // engine/src/duel/state.rs: life an Alpha loses when its unit drowns
@@ -40,6 +43,7 @@ export function duelPage(root, matchId, spectator) {
     cursor: null,      // hex key holding the board's keyboard focus
     confirmResign: false, confirm: null, lastError: null,
   };
+  setSeatNames([]); // until this match's welcome names its seats
   const page = h("section", { class: "duel", "data-test": "match", "data-match-id": matchId, "data-seq": -1, "data-phase": "loading", "data-conn": "connecting",
     "data-role": spectator ? "spectator" : "player" }, h("p", {}, "Connecting…"));
   root.append(page);
@@ -50,6 +54,7 @@ export function duelPage(root, matchId, spectator) {
   const end = endScreen(matchId, () => renderSoon());
   const waiting = new Map(); // act id -> {action, onError}
   const autoPass = new AutoPassNote(); // tells a pass the server made for this seat
+  const unitCard = new UnitCard(() => render()); // a unit's card, on hover or tap
   const conn = new Connection({
     token: mine?.token, matchId,
     onState: (state) => {
@@ -59,6 +64,8 @@ export function duelPage(root, matchId, spectator) {
     },
     onFrame: (f) => onFrame(f),
   });
+  const talk = duelChat(matchId, conn, page, () => renderSoon()); // the table's chat
+  const transfer = transferBox(matchId, () => renderSoon()); // this seat on another device
   // The first welcome brings the whole log in words (welcome.log);
   // reconnects resume from the last seq seen (net.js keeps it).
   const tick = setInterval(renderTimer, 250);
@@ -87,6 +94,9 @@ export function duelPage(root, matchId, spectator) {
     if (a.type === "end_activation" && u && v.activation.started_in_water && terrainAt(u.hex) === "water" && drowns(u)) {
       return `Unit ${u.id} started and ends this activation in water: it drowns, its Alpha loses ${DROWN_LOSS} life. End?`;
     }
+    if (a.type === "end_turn" && emptyFirstTurn(v)) {
+      return "End your first turn with nothing summoned? It is the one turn that may summon up to three units (60 points at most); later turns summon one. End it?";
+    }
     if (a.type === "discard_di") return `Discard ${a.count ?? 1} Divine Intervention card from the top of your stack? It leaves the game unused.`;
     return null;
   }
@@ -114,9 +124,11 @@ export function duelPage(root, matchId, spectator) {
 
   function onFrame(f) {
     signals.frame(f);
+    if (talk.frame(f)) return;
     switch (f.type) {
       case "welcome":
         st.seat = f.seat; st.campaign = !!f.campaign_id;
+        setSeatNames(f.names);
         st.log.welcome(f.log); // the match so far, whole
         st.view = f.view; st.seq = f.seq; setTimer(f.timer_ms);
         st.words = wordsFor(f);
@@ -136,6 +148,7 @@ export function duelPage(root, matchId, spectator) {
         st.mode = null; st.power = null; st.selected = null; st.confirmResign = false; st.confirm = null;
         break;
       case "ack": waiting.delete(f.id); return;
+      case "names": setSeatNames(f.names); break;
       case "commitment": st.commitments[f.seat] = f.hash; break;
       case "reveal":
         st.reveals[f.seat] = f;
@@ -220,8 +233,10 @@ export function duelPage(root, matchId, spectator) {
       phase === "creation" ? creationPane(ctx) : null,
       phase === "play" ? playPane(v) : null,
       phase === "ended" ? end.render(v, st, commitmentsView) : null,
-      phase === "ended" ? logCard() : null);
+      phase === "ended" ? logCard() : null,
+      phase !== "play" ? tableCard() : null);
     morphChildren(page, fresh);
+    talk.drawn();
     renderTimer();
     if (focusKey) {
       const el = page.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
@@ -235,7 +250,7 @@ export function duelPage(root, matchId, spectator) {
     let text;
     if (v.phase.phase === "finished") {
       const o = v.phase.outcome;
-      text = o.result === "draw" ? "The game ended in a draw." : (me === null ? `Seat ${o.seat} won.` : o.seat === me ? "You won!" : "You lost.");
+      text = o.result === "draw" ? "The game ended in a draw." : (me === null ? `${seatName(o.seat)} won.` : o.seat === me ? "You won!" : "You lost.");
     } else if (v.phase.phase === "creation") {
       text = "Creation Phase: each player builds three Alphas and a Divine Intervention stack in secret.";
     } else {
@@ -244,13 +259,13 @@ export function duelPage(root, matchId, spectator) {
       const whose = v.active === me ? "your" : `${seatName(v.active)}'s`;
       const turn = v.step?.step === "first_turn" ? `${whose} first turn` : `${whose} turn`;
       text = `Turn ${v.turn} · ${turn} · ${stepWords(v)} · ` +
-        (me !== null && w.includes(me) ? "your move" : `waiting for ${w.map((s) => (s === me ? "you" : `seat ${s}`)).join(", ") || "—"}`);
+        (me !== null && w.includes(me) ? "your move" : `waiting for ${w.map((s) => (s === me ? "you" : seatName(s))).join(", ") || "—"}`);
     }
     const link = entry?.join_code ? `${location.origin}/join/${entry.join_code}` : null;
     const opponentMissing = v.phase.phase === "creation" && me === 0 && link && st.seatsTaken !== 2;
     return h("div", { class: "status-bar" },
       h("span", { "data-test": "status", "data-waiting": (v.waiting_for ?? []).join(" "), "data-active": v.active ?? "" }, text),
-      me === null ? h("span", { class: "tag", "data-test": "spectating" }, "spectating") : h("span", { class: `tag seat${me}`, "data-test": "you", "data-seat": me }, `you are seat ${me}`),
+      me === null ? h("span", { class: "tag", "data-test": "spectating" }, "spectating") : h("span", { class: `tag seat${me}`, "data-test": "you", "data-seat": me }, hasName(me) ? `you are ${seatName(me)} (seat ${me})` : `you are seat ${me}`),
       h("span", { class: "timer", "data-test": "timer", "aria-live": "off" }),
       v.phase.phase === "creation" && me === 0 && st.seatsTaken === 2 ? h("span", { class: "tag", "data-test": "opponent-joined" }, "your opponent has joined") : null,
       opponentMissing ? h("span", { class: "share" }, "Invite your opponent: ",
@@ -336,7 +351,7 @@ export function duelPage(root, matchId, spectator) {
   function playPane(v) {
     const hot = hotMap(v);
     if (!st.cursor) st.cursor = key(v.hexes[Math.floor(v.hexes.length / 2)].hex);
-    const svg = boardSvg({ view: v, me: st.seat, hot, selected: st.selected, cursor: st.cursor, recent: st.recent, onHex: clickHex, onKey: hexKey });
+    const svg = boardSvg({ view: v, me: st.seat, hot, selected: st.selected, cursor: st.cursor, recent: st.recent, onHex: clickHex, onKey: hexKey, onUnit: unitCard.hooks() });
     const answer = answerBox(v, {
       st, log: st.log, note: autoPass, act, button: actionButton,
       castMode: () => { st.mode = "di"; st.power = null; st.selected = null; render(); },
@@ -347,13 +362,14 @@ export function duelPage(root, matchId, spectator) {
       h("div", { class: "board-col", "data-key": "board-col" },
         modeBar(v),
         confirmCard(v),
-        h("div", { class: "board-wrap" }, svg),
+        h("div", { class: "board-wrap" }, svg, unitCard.render(v, st.seat)),
         choicesCard(v),
         legend()),
       h("aside", { class: "side", "data-key": "side" },
         optionsCard(v),
         diCard(v),
         logCard(),
+        tableCard(),
         ...v.players.map((p) => playerCard(v, p)),
         activeDisCard(v),
         commitmentsView()));
@@ -401,8 +417,7 @@ export function duelPage(root, matchId, spectator) {
   function unitInfo(v, u) {
     const alpha = v.players[u.owner]?.alphas?.[u.alpha];
     // A condition is {"type": name, ...its values}: "attack bonus kind \"melee\" amount 1".
-    const conds = (u.conditions ?? []).map((c) => (typeof c === "string" ? c
-      : [String(c.type).replaceAll("_", " "), ...Object.entries(c).filter(([k]) => k !== "type").map(([k, x]) => `${k} ${JSON.stringify(x)}`)].join(" ")));
+    const conds = (u.conditions ?? []).map(conditionWords);
     return h("div", { class: "unit-info", "data-test": "unit-info", "data-unit": u.id },
       h("strong", {}, `${u.owner === st.seat ? "Your" : `${seatName(u.owner)}'s`} ${unitName(u.id, v)}`),
       h("div", { class: "stats" }, [
@@ -410,7 +425,7 @@ export function duelPage(root, matchId, spectator) {
         `armor left ${u.armor_left[0]} physical, ${u.armor_left[1]} magical`,
         u.flying ? "flying" : null, u.holds_relics ? "holds a relic" : null,
         u.activated ? "activated this turn" : null, u.exposed ? "exposed" : null,
-        u.controller !== u.owner ? `controlled by seat ${u.controller}` : null,
+        u.controller !== u.owner ? `controlled by ${seatName(u.controller)}` : null,
         ...conds].filter(Boolean).join(" · ")),
       alpha?.design ? h("ul", { class: "unit-cards" }, ...alpha.design.cards.map((id) => h("li", {}, h("strong", {}, name(id)), ": ", card(id)?.text ?? ""))) : null);
   }
@@ -420,7 +435,7 @@ export function duelPage(root, matchId, spectator) {
       h("ul", {},
         h("li", {}, "Green: plains (height 1) · brown with ▲: hill (height 2) · blue: water (height 1) · grey with ▼: crater (height 0)."),
         h("li", {}, "Thick blue or red border: a seat's summoning hex. Gold diamond: a relic."),
-        h("li", {}, "Units: blue seat 0, red seat 1; circle Alpha 1, square Alpha 2, triangle Alpha 3; the label is the Alpha's number and genus initials, ♥ its Alpha's life (shared by all its units); faded: already activated; ✈ flying; small gold diamond: holds a relic; dot: under a condition or DI."),
+        h("li", {}, "Units: blue seat 0, red seat 1; circle Alpha 1, square Alpha 2, triangle Alpha 3; the number is the unit's, as the log names it (“Raider of the Deep 7”), under it its genus's initials and ♥ its Alpha's life (shared by all its units); point at a unit or tap it for its card; faded: already activated; ✈ flying; small gold diamond: holds a relic; dot: under a condition or DI."),
         h("li", {}, "Highlights: yellow ring, a unit you may activate; blue, a summoning choice; green, a move; red, a target. Gold circle: the unit acting now. Dashed purple: what the last update was about."),
         h("li", {}, "Keyboard: Tab to the board, arrow keys move between hexes, Enter or Space picks, Escape cancels.")));
   }
@@ -440,7 +455,7 @@ export function duelPage(root, matchId, spectator) {
     const legal = legalOf(v);
     if (v.draw_offer === null || v.draw_offer === undefined) return null;
     return h("div", { class: "card draw", "data-test": "draw-offer", "data-seat": v.draw_offer },
-      h("p", {}, v.draw_offer === st.seat ? "You offered a draw; waiting for the answer." : `Seat ${v.draw_offer} offers a draw.`),
+      h("p", {}, v.draw_offer === st.seat ? "You offered a draw; waiting for the answer." : `${seatName(v.draw_offer)} offers a draw.`),
       ...legal.filter((a) => a.type === "accept_draw" || a.type === "decline_draw").map((a) => actionButton(a, v, { class: a.type === "accept_draw" ? "primary" : "" })));
   }
 
@@ -476,7 +491,8 @@ export function duelPage(root, matchId, spectator) {
       v.activation ? h("p", { class: "stats", "data-test": "activation", "data-unit": v.activation.unit },
         `${unitFor(v.activation.unit, v, st.seat)}: ${v.activation.m} m and ${v.activation.a} a left`) : null,
       ...buttons,
-      ...plain.map((a) => actionButton(a, v, { class: a.type === "end_turn" || a.type === "end_activation" ? "primary" : "" })),
+      // Ending an empty first turn is offered, not urged (it asks first too).
+      ...plain.map((a) => actionButton(a, v, { class: a.type === "end_activation" || (a.type === "end_turn" && !emptyFirstTurn(v)) ? "primary" : "" })),
       allActions(v),
       resignBox(v));
   }
@@ -527,7 +543,7 @@ export function duelPage(root, matchId, spectator) {
   function playerCard(v, p) {
     const you = p.seat === st.seat;
     return h("div", { class: `card player seat${p.seat}`, "data-test": "player", "data-seat": p.seat, "data-spent": p.spent, "data-di-count": p.di_count },
-      h("h3", {}, you ? `You (seat ${p.seat})` : `Seat ${p.seat}`, v.active === p.seat ? h("span", { class: "tag" }, "active") : null),
+      h("h3", { "data-test": "player-name" }, you ? `You (${hasName(p.seat) ? seatName(p.seat) : `seat ${p.seat}`})` : seatName(p.seat), v.active === p.seat ? h("span", { class: "tag" }, "active") : null),
       h("p", { class: "stats", "data-test": "summoning-points", "data-left": v.max_points - p.spent },
         `summoning points ${v.max_points - p.spent} left of ${v.max_points} · ${p.di_count} DI card${p.di_count === 1 ? "" : "s"} in the stack`),
       h("ul", { class: "alphas" }, ...p.alphas.map((a) => {
@@ -550,8 +566,16 @@ export function duelPage(root, matchId, spectator) {
     if (!v.active_dis?.length) return null;
     return h("div", { class: "card", "data-test": "active-dis" }, h("h3", {}, "Divine Interventions in effect"),
       h("ul", {}, ...v.active_dis.map((d) => h("li", { "data-card": d.card, "data-owner": d.owner },
-        `${name(d.card)} of ${d.owner === st.seat ? "yours" : `seat ${d.owner}`}`, d.unit != null ? ` on ${unitFor(d.unit, v, st.seat)}` : "",
+        `${name(d.card)} of ${d.owner === st.seat ? "yours" : seatName(d.owner)}`, d.unit != null ? ` on ${unitFor(d.unit, v, st.seat)}` : "",
         d.cubes ? ` · ${d.cubes} cube${d.cubes > 1 ? "s" : ""}` : ""))));
+  }
+
+  /// The table's chat, and for a seat in a game still on the way to take
+  /// it to another device.
+  function tableCard() {
+    const entry = seatOf(matchId);
+    const movable = st.seat !== null && entry?.token && !st.campaign && st.view?.phase.phase !== "finished";
+    return h("div", { class: "table-talk", "data-key": "table-talk" }, talk.render(st.seat), movable ? transfer.render(entry.token) : null);
   }
 
   function logCard() {
@@ -567,7 +591,7 @@ export function duelPage(root, matchId, spectator) {
         const ok = st.verified[seat];
         const state = !st.reveals[seat] ? "locked" : ok === undefined ? "pending" : String(ok);
         return h("li", { "data-test": "commitment", "data-seat": seat, "data-hash": st.commitments[seat], "data-verified": state },
-          `Seat ${seat}${Number(seat) === st.seat ? " (you)" : ""}: `, h("code", { title: st.commitments[seat] }, st.commitments[seat].slice(0, 16) + "…"), " ",
+          `${seatName(Number(seat))}${Number(seat) === st.seat ? " (you)" : ""}: `, h("code", { title: st.commitments[seat] }, st.commitments[seat].slice(0, 16) + "…"), " ",
           state === "true" ? h("strong", { class: "ok", "data-test": "verified", "data-ok": "true" }, "✔ matches what was played")
             : state === "false" ? h("strong", { class: "broken", "data-test": "verified", "data-ok": "false" }, "✘ does NOT match")
               : state === "pending" ? "checking…" : "sealed until the end");
@@ -575,6 +599,11 @@ export function duelPage(root, matchId, spectator) {
   }
 
   return () => { clearInterval(tick); clearInterval(seatPoll); clearTimeout(drawPending); conn.close(); signals.close(); };
+}
+
+/// Whether the view is its active seat's first turn with nothing summoned yet.
+function emptyFirstTurn(v) {
+  return v.step?.step === "first_turn" && !(v.step.summoned ?? []).length;
 }
 
 /// The hexes the last update was about (shown so the other seat's move is
