@@ -213,7 +213,20 @@ impl Bot {
         if p.phase == "creation" {
             return self.creation(&p.legal);
         }
-        weighted_pick(&p.legal, |n| self.rng.below(n as usize) as u32).map(|a| legal_value(a))
+        let listed = weighted_pick(&p.legal, |n| self.rng.below(n as usize) as u32).map(|a| legal_value(a))?;
+        Some(self.as_sent(listed))
+    }
+
+    /// A listed entry as sent: one that offers a choice of hexes (Flood,
+    /// Tsunami: `target.choose`) becomes a random choice it allows.
+    fn as_sent(&mut self, listed: Value) -> Value {
+        if listed.pointer("/target/choose").is_none() {
+            return listed;
+        }
+        match serde_json::from_value::<DuelAction>(listed.clone()) {
+            Ok(a) => serde_json::to_value(self.rng.chosen(&a)).expect("actions serialize"),
+            Err(_) => listed,
+        }
     }
 
     /// A preset (from `legal`) or random valid Alphas and a DI stack.
@@ -295,6 +308,29 @@ mod tests {
         assert!(b.stuck());
         b.accepted();
         assert!(!b.stuck());
+    }
+
+    #[test]
+    fn a_listed_choice_of_hexes_is_sent_as_a_choice_it_allows() {
+        let cat = Catalogue::standard();
+        let from = json!([[0, 0], [1, 0], [2, 0], [0, 1], [3, -1], [-2, 2]]);
+        let frame = json!({"type":"welcome","seat":0,"seq":1,"status":{"status":"waiting","seats":[0]},
+            "view":{"phase":{"phase":"command"},"waiting_for":[0],
+                    "legal":[{"type":"cast_di","target":{"choose":{"from":from,"up_to":4,"at_least":1}}}]}})
+        .to_string();
+        let mut p = Player::new();
+        p.observe(&frame);
+        let mut b = Bot::new(3, cat);
+        let mut sizes = std::collections::BTreeSet::new();
+        for _ in 0..40 {
+            let a = b.pick(&p).unwrap();
+            assert!(a["target"].get("choose").is_none(), "{a}");
+            let hexes = a["target"]["hexes"].as_array().unwrap();
+            assert!(hexes.iter().all(|h| from.as_array().unwrap().contains(h)), "{a}");
+            assert!(hexes.iter().enumerate().all(|(i, h)| !hexes[..i].contains(h)), "each hex once: {a}");
+            sizes.insert(hexes.len());
+        }
+        assert_eq!(sizes.into_iter().collect::<Vec<_>>(), vec![1, 2, 3, 4], "sizes 1 to 4");
     }
 
     /// A tutorial hosted by the engine right here, with frames built the way

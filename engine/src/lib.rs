@@ -272,11 +272,19 @@ pub trait Ruleset {
         false
     }
 
-    /// Every action `seat` may take now, each one `apply` accepts; empty
-    /// when the game does not wait for the seat. A client can offer these
-    /// without knowing the rules (each game documents what it leaves out,
-    /// such as free-form designs).
+    /// Every action `seat` may take now, each one `apply` accepts as sent
+    /// ([`Ruleset::as_sent`]); empty when the game does not wait for the
+    /// seat. A client can offer these without knowing the rules (each game
+    /// documents what it leaves out, such as free-form designs).
     fn legal(state: &Self::State, seat: Seat) -> Vec<Self::Action>;
+
+    /// A listed action as a client sends it. Most are sent as listed; an
+    /// entry that leaves a choice to the client (the duel's "choose up to N
+    /// hexes") becomes one of the choices it allows, drawn with `pick(n)`
+    /// (in `0..n`). Default: as listed.
+    fn as_sent(action: &Self::Action, _pick: &mut dyn FnMut(usize) -> usize) -> Self::Action {
+        action.clone()
+    }
 
     /// Whether the action that turned `before` into `after`, with `events`,
     /// may be taken back by its seat: only when it revealed nothing (no die

@@ -189,7 +189,8 @@ fn walk<R: Ruleset>(options: &R::Options, seed: u64, steps: usize) -> (Vec<(R::S
         if legal.is_empty() {
             break;
         }
-        let a = legal[rng.below(legal.len() as u32) as usize].clone();
+        let listed = &legal[rng.below(legal.len() as u32) as usize];
+        let a = R::as_sent(listed, &mut |n| rng.below(n as u32) as usize);
         R::apply(&mut s, seat, a).expect("a legal action applies");
     }
     (out, s)

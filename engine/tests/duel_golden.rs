@@ -80,7 +80,11 @@ fn record(options: DuelOptions, seed: u64, steps: usize) -> Game {
         let keep: Vec<&DuelAction> =
             legal.iter().filter(|a| !matches!(a, DuelAction::OfferDraw | DuelAction::Resign)).collect();
         let pool = if keep.is_empty() { legal.iter().collect() } else { keep };
-        let a = pool[rng.below(pool.len() as u32) as usize].clone();
+        let mut a = pool[rng.below(pool.len() as u32) as usize].clone();
+        if let Some(c) = a.hex_choice() {
+            let hexes = c.pick(|n| rng.below(n as u32) as usize);
+            a = a.with_hexes(hexes).expect("a choice the entry allows");
+        }
         Duel::apply(&mut s, seat, a.clone()).expect("a legal action is accepted");
         log.push((seat, a));
     }

@@ -11,6 +11,8 @@ use athlas_engine::duel::bot::RandomBot;
 use athlas_engine::duel::card::Catalogue;
 use athlas_engine::duel::legal::{legal_actions, legal_by_trial};
 use athlas_engine::duel::{Duel, DuelAction, DuelOptions, DuelState, Target};
+use athlas_engine::hex::Hex;
+use athlas_engine::rng::GameRng;
 use athlas_engine::{Ruleset, Seat};
 use common::*;
 use proptest::prelude::*;
@@ -26,6 +28,8 @@ struct Seen {
     relic_choice: usize,
     activation: usize,
     timed_di: usize,
+    /// Listed choices of several hexes (Flood, Tsunami) whose rule was tried.
+    choices: usize,
 }
 
 fn compare(s: &DuelState, seen: &mut Seen) {
@@ -34,6 +38,7 @@ fn compare(s: &DuelState, seen: &mut Seen) {
         let fast = legal_actions(s, cat, seat);
         let oracle = legal_by_trial(s, cat, seat);
         assert_eq!(fast, oracle, "seat {seat} at {}", serde_json::to_string(s).unwrap());
+        choices_hold(s, seat, &fast, seen);
         seen.timed_di += fast.iter().filter(|a| matches!(a, DuelAction::CastDi { at: Some(_), .. })).count().min(1);
     }
     let g = &s.game;
@@ -43,6 +48,41 @@ fn compare(s: &DuelState, seen: &mut Seen) {
     seen.casualty += usize::from(!g.casualties.is_empty());
     seen.relic_choice += usize::from(g.relic_choice.is_some());
     seen.activation += usize::from(g.activation.is_some());
+}
+
+/// A listed choice of hexes offers exactly the actions its rule allows
+/// (`HexChoice::allows`): random choices it offers, random subsets of its
+/// hexes (up to one over its count), a hex twice and a hex outside it, each
+/// sent on a copy, are accepted iff the rule says so.
+fn choices_hold(s: &DuelState, seat: Seat, listed: &[DuelAction], seen: &mut Seen) {
+    let mut rng = GameRng::from_seed(seen.positions as u64 * 2 + u64::from(seat));
+    for a in listed.iter().filter(|a| a.hex_choice().is_some()).take(2) {
+        let c = a.hex_choice().unwrap();
+        let mut below = |n: usize| rng.below(n as u32) as usize;
+        let mut tries: Vec<Vec<Hex>> = (0..3).map(|_| c.pick(&mut below)).collect();
+        for _ in 0..3 {
+            let k = below(c.up_to as usize + 2);
+            let mut pool = c.from.clone();
+            let mut hexes = Vec::new();
+            while hexes.len() < k && !pool.is_empty() {
+                hexes.push(pool.swap_remove(below(pool.len())));
+            }
+            tries.push(hexes);
+        }
+        tries.extend(c.from.first().map(|h| vec![*h, *h]));
+        tries.extend(s.game.grid.hexes().find(|h| !c.from.contains(h)).map(|h| vec![h]));
+        for hexes in tries {
+            let mut send = a.clone();
+            if let DuelAction::CastDi { target, .. } | DuelAction::UsePower { target, .. } = &mut send {
+                target.choose = None;
+                target.hexes = hexes.clone();
+            }
+            let accepted = Duel::apply(&mut s.clone(), seat, send.clone()).is_ok();
+            assert_eq!(accepted, c.allows(&hexes), "{send:?} from {a:?}");
+            assert_eq!(a.with_hexes(hexes).is_some(), accepted);
+        }
+        seen.choices += 1;
+    }
 }
 
 fn play(seed: u64, campaign: bool, steps: usize, seen: &mut Seen) {
@@ -101,6 +141,7 @@ fn the_fast_list_equals_the_oracle_in_every_kind_of_position() {
         ("relic_choice", seen.relic_choice),
         ("activation", seen.activation),
         ("timed_di", seen.timed_di),
+        ("choices", seen.choices),
     ] {
         assert!(n >= 1, "no position with {kind}: {seen:?}");
     }

@@ -1277,6 +1277,101 @@ fn flood_makes_up_to_four_hexes_water() {
     assert_eq!(s.game.grid.iter().filter(|(_, t)| *t == Terrain::Water).count(), 4);
 }
 
+/// Every subset of `from` with at most `k` hexes, the empty one first.
+fn subsets(from: &[athlas_engine::hex::Hex], k: usize) -> Vec<Vec<athlas_engine::hex::Hex>> {
+    let mut out = vec![vec![]];
+    for h in from {
+        let more: Vec<_> = out.iter().filter(|s| s.len() < k).map(|s| [s.clone(), vec![*h]].concat()).collect();
+        out.extend(more);
+    }
+    out
+}
+
+#[test]
+fn flood_is_listed_once_as_a_choice_of_up_to_four_hexes_and_every_such_choice_applies() {
+    // "Up to 4 hexes anywhere" (L1469-1471): one legal entry to choose from,
+    // not one entry per hex.
+    let b = board(&[(h(2, 2), Terrain::Crater)], [h(-4, 0), h(-4, 1), h(-4, 2)]);
+    let mk = || {
+        scenario(
+            b.clone(),
+            0,
+            [player(vec![alpha(&["savage_warrior"])], &["flood"]), player(vec![alpha(&["savage_warrior"])], &[])],
+            vec![unit(1, 0, h(1, 0))],
+        )
+    };
+    let s = mk();
+    let floods: Vec<DuelAction> =
+        Duel::legal(&s, 0).into_iter().filter(|a| matches!(a, DuelAction::CastDi { .. })).collect();
+    assert_eq!(floods.len(), 1, "one Flood entry: {floods:?}");
+    let entry = &floods[0];
+    let c = entry.hex_choice().expect("the entry offers a choice of hexes");
+    assert_eq!((c.at_least, c.up_to), (1, 4));
+    assert_eq!(c.from.len(), s.game.grid.hexes().count(), "any hex of the board");
+    rejected(&mut mk(), 0, entry.clone(), "listed_choice");
+    let words = Duel::action_words(&s, 0, std::slice::from_ref(entry));
+    assert_eq!(words[0]["text"], "Cast Flood: choose up to 4 hexes");
+    // Every choice of 1 to 4 of these hexes (a crater, an occupied hex and
+    // plains among them) applies and floods exactly those hexes.
+    let some = [h(0, 0), h(1, 0), h(2, 2), h(-3, 3), h(4, -4), h(0, -2), h(-1, 1)];
+    let mut tried = 0;
+    for hexes in subsets(&some, 4).into_iter().filter(|s| !s.is_empty()) {
+        let send = entry.with_hexes(hexes.clone()).expect("a choice the entry offers");
+        let mut s = mk();
+        ok(&mut s, 0, send);
+        for x in &hexes {
+            assert_eq!(s.game.grid.terrain(*x), Some(Terrain::Water), "{x} of {hexes:?}");
+        }
+        tried += 1;
+    }
+    assert_eq!(tried, 7 + 21 + 35 + 35);
+    assert!(entry.with_hexes(some[..5].to_vec()).is_none() && entry.with_hexes(vec![]).is_none());
+    assert!(entry.with_hexes(vec![h(0, 0), h(0, 0)]).is_none(), "each hex once");
+}
+
+#[test]
+fn tsunami_is_listed_per_water_hex_as_a_choice_each_next_to_a_different_water_hex() {
+    // L1729-1734 (facts rule 156): each water hex of the body may add one
+    // hex next to it. The entry's rule (`allows`) is exactly what applies.
+    let b = board(&[(h(0, 0), Terrain::Water), (h(1, 0), Terrain::Water)], [h(-4, 0), h(-4, 1), h(-4, 2)]);
+    let mk = || {
+        scenario(
+            b.clone(),
+            0,
+            [player(vec![alpha(&["savage_warrior"])], &["tsunami"]), player(vec![alpha(&["savage_warrior"])], &[])],
+            vec![unit(1, 0, h(-1, 0))],
+        )
+    };
+    let legal: Vec<DuelAction> =
+        Duel::legal(&mk(), 0).into_iter().filter(|a| matches!(a, DuelAction::CastDi { .. })).collect();
+    let named: Vec<_> = legal
+        .iter()
+        .map(|a| match a {
+            DuelAction::CastDi { target, .. } => target.hex.unwrap(),
+            _ => unreachable!(),
+        })
+        .collect();
+    assert_eq!(named, vec![h(0, 0), h(1, 0)], "one entry per water hex: {legal:?}");
+    let entry = &legal[0];
+    let c = entry.hex_choice().unwrap();
+    assert_eq!(c.next_to_distinct, vec![h(0, 0), h(1, 0)]);
+    assert_eq!((c.at_least, c.up_to, c.from.len()), (0, 2, 8), "{c:?}");
+    let mut refused = 0;
+    for hexes in subsets(&c.from, 3) {
+        let mut s = mk();
+        let mut send = entry.clone();
+        if let DuelAction::CastDi { target, .. } = &mut send {
+            target.choose = None;
+            target.hexes = hexes.clone();
+        }
+        let accepted = Duel::apply(&mut s, 0, send).is_ok();
+        assert_eq!(accepted, c.allows(&hexes), "{hexes:?}");
+        assert_eq!(accepted, entry.with_hexes(hexes.clone()).is_some());
+        refused += usize::from(!accepted);
+    }
+    assert!(refused > 56, "every three, and two next to the same water hex only, are refused ({refused})");
+}
+
 #[test]
 fn polymorph_self_only_on_a_unit_you_own() {
     let b = board(&[], [h(-4, 0), h(-4, 1), h(-4, 2)]);

@@ -54,9 +54,18 @@ pub struct MenuItem {
 
 /// `view.legal` as a menu, grouped; for a seat in the Command Phase,
 /// resigning and the auto-pass switch are added (always allowed, so the
-/// engine leaves them out of `legal`).
+/// engine leaves them out of `legal`). An entry that offers a choice of
+/// several hexes (Flood, Tsunami: `target.choose`) is offered here one hex
+/// at a time, each sent as that one-hex choice.
 pub fn menu(cat: &Catalogue, view: &DuelView) -> Vec<MenuItem> {
-    let mut actions = view.legal.clone();
+    let mut actions: Vec<DuelAction> = view
+        .legal
+        .iter()
+        .flat_map(|a| match a.hex_choice() {
+            Some(c) => c.from.iter().filter_map(|h| a.with_hexes(vec![*h])).collect(),
+            None => vec![a.clone()],
+        })
+        .collect();
     let in_command = matches!(view.phase, athlas_engine::duel::state::Phase::Command);
     if let (Some(s), true) = (view.viewer.seat(), in_command) {
         let auto = view.players.iter().find(|p| p.seat == s).is_some_and(|p| p.auto_pass);

@@ -40,6 +40,85 @@ pub struct Target {
     /// Where a teleport, a summoned copy or a shifted relic goes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dest: Option<Hex>,
+    /// Only in a legal list, never sent: "choose up to N of these hexes"
+    /// (Flood, Tsunami). The client sends the same action with the chosen
+    /// hexes in `hexes` and without `choose` ([`DuelAction::with_hexes`];
+    /// protocol/DUEL.md, "Choosing several hexes"); `apply` refuses it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choose: Option<HexChoice>,
+}
+
+/// Several hexes to choose for one legal entry: at least `at_least` and at
+/// most `up_to` distinct hexes of `from`; where `next_to_distinct` is given
+/// (Tsunami: the body's water hexes), each chosen hex must be next to a
+/// different one of those (L1729-1734, facts rule 156: inner hexes don't
+/// multiply).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HexChoice {
+    pub from: Vec<Hex>,
+    pub up_to: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub at_least: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub next_to_distinct: Vec<Hex>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl HexChoice {
+    /// Whether `hexes` is a choice this entry offers.
+    pub fn allows(&self, hexes: &[Hex]) -> bool {
+        hexes.len() >= self.at_least as usize && self.fits(hexes)
+    }
+
+    /// `allows` but for the least count: a start that more hexes may finish.
+    fn fits(&self, hexes: &[Hex]) -> bool {
+        let distinct = hexes.iter().enumerate().all(|(i, h)| !hexes[..i].contains(h));
+        distinct
+            && hexes.len() <= self.up_to as usize
+            && hexes.iter().all(|h| self.from.contains(h))
+            && (self.next_to_distinct.is_empty() || matched(hexes, &self.next_to_distinct))
+    }
+
+    /// A random choice it offers: a size drawn in `at_least..=up_to`, then
+    /// hexes of `from` in random order, each kept if the choice still holds.
+    /// `below(n)` draws uniformly in `0..n`.
+    pub fn pick(&self, mut below: impl FnMut(usize) -> usize) -> Vec<Hex> {
+        let span = (self.up_to.saturating_sub(self.at_least)) as usize + 1;
+        let size = self.at_least as usize + below(span);
+        let mut pool = self.from.clone();
+        let mut out = Vec::new();
+        while out.len() < size && !pool.is_empty() {
+            let h = pool.swap_remove(below(pool.len()));
+            out.push(h);
+            if !self.fits(&out) {
+                out.pop();
+            }
+        }
+        out
+    }
+}
+
+/// Whether each of `added` can be paired with a different hex of `body`
+/// next to it (augmenting paths; the same matching Tsunami's check uses).
+fn matched(added: &[Hex], body: &[Hex]) -> bool {
+    fn augment(i: usize, added: &[Hex], body: &[Hex], owner: &mut [Option<usize>], seen: &mut [bool]) -> bool {
+        for (j, b) in body.iter().enumerate() {
+            if added[i].is_adjacent(*b) && !seen[j] {
+                seen[j] = true;
+                if owner[j].is_none_or(|k| augment(k, added, body, owner, seen)) {
+                    owner[j] = Some(i);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    let mut owner = vec![None; body.len()];
+    (0..added.len()).all(|i| augment(i, added, body, &mut owner, &mut vec![false; body.len()]))
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -145,6 +224,29 @@ pub enum DuelAction {
 }
 
 impl DuelAction {
+    /// The hexes a listed entry asks to choose (`target.choose`), if any.
+    pub fn hex_choice(&self) -> Option<&HexChoice> {
+        match self {
+            DuelAction::CastDi { target, .. } | DuelAction::UsePower { target, .. } => target.choose.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The action to send for a listed choice entry with `hexes` chosen:
+    /// the entry without `choose`, `hexes` in `target.hexes`. `None` if the
+    /// entry offers no such choice.
+    pub fn with_hexes(&self, hexes: Vec<Hex>) -> Option<DuelAction> {
+        if !self.hex_choice()?.allows(&hexes) {
+            return None;
+        }
+        let mut a = self.clone();
+        if let DuelAction::CastDi { target, .. } | DuelAction::UsePower { target, .. } = &mut a {
+            target.choose = None;
+            target.hexes = hexes;
+        }
+        Some(a)
+    }
+
     /// A short name for logs: never the secret content of the action.
     pub fn kind(&self) -> &'static str {
         match self {

@@ -97,11 +97,18 @@ impl RandomBot {
         for a in &legal {
             let w = weight(a);
             if x < w {
-                return Some(a.clone());
+                return Some(self.chosen(a));
             }
             x -= w;
         }
-        legal.last().cloned()
+        legal.last().map(|a| self.chosen(a))
+    }
+
+    /// The action to send for a listed entry: for one that offers a choice
+    /// of hexes (Flood, Tsunami), a random choice it allows, of a random
+    /// size.
+    pub fn chosen(&mut self, a: &DuelAction) -> DuelAction {
+        <Duel as crate::Ruleset>::as_sent(a, &mut |n| self.below(n))
     }
 
     /// Who should act next: a seat the game waits for.

@@ -2,7 +2,7 @@
 //! position and each one is tried on a copy of the state. Used for views (so
 //! a client offers only legal choices), bots and the property tests.
 
-use super::action::{DuelAction, Target};
+use super::action::{DuelAction, HexChoice, Target};
 use super::card::{Catalogue, Effect, Targeting, Terrain};
 use super::mechanics::Cx;
 use super::power::Source;
@@ -40,7 +40,12 @@ fn targets_for(
         Targeting::Hex { .. } | Targeting::WaterBody | Targeting::Relic => {
             hexes.iter().map(|h| Target { hex: Some(*h), ..Default::default() }).collect()
         }
-        Targeting::Hexes { .. } => hexes.iter().map(|h| Target { hexes: vec![*h], ..Default::default() }).collect(),
+        // "Up to N hexes" is one entry to choose from, not one per hex
+        // (Flood: 1 to N distinct hexes, L1469-1471).
+        Targeting::Hexes { count } => vec![Target {
+            choose: Some(HexChoice { from: hexes, up_to: *count, at_least: 1, next_to_distinct: vec![] }),
+            ..Default::default()
+        }],
     };
     for e in effects {
         match e {
@@ -109,21 +114,74 @@ fn targets_for(
                     .collect();
             }
             Effect::GrowWater => {
-                base = base
-                    .into_iter()
-                    .flat_map(|t| {
-                        let from = t.hex;
-                        from.into_iter()
-                            .flat_map(|f| f.neighbors())
-                            .map(move |h| Target { hexes: vec![h], ..t.clone() })
-                            .collect::<Vec<_>>()
-                    })
-                    .collect();
+                // Tsunami: one entry per named water hex; each water hex of
+                // its body may add one hex next to it (L1729-1734, facts
+                // rule 156), none at all included ("may").
+                for t in &mut base {
+                    t.choose = t.hex.map(|h| growth(g, h));
+                }
             }
             _ => {}
         }
     }
     base
+}
+
+/// Tsunami's choice on `g` for the body named by `hex`: the hexes next to
+/// the body that are not water, each next to a different water hex of it.
+fn growth(g: &Game, hex: Hex) -> HexChoice {
+    let body = water_body(g, hex);
+    let mut from: Vec<Hex> = body
+        .iter()
+        .flat_map(|b| b.neighbors())
+        .filter(|n| g.grid.contains(*n) && g.grid.terrain(*n) != Some(Terrain::Water))
+        .collect();
+    from.sort();
+    from.dedup();
+    HexChoice { from, up_to: body.len() as u32, at_least: 0, next_to_distinct: body }
+}
+
+/// The connected water hexes around `seed` (none if it is not water).
+fn water_body(g: &Game, seed: Hex) -> Vec<Hex> {
+    if g.grid.terrain(seed) != Some(Terrain::Water) {
+        return Vec::new();
+    }
+    let mut body = vec![seed];
+    let mut todo = vec![seed];
+    while let Some(h) = todo.pop() {
+        for n in h.neighbors() {
+            if g.grid.terrain(n) == Some(Terrain::Water) && !body.contains(&n) {
+                body.push(n);
+                todo.push(n);
+            }
+        }
+    }
+    body.sort();
+    body
+}
+
+/// A candidate as listed, given which sent actions are `accepted`: an
+/// ordinary one if accepted; a choice entry (`target.choose`) with its
+/// `from` cut to the hexes accepted one at a time and `up_to` to their
+/// number, listed if a choice of its least count is then possible (for a
+/// least count of 0, if casting with no hex is accepted). Which choices of
+/// several hexes are accepted follows from the entry's rule
+/// ([`HexChoice::allows`]); the oracle test tries them.
+fn settle(a: DuelAction, accept: impl Fn(&DuelAction) -> bool) -> Option<DuelAction> {
+    let Some(c) = a.hex_choice() else { return accept(&a).then_some(a) };
+    let from: Vec<Hex> =
+        c.from.iter().copied().filter(|h| a.with_hexes(vec![*h]).is_some_and(|x| accept(&x))).collect();
+    let up_to = c.up_to.min(from.len() as u32);
+    let listed = match c.at_least {
+        0 => a.with_hexes(vec![]).is_some_and(|x| accept(&x)),
+        n => n <= up_to,
+    };
+    let choice = HexChoice { from, up_to, ..c.clone() };
+    let mut a = a;
+    if let DuelAction::CastDi { target, .. } | DuelAction::UsePower { target, .. } = &mut a {
+        target.choose = Some(choice);
+    }
+    listed.then_some(a)
 }
 
 /// Which candidates to generate.
@@ -165,9 +223,16 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat, which: Candidates)
         // view's `checkpoints` tells a client about the moments in between).
         let ats: Vec<Option<usize>> =
             if seat != g.active && g.activation.is_some() { vec![None, Some(0)] } else { vec![None] };
+        let grows = top.effects.iter().any(|e| matches!(e, Effect::GrowWater));
         for t in targets_for(g, cat, seat, &top.target, &top.effects, None, 0) {
             for at in &ats {
-                v.push(DuelAction::CastDi { target: t.clone(), at: *at });
+                let mut t = t.clone();
+                // A timed DI resolves on the game at that checkpoint: the
+                // body a Tsunami grows is that game's.
+                if let (Some(then), Some(h), true) = (at.and_then(|k| state.checkpoints.get(k)), t.hex, grows) {
+                    t.choose = Some(growth(then, h));
+                }
+                v.push(DuelAction::CastDi { target: t, at: *at });
             }
         }
     }
@@ -226,7 +291,10 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat, which: Candidates)
 /// out). Left out on purpose (protocol/DUEL.md, "What `legal` lists"): `resign`
 /// and `set_auto_pass` (always accepted), `create` (any valid design),
 /// `discard_di` of more than one card, a `figure` named at a first summon, and
-/// `cast_di` timed at checkpoints after the first (`at` 1 and on).
+/// `cast_di` timed at checkpoints after the first (`at` 1 and on). An effect
+/// on "up to N hexes" (Flood, Tsunami) is one entry whose `target.choose`
+/// says which hexes may be chosen (see [`settle`]); the client sends it with
+/// the chosen `hexes` ([`DuelAction::with_hexes`]).
 ///
 /// Each candidate is first judged from the state by the same checks `apply`
 /// makes (which seat the game waits for, the activation's check and plan
@@ -238,20 +306,21 @@ pub fn legal_actions(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<Duel
         return legal_by_trial(state, cat, seat);
     }
     let judge = Judge { state, cx: Cx::trial(cat), seat };
-    candidates(state, cat, seat, Candidates::Payable)
-        .into_iter()
-        .filter(|a| match judge.verdict(a) {
-            Verdict::Accepted => true,
-            Verdict::Refused => false,
-            Verdict::Try => state.clone().try_act(cat, seat, a.clone()).is_ok(),
-        })
-        .collect()
+    let accept = |a: &DuelAction| match judge.verdict(a) {
+        Verdict::Accepted => true,
+        Verdict::Refused => false,
+        Verdict::Try => state.clone().try_act(cat, seat, a.clone()).is_ok(),
+    };
+    candidates(state, cat, seat, Candidates::Payable).into_iter().filter_map(|a| settle(a, accept)).collect()
 }
 
 /// The same list, each candidate tried on a copy of the state: slow, and
 /// right by construction.
 pub fn legal_by_trial(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction> {
-    candidates(state, cat, seat, Candidates::All).into_iter().filter(|a| accepted(state, cat, seat, a)).collect()
+    candidates(state, cat, seat, Candidates::All)
+        .into_iter()
+        .filter_map(|a| settle(a, |x| accepted(state, cat, seat, x)))
+        .collect()
 }
 
 /// The oracle's trial: the whole of `act`, nothing skipped (the fast list's

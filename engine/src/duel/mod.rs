@@ -27,7 +27,7 @@ mod turn;
 pub mod view;
 pub mod words;
 
-pub use action::{DuelAction, Target};
+pub use action::{DuelAction, HexChoice, Target};
 pub use ending::Ending;
 pub use event::DuelEvent;
 pub use state::{DuelOptions, DuelState};
@@ -243,6 +243,13 @@ impl Ruleset for Duel {
 
     fn legal(state: &DuelState, seat: Seat) -> Vec<DuelAction> {
         legal::legal_actions(state, Catalogue::standard(), seat)
+    }
+
+    fn as_sent(action: &DuelAction, pick: &mut dyn FnMut(usize) -> usize) -> DuelAction {
+        match action.hex_choice() {
+            Some(c) => action.with_hexes(c.pick(pick)).expect("a choice the entry allows"),
+            None => action.clone(),
+        }
     }
 
     fn timeout_action(state: &DuelState) -> Option<(Seat, DuelAction)> {

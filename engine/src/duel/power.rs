@@ -116,6 +116,9 @@ impl Game {
         special: Option<SpecialRule>,
         t: &Target,
     ) -> Result<Resolved, RuleError> {
+        if t.choose.is_some() {
+            return Err(err("listed_choice", "`choose` is a legal list's offer: send the chosen hexes in `hexes`"));
+        }
         let actor = src.actor.and_then(|id| self.unit(id));
         match targeting {
             Targeting::Itself => Ok(Resolved { unit: src.actor, hex: actor.map(|a| a.hex) }),

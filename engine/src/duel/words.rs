@@ -18,7 +18,7 @@
 
 use serde::Serialize;
 
-use super::action::{DuelAction as A, Target};
+use super::action::{DuelAction as A, HexChoice, Target};
 use super::card::{CardKind, Catalogue, Terrain};
 use super::event::{DuelEvent, EventKind as E, LifeCause};
 use super::state::{Figure, Phase, UnitId};
@@ -266,11 +266,26 @@ fn aim(t: &Target, unit: impl Fn(UnitId) -> String) -> String {
     if t.carry_relic == Some(false) {
         parts.push("leaving the relic".into());
     }
-    if parts.is_empty() {
-        String::new()
-    } else {
-        format!(" on {}", parts.join(", "))
+    let aimed = if parts.is_empty() { String::new() } else { format!(" on {}", parts.join(", ")) };
+    match &t.choose {
+        Some(c) => format!("{aimed}: {}", choice(c)),
+        None => aimed,
     }
+}
+
+/// A legal entry's choice of hexes: "choose up to 4 hexes", "choose up to 3
+/// hexes, each next to a different water hex of the body".
+fn choice(c: &HexChoice) -> String {
+    if c.up_to == 0 {
+        return "no hex can be chosen".into();
+    }
+    let count = match (c.at_least, c.up_to) {
+        (a, b) if a == b => format!("{b}"),
+        (0 | 1, b) => format!("up to {b}"),
+        (a, b) => format!("{a} to {b}"),
+    };
+    let each = if c.next_to_distinct.is_empty() { "" } else { ", each next to a different water hex of the body" };
+    format!("choose {count} hex{}{each}", if c.up_to == 1 { "" } else { "es" })
 }
 
 /// `seat`'s action in words. `n.table` is the view of `seat` (its own DI
