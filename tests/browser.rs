@@ -1015,3 +1015,71 @@ async fn a_seat_moves_to_another_browser_once_per_code_and_the_invite_link_leads
     })
     .await;
 }
+
+/// Flood ("up to 4 hexes anywhere", L1469-1471) is one choice on the page,
+/// not one per hex: the seat clicks two hexes (the first click opens the
+/// choice with that hex, a chosen hex clicked again is taken back), the
+/// count says so, and Cast floods both, on every page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_floods_two_hexes_by_clicking_them_and_casting() {
+    let db = Db::sqlite("browser-flood");
+    let server = db.start();
+    let base = format!("http://{}", server.addr);
+    scenario("flood", &base, |scene| async move {
+        let a = scene.browser("alice").await;
+        let b = scene.browser("bob").await;
+        let s = scene.browser("spectator").await;
+        // Seat 1 holds the aquatic preset: Flood on top of its stack, and a
+        // DI may be cast on either seat's turn.
+        a_duel_in_play(&a, &b, &s).await;
+        b.click("[data-test=di] [data-test=cast-di]").await;
+        let js = "const all = document.querySelectorAll('[data-test=hex]').length; \
+                  const hot = [...document.querySelectorAll('[data-test=hex][data-hot~=target]')]; \
+                  if (!all || hot.length !== all) return null; \
+                  return hot.filter((e) => e.dataset.terrain === 'plains').slice(0, 2).map((e) => `${e.dataset.q},${e.dataset.r}`);";
+        let two: Vec<String> = serde_json::from_value(b.until_js("every hex a Flood target", js).await).unwrap();
+        let hex = |k: &str| {
+            let (q, r) = k.split_once(',').unwrap();
+            format!("[data-test=hex][data-q='{q}'][data-r='{r}']")
+        };
+        b.click(&hex(&two[0])).await;
+        b.wait("[data-test=mode][data-mode=hexes][data-chosen='1'][data-up-to='4']").await;
+        b.click(&hex(&two[1])).await;
+        b.wait("[data-test=mode][data-mode=hexes][data-chosen='2']").await;
+        b.click(&hex(&two[1])).await;
+        b.wait("[data-test=mode][data-mode=hexes][data-chosen='1']").await;
+        b.click(&hex(&two[1])).await;
+        b.wait("[data-test=mode][data-mode=hexes][data-chosen='2']").await;
+        b.wait(&format!("{}[data-hot~=chosen]", hex(&two[0]))).await;
+        assert_eq!(b.text("[data-test=hexes-count]").await, "2 of 4 chosen");
+        scene.screenshot_of(&b, "duel-flood-choice", Some("[data-test=board]")).await;
+        b.click("[data-test=cast-hexes]").await;
+        b.wait_gone("[data-test=mode][data-mode=hexes]").await;
+        // Seat 0 answers (or is passed for); then both hexes are water everywhere.
+        let water = format!(
+            "return ['{}', '{}'].every((k) => {{ const [q, r] = k.split(','); \
+             return document.querySelector(`[data-test=hex][data-q='${{q}}'][data-r='${{r}}']`)?.dataset.terrain === 'water'; }}) || null;",
+            two[0], two[1]
+        );
+        let pass = "[data-test=window] [data-test=action][data-type=pass]";
+        for _ in 0..100 {
+            if b.client().execute(&water, vec![]).await.ok().and_then(|v| v.as_bool()) == Some(true) {
+                break;
+            }
+            if a.exists(pass).await {
+                a.click(pass).await;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        for p in [&a, &b, &s] {
+            p.until_js("both hexes flooded", &water).await;
+        }
+        let cast = b.text("[data-test=log]").await;
+        assert!(cast.contains("Flood"), "{cast}");
+        for q in [&a, &b] {
+            let errors: Vec<String> = q.console().await.into_iter().filter(|l| l.starts_with("SEVERE")).collect();
+            assert!(errors.is_empty(), "{}: console errors {errors:?}", q.name);
+        }
+    })
+    .await;
+}

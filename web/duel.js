@@ -21,6 +21,7 @@ import { boardSvg, anchors, kindOf, key } from "./duel/board.js";
 import { endScreen } from "./games/duel/end.js";
 import { answerBox, answering, AutoPassNote, toggle as passWhenUnable } from "./games/duel/answer.js";
 import { UnitCard, conditionWords } from "./games/duel/unitcard.js";
+import { HexChooser } from "./games/duel/hexes.js";
 
 const PHASE = { creation: "creation", command: "play", finished: "ended" };
 const DROWN_LOSS = 5; // engine/src/duel/state.rs: life an Alpha loses when its unit drowns
@@ -55,6 +56,8 @@ export function duelPage(root, matchId, spectator) {
   const waiting = new Map(); // act id -> {action, onError}
   const autoPass = new AutoPassNote(); // tells a pass the server made for this seat
   const unitCard = new UnitCard(() => render()); // a unit's card, on hover or tap
+  // An entry offering a choice of several hexes (Flood, Tsunami), being chosen on the board.
+  const chooser = new HexChooser({ send: (a) => { st.mode = null; act(a); render(); }, render: () => render() });
   const conn = new Connection({
     token: mine?.token, matchId,
     onState: (state) => {
@@ -102,8 +105,10 @@ export function duelPage(root, matchId, spectator) {
   }
 
   /// Send an action a person picked: asks first when it would hurt.
-  function pick(a) {
+  function pick(a, hx) {
+    const at = hx ?? st.selected;
     st.selected = null;
+    if (chooser.start(a, at)) { render(); return; }
     const q = question(a, st.view);
     if (q) {
       st.confirm = { action: a, text: q };
@@ -301,6 +306,8 @@ export function duelPage(root, matchId, spectator) {
   }
 
   function hotMap(v) {
+    chooser.sync(v);
+    if (chooser.active) return chooser.hot(v);
     const hot = new Map();
     for (const a of boardActions(v)) for (const hx of anchors(a, v)) {
       const k = key(hx);
@@ -314,9 +321,10 @@ export function duelPage(root, matchId, spectator) {
     const v = st.view;
     const k = key(hx);
     st.cursor = k;
+    if (chooser.active) { chooser.click(hx); render(); return; }
     const matching = boardActions(v).filter((a) => anchors(a, v).some((x) => key(x) === k));
     if (matching.length === 1 && matching[0].type !== "activate") {
-      pick(matching[0]);
+      pick(matching[0], hx);
       return;
     }
     st.selected = st.selected === k && !matching.length ? null : k;
@@ -376,6 +384,7 @@ export function duelPage(root, matchId, spectator) {
   }
 
   function modeBar(v) {
+    if (chooser.active) return chooser.bar(v, say);
     const n = boardActions(v).length;
     let text;
     if (st.mode === "di") text = `Casting ${name(v.players[st.seat]?.di_stack?.[0])}: pick a highlighted target (${n} choice${n === 1 ? "" : "s"}).`;

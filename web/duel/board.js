@@ -37,6 +37,8 @@ export function anchors(a, v) {
       if (t.hex) out.push(t.hex);
       for (const x of t.hexes ?? []) out.push(x);
       if (t.dest) out.push(t.dest);
+      // A choice of several hexes naming no hex of its own (Flood): any of them.
+      if (t.choose && !t.hex) for (const x of t.choose.from) out.push(x);
       break;
     default: break;
   }
