@@ -83,7 +83,10 @@ impl Duel {
                 .find(|a| !quiet.contains(&a["type"].as_str().unwrap()))
                 .unwrap_or_else(|| panic!("seat {seat} has nothing to do: {legal:?}"))
                 .clone();
-            self.act(seat, action).await;
+            // A listed choice (Flood's "up to 4 hexes") is sent as one choice.
+            let listed: athlas_engine::duel::DuelAction = serde_json::from_value(action).unwrap();
+            let sent = <athlas_engine::duel::Duel as athlas_engine::Ruleset>::as_sent(&listed, &mut |_| 0);
+            self.act(seat, serde_json::to_value(sent).unwrap()).await;
         }
     }
 
