@@ -883,8 +883,10 @@ async fn named_players_chat_between_themselves_and_spectators_among_themselves()
         let id = a_duel_in_play(&a, &b, &s).await;
         for p in [&a, &b, &s] {
             p.wait("[data-test=player][data-seat='0'] [data-test=player-name]").await;
-            let names = [p.text("[data-test=player][data-seat='0'] [data-test=player-name]").await,
-                p.text("[data-test=player][data-seat='1'] [data-test=player-name]").await];
+            let names = [
+                p.text("[data-test=player][data-seat='0'] [data-test=player-name]").await,
+                p.text("[data-test=player][data-seat='1'] [data-test=player-name]").await,
+            ];
             assert!(names[0].contains("Ada") && names[1].contains("Brünhild"), "{}: {names:?}", p.name);
         }
         assert!(a.text("[data-test=you]").await.contains("Ada"));
@@ -892,7 +894,8 @@ async fn named_players_chat_between_themselves_and_spectators_among_themselves()
         // The players talk; markup is text; the spectator reads none of it.
         let said = "Good luck <b>Brünhild</b>";
         say(&a, said).await;
-        b.until_js("Ada's line", "return document.querySelector('[data-test=chat-line][data-seat=\"0\"]') || null;").await;
+        b.until_js("Ada's line", "return document.querySelector('[data-test=chat-line][data-seat=\"0\"]') || null;")
+            .await;
         for p in [&a, &b] {
             let lines = chat_lines(p).await;
             assert!(lines.iter().any(|l| l.starts_with("Ada") && l.ends_with(said)), "{}: {lines:?}", p.name);
@@ -914,10 +917,15 @@ async fn named_players_chat_between_themselves_and_spectators_among_themselves()
             assert!(!sp.ws_frames().await.iter().any(|f| f.contains("Good luck")), "{}: no players' frame", sp.name);
         }
         say(&a, "After the spectators").await;
-        b.until_js("the third line", "return document.querySelectorAll('[data-test=chat-line]').length === 3 || null;").await;
+        b.until_js("the third line", "return document.querySelectorAll('[data-test=chat-line]').length === 3 || null;")
+            .await;
         for p in [&a, &b] {
             assert!(!p.exists("[data-test=chat-line][data-seat='']").await, "{}: no spectator's line", p.name);
-            assert!(!p.ws_frames().await.iter().any(|f| f.contains("Who wins this?")), "{}: no spectators' frame", p.name);
+            assert!(
+                !p.ws_frames().await.iter().any(|f| f.contains("Who wins this?")),
+                "{}: no spectators' frame",
+                p.name
+            );
         }
         scene.screenshot_of(&b, "duel-chat", Some("[data-test=chat]")).await;
 
@@ -958,8 +966,12 @@ async fn a_seat_moves_to_another_browser_once_per_code_and_the_invite_link_leads
         assert!(!s.exists("[data-test=transfer]").await, "a spectator has no seat to move");
 
         // Each player's invite link, opened again, leads to their own seat.
-        let code = a.client()
-            .execute("return JSON.parse(localStorage.getItem('athlas.games'))[arguments[0]].join_code;", vec![id.clone().into()])
+        let code = a
+            .client()
+            .execute(
+                "return JSON.parse(localStorage.getItem('athlas.games'))[arguments[0]].join_code;",
+                vec![id.clone().into()],
+            )
             .await
             .unwrap();
         let code = code.as_str().expect("the creator keeps its join code").to_owned();
@@ -981,8 +993,12 @@ async fn a_seat_moves_to_another_browser_once_per_code_and_the_invite_link_leads
         let expires: i64 = a.attr("[data-test=transfer-expires]", "data-expires-at").await.unwrap().parse().unwrap();
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
         assert!((now + 9 * 60_000..=now + 11 * 60_000).contains(&expires), "valid about 10 minutes");
-        let token = a.client()
-            .execute("return JSON.parse(localStorage.getItem('athlas.games'))[arguments[0]].token;", vec![id.clone().into()])
+        let token = a
+            .client()
+            .execute(
+                "return JSON.parse(localStorage.getItem('athlas.games'))[arguments[0]].token;",
+                vec![id.clone().into()],
+            )
             .await
             .unwrap();
         let token = token.as_str().unwrap().to_owned();
@@ -995,8 +1011,12 @@ async fn a_seat_moves_to_another_browser_once_per_code_and_the_invite_link_leads
         phone.goto(&path).await;
         phone.wait(&format!("[data-test=match][data-match-id='{id}'][data-seat='0'][data-phase=play]")).await;
         assert_eq!(phone.path().await, format!("/match/{id}"));
-        let theirs = phone.client()
-            .execute("return JSON.parse(localStorage.getItem('athlas.games'))[arguments[0]].token;", vec![id.clone().into()])
+        let theirs = phone
+            .client()
+            .execute(
+                "return JSON.parse(localStorage.getItem('athlas.games'))[arguments[0]].token;",
+                vec![id.clone().into()],
+            )
             .await
             .unwrap();
         assert!(theirs.as_str().is_some_and(|t| !t.is_empty() && t != token), "a new token of the same seat");

@@ -27,7 +27,7 @@ mod divinity_protocol_doc;
 mod divinity_reactions;
 mod divinity_review;
 mod divinity_rules;
-mod divinity_third_review;
 mod divinity_secrecy;
+mod divinity_third_review;
 mod divinity_turn_start;
 mod divinity_words;

@@ -348,7 +348,12 @@ impl Browser {
         let e = self.wait(css).await;
         let js = "arguments[0].scrollIntoView({block: 'center'});";
         let _ = self.client.execute(js, vec![serde_json::to_value(&e).unwrap()]).await;
-        let moves = MouseActions::new("mouse".into()).then(PointerAction::MoveToElement { element: e, duration: None, x: 0, y: 0 });
+        let moves = MouseActions::new("mouse".into()).then(PointerAction::MoveToElement {
+            element: e,
+            duration: None,
+            x: 0,
+            y: 0,
+        });
         self.client.perform_actions(moves).await.unwrap_or_else(|err| panic!("{}: hover `{css}`: {err}", self.name));
     }
 
