@@ -10,11 +10,15 @@ import { pos, key } from "../../duel/board.js";
 import { unitName, seatName, hexName } from "./names.js";
 
 /// A condition in words: {"type": "attack_bonus", "kind": "melee", "amount": 1}
-/// → "attack bonus kind melee amount 1".
+/// → "attack bonus kind melee amount 1"; a nested value is told by its
+/// values, never as JSON.
 export function conditionWords(c) {
   if (typeof c === "string") return c.replaceAll("_", " ");
-  return [String(c.type).replaceAll("_", " "),
-    ...Object.entries(c).filter(([k]) => k !== "type").map(([k, x]) => `${k} ${typeof x === "string" ? x : JSON.stringify(x)}`)].join(" ");
+  const told = (x) => Array.isArray(x) ? x.map(told).join(", ")
+    : x && typeof x === "object" ? Object.values(x).map(told).join(" ")
+    : String(x).replaceAll("_", " ");
+  return [told(c.type),
+    ...Object.entries(c).filter(([k]) => k !== "type").map(([k, x]) => `${k.replaceAll("_", " ")} ${told(x)}`)].join(" ");
 }
 
 export class UnitCard {
