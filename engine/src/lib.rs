@@ -14,6 +14,7 @@ pub mod clans;
 pub mod divinity;
 pub mod duel;
 pub mod hex;
+pub mod refusal;
 pub mod rng;
 pub mod shared;
 
@@ -139,6 +140,12 @@ pub struct RuleError {
 impl RuleError {
     pub fn new(code: &'static str, message: impl Into<String>) -> Self {
         RuleError { code, message: message.into() }
+    }
+
+    /// A refusal of a game's (or the server's) vocabulary, with the rule
+    /// it breaks in words.
+    pub fn of(refusal: impl refusal::Refusal, message: impl Into<String>) -> Self {
+        RuleError { code: refusal.code(), message: message.into() }
     }
 }
 
