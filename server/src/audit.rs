@@ -11,7 +11,6 @@ use std::{fmt, future::Future, pin::Pin};
 use uuid::Uuid;
 
 use crate::{
-    games::Registry,
     store::{MatchRecord, Store, StoreError},
     table::{ReplayError, Table},
 };
@@ -71,7 +70,7 @@ pub type AuditFuture<'a> = Pin<Box<dyn Future<Output = Result<Verdict, StoreErro
 ///
 /// # Errors
 /// The store failing (a log that does not replay is a [`Verdict`], not an error).
-pub async fn audit_match<R: crate::room::Hosted>(store: &Store, record: &MatchRecord) -> Result<Verdict, StoreError> {
+pub async fn audit_match<R: crate::hosted::Hosted>(store: &Store, record: &MatchRecord) -> Result<Verdict, StoreError> {
     if record.rules_version != R::RULES_VERSION {
         return Ok(Verdict::UnsupportedRules { stored: record.rules_version, current: R::RULES_VERSION });
     }
@@ -130,11 +129,21 @@ pub enum Which {
 /// The most matches `--all` reads.
 const ALL_LIMIT: u32 = 1_000_000;
 
+/// The games an audit replays under: the server's
+/// [`crate::games::Registry`], which knows each game's [`audit_match`]. A
+/// trait here, so that the audit does not import the registry that imports
+/// it.
+pub trait Auditors {
+    /// The audit of `record` under its game; `None`: a game this build does
+    /// not host.
+    fn audit_of<'a>(&'a self, store: &'a Store, record: &'a MatchRecord) -> Option<AuditFuture<'a>>;
+}
+
 /// Audit the matches `which` of `store` under the games of `registry`.
 ///
 /// # Errors
 /// The store failing, or an unknown match id.
-pub async fn audit(store: &Store, registry: &Registry, which: Which) -> Result<Vec<MatchAudit>, StoreError> {
+pub async fn audit(store: &Store, registry: &impl Auditors, which: Which) -> Result<Vec<MatchAudit>, StoreError> {
     let records = match which {
         Which::One(id) => {
             vec![store
@@ -146,8 +155,8 @@ pub async fn audit(store: &Store, registry: &Registry, which: Which) -> Result<V
     };
     let mut out = Vec::with_capacity(records.len());
     for r in &records {
-        let verdict = match registry.get(&r.game) {
-            Some(game) => game.audit(store, r).await?,
+        let verdict = match registry.audit_of(store, r) {
+            Some(audited) => audited.await?,
             None => Verdict::UnknownGame,
         };
         out.push(MatchAudit { match_id: r.id, game: r.game.clone(), verdict });

@@ -28,10 +28,10 @@ use uuid::Uuid;
 
 use crate::{
     error::ApiError,
-    games::{CampaignError, CampaignRules, Game},
+    games::{CampaignError, CampaignRules, HostedGame},
     hub::Hub,
     limits::PeerIp,
-    lobby::{body, parse_id, split_options},
+    request::{body, parse_id, split_options},
     secret,
     store::{CampaignRecord, CampaignUpdate, MatchRecord, MatchStatus, NewCampaign, NewMatch, RecordKind, StoreError},
     table::Hand,
@@ -76,7 +76,7 @@ async fn seat_of(hub: &Hub, peer: PeerIp, headers: &HeaderMap, id: Uuid) -> Resu
 /// A campaign with its game and matches.
 struct Loaded {
     record: CampaignRecord,
-    game: Arc<dyn Game>,
+    game: Arc<dyn HostedGame>,
     matches: Vec<MatchRecord>,
 }
 
@@ -181,7 +181,7 @@ async fn create(
     let rules = game
         .campaign()
         .ok_or_else(|| ApiError::BadRequest(code::CAMPAIGN, format!("{} has no campaign variant", req.game)))?;
-    crate::lobby::check_hosted(&hub, game.name(), &options)?;
+    crate::request::check_hosted(&hub, game.name(), &options)?;
     let seats = req.seats.map_or_else(|| rules.default_seats(&options), |s| s as usize);
     if seats > usize::from(Seat::MAX) {
         return Err(ApiError::BadRequest(code::BAD_OPTIONS, format!("{seats} seats is too many")));

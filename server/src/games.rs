@@ -20,7 +20,7 @@ use crate::{
 };
 
 /// A game as the server sees it.
-pub trait Game: Send + Sync + 'static {
+pub trait HostedGame: Send + Sync + 'static {
     /// The name on the wire and in the store.
     fn name(&self) -> &'static str;
     fn rules_version(&self) -> u32;
@@ -93,7 +93,7 @@ pub trait CampaignRules: Send + Sync {
     fn leader(&self, saved: &Value) -> Option<Seat>;
 }
 
-/// Any [`athlas_engine::Ruleset`] as a [`Game`].
+/// Any [`athlas_engine::Ruleset`] as a [`HostedGame`].
 pub struct RulesetGame<R>(PhantomData<fn() -> R>);
 
 impl<R> Default for RulesetGame<R> {
@@ -102,9 +102,9 @@ impl<R> Default for RulesetGame<R> {
     }
 }
 
-impl<R> Game for RulesetGame<R>
+impl<R> HostedGame for RulesetGame<R>
 where
-    R: crate::room::Hosted,
+    R: crate::hosted::Hosted,
 {
     fn name(&self) -> &'static str {
         R::GAME
@@ -137,7 +137,7 @@ where
     }
 }
 
-/// A [`Campaign`] ruleset as a [`Game`] with its campaign variant.
+/// A [`Campaign`] ruleset as a [`HostedGame`] with its campaign variant.
 pub struct CampaignGame<R> {
     matches: RulesetGame<R>,
     /// Campaign options the host may leave out, where the game's own
@@ -154,7 +154,7 @@ impl<R> CampaignGame<R> {
 
 impl<R> CampaignGame<R>
 where
-    R: crate::room::Hosted + Campaign,
+    R: crate::hosted::Hosted + Campaign,
 {
     fn options(&self, options: &Value) -> Result<R::Options, CampaignError> {
         let mut options = options.clone();
@@ -182,9 +182,9 @@ pub fn after<R: Campaign>(saved_value: &Value, state: &R::State) -> Result<Value
     Ok(to_json(&R::after(&s, state)))
 }
 
-impl<R> Game for CampaignGame<R>
+impl<R> HostedGame for CampaignGame<R>
 where
-    R: crate::room::Hosted + Campaign,
+    R: crate::hosted::Hosted + Campaign,
 {
     fn name(&self) -> &'static str {
         self.matches.name()
@@ -214,7 +214,7 @@ where
 
 impl<R> CampaignRules for CampaignGame<R>
 where
-    R: crate::room::Hosted + Campaign,
+    R: crate::hosted::Hosted + Campaign,
 {
     fn default_seats(&self, options: &Value) -> usize {
         // A game whose options name no seats (Divinity without a party)
@@ -257,7 +257,7 @@ where
 /// The games of a server, by name.
 #[derive(Clone, Default)]
 pub struct Registry {
-    games: BTreeMap<&'static str, Arc<dyn Game>>,
+    games: BTreeMap<&'static str, Arc<dyn HostedGame>>,
 }
 
 impl Registry {
@@ -276,17 +276,23 @@ impl Registry {
 
     /// Add a game (replacing one of the same name).
     #[must_use]
-    pub fn with(mut self, game: impl Game) -> Registry {
+    pub fn with(mut self, game: impl HostedGame) -> Registry {
         self.games.insert(game.name(), Arc::new(game));
         self
     }
 
-    pub fn get(&self, name: &str) -> Option<&Arc<dyn Game>> {
+    pub fn get(&self, name: &str) -> Option<&Arc<dyn HostedGame>> {
         self.games.get(name)
     }
 
     pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.games.keys().copied()
+    }
+}
+
+impl crate::audit::Auditors for Registry {
+    fn audit_of<'a>(&'a self, store: &'a Store, record: &'a MatchRecord) -> Option<AuditFuture<'a>> {
+        Some(self.get(&record.game)?.audit(store, record))
     }
 }
 

@@ -17,6 +17,8 @@ pub mod connection;
 pub mod door;
 pub mod error;
 pub mod games;
+pub mod health;
+pub mod hosted;
 pub mod hub;
 pub mod limits;
 pub mod lobby;
@@ -26,6 +28,7 @@ pub mod push;
 pub mod relay;
 pub mod rematch;
 pub mod replay;
+pub mod request;
 pub mod room;
 pub mod secret;
 pub mod store;
@@ -40,7 +43,7 @@ use axum::{routing::get, Router};
 use tokio::net::TcpListener;
 
 pub use config::Config;
-pub use games::{Game, Registry, RulesetGame};
+pub use games::{HostedGame, Registry, RulesetGame};
 pub use hub::Hub;
 pub use store::Store;
 
@@ -48,11 +51,15 @@ pub use store::Store;
 pub fn app(hub: Arc<Hub>) -> Router {
     Router::new()
         .merge(lobby::router())
+        .merge(campaign::router())
+        .merge(replay::router())
+        .merge(rematch::router())
+        .merge(transfer::router())
         .merge(push::router())
         .route("/ws", get(connection::upgrade))
         .route("/healthz", get(|| async { "ok" }))
-        .route("/readyz", get(lobby::ready))
-        .route("/metrics", get(lobby::metrics))
+        .route("/readyz", get(health::ready))
+        .route("/metrics", get(health::metrics))
         .route("/static/{version}/{*path}", get(web::asset))
         .route("/sw.js", get(web::service_worker))
         .fallback(web::fallback)

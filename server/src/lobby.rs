@@ -21,6 +21,7 @@ use crate::{
     error::ApiError,
     hub::Hub,
     limits::PeerIp,
+    request::{body, check_hosted, parse_id, split_options, Hosting},
     secret,
     store::{MatchRecord, MatchStatus, NewMatch, StoreError},
 };
@@ -33,10 +34,6 @@ pub fn router() -> Router<Arc<Hub>> {
         .route("/api/join/{join_code}", post(join))
         .route("/api/games", get(list_games))
         .route("/api/games/{game}/catalogue/{name}", get(catalogue))
-        .merge(crate::campaign::router())
-        .merge(crate::replay::router())
-        .merge(crate::rematch::router())
-        .merge(crate::transfer::router())
 }
 
 /// `GET /api/games`: the games this server hosts, with their rules
@@ -78,109 +75,6 @@ async fn catalogue(
         ],
         *text,
     ))
-}
-
-/// `/readyz`: 200 when the store answers and is migrated; 503 otherwise
-/// (and while shutting down, so a balancer stops sending new players).
-pub async fn ready(State(hub): State<Arc<Hub>>) -> (StatusCode, Json<Value>) {
-    if hub.is_shutting_down() {
-        return (
-            StatusCode::SERVICE_UNAVAILABLE,
-            Json(json!({"code": code::SHUTTING_DOWN, "message": "the server is shutting down"})),
-        );
-    }
-    match hub.store.ready().await {
-        Ok(()) => (StatusCode::OK, Json(json!({"status": "ready", "store": hub.store.backend_name()}))),
-        Err(e) => {
-            tracing::warn!(error = %e, "not ready");
-            (StatusCode::SERVICE_UNAVAILABLE, Json(json!({"code": code::NOT_READY, "message": e.to_string()})))
-        }
-    }
-}
-
-/// `/metrics`: Prometheus text format.
-pub async fn metrics(
-    State(hub): State<Arc<Hub>>,
-) -> Result<([(axum::http::HeaderName, &'static str); 1], String), ApiError> {
-    let gauges = crate::metrics::Gauges {
-        connections: hub.open_connections(),
-        rooms: hub.rooms.live(),
-        matches: hub.store.count_matches().await?,
-    };
-    Ok(([(axum::http::header::CONTENT_TYPE, "text/plain; version=0.0.4")], hub.metrics.render(&gauges)))
-}
-
-pub(crate) fn body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
-    body.map(|Json(t)| t).map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge(format!("request bodies are limited to {} bytes", crate::MAX_BODY_BYTES))
-        } else {
-            ApiError::BadRequest(code::BAD_JSON, e.body_text())
-        }
-    })
-}
-
-pub(crate) fn parse_id(id: &str, what: &str) -> Result<Uuid, ApiError> {
-    Uuid::parse_str(id).map_err(|_| ApiError::NotFound(format!("no {what} {id}")))
-}
-
-/// The server's own options, next to the game's.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Hosting {
-    /// Timed response windows.
-    pub live: bool,
-    /// Not listed by `GET /api/matches`; joined by code, watched by id.
-    pub private: bool,
-    /// `turn_timer_ms`: milliseconds a seat has for a timed decision, live
-    /// or not (a campaign's turn timer; a match may set one too).
-    pub turn_timer_ms: Option<u64>,
-}
-
-/// The shortest and longest turn timer accepted: under 100 ms no client can
-/// answer; over a day it is a correspondence game, which has none.
-const TURN_TIMER_MS: std::ops::RangeInclusive<u64> = 100..=86_400_000;
-
-/// Split the server's own options (`live`, `private`) from the game's.
-pub(crate) fn split_options(options: Value) -> Result<(Value, Hosting), ApiError> {
-    let mut options = match options {
-        Value::Null => serde_json::Map::new(),
-        Value::Object(m) => m,
-        _ => return Err(ApiError::BadRequest(code::BAD_OPTIONS, "options must be a JSON object".into())),
-    };
-    let mut flag = |name: &str| match options.remove(name) {
-        None | Some(Value::Null) => Ok(false),
-        Some(Value::Bool(b)) => Ok(b),
-        Some(_) => Err(ApiError::BadRequest(code::BAD_OPTIONS, format!("{name} must be true or false"))),
-    };
-    let (live, private) = (flag("live")?, flag("private")?);
-    let turn_timer_ms = match options.remove("turn_timer_ms") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(v.as_u64().filter(|ms| TURN_TIMER_MS.contains(ms)).ok_or_else(|| {
-            ApiError::BadRequest(
-                code::BAD_OPTIONS,
-                format!("turn_timer_ms must be {} to {} milliseconds", TURN_TIMER_MS.start(), TURN_TIMER_MS.end()),
-            )
-        })?),
-    };
-    let hosting = Hosting { live, private, turn_timer_ms };
-    Ok((Value::Object(options), hosting))
-}
-
-/// What this server hosts beyond the rules: a duel's summoning points up to
-/// its `--max-summoning-points` (the book allows any amount the players
-/// agree on, L259-271, so this is the server's refusal, not the game's).
-pub(crate) fn check_hosted(hub: &Hub, game: &str, options: &Value) -> Result<(), ApiError> {
-    let cap = hub.config.max_summoning_points;
-    match options.get("summoning_points").and_then(Value::as_u64) {
-        Some(points) if game == "duel" && points > u64::from(cap) => Err(ApiError::BadRequest(
-            code::SUMMONING_POINTS_OVER_CAP,
-            format!(
-                "this server hosts duels of at most {cap} summoning points a player ({points} asked); \
-                 the rules allow more when both players agree"
-            ),
-        )),
-        _ => Ok(()),
-    }
 }
 
 /// Store a new match with its creator in seat 0; what the creator is told.

@@ -44,7 +44,7 @@ use crate::{
     error::ApiError,
     hub::Hub,
     limits::PeerIp,
-    lobby::{body, parse_id},
+    request::{body, parse_id},
     secret,
     store::{PushSubscription, Store, StoreError},
 };

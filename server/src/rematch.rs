@@ -29,7 +29,7 @@ use crate::{
     error::ApiError,
     hub::Hub,
     limits::PeerIp,
-    lobby::parse_id,
+    request::parse_id,
     secret,
     store::{MatchRecord, MatchStatus, NewMatch, StoreError},
 };

@@ -33,7 +33,7 @@ use uuid::Uuid;
 use crate::{
     error::ApiError,
     hub::Hub,
-    lobby::parse_id,
+    request::parse_id,
     secret,
     store::{ActionRecord, Commitment, MatchRecord, MatchStatus, RecordKind, Store, StoreError},
     table::{ReplayError, Table, TakeBack},
@@ -136,7 +136,7 @@ struct Folded<R: Ruleset> {
 ///
 /// # Errors
 /// The store failing; a log that does not replay is `Ok(Err(Diverged))`.
-pub async fn fold<R: crate::room::Hosted>(
+pub async fn fold<R: crate::hosted::Hosted>(
     store: &Store,
     record: &MatchRecord,
 ) -> Result<Result<Arc<dyn Replayed>, Diverged>, StoreError> {
@@ -152,7 +152,7 @@ pub async fn fold<R: crate::room::Hosted>(
     Ok(folded.map(|f| Arc::new(f) as Arc<dyn Replayed>))
 }
 
-fn fold_log<R: crate::room::Hosted>(
+fn fold_log<R: crate::hosted::Hosted>(
     record: &MatchRecord,
     log: Vec<ActionRecord>,
     hashes: &[(u64, Option<String>)],
@@ -241,7 +241,7 @@ fn fold_log<R: crate::room::Hosted>(
     Ok(Folded { records, states, verified, names })
 }
 
-impl<R: crate::room::Hosted> Folded<R> {
+impl<R: crate::hosted::Hosted> Folded<R> {
     /// The state after record `seq`.
     fn at(&self, seq: u64) -> At<R> {
         // Walk back to a kept state: an action needs the state before it;
@@ -277,7 +277,7 @@ impl<R: crate::room::Hosted> Folded<R> {
     }
 }
 
-impl<R: crate::room::Hosted> Replayed for Folded<R> {
+impl<R: crate::hosted::Hosted> Replayed for Folded<R> {
     fn last(&self) -> u64 {
         self.records.len() as u64
     }

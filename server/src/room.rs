@@ -40,6 +40,7 @@ use rebuild::{rebuild, rebuild_with_log, store_failed};
 use rooms::LiveRoom;
 pub use rooms::Rooms;
 
+pub use crate::hosted::Hosted;
 use crate::{
     metrics::Metrics,
     secret,
@@ -298,17 +299,6 @@ struct Room<R: Ruleset> {
     lease: Option<Fence>,
     renew_at: Option<Instant>,
     ctx: RoomCtx,
-}
-
-/// A ruleset a room task can own: its values may cross threads.
-pub trait Hosted:
-    Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send + Sync, View: Send + Sync> + 'static
-{
-}
-
-impl<R> Hosted for R where
-    R: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send + Sync, View: Send + Sync> + 'static
-{
 }
 
 /// Spawn the task of room `id`, ruled by `R`. It loads itself from the store.

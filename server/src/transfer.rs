@@ -31,7 +31,7 @@ use crate::{
     error::ApiError,
     hub::Hub,
     limits::PeerIp,
-    lobby::parse_id,
+    request::parse_id,
     secret,
     store::{StoreError, TransferRefused},
 };
