@@ -4,12 +4,7 @@
 import { api } from "./net.js";
 import { h, showError, setConn } from "./ui.js";
 import { games, remember, seatOf } from "./seats.js";
-import { duelPage } from "./duel.js";
-import { replayPage } from "./games/duel/replay.js";
-import { campaignPage, campaignForm, campaignWords } from "./games/divinity/campaign.js";
-import { divinityPage } from "./games/divinity/page.js";
-import { loadCatalogue } from "./games/divinity/catalogue.js";
-import { originName } from "./games/divinity/names.js";
+import { gameModule, hostedGames, unknownGame } from "./games.js";
 import { nameCard, nameField } from "./player.js";
 import { redeemPage } from "./transfer.js";
 
@@ -35,8 +30,8 @@ async function route() {
     if ((m = path.match(/^\/transfer\/([A-Za-z0-9]+)$/))) return await redeemPage(app, m[1], go);
     if ((m = path.match(/^\/match\/([0-9a-f-]{36})$/))) return (leave = await gamePage(m[1], false));
     if ((m = path.match(/^\/watch\/([0-9a-f-]{36})$/))) return (leave = await gamePage(m[1], true));
-    if ((m = path.match(/^\/replay\/([0-9a-f-]{36})$/))) return (leave = replayPage(app, m[1]));
-    if ((m = path.match(/^\/campaign\/([0-9a-f-]{36})$/))) return (leave = campaignPage(app, m[1], go));
+    if ((m = path.match(/^\/replay\/([0-9a-f-]{36})$/))) return (leave = await replayPage(m[1]));
+    if ((m = path.match(/^\/campaign\/([0-9a-f-]{36})$/))) return (leave = await campaignPage(m[1]));
     app.append(h("p", {}, "No such page. ", h("a", { href: "/", "data-link": true }, "Back to the lobby")));
   } catch (e) {
     showError(e.code ?? "error", e.message);
@@ -48,7 +43,7 @@ async function joinCampaign(code) {
   app.append(h("p", {}, `Joining the party ${code}…`));
   try {
     const c = await api("POST", `/api/campaigns/join/${encodeURIComponent(code)}`);
-    remember(c.campaign_id, { token: c.token, seat: c.seat, game: "divinity", campaign: true });
+    remember(c.campaign_id, { token: c.token, seat: c.seat, campaign: true });
     go(`/campaign/${c.campaign_id}`, true);
   } catch (e) {
     app.replaceChildren(h("p", {}, `Could not join ${code}: ${e.message}`), h("a", { href: "/", "data-link": true }, "Back to the lobby"));
@@ -56,13 +51,58 @@ async function joinCampaign(code) {
   }
 }
 
-/// A match's page by its game: the seat's saved entry says, else the lobby.
-async function gamePage(id, spectator) {
-  let game = spectator ? null : seatOf(id)?.game;
-  if (!game) {
-    try { game = (await api("GET", `/api/matches/${id}`)).game; } catch (e) { showError(e.code, e.message); game = "duel"; }
+/// A match's game: the seat's saved entry says, else the server (and a
+/// seat's entry keeps it: a join's answer does not name the game). Null
+/// when the server could not say (the error is shown).
+async function matchGame(id, spectator) {
+  const mine = spectator ? null : seatOf(id);
+  if (mine?.game) return mine.game;
+  try {
+    const { game } = await api("GET", `/api/matches/${id}`);
+    if (mine) remember(id, { game });
+    return game;
+  } catch (e) {
+    showError(e.code, e.message);
+    app.append(h("p", {}, `Could not open this match: ${e.message} `, h("a", { href: "/", "data-link": true }, "Back to the lobby")));
+    return null;
   }
-  return game === "divinity" ? divinityPage(app, id, spectator, go) : duelPage(app, id, spectator);
+}
+
+/// `/match/ID`, `/watch/ID`: the match's page, drawn by its game's module.
+async function gamePage(id, spectator) {
+  const game = await matchGame(id, spectator);
+  if (!game) return null;
+  const mod = await gameModule(game);
+  if (!mod) { app.append(unknownGame(game)); return null; }
+  return mod.page(app, id, spectator, go);
+}
+
+/// `/replay/ID`: a finished match step by step, if its game has a replay.
+async function replayPage(id) {
+  const game = await matchGame(id, true);
+  if (!game) return null;
+  const mod = await gameModule(game);
+  if (!mod?.replay) { app.append(unknownGame(game, "This replay")); return null; }
+  return mod.replay(app, id, go);
+}
+
+/// `/campaign/ID`: the campaign's page, drawn by its game's module.
+async function campaignPage(id) {
+  const mine = seatOf(id);
+  let game = mine?.game;
+  if (!game) {
+    try {
+      ({ game } = await api("GET", `/api/campaigns/${id}`, undefined, mine?.token));
+      if (mine) remember(id, { game });
+    } catch (e) {
+      showError(e.code, e.message);
+      app.append(h("p", {}, `Could not open this campaign: ${e.message} `, h("a", { href: "/", "data-link": true }, "Back to the lobby")));
+      return null;
+    }
+  }
+  const mod = await gameModule(game);
+  if (!mod?.campaign) { app.append(unknownGame(game, "This campaign")); return null; }
+  return mod.campaign.page(app, id, go);
 }
 
 /// `/join/CODE`: take the free seat, keep its token, go to the game (the
@@ -81,10 +121,10 @@ async function join(code) {
     } catch (e) {
       if (e.status !== 404) throw e;
       const c = await api("POST", `/api/campaigns/join/${encodeURIComponent(code)}`);
-      remember(c.campaign_id, { token: c.token, seat: c.seat, game: "divinity", campaign: true, join_code: code.toUpperCase() });
+      remember(c.campaign_id, { token: c.token, seat: c.seat, campaign: true, join_code: code.toUpperCase() });
       return go(`/campaign/${c.campaign_id}`, true);
     }
-    remember(j.match_id, { token: j.token, seat: j.seat, game: "duel", join_code: code.toUpperCase() });
+    remember(j.match_id, { token: j.token, seat: j.seat, join_code: code.toUpperCase() });
     go(`/match/${j.match_id}`, true);
   } catch (e) {
     // A refused name: fixed here, then joined again (no seat was taken).
@@ -96,34 +136,29 @@ async function join(code) {
   }
 }
 
-function lobby() {
-  const points = h("input", { type: "number", min: 1, max: 500, value: 250, "data-test": "summoning-points", id: "points" });
-  const mode = h("select", { "data-test": "mode", id: "mode" },
-    h("option", { value: "correspondence" }, "Correspondence (no timers)"),
-    h("option", { value: "live" }, "Live (timed response windows)"));
-  const priv = h("input", { type: "checkbox", "data-test": "private", id: "private" });
-  const create = async (ev) => {
-    ev.preventDefault();
-    const options = { summoning_points: Number(points.value), live: mode.value === "live" };
-    if (priv.checked) options.private = true;
-    try {
-      const c = await api("POST", "/api/matches", { game: "duel", ...nameField(), options });
-      remember(c.match_id, { token: c.token, seat: c.seat, join_code: c.join_code, game: "duel" });
-      go(`/match/${c.match_id}`);
-    } catch (e) {
-      // The server's word on a name: said beside the name, to be fixed there.
-      if (e.code === "bad_name") { const fixed = nameCard(e.message); names.replaceWith(fixed); names = fixed; fixed.querySelector("input")?.focus(); }
-      showError(e.code, e.message);
-    }
-  };
+/// The lobby: each hosted game's form, joining by code, this browser's
+/// games, and the server's open and played matches.
+async function lobby() {
   let names = nameCard();
-  const form = h("form", { class: "card duel-form", onsubmit: create },
-    h("h2", {}, "New duel"),
-    h("div", { class: "row" }, h("label", { for: "mode" }, "Mode"), mode),
-    h("div", { class: "row" }, h("label", { for: "points" }, "Summoning points"), points,
-      h("small", { class: "hint" }, "the book recommends 250; at most 500")),
-    h("div", { class: "row" }, h("label", {}, priv, " private: not listed; share the link yourself")),
-    h("div", {}, h("button", { type: "submit", class: "primary", "data-test": "create-duel" }, "Create duel")));
+  const lobbyEl = h("section", { class: "lobby", "data-test": "lobby", "data-ready": "false" }, names);
+  app.append(lobbyEl);
+  let hosted;
+  try {
+    hosted = await hostedGames();
+  } catch (e) {
+    showError(e.code, e.message);
+    lobbyEl.append(h("p", { class: "card" }, `Could not list this server's games: ${e.message}`));
+    lobbyEl.dataset.ready = "true";
+    return;
+  }
+  if (!lobbyEl.isConnected) return; // left while the games were listed
+  const byName = new Map(hosted.shown.map((g) => [g.name, g.module]));
+  // The server's word on a name: said beside the name, to be fixed there.
+  const badName = (message) => { const fixed = nameCard(message); names.replaceWith(fixed); names = fixed; fixed.querySelector("input")?.focus(); };
+  const forms = hosted.shown.map((g) => g.module.newGameForm?.({ go, badName })).filter(Boolean);
+  const missing = hosted.missing.length
+    ? h("p", { class: "card hint", "data-test": "games-missing" }, `This server also hosts ${hosted.missing.join(", ")}, which this web client cannot show.`)
+    : null;
 
   const open = h("ul", { "data-test": "open-matches", class: "list" }, h("li", {}, "Loading…"));
   const active = h("ul", { "data-test": "active-matches", class: "list" });
@@ -131,69 +166,62 @@ function lobby() {
   const campaigns = [];
   for (const [id, g] of Object.entries(games()).sort((a, b) => b[1].saved_at - a[1].saved_at)) {
     if (g.campaign_id) continue; // a campaign's location: listed with its campaign
-    const what = h("span", { class: "what" }, g.campaign ? "Divinity campaign" : `${g.game ?? "duel"} · seat ${g.seat}`);
+    const title = byName.get(g.game)?.title;
+    const what = h("span", { class: "what" }, g.campaign ? `${title ?? "A"} campaign` : `${g.game ?? "a game"} · seat ${g.seat}`);
     if (g.campaign) campaigns.push([id, g, what]);
     mine.append(h("li", { "data-match-id": id, "data-test": "my-game" },
       what, ` · ${id.slice(0, 8)} `,
       h("a", { href: g.campaign ? `/campaign/${id}` : `/match/${id}`, "data-link": true, "data-test": "resume" }, "Resume")));
   }
   if (!mine.children.length) mine.append(h("li", {}, "None yet: create or join a game."));
-  if (campaigns.length) describeMyCampaigns(campaigns);
+  if (campaigns.length) describeMyCampaigns(campaigns, byName);
   const joinCode = h("input", { placeholder: "join code", "data-test": "join-code", "aria-label": "join code", size: 10 });
-  const lobbyEl = h("section", { class: "lobby", "data-test": "lobby", "data-ready": "false" },
-      names,
-      form,
-      campaignForm(go),
+  lobbyEl.append(
+      ...forms,
+      ...(missing ? [missing] : []),
       h("form", { class: "card", onsubmit: (ev) => { ev.preventDefault(); if (joinCode.value.trim()) go(`/join/${joinCode.value.trim()}`); } },
         h("h2", {}, "Join with a code"), joinCode, " ", h("button", { type: "submit", "data-test": "join-submit" }, "Join")),
       h("div", { class: "card" }, h("h2", {}, "My games"), mine),
-      h("div", { class: "card" }, h("h2", {}, "Open duels"), open),
+      h("div", { class: "card" }, h("h2", {}, "Open games"), open),
       h("div", { class: "card" }, h("h2", {}, "Being played"), active));
-  app.append(lobbyEl);
   // data-ready: both listings answered (or failed in words): tests wait on it.
-  Promise.all([listMatches(open, "open"), listMatches(active, "active")]).then(() => { lobbyEl.dataset.ready = "true"; });
+  Promise.all([listMatches(open, "open", byName), listMatches(active, "active", byName)]).then(() => { lobbyEl.dataset.ready = "true"; });
 }
 
-async function listMatches(ul, status) {
+/// The server's matches of one status, each in its game's words (a game
+/// may leave some out: `listing` answers null); games this client cannot
+/// show are left out.
+async function listMatches(ul, status, byName) {
   try {
     const { matches } = await api("GET", `/api/matches?status=${status}`);
     ul.replaceChildren();
-    // Duels to join or watch; a Divinity party's location to watch (its
-    // seats are taken through the campaign's own link).
-    for (const m of matches.filter((m) => m.game === "duel" || (m.game === "divinity" && status === "active"))) {
-      // A campaign's location has no seats of its own (its players hold
-      // the campaign's): the campaign says who is at the table.
-      const what = h("span", { class: "what" }, m.game === "duel"
-        ? `${m.live ? "live" : "correspondence"} duel · ${m.seats_taken.length} of ${m.seats} seats taken`
-        : `Divinity, a party of ${m.seats}`);
-      if (m.game === "divinity" && m.campaign_id) {
-        loadCatalogue().catch(() => null)
-          .then(() => api("GET", `/api/campaigns/${m.campaign_id}`))
-          .then((st) => { what.textContent = campaignWords(st); }, () => {});
-      }
+    for (const m of matches) {
+      const listed = byName.get(m.game)?.listing?.(m, status);
+      if (!listed) continue;
+      const what = h("span", { class: "what" }, listed.words);
+      listed.later?.then((words) => { if (words) what.textContent = words; }, () => {});
       ul.append(h("li", { "data-match-id": m.match_id, "data-test": "match-row", "data-status": status, "data-game": m.game },
         what, ` · move ${m.seq} `,
         status === "open" && m.join_code ? h("a", { href: `/join/${m.join_code}`, "data-link": true, "data-test": "join" }, "Join") : null, " ",
         h("a", { href: `/watch/${m.match_id}`, "data-link": true, "data-test": "watch" }, "Watch")));
     }
-    if (!ul.children.length) ul.append(h("li", {}, status === "open" ? "No open duel: create one." : "None."));
+    if (!ul.children.length) ul.append(h("li", {}, status === "open" ? "No open game: create one." : "None."));
   } catch (e) {
     ul.replaceChildren(h("li", {}, `Could not list matches: ${e.message}`));
   }
 }
 
-/// This browser's campaigns in words: its Origin and where the party is.
-async function describeMyCampaigns(list) {
+/// This browser's campaigns in their games' words (the plain words stay
+/// where a game says nothing more).
+async function describeMyCampaigns(list, byName) {
   try {
-    await loadCatalogue().catch(() => null);
     const { campaigns } = await api("POST", "/api/campaigns/mine", { tokens: list.map(([, g]) => g.token) });
-    const stage = { choosing: "choosing Origins", playing: "playing a location", between: "between two locations", over: "over" };
-    for (const [id, , what] of list) {
+    await Promise.all(list.map(async ([id, g, what]) => {
       const st = campaigns.find((c) => c.campaign_id === id);
-      if (!st) continue;
-      const own = st.seats.find((x) => x.seat === st.you)?.label;
-      what.textContent = `Divinity campaign${own ? ` · you play ${originName(own)}` : ""} · ${stage[st.stage] ?? st.stage}`;
-    }
+      if (!st) return;
+      const words = await byName.get(st.game)?.campaign?.describeMine?.(st);
+      if (words) what.textContent = words;
+    }));
   } catch { /* the plain words stay */ }
 }
 

@@ -4,7 +4,7 @@
 // frames). Chat lines are user text: only ever text nodes, never markup.
 // Each reader may mute it, per match, in this browser.
 
-import { h } from "./duel/dom.js";
+import { h } from "./dom.js";
 
 /// What the chat says to each reader: a game names its table its own way
 /// (Divinity's "party", the duel's opponent).

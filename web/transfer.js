@@ -5,7 +5,7 @@
 // browser: the code and its link are all that is shown or shared.
 
 import { api } from "./net.js";
-import { h } from "./duel/dom.js";
+import { h } from "./dom.js";
 import { remember } from "./seats.js";
 import { h as el } from "./ui.js";
 
@@ -23,7 +23,7 @@ export const transferRefusal = (e) => REFUSALS[e.code] ?? e.message ?? e.code;
 const clock = (ms) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 
 /// The "Continue on another device" card of match `matchId`; `redraw()` asks the page to draw again. Drawn by
-/// the page's own redraws (web/duel/dom.js elements).
+/// the page's own redraws (web/dom.js elements).
 export function transferBox(matchId, redraw) {
   const st = { busy: false, made: null, error: null };
 
@@ -73,7 +73,7 @@ export async function redeemPage(app, code, go) {
   app.append(el("p", {}, `Bringing the seat of code ${code} to this browser…`));
   try {
     const t = await api("POST", `/api/transfer/${encodeURIComponent(code)}`);
-    remember(t.match_id, { token: t.token, seat: t.seat, game: t.game ?? "duel", stale: false });
+    remember(t.match_id, { token: t.token, seat: t.seat, game: t.game, stale: false });
     go(`/match/${t.match_id}`, true);
   } catch (e) {
     app.replaceChildren(el("section", { class: "card", "data-test": "transfer-refused", "data-code": e.code },

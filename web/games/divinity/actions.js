@@ -5,7 +5,7 @@
 // picked first: its targets light up on the map. An action the server
 // warns about asks first, in the page (`confirmBox`).
 
-import { h } from "../../duel/dom.js";
+import { h } from "../../dom.js";
 import { seatName, cardName } from "./names.js";
 import { cardChip, textChip } from "./chips.js";
 import { cat } from "./catalogue.js";

@@ -5,7 +5,7 @@
 // once its location is over.
 
 import { api } from "../../net.js";
-import { h, morphChildren } from "../../duel/dom.js";
+import { h, morphChildren } from "../../dom.js";
 import { showError } from "../../ui.js";
 import { remember, seatOf } from "../../seats.js";
 import { loadCatalogue, cat, originStats } from "./catalogue.js";

@@ -1,7 +1,7 @@
 // A card's name with its text: the name shows, the text is its tooltip
 // and opens under it on a click (a <details>, kept open across redraws).
 
-import { h } from "../../duel/dom.js";
+import { h } from "../../dom.js";
 import { cat, skillText, itemText, talentText, statusText, ENVIRONMENTS } from "./catalogue.js";
 import { cardName, statusName, envName } from "./names.js";
 

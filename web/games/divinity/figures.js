@@ -3,7 +3,7 @@
 // hand and on cooldown, equipped items, backpack, talents, summon. Names
 // and texts come from the catalogue.
 
-import { h } from "../../duel/dom.js";
+import { h } from "../../dom.js";
 import { cat, originStats } from "./catalogue.js";
 import { originName, enemyName, spaceName, spaceIndex, itemName, cardName } from "./names.js";
 import { cardChip, statusChip, chips } from "./chips.js";

@@ -3,7 +3,7 @@
 // shown, and buying, selling and restocking as the legal list allows;
 // setting out. Only listed actions are offered, each in the server's words.
 
-import { h } from "../../duel/dom.js";
+import { h } from "../../dom.js";
 import { seatName, fallback } from "./names.js";
 import { cardChip } from "./chips.js";
 

@@ -3,7 +3,7 @@
 // lines (one per event) under its seq; `taken_back: N` drops the lines of
 // seq N and later. Shown newest first.
 
-import { h } from "../../duel/dom.js";
+import { h } from "../../dom.js";
 import { fallback } from "./names.js";
 
 const MAX = 500;

@@ -6,7 +6,7 @@
 // foes told apart by colour and shape. Spaces and figures are buttons:
 // `onPick(kind, id)`; legal targets carry `data-target=true`.
 
-import { h, s } from "../../duel/dom.js";
+import { h, s } from "../../dom.js";
 import { originName, enemyName, spaceName, envName } from "./names.js";
 import { originStats } from "./catalogue.js";
 

@@ -7,7 +7,7 @@
 // "View") and offers only what the frame's `legal` lists.
 
 import { Connection } from "../../net.js";
-import { h, morphChildren } from "../../duel/dom.js";
+import { h, morphChildren } from "../../dom.js";
 import { showError, setConn } from "../../ui.js";
 import { seatOf } from "../../seats.js";
 import { loadCatalogue } from "./catalogue.js";

@@ -3,7 +3,7 @@
 // agreed; one objection calls it off. PROTOCOL.md, `propose`/`agree`/
 // `object`; the `proposal` frame. (The table's chat is web/talk.js.)
 
-import { h } from "../../duel/dom.js";
+import { h } from "../../dom.js";
 import { seatName } from "./names.js";
 import { joinNames } from "./actions.js";
 

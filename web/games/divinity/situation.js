@@ -2,7 +2,7 @@
 // and its dice (what each die shows), a challenge, the party's decisions
 // for an enemy, an item nobody has room for, the cards revealed and held.
 
-import { h } from "../../duel/dom.js";
+import { h } from "../../dom.js";
 import { faceWords, rollTotals } from "./catalogue.js";
 import { seatName, whoName, enemyName, enemyById, cardName, itemName, statusName, spaceName } from "./names.js";
 import { joinNames } from "./actions.js";

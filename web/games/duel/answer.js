@@ -9,8 +9,8 @@
 // later, in the words of any pass. Only this page knows it did not send
 // that pass, so it says so here ("Passed automatically: nothing to cast").
 
-import { h } from "../../duel/dom.js";
-import { name, card } from "../../duel/cards.js";
+import { h } from "../../dom.js";
+import { name, card } from "./cards.js";
 import { seatName, target, unitName } from "./names.js";
 
 /// Whether the game waits for `seat`'s answer in `v`: a DI cast at it, or

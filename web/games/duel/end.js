@@ -9,10 +9,10 @@
 
 import { api } from "../../net.js";
 import { showError } from "../../ui.js";
-import { h } from "../../duel/dom.js";
+import { h } from "../../dom.js";
 import { seatOf, remember } from "../../seats.js";
-import { name } from "../../duel/cards.js";
-import { boardSvg } from "../../duel/board.js";
+import { name } from "./cards.js";
+import { boardSvg } from "./board.js";
 import { seatName, hasName } from "./names.js";
 
 /// How often an open rematch offer is asked about (the other seat's

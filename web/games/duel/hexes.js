@@ -7,8 +7,8 @@
 // the entry with the chosen hexes in `target.hexes` and without `choose`;
 // "Cancel" or Escape drops the choice.
 
-import { h } from "../../duel/dom.js";
-import { key } from "../../duel/board.js";
+import { h } from "../../dom.js";
+import { key } from "./board.js";
 
 const DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
 const adjacent = (a, b) => DIRS.some(([dq, dr]) => a[0] + dq === b[0] && a[1] + dr === b[1]);

@@ -6,7 +6,7 @@
 // Shown newest first, one numbered entry per record (its seq: never twice),
 // and nothing is dropped.
 
-import { h } from "../../duel/dom.js";
+import { h } from "../../dom.js";
 
 export class DuelLog {
   constructor() {

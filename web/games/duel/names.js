@@ -4,7 +4,7 @@
 // Binder)"), so the panels, the buttons and the log say the same. No
 // action or event is described here: those words come from the server.
 
-import { genusOf } from "../../duel/cards.js";
+import { genusOf } from "./cards.js";
 
 export const hexName = (h) => (Array.isArray(h) ? `[${h[0]},${h[1]}]` : "?");
 const DIRS = ["east", "north-east", "north-west", "west", "south-west", "south-east"];

@@ -6,10 +6,10 @@
 // the server checked and how to check it again.
 
 import { api } from "../../net.js";
-import { h } from "../../duel/dom.js";
+import { h } from "../../dom.js";
 import { seatOf } from "../../seats.js";
-import { loadCatalogue, genusOf } from "../../duel/cards.js";
-import { boardSvg, key } from "../../duel/board.js";
+import { loadCatalogue, genusOf } from "./cards.js";
+import { boardSvg, key } from "./board.js";
 import { endingWords } from "./end.js";
 import { setSeatNames } from "./names.js";
 

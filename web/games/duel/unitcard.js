@@ -4,9 +4,9 @@
 // hover) until closed, tapped again or the unit is gone. Drawn from the
 // view alone at every redraw, so it follows the game while it is open.
 
-import { h } from "../../duel/dom.js";
-import { name, card, genusOf } from "../../duel/cards.js";
-import { pos, key } from "../../duel/board.js";
+import { h } from "../../dom.js";
+import { name, card, genusOf } from "./cards.js";
+import { pos, key } from "./board.js";
 import { unitName, seatName, hexName } from "./names.js";
 
 /// A condition in words: {"type": "attack_bonus", "kind": "melee", "amount": 1}

@@ -3,7 +3,7 @@
 // divine points, the book's presets (as they are, or loaded into the
 // builder), and once locked in, the creation and its commitment.
 
-import { h } from "./dom.js";
+import { h } from "../../dom.js";
 import {
   cat, presetList, card, name, statLine, alphaStats, wouldBreak, diPoints, genusOf,
   KINDS, DI_MAX_CARDS, DI_MAX_POINTS,

@@ -2,9 +2,9 @@
 // by owner and Alpha, and the hexes the legal actions are about. Pure
 // drawing plus the helpers that tie an action to its hexes.
 
-import { s } from "./dom.js";
+import { s } from "../../dom.js";
 import { genusOf } from "./cards.js";
-import { unitName, seatName } from "../games/duel/names.js";
+import { unitName, seatName } from "./names.js";
 
 export const SIZE = 30;
 export const key = (hx) => `${hx[0]},${hx[1]}`;

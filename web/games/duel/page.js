@@ -5,23 +5,23 @@
 // without listing). Nothing is kept about the other seat beyond what the
 // server sent in the last view, the events and, at the end, the reveals.
 
-import { Connection, api } from "./net.js";
-import { showError, setConn } from "./ui.js";
-import { h, morphChildren } from "./duel/dom.js";
-import { seatOf, remember } from "./seats.js";
-import { unitName, unitFor, hexName, seatName, setSeatNames, hasName } from "./games/duel/names.js";
-import { duelChat } from "./games/duel/chat.js";
-import { transferBox } from "./transfer.js";
-import { DuelLog } from "./games/duel/log.js";
-import { verifyAgainstCommitment } from "./verify.js";
-import { turnSignals } from "./signals.js";
-import { loadCatalogue, name, card, statLine, genusOf } from "./duel/cards.js";
-import { creationPane, newDraft } from "./duel/creation.js";
-import { boardSvg, anchors, kindOf, key } from "./duel/board.js";
-import { endScreen } from "./games/duel/end.js";
-import { answerBox, answering, AutoPassNote, toggle as passWhenUnable } from "./games/duel/answer.js";
-import { UnitCard, conditionWords } from "./games/duel/unitcard.js";
-import { HexChooser } from "./games/duel/hexes.js";
+import { Connection, api } from "../../net.js";
+import { showError, setConn } from "../../ui.js";
+import { h, morphChildren } from "../../dom.js";
+import { seatOf, remember } from "../../seats.js";
+import { unitName, unitFor, hexName, seatName, setSeatNames, hasName } from "./names.js";
+import { duelChat } from "./chat.js";
+import { transferBox } from "../../transfer.js";
+import { DuelLog } from "./log.js";
+import { verifyAgainstCommitment } from "../../verify.js";
+import { turnSignals } from "../../signals.js";
+import { loadCatalogue, name, card, statLine, genusOf } from "./cards.js";
+import { creationPane, newDraft } from "./creation.js";
+import { boardSvg, anchors, kindOf, key } from "./board.js";
+import { endScreen } from "./end.js";
+import { answerBox, answering, AutoPassNote, toggle as passWhenUnable } from "./answer.js";
+import { UnitCard, conditionWords } from "./unitcard.js";
+import { HexChooser } from "./hexes.js";
 
 const PHASE = { creation: "creation", command: "play", finished: "ended" };
 const DROWN_LOSS = 5; // engine/src/duel/state.rs: life an Alpha loses when its unit drowns

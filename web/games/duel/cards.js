@@ -3,7 +3,7 @@
 // out in the browser as a guide while building (the server has the last
 // word: its refusal is shown as it comes).
 
-import { api } from "../net.js";
+import { api } from "../../net.js";
 
 export const KINDS = ["genus", "ability", "equipment", "spell"];
 export const DI_MAX_CARDS = 4;
