@@ -302,7 +302,7 @@ pub trait Ruleset {
     /// # Errors
     /// Why not, with a stable code.
     fn take_back(_before: &Self::State, _after: &Self::State, _events: &[Self::Event]) -> Result<(), RuleError> {
-        Err(RuleError::new("no_take_back", "this game has no take-back"))
+        Err(RuleError::of(refusal::CommonRefusal::NoTakeBack, "this game has no take-back"))
     }
 
     /// The seat a co-operative party set as its leader, if any: it may, like

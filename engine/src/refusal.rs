@@ -67,6 +67,15 @@ macro_rules! refusals {
     };
 }
 
+crate::refusals! {
+    /// Refusals of the [`crate::Ruleset`] defaults, shared by the games
+    /// that keep them.
+    pub enum CommonRefusal {
+        /// `take_back`: this game takes nothing back.
+        NoTakeBack = "no_take_back",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Refusal;

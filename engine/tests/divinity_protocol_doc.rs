@@ -166,40 +166,11 @@ fn documented_codes() -> BTreeSet<String> {
         .collect()
 }
 
-/// Codes the engine refuses with: `err("code"` and `RuleError::new("code"`
-/// in engine/src/divinity, wherever the call breaks its line.
+/// Every refusal code of the engine: its enum, from which alone a
+/// `RuleError` is made.
 fn engine_codes() -> BTreeSet<String> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/divinity");
-    let mut out = BTreeSet::new();
-    // The sources, submodule folders (content/) included.
-    let mut files = Vec::new();
-    let mut dirs = vec![std::path::PathBuf::from(dir)];
-    while let Some(d) = dirs.pop() {
-        for entry in std::fs::read_dir(d).expect("engine/src/divinity") {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    for path in files {
-        let src = std::fs::read_to_string(path).unwrap();
-        for call in ["err(", "RuleError::new("] {
-            for (i, _) in src.match_indices(call) {
-                let before = src[..i].chars().last();
-                if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-                    continue; // map_err(, Err(
-                }
-                let rest = src[i + call.len()..].trim_start();
-                if let Some(lit) = rest.strip_prefix('"') {
-                    out.insert(lit.split('"').next().unwrap().to_string());
-                }
-            }
-        }
-    }
-    out
+    use athlas_engine::refusal::Refusal;
+    athlas_engine::divinity::DivinityRefusal::all().iter().map(|r| r.code().to_string()).collect()
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! location is one match started from the [`CampaignState`] the last one
 //! left (L1326-1398), until the finale is reached.
 
+use crate::divinity::DivinityRefusal;
 use serde::{Deserialize, Serialize};
 
 use super::content::Catalogue;
@@ -78,7 +79,7 @@ impl Campaign for Divinity {
 
     fn choose(c: &mut DivinityCampaign, seat: Seat, choice: DivinityChoice) -> Result<(), RuleError> {
         if seat as usize >= c.origins.len() {
-            return Err(err("no_such_seat", "no such seat"));
+            return Err(err(DivinityRefusal::NoSuchSeat, "no such seat"));
         }
         match choice {
             DivinityChoice::Origin(origin) => choose_origin(Catalogue::standard(), c, seat, &origin),
@@ -88,10 +89,13 @@ impl Campaign for Divinity {
                     None => seat == 0,
                 };
                 if !may {
-                    return Err(err("not_leader", "only the leader (or the host while there is none) sets the leader"));
+                    return Err(err(
+                        DivinityRefusal::NotLeader,
+                        "only the leader (or the host while there is none) sets the leader",
+                    ));
                 }
                 if leader.is_some_and(|l| l as usize >= c.origins.len()) {
-                    return Err(err("no_such_seat", "the leader must be one of the party's seats"));
+                    return Err(err(DivinityRefusal::NoSuchSeat, "the leader must be one of the party's seats"));
                 }
                 c.options.leader = leader;
                 Ok(())
@@ -140,14 +144,17 @@ fn base(options: &DivinityOptions) -> DivinityOptions {
 
 fn choose_origin(cat: &Catalogue, c: &mut DivinityCampaign, seat: Seat, origin: &str) -> Result<(), RuleError> {
     if c.saved.is_some() {
-        return Err(err("origins_locked", "Origins are chosen before the first location"));
+        return Err(err(DivinityRefusal::OriginsLocked, "Origins are chosen before the first location"));
     }
     if !cat.origins.contains_key(origin) {
         let known: Vec<&str> = cat.origins.keys().map(String::as_str).collect();
-        return Err(err("unknown_origin", format!("no Origin {origin:?}; choose one of {}", known.join(", "))));
+        return Err(err(
+            DivinityRefusal::UnknownOrigin,
+            format!("no Origin {origin:?}; choose one of {}", known.join(", ")),
+        ));
     }
     if let Some(other) = c.origins.iter().position(|o| o.as_deref() == Some(origin)).filter(|o| *o != seat as usize) {
-        return Err(err("origin_taken", format!("seat {other} already plays {origin}")));
+        return Err(err(DivinityRefusal::OriginTaken, format!("seat {other} already plays {origin}")));
     }
     c.origins[seat as usize] = Some(origin.to_owned());
     Ok(())
@@ -162,7 +169,7 @@ pub(super) fn take_back(
 ) -> Result<(), RuleError> {
     use super::event::DivinityEvent as E;
     if before.rng != after.rng {
-        return Err(err("revealed", "that action rolled dice or shuffled a deck"));
+        return Err(err(DivinityRefusal::Revealed, "that action rolled dice or shuffled a deck"));
     }
     let revealing = events.iter().find(|e| {
         matches!(
@@ -186,7 +193,7 @@ pub(super) fn take_back(
         )
     });
     match revealing {
-        Some(e) => Err(err("revealed", format!("that action revealed something: {}", event_name(e)))),
+        Some(e) => Err(err(DivinityRefusal::Revealed, format!("that action revealed something: {}", event_name(e)))),
         None => Ok(()),
     }
 }

@@ -9,6 +9,7 @@ use super::err;
 use super::event::DivinityEvent as Ev;
 use super::location::{Disposition, Resolution};
 use super::state::*;
+use crate::divinity::DivinityRefusal;
 use crate::{RuleError, Seat};
 
 impl DivinityState {
@@ -38,15 +39,18 @@ impl DivinityState {
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
         if self.challenge.as_ref().is_some_and(|c| c.flipped.is_some()) {
-            return Err(err("result_pending", "the flipped card's result is chosen first"));
+            return Err(err(DivinityRefusal::ResultPending, "the flipped card's result is chosen first"));
         }
         if !self.challenge_waiting(cat).contains(&seat) || self.pending_roll().is_some() {
-            return Err(err("not_your_roll", "this Origin has no challenge roll to make"));
+            return Err(err(DivinityRefusal::NotYourRoll, "this Origin has no challenge roll to make"));
         }
         let ch = self.challenge.clone().expect("challenge");
         let card = self.loc(cat).card(&ch.card).and_then(|c| c.challenge.clone()).expect("challenge card");
         if auto.is_some() && !played.is_empty() {
-            return Err(err("bad_keyword", "an automatic success rolls no dice: no bonus keyword to play"));
+            return Err(err(
+                DivinityRefusal::BadKeyword,
+                "an automatic success rolls no dice: no bonus keyword to play",
+            ));
         }
         // Skills and consumables played for bonus-die conditions (L796,
         // L1206): each meets one condition the roller does not meet already.
@@ -54,13 +58,13 @@ impl DivinityState {
         let mut temporary = Vec::new();
         for (kw, from) in played {
             if matches!(from, KeywordFrom::Permanent) {
-                return Err(err("bad_keyword", "permanent keywords count by themselves"));
+                return Err(err(DivinityRefusal::BadKeyword, "permanent keywords count by themselves"));
             }
             if !card.bonus.iter().any(|b| b.keyword.as_ref() == Some(kw)) {
-                return Err(err("no_condition", format!("no bonus die of this challenge asks for {kw}")));
+                return Err(err(DivinityRefusal::NoCondition, format!("no bonus die of this challenge asks for {kw}")));
             }
             if permanent.contains(kw) || temporary.contains(kw) {
-                return Err(err("condition_met", format!("{kw} is already met for this roll")));
+                return Err(err(DivinityRefusal::ConditionMet, format!("{kw} is already met for this roll")));
             }
             self.use_keyword(cat, seat, kw, from, ev)?;
             temporary.push(kw.clone());
@@ -68,7 +72,7 @@ impl DivinityState {
         match auto {
             Some((kw, from)) => {
                 if !card.auto.contains(&kw) {
-                    return Err(err("no_auto", format!("{kw} gives no automatic success here")));
+                    return Err(err(DivinityRefusal::NoAuto, format!("{kw} gives no automatic success here")));
                 }
                 // The book's order (L1198): the card is flipped, then its
                 // result chosen from the rows now showing.
@@ -106,14 +110,14 @@ impl DivinityState {
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
         let Some(ch) = self.challenge.as_ref().filter(|c| c.flipped.is_some()) else {
-            return Err(err("nothing_to_choose", "no flipped challenge card waits for a result"));
+            return Err(err(DivinityRefusal::NothingToChoose, "no flipped challenge card waits for a result"));
         };
         if ch.flipped != Some(seat) {
-            return Err(err("not_your_roll", "another Origin's automatic success chooses this result"));
+            return Err(err(DivinityRefusal::NotYourRoll, "another Origin's automatic success chooses this result"));
         }
         let rows = self.loc(cat).card(&ch.card).and_then(|c| c.challenge.as_ref()).map_or(0, |c| c.results.len());
         if row >= rows {
-            return Err(err("no_such_result", "no such result row"));
+            return Err(err(DivinityRefusal::NoSuchResult, "no such result row"));
         }
         let ch = self.challenge.as_mut().unwrap();
         ch.flipped = None;
@@ -136,12 +140,12 @@ impl DivinityState {
         match from {
             KeywordFrom::Permanent => {
                 if !self.keywords(cat, seat).contains(kw) {
-                    return Err(err("no_keyword", format!("this Origin lacks {kw}")));
+                    return Err(err(DivinityRefusal::NoKeyword, format!("this Origin lacks {kw}")));
                 }
             }
             KeywordFrom::Skill(id) => {
                 if !o.hand.contains(id) || cat.skills.get(id).and_then(|s| s.keyword.as_deref()) != Some(kw) {
-                    return Err(err("no_keyword", format!("no skill in hand gives {kw}")));
+                    return Err(err(DivinityRefusal::NoKeyword, format!("no skill in hand gives {kw}")));
                 }
                 let o = &mut self.origins[seat as usize];
                 o.hand.retain(|s| s != id);
@@ -151,7 +155,7 @@ impl DivinityState {
             KeywordFrom::Consumable(id) => {
                 let gives = cat.items.get(id).is_some_and(|i| i.bonus.keywords.iter().any(|k| k == kw));
                 if !o.backpack.contains(id) || !gives {
-                    return Err(err("no_keyword", format!("no consumable in the backpack gives {kw}")));
+                    return Err(err(DivinityRefusal::NoKeyword, format!("no consumable in the backpack gives {kw}")));
                 }
                 let o = &mut self.origins[seat as usize];
                 let i = o.backpack.iter().position(|x| x == id).unwrap();

@@ -7,6 +7,7 @@ use super::err;
 use super::event::DivinityEvent as Ev;
 use super::map::SpaceIx;
 use super::state::*;
+use crate::divinity::DivinityRefusal;
 use crate::{RuleError, Seat};
 
 impl DivinityState {
@@ -218,16 +219,16 @@ impl DivinityState {
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
         let Phase::Combat { done, active } = &self.phase else {
-            return Err(err("not_combat", "Origins take turns like this only in a Combat round"));
+            return Err(err(DivinityRefusal::NotCombat, "Origins take turns like this only in a Combat round"));
         };
         if active.is_some() {
-            return Err(err("turn_under_way", "another turn is under way"));
+            return Err(err(DivinityRefusal::TurnUnderWay, "another turn is under way"));
         }
         if done[seat as usize] {
-            return Err(err("turn_taken", "this Origin has had its turn this round"));
+            return Err(err(DivinityRefusal::TurnTaken, "this Origin has had its turn this round"));
         }
         if self.origins[seat as usize].downed {
-            return Err(err("downed", "a downed Origin only gains AP and slides its track (L757)"));
+            return Err(err(DivinityRefusal::Downed, "a downed Origin only gains AP and slides its track (L757)"));
         }
         let me = Who::Origin(seat);
         let order = match order {
@@ -255,15 +256,15 @@ impl DivinityState {
     /// The seat's Combat turn must be under way.
     pub(super) fn ensure_turn(&self, seat: Seat) -> Result<(), RuleError> {
         let Phase::Combat { active, .. } = &self.phase else {
-            return Err(err("not_combat", "not an Origin's Combat turn"));
+            return Err(err(DivinityRefusal::NotCombat, "not an Origin's Combat turn"));
         };
         if self.pending_roll().is_some() {
-            return Err(err("roll_pending", "accept or reroll the pending roll first"));
+            return Err(err(DivinityRefusal::RollPending, "accept or reroll the pending roll first"));
         }
         match active {
             Some(a) if *a == seat => Ok(()),
-            Some(_) => Err(err("not_your_turn", "another Origin's turn is under way")),
-            None => Err(err("turn_not_started", "start your turn first")),
+            Some(_) => Err(err(DivinityRefusal::NotYourTurn, "another Origin's turn is under way")),
+            None => Err(err(DivinityRefusal::TurnNotStarted, "start your turn first")),
         }
     }
 
@@ -303,7 +304,7 @@ impl DivinityState {
         let stranded = self.with_graph(cat, |g| g.neighbours(here).into_iter().all(|n| g.enter_cost(n, false) > ap));
         if tactical && shared && !pinned && !stranded {
             return Err(err(
-                "tactical_space_taken",
+                DivinityRefusal::TacticalSpaceTaken,
                 "an Origin can't end its turn in a tactical space with another Origin (L1438)",
             ));
         }
@@ -321,7 +322,7 @@ impl DivinityState {
     pub(super) fn ap_allowed(&self, seat: Seat, ap: u32) -> Result<(), RuleError> {
         let have = self.origins[seat as usize].ap;
         if have < ap {
-            return Err(err("not_enough_ap", format!("this costs {ap} AP and you have {have}")));
+            return Err(err(DivinityRefusal::NotEnoughAp, format!("this costs {ap} AP and you have {have}")));
         }
         Ok(())
     }
@@ -348,12 +349,12 @@ impl DivinityState {
     pub(super) fn check_move(&self, cat: &Catalogue, seat: Seat, to: &str) -> Result<(SpaceIx, u32), RuleError> {
         self.ensure_turn(seat)?;
         let here = self.origins[seat as usize].space;
-        let ix = self.space_ix(cat, to).ok_or_else(|| err("no_such_space", format!("no space {to}")))?;
+        let ix = self.space_ix(cat, to).ok_or_else(|| err(DivinityRefusal::NoSuchSpace, format!("no space {to}")))?;
         if !self.with_graph(cat, |g| g.adjacent(here, ix)) {
-            return Err(err("not_adjacent", "move one space at a time along an unlocked path"));
+            return Err(err(DivinityRefusal::NotAdjacent, "move one space at a time along an unlocked path"));
         }
         if self.has_status(cat, Who::Origin(seat), |r| r.blocks_moving) {
-            return Err(err("cannot_move", "a status stops this Origin moving"));
+            return Err(err(DivinityRefusal::CannotMove, "a status stops this Origin moving"));
         }
         let cost = self.with_graph(cat, |g| g.enter_cost(ix, false));
         self.ap_allowed(seat, cost)?;
@@ -376,12 +377,12 @@ impl DivinityState {
     pub(super) fn check_taunt(&self, cat: &Catalogue, seat: Seat, enemy: u32) -> Result<(), RuleError> {
         self.ensure_turn(seat)?;
         let here = self.origins[seat as usize].space;
-        let e = self.enemy(enemy).ok_or_else(|| err("no_such_enemy", "no such enemy on the map"))?;
+        let e = self.enemy(enemy).ok_or_else(|| err(DivinityRefusal::NoSuchEnemy, "no such enemy on the map"))?;
         if !self.with_graph(cat, |g| g.adjacent(here, e.space)) {
-            return Err(err("not_adjacent", "Taunt pulls an enemy from an adjacent space"));
+            return Err(err(DivinityRefusal::NotAdjacent, "Taunt pulls an enemy from an adjacent space"));
         }
         if self.immovable(cat, Who::Enemy(enemy)) {
-            return Err(err("immovable", "an immovable enemy can't be taunted"));
+            return Err(err(DivinityRefusal::Immovable, "an immovable enemy can't be taunted"));
         }
         self.ap_allowed(seat, 1)
     }

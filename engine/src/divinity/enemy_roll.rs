@@ -8,6 +8,7 @@ use super::err;
 use super::event::DivinityEvent as Ev;
 use super::roll::{reduced, Landing};
 use super::state::*;
+use crate::divinity::DivinityRefusal;
 use crate::{RuleError, Seat};
 
 /// An enemy's attack on its target, and what the enemy does once it lands.
@@ -101,16 +102,16 @@ impl DivinityState {
     ) -> Result<(), RuleError> {
         let r = self.enemy_roll().cloned().expect("enemy roll");
         if !self.enemy_roll_waiting_for(&r).contains(&seat) {
-            return Err(err("not_your_roll", "this Origin can't reroll this roll now"));
+            return Err(err(DivinityRefusal::NotYourRoll, "this Origin can't reroll this roll now"));
         }
         if !source {
-            return Err(err("no_reroll", "only Source rerolls an enemy's roll"));
+            return Err(err(DivinityRefusal::NoReroll, "only Source rerolls an enemy's roll"));
         }
         if dice.is_empty() {
-            return Err(err("no_dice", "choose the dice to reroll"));
+            return Err(err(DivinityRefusal::NoDice, "choose the dice to reroll"));
         }
         let mut roll = r.roll.clone();
-        roll.reroll(dice, &mut self.rng).map_err(|m| err("bad_dice", m))?;
+        roll.reroll(dice, &mut self.rng).map_err(|m| err(DivinityRefusal::BadDice, m))?;
         self.origins[seat as usize].source -= 1;
         ev.push(Ev::Rerolled { seat, dice: roll.dice.clone(), source: true });
         let e = self.enemy_roll_mut().unwrap();
@@ -125,7 +126,7 @@ impl DivinityState {
     pub(super) fn pass_enemy_roll(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
         let r = self.enemy_roll().cloned().expect("enemy roll");
         if !self.enemy_roll_waiting_for(&r).contains(&seat) {
-            return Err(err("not_your_roll", "this Origin has no say on this roll now"));
+            return Err(err(DivinityRefusal::NotYourRoll, "this Origin has no say on this roll now"));
         }
         self.enemy_roll_mut().unwrap().passed[seat as usize] = true;
         self.settle_enemy_roll(cat, ev);
@@ -159,8 +160,10 @@ impl DivinityState {
         remove: &[Colour],
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let r =
-            self.reduction().cloned().ok_or_else(|| err("no_reduction", "no enemy roll waits for a dice reduction"))?;
+        let r = self
+            .reduction()
+            .cloned()
+            .ok_or_else(|| err(DivinityRefusal::NoReduction, "no enemy roll waits for a dice reduction"))?;
         let pool = reduced(r.attack.dice, r.remove, remove)?;
         self.choice = None;
         let strike = EnemyStrike { enemy: r.enemy, attack: &r.attack, target: r.target, boss: r.boss };

@@ -10,6 +10,7 @@ use super::event::DivinityEvent as Ev;
 use super::map::SpaceIx;
 use super::minion::Candidate;
 use super::state::*;
+use crate::divinity::DivinityRefusal;
 use crate::{RuleError, Seat};
 
 impl DivinityState {
@@ -107,10 +108,9 @@ impl DivinityState {
         order: &[super::status::Status],
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let c = self
-            .turn_start()
-            .cloned()
-            .ok_or_else(|| err("no_turn_start_choice", "no enemy waits for the order of its start-of-turn effects"))?;
+        let c = self.turn_start().cloned().ok_or_else(|| {
+            err(DivinityRefusal::NoTurnStartChoice, "no enemy waits for the order of its start-of-turn effects")
+        })?;
         let me = Who::Enemy(c.enemy);
         self.check_turn_start_order(cat, me, order)?;
         self.choice = None;
@@ -127,11 +127,13 @@ impl DivinityState {
 
     /// The party picks a minion's route among equals (L1689); it goes on.
     pub(super) fn choose_route(&mut self, cat: &Catalogue, route: usize, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        let r = self.route().cloned().ok_or_else(|| err("no_route_choice", "no minion is waiting for a route"))?;
-        let chosen = r
-            .routes
-            .get(route)
-            .ok_or_else(|| err("no_such_route", format!("choose a route from 0 to {}", r.routes.len() - 1)))?;
+        let r = self
+            .route()
+            .cloned()
+            .ok_or_else(|| err(DivinityRefusal::NoRouteChoice, "no minion is waiting for a route"))?;
+        let chosen = r.routes.get(route).ok_or_else(|| {
+            err(DivinityRefusal::NoSuchRoute, format!("choose a route from 0 to {}", r.routes.len() - 1))
+        })?;
         let walk: Vec<SpaceIx> = chosen.iter().map(|s| self.space_ix(cat, s).expect("a space of the map")).collect();
         self.choice = None;
         match &r.tactic {
@@ -149,11 +151,14 @@ impl DivinityState {
 
     /// The party picks an enemy's target among equals (L1623); the enemy goes on.
     pub(super) fn break_tie(&mut self, cat: &Catalogue, target: &Aim, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        let tie = self.tie().cloned().ok_or_else(|| err("no_tie", "no enemy is waiting for the party's choice"))?;
+        let tie = self
+            .tie()
+            .cloned()
+            .ok_or_else(|| err(DivinityRefusal::NoTie, "no enemy is waiting for the party's choice"))?;
         let t = target
             .who()
             .filter(|w| tie.options.contains(w))
-            .ok_or_else(|| err("not_tied", "choose one of the Origins that qualify equally"))?;
+            .ok_or_else(|| err(DivinityRefusal::NotTied, "choose one of the Origins that qualify equally"))?;
         self.choice = None;
         match &tie.tactic {
             None => {

@@ -2,6 +2,7 @@
 //! they are called, and what damage, healing and statuses do to them
 //! (L587-770).
 
+use crate::divinity::DivinityRefusal;
 use std::collections::BTreeSet;
 
 use super::attack::{StatusGrant, Target};
@@ -375,8 +376,8 @@ impl DivinityState {
         want.sort_unstable();
         got.sort_unstable();
         if want != got {
-            return Err(RuleError::new(
-                "bad_turn_start_order",
+            return Err(RuleError::of(
+                DivinityRefusal::BadTurnStartOrder,
                 format!("name each start-of-turn effect once, in the order to resolve them: {want:?} (L684)"),
             ));
         }

@@ -5,6 +5,7 @@
 //! and trading (step 5): a party member who left downed trades like the
 //! rest. The next location's setup starts the party the same way.
 
+use crate::divinity::DivinityRefusal;
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
@@ -145,7 +146,7 @@ impl DivinityState {
     fn interlude(&mut self) -> Result<&mut Interlude, RuleError> {
         match &mut self.phase {
             Phase::Interlude(i) => Ok(i),
-            _ => Err(err("not_interlude", "only during the interlude")),
+            _ => Err(err(DivinityRefusal::NotInterlude, "only during the interlude")),
         }
     }
 
@@ -186,10 +187,10 @@ impl DivinityState {
     ) -> Result<(Vec<String>, Vec<String>), RuleError> {
         let unrestricted = self.options.unrestricted_talents;
         let Phase::Interlude(i) = &self.phase else {
-            return Err(err("not_interlude", "only during the interlude"));
+            return Err(err(DivinityRefusal::NotInterlude, "only during the interlude"));
         };
         if !i.level_up || i.leveled[seat as usize] {
-            return Err(err("no_level_up", "this Origin has no level-up to make"));
+            return Err(err(DivinityRefusal::NoLevelUp, "this Origin has no level-up to make"));
         }
         let o = &self.origins[seat as usize];
         let card = cat.origins[&o.origin].at(o.level).expect("card checked when the interlude opened");
@@ -197,13 +198,15 @@ impl DivinityState {
         match (talent, (card.talents as usize) > talents.len()) {
             (Some(t), true) => talents.push(t),
             (None, false) => {}
-            (Some(_), false) => return Err(err("no_new_talent", "the new card shows no more talents")),
-            (None, true) => return Err(err("talent_needed", "the new card unlocks a talent: choose one")),
+            (Some(_), false) => return Err(err(DivinityRefusal::NoNewTalent, "the new card shows no more talents")),
+            (None, true) => {
+                return Err(err(DivinityRefusal::TalentNeeded, "the new card unlocks a talent: choose one"))
+            }
         }
         let mut skills: Vec<String> =
             o.skills.iter().filter(|s| cat.skills[*s].school != School::Source).cloned().collect();
         if skills.contains(&learn) {
-            return Err(err("known_skill", "never two copies of a skill (L567)"));
+            return Err(err(DivinityRefusal::KnownSkill, "never two copies of a skill (L567)"));
         }
         skills.push(learn);
         for (old, new) in respec {
@@ -212,7 +215,7 @@ impl DivinityState {
             } else if let Some(p) = talents.iter().position(|t| *t == old) {
                 talents[p] = new;
             } else {
-                return Err(err("respec", format!("{old} is not yours to replace")));
+                return Err(err(DivinityRefusal::Respec, format!("{old} is not yours to replace")));
             }
         }
         // Talents: of your level or lower (unless Unrestricted Talents), one tile each (L561, L1845).
@@ -225,15 +228,16 @@ impl DivinityState {
             .collect();
         let mut mine = BTreeSet::new();
         for t in &talents {
-            let d = cat.talents.get(t).ok_or_else(|| err("unknown_talent", format!("unknown talent {t}")))?;
+            let d =
+                cat.talents.get(t).ok_or_else(|| err(DivinityRefusal::UnknownTalent, format!("unknown talent {t}")))?;
             if !unrestricted && d.level > o.level {
-                return Err(err("talent_level", format!("{t} is above level {}", o.level)));
+                return Err(err(DivinityRefusal::TalentLevel, format!("{t} is above level {}", o.level)));
             }
             if others.contains(t) || !mine.insert(t) {
-                return Err(err("talent_taken", format!("there is one tile of {t} (L561)")));
+                return Err(err(DivinityRefusal::TalentTaken, format!("there is one tile of {t} (L561)")));
             }
         }
-        valid_skills(cat, o.level, &skills, &talents).map_err(|m| err("skill_set", m))?;
+        valid_skills(cat, o.level, &skills, &talents).map_err(|m| err(DivinityRefusal::SkillSet, m))?;
         let source = o.skills.iter().filter(|s| cat.skills[*s].school == School::Source).cloned();
         Ok((talents, skills.into_iter().chain(source).collect()))
     }
@@ -261,7 +265,7 @@ impl DivinityState {
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
         if self.interlude()?.merchant_open {
-            return Err(err("merchant_open", "the entry fee is paid once; restock to see more"));
+            return Err(err(DivinityRefusal::MerchantOpen, "the entry fee is paid once; restock to see more"));
         }
         self.pay_for(level)?;
         let mut shown = self.reveal_from(MerchantDeck::Equipment(level));
@@ -277,10 +281,13 @@ impl DivinityState {
 
     fn pay_for(&mut self, level: u32) -> Result<(), RuleError> {
         if level == 0 || level > self.level {
-            return Err(err("deck_level", format!("an equipment deck of level 1 to {} (L1354)", self.level)));
+            return Err(err(
+                DivinityRefusal::DeckLevel,
+                format!("an equipment deck of level 1 to {} (L1354)", self.level),
+            ));
         }
         if self.gold < level {
-            return Err(err("not_enough_gold", "the stash can't pay that"));
+            return Err(err(DivinityRefusal::NotEnoughGold, "the stash can't pay that"));
         }
         self.gold -= level;
         Ok(())
@@ -289,13 +296,13 @@ impl DivinityState {
     /// Merchant step 5 (L1361): another deck's level, or 1 gold for a consumable deck.
     pub(super) fn restock(&mut self, deck: MerchantDeck, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
         if !self.interlude()?.merchant_open {
-            return Err(err("merchant_closed", "pay the entry fee first"));
+            return Err(err(DivinityRefusal::MerchantClosed, "pay the entry fee first"));
         }
         match deck {
             MerchantDeck::Equipment(l) => self.pay_for(l)?,
             MerchantDeck::Consumables(_) => {
                 if self.gold < 1 {
-                    return Err(err("not_enough_gold", "restocking consumables costs 1 gold"));
+                    return Err(err(DivinityRefusal::NotEnoughGold, "restocking consumables costs 1 gold"));
                 }
                 self.gold -= 1;
             }
@@ -315,13 +322,16 @@ impl DivinityState {
             .offer
             .iter()
             .position(|x| x == item)
-            .ok_or_else(|| err("not_offered", "the Merchant shows no such item"))?;
+            .ok_or_else(|| err(DivinityRefusal::NotOffered, "the Merchant shows no such item"))?;
         let cost = cat.items[item].cost.unwrap_or(0);
         if to as usize >= self.origins.len() {
-            return Err(err("no_such_origin", "no such Origin"));
+            return Err(err(DivinityRefusal::NoSuchOrigin, "no such Origin"));
         }
         if self.gold < cost {
-            return Err(err("not_enough_gold", format!("{item} costs {cost} and the stash holds {}", self.gold)));
+            return Err(err(
+                DivinityRefusal::NotEnoughGold,
+                format!("{item} costs {cost} and the stash holds {}", self.gold),
+            ));
         }
         let o = &self.origins[to as usize];
         let mut with = o.equipped.clone();
@@ -353,13 +363,11 @@ impl DivinityState {
     /// never a rune, never an item without a cost.
     pub(super) fn sell(&mut self, cat: &Catalogue, seat: Seat, item: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
         if !self.interlude()?.merchant_open {
-            return Err(err("merchant_closed", "selling opens once the entry fee is paid (L1357)"));
+            return Err(err(DivinityRefusal::MerchantClosed, "selling opens once the entry fee is paid (L1357)"));
         }
-        let cost = cat
-            .items
-            .get(item)
-            .and_then(|d| d.cost)
-            .ok_or_else(|| err("unsellable", "the Merchant never buys runes or items without a cost (L1363)"))?;
+        let cost = cat.items.get(item).and_then(|d| d.cost).ok_or_else(|| {
+            err(DivinityRefusal::Unsellable, "the Merchant never buys runes or items without a cost (L1363)")
+        })?;
         let o = &mut self.origins[seat as usize];
         if let Some(p) = o.backpack.iter().position(|x| x == item) {
             o.backpack.remove(p);
@@ -370,7 +378,7 @@ impl DivinityState {
             // of the rune deck (L1053), never sold with the item.
             self.unrune(seat, item, ev);
         } else {
-            return Err(err("not_carried", "you don't carry that item"));
+            return Err(err(DivinityRefusal::NotCarried, "you don't carry that item"));
         }
         // A sold item goes to the bottom of its deck (L1358).
         self.to_deck_bottom(cat, item);
@@ -384,7 +392,7 @@ impl DivinityState {
     pub(super) fn finish_interlude(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
         let i = self.interlude()?.clone();
         if i.leveled.iter().any(|l| !l) {
-            return Err(err("level_up_pending", "every Origin levels up first"));
+            return Err(err(DivinityRefusal::LevelUpPending, "every Origin levels up first"));
         }
         // What nobody bought goes back under its deck.
         for item in &i.offer {

@@ -6,6 +6,7 @@ use super::content::{Catalogue, ItemKind};
 use super::err;
 use super::event::DivinityEvent as Ev;
 use super::state::*;
+use crate::divinity::DivinityRefusal;
 use crate::{RuleError, Seat};
 
 /// An item changing hands in a trade: `seat`, who acts, is the giver or
@@ -162,25 +163,24 @@ impl DivinityState {
     ) -> Result<(u32, usize, Option<usize>, Option<usize>), RuleError> {
         // The AP cost, the rune side that fits, and where the rune is now.
         let cost = self.item_cost(seat)?;
-        let r = cat.runes.get(rune).ok_or_else(|| err("not_a_rune", format!("{rune} is not a rune")))?;
+        let r = cat.runes.get(rune).ok_or_else(|| err(DivinityRefusal::NotARune, format!("{rune} is not a rune")))?;
         let o = &self.origins[seat as usize];
         if !o.equipped.iter().any(|x| x == item) {
-            return Err(err("not_equipped", "a rune goes on an equipped item"));
+            return Err(err(DivinityRefusal::NotEquipped, "a rune goes on an equipped item"));
         }
         let Some(ItemKind::Equipment(slot)) = cat.items.get(item).map(|d| d.kind) else {
-            return Err(err("not_equipment", "a rune goes on equipment"));
+            return Err(err(DivinityRefusal::NotEquipment, "a rune goes on equipment"));
         };
-        let side =
-            r.sides.iter().position(|s| s.slot == slot).ok_or_else(|| {
-                err("rune_does_not_fit", format!("neither side of {rune} fits a {slot:?} item (L1066)"))
-            })?;
+        let side = r.sides.iter().position(|s| s.slot == slot).ok_or_else(|| {
+            err(DivinityRefusal::RuneDoesNotFit, format!("neither side of {rune} fits a {slot:?} item (L1066)"))
+        })?;
         if o.runes.iter().any(|a| a.item == item) {
-            return Err(err("item_has_rune", "one rune per item"));
+            return Err(err(DivinityRefusal::ItemHasRune, "one rune per item"));
         }
         let in_pack = o.backpack.iter().position(|x| x == rune);
         let attached = o.runes.iter().position(|a| a.rune == rune);
         if in_pack.is_none() && attached.is_none() {
-            return Err(err("not_carried", "you don't carry that rune"));
+            return Err(err(DivinityRefusal::NotCarried, "you don't carry that rune"));
         }
         self.ap_allowed(seat, cost)?;
         Ok((cost, side, in_pack, attached))
@@ -222,10 +222,13 @@ impl DivinityState {
     fn check_store(&self, seat: Seat, item: &str) -> Result<(u32, usize), RuleError> {
         let cost = self.item_cost(seat)?;
         let o = &self.origins[seat as usize];
-        let at =
-            o.equipped.iter().position(|x| x == item).ok_or_else(|| err("not_equipped", "the item is not equipped"))?;
+        let at = o
+            .equipped
+            .iter()
+            .position(|x| x == item)
+            .ok_or_else(|| err(DivinityRefusal::NotEquipped, "the item is not equipped"))?;
         if o.backpack.len() >= BACKPACK {
-            return Err(err("backpack_full", "the backpack holds 3 items (L919)"));
+            return Err(err(DivinityRefusal::BackpackFull, "the backpack holds 3 items (L919)"));
         }
         self.ap_allowed(seat, cost)?;
         Ok((cost, at))
@@ -269,21 +272,21 @@ impl DivinityState {
         let Handover { from, to, item, equip } = handover;
         let cost = self.item_cost(seat)?;
         let other = if from == seat { to } else { from };
-        let r = self.origins.get(other as usize).ok_or_else(|| err("no_such_origin", "no such Origin"))?;
+        let r = self.origins.get(other as usize).ok_or_else(|| err(DivinityRefusal::NoSuchOrigin, "no such Origin"))?;
         if other == seat || r.downed {
-            return Err(err("bad_partner", "trade with another Origin that is not downed (L747)"));
+            return Err(err(DivinityRefusal::BadPartner, "trade with another Origin that is not downed (L747)"));
         }
         if cost > 0 && r.space != self.origins[seat as usize].space {
-            return Err(err("too_far", "in combat you trade only with an Origin in your space (L1049)"));
+            return Err(err(DivinityRefusal::TooFar, "in combat you trade only with an Origin in your space (L1049)"));
         }
         let o = &self.origins[from as usize];
         let from_pack = o.backpack.iter().position(|x| x == item);
         let from_eq = o.equipped.iter().position(|x| x == item);
         if from_pack.is_none() && from_eq.is_none() {
-            return Err(err("not_carried", format!("Origin {from} does not carry {item}")));
+            return Err(err(DivinityRefusal::NotCarried, format!("Origin {from} does not carry {item}")));
         }
         if !self.has_room(cat, to, item) {
-            return Err(err("no_room", "the receiver can neither store nor equip it (L1056)"));
+            return Err(err(DivinityRefusal::NoRoom, "the receiver can neither store nor equip it (L1056)"));
         }
         // Equipping at once is part of the trade (L1052): planned before
         // anything moves, so a refusal leaves the state as it was.
@@ -313,11 +316,11 @@ impl DivinityState {
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
         let Some(o) = self.overflow.first().cloned() else {
-            return Err(err("no_item_waiting", "no item is waiting for room"));
+            return Err(err(DivinityRefusal::NoItemWaiting, "no item is waiting for room"));
         };
         let Some(to) = to else {
             if drop.is_some() || pass_to.is_some() {
-                return Err(err("bad_choice", "discarding the new item drops nothing else"));
+                return Err(err(DivinityRefusal::BadChoice, "discarding the new item drops nothing else"));
             }
             self.overflow.remove(0);
             self.to_deck_bottom(cat, &o.item);
@@ -325,13 +328,13 @@ impl DivinityState {
             return Ok(());
         };
         if !o.takers.contains(&to) {
-            return Err(err("not_a_taker", format!("Origin {to} may not take {} (L1039)", o.item)));
+            return Err(err(DivinityRefusal::NotATaker, format!("Origin {to} may not take {} (L1039)", o.item)));
         }
         match drop {
             None if !self.has_room(cat, to, &o.item) => {
-                return Err(err("no_room", "drop another item to make room (L1056)"));
+                return Err(err(DivinityRefusal::NoRoom, "drop another item to make room (L1056)"));
             }
-            None if pass_to.is_some() => return Err(err("bad_choice", "nothing dropped to pass on")),
+            None if pass_to.is_some() => return Err(err(DivinityRefusal::BadChoice, "nothing dropped to pass on")),
             None => {}
             Some(d) => {
                 let c = &self.origins[to as usize];
@@ -339,7 +342,7 @@ impl DivinityState {
                 let in_eq = c.equipped.iter().position(|x| x == d);
                 let rune = c.runes.iter().position(|a| a.rune == d);
                 if in_pack.is_none() && in_eq.is_none() && rune.is_none() {
-                    return Err(err("not_carried", format!("Origin {to} does not carry {d}")));
+                    return Err(err(DivinityRefusal::NotCarried, format!("Origin {to} does not carry {d}")));
                 }
                 let mut next = self.clone();
                 let c = &mut next.origins[to as usize];
@@ -352,20 +355,29 @@ impl DivinityState {
                 }
                 next.unrune(to, d, ev);
                 if !next.has_room(cat, to, &o.item) {
-                    return Err(err("still_no_room", format!("dropping {d} makes no room for {}", o.item)));
+                    return Err(err(
+                        DivinityRefusal::StillNoRoom,
+                        format!("dropping {d} makes no room for {}", o.item),
+                    ));
                 }
                 match pass_to {
                     None => next.discard_item(cat, to, d, ev),
                     Some(p) => {
                         if !matches!(self.phase, Phase::Rest { .. } | Phase::Interlude(_)) {
                             return Err(err(
-                                "no_trading_now",
+                                DivinityRefusal::NoTradingNow,
                                 "only a Rest round or the interlude lets the party trade freely (L1047-1050)",
                             ));
                         }
-                        let r = next.origins.get(p as usize).ok_or_else(|| err("no_such_origin", "no such Origin"))?;
+                        let r = next
+                            .origins
+                            .get(p as usize)
+                            .ok_or_else(|| err(DivinityRefusal::NoSuchOrigin, "no such Origin"))?;
                         if p == to || r.downed || !next.has_room(cat, p, d) {
-                            return Err(err("bad_receiver", format!("Origin {p} cannot receive {d} (L747, L1056)")));
+                            return Err(err(
+                                DivinityRefusal::BadReceiver,
+                                format!("Origin {p} cannot receive {d} (L747, L1056)"),
+                            ));
                         }
                         next.place_item(cat, p, d);
                         ev.push(Ev::ItemTraded { from: to, to: p, item: d.to_string() });
@@ -410,7 +422,7 @@ impl DivinityState {
         let o = &self.origins[seat as usize];
         let carried = o.backpack.iter().chain(&o.equipped).any(|x| x == item) || o.runes.iter().any(|a| a.rune == item);
         if !carried {
-            return Err(err("not_carried", "you don't carry that item"));
+            return Err(err(DivinityRefusal::NotCarried, "you don't carry that item"));
         }
         Ok(())
     }
@@ -424,10 +436,12 @@ fn equip_plan(
     backpack: &[String],
     item: &str,
 ) -> Result<(Vec<String>, Vec<String>), RuleError> {
-    let i =
-        backpack.iter().position(|x| x == item).ok_or_else(|| err("not_carried", "the item is not in the backpack"))?;
+    let i = backpack
+        .iter()
+        .position(|x| x == item)
+        .ok_or_else(|| err(DivinityRefusal::NotCarried, "the item is not in the backpack"))?;
     let Some(ItemKind::Equipment(slot)) = cat.items.get(item).map(|d| d.kind) else {
-        return Err(err("not_equipment", "only equipment can be equipped (L239)"));
+        return Err(err(DivinityRefusal::NotEquipment, "only equipment can be equipped (L239)"));
     };
     let mut equipped = equipped.to_vec();
     let mut backpack = backpack.to_vec();
@@ -445,11 +459,14 @@ fn equip_plan(
                     s => k == ItemKind::Equipment(s),
                 }
         });
-        let Some(p) = pos else { return Err(err("does_not_fit", "the item does not fit")) };
+        let Some(p) = pos else { return Err(err(DivinityRefusal::DoesNotFit, "the item does not fit")) };
         backpack.push(equipped.remove(p));
     }
     if backpack.len() > BACKPACK {
-        return Err(err("backpack_full", "no room for the displaced item: discard something first (L1056)"));
+        return Err(err(
+            DivinityRefusal::BackpackFull,
+            "no room for the displaced item: discard something first (L1056)",
+        ));
     }
     Ok((equipped, backpack))
 }

@@ -3,6 +3,7 @@
 //! rewards, keys, placed cards, journal, time, exits and restarts, and
 //! conditional effects (journal, symbols, keywords, gold) and forced moves.
 
+use crate::divinity::DivinityRefusal;
 use std::collections::BTreeSet;
 
 use super::content::{CardEffect, Catalogue, Condition, Who as CardWho};
@@ -56,28 +57,30 @@ impl DivinityState {
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
         let Phase::Travel { done } = &self.phase else {
-            return Err(err("not_travelling", "Origins travel only in step 1 of an Explore round"));
+            return Err(err(DivinityRefusal::NotTravelling, "Origins travel only in step 1 of an Explore round"));
         };
         if done[seat as usize] {
-            return Err(err("turn_taken", "this Origin has already taken its Explore turn"));
+            return Err(err(DivinityRefusal::TurnTaken, "this Origin has already taken its Explore turn"));
         }
         let here = self.origins[seat as usize].space;
         let dest = match to {
             None => None,
             Some(id) => {
-                let ix = self.space_ix(cat, id).ok_or_else(|| err("no_such_space", format!("no space {id}")))?;
+                let ix = self
+                    .space_ix(cat, id)
+                    .ok_or_else(|| err(DivinityRefusal::NoSuchSpace, format!("no space {id}")))?;
                 let def = &self.loc(cat).map.spaces[ix];
                 if def.tactical() {
                     return Err(err(
-                        "tactical_space",
+                        DivinityRefusal::TacticalSpace,
                         "you may pass through a tactical space but not end there (L1116)",
                     ));
                 }
-                let steps = self
-                    .with_graph(cat, |g| g.distance(here, ix))
-                    .ok_or_else(|| err("unreachable", format!("space {id} can't be reached along unlocked paths")))?;
+                let steps = self.with_graph(cat, |g| g.distance(here, ix)).ok_or_else(|| {
+                    err(DivinityRefusal::Unreachable, format!("space {id} can't be reached along unlocked paths"))
+                })?;
                 if steps > 0 && self.has_status(cat, Who::Origin(seat), |r| r.blocks_moving || r.skips_turn) {
-                    return Err(err("cannot_move", "a status stops this Origin moving (G32)"));
+                    return Err(err(DivinityRefusal::CannotMove, "a status stops this Origin moving (G32)"));
                 }
                 Some((ix, steps))
             }
@@ -124,14 +127,17 @@ impl DivinityState {
 
     fn group_of(&self, seat: Seat) -> Result<usize, RuleError> {
         let Phase::Groups { groups, chosen } = &self.phase else {
-            return Err(err("not_exploring", "groups choose what to explore in step 2 of an Explore round"));
+            return Err(err(
+                DivinityRefusal::NotExploring,
+                "groups choose what to explore in step 2 of an Explore round",
+            ));
         };
         let g = groups
             .iter()
             .position(|g| g.contains(&seat))
-            .ok_or_else(|| err("not_in_group", "a downed Origin explores nothing (L750)"))?;
+            .ok_or_else(|| err(DivinityRefusal::NotInGroup, "a downed Origin explores nothing (L750)"))?;
         if chosen[g] {
-            return Err(err("group_chose", "this group has already chosen this round"));
+            return Err(err(DivinityRefusal::GroupChose, "this group has already chosen this round"));
         }
         Ok(g)
     }
@@ -152,11 +158,10 @@ impl DivinityState {
         match choice {
             GroupChoice::Pass => {}
             GroupChoice::Holding(card) => {
-                let i = self
-                    .holding
-                    .iter()
-                    .position(|c| *c == card)
-                    .ok_or_else(|| err("not_held", format!("card {card} is not in the holding area")))?;
+                let i =
+                    self.holding.iter().position(|c| *c == card).ok_or_else(|| {
+                        err(DivinityRefusal::NotHeld, format!("card {card} is not in the holding area"))
+                    })?;
                 self.holding.remove(i);
                 self.revealed.push(Revealed { card, seats, space, placed: false });
             }
@@ -186,19 +191,19 @@ impl DivinityState {
             return if has_text {
                 Ok(card.clone())
             } else {
-                Err(err("fully_explored", "this space is fully explored (G60)"))
+                Err(err(DivinityRefusal::FullyExplored, "this space is fully explored (G60)"))
             };
         }
         let def = &loc.map.spaces[space];
-        let number = def.number.ok_or_else(|| err("tactical_space", "a tactical space has no card"))?;
+        let number = def.number.ok_or_else(|| err(DivinityRefusal::TacticalSpace, "a tactical space has no card"))?;
         if self.explored.contains(&space) {
-            return Err(err("explored_this_round", "only one card a round comes from a space (L1128)"));
+            return Err(err(DivinityRefusal::ExploredThisRound, "only one card a round comes from a space (L1128)"));
         }
         let matching: Vec<usize> = (0..self.deck.len())
             .filter(|&i| loc.card(&self.deck[i]).is_some_and(|c| c.space == Some(number)))
             .collect();
         if matching.is_empty() {
-            return Err(err("fully_explored", "no card of this space is left in the deck (L301)"));
+            return Err(err(DivinityRefusal::FullyExplored, "no card of this space is left in the deck (L301)"));
         }
         let pick = if def.multicard { matching[self.rng.below(matching.len() as u32) as usize] } else { matching[0] };
         self.explored.insert(space);
@@ -208,16 +213,15 @@ impl DivinityState {
     /// Explore step 3: the party resolves one revealed card (L299).
     pub(super) fn resolve_revealed(&mut self, cat: &Catalogue, card: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
         if self.phase != Phase::Resolve {
-            return Err(err("not_resolving", "revealed cards resolve in step 3 of an Explore round"));
+            return Err(err(DivinityRefusal::NotResolving, "revealed cards resolve in step 3 of an Explore round"));
         }
         if self.challenge.is_some() || self.pending_roll().is_some() {
-            return Err(err("challenge_under_way", "finish the current challenge first"));
+            return Err(err(DivinityRefusal::ChallengeUnderWay, "finish the current challenge first"));
         }
-        let i = self
-            .revealed
-            .iter()
-            .position(|r| r.card == card)
-            .ok_or_else(|| err("not_revealed", format!("card {card} is not waiting to be resolved")))?;
+        let i =
+            self.revealed.iter().position(|r| r.card == card).ok_or_else(|| {
+                err(DivinityRefusal::NotRevealed, format!("card {card} is not waiting to be resolved"))
+            })?;
         let r = self.revealed.remove(i);
         self.resolve_card(cat, r, ev);
         self.after_resolution(cat, ev);
@@ -227,15 +231,14 @@ impl DivinityState {
     /// Put a revealed card that allows it in the holding area (L307).
     pub(super) fn hold(&mut self, cat: &Catalogue, card: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
         if self.phase != Phase::Resolve || self.challenge.is_some() {
-            return Err(err("not_resolving", "cards are held in step 3 of an Explore round"));
+            return Err(err(DivinityRefusal::NotResolving, "cards are held in step 3 of an Explore round"));
         }
-        let i = self
-            .revealed
-            .iter()
-            .position(|r| r.card == card && !r.placed)
-            .ok_or_else(|| err("not_revealed", format!("card {card} is not waiting to be resolved")))?;
+        let i =
+            self.revealed.iter().position(|r| r.card == card && !r.placed).ok_or_else(|| {
+                err(DivinityRefusal::NotRevealed, format!("card {card} is not waiting to be resolved"))
+            })?;
         if !self.loc(cat).card(card).is_some_and(|c| c.holdable) {
-            return Err(err("not_holdable", "this card can't go to the holding area"));
+            return Err(err(DivinityRefusal::NotHoldable, "this card can't go to the holding area"));
         }
         self.revealed.remove(i);
         self.holding.push(card.to_string());

@@ -3,6 +3,7 @@
 //! moving to maximum range by the shortest route, preferring the route that
 //! ends furthest from the other Origins, and DIFFICULT TERRAIN.
 
+use crate::divinity::DivinityRefusal;
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
@@ -365,11 +366,11 @@ impl DivinityState {
     pub(super) fn command(&mut self, cat: &Catalogue, target: &Aim, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
         let id = self
             .dominated_turn()
-            .ok_or_else(|| err("no_dominated_turn", "no DOMINATED minion is waiting for orders"))?;
+            .ok_or_else(|| err(DivinityRefusal::NoDominatedTurn, "no DOMINATED minion is waiting for orders"))?;
         let t = match target {
             Aim::Enemy(e) if *e != id && self.enemy(*e).is_some() => Who::Enemy(*e),
             Aim::Origin(s) if self.origins.get(*s as usize).is_some_and(|o| !o.downed) => Who::Origin(*s),
-            _ => return Err(err("bad_target", "choose another enemy on the map or a standing Origin")),
+            _ => return Err(err(DivinityRefusal::BadTarget, "choose another enemy on the map or a standing Origin")),
         };
         self.choice = None;
         ev.push(Ev::Targeted { enemy: id, target: t, face: 0 });

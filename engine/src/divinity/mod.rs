@@ -49,6 +49,7 @@ mod play;
 pub mod position;
 mod reaction;
 mod recovery;
+pub mod refusal;
 mod roll;
 mod round;
 pub mod ruleset;
@@ -63,6 +64,7 @@ pub mod words;
 pub use action::{Aim, CardUse, DivinityAction, KeywordFrom};
 pub use event::DivinityEvent;
 pub use position::Position;
+pub use refusal::DivinityRefusal;
 pub use ruleset::Divinity;
 pub use state::{CampaignState, DivinityOptions, DivinityState};
 pub use view::DivinityView;
@@ -70,6 +72,6 @@ pub use view::DivinityView;
 use crate::RuleError;
 
 /// A refusal: its stable code and the rule it breaks, in words.
-fn err(code: &'static str, m: impl Into<String>) -> RuleError {
-    RuleError::new(code, m)
+fn err(code: DivinityRefusal, m: impl Into<String>) -> RuleError {
+    RuleError::of(code, m)
 }

@@ -5,6 +5,7 @@
 
 use super::action::DivinityAction as A;
 use super::state::{Choice, DivinityState};
+use crate::divinity::DivinityRefusal;
 use crate::{RuleError, Seat};
 
 /// The choice or roll the match waits for, first come first.
@@ -43,35 +44,39 @@ impl Pending {
         // Each refusal spells its code where it is made, so the protocol
         // doc's test finds every code in the source.
         let refusal = match self {
-            Pending::PlaceItem if !matches!(action, A::PlaceItem { .. }) => {
-                RuleError::new("item_waiting", "the party first finds room for the new item or discards it (L1056)")
-            }
+            Pending::PlaceItem if !matches!(action, A::PlaceItem { .. }) => RuleError::of(
+                DivinityRefusal::ItemWaiting,
+                "the party first finds room for the new item or discards it (L1056)",
+            ),
             Pending::Command if !matches!(action, A::Command { .. }) => {
-                RuleError::new("orders_pending", "the party first picks the DOMINATED minion's target")
+                RuleError::of(DivinityRefusal::OrdersPending, "the party first picks the DOMINATED minion's target")
             }
-            Pending::EnemyDice if !matches!(action, A::ReduceDice { .. }) => {
-                RuleError::new("reduction_pending", "the party first picks the dice the enemy loses (L1515)")
-            }
-            Pending::OwnDice(_) if !matches!(action, A::ReduceDice { .. }) => {
-                RuleError::new("reduction_pending", "the rolling Origin first picks the dice its roll loses (L1515)")
-            }
-            Pending::Route if !matches!(action, A::ChooseRoute { .. }) => {
-                RuleError::new("route_pending", "the party first picks the minion's route among equals (L1689)")
-            }
-            Pending::TurnStartOrder if !matches!(action, A::OrderTurnStart { .. }) => RuleError::new(
-                "turn_start_pending",
+            Pending::EnemyDice if !matches!(action, A::ReduceDice { .. }) => RuleError::of(
+                DivinityRefusal::ReductionPending,
+                "the party first picks the dice the enemy loses (L1515)",
+            ),
+            Pending::OwnDice(_) if !matches!(action, A::ReduceDice { .. }) => RuleError::of(
+                DivinityRefusal::ReductionPending,
+                "the rolling Origin first picks the dice its roll loses (L1515)",
+            ),
+            Pending::Route if !matches!(action, A::ChooseRoute { .. }) => RuleError::of(
+                DivinityRefusal::RoutePending,
+                "the party first picks the minion's route among equals (L1689)",
+            ),
+            Pending::TurnStartOrder if !matches!(action, A::OrderTurnStart { .. }) => RuleError::of(
+                DivinityRefusal::TurnStartPending,
                 "the party first picks the order of the enemy's start-of-turn effects (L684)",
             ),
             Pending::Tie if !matches!(action, A::BreakTie { .. }) => {
-                RuleError::new("tie_pending", "the party first picks the enemy's target among equals")
+                RuleError::of(DivinityRefusal::TiePending, "the party first picks the enemy's target among equals")
             }
             Pending::EnemyRoll | Pending::Roll(_) if !matches!(action, A::Reroll { .. } | A::Accept) => {
-                RuleError::new("roll_pending", "accept or reroll the pending roll first")
+                RuleError::of(DivinityRefusal::RollPending, "accept or reroll the pending roll first")
             }
             Pending::Challenge
                 if !matches!(action, A::Challenge { .. } | A::ChooseResult { .. } | A::Reroll { .. } | A::Accept) =>
             {
-                RuleError::new("challenge_under_way", "finish the challenge first")
+                RuleError::of(DivinityRefusal::ChallengeUnderWay, "finish the challenge first")
             }
             _ => return Ok(()),
         };

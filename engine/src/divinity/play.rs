@@ -11,6 +11,7 @@ use super::event::DivinityEvent as Ev;
 use super::map::SpaceIx;
 use super::state::*;
 use super::used::Used;
+use crate::divinity::DivinityRefusal;
 use crate::{RuleError, Seat};
 
 /// Where a card is aimed, with the picks the rules leave to its user.
@@ -131,7 +132,7 @@ impl DivinityState {
             self.ensure_turn(seat)?;
         }
         if self.has_status(cat, Who::Origin(seat), |r| r.blocks_attacks) {
-            return Err(err("cannot_act", "a status stops this Origin using cards"));
+            return Err(err(DivinityRefusal::CannotAct, "a status stops this Origin using cards"));
         }
         // Worked out only for a card that asks (the legal list checks every card at every aim).
         let keywords = std::cell::OnceCell::new();
@@ -140,16 +141,16 @@ impl DivinityState {
         let play = match card {
             CardUse::Skill(id) => {
                 if !o.hand.contains(id) {
-                    return Err(err("not_in_hand", format!("{id} is not in hand")));
+                    return Err(err(DivinityRefusal::NotInHand, format!("{id} is not in hand")));
                 }
                 let s = &cat.skills[id];
                 if let Some(k) = &s.requires {
                     if !keywords().contains(k) {
-                        return Err(err("needs_keyword", format!("{id} needs an equipped {k} (L790)")));
+                        return Err(err(DivinityRefusal::NeedsKeyword, format!("{id} needs an equipped {k} (L790)")));
                     }
                 }
                 if s.source > 0 && !o.collar_broken {
-                    return Err(err("collar_intact", "Source skills need a broken collar (L518)"));
+                    return Err(err(DivinityRefusal::CollarIntact, "Source skills need a broken collar (L518)"));
                 }
                 match s.weapon {
                     None => Play {
@@ -171,7 +172,10 @@ impl DivinityState {
                                     && d.action.as_ref().is_some_and(|a| !w.melee || a.attack.range == 0)
                             })
                             .ok_or_else(|| {
-                                err("needs_weapon", format!("{id} needs an equipped {:?} weapon (L864)", w.slot))
+                                err(
+                                    DivinityRefusal::NeedsWeapon,
+                                    format!("{id} needs an equipped {:?} weapon (L864)", w.slot),
+                                )
                             })?;
                         let a = cat.items[weapon].action.as_ref().expect("weapon action");
                         self.check_action_limits(seat, weapon, a.per_round, a.requires.as_deref(), |k| {
@@ -194,9 +198,12 @@ impl DivinityState {
             }
             CardUse::Item(id) => {
                 if !o.equipped.contains(id) {
-                    return Err(err("not_equipped", format!("{id} is not equipped")));
+                    return Err(err(DivinityRefusal::NotEquipped, format!("{id} is not equipped")));
                 }
-                let a = cat.items[id].action.as_ref().ok_or_else(|| err("no_action", "this item has no action"))?;
+                let a = cat.items[id]
+                    .action
+                    .as_ref()
+                    .ok_or_else(|| err(DivinityRefusal::NoAction, "this item has no action"))?;
                 self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), |k| keywords().contains(k))?;
                 let attack = self.item_attack(cat, seat, id);
                 Play {
@@ -211,14 +218,15 @@ impl DivinityState {
             }
             CardUse::Consumable(id) => {
                 if !o.backpack.contains(id) {
-                    return Err(err("not_carried", format!("{id} is not in the backpack")));
+                    return Err(err(DivinityRefusal::NotCarried, format!("{id} is not in the backpack")));
                 }
                 let d = cat
                     .items
                     .get(id)
                     .filter(|d| matches!(d.kind, ItemKind::Consumable(_)))
-                    .ok_or_else(|| err("not_consumable", format!("{id} is not a consumable")))?;
-                let a = d.action.as_ref().ok_or_else(|| err("no_action", "this consumable has no action"))?;
+                    .ok_or_else(|| err(DivinityRefusal::NotConsumable, format!("{id} is not a consumable")))?;
+                let a =
+                    d.action.as_ref().ok_or_else(|| err(DivinityRefusal::NoAction, "this consumable has no action"))?;
                 self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), |k| keywords().contains(k))?;
                 Play {
                     attack: Some(a.attack.clone()),
@@ -231,7 +239,7 @@ impl DivinityState {
                 }
             }
             CardUse::Summon => {
-                let s = o.summon.clone().ok_or_else(|| err("no_summon", "no active summon"))?;
+                let s = o.summon.clone().ok_or_else(|| err(DivinityRefusal::NoSummon, "no active summon"))?;
                 let a = &cat.summons[&s].action;
                 self.check_action_limits(seat, &s, a.per_round, a.requires.as_deref(), |k| keywords().contains(k))?;
                 Play {
@@ -260,7 +268,7 @@ impl DivinityState {
         // Paid for?
         if play.source > 0 {
             if self.origins[seat as usize].source < play.source {
-                return Err(err("not_enough_source", "not enough Source"));
+                return Err(err(DivinityRefusal::NotEnoughSource, "not enough Source"));
             }
         } else if rest {
             self.rest_step_allowed(seat, RestStep::UseCard)?;
@@ -287,40 +295,48 @@ impl DivinityState {
         let here = self.origins[seat as usize].space;
         let (who, from, to) = match (m.mover, aim) {
             (Mover::User, Aim::Space(id)) => {
-                let to = self.space_ix(cat, id).ok_or_else(|| err("no_such_space", format!("no space {id}")))?;
+                let to = self
+                    .space_ix(cat, id)
+                    .ok_or_else(|| err(DivinityRefusal::NoSuchSpace, format!("no space {id}")))?;
                 if self.has_status(cat, Who::Origin(seat), |r| r.blocks_moving) {
-                    return Err(err("cannot_move", "a status stops this Origin moving (G32)"));
+                    return Err(err(DivinityRefusal::CannotMove, "a status stops this Origin moving (G32)"));
                 }
                 (Who::Origin(seat), here, to)
             }
-            (Mover::User, _) => return Err(err("aim_a_space", "this skill moves you: aim at a space")),
+            (Mover::User, _) => return Err(err(DivinityRefusal::AimASpace, "this skill moves you: aim at a space")),
             (Mover::Target, Aim::Space(_)) => {
-                return Err(err("aim_a_figure", "this skill moves an ally or an enemy: aim at one"))
+                return Err(err(DivinityRefusal::AimAFigure, "this skill moves an ally or an enemy: aim at one"))
             }
             (Mover::Target, a) => {
                 let who = a.who().expect("a figure");
-                let from = self.space_of(who).ok_or_else(|| err("no_such_target", "no such figure"))?;
+                let from = self.space_of(who).ok_or_else(|| err(DivinityRefusal::NoSuchTarget, "no such figure"))?;
                 if let Who::Origin(s) = who {
                     if s == seat || self.origins[s as usize].downed {
-                        return Err(err("bad_target", "the skill moves another Origin who is not downed (L747)"));
+                        return Err(err(
+                            DivinityRefusal::BadTarget,
+                            "the skill moves another Origin who is not downed (L747)",
+                        ));
                     }
                 }
                 if self.immovable(cat, who) {
-                    return Err(err("immovable", "an immovable target can't be moved (L708, L1829)"));
+                    return Err(err(DivinityRefusal::Immovable, "an immovable target can't be moved (L708, L1829)"));
                 }
                 (who, from, here)
             }
         };
         if from == to {
-            return Err(err("no_move", "the figure is already there"));
+            return Err(err(DivinityRefusal::NoMove, "the figure is already there"));
         }
         if rest && self.loc(cat).map.spaces[to].tactical() {
-            return Err(err("tactical_space", "only combat lets a figure stop in a tactical space (L1116)"));
+            return Err(err(
+                DivinityRefusal::TacticalSpace,
+                "only combat lets a figure stop in a tactical space (L1116)",
+            ));
         }
         match self.with_graph(cat, |g| g.distance(from, to)) {
             Some(d) if d <= m.range => Ok((who, to, d)),
-            Some(_) => Err(err("out_of_range", format!("the skill moves up to {} spaces", m.range))),
-            None => Err(err("unreachable", "no unlocked path leads there (L1092, L1100)")),
+            Some(_) => Err(err(DivinityRefusal::OutOfRange, format!("the skill moves up to {} spaces", m.range))),
+            None => Err(err(DivinityRefusal::Unreachable, "no unlocked path leads there (L1092, L1100)")),
         }
     }
 
@@ -371,7 +387,7 @@ impl DivinityState {
                 .iter()
                 .find(|(_, id, _)| id == f)
                 .map(|(_, _, ty)| Some(*ty))
-                .ok_or_else(|| err("no_such_aura", format!("no active {f} in your space"))),
+                .ok_or_else(|| err(DivinityRefusal::NoSuchAura, format!("no active {f} in your space"))),
             None => Ok(auras.first().map(|(_, _, ty)| *ty)),
         }
     }
@@ -385,11 +401,11 @@ impl DivinityState {
         has_keyword: impl Fn(&str) -> bool,
     ) -> Result<(), RuleError> {
         if per_round.is_some() && self.used.get(&Used::card(seat, id)) == Some(&self.round) {
-            return Err(err("once_per_round", "this can be used once per round (L968)"));
+            return Err(err(DivinityRefusal::OncePerRound, "this can be used once per round (L968)"));
         }
         if let Some(k) = requires {
             if !has_keyword(k) {
-                return Err(err("needs_keyword", format!("this needs {k}")));
+                return Err(err(DivinityRefusal::NeedsKeyword, format!("this needs {k}")));
             }
         }
         Ok(())
@@ -411,20 +427,29 @@ impl DivinityState {
         let here = self.origins[seat as usize].space;
         let (space, single) = match (a.targets, aim) {
             (Targets::Single, Aim::Origin(s)) => {
-                let o = self.origins.get(*s as usize).ok_or_else(|| err("no_such_origin", "no such Origin"))?;
+                let o = self
+                    .origins
+                    .get(*s as usize)
+                    .ok_or_else(|| err(DivinityRefusal::NoSuchOrigin, "no such Origin"))?;
                 if revive && !o.downed {
-                    return Err(err("not_downed", "this revives a downed Origin"));
+                    return Err(err(DivinityRefusal::NotDowned, "this revives a downed Origin"));
                 }
                 (o.space, Some(Who::Origin(*s)))
             }
             (Targets::Single, Aim::Enemy(e)) if !revive => {
-                let e = self.enemy(*e).ok_or_else(|| err("no_such_enemy", "no such enemy"))?;
+                let e = self.enemy(*e).ok_or_else(|| err(DivinityRefusal::NoSuchEnemy, "no such enemy"))?;
                 (e.space, Some(Who::Enemy(e.id)))
             }
-            (Targets::Area, Aim::Space(id)) => {
-                (self.space_ix(cat, id).ok_or_else(|| err("no_such_space", format!("no space {id}")))?, None)
+            (Targets::Area, Aim::Space(id)) => (
+                self.space_ix(cat, id).ok_or_else(|| err(DivinityRefusal::NoSuchSpace, format!("no space {id}")))?,
+                None,
+            ),
+            _ => {
+                return Err(err(
+                    DivinityRefusal::BadAim,
+                    "aim a single-target card at someone and an area card at a space",
+                ))
             }
-            _ => return Err(err("bad_aim", "aim a single-target card at someone and an area card at a space")),
         };
         let further: u32 = match a.targets {
             Targets::Area => self.origins[seat as usize]
@@ -438,7 +463,7 @@ impl DivinityState {
         let range = a.range + further;
         let d = self.with_graph(cat, |g| g.distance(here, space));
         if d.is_none_or(|d| d > range) {
-            return Err(err("out_of_range", format!("the target is beyond range {range}")));
+            return Err(err(DivinityRefusal::OutOfRange, format!("the target is beyond range {range}")));
         }
         let targets = match single {
             Some(w) => vec![w],

@@ -6,6 +6,7 @@ use super::cooldown::CardRef;
 use super::err;
 use super::event::DivinityEvent as Ev;
 use super::state::*;
+use crate::divinity::DivinityRefusal;
 use crate::{RuleError, Seat};
 
 impl DivinityState {
@@ -41,11 +42,11 @@ impl DivinityState {
         self.ensure_turn(seat)?;
         let here = self.origins[seat as usize].space;
         if self.enemies.iter().any(|e| e.space == here) {
-            return Err(err("enemy_here", "Recover needs a space without enemies (L1592)"));
+            return Err(err(DivinityRefusal::EnemyHere, "Recover needs a space without enemies (L1592)"));
         }
         if let Some(s) = status {
             if !self.origins[seat as usize].track.has(s) {
-                return Err(err("no_such_status", "this Origin doesn't have that status"));
+                return Err(err(DivinityRefusal::NoSuchStatus, "this Origin doesn't have that status"));
             }
         }
         self.ap_allowed(seat, 2)
@@ -67,20 +68,21 @@ impl DivinityState {
         } else {
             self.ensure_turn(seat)?;
         }
-        let target = self.origins.get(to as usize).ok_or_else(|| err("no_such_origin", "no such Origin"))?;
+        let target =
+            self.origins.get(to as usize).ok_or_else(|| err(DivinityRefusal::NoSuchOrigin, "no such Origin"))?;
         if !target.downed {
-            return Err(err("not_downed", "only a downed Origin can be revived"));
+            return Err(err(DivinityRefusal::NotDowned, "only a downed Origin can be revived"));
         }
         if hp == 0 || hp > self.origins[seat as usize].hp {
-            return Err(err("bad_transfer", "transfer at least 1 HP and no more than you have"));
+            return Err(err(DivinityRefusal::BadTransfer, "transfer at least 1 HP and no more than you have"));
         }
         if hp > self.max_hp(cat, Who::Origin(to)) {
-            return Err(err("bad_transfer", "no more than the downed Origin's max HP (G35)"));
+            return Err(err(DivinityRefusal::BadTransfer, "no more than the downed Origin's max HP (G35)"));
         }
         if !rest {
             let (a, b) = (self.origins[seat as usize].space, target.space);
             if a != b && !self.with_graph(cat, |g| g.adjacent(a, b)) {
-                return Err(err("too_far", "Revive reaches your space or an adjacent one"));
+                return Err(err(DivinityRefusal::TooFar, "Revive reaches your space or an adjacent one"));
             }
             self.spend_ap(seat, 1)?;
         }

@@ -10,6 +10,7 @@ use super::event::DivinityEvent as Ev;
 use super::map::SpaceIx;
 use super::state::*;
 use super::used::Used;
+use crate::divinity::DivinityRefusal;
 use crate::{RuleError, Seat};
 
 impl DivinityState {
@@ -59,10 +60,15 @@ impl DivinityState {
         remove: &[Colour],
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let r =
-            self.roll_reduction().cloned().ok_or_else(|| err("no_reduction", "no roll waits for a dice reduction"))?;
+        let r = self
+            .roll_reduction()
+            .cloned()
+            .ok_or_else(|| err(DivinityRefusal::NoReduction, "no roll waits for a dice reduction"))?;
         if seat != r.seat {
-            return Err(err("not_your_roll", "only the rolling Origin picks the dice its roll loses (L1515)"));
+            return Err(err(
+                DivinityRefusal::NotYourRoll,
+                "only the rolling Origin picks the dice its roll loses (L1515)",
+            ));
         }
         let pool = reduced(r.shot.attack.dice, r.remove, remove)?;
         self.choice = None;
@@ -101,28 +107,28 @@ impl DivinityState {
         if self.enemy_roll().is_some() {
             return self.reroll_enemy(cat, seat, dice, source, ev);
         }
-        let p = self.pending_roll().cloned().ok_or_else(|| err("no_roll", "no roll is waiting"))?;
+        let p = self.pending_roll().cloned().ok_or_else(|| err(DivinityRefusal::NoRoll, "no roll is waiting"))?;
         // Any Origin may spend its Source on any roll (L511), except on
         // another's challenge roll, made without assistance (L1180); the
         // card's own reroll and the Copper Band are the roller's.
         let ally_source = source && !matches!(p.purpose, Purpose::Challenge);
         if p.seat != seat && !ally_source {
             return Err(err(
-                "not_your_roll",
+                DivinityRefusal::NotYourRoll,
                 "only the roller rerolls this roll, but with Source on an attack (L511, L1180)",
             ));
         }
         if p.seat != seat && self.origins[seat as usize].downed {
-            return Err(err("downed", "a downed Origin takes no actions (L747)"));
+            return Err(err(DivinityRefusal::Downed, "a downed Origin takes no actions (L747)"));
         }
         if dice.is_empty() {
-            return Err(err("no_dice", "choose the dice to reroll"));
+            return Err(err(DivinityRefusal::NoDice, "choose the dice to reroll"));
         }
         let mut roll = p.roll.clone();
         if source {
             let o = &mut self.origins[seat as usize];
             if o.source == 0 {
-                return Err(err("not_enough_source", "a Source reroll costs 1 Source"));
+                return Err(err(DivinityRefusal::NotEnoughSource, "a Source reroll costs 1 Source"));
             }
             o.source -= 1;
         } else if p.card_rerolls as usize >= dice.len() {
@@ -137,11 +143,11 @@ impl DivinityState {
             let key = band.map(|item| Used::Reroll { seat, item });
             let fresh = key.as_ref().is_some_and(|k| self.used.get(k) != Some(&self.round));
             if !(physical && fresh && dice.len() == 1 && self.round_kind == RoundKind::Combat) {
-                return Err(err("no_reroll", "no reroll available for these dice"));
+                return Err(err(DivinityRefusal::NoReroll, "no reroll available for these dice"));
             }
             self.used.insert(key.unwrap(), self.round);
         }
-        roll.reroll(dice, &mut self.rng).map_err(|m| err("bad_dice", m))?;
+        roll.reroll(dice, &mut self.rng).map_err(|m| err(DivinityRefusal::BadDice, m))?;
         ev.push(Ev::Rerolled { seat, dice: roll.dice.clone(), source });
         self.pending_roll_mut().unwrap().roll = roll;
         Ok(())
@@ -152,9 +158,9 @@ impl DivinityState {
         if self.enemy_roll().is_some() {
             return self.pass_enemy_roll(cat, seat, ev);
         }
-        let p = self.pending_roll().cloned().ok_or_else(|| err("no_roll", "no roll is waiting"))?;
+        let p = self.pending_roll().cloned().ok_or_else(|| err(DivinityRefusal::NoRoll, "no roll is waiting"))?;
         if p.seat != seat {
-            return Err(err("not_your_roll", "only the roller accepts this roll"));
+            return Err(err(DivinityRefusal::NotYourRoll, "only the roller accepts this roll"));
         }
         self.choice = None;
         match p.purpose {
@@ -246,11 +252,11 @@ pub(super) struct Landing<'a> {
 /// `count` dice, each of a colour the pool still holds.
 pub(super) fn reduced(mut pool: Pool, count: u32, remove: &[Colour]) -> Result<Pool, RuleError> {
     if remove.len() != count as usize {
-        return Err(err("reduction_count", format!("remove exactly {count} dice (L1515)")));
+        return Err(err(DivinityRefusal::ReductionCount, format!("remove exactly {count} dice (L1515)")));
     }
     for &c in remove {
         if !pool.reduce(c) {
-            return Err(err("no_such_die", format!("the roll has no {c:?} die left to remove")));
+            return Err(err(DivinityRefusal::NoSuchDie, format!("the roll has no {c:?} die left to remove")));
         }
     }
     Ok(pool)

@@ -7,6 +7,7 @@ use super::cooldown::CardRef;
 use super::err;
 use super::event::DivinityEvent as Ev;
 use super::state::*;
+use crate::divinity::DivinityRefusal;
 use crate::{RuleError, Seat};
 
 impl DivinityState {
@@ -29,10 +30,16 @@ impl DivinityState {
     /// The party leader picks Explore or Rest (L276, L346).
     pub(super) fn choose_round(&mut self, cat: &Catalogue, explore: bool, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
         if self.phase != Phase::ChooseRound {
-            return Err(err("not_between_rounds", "the round type is chosen only at the start of a round"));
+            return Err(err(
+                DivinityRefusal::NotBetweenRounds,
+                "the round type is chosen only at the start of a round",
+            ));
         }
         if self.in_combat() {
-            return Err(err("enemies_present", "with an enemy on the map the round must be a Combat round (L277)"));
+            return Err(err(
+                DivinityRefusal::EnemiesPresent,
+                "with an enemy on the map the round must be a Combat round (L277)",
+            ));
         }
         let n = self.origins.len();
         let kind = if explore { RoundKind::Explore } else { RoundKind::Rest };
@@ -70,8 +77,8 @@ impl DivinityState {
     pub(super) fn rest_turn_of(&self, seat: Seat) -> Result<(), RuleError> {
         match &self.phase {
             Phase::Rest { done, .. } if !done[seat as usize] && !self.origins[seat as usize].downed => Ok(()),
-            Phase::Rest { .. } => Err(err("turn_taken", "this Origin's Rest turn is over")),
-            _ => Err(err("not_resting", "not a Rest round")),
+            Phase::Rest { .. } => Err(err(DivinityRefusal::TurnTaken, "this Origin's Rest turn is over")),
+            _ => Err(err(DivinityRefusal::NotResting, "not a Rest round")),
         }
     }
 
@@ -92,15 +99,17 @@ impl DivinityState {
         let at = steps[seat as usize];
         if at > step {
             return Err(err(
-                "rest_step_passed",
+                DivinityRefusal::RestStepPassed,
                 format!("a Rest turn's steps come in order (L353-361): {step:?} comes before {at:?}"),
             ));
         }
         if at == step {
             match step {
-                RestStep::Recover => return Err(err("already_recovered", "Recover happens once in a Rest turn")),
+                RestStep::Recover => {
+                    return Err(err(DivinityRefusal::AlreadyRecovered, "Recover happens once in a Rest turn"))
+                }
                 RestStep::UseCard => {
-                    return Err(err("card_used", "a Rest turn allows one skill or item action (L360)"));
+                    return Err(err(DivinityRefusal::CardUsed, "a Rest turn allows one skill or item action (L360)"));
                 }
                 _ => {}
             }

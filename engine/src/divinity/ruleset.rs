@@ -13,6 +13,7 @@ use super::play::Aiming;
 use super::setup::setup;
 use super::state::*;
 use super::view::DivinityView;
+use crate::divinity::DivinityRefusal;
 use crate::{Outcome, RuleError, Ruleset, Seat, SetupError, Status, Viewer};
 
 /// The Divinity ruleset on the standard catalogue.
@@ -100,10 +101,10 @@ impl Divinity {
     /// answers a pending decision admits.
     pub(super) fn gate(state: &DivinityState, seat: Seat, action: &A) -> Result<(), RuleError> {
         if seat as usize >= state.origins.len() {
-            return Err(err("no_such_seat", "no such seat"));
+            return Err(err(DivinityRefusal::NoSuchSeat, "no such seat"));
         }
         if matches!(state.phase, Phase::Finished { .. }) {
-            return Err(err("finished", "the location is over"));
+            return Err(err(DivinityRefusal::Finished, "the location is over"));
         }
         if let Some(p) = state.pending_choice() {
             p.admits(action)?;
@@ -217,7 +218,7 @@ fn settle(cat: &Catalogue, s: &mut DivinityState, ev: &mut Vec<DivinityEvent>) {
 fn leader(s: &DivinityState, seat: Seat) -> Result<(), RuleError> {
     match s.options.leader {
         Some(l) if l != seat => {
-            Err(err("not_leader", format!("the party's leader (seat {l}) takes the party's decisions")))
+            Err(err(DivinityRefusal::NotLeader, format!("the party's leader (seat {l}) takes the party's decisions")))
         }
         _ => Ok(()),
     }

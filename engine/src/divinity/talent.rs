@@ -8,6 +8,7 @@ use super::err;
 use super::event::DivinityEvent as Ev;
 use super::state::*;
 use super::used::Used;
+use crate::divinity::DivinityRefusal;
 use crate::{RuleError, Seat};
 
 impl DivinityState {
@@ -23,28 +24,29 @@ impl DivinityState {
         self.ensure_turn(seat)?;
         let o = &self.origins[seat as usize];
         if !o.talents.iter().any(|t| t == talent) {
-            return Err(err("no_such_talent", "this Origin doesn't have that talent"));
+            return Err(err(DivinityRefusal::NoSuchTalent, "this Origin doesn't have that talent"));
         }
         let d = &cat.talents[talent];
         if !d.once_per_location {
-            return Err(err("ongoing_talent", "an ongoing talent is always on; nothing to flip"));
+            return Err(err(DivinityRefusal::OngoingTalent, "an ongoing talent is always on; nothing to flip"));
         }
         if o.talents_used.iter().any(|t| t == talent) {
-            return Err(err("talent_used", "once per location: it is face down until the next location"));
+            return Err(err(DivinityRefusal::TalentUsed, "once per location: it is face down until the next location"));
         }
         if d.gain_ap == 0 && d.recover_from.is_none() && d.clears.is_empty() {
-            return Err(err("not_modelled", "this talent's effect is printed text the engine does not play"));
+            return Err(err(
+                DivinityRefusal::NotModelled,
+                "this talent's effect is printed text the engine does not play",
+            ));
         }
         if let Some(deck) = d.recover_from {
             let name = super::state::consumable_deck(deck);
-            let card = self
-                .item_decks
-                .get(name)
-                .and_then(|c| c.last())
-                .cloned()
-                .ok_or_else(|| err("nothing_to_recover", format!("no card lies under the {name} deck")))?;
+            let card =
+                self.item_decks.get(name).and_then(|c| c.last()).cloned().ok_or_else(|| {
+                    err(DivinityRefusal::NothingToRecover, format!("no card lies under the {name} deck"))
+                })?;
             if o.backpack.len() >= BACKPACK {
-                return Err(err("backpack_full", "the backpack holds 3 items (L919)"));
+                return Err(err(DivinityRefusal::BackpackFull, "the backpack holds 3 items (L919)"));
             }
             self.item_decks.get_mut(name).expect("checked").pop();
             self.origins[seat as usize].backpack.push(card.clone());
@@ -71,26 +73,27 @@ impl DivinityState {
     ) -> Result<(), RuleError> {
         self.ensure_turn(seat)?;
         let o = &self.origins[seat as usize];
-        let ab = cat.origins[&o.origin]
-            .ability
-            .clone()
-            .ok_or_else(|| err("no_ability", "this Origin's special ability has no effect the engine plays"))?;
+        let ab = cat.origins[&o.origin].ability.clone().ok_or_else(|| {
+            err(DivinityRefusal::NoAbility, "this Origin's special ability has no effect the engine plays")
+        })?;
         let key = Used::Ability { seat };
         let used = match ab.per {
             Per::Round => self.used.get(&key) == Some(&self.round),
             Per::Location => self.used.contains_key(&key),
         };
         if used {
-            return Err(err("ability_used", format!("the special ability is once per {:?}", ab.per)));
+            return Err(err(DivinityRefusal::AbilityUsed, format!("the special ability is once per {:?}", ab.per)));
         }
         if self.has_status(cat, Who::Origin(seat), |r| r.blocks_attacks) {
-            return Err(err("cannot_act", "a status stops this Origin acting"));
+            return Err(err(DivinityRefusal::CannotAct, "a status stops this Origin acting"));
         }
         let here = o.space;
         let aimed = |ok: &dyn Fn(Who) -> bool| -> Result<Who, RuleError> {
-            let who = aim.and_then(Aim::who).ok_or_else(|| err("aim_needed", "aim at a figure in your space"))?;
+            let who = aim
+                .and_then(Aim::who)
+                .ok_or_else(|| err(DivinityRefusal::AimNeeded, "aim at a figure in your space"))?;
             if self.space_of(who) != Some(here) || !ok(who) {
-                return Err(err("bad_target", "the ability needs a fitting target in your space"));
+                return Err(err(DivinityRefusal::BadTarget, "the ability needs a fitting target in your space"));
             }
             Ok(who)
         };

@@ -11,6 +11,7 @@ use super::mechanics::{err, Cx, Relics, Water};
 use super::power::{Resolved, Source};
 use super::state::*;
 use super::turn::other;
+use crate::duel::DuelRefusal;
 use crate::hex::Hex;
 use crate::{RuleError, Seat};
 
@@ -45,7 +46,7 @@ pub(super) struct PowerUse<'c> {
 impl DuelState {
     pub(super) fn no_activation_running(&self) -> Result<(), RuleError> {
         if self.game.activation.is_some() {
-            return Err(err("activation_running", "end the current unit's activation first"));
+            return Err(err(DuelRefusal::ActivationRunning, "end the current unit's activation first"));
         }
         Ok(())
     }
@@ -60,17 +61,17 @@ impl DuelState {
                 Step::FirstTurn { .. } => "your first turn is for summoning only",
                 _ => "the activation step is over",
             };
-            return Err(err("wrong_step", why));
+            return Err(err(DuelRefusal::WrongStep, why));
         }
-        let u = g.unit(id).ok_or_else(|| err("no_such_unit", format!("no unit {id} on the board")))?;
+        let u = g.unit(id).ok_or_else(|| err(DuelRefusal::NoSuchUnit, format!("no unit {id} on the board")))?;
         if u.controller != seat {
-            return Err(err("not_your_unit", format!("unit {id} is not under your control")));
+            return Err(err(DuelRefusal::NotYourUnit, format!("unit {id} is not under your control")));
         }
         if u.activated_turn == Some(g.turn) {
-            return Err(err("already_activated", format!("unit {id} has already been activated this turn")));
+            return Err(err(DuelRefusal::AlreadyActivated, format!("unit {id} has already been activated this turn")));
         }
         if u.summoned_turn == g.turn {
-            return Err(err("just_summoned", "a unit summoned this turn activates from the next turn"));
+            return Err(err(DuelRefusal::JustSummoned, "a unit summoned this turn activates from the next turn"));
         }
         Ok(())
     }
@@ -98,11 +99,13 @@ impl DuelState {
             .activation
             .clone()
             .filter(|a| !a.ended)
-            .ok_or_else(|| err("no_activation", "activate a unit first"))?;
-        let u =
-            self.game.unit(a.unit).ok_or_else(|| err("unit_dead", "the activated unit is no longer on the board"))?;
+            .ok_or_else(|| err(DuelRefusal::NoActivation, "activate a unit first"))?;
+        let u = self
+            .game
+            .unit(a.unit)
+            .ok_or_else(|| err(DuelRefusal::UnitDead, "the activated unit is no longer on the board"))?;
         if u.controller != seat {
-            return Err(err("not_your_unit", "the activated unit is not under your control"));
+            return Err(err(DuelRefusal::NotYourUnit, "the activated unit is not under your control"));
         }
         Ok((a, u))
     }
@@ -143,27 +146,27 @@ impl DuelState {
         let (act, u) = self.current(seat)?;
         let g = &self.game;
         if g.is_rooted(cat, u) {
-            return Err(err("rooted", "this unit can never move"));
+            return Err(err(DuelRefusal::Rooted, "this unit can never move"));
         }
         if Game::is_paralyzed(u) || Game::is_immobile(u) {
-            return Err(err("cannot_move", "this unit may not spend its m"));
+            return Err(err(DuelRefusal::CannotMove, "this unit may not spend its m"));
         }
         if act.m == 0 {
-            return Err(err("no_m", "the unit has already spent its m"));
+            return Err(err(DuelRefusal::NoM, "the unit has already spent its m"));
         }
         if !g.grid.contains(to) {
-            return Err(err("off_board", format!("{to} is not on the board")));
+            return Err(err(DuelRefusal::OffBoard, format!("{to} is not on the board")));
         }
         if g.unit_at(to).is_some() {
-            return Err(err("occupied", format!("{to} already holds a unit (one unit per hex)")));
+            return Err(err(DuelRefusal::Occupied, format!("{to} already holds a unit (one unit per hex)")));
         }
         let d = u.hex.distance(to);
         if g.is_flying(cat, u) {
             if act.spent_a {
-                return Err(err("flew_after_a", "a flying unit cannot move after spending its a"));
+                return Err(err(DuelRefusal::FlewAfterA, "a flying unit cannot move after spending its a"));
             }
             if !(1..=2).contains(&d) {
-                return Err(err("too_far", "a flying unit moves up to 2 hexes"));
+                return Err(err(DuelRefusal::TooFar, "a flying unit moves up to 2 hexes"));
             }
             return Ok((u.id, MovePlan { a: false, path: MovePath::Fly }));
         }
@@ -175,22 +178,22 @@ impl DuelState {
                 if g.is_climber(cat, u) {
                     MovePlan { a: false, path: MovePath::Step }
                 } else if act.a == 0 {
-                    return Err(err("no_a", "changing level needs both m and a"));
+                    return Err(err(DuelRefusal::NoA, "changing level needs both m and a"));
                 } else {
                     MovePlan { a: true, path: MovePath::Step }
                 }
             }
-            (1, _) => return Err(err("cliff", "a cliff between a crater and a hill cannot be crossed")),
+            (1, _) => return Err(err(DuelRefusal::Cliff, "a cliff between a crater and a hill cannot be crossed")),
             (2, 0) if g.is_swift(cat, u) => {
                 let via = u.hex.neighbors().find(|n| {
                     n.is_adjacent(to) && g.grid.contains(*n) && g.unit_at(*n).is_none() && g.level(*n) == from_l
                 });
                 let Some(via) = via else {
-                    return Err(err("no_path", "no free hex of the same level leads there"));
+                    return Err(err(DuelRefusal::NoPath, "no free hex of the same level leads there"));
                 };
                 MovePlan { a: false, path: MovePath::Via(via) }
             }
-            _ => return Err(err("too_far", "a unit moves to an adjacent hex")),
+            _ => return Err(err(DuelRefusal::TooFar, "a unit moves to an adjacent hex")),
         };
         Ok((u.id, plan))
     }
@@ -199,15 +202,15 @@ impl DuelState {
         let (act, u) = self.current(seat)?;
         let g = &self.game;
         if act.a == 0 || Game::is_paralyzed(u) {
-            return Err(err("no_a", "passing a relic needs the unit's a"));
+            return Err(err(DuelRefusal::NoA, "passing a relic needs the unit's a"));
         }
         if !g.holds_relics(cx.cat, u) {
-            return Err(err("no_relic", "the activated unit holds no relic"));
+            return Err(err(DuelRefusal::NoRelic, "the activated unit holds no relic"));
         }
-        let r = g.unit(to).ok_or_else(|| err("no_such_unit", format!("no unit {to}")))?;
+        let r = g.unit(to).ok_or_else(|| err(DuelRefusal::NoSuchUnit, format!("no unit {to}")))?;
         if !r.hex.is_adjacent(u.hex) || r.controller != seat || g.is_flying(cx.cat, r) || g.is_rooted(cx.cat, r) {
             return Err(err(
-                "bad_receiver",
+                DuelRefusal::BadReceiver,
                 "a relic goes to an adjacent friendly non-flying unit that can hold relics",
             ));
         }
@@ -274,26 +277,28 @@ impl DuelState {
         let (act, u) = self.current(seat)?;
         let alpha = self.game.alpha_of(u);
         if !alpha.design.cards.contains(card_id) {
-            return Err(err("not_your_card", format!("{card_id:?} is not a card of this unit's Alpha")));
+            return Err(err(DuelRefusal::NotYourCard, format!("{card_id:?} is not a card of this unit's Alpha")));
         }
-        let card = cat.card(card_id).ok_or_else(|| err("unknown_card", format!("no card {card_id:?}")))?;
-        let power =
-            card.powers.get(idx).ok_or_else(|| err("no_such_power", format!("{} has no power {idx}", card.name)))?;
+        let card = cat.card(card_id).ok_or_else(|| err(DuelRefusal::UnknownCard, format!("no card {card_id:?}")))?;
+        let power = card
+            .powers
+            .get(idx)
+            .ok_or_else(|| err(DuelRefusal::NoSuchPower, format!("{} has no power {idx}", card.name)))?;
         let c = power.cost;
         if (c.m || c.a) && Game::is_paralyzed(u) {
-            return Err(err("paralyzed", "a paralyzed unit may spend neither m nor a"));
+            return Err(err(DuelRefusal::Paralyzed, "a paralyzed unit may spend neither m nor a"));
         }
         if c.m && Game::is_immobile(u) {
-            return Err(err("cannot_move", "this unit may not spend its m"));
+            return Err(err(DuelRefusal::CannotMove, "this unit may not spend its m"));
         }
         if c.m && act.m == 0 {
-            return Err(err("no_m", "the unit has already spent its m"));
+            return Err(err(DuelRefusal::NoM, "the unit has already spent its m"));
         }
         if c.a && act.a == 0 {
-            return Err(err("no_a", "the unit has already spent its a"));
+            return Err(err(DuelRefusal::NoA, "the unit has already spent its a"));
         }
         if c.c && alpha.cubes.get(card_id).copied().unwrap_or(0) == 0 {
-            return Err(err("no_cube", format!("{} has no single-use cube left", card.name)));
+            return Err(err(DuelRefusal::NoCube, format!("{} has no single-use cube left", card.name)));
         }
         Ok((u, card, power))
     }
@@ -304,11 +309,11 @@ impl DuelState {
             .activation
             .clone()
             .filter(|a| !a.ended)
-            .ok_or_else(|| err("no_activation", "no unit is activating"))?;
+            .ok_or_else(|| err(DuelRefusal::NoActivation, "no unit is activating"))?;
         let g = &mut self.game;
         if let Some(u) = g.unit(act.unit) {
             if u.controller != seat {
-                return Err(err("not_your_unit", "the activated unit is not under your control"));
+                return Err(err(DuelRefusal::NotYourUnit, "the activated unit is not under your control"));
             }
             // Drowning case 3: starts and ends its activation in water.
             let drowns = act.started_in_water

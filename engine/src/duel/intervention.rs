@@ -10,6 +10,7 @@ use super::mechanics::{err, Cx};
 use super::power::Source;
 use super::state::*;
 use super::turn::other;
+use crate::duel::DuelRefusal;
 use crate::{RuleError, Seat};
 
 /// A Divine Intervention cast on a player's own initiative, or in answer
@@ -54,7 +55,10 @@ impl DuelState {
     pub(super) fn discard_di(&mut self, cx: &mut Cx, seat: Seat, count: usize) -> Result<(), RuleError> {
         let p = self.game.player_mut(seat);
         if count == 0 || count > p.di_stack.len() {
-            return Err(err("bad_count", format!("you can discard 1 to {} cards from the top", p.di_stack.len())));
+            return Err(err(
+                DuelRefusal::BadCount,
+                format!("you can discard 1 to {} cards from the top", p.di_stack.len()),
+            ));
         }
         let cards: Vec<CardId> = p.di_stack.drain(..count).collect();
         p.discarded.extend(cards.iter().cloned());
@@ -73,21 +77,21 @@ impl DuelState {
     ) -> Result<(), RuleError> {
         let p = &self.game.players[seat as usize];
         if p.di_stack.is_empty() {
-            return Err(err("no_di", "your Divine Intervention stack is empty"));
+            return Err(err(DuelRefusal::NoDi, "your Divine Intervention stack is empty"));
         }
         if p.di_cast_turn == Some(self.game.turn) {
-            return Err(err("one_di_per_turn", "each player may cast one Divine Intervention per turn"));
+            return Err(err(DuelRefusal::OneDiPerTurn, "each player may cast one Divine Intervention per turn"));
         }
         if let Some(k) = at {
             if seat == self.game.active {
                 return Err(err(
-                    "bad_timing",
+                    DuelRefusal::BadTiming,
                     "you cast your own DIs at the current moment; only the opponent times a DI into an activation",
                 ));
             }
             if self.game.activation.is_none() || k >= self.checkpoints.len() {
                 return Err(err(
-                    "bad_checkpoint",
+                    DuelRefusal::BadCheckpoint,
                     format!(
                         "checkpoint {k} is not a moment of the current activation ({} available)",
                         self.checkpoints.len()
@@ -116,7 +120,7 @@ impl DuelState {
         let p = self.game.player_mut(seat);
         let card = p.di_stack.remove(0);
         p.di_cast_turn = Some(turn);
-        let di = cx.cat.di_card(&card).ok_or_else(|| err("unknown_card", format!("no DI {card:?}")))?;
+        let di = cx.cat.di_card(&card).ok_or_else(|| err(DuelRefusal::UnknownCard, format!("no DI {card:?}")))?;
         let src = Source { seat, actor: None, range: None, di: None };
         let r = self.game.resolve_target(cx, src, &di.target, None, &target)?;
         let opp = other(seat);

@@ -4,6 +4,7 @@
 use super::card::{Armor, AttackKind, Catalogue, Condition, Passive, Terrain, TerrainTo};
 use super::event::{DuelEvent, EventKind, LifeCause};
 use super::state::*;
+use crate::duel::DuelRefusal;
 use crate::hex::Hex;
 use crate::{Outcome, RuleError, Seat};
 
@@ -60,8 +61,8 @@ impl<'a> Cx<'a> {
     }
 }
 
-pub(crate) fn err(code: &'static str, msg: impl Into<String>) -> RuleError {
-    RuleError::new(code, msg)
+pub(crate) fn err(code: DuelRefusal, msg: impl Into<String>) -> RuleError {
+    RuleError::of(code, msg)
 }
 
 impl Game {
@@ -156,7 +157,7 @@ impl Game {
             .relics
             .iter_mut()
             .find(|x| x.hex == from && x.moved_turn != Some(turn))
-            .ok_or_else(|| err("relic_moved", "a relic never moves more than one hex in a turn"))?;
+            .ok_or_else(|| err(DuelRefusal::RelicMoved, "a relic never moves more than one hex in a turn"))?;
         relic.hex = to;
         relic.moved_turn = Some(turn);
         cx.emit(EventKind::RelicMoved { from, to });
@@ -272,7 +273,7 @@ impl Game {
             TerrainTo::Water => Terrain::Water,
             TerrainTo::Crater => Terrain::Crater,
             TerrainTo::Choose => {
-                chosen.ok_or_else(|| err("missing_terrain", "this power needs a terrain to create"))?
+                chosen.ok_or_else(|| err(DuelRefusal::MissingTerrain, "this power needs a terrain to create"))?
             }
         })
     }

@@ -21,6 +21,7 @@ mod intervention;
 pub mod legal;
 mod mechanics;
 mod power;
+pub mod refusal;
 pub mod scenario;
 pub mod state;
 mod turn;
@@ -30,6 +31,7 @@ pub mod words;
 pub use action::{DuelAction, HexChoice, Target};
 pub use ending::Ending;
 pub use event::DuelEvent;
+pub use refusal::DuelRefusal;
 pub use state::{DuelOptions, DuelState};
 pub use view::DuelView;
 

@@ -1,6 +1,7 @@
 //! Targeting and the effect vocabulary: the interpreter that turns a card's
 //! data into changes of the game. Alpha powers and Divine Interventions share it.
 
+use crate::duel::DuelRefusal;
 use std::collections::BTreeSet;
 
 use super::action::Target;
@@ -54,14 +55,17 @@ impl Game {
             } else {
                 format!("{}-{}", range.min, range.max)
             };
-            return Err(err("out_of_range", format!("the target is {d} hexes away; this power's range is {want}")));
+            return Err(err(
+                DuelRefusal::OutOfRange,
+                format!("the target is {d} hexes away; this power's range is {want}"),
+            ));
         }
         let actor_flies = self.is_flying(cx.cat, actor);
         let target_flies = target_unit.is_some_and(|t| self.is_flying(cx.cat, t));
         if let Some(t) = target_unit {
             if target_flies && range.max <= 1 && !actor_flies && !t.exposed {
                 return Err(err(
-                    "flying_target",
+                    DuelRefusal::FlyingTarget,
                     "a flying unit can be targeted only by a power of range more than 1, by a flying unit, \
                      or after it used a power on a hex or a non-flying unit in its last activation",
                 ));
@@ -71,12 +75,15 @@ impl Game {
             return Ok(()); // flying ignores terrain: no cliffs, no cover
         }
         if range.max <= 1 && self.grid.cliff_between(actor.hex, hex) {
-            return Err(err("cliff", "only powers with a range of more than 1 can be used across a cliff"));
+            return Err(err(DuelRefusal::Cliff, "only powers with a range of more than 1 can be used across a cliff"));
         }
         let top = self.level(actor.hex).max(self.level(hex));
         for (a, b) in actor.hex.between(hex) {
             if self.level(a) > top && self.level(b) > top {
-                return Err(err("cover", format!("the target has cover: hex {a} between is higher than both")));
+                return Err(err(
+                    DuelRefusal::Cover,
+                    format!("the target has cover: hex {a} between is higher than both"),
+                ));
             }
         }
         Ok(())
@@ -87,7 +94,7 @@ impl Game {
     fn check_earthquake(&self, actor: &Unit, target: &Unit) -> Result<(), RuleError> {
         let t = self.grid.terrain(target.hex).unwrap_or_default();
         if t == Terrain::Plains {
-            return Err(err("earthquake", "Earthquake needs a target on a non-plains hex"));
+            return Err(err(DuelRefusal::Earthquake, "Earthquake needs a target on a non-plains hex"));
         }
         let mut seen = BTreeSet::from([target.hex]);
         let mut todo = vec![target.hex];
@@ -102,7 +109,7 @@ impl Game {
             }
         }
         Err(err(
-            "earthquake",
+            DuelRefusal::Earthquake,
             "Earthquake needs a connected path of the target's terrain reaching a hex next to the caster",
         ))
     }
@@ -117,20 +124,27 @@ impl Game {
         t: &Target,
     ) -> Result<Resolved, RuleError> {
         if t.choose.is_some() {
-            return Err(err("listed_choice", "`choose` is a legal list's offer: send the chosen hexes in `hexes`"));
+            return Err(err(
+                DuelRefusal::ListedChoice,
+                "`choose` is a legal list's offer: send the chosen hexes in `hexes`",
+            ));
         }
         let actor = src.actor.and_then(|id| self.unit(id));
         match targeting {
             Targeting::Itself => Ok(Resolved { unit: src.actor, hex: actor.map(|a| a.hex) }),
             Targeting::Unit { side, owned } => {
-                let id = t.unit.ok_or_else(|| err("missing_target", "this power needs a target unit"))?;
-                let u = self.unit(id).ok_or_else(|| err("no_such_unit", format!("no unit {id} on the board")))?;
+                let id = t.unit.ok_or_else(|| err(DuelRefusal::MissingTarget, "this power needs a target unit"))?;
+                let u =
+                    self.unit(id).ok_or_else(|| err(DuelRefusal::NoSuchUnit, format!("no unit {id} on the board")))?;
                 if !self.side_ok(*side, src.seat, u) {
                     let want = if *side == Side::Enemy { "an enemy" } else { "a friendly" };
-                    return Err(err("wrong_side", format!("the target must be {want} unit")));
+                    return Err(err(DuelRefusal::WrongSide, format!("the target must be {want} unit")));
                 }
                 if *owned && u.owner != src.seat {
-                    return Err(err("not_owned", "this can target only a unit you own, even if you control another"));
+                    return Err(err(
+                        DuelRefusal::NotOwned,
+                        "this can target only a unit you own, even if you control another",
+                    ));
                 }
                 if let (Some(a), Some(r)) = (actor, src.range) {
                     self.check_reach(cx, a, r, u.hex, Some(u))?;
@@ -141,12 +155,12 @@ impl Game {
                 Ok(Resolved { unit: Some(id), hex: Some(u.hex) })
             }
             Targeting::Hex { empty } => {
-                let h = t.hex.ok_or_else(|| err("missing_target", "this power needs a target hex"))?;
+                let h = t.hex.ok_or_else(|| err(DuelRefusal::MissingTarget, "this power needs a target hex"))?;
                 if !self.grid.contains(h) {
-                    return Err(err("off_board", format!("hex {h} is not on the board")));
+                    return Err(err(DuelRefusal::OffBoard, format!("hex {h} is not on the board")));
                 }
                 if *empty && self.unit_at(h).is_some() {
-                    return Err(err("occupied", format!("hex {h} must be empty")));
+                    return Err(err(DuelRefusal::Occupied, format!("hex {h} must be empty")));
                 }
                 if let (Some(a), Some(r)) = (actor, src.range) {
                     self.check_reach(cx, a, r, h, None)?;
@@ -156,24 +170,25 @@ impl Game {
             Targeting::Hexes { count } => {
                 let set: BTreeSet<Hex> = t.hexes.iter().copied().collect();
                 if set.is_empty() || set.len() != t.hexes.len() || set.len() > *count as usize {
-                    return Err(err("bad_hexes", format!("choose 1 to {count} distinct hexes")));
+                    return Err(err(DuelRefusal::BadHexes, format!("choose 1 to {count} distinct hexes")));
                 }
                 if let Some(h) = set.iter().find(|h| !self.grid.contains(**h)) {
-                    return Err(err("off_board", format!("hex {h} is not on the board")));
+                    return Err(err(DuelRefusal::OffBoard, format!("hex {h} is not on the board")));
                 }
                 Ok(Resolved::default())
             }
             Targeting::WaterBody => {
-                let h = t.hex.ok_or_else(|| err("missing_target", "name a water hex of the body of water"))?;
+                let h =
+                    t.hex.ok_or_else(|| err(DuelRefusal::MissingTarget, "name a water hex of the body of water"))?;
                 if self.grid.terrain(h) != Some(Terrain::Water) {
-                    return Err(err("not_water", format!("hex {h} is not water")));
+                    return Err(err(DuelRefusal::NotWater, format!("hex {h} is not water")));
                 }
                 Ok(Resolved { unit: None, hex: Some(h) })
             }
             Targeting::Relic => {
-                let h = t.hex.ok_or_else(|| err("missing_target", "name the hex of a relic"))?;
+                let h = t.hex.ok_or_else(|| err(DuelRefusal::MissingTarget, "name the hex of a relic"))?;
                 if self.relics_at(h) == 0 {
-                    return Err(err("no_relic", format!("there is no relic on {h}")));
+                    return Err(err(DuelRefusal::NoRelic, format!("there is no relic on {h}")));
                 }
                 Ok(Resolved { unit: None, hex: Some(h) })
             }
@@ -237,7 +252,7 @@ impl Game {
                 }
             }
             Effect::SetTerrain { to, occupant_loses } => {
-                let hex = r.hex.ok_or_else(|| err("missing_target", "this effect needs a hex"))?;
+                let hex = r.hex.ok_or_else(|| err(DuelRefusal::MissingTarget, "this effect needs a hex"))?;
                 let to = Game::resolve_terrain(to, t.terrain)?;
                 let falls = to.level() < self.level(hex);
                 let occupant = self.unit_at(hex).map(|u| (u.id, self.is_flying(cx.cat, u)));
@@ -249,7 +264,7 @@ impl Game {
                 }
             }
             Effect::SetTerrainAround { to } => {
-                let hex = r.hex.ok_or_else(|| err("missing_target", "this effect needs a hex"))?;
+                let hex = r.hex.ok_or_else(|| err(DuelRefusal::MissingTarget, "this effect needs a hex"))?;
                 let to = Game::resolve_terrain(to, t.terrain)?;
                 for n in hex.neighbors().collect::<Vec<_>>() {
                     self.set_terrain(cx, n, to);
@@ -261,7 +276,7 @@ impl Game {
                 }
             }
             Effect::GrowWater => {
-                let hex = r.hex.ok_or_else(|| err("missing_target", "name the body of water"))?;
+                let hex = r.hex.ok_or_else(|| err(DuelRefusal::MissingTarget, "name the body of water"))?;
                 self.check_growth(hex, &t.hexes)?;
                 for h in t.hexes.clone() {
                     self.set_terrain(cx, h, Terrain::Water);
@@ -269,23 +284,26 @@ impl Game {
             }
             Effect::ForceMove { distance } => {
                 let Some(u) = alive(self) else { return Ok(()) };
-                let dir = t
-                    .direction
-                    .ok_or_else(|| err("missing_direction", "choose a direction 0-5 for the forced movement"))?;
+                let dir = t.direction.ok_or_else(|| {
+                    err(DuelRefusal::MissingDirection, "choose a direction 0-5 for the forced movement")
+                })?;
                 if dir > 5 {
-                    return Err(err("bad_direction", "directions are 0 to 5"));
+                    return Err(err(DuelRefusal::BadDirection, "directions are 0 to 5"));
                 }
                 // "Up to N hexes": the pushing player chooses how far.
                 let far = t.distance.unwrap_or(distance);
                 if far == 0 || far > distance {
-                    return Err(err("bad_distance", format!("this forced movement goes 1 to {distance} hexes")));
+                    return Err(err(
+                        DuelRefusal::BadDistance,
+                        format!("this forced movement goes 1 to {distance} hexes"),
+                    ));
                 }
                 // The relic goes along "as decided by its controller" (L1195-1197):
                 // the pusher decides in the action only for a unit it controls.
                 let controller = self.unit(u).expect("alive").controller;
                 if t.carry_relic.is_some() && controller != src.seat {
                     return Err(err(
-                        "not_your_relic",
+                        DuelRefusal::NotYourRelic,
                         format!(
                             "a forced unit's controller decides whether it carries its relic; unit {u} is not yours"
                         ),
@@ -304,16 +322,19 @@ impl Game {
             }
             Effect::Teleport { distance } => {
                 let Some(id) = alive(self) else { return Ok(()) };
-                let dest = t.dest.ok_or_else(|| err("missing_dest", "choose the hex to teleport to"))?;
+                let dest = t.dest.ok_or_else(|| err(DuelRefusal::MissingDest, "choose the hex to teleport to"))?;
                 let u = self.unit(id).expect("alive");
                 if self.is_rooted(cx.cat, u) {
-                    return Err(err("rooted", "this unit can never move, not even by a Divine Intervention"));
+                    return Err(err(
+                        DuelRefusal::Rooted,
+                        "this unit can never move, not even by a Divine Intervention",
+                    ));
                 }
                 if !self.grid.contains(dest) || self.unit_at(dest).is_some() {
-                    return Err(err("occupied", format!("hex {dest} must be an empty hex of the board")));
+                    return Err(err(DuelRefusal::Occupied, format!("hex {dest} must be an empty hex of the board")));
                 }
                 if u.hex.distance(dest) > distance || dest == u.hex {
-                    return Err(err("out_of_range", format!("teleport reaches at most {distance} hexes")));
+                    return Err(err(DuelRefusal::OutOfRange, format!("teleport reaches at most {distance} hexes")));
                 }
                 self.relocate(cx, id, dest, Relics::Carried, Water::Spared);
             }
@@ -366,19 +387,23 @@ impl Game {
                 let actor = src
                     .actor
                     .and_then(|a| self.unit(a))
-                    .ok_or_else(|| err("no_actor", "only a unit can summon a copy"))?;
-                let dest = t.dest.ok_or_else(|| err("missing_dest", "choose an empty hex next to the unit"))?;
+                    .ok_or_else(|| err(DuelRefusal::NoActor, "only a unit can summon a copy"))?;
+                let dest =
+                    t.dest.ok_or_else(|| err(DuelRefusal::MissingDest, "choose an empty hex next to the unit"))?;
                 if !dest.is_adjacent(actor.hex) || !self.grid.contains(dest) || self.unit_at(dest).is_some() {
-                    return Err(err("occupied", format!("hex {dest} must be an empty hex next to the unit")));
+                    return Err(err(
+                        DuelRefusal::Occupied,
+                        format!("hex {dest} must be an empty hex next to the unit"),
+                    ));
                 }
                 let (owner, alpha) = (actor.owner, actor.alpha);
                 self.place_unit(cx, src.seat, owner, alpha, dest)?;
             }
             Effect::ShiftRelic => {
-                let from = r.hex.ok_or_else(|| err("missing_target", "name the relic's hex"))?;
-                let dest = t.dest.ok_or_else(|| err("missing_dest", "choose the hex the relic moves to"))?;
+                let from = r.hex.ok_or_else(|| err(DuelRefusal::MissingTarget, "name the relic's hex"))?;
+                let dest = t.dest.ok_or_else(|| err(DuelRefusal::MissingDest, "choose the hex the relic moves to"))?;
                 if !dest.is_adjacent(from) || !self.grid.contains(dest) {
-                    return Err(err("bad_dest", "a relic moves to an adjacent hex of the board"));
+                    return Err(err(DuelRefusal::BadDest, "a relic moves to an adjacent hex of the board"));
                 }
                 self.move_relic(cx, from, dest)?;
             }
@@ -448,11 +473,11 @@ impl Game {
         }
         let set: BTreeSet<Hex> = added.iter().copied().collect();
         if set.len() != added.len() {
-            return Err(err("bad_hexes", "each hex once"));
+            return Err(err(DuelRefusal::BadHexes, "each hex once"));
         }
         for h in added {
             if !self.grid.contains(*h) || self.grid.terrain(*h) == Some(Terrain::Water) {
-                return Err(err("bad_hexes", format!("{h} must be a non-water hex of the board")));
+                return Err(err(DuelRefusal::BadHexes, format!("{h} must be a non-water hex of the board")));
             }
         }
         let body: Vec<Hex> = body.into_iter().collect();
@@ -473,7 +498,7 @@ impl Game {
             let mut seen = vec![false; body.len()];
             if !augment(i, added, &body, &mut owner, &mut seen) {
                 return Err(err(
-                    "bad_growth",
+                    DuelRefusal::BadGrowth,
                     format!("{} cannot be added: each water hex of the body adds at most one hex next to it", added[i]),
                 ));
             }
@@ -494,7 +519,7 @@ impl Game {
         let max = self.max_points;
         if !self.can_pay(payer, cost, max) {
             return Err(err(
-                "no_points",
+                DuelRefusal::NoPoints,
                 format!(
                     "paying {cost} would exceed the maximum of {max} summoning points (spent {})",
                     self.players[payer as usize].spent

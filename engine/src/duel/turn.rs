@@ -2,6 +2,7 @@
 //! basic powers, Alpha powers, the windows in which Divine Interventions
 //! answer (`intervention` casts and resolves them), draws.
 
+use crate::duel::DuelRefusal;
 use std::collections::BTreeSet;
 
 use super::action::DuelAction;
@@ -36,10 +37,10 @@ impl DuelState {
 
     fn act_in(&mut self, cx: &mut Cx, seat: Seat, action: DuelAction) -> Result<(), RuleError> {
         if seat > 1 {
-            return Err(err("no_such_seat", "a duel has seats 0 and 1"));
+            return Err(err(DuelRefusal::NoSuchSeat, "a duel has seats 0 and 1"));
         }
         if let Phase::Finished { .. } = self.game.phase {
-            return Err(err("finished", "the game is over"));
+            return Err(err(DuelRefusal::Finished, "the game is over"));
         }
         if let DuelAction::Resign = action {
             let outcome = Outcome::Win { seat: other(seat) };
@@ -51,14 +52,16 @@ impl DuelState {
             match action {
                 DuelAction::Create { alphas, di_stack } => self.create(cx, seat, alphas, di_stack)?,
                 DuelAction::UsePreset { preset } => {
-                    let p =
-                        cx.cat.preset(&preset).ok_or_else(|| err("no_such_preset", format!("no preset {preset:?}")))?;
+                    let p = cx
+                        .cat
+                        .preset(&preset)
+                        .ok_or_else(|| err(DuelRefusal::NoSuchPreset, format!("no preset {preset:?}")))?;
                     let alphas = p.alphas.iter().map(|a| AlphaDesign::new(a.iter().cloned())).collect();
                     self.create(cx, seat, alphas, p.di_stack.clone())?;
                 }
                 _ => {
                     return Err(err(
-                        "creation_phase",
+                        DuelRefusal::CreationPhase,
                         "the Creation Phase is on: create your Alphas and DI stack first",
                     ))
                 }
@@ -78,7 +81,7 @@ impl DuelState {
         match action {
             DuelAction::OfferDraw => {
                 if self.draw_offer.is_some() {
-                    return Err(err("draw_pending", "a draw offer is already on the table"));
+                    return Err(err(DuelRefusal::DrawPending, "a draw offer is already on the table"));
                 }
                 self.draw_offer = Some(seat);
                 cx.emit(EventKind::DrawOffered { seat });
@@ -86,7 +89,7 @@ impl DuelState {
             }
             DuelAction::AcceptDraw | DuelAction::DeclineDraw => {
                 if self.draw_offer != Some(other(seat)) {
-                    return Err(err("no_draw_offer", "your opponent has not offered a draw"));
+                    return Err(err(DuelRefusal::NoDrawOffer, "your opponent has not offered a draw"));
                 }
                 self.draw_offer = None;
                 if action == DuelAction::AcceptDraw {
@@ -108,7 +111,7 @@ impl DuelState {
             DuelAction::DiscardDi { count } => return self.discard_di(cx, seat, count),
             DuelAction::Create { .. } | DuelAction::UsePreset { .. } => {
                 return Err(err(
-                    "not_creation_phase",
+                    DuelRefusal::NotCreationPhase,
                     "the Creation Phase is over: no card may be added, removed or replaced",
                 ));
             }
@@ -116,13 +119,16 @@ impl DuelState {
         }
         if let Some(c) = self.game.casualties.first() {
             let DuelAction::ChooseCasualty { unit } = action else {
-                return Err(err("casualty_pending", format!("seat {} must first choose which hit unit dies", c.seat)));
+                return Err(err(
+                    DuelRefusal::CasualtyPending,
+                    format!("seat {} must first choose which hit unit dies", c.seat),
+                ));
             };
             if c.seat != seat {
-                return Err(err("not_your_choice", "the defender chooses which unit dies"));
+                return Err(err(DuelRefusal::NotYourChoice, "the defender chooses which unit dies"));
             }
             if !c.candidates.contains(&unit) {
-                return Err(err("not_a_candidate", format!("unit {unit} is not one of the hit units")));
+                return Err(err(DuelRefusal::NotACandidate, format!("unit {unit} is not one of the hit units")));
             }
             self.game.casualties.remove(0);
             cx.emit(EventKind::CasualtyChosen { seat, unit });
@@ -132,13 +138,13 @@ impl DuelState {
         if let Some(c) = self.game.relic_choice.clone() {
             let DuelAction::CarryRelic { carry } = action else {
                 return Err(err(
-                    "relic_choice_pending",
+                    DuelRefusal::RelicChoicePending,
                     format!("seat {} must first say whether its pushed unit carries its relic", c.seat),
                 ));
             };
             if c.seat != seat {
                 return Err(err(
-                    "not_your_choice",
+                    DuelRefusal::NotYourChoice,
                     "a forced unit's controller decides whether it carries its relic (L1195-1197)",
                 ));
             }
@@ -155,12 +161,15 @@ impl DuelState {
             return Ok(());
         }
         if let DuelAction::CarryRelic { .. } = action {
-            return Err(err("no_relic_choice", "no pushed unit is waiting for your relic choice"));
+            return Err(err(DuelRefusal::NoRelicChoice, "no pushed unit is waiting for your relic choice"));
         }
         if let Some(p) = &self.pending {
             let responder = other(p.caster);
             if seat != responder {
-                return Err(err("di_pending", "waiting for the opponent's answer to your Divine Intervention"));
+                return Err(err(
+                    DuelRefusal::DiPending,
+                    "waiting for the opponent's answer to your Divine Intervention",
+                ));
             }
             return match action {
                 DuelAction::CastDi { target, at: None } => {
@@ -172,20 +181,23 @@ impl DuelState {
                     }
                     Ok(())
                 }
-                DuelAction::CastDi { at: Some(_), .. } => {
-                    Err(err("bad_timing", "a response resolves at once, before the DI it answers; it cannot be timed"))
-                }
+                DuelAction::CastDi { at: Some(_), .. } => Err(err(
+                    DuelRefusal::BadTiming,
+                    "a response resolves at once, before the DI it answers; it cannot be timed",
+                )),
                 DuelAction::Pass | DuelAction::TimedOut => {
                     cx.emit(passed(seat, &action));
                     self.finish_pending(cx);
                     Ok(())
                 }
-                _ => Err(err("di_pending", "answer the Divine Intervention first: respond with yours or pass")),
+                _ => {
+                    Err(err(DuelRefusal::DiPending, "answer the Divine Intervention first: respond with yours or pass"))
+                }
             };
         }
         if let Some(w) = self.window {
             if seat != w {
-                return Err(err("response_window", "waiting for the opponent's response to the activation"));
+                return Err(err(DuelRefusal::ResponseWindow, "waiting for the opponent's response to the activation"));
             }
             return match action {
                 DuelAction::CastDi { target, at } => self.cast_di(cx, seat, target, at, Cast::Own),
@@ -194,14 +206,14 @@ impl DuelState {
                     self.finish_activation();
                     Ok(())
                 }
-                _ => Err(err("response_window", "cast a Divine Intervention or pass")),
+                _ => Err(err(DuelRefusal::ResponseWindow, "cast a Divine Intervention or pass")),
             };
         }
         if let DuelAction::CastDi { target, at } = action {
             return self.cast_di(cx, seat, target, at, Cast::Own);
         }
         if seat != self.game.active {
-            return Err(err("not_your_turn", "it is not your turn"));
+            return Err(err(DuelRefusal::NotYourTurn, "it is not your turn"));
         }
         match action {
             DuelAction::Summon { alpha, hex, figure } => self.summon(cx, seat, alpha, hex, figure),
@@ -233,14 +245,14 @@ impl DuelState {
                         self.game.step = Step::Summoning { summoned: false };
                         Ok(())
                     }
-                    _ => Err(err("wrong_step", "the activation step is not on")),
+                    _ => Err(err(DuelRefusal::WrongStep, "the activation step is not on")),
                 }
             }
             DuelAction::EndTurn => self.end_turn(cx),
             DuelAction::Pass | DuelAction::TimedOut => {
-                Err(err("nothing_to_pass", "there is no Divine Intervention or response window to pass"))
+                Err(err(DuelRefusal::NothingToPass, "there is no Divine Intervention or response window to pass"))
             }
-            DuelAction::ChooseCasualty { .. } => Err(err("no_casualty", "there is no casualty to choose")),
+            DuelAction::ChooseCasualty { .. } => Err(err(DuelRefusal::NoCasualty, "there is no casualty to choose")),
             _ => unreachable!("handled above"),
         }
     }
@@ -251,41 +263,46 @@ impl DuelState {
         let cat = cx.cat;
         let p = &self.game.players[seat as usize];
         if p.locked {
-            return Err(err("already_created", "your creations are locked in"));
+            return Err(err(DuelRefusal::AlreadyCreated, "your creations are locked in"));
         }
         let want = if self.options.campaign.is_some() { 4 } else { 3 };
         if alphas.len() != want {
-            return Err(err("alpha_count", format!("create exactly {want} Alphas (you gave {})", alphas.len())));
+            return Err(err(
+                DuelRefusal::AlphaCount,
+                format!("create exactly {want} Alphas (you gave {})", alphas.len()),
+            ));
         }
         let mut used = BTreeSet::new();
         for (i, a) in alphas.iter().enumerate() {
             if let Some(v) = a.violations(cat).first() {
-                return Err(err("invalid_alpha", format!("Alpha {}: {v}", i + 1)));
+                return Err(err(DuelRefusal::InvalidAlpha, format!("Alpha {}: {v}", i + 1)));
             }
             for c in &a.cards {
                 if !used.insert(c.clone()) {
                     return Err(err(
-                        "card_reused",
+                        DuelRefusal::CardReused,
                         format!("card {c:?} is in two Alphas; your set has one of each card"),
                     ));
                 }
             }
         }
         if di.len() > DI_STACK_MAX_CARDS {
-            return Err(err("di_stack", format!("a DI stack has at most {DI_STACK_MAX_CARDS} cards")));
+            return Err(err(DuelRefusal::DiStack, format!("a DI stack has at most {DI_STACK_MAX_CARDS} cards")));
         }
         let mut points = 0;
         let mut seen = BTreeSet::new();
         for id in &di {
-            let c = cat.di_card(id).ok_or_else(|| err("unknown_card", format!("no Divine Intervention {id:?}")))?;
+            let c = cat
+                .di_card(id)
+                .ok_or_else(|| err(DuelRefusal::UnknownCard, format!("no Divine Intervention {id:?}")))?;
             if !seen.insert(id) {
-                return Err(err("card_reused", format!("DI {id:?} twice; your set has one of each card")));
+                return Err(err(DuelRefusal::CardReused, format!("DI {id:?} twice; your set has one of each card")));
             }
             points += c.divine_points;
         }
         if points > DI_STACK_MAX_POINTS {
             return Err(err(
-                "di_stack",
+                DuelRefusal::DiStack,
                 format!("the DI stack totals {points} divine points; at most {DI_STACK_MAX_POINTS}"),
             ));
         }
@@ -300,7 +317,7 @@ impl DuelState {
                 let redesigned = alphas.iter().filter(|a| !before.contains(&stack(a))).count();
                 if prev.len() != alphas.len() || redesigned > 1 {
                     return Err(err(
-                        "campaign_redesign",
+                        DuelRefusal::CampaignRedesign,
                         format!("between campaign games exactly one Alpha may be redesigned ({redesigned} redesigned)"),
                     ));
                 }
@@ -395,7 +412,7 @@ impl DuelState {
         let p = &g.players[seat as usize];
         let n = p.alphas.len();
         if alpha >= n {
-            return Err(err("no_such_alpha", format!("you have Alphas 0 to {}", n - 1)));
+            return Err(err(DuelRefusal::NoSuchAlpha, format!("you have Alphas 0 to {}", n - 1)));
         }
         let cost = p.alphas[alpha].cost;
         match &g.step {
@@ -403,34 +420,33 @@ impl DuelState {
                 let count = summoned.len() + 1;
                 let total: u32 = summoned.iter().sum::<u32>() + cost;
                 if count > 1 && (count > FIRST_TURN_MAX_UNITS || total > FIRST_TURN_MAX_COST) {
-                    return Err(err(
-                        "first_turn_limit",
+                    return Err(err(DuelRefusal::FirstTurnLimit,
                         format!("in your first turn summon one unit of any cost, or up to 3 units costing 60 or less in all (this would be {count} units costing {total})"),
                     ));
                 }
             }
             Step::Activation | Step::Summoning { summoned: false } => {}
             Step::Summoning { summoned: true } => {
-                return Err(err("one_summon", "after the activations you may summon one unit per turn"));
+                return Err(err(DuelRefusal::OneSummon, "after the activations you may summon one unit per turn"));
             }
         }
         let anywhere = g.deploys_anywhere(cat, seat, alpha);
         let ok_hex = if anywhere { g.grid.contains(hex) } else { g.summoning_hexes[seat as usize].contains(&hex) };
         if !ok_hex {
-            return Err(err("not_summoning_hex", format!("{hex} is not one of your summoning hexes")));
+            return Err(err(DuelRefusal::NotSummoningHex, format!("{hex} is not one of your summoning hexes")));
         }
         if g.unit_at(hex).is_some() {
-            return Err(err("occupied", format!("{hex} already holds a unit")));
+            return Err(err(DuelRefusal::Occupied, format!("{hex} already holds a unit")));
         }
         let mut reveal = None;
         if !p.alphas[alpha].revealed {
             if p.alphas.iter().filter(|a| a.revealed).count() >= 3 {
-                return Err(err("reveal_limit", "at most three Alphas may be revealed in a game"));
+                return Err(err(DuelRefusal::RevealLimit, "at most three Alphas may be revealed in a game"));
             }
             let taken: Vec<Figure> = p.alphas.iter().filter_map(|a| a.figure).collect();
             reveal = Some(match figure {
                 Some(f) if taken.contains(&f) => {
-                    return Err(err("figure_taken", "each of your Alphas must have a different figure type"))
+                    return Err(err(DuelRefusal::FigureTaken, "each of your Alphas must have a different figure type"))
                 }
                 Some(f) => f,
                 None => *Figure::ALL.iter().find(|f| !taken.contains(f)).expect("4 figures for at most 4 Alphas"),
@@ -444,7 +460,7 @@ impl DuelState {
             } else {
                 format!("paying {cost} would exceed the maximum of {max} summoning points (spent {})", p.spent)
             };
-            return Err(err("no_points", why));
+            return Err(err(DuelRefusal::NoPoints, why));
         }
         Ok(reveal)
     }
