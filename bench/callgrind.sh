@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instructions per accepted action: the server under
 # `valgrind --tool=callgrind` (it counts instructions, the same for the
-# same binary however busy the machine), 20 duels from `athlas load`, the
+# same binary however busy the machine), 20 duels from `athlas-load`, the
 # counters zeroed after 15 s and dumped 45 s later, divided by how many
 # actions `/metrics` says were accepted in between. The `cg.sh` of
 # docs/PERFORMANCE.md.
@@ -29,7 +29,7 @@ ATHLAS_RATE_PER_SEC=200 ATHLAS_RATE_BURST=400 valgrind --tool=callgrind --callgr
 PID=$!
 wait_healthy $PID $PORT "$WORK/server.log"
 
-"$CLIENT" load --server 127.0.0.1:$PORT --matches 20 --duration 70 >"$WORK/load.log" 2>&1 &
+"$CLIENT" --server 127.0.0.1:$PORT --matches 20 --duration 70 >"$WORK/load.log" 2>&1 &
 sleep 15
 a0=$(acked $PORT)
 callgrind_control -z $PID >/dev/null 2>&1

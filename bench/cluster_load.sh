@@ -53,7 +53,7 @@ run() {
   local gens=()
   for i in $(seq 0 $((n - 1))); do
     local share=$(( MATCHES / n + (i < MATCHES % n ? 1 : 0) ))
-    "$TARGET/$PROFILE/athlas" load --server 127.0.0.1:$((PORT0 + i)) --matches "$share" --duration "$SECONDS_RUN" \
+    "$TARGET/$PROFILE/athlas-load" --server 127.0.0.1:$((PORT0 + i)) --matches "$share" --duration "$SECONDS_RUN" \
       >"$WORK/$name-load-$i.txt" 2>/dev/null &
     gens+=($!)
   done

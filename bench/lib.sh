@@ -6,20 +6,20 @@
 PROFILE=${PROFILE:-dist}
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 
-# Build the server and the client (`athlas`) in $PROFILE.
+# Build the server and the load generator (`athlas-load`) in $PROFILE.
 build_athlas() {
   echo "== building Athlas ($PROFILE)" >&2
-  (cd "$ROOT" && cargo build --profile "$PROFILE" -q -p athlas-server -p athlas-client)
+  (cd "$ROOT" && cargo build --profile "$PROFILE" -q -p athlas-server -p athlas-load)
 }
 
-# SERVER and CLIENT: the binaries to measure, given (to compare builds) or
-# else the $PROFILE build, built here.
+# SERVER and CLIENT (the load generator): the binaries to measure, given
+# (to compare builds) or else the $PROFILE build, built here.
 athlas_binaries() {
   if [ -z "${SERVER:-}" ] || [ -z "${CLIENT:-}" ]; then
     build_athlas
   fi
   SERVER=${SERVER:-$TARGET/$PROFILE/athlas-server}
-  CLIENT=${CLIENT:-$TARGET/$PROFILE/athlas}
+  CLIENT=${CLIENT:-$TARGET/$PROFILE/athlas-load}
 }
 
 # Refuse to measure when a server already answers on port $1: that one

@@ -4,7 +4,7 @@
 # written (sockets and store), and for Postgres the CPU of every local
 # `postgres` process. The `load.sh` and `loadpg.sh` of docs/PERFORMANCE.md.
 #
-#   bench/load_cost.sh [sqlite|postgres] [extra `athlas load` arguments]
+#   bench/load_cost.sh [sqlite|postgres] [extra `athlas-load` arguments]
 #
 # Environment: SERVER and CLIENT (binaries; default the $PROFILE build, dist, built
 # here), MATCHES (200), DUR (20 s), PORT (18114), and for postgres
@@ -48,7 +48,7 @@ wait_healthy $PID $PORT "$WORK/server.log"
 sample() { echo "$(ticks_of $PID) $(awk '/^wchar/ { print $2 }' /proc/$PID/io) $(postgres_ticks) $(acked $PORT)"; }
 
 read -r u0 s0 w0 g0 a0 < <(sample)
-"$CLIENT" load --server 127.0.0.1:$PORT --matches "$MATCHES" --duration "$DUR" "$@"
+"$CLIENT" --server 127.0.0.1:$PORT --matches "$MATCHES" --duration "$DUR" "$@"
 read -r u1 s1 w1 g1 a1 < <(sample)
 
 A=$((a1 - a0))

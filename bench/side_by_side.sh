@@ -58,7 +58,7 @@ ATHLAS_RATE_PER_SEC=${ATHLAS_RATE_PER_SEC:-200} ATHLAS_RATE_BURST=${ATHLAS_RATE_
 ATHLAS=$!
 wait_port "$ATHLAS_PORT"
 pg0=$(pg_cpu)
-ATHLAS_OUT=$("$CLIENT" load --server 127.0.0.1:$ATHLAS_PORT --matches "$MATCHES" --duration "$SECONDS_RUN" 2>/dev/null)
+ATHLAS_OUT=$("$CLIENT" --server 127.0.0.1:$ATHLAS_PORT --matches "$MATCHES" --duration "$SECONDS_RUN" 2>/dev/null)
 pg1=$(pg_cpu)
 kill $ATHLAS; wait $ATHLAS 2>/dev/null || true
 

@@ -35,7 +35,7 @@ fi
 SERVER=$!
 wait_port "$PORT"
 echo "server at start: RSS $(rss_of $SERVER) kB, $(fds_of $SERVER) open fds" >&2
-"$TARGET/$PROFILE/athlas" load --server 127.0.0.1:$PORT --soak --matches "$MATCHES" --duration "$SECONDS_RUN" \
+"$TARGET/$PROFILE/athlas-load" --server 127.0.0.1:$PORT --soak --matches "$MATCHES" --duration "$SECONDS_RUN" \
   --think-ms "$THINK_MS" --sample-secs 30 --max-actions 400 && STATUS=0 || STATUS=$?
 echo "server at the end: RSS $(rss_of $SERVER) kB, $(fds_of $SERVER) open fds"
 grep -cE ' (ERROR|WARN) ' "$WORK/server.log" | sed 's/^/server log warnings and errors: /' || true

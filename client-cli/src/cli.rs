@@ -11,7 +11,6 @@ use serde_json::json;
 use crate::{
     bot::Bot,
     campaign::{self, Headless, Journey, Mode},
-    load::{self, LoadConfig, LoadGame},
     net::{Backoff, Identity, Link, Lobby, ServerAddr},
     script::{self, Check, ScriptConfig},
     session::{Saved, SavedCampaign},
@@ -19,7 +18,7 @@ use crate::{
 };
 
 #[derive(Debug, Parser)]
-#[command(name = "athlas", version, about = "Terminal client for Athlas: play, watch, script, load-test")]
+#[command(name = "athlas", version, about = "Terminal client for Athlas: play, watch, script, verify")]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
@@ -112,55 +111,6 @@ pub enum Command {
     Campaign {
         #[command(subcommand)]
         command: CampaignCommand,
-    },
-    /// Load-test a local server: N matches (or Divinity parties) played by
-    /// bots for S seconds.
-    Load {
-        #[command(flatten)]
-        server: ServerArg,
-        /// The game: `duel` (two-seat matches) or `divinity` (campaigns of
-        /// three bot seats: create, two joins, Origins, location after location).
-        #[arg(long, value_parser = ["duel", "divinity"], default_value = "duel")]
-        game: String,
-        /// Matches (duel) or parties (divinity) played at once.
-        #[arg(long, visible_alias = "parties", default_value_t = 10)]
-        matches: usize,
-        /// Seconds to run.
-        #[arg(long, default_value_t = 10)]
-        duration: u64,
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        #[arg(long, default_value_t = 250)]
-        points: u32,
-        /// A duel bot resigns after this many of its own actions (Divinity
-        /// bots play each location to its end).
-        #[arg(long, default_value_t = 500)]
-        max_actions: u64,
-        /// Also hold this many idle duels (both seats connected, no action)
-        /// and print the server memory per idle match.
-        #[arg(long, default_value_t = 0)]
-        idle_matches: usize,
-        /// Also hold this many idle spectator connections (over the idle
-        /// duels) and print the server memory per connection; the open-file
-        /// limit is raised to its hard limit. `--matches 0` holds only idle ones.
-        #[arg(long, default_value_t = 0)]
-        idle: usize,
-        /// Each bot waits this long before each action, as a person thinks
-        /// (0: as fast as the server answers).
-        #[arg(long, default_value_t = 0)]
-        think_ms: u64,
-        /// Soak: around the bots, seats drop their connection and come
-        /// back, leave for a few seconds, spectators come and go checking
-        /// their updates have no gap, and misbehaving clients (garbage,
-        /// oversized frames, wrong tokens, no hello, a reader that stops,
-        /// half-sent requests) must each get their documented answer; the
-        /// server's memory and open files are sampled and must stay flat.
-        /// Run the server with `--lobby-per-min 0 --max-connections-per-ip 0 --max-pending-per-ip 0`.
-        #[arg(long)]
-        soak: bool,
-        /// With --soak: seconds between two readings of the server's /metrics.
-        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
-        sample_secs: u64,
     },
 }
 
@@ -561,50 +511,6 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Some(Command::Campaign { command }) => run_campaign(command).await,
-        Some(Command::Load {
-            server,
-            game,
-            matches,
-            duration,
-            seed,
-            points,
-            max_actions,
-            idle_matches,
-            idle,
-            think_ms,
-            soak,
-            sample_secs,
-        }) => {
-            let game = if game == "divinity" { LoadGame::Divinity } else { LoadGame::Duel };
-            let cfg = LoadConfig {
-                addr: ServerAddr::parse(&server.server)?,
-                game,
-                matches,
-                duration: Duration::from_secs(duration),
-                seed,
-                points,
-                max_actions,
-                idle_matches,
-                idle,
-                think: Duration::from_millis(think_ms),
-                soak: soak.then(|| Duration::from_secs(sample_secs)),
-            };
-            let what = if game == LoadGame::Divinity { "parties" } else { "matches" };
-            eprintln!("athlas load: {matches} {what} for {duration} s against {}", cfg.addr.http());
-            let report = load::run(cfg).await?;
-            println!("{report}");
-            // A soak's growing memory or an unanswered misbehaving client
-            // is a failed run, for scripts as for people.
-            if report.soak.is_some() && report.total_errors() > 0 {
-                let problems: Vec<&String> = report
-                    .errors
-                    .keys()
-                    .filter(|k| k.starts_with("soak_") || k.starts_with("unanswered_") || *k == "spectator_gap")
-                    .collect();
-                anyhow::ensure!(problems.is_empty(), "the soak failed: {problems:?}");
-            }
-            Ok(())
-        }
         None => scripted(cli.scripted).await,
     }
 }
@@ -933,8 +839,6 @@ mod tests {
         let c = Cli::try_parse_from(["athlas", "--script", "f.jsonl", "--join", "ABCD"]).unwrap();
         assert_eq!(c.scripted.join.as_deref(), Some("ABCD"));
         assert!(Cli::try_parse_from(["athlas", "--bot", "--create", "--join", "X"]).is_err());
-        let c = Cli::try_parse_from(["athlas", "load", "--matches", "4", "--duration", "2"]).unwrap();
-        assert!(matches!(c.command, Some(Command::Load { matches: 4, duration: 2, .. })));
     }
 
     fn campaign(args: &[&str]) -> CampaignCommand {
@@ -1015,11 +919,6 @@ mod tests {
         assert_eq!((seat.seat, play.pace_ms), (Some(1), 0));
         assert!(play.headless());
         assert!(Cli::try_parse_from(["athlas", "campaign", "resume", "C", "--bot", "--no-ui"]).is_err());
-        let c =
-            Cli::try_parse_from(["athlas", "load", "--game", "divinity", "--parties", "5", "--duration", "3"]).unwrap();
-        assert!(
-            matches!(c.command, Some(Command::Load { matches: 5, duration: 3, ref game, .. }) if game == "divinity")
-        );
         let c = Cli::try_parse_from(["athlas", "--bot", "--game", "divinity", "--token", "T"]).unwrap();
         assert_eq!(c.scripted.game, "divinity");
     }

@@ -4,7 +4,7 @@
 //! the WebSocket link that reconnects by itself), [`session`] (saved seat
 //! tokens), [`campaign`] (campaign commands and a seat playing match after
 //! match), [`script`] (actions from a file, frames to stdout), [`bot`]
-//! (random legal play from the legal lists the server sends), [`load`] (the load generator),
+//! (random legal play from the legal lists the server sends),
 //! [`creation`] (drafting Alphas and a DI stack) and [`tui`] (the
 //! interactive terminal UI, its drawing as pure functions).
 //!
@@ -17,11 +17,12 @@ pub mod bot;
 pub mod campaign;
 pub mod cli;
 pub mod creation;
-pub mod load;
 pub mod net;
 pub mod player;
 pub mod script;
 pub mod session;
+// The player's fast frame read (`player`); the load generator
+// (`athlas-load`, tools/load) reads every frame through it.
 mod skim;
 pub mod tui;
 pub mod verify;

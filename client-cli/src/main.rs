@@ -2,8 +2,8 @@
 
 use clap::Parser;
 
-/// mimalloc rather than glibc's malloc: `athlas load` allocates for every
-/// frame it reads, and its own CPU per action is part of the figure.
+/// mimalloc rather than glibc's malloc: a bot allocates for every frame it
+/// reads.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -8,7 +8,7 @@
 //! is up. Each bot picks among the `legal` lists of its frames.
 //!
 //! Per action a bot parses only `type`, `seq`, `id`, the status and
-//! `view.legal` of each frame (see [`crate::player`]) and picks by weight:
+//! `view.legal` of each frame (see [`athlas_client::player`]) and picks by weight:
 //! the load measured is the server's, not the client's.
 
 use std::{
@@ -27,7 +27,7 @@ use serde_json::json;
 use soak::{Break, Churn, LiveMatches, SoakReport};
 use tokio::time::sleep_until;
 
-use crate::{
+use athlas_client::{
     bot::Bot,
     net::{Backoff, Identity, Link, LinkEvent, Lobby, ServerAddr},
     player::{Observed, Player},
@@ -607,7 +607,7 @@ async fn play_seat_with(
                             err(&mut st, &code);
                             // Refused before the welcome: give up, unless the
                             // link tries again by itself (not here, not now).
-                            if !p.welcomed && !crate::net::greeting_retried(&code) {
+                            if !p.welcomed && !athlas_client::net::greeting_retried(&code) {
                                 return st;
                             }
                             if bot.stuck() {

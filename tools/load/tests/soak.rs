@@ -9,10 +9,8 @@
 
 use std::time::Duration;
 
-use athlas_client::{
-    load::{self, LoadConfig, LoadGame},
-    net::ServerAddr,
-};
+use athlas_client::net::ServerAddr;
+use athlas_load::load::{self, LoadConfig, LoadGame};
 use athlas_server::{Config, Hub, Registry};
 use tokio::net::TcpListener;
 

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use tokio::net::TcpStream;
 use tokio_tungstenite::{tungstenite::Message, MaybeTlsStream, WebSocketStream};
 
-use crate::net::{Lobby, ServerAddr};
+use athlas_client::net::{Lobby, ServerAddr};
 
 /// Connections opened at once (the server's accept queue stays short).
 const AT_ONCE: usize = 256;
@@ -81,7 +81,7 @@ async fn server_rss(lobby: &Lobby) -> Option<f64> {
 /// (answering the server's pings) until aborted.
 async fn hold(addr: String, first: Value) -> Option<tokio::task::JoinHandle<()>> {
     let (mut ws, _): (Ws, _) =
-        tokio_tungstenite::connect_async_with_config(addr, Some(crate::net::ws_config()), true).await.ok()?;
+        tokio_tungstenite::connect_async_with_config(addr, Some(athlas_client::net::ws_config()), true).await.ok()?;
     ws.send(Message::text(first.to_string())).await.ok()?;
     let welcome = tokio::time::timeout(Duration::from_secs(30), async {
         while let Some(Ok(m)) = ws.next().await {

@@ -25,7 +25,7 @@ use tokio::{
 use tokio_tungstenite::tungstenite::Message;
 
 use super::mix;
-use crate::net::{Backoff, FrameHead, Identity, Link, LinkEvent, Lobby, ServerAddr};
+use athlas_client::net::{Backoff, FrameHead, Identity, Link, LinkEvent, Lobby, ServerAddr};
 
 /// Of every thousand actions a seat is about to send, it first drops its
 /// connection and reconnects in this many, and leaves for a few seconds in
