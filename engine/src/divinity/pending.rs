@@ -41,8 +41,6 @@ impl Pending {
     /// `route_pending`, `turn_start_pending`, `tie_pending`,
     /// `roll_pending` or `challenge_under_way`.
     pub fn admits(self, action: &A) -> Result<(), RuleError> {
-        // Each refusal spells its code where it is made, so the protocol
-        // doc's test finds every code in the source.
         let refusal = match self {
             Pending::PlaceItem if !matches!(action, A::PlaceItem { .. }) => RuleError::of(
                 DivinityRefusal::ItemWaiting,

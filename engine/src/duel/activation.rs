@@ -148,7 +148,7 @@ impl DuelState {
         if g.is_rooted(cat, u) {
             return Err(err(DuelRefusal::Rooted, "this unit can never move"));
         }
-        if Game::is_paralyzed(u) || Game::is_immobile(u) {
+        if Battle::is_paralyzed(u) || Battle::is_immobile(u) {
             return Err(err(DuelRefusal::CannotMove, "this unit may not spend its m"));
         }
         if act.m == 0 {
@@ -201,7 +201,7 @@ impl DuelState {
     pub(super) fn pass_relic(&mut self, cx: &mut Cx, seat: Seat, to: UnitId) -> Result<(), RuleError> {
         let (act, u) = self.current(seat)?;
         let g = &self.game;
-        if act.a == 0 || Game::is_paralyzed(u) {
+        if act.a == 0 || Battle::is_paralyzed(u) {
             return Err(err(DuelRefusal::NoA, "passing a relic needs the unit's a"));
         }
         if !g.holds_relics(cx.cat, u) {
@@ -285,10 +285,10 @@ impl DuelState {
             .get(idx)
             .ok_or_else(|| err(DuelRefusal::NoSuchPower, format!("{} has no power {idx}", card.name)))?;
         let c = power.cost;
-        if (c.m || c.a) && Game::is_paralyzed(u) {
+        if (c.m || c.a) && Battle::is_paralyzed(u) {
             return Err(err(DuelRefusal::Paralyzed, "a paralyzed unit may spend neither m nor a"));
         }
-        if c.m && Game::is_immobile(u) {
+        if c.m && Battle::is_immobile(u) {
             return Err(err(DuelRefusal::CannotMove, "this unit may not spend its m"));
         }
         if c.m && act.m == 0 {

@@ -10,7 +10,7 @@ use super::mechanics::{err, Cx};
 use super::power::Source;
 use super::state::*;
 use super::turn::other;
-use crate::duel::DuelRefusal;
+use crate::duel::{Awaiting, DuelRefusal};
 use crate::{RuleError, Seat};
 
 /// A Divine Intervention cast on a player's own initiative, or in answer
@@ -36,14 +36,7 @@ impl DuelState {
     /// target now). Discarding to reach a card below is left out: a seat
     /// that digs for an answer turns this off.
     pub(crate) fn auto_pass_seat(&self, cat: &Catalogue) -> Option<Seat> {
-        if self.game.relic_choice.is_some() || !self.game.casualties.is_empty() {
-            return None;
-        }
-        let seat = match (&self.pending, self.window) {
-            (Some(p), _) => other(p.caster),
-            (None, Some(w)) => w,
-            (None, None) => return None,
-        };
+        let seat = Awaiting::of(self).answering()?;
         if self.game.players[seat as usize].hold_windows {
             return None;
         }

@@ -3,6 +3,7 @@
 //! a client offers only legal choices), bots and the property tests.
 
 use super::action::{DuelAction, HexChoice, Target};
+use super::awaiting::Awaiting;
 use super::card::{Catalogue, Effect, Targeting, Terrain};
 use super::mechanics::Cx;
 use super::power::Source;
@@ -11,7 +12,7 @@ use crate::hex::Hex;
 use crate::Seat;
 
 fn targets_for(
-    g: &Game,
+    g: &Battle,
     cat: &Catalogue,
     seat: Seat,
     targeting: &Targeting,
@@ -129,7 +130,7 @@ fn targets_for(
 
 /// Tsunami's choice on `g` for the body named by `hex`: the hexes next to
 /// the body that are not water, each next to a different water hex of it.
-fn growth(g: &Game, hex: Hex) -> HexChoice {
+fn growth(g: &Battle, hex: Hex) -> HexChoice {
     let body = water_body(g, hex);
     let mut from: Vec<Hex> = body
         .iter()
@@ -142,7 +143,7 @@ fn growth(g: &Game, hex: Hex) -> HexChoice {
 }
 
 /// The connected water hexes around `seed` (none if it is not water).
-fn water_body(g: &Game, seed: Hex) -> Vec<Hex> {
+fn water_body(g: &Battle, seed: Hex) -> Vec<Hex> {
     if g.grid.terrain(seed) != Some(Terrain::Water) {
         return Vec::new();
     }
@@ -376,33 +377,38 @@ impl Judge<'_> {
             }
             _ => {}
         }
-        if let Some(c) = g.casualties.first() {
-            return match a {
-                DuelAction::ChooseCasualty { unit } => known(c.seat == seat && c.candidates.contains(unit)),
-                _ => Verdict::Refused,
-            };
-        }
-        if let Some(c) = &g.relic_choice {
-            return match a {
-                DuelAction::CarryRelic { .. } => worth_trying(c.seat == seat),
-                _ => Verdict::Refused,
-            };
-        }
-        if let Some(p) = &s.pending {
-            return match a {
-                _ if seat == p.caster => Verdict::Refused,
-                DuelAction::CastDi { target, at: None } => self.di(target, None),
-                DuelAction::Pass => Verdict::Accepted,
-                _ => Verdict::Refused,
-            };
-        }
-        if let Some(w) = s.window {
-            return match a {
-                _ if seat != w => Verdict::Refused,
-                DuelAction::CastDi { target, at } => self.di(target, *at),
-                DuelAction::Pass => Verdict::Accepted,
-                _ => Verdict::Refused,
-            };
+        match Awaiting::of(s) {
+            Awaiting::Casualty(chooser) => {
+                return match a {
+                    DuelAction::ChooseCasualty { unit } => {
+                        known(chooser == seat && g.casualties[0].candidates.contains(unit))
+                    }
+                    _ => Verdict::Refused,
+                };
+            }
+            Awaiting::RelicChoice(chooser) => {
+                return match a {
+                    DuelAction::CarryRelic { .. } => worth_trying(chooser == seat),
+                    _ => Verdict::Refused,
+                };
+            }
+            Awaiting::DiAnswer(responder) => {
+                return match a {
+                    _ if seat != responder => Verdict::Refused,
+                    DuelAction::CastDi { target, at: None } => self.di(target, None),
+                    DuelAction::Pass => Verdict::Accepted,
+                    _ => Verdict::Refused,
+                };
+            }
+            Awaiting::Window(w) => {
+                return match a {
+                    _ if seat != w => Verdict::Refused,
+                    DuelAction::CastDi { target, at } => self.di(target, *at),
+                    DuelAction::Pass => Verdict::Accepted,
+                    _ => Verdict::Refused,
+                };
+            }
+            Awaiting::Turn(_) | Awaiting::Creation(_) | Awaiting::Finished(_) => {}
         }
         if let DuelAction::CastDi { target, at } = a {
             return self.di(target, *at);

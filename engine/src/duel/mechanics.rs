@@ -65,7 +65,7 @@ pub(crate) fn err(code: DuelRefusal, msg: impl Into<String>) -> RuleError {
     RuleError::of(code, msg)
 }
 
-impl Game {
+impl Battle {
     fn passive(&self, cat: &Catalogue, u: &Unit, pred: impl Fn(&Passive) -> bool) -> bool {
         self.alpha_of(u).has_passive(cat, pred)
     }
@@ -79,7 +79,7 @@ impl Game {
         Self::flying_given(u, || self.passive(cat, u, |p| matches!(p, Passive::Flying)))
     }
 
-    /// [`Game::is_flying`], with whether the unit's Alpha has the Flying
+    /// [`Battle::is_flying`], with whether the unit's Alpha has the Flying
     /// passive told by `passive` (a view works it out once per Alpha).
     pub(crate) fn flying_given(u: &Unit, passive: impl FnOnce() -> bool) -> bool {
         if Self::has_marker(u, |c| matches!(c, Condition::Grounded)) {
@@ -135,7 +135,7 @@ impl Game {
         self.holds_relics_given(u, || self.is_flying(cat, u), || self.is_rooted(cat, u))
     }
 
-    /// [`Game::holds_relics`], with whether the unit flies and is rooted
+    /// [`Battle::holds_relics`], with whether the unit flies and is rooted
     /// told by `flying` and `rooted`.
     pub(crate) fn holds_relics_given(
         &self,
@@ -402,7 +402,7 @@ impl Game {
         Self::armor_left_given(self.alpha_of(u).design.armor(cat), u, kind)
     }
 
-    /// [`Game::armor_left`] from the armor of the unit's Alpha's cards.
+    /// [`Battle::armor_left`] from the armor of the unit's Alpha's cards.
     pub(crate) fn armor_left_given(base: Armor, u: &Unit, kind: AttackKind) -> (u32, u32) {
         let (mut p, mut m) = (base.physical, base.magical);
         for mk in &u.markers {

@@ -11,6 +11,7 @@
 pub mod action;
 mod activation;
 pub mod alpha;
+pub mod awaiting;
 pub mod board;
 pub mod bot;
 pub mod campaign;
@@ -29,6 +30,7 @@ pub mod view;
 pub mod words;
 
 pub use action::{DuelAction, HexChoice, Target};
+pub use awaiting::Awaiting;
 pub use ending::Ending;
 pub use event::DuelEvent;
 pub use refusal::DuelRefusal;
@@ -52,25 +54,10 @@ impl Duel {
 
     /// Who must act now.
     pub fn status_of(state: &DuelState) -> Status {
-        let g = &state.game;
-        let seats = match &g.phase {
-            Phase::Finished { outcome } => return Status::Finished(outcome.clone()),
-            Phase::Creation => (0..2u8).filter(|s| !g.players[*s as usize].locked).collect(),
-            Phase::Command => {
-                if let Some(c) = g.casualties.first() {
-                    vec![c.seat]
-                } else if let Some(c) = &g.relic_choice {
-                    vec![c.seat]
-                } else if let Some(p) = &state.pending {
-                    vec![1 - p.caster]
-                } else if let Some(w) = state.window {
-                    vec![w]
-                } else {
-                    vec![g.active]
-                }
-            }
-        };
-        Status::Waiting { seats }
+        match Awaiting::of(state) {
+            Awaiting::Finished(outcome) => Status::Finished(outcome),
+            waiting => Status::Waiting { seats: waiting.seats() },
+        }
     }
 
     /// Apply with an explicit catalogue (custom card sets, tests).
@@ -96,7 +83,7 @@ impl Duel {
 pub struct Hashed<'a> {
     options: &'a DuelOptions,
     rng: &'a crate::rng::GameRng,
-    game: &'a state::Game,
+    game: &'a state::Battle,
     checkpoints: usize,
     pending: &'a Option<state::PendingDi>,
     window: &'a Option<Seat>,
@@ -171,7 +158,7 @@ impl Ruleset for Duel {
             hold_windows: false,
             discarded: Vec::new(),
         };
-        let game = Game {
+        let game = Battle {
             phase: Phase::Creation,
             max_points: options.summoning_points,
             grid: layout.grid(),
@@ -255,15 +242,9 @@ impl Ruleset for Duel {
     }
 
     fn timeout_action(state: &DuelState) -> Option<(Seat, DuelAction)> {
-        // A relic choice is not a response window: it waits for its seat, as
-        // a casualty choice does (a response may be halted under it).
-        if state.game.relic_choice.is_some() {
-            return None;
-        }
-        if let Some(p) = &state.pending {
-            return Some((1 - p.caster, DuelAction::TimedOut));
-        }
-        state.window.map(|w| (w, DuelAction::TimedOut))
+        // Only an answer is timed: a relic or casualty choice waits for its
+        // seat, even with a DI answer halted under it.
+        Awaiting::of(state).answering().map(|seat| (seat, DuelAction::TimedOut))
     }
 
     fn auto_action(state: &DuelState) -> Option<(Seat, DuelAction)> {

@@ -29,7 +29,7 @@ pub(crate) struct Resolved {
     pub hex: Option<Hex>,
 }
 
-impl Game {
+impl Battle {
     fn side_ok(&self, side: Side, seat: Seat, u: &Unit) -> bool {
         match side {
             Side::Any => true,
@@ -223,7 +223,7 @@ impl Game {
     }
 
     fn apply_effect(&mut self, cx: &mut Cx, src: Source, e: &Effect, r: Resolved, t: &Target) -> Result<(), RuleError> {
-        let alive = |g: &Game| r.unit.filter(|id| g.unit(*id).is_some());
+        let alive = |g: &Battle| r.unit.filter(|id| g.unit(*id).is_some());
         match *e {
             Effect::Attack { kind, value, radius, no_height } => {
                 let Some(main) = alive(self) else { return Ok(()) };
@@ -253,7 +253,7 @@ impl Game {
             }
             Effect::SetTerrain { to, occupant_loses } => {
                 let hex = r.hex.ok_or_else(|| err(DuelRefusal::MissingTarget, "this effect needs a hex"))?;
-                let to = Game::resolve_terrain(to, t.terrain)?;
+                let to = Battle::resolve_terrain(to, t.terrain)?;
                 let falls = to.level() < self.level(hex);
                 let occupant = self.unit_at(hex).map(|u| (u.id, self.is_flying(cx.cat, u)));
                 self.set_terrain(cx, hex, to);
@@ -265,7 +265,7 @@ impl Game {
             }
             Effect::SetTerrainAround { to } => {
                 let hex = r.hex.ok_or_else(|| err(DuelRefusal::MissingTarget, "this effect needs a hex"))?;
-                let to = Game::resolve_terrain(to, t.terrain)?;
+                let to = Battle::resolve_terrain(to, t.terrain)?;
                 for n in hex.neighbors().collect::<Vec<_>>() {
                     self.set_terrain(cx, n, to);
                 }

@@ -256,16 +256,17 @@ pub enum Phase {
     Finished { outcome: Outcome },
 }
 
-/// Everything that a rewind restores: the game at one moment.
+/// The battle on the board: everything a rewind restores, the match at one
+/// moment (the DI machinery around it is [`DuelState`]'s).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Game {
+pub struct Battle {
     pub phase: Phase,
     /// Each player's summoning points (agreed in the options).
     pub max_points: u32,
     pub grid: Grid,
     pub summoning_hexes: [Vec<Hex>; 2],
     pub relics: Vec<Relic>,
-    /// Shared between copies of the state: see [`Game::player_mut`].
+    /// Shared between copies of the state: see [`Battle::player_mut`].
     pub players: [std::sync::Arc<Player>; 2],
     pub units: Vec<Unit>,
     pub next_unit: UnitId,
@@ -320,18 +321,18 @@ pub struct PendingDi {
 pub struct DuelState {
     pub options: DuelOptions,
     pub rng: GameRng,
-    pub game: Game,
+    pub game: Battle,
     /// Snapshots of the current activation: at its start and after each power.
     /// The opponent may time a DI at any of them (DESIGN.md, DI timing).
     /// Shared, so copying the state for an action does not copy them.
-    pub checkpoints: Vec<std::sync::Arc<Game>>,
+    pub checkpoints: Vec<std::sync::Arc<Battle>>,
     pub pending: Option<PendingDi>,
     /// The seat whose response window is open after an activation ended.
     pub window: Option<Seat>,
     pub draw_offer: Option<Seat>,
 }
 
-impl Game {
+impl Battle {
     /// A player's side, for changing it. Sides are shared between copies
     /// of the state (most actions leave both unchanged), so the first change
     /// after a copy copies that side only.

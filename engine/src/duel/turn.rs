@@ -2,7 +2,7 @@
 //! basic powers, Alpha powers, the windows in which Divine Interventions
 //! answer (`intervention` casts and resolves them), draws.
 
-use crate::duel::DuelRefusal;
+use crate::duel::{Awaiting, DuelRefusal};
 use std::collections::BTreeSet;
 
 use super::action::DuelAction;
@@ -117,97 +117,105 @@ impl DuelState {
             }
             _ => {}
         }
-        if let Some(c) = self.game.casualties.first() {
-            let DuelAction::ChooseCasualty { unit } = action else {
-                return Err(err(
-                    DuelRefusal::CasualtyPending,
-                    format!("seat {} must first choose which hit unit dies", c.seat),
-                ));
-            };
-            if c.seat != seat {
-                return Err(err(DuelRefusal::NotYourChoice, "the defender chooses which unit dies"));
-            }
-            if !c.candidates.contains(&unit) {
-                return Err(err(DuelRefusal::NotACandidate, format!("unit {unit} is not one of the hit units")));
-            }
-            self.game.casualties.remove(0);
-            cx.emit(EventKind::CasualtyChosen { seat, unit });
-            self.game.kill(cx, unit);
-            return Ok(());
-        }
-        if let Some(c) = self.game.relic_choice.clone() {
-            let DuelAction::CarryRelic { carry } = action else {
-                return Err(err(
-                    DuelRefusal::RelicChoicePending,
-                    format!("seat {} must first say whether its pushed unit carries its relic", c.seat),
-                ));
-            };
-            if c.seat != seat {
-                return Err(err(
-                    DuelRefusal::NotYourChoice,
-                    "a forced unit's controller decides whether it carries its relic (L1195-1197)",
-                ));
-            }
-            self.game.relic_choice = None;
-            cx.emit(EventKind::RelicCarryChosen { seat, unit: c.unit, carry });
-            self.game.force_move(cx, c.unit, c.direction as usize, c.distance, Relics::carried_if(carry));
-            if c.by_power {
-                // The power is resolved only now: this is its checkpoint.
-                self.checkpoint(cx);
-            } else if self.pending.is_some() && matches!(self.game.phase, Phase::Command) {
-                // The push was a response: the DI it answered resolves now.
-                self.finish_pending(cx);
-            }
-            return Ok(());
-        }
-        if let DuelAction::CarryRelic { .. } = action {
-            return Err(err(DuelRefusal::NoRelicChoice, "no pushed unit is waiting for your relic choice"));
-        }
-        if let Some(p) = &self.pending {
-            let responder = other(p.caster);
-            if seat != responder {
-                return Err(err(
-                    DuelRefusal::DiPending,
-                    "waiting for the opponent's answer to your Divine Intervention",
-                ));
-            }
-            return match action {
-                DuelAction::CastDi { target, at: None } => {
-                    self.cast_di(cx, seat, target, None, Cast::Response)?;
-                    // A response that halted on a relic choice finishes
-                    // first; the answered DI waits for it.
-                    if self.game.relic_choice.is_none() {
-                        self.finish_pending(cx);
-                    }
-                    Ok(())
+        match Awaiting::of(self) {
+            Awaiting::Casualty(chooser) => {
+                let DuelAction::ChooseCasualty { unit } = action else {
+                    return Err(err(
+                        DuelRefusal::CasualtyPending,
+                        format!("seat {chooser} must first choose which hit unit dies"),
+                    ));
+                };
+                if chooser != seat {
+                    return Err(err(DuelRefusal::NotYourChoice, "the defender chooses which unit dies"));
                 }
-                DuelAction::CastDi { at: Some(_), .. } => Err(err(
-                    DuelRefusal::BadTiming,
-                    "a response resolves at once, before the DI it answers; it cannot be timed",
-                )),
-                DuelAction::Pass | DuelAction::TimedOut => {
-                    cx.emit(passed(seat, &action));
+                let c = &self.game.casualties[0];
+                if !c.candidates.contains(&unit) {
+                    return Err(err(DuelRefusal::NotACandidate, format!("unit {unit} is not one of the hit units")));
+                }
+                self.game.casualties.remove(0);
+                cx.emit(EventKind::CasualtyChosen { seat, unit });
+                self.game.kill(cx, unit);
+                return Ok(());
+            }
+            Awaiting::RelicChoice(chooser) => {
+                let DuelAction::CarryRelic { carry } = action else {
+                    return Err(err(
+                        DuelRefusal::RelicChoicePending,
+                        format!("seat {chooser} must first say whether its pushed unit carries its relic"),
+                    ));
+                };
+                if chooser != seat {
+                    return Err(err(
+                        DuelRefusal::NotYourChoice,
+                        "a forced unit's controller decides whether it carries its relic (L1195-1197)",
+                    ));
+                }
+                let c = self.game.relic_choice.take().expect("awaited");
+                cx.emit(EventKind::RelicCarryChosen { seat, unit: c.unit, carry });
+                self.game.force_move(cx, c.unit, c.direction as usize, c.distance, Relics::carried_if(carry));
+                if c.by_power {
+                    // The power is resolved only now: this is its checkpoint.
+                    self.checkpoint(cx);
+                } else if self.pending.is_some() && matches!(self.game.phase, Phase::Command) {
+                    // The push was a response: the DI it answered resolves now.
                     self.finish_pending(cx);
-                    Ok(())
                 }
-                _ => {
-                    Err(err(DuelRefusal::DiPending, "answer the Divine Intervention first: respond with yours or pass"))
-                }
-            };
-        }
-        if let Some(w) = self.window {
-            if seat != w {
-                return Err(err(DuelRefusal::ResponseWindow, "waiting for the opponent's response to the activation"));
+                return Ok(());
             }
-            return match action {
-                DuelAction::CastDi { target, at } => self.cast_di(cx, seat, target, at, Cast::Own),
-                DuelAction::Pass | DuelAction::TimedOut => {
-                    cx.emit(passed(seat, &action));
-                    self.finish_activation();
-                    Ok(())
+            _ if matches!(action, DuelAction::CarryRelic { .. }) => {
+                return Err(err(DuelRefusal::NoRelicChoice, "no pushed unit is waiting for your relic choice"));
+            }
+            Awaiting::DiAnswer(responder) => {
+                if seat != responder {
+                    return Err(err(
+                        DuelRefusal::DiPending,
+                        "waiting for the opponent's answer to your Divine Intervention",
+                    ));
                 }
-                _ => Err(err(DuelRefusal::ResponseWindow, "cast a Divine Intervention or pass")),
-            };
+                return match action {
+                    DuelAction::CastDi { target, at: None } => {
+                        self.cast_di(cx, seat, target, None, Cast::Response)?;
+                        // A response that halted on a relic choice finishes
+                        // first; the answered DI waits for it.
+                        if self.game.relic_choice.is_none() {
+                            self.finish_pending(cx);
+                        }
+                        Ok(())
+                    }
+                    DuelAction::CastDi { at: Some(_), .. } => Err(err(
+                        DuelRefusal::BadTiming,
+                        "a response resolves at once, before the DI it answers; it cannot be timed",
+                    )),
+                    DuelAction::Pass | DuelAction::TimedOut => {
+                        cx.emit(passed(seat, &action));
+                        self.finish_pending(cx);
+                        Ok(())
+                    }
+                    _ => Err(err(
+                        DuelRefusal::DiPending,
+                        "answer the Divine Intervention first: respond with yours or pass",
+                    )),
+                };
+            }
+            Awaiting::Window(w) => {
+                if seat != w {
+                    return Err(err(
+                        DuelRefusal::ResponseWindow,
+                        "waiting for the opponent's response to the activation",
+                    ));
+                }
+                return match action {
+                    DuelAction::CastDi { target, at } => self.cast_di(cx, seat, target, at, Cast::Own),
+                    DuelAction::Pass | DuelAction::TimedOut => {
+                        cx.emit(passed(seat, &action));
+                        self.finish_activation();
+                        Ok(())
+                    }
+                    _ => Err(err(DuelRefusal::ResponseWindow, "cast a Divine Intervention or pass")),
+                };
+            }
+            Awaiting::Turn(_) => {}
+            Awaiting::Creation(_) | Awaiting::Finished(_) => unreachable!("handled in act_in"),
         }
         if let DuelAction::CastDi { target, at } = action {
             return self.cast_di(cx, seat, target, at, Cast::Own);

@@ -153,7 +153,7 @@ pub(crate) enum Board {
 impl Board {
     /// The board of `g`, shown: its hexes built once, and written to JSON
     /// by hand ([`write_hexes`]) once for all viewers.
-    pub(crate) fn shown(g: &Game) -> Board {
+    pub(crate) fn shown(g: &Battle) -> Board {
         // SAFETY: `write_hexes` writes one JSON array (of objects of
         // numbers and terrain names), equal to serde's for every game
         // `the_units_and_hexes_json_is_serdes` plays.
@@ -161,7 +161,7 @@ impl Board {
     }
 }
 
-fn hex_views(g: &Game) -> impl Iterator<Item = HexView> + '_ {
+fn hex_views(g: &Battle) -> impl Iterator<Item = HexView> + '_ {
     g.grid.iter().map(|(h, t)| HexView {
         hex: h,
         terrain: t,
@@ -176,7 +176,7 @@ fn hex_views(g: &Game) -> impl Iterator<Item = HexView> + '_ {
 /// keeps one between records, so it is small: a byte a square of the
 /// grid's box, each number as LEB128 (coordinates zigzagged), card names
 /// as they are.
-pub(crate) fn board_key(g: &Game) -> Vec<u8> {
+pub(crate) fn board_key(g: &Battle) -> Vec<u8> {
     fn number(key: &mut Vec<u8>, mut v: u64) {
         while v >= 0x80 {
             key.push((v as u8) | 0x80);
@@ -234,7 +234,7 @@ pub(crate) fn board_key(g: &Game) -> Vec<u8> {
 }
 
 /// The units as every viewer sees them.
-pub(crate) fn unit_views(g: &Game, cat: &Catalogue) -> Vec<UnitView> {
+pub(crate) fn unit_views(g: &Battle, cat: &Catalogue) -> Vec<UnitView> {
     // What each Alpha's cards give its units, looked up once per Alpha
     // rather than once per unit and question.
     let given: [Vec<AlphaGives>; 2] = std::array::from_fn(|s| {
@@ -249,10 +249,10 @@ pub(crate) fn unit_views(g: &Game, cat: &Catalogue) -> Vec<UnitView> {
         .iter()
         .map(|u| {
             let t = &given[u.owner as usize][u.alpha];
-            let (p, _) = Game::armor_left_given(t.armor, u, AttackKind::Melee);
-            let (mp, m) = Game::armor_left_given(t.armor, u, AttackKind::Magical);
+            let (p, _) = Battle::armor_left_given(t.armor, u, AttackKind::Melee);
+            let (mp, m) = Battle::armor_left_given(t.armor, u, AttackKind::Magical);
             debug_assert_eq!(p, mp);
-            let flying = Game::flying_given(u, || t.flying);
+            let flying = Battle::flying_given(u, || t.flying);
             UnitView {
                 id: u.id,
                 owner: u.owner,
@@ -272,7 +272,7 @@ pub(crate) fn unit_views(g: &Game, cat: &Catalogue) -> Vec<UnitView> {
 
 /// The units as every viewer sees them, shared by the views of one state
 /// and written to JSON by [`write_units`].
-pub(crate) fn shared_units(g: &Game, cat: &Catalogue) -> Shared<Vec<UnitView>> {
+pub(crate) fn shared_units(g: &Battle, cat: &Catalogue) -> Shared<Vec<UnitView>> {
     // SAFETY: `write_units` writes one JSON array (of objects of numbers,
     // `true`s and serde's own JSON), equal to serde's for every game
     // `the_units_and_hexes_json_is_serdes` plays.
@@ -290,7 +290,7 @@ fn write_units(units: &[UnitView], out: &mut Vec<u8>) {
 /// the text of each unit as it was in `before` (the units of the record
 /// before, written the same way) and writing only the units that changed.
 pub(crate) fn shared_units_after(
-    g: &Game,
+    g: &Battle,
     cat: &Catalogue,
     before: Option<&Shared<Vec<UnitView>>>,
 ) -> Shared<Vec<UnitView>> {
@@ -470,7 +470,7 @@ fn view_listing(
 
 /// Both players as `viewer` may see them. What they are made of is what
 /// [`board_key`] covers.
-fn player_views(g: &Game, viewer: Viewer) -> Vec<PlayerView> {
+fn player_views(g: &Battle, viewer: Viewer) -> Vec<PlayerView> {
     (0..2u8)
         .map(|s| {
             let p = &g.players[s as usize];
