@@ -11,3 +11,5 @@ mod clans_examples;
 mod clans_golden;
 mod clans_properties;
 mod clans_rules;
+mod clans_secrets;
+mod clans_words;

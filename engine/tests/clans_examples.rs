@@ -6,6 +6,7 @@ use crate::clans_support::*;
 use athlas_engine::clans::content::{StatusKind, TerrainEffect};
 use athlas_engine::clans::grid::{Pos, Terrain};
 use athlas_engine::clans::state::Phase;
+use athlas_engine::clans::ClansRefusal;
 use athlas_engine::clans::{ClansAction as A, ClansOptions};
 use athlas_engine::{Outcome, Ruleset};
 
@@ -26,7 +27,7 @@ fn e1_attack_then_counter_then_the_turn_is_over() {
     ok(&mut s, 0, A::Attack { figure: a, target: b });
     assert_eq!((hp(&s, b), hp(&s, a)), (4, 4));
     assert!(fig(&s, a).done && fig(&s, a).acted);
-    refused(&mut s, 0, A::Move { figure: a, to: Pos(5, 9) }, "ally_done");
+    refused(&mut s, 0, A::Move { figure: a, to: Pos(5, 9) }, ClansRefusal::AllyDone);
 }
 
 /// E2 (L97): the target dies: no counter, the attacker's player gains its EXP.
@@ -102,7 +103,7 @@ fn e7_any_range_counter_is_no_help_in_attack() {
     let mut s = scene();
     let g = put(&mut s, 0, "sc_guard", Pos(5, 9));
     let b = put(&mut s, 1, "cn_squire", Pos(5, 7));
-    refused(&mut s, 0, A::Attack { figure: g, target: b }, "out_of_range");
+    refused(&mut s, 0, A::Attack { figure: g, target: b }, ClansRefusal::OutOfRange);
     fig_mut(&mut s, b).pos = Pos(5, 8);
     ok(&mut s, 0, A::Attack { figure: g, target: b });
     assert_eq!((hp(&s, b), hp(&s, g)), (4, 8));
@@ -238,7 +239,7 @@ fn e15_through_allies_not_through_enemies() {
     s.figures.retain(|x| x.id != f);
     put(&mut s, 1, "cn_guard", Pos(5, 8));
     assert!(!destinations(&s, a).contains(&Pos(5, 7)));
-    refused(&mut s, 0, A::Move { figure: a, to: Pos(5, 7) }, "unreachable");
+    refused(&mut s, 0, A::Move { figure: a, to: Pos(5, 7) }, ClansRefusal::Unreachable);
 }
 
 /// E16 (L29, L142): one assimilation per turn; an equipped piece never.
@@ -248,11 +249,11 @@ fn e16_one_assimilation_per_turn_never_an_equipped_piece() {
     let god = s.players[0].god;
     fig_mut(&mut s, god).hp = 20;
     ok(&mut s, 0, A::Equip { card: "sc_shield".into(), figure: god });
-    refused(&mut s, 0, A::Assimilate { card: "sc_shield".into() }, "not_in_stack");
+    refused(&mut s, 0, A::Assimilate { card: "sc_shield".into() }, ClansRefusal::NotInStack);
     let sp = s.players[0].sp;
     ok(&mut s, 0, A::Assimilate { card: "sc_sword".into() });
     assert_eq!(s.players[0].sp, sp + 2);
-    refused(&mut s, 0, A::Assimilate { card: "sc_boots".into() }, "one_assimilation");
+    refused(&mut s, 0, A::Assimilate { card: "sc_boots".into() }, ClansRefusal::OneAssimilation);
     turn_to(&mut s, 1);
     turn_to(&mut s, 0);
     ok(&mut s, 0, A::Assimilate { card: "sc_boots".into() });
@@ -284,7 +285,7 @@ fn e18_summoning_sickness_but_ot_next_opponent_turn() {
     ok(&mut s, 0, A::Summon { card: "sc_archer".into(), at });
     let id = s.figures.iter().find(|f| f.card == "sc_archer").unwrap().id;
     assert_eq!(s.players[0].sp, 0, "Chapel Archer costs 4 SP");
-    refused(&mut s, 0, A::Move { figure: id, to: Pos(at.0 + 1, at.1) }, "just_summoned");
+    refused(&mut s, 0, A::Move { figure: id, to: Pos(at.0 + 1, at.1) }, ClansRefusal::JustSummoned);
     let enemy = put(&mut s, 1, "cn_squire", Pos(at.0 + 3, at.1));
     s.players[0].sp = 2;
     ok(&mut s, 0, A::EndTurn);
@@ -314,7 +315,7 @@ fn e19_a_runic_art_with_a_moved_and_an_unmoved_ally() {
     assert_eq!(hp(&s, e), 2, "7 + BREAK 1 on HP 10");
     assert!(fig(&s, st).done && fig(&s, d).done);
     assert_eq!((s.players[0].sp, s.players[0].exp), (0, 0), "4 SP and 2 EXP");
-    refused(&mut s, 0, A::Attack { figure: d, target: e }, "ally_done");
+    refused(&mut s, 0, A::Attack { figure: d, target: e }, ClansRefusal::AllyDone);
 }
 
 /// E20 (L43): D already attacked: not castable.
@@ -323,7 +324,12 @@ fn e20_no_runic_art_after_an_attack() {
     let (mut s, st, d, e) = art_scene();
     ok(&mut s, 0, A::Move { figure: st, to: Pos(4, 8) });
     ok(&mut s, 0, A::Attack { figure: d, target: e });
-    refused(&mut s, 0, A::RunicArt { card: "sc_art1".into(), caster: st, partner: d, target: e }, "already_acted");
+    refused(
+        &mut s,
+        0,
+        A::RunicArt { card: "sc_art1".into(), caster: st, partner: d, target: e },
+        ClansRefusal::AlreadyActed,
+    );
 }
 
 /// E21 (L138-139): moved, then another ally activated: no action any more,
@@ -333,7 +339,7 @@ fn e21_an_ally_left_cannot_come_back_except_for_an_art() {
     let (mut s, st, d, e) = art_scene();
     ok(&mut s, 0, A::Move { figure: st, to: Pos(4, 8) });
     ok(&mut s, 0, A::Move { figure: d, to: Pos(6, 7) });
-    refused(&mut s, 0, A::Attack { figure: st, target: e }, "ally_done");
+    refused(&mut s, 0, A::Attack { figure: st, target: e }, ClansRefusal::AllyDone);
     ok(&mut s, 0, A::RunicArt { card: "sc_art1".into(), caster: st, partner: d, target: e });
 }
 
@@ -347,7 +353,7 @@ fn e22_enhanced_range_makes_a_ranged_class() {
     let g = put(&mut s, 0, "sc_guard", Pos(6, 8));
     let e = put(&mut s, 1, "cn_guard", Pos(5, 7));
     let art = A::RunicArt { card: "sc_art2".into(), caster: k, partner: g, target: e };
-    refused(&mut s, 0, art.clone(), "art_classes");
+    refused(&mut s, 0, art.clone(), ClansRefusal::ArtClasses);
     s.players[0].exp = 3;
     ok(&mut s, 0, A::Equip { card: "sc_bow".into(), figure: g });
     ok(&mut s, 0, art);

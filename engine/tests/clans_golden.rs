@@ -22,6 +22,8 @@ struct Game {
     state: String,
     views: Vec<String>,
     events: String,
+    /// The event lines of the whole game, in words (`clans::words`).
+    words: String,
     status: String,
 }
 
@@ -57,14 +59,18 @@ fn status(s: &ClansState) -> String {
     }
 }
 
-fn replay(g: &Game) -> (ClansState, String) {
+/// The end state, the events' hash and the event words' hash.
+fn replay(g: &Game) -> (ClansState, String, String) {
     let mut s = Clans::start(&g.options, g.seed).expect("setup");
     let mut events = Vec::new();
+    let mut words = Vec::new();
     for (i, (seat, a)) in g.log.iter().enumerate() {
+        let before = s.clone();
         let ev = Clans::apply(&mut s, *seat, a.clone()).unwrap_or_else(|e| panic!("action {i} {a:?}: {e:?}"));
+        words.extend(Clans::event_words(&before, &s, &ev));
         events.push(serde_json::to_string(&ev).unwrap());
     }
-    (s, fnv(events.join("\n").as_bytes()))
+    (s, fnv(events.join("\n").as_bytes()), fnv(words.join("\n").as_bytes()))
 }
 
 fn record(options: ClansOptions, seed: u64, greedy: bool) -> Game {
@@ -78,9 +84,18 @@ fn record(options: ClansOptions, seed: u64, greedy: bool) -> Game {
         Clans::apply(&mut s, seat, a.clone()).expect("a legal action is accepted");
         log.push((seat, a));
     }
-    let mut g =
-        Game { options, seed, log, state: String::new(), views: vec![], events: String::new(), status: String::new() };
-    let (end, events) = replay(&g);
+    let mut g = Game {
+        options,
+        seed,
+        log,
+        state: String::new(),
+        views: vec![],
+        events: String::new(),
+        words: String::new(),
+        status: String::new(),
+    };
+    let (end, events, words) = replay(&g);
+    g.words = words;
     g.state = json_hash(&end);
     g.views = views(&end);
     g.events = events;
@@ -120,6 +135,28 @@ fn games_to_record() -> Vec<(ClansOptions, u64, bool)> {
             4,
             true,
         ),
+        (
+            ClansOptions {
+                clans: s(&["crimson_nobles", "sacred_cross", "sacred_cross", "crimson_nobles"]),
+                battlefield: "highland_pass".into(),
+                exp_per_turn: 1,
+                max_turns: Some(24),
+                ..ClansOptions::default()
+            },
+            5,
+            false,
+        ),
+        // 2v2 to a God's fall on the winning team too (seat 3), then the win.
+        (
+            ClansOptions {
+                clans: s(&["crimson_nobles", "sacred_cross", "sacred_cross", "crimson_nobles"]),
+                battlefield: "highland_pass".into(),
+                exp_per_turn: 1,
+                ..ClansOptions::default()
+            },
+            7,
+            true,
+        ),
     ]
 }
 
@@ -134,11 +171,12 @@ fn recorded_games_replay_to_the_same_states_views_and_events() {
     assert_eq!(games.len(), games_to_record().len());
     let mut actions = 0;
     for g in &games {
-        let (end, events) = replay(g);
+        let (end, events, words) = replay(g);
         let what = format!("seed {}", g.seed);
         assert_eq!(json_hash(&end), g.state, "{what}: state");
         assert_eq!(views(&end), g.views, "{what}: views");
         assert_eq!(events, g.events, "{what}: events");
+        assert_eq!(words, g.words, "{what}: the events in words");
         assert_eq!(status(&end), g.status, "{what}: status");
         actions += g.log.len();
     }

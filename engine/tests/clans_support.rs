@@ -5,7 +5,9 @@
 use athlas_engine::clans::content::Catalogue;
 use athlas_engine::clans::grid::{Pos, Terrain};
 use athlas_engine::clans::state::{Figure, FigureId};
+use athlas_engine::clans::ClansRefusal;
 use athlas_engine::clans::{Clans, ClansAction, ClansEvent, ClansOptions, ClansState};
+use athlas_engine::refusal::Refusal;
 use athlas_engine::{RuleError, Ruleset, Seat};
 
 pub fn cat() -> &'static Catalogue {
@@ -109,10 +111,10 @@ pub fn ok(s: &mut ClansState, seat: Seat, a: ClansAction) -> Vec<ClansEvent> {
 
 /// Refused with `code`, the state unchanged.
 #[track_caller]
-pub fn refused(s: &mut ClansState, seat: Seat, a: ClansAction, code: &str) -> RuleError {
+pub fn refused(s: &mut ClansState, seat: Seat, a: ClansAction, code: ClansRefusal) -> RuleError {
     let before = serde_json::to_string(&*s).unwrap();
     let e = Clans::apply(s, seat, a.clone()).expect_err(&format!("{a:?} should be refused"));
-    assert_eq!(e.code, code, "{a:?}: {}", e.message);
+    assert_eq!(e.code, code.code(), "{a:?}: {}", e.message);
     assert_eq!(serde_json::to_string(&*s).unwrap(), before, "a refusal changed the state");
     e
 }

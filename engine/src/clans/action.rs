@@ -1,4 +1,5 @@
-//! What a seat may ask for. Tagged JSON: `{"action": "attack", "figure": 3, "target": 7}`.
+//! What a seat may ask for. Tagged JSON like the other games' actions:
+//! `{"type": "attack", "figure": 3, "target": 7}` (`protocol/CLANS.md`).
 
 use serde::{Deserialize, Serialize};
 
@@ -7,7 +8,7 @@ use super::grid::Pos;
 use super::state::FigureId;
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "action")]
+#[serde(rename_all = "snake_case", tag = "type", deny_unknown_fields)]
 pub enum ClansAction {
     /// Setup, in secret: the homebase on a passable tile of your side, the
     /// God 1 step next to it (L15, L87, C4).

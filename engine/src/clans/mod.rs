@@ -7,7 +7,7 @@
 //! Modules by domain noun: [`content`] (cards, effect vocabulary, deck rules,
 //! battlemaps), [`grid`] (tiles, steps, terrain, sides), [`state`],
 //! [`action`], [`event`], `play` (every rule, with its line), [`view`],
-//! [`legal`], [`bot`]. Decisions where the page is silent:
+//! [`legal`], [`bot`], [`refusal`] (every refusal code), [`words`]. Decisions where the page is silent:
 //! `content/clans/ASSUMPTIONS.md`.
 
 pub mod action;
@@ -17,15 +17,18 @@ pub mod event;
 pub mod grid;
 pub mod legal;
 mod play;
+pub mod refusal;
 pub mod state;
 pub mod view;
+pub mod words;
 
 pub use action::ClansAction;
 pub use event::ClansEvent;
+pub use refusal::ClansRefusal;
 pub use state::{ClansOptions, ClansState};
 pub use view::ClansView;
 
-use crate::{RuleError, Ruleset, Seat, SetupError, Status, Viewer};
+use crate::{RuleError, Ruleset, Seat, SeatNames, SetupError, Status, Viewer};
 use content::{Catalogue, Kind};
 use grid::Field;
 use state::{Phase, Player};
@@ -73,14 +76,7 @@ impl Clans {
         for (seat, id) in options.clans.iter().enumerate() {
             let clan = cat.clan(id).ok_or_else(|| SetupError::new(format!("no clan {id}")))?;
             content::validate_deck(clan).map_err(SetupError::new)?;
-            // Two face-down stacks: allies, and the other tactic cards (L87).
-            let allies = clan.cards.iter().filter(|c| c.ally().is_some_and(|a| !a.god)).map(|c| c.id.clone()).collect();
-            let tactics = clan
-                .cards
-                .iter()
-                .filter(|c| !matches!(c.kind, Kind::Ally(_) | Kind::Homebase))
-                .map(|c| c.id.clone())
-                .collect();
+            let (allies, tactics) = stacks(clan);
             players.push(Player {
                 seat: seat as Seat,
                 clan: id.clone(),
@@ -163,18 +159,74 @@ impl Ruleset for Clans {
         state
     }
 
-    /// The seat's deck as locked in at the start: the clan's card list in
-    /// stack order (pre-built decks, so it never changes during the game).
+    /// The seat's secret once it has placed: its deck (the two face-down
+    /// stacks as they were at the start, L87) and its homebase and God
+    /// tiles, chosen in secret (C4). Nothing of it changes afterwards (no
+    /// card is drawn or reordered, the placement is kept), so the server's
+    /// commitment, made at the seat's placement, opens at the end to exactly
+    /// this. `None` before the seat has placed (nothing is locked yet).
     fn locked_secret(state: &ClansState, seat: Seat) -> Option<serde_json::Value> {
         let p = state.players.get(seat as usize)?;
+        let (homebase, god) = (p.homebase?, p.god_at?);
         let clan = Catalogue::standard().clan(&p.clan)?;
+        let (allies, tactics) = stacks(clan);
         Some(serde_json::json!({
             "clan": p.clan,
-            "cards": clan.cards.iter().map(|c| &c.id).collect::<Vec<_>>(),
+            "allies": allies,
+            "tactics": tactics,
+            "homebase": homebase,
+            "god": god,
         }))
+    }
+
+    fn legal_in(view: &ClansView) -> Option<&[ClansAction]> {
+        Some(&view.legal)
+    }
+
+    const WORDS: bool = true;
+
+    fn action_words(state: &ClansState, seat: Seat, actions: &[ClansAction]) -> Vec<serde_json::Value> {
+        Self::named_action_words(state, seat, actions, SeatNames::none())
+    }
+
+    fn event_words(before: &ClansState, after: &ClansState, events: &[ClansEvent]) -> Vec<String> {
+        Self::named_event_words(before, after, events, SeatNames::none())
+    }
+
+    /// For `seat` alone: may name its own unplayed cards.
+    fn named_action_words(
+        state: &ClansState,
+        seat: Seat,
+        actions: &[ClansAction],
+        names: &SeatNames,
+    ) -> Vec<serde_json::Value> {
+        let n = words::Names::new(state, names);
+        actions.iter().map(|a| serde_json::to_value(words::action(n, seat, a)).expect("words serialize")).collect()
+    }
+
+    /// One line per event, holding only what the event and the public
+    /// field hold (see [`words`]).
+    fn named_event_words(
+        before: &ClansState,
+        after: &ClansState,
+        events: &[ClansEvent],
+        names: &SeatNames,
+    ) -> Vec<String> {
+        let n = words::Names { before: Some(before), ..words::Names::new(after, names) };
+        events.iter().map(|e| words::event(n, e)).collect()
     }
 
     fn legal(state: &ClansState, seat: Seat) -> Vec<ClansAction> {
         legal::legal_actions(state, Catalogue::standard(), seat)
     }
+}
+
+/// A clan's two face-down stacks as a game starts (L87): its allies (the
+/// God aside, on the field) and its other tactic cards (the homebase
+/// aside), each in the deck list's order.
+pub fn stacks(clan: &content::Clan) -> (Vec<content::CardId>, Vec<content::CardId>) {
+    let allies = clan.cards.iter().filter(|c| c.ally().is_some_and(|a| !a.god)).map(|c| c.id.clone()).collect();
+    let tactics =
+        clan.cards.iter().filter(|c| !matches!(c.kind, Kind::Ally(_) | Kind::Homebase)).map(|c| c.id.clone()).collect();
+    (allies, tactics)
 }

@@ -6,13 +6,14 @@ use super::action::ClansAction as A;
 use super::content::{Card, Catalogue, Effect, ItemEffect, Kind, Lasts, Stat, StatusKind, TerrainEffect, Timing};
 use super::event::ClansEvent as E;
 use super::grid::{Pos, Terrain};
+use super::refusal::ClansRefusal;
 use super::state::{Boost, ClansState, Figure, FigureId, Phase};
 use crate::{Outcome, RuleError, Seat};
 
 type R<T = ()> = Result<T, RuleError>;
 
-fn err(code: &'static str, msg: impl Into<String>) -> RuleError {
-    RuleError::new(code, msg)
+fn err(code: ClansRefusal, msg: impl Into<String>) -> RuleError {
+    RuleError::of(code, msg)
 }
 
 impl ClansState {
@@ -23,13 +24,13 @@ impl ClansState {
     pub(crate) fn act(&mut self, cat: &Catalogue, seat: Seat, action: A) -> R<Vec<E>> {
         let mut ev = Vec::new();
         if self.finished() {
-            return Err(err("game_over", "the game is over"));
+            return Err(err(ClansRefusal::GameOver, "the game is over"));
         }
         let Some(player) = self.players.get(seat as usize) else {
-            return Err(err("no_such_seat", "there is no such seat"));
+            return Err(err(ClansRefusal::NoSuchSeat, "there is no such seat"));
         };
         if player.out {
-            return Err(err("player_out", "your God has fallen: you are out of the game (L7, L81)"));
+            return Err(err(ClansRefusal::PlayerOut, "your God has fallen: you are out of the game (L7, L81)"));
         }
         match action {
             A::Resign => {
@@ -38,12 +39,12 @@ impl ClansState {
             }
             A::Place { homebase, god } => self.place(cat, seat, homebase, god, &mut ev)?,
             _ if self.phase == Phase::Placement => {
-                return Err(err("placement_phase", "every player first places a homebase and God (L87)"))
+                return Err(err(ClansRefusal::PlacementPhase, "every player first places a homebase and God (L87)"))
             }
             A::Respond { figure, ability, target } => self.respond(cat, seat, figure, ability, target, &mut ev)?,
             A::Pass => {
                 if self.window.first() != Some(&seat) {
-                    return Err(err("no_window", "no response window is open for you (C10)"));
+                    return Err(err(ClansRefusal::NoWindow, "no response window is open for you (C10)"));
                 }
                 self.window.remove(0);
                 ev.push(E::Passed { seat });
@@ -51,10 +52,13 @@ impl ClansState {
             }
             other => {
                 if seat != self.active {
-                    return Err(err("not_your_turn", "only the player whose turn it is may do this (L91)"));
+                    return Err(err(ClansRefusal::NotYourTurn, "only the player whose turn it is may do this (L91)"));
                 }
                 if !self.window.is_empty() {
-                    return Err(err("window_open", "an opponent may first answer in their response window (C10)"));
+                    return Err(err(
+                        ClansRefusal::WindowOpen,
+                        "an opponent may first answer in their response window (C10)",
+                    ));
                 }
                 let opens_window = !matches!(other, A::Move { .. } | A::EndTurn);
                 self.turn_action(cat, seat, other, &mut ev)?;
@@ -97,23 +101,23 @@ impl ClansState {
 
     fn place(&mut self, cat: &Catalogue, seat: Seat, homebase: Pos, god: Pos, ev: &mut Vec<E>) -> R {
         if self.phase != Phase::Placement {
-            return Err(err("not_placement", "homebases are placed only at the start (L87)"));
+            return Err(err(ClansRefusal::NotPlacement, "homebases are placed only at the start (L87)"));
         }
         if self.players[seat as usize].homebase.is_some() {
-            return Err(err("already_placed", "you have placed your homebase"));
+            return Err(err(ClansRefusal::AlreadyPlaced, "you have placed your homebase"));
         }
         let passable = |p: Pos| self.field.at(p).is_some_and(Terrain::passable);
         if !self.field.on_side(seat, homebase) || !passable(homebase) {
-            return Err(err("bad_homebase", "the homebase goes on a passable tile of your side (L15, L87)"));
+            return Err(err(ClansRefusal::BadHomebase, "the homebase goes on a passable tile of your side (L15, L87)"));
         }
         if god.dist(homebase) != 1 || !self.field.on_side(seat, god) || !passable(god) {
             return Err(err(
-                "bad_god_tile",
+                ClansRefusal::BadGodTile,
                 "the God starts 1 step next to the homebase, on a passable tile of your side (L15, L87, C4)",
             ));
         }
         if !self.field.connected(&[homebase]) {
-            return Err(err("cuts_off", "the homebase may not cut off part of the battlefield (L61, C3)"));
+            return Err(err(ClansRefusal::CutsOff, "the homebase may not cut off part of the battlefield (L61, C3)"));
         }
         let p = &mut self.players[seat as usize];
         p.homebase = Some(homebase);
@@ -353,13 +357,13 @@ impl ClansState {
     ) -> R {
         if self.window.first() != Some(&seat) {
             return Err(err(
-                "no_window",
+                ClansRefusal::NoWindow,
                 "(OT) abilities are used in your response window, in an opponent's turn (L91, C10)",
             ));
         }
         let f = self.own_figure(seat, figure)?;
         if f.ot_used {
-            return Err(err("ot_used", "this ally has used its (OT) action this turn (C10)"));
+            return Err(err(ClansRefusal::OtUsed, "this ally has used its (OT) action this turn (C10)"));
         }
         self.use_ability(cat, seat, figure, ability, target, Timing::Ot, ev)?;
         if let Some(f) = self.figure_mut(figure) {
@@ -378,9 +382,9 @@ impl ClansState {
     // ----- activations (C8) ----------------------------------------------
 
     fn own_figure(&self, seat: Seat, id: FigureId) -> R<&Figure> {
-        let f = self.figure(id).ok_or_else(|| err("no_such_figure", "no such figure on the field"))?;
+        let f = self.figure(id).ok_or_else(|| err(ClansRefusal::NoSuchFigure, "no such figure on the field"))?;
         if f.owner != seat {
-            return Err(err("not_your_figure", "that figure is not one of your allies"));
+            return Err(err(ClansRefusal::NotYourFigure, "that figure is not one of your allies"));
         }
         Ok(f)
     }
@@ -389,10 +393,13 @@ impl ClansState {
     fn open(&mut self, _cat: &Catalogue, seat: Seat, id: FigureId) -> R {
         let f = self.own_figure(seat, id)?;
         if f.summoned_turn == self.turn {
-            return Err(err("just_summoned", "a newly summoned ally cannot move or act this turn (L93)"));
+            return Err(err(ClansRefusal::JustSummoned, "a newly summoned ally cannot move or act this turn (L93)"));
         }
         if f.done {
-            return Err(err("ally_done", "this ally's turn is over: it cannot come back to act (L11, L139)"));
+            return Err(err(
+                ClansRefusal::AllyDone,
+                "this ally's turn is over: it cannot come back to act (L11, L139)",
+            ));
         }
         if let Some(c) = self.current.filter(|c| *c != id) {
             self.close(c);
@@ -528,7 +535,10 @@ impl ClansState {
         let f = self.figure(id).expect("opened");
         // An action ends the ally's turn, so it never moves after one (L97).
         let Some((_, left)) = self.reach(cat, f).into_iter().find(|(p, _)| *p == to) else {
-            return Err(err("unreachable", "the ally cannot reach that tile with its remaining steps (L69)"));
+            return Err(err(
+                ClansRefusal::Unreachable,
+                "the ally cannot reach that tile with its remaining steps (L69)",
+            ));
         };
         let spd = self.stat(cat, f, Stat::Spd);
         let from = f.pos;
@@ -632,13 +642,13 @@ impl ClansState {
         let seat = self.active;
         self.open(cat, seat, id)?;
         let a = self.figure(id).expect("opened");
-        let t = self.figure(target).ok_or_else(|| err("no_such_figure", "no such target on the field"))?;
+        let t = self.figure(target).ok_or_else(|| err(ClansRefusal::NoSuchFigure, "no such target on the field"))?;
         if !self.enemies(a.owner, t.owner) {
-            return Err(err("not_an_enemy", "a standard attack targets an enemy (L97)"));
+            return Err(err(ClansRefusal::NotAnEnemy, "a standard attack targets an enemy (L97)"));
         }
         let d = a.pos.dist(t.pos);
         if d > self.stat(cat, a, Stat::Range) {
-            return Err(err("out_of_range", "the target is beyond the ally's Range (L13, L109)"));
+            return Err(err(ClansRefusal::OutOfRange, "the target is beyond the ally's Range (L13, L109)"));
         }
         // C9: the attacker strikes first, unless the target has initiative,
         // the attacker has not, and the target can reach it (L101).
@@ -692,11 +702,13 @@ impl ClansState {
     ) -> R {
         let f = self.own_figure(seat, id)?;
         let ally = cat.card(&f.card).and_then(Card::ally).expect("figure card");
-        let ab =
-            ally.abilities.get(index as usize).ok_or_else(|| err("no_such_ability", "an ally has 2 abilities (L5)"))?;
+        let ab = ally
+            .abilities
+            .get(index as usize)
+            .ok_or_else(|| err(ClansRefusal::NoSuchAbility, "an ally has 2 abilities (L5)"))?;
         if ab.timing != timing {
             return Err(err(
-                "wrong_timing",
+                ClansRefusal::WrongTiming,
                 match ab.timing {
                     Timing::Pt => "a (PT) ability is used only in its player's turn (L91)",
                     Timing::Ot => "an (OT) ability is used only in an opponent's turn (L91)",
@@ -705,10 +717,10 @@ impl ClansState {
             ));
         }
         if self.players[seat as usize].sp < ab.sp {
-            return Err(err("no_sp", "not enough SP for this ability (L5, L99)"));
+            return Err(err(ClansRefusal::NoSp, "not enough SP for this ability (L5, L99)"));
         }
         if !self.ability_targets(cat, f, &ab.effect).contains(&target) {
-            return Err(err("bad_target", "not a target this ability can reach"));
+            return Err(err(ClansRefusal::BadTarget, "not a target this ability can reach"));
         }
         let atk = self.combat_atk(cat, f);
         self.players[seat as usize].sp -= ab.sp;
@@ -744,7 +756,7 @@ impl ClansState {
         let i = stack
             .iter()
             .position(|c| c == card)
-            .ok_or_else(|| err("not_in_stack", "you hold no such unplayed card"))?;
+            .ok_or_else(|| err(ClansRefusal::NotInStack, "you hold no such unplayed card"))?;
         stack.remove(i);
         Ok(())
     }
@@ -752,10 +764,10 @@ impl ClansState {
     fn pay(&mut self, seat: Seat, sp: i32, exp: i32) -> R {
         let p = &mut self.players[seat as usize];
         if p.sp < sp {
-            return Err(err("no_sp", "not enough SP (L89)"));
+            return Err(err(ClansRefusal::NoSp, "not enough SP (L89)"));
         }
         if p.exp < exp {
-            return Err(err("no_exp", "not enough EXP (L89)"));
+            return Err(err(ClansRefusal::NoExp, "not enough EXP (L89)"));
         }
         p.sp -= sp;
         p.exp -= exp;
@@ -764,29 +776,29 @@ impl ClansState {
 
     fn tactic<'c>(&self, cat: &'c Catalogue, seat: Seat, card: &str) -> R<&'c Card> {
         if !self.players[seat as usize].tactics.iter().any(|c| c == card) {
-            return Err(err("not_in_stack", "you hold no such unplayed card"));
+            return Err(err(ClansRefusal::NotInStack, "you hold no such unplayed card"));
         }
         Ok(cat.card(card).expect("deck card"))
     }
 
     fn summon(&mut self, cat: &Catalogue, seat: Seat, card: String, at: Pos, ev: &mut Vec<E>) -> R {
         if !self.players[seat as usize].allies.contains(&card) {
-            return Err(err("not_in_stack", "you hold no such unplayed ally"));
+            return Err(err(ClansRefusal::NotInStack, "you hold no such unplayed ally"));
         }
         let c = cat.card(&card).expect("deck card");
         let ally = c.ally().expect("allies stack");
         let home = self.players[seat as usize].homebase.expect("placed");
         if at.dist(home) != 1 {
             return Err(err(
-                "not_next_to_homebase",
+                ClansRefusal::NotNextToHomebase,
                 "a summoned ally is placed 1 step next to your homebase (L17, L93)",
             ));
         }
         if !self.field.at(at).is_some_and(Terrain::passable) || self.is_homebase(at) {
-            return Err(err("impassable", "a summoned ally stands on a passable tile (L63-67)"));
+            return Err(err(ClansRefusal::Impassable, "a summoned ally stands on a passable tile (L63-67)"));
         }
         if self.figure_at(at).is_some() {
-            return Err(err("occupied", "one figure per tile (C1)"));
+            return Err(err(ClansRefusal::Occupied, "one figure per tile (C1)"));
         }
         self.pay(seat, ally.sp, 0)?;
         self.take(seat, &card, true)?;
@@ -798,12 +810,12 @@ impl ClansState {
 
     fn equip(&mut self, cat: &Catalogue, seat: Seat, card: String, figure: FigureId, ev: &mut Vec<E>) -> R {
         let Kind::Equipment(e) = &self.tactic(cat, seat, &card)?.kind else {
-            return Err(err("not_equipment", "that card is not equipment"));
+            return Err(err(ClansRefusal::NotEquipment, "that card is not equipment"));
         };
         // v1 has no card that equips an enemy (L21, Q8).
         let f = self.own_figure(seat, figure)?;
         if f.equipment.is_some() {
-            return Err(err("already_equipped", "only 1 piece of equipment per ally (L25)"));
+            return Err(err(ClansRefusal::AlreadyEquipped, "only 1 piece of equipment per ally (L25)"));
         }
         self.pay(seat, e.sp, e.exp)?;
         self.take(seat, &card, false)?;
@@ -819,11 +831,11 @@ impl ClansState {
     fn assimilate(&mut self, cat: &Catalogue, seat: Seat, card: String, ev: &mut Vec<E>) -> R {
         let Kind::Equipment(e) = &self.tactic(cat, seat, &card)?.kind else {
             // Equipped equipment has left the stack: it cannot be assimilated (L142).
-            return Err(err("not_equipment", "only unused equipment can be assimilated (L27, L142)"));
+            return Err(err(ClansRefusal::NotEquipment, "only unused equipment can be assimilated (L27, L142)"));
         };
         if self.players[seat as usize].assimilated {
             return Err(err(
-                "one_assimilation",
+                ClansRefusal::OneAssimilation,
                 "a player can only assimilate a single piece of equipment on their turn (L29)",
             ));
         }
@@ -837,9 +849,9 @@ impl ClansState {
 
     fn item(&mut self, cat: &Catalogue, seat: Seat, card: String, target: FigureId, ev: &mut Vec<E>) -> R {
         let Kind::Item(it) = &self.tactic(cat, seat, &card)?.kind else {
-            return Err(err("not_an_item", "that card is not an inventory item"));
+            return Err(err(ClansRefusal::NotAnItem, "that card is not an inventory item"));
         };
-        let t = self.figure(target).ok_or_else(|| err("no_such_figure", "no such figure on the field"))?;
+        let t = self.figure(target).ok_or_else(|| err(ClansRefusal::NoSuchFigure, "no such figure on the field"))?;
         let enemy = self.enemies(seat, t.owner);
         let ok = match &it.effect {
             ItemEffect::Damage { .. } => enemy,
@@ -849,7 +861,7 @@ impl ClansState {
             ItemEffect::Cure => t.owner == seat && !t.statuses.is_empty(),
         };
         if !ok {
-            return Err(err("bad_target", "not a target this item can be used on"));
+            return Err(err(ClansRefusal::BadTarget, "not a target this item can be used on"));
         }
         self.pay(seat, it.sp, it.exp)?;
         self.take(seat, &card, false)?;
@@ -884,36 +896,39 @@ impl ClansState {
         ev: &mut Vec<E>,
     ) -> R {
         let Kind::RunicArt(art) = &self.tactic(cat, seat, &card)?.kind else {
-            return Err(err("not_a_runic_art", "that card is not a runic art"));
+            return Err(err(ClansRefusal::NotARunicArt, "that card is not a runic art"));
         };
         if caster == partner {
-            return Err(err("participants", "a runic art takes two allies (L41-43)"));
+            return Err(err(ClansRefusal::Participants, "a runic art takes two allies (L41-43)"));
         }
-        let t = self.figure(target).ok_or_else(|| err("no_such_figure", "no such target"))?;
+        let t = self.figure(target).ok_or_else(|| err(ClansRefusal::NoSuchFigure, "no such target"))?;
         if !self.enemies(seat, t.owner) {
-            return Err(err("not_an_enemy", "a runic art strikes an enemy (L41)"));
+            return Err(err(ClansRefusal::NotAnEnemy, "a runic art strikes an enemy (L41)"));
         }
         let (c, p) = (self.own_figure(seat, caster)?, self.own_figure(seat, partner)?);
         for f in [c, p] {
             if f.summoned_turn == self.turn {
-                return Err(err("just_summoned", "a newly summoned ally cannot act this turn (L93)"));
+                return Err(err(ClansRefusal::JustSummoned, "a newly summoned ally cannot act this turn (L93)"));
             }
             // Moving is allowed; any action is not (L43, L49, L115, L139).
             if f.acted {
                 return Err(err(
-                    "already_acted",
+                    ClansRefusal::AlreadyActed,
                     "allies that attacked or used an ability cannot use a runic art (L49)",
                 ));
             }
             if f.pos.dist(t.pos) > self.stat(cat, f, Stat::Range) {
-                return Err(err("art_position", "each participant stands within its Range of the enemy (L43, L115)"));
+                return Err(err(
+                    ClansRefusal::ArtPosition,
+                    "each participant stands within its Range of the enemy (L43, L115)",
+                ));
             }
         }
         let [k1, k2] = art.classes;
         let fits = (self.has_class(cat, c, k1) && self.has_class(cat, p, k2))
             || (self.has_class(cat, c, k2) && self.has_class(cat, p, k1));
         if !fits {
-            return Err(err("art_classes", "the art needs allies of the classes it states (L43)"));
+            return Err(err(ClansRefusal::ArtClasses, "the art needs allies of the classes it states (L43)"));
         }
         self.pay(seat, art.sp, art.exp)?;
         self.take(seat, &card, false)?;
@@ -927,10 +942,10 @@ impl ClansState {
 
     fn terrain(&mut self, cat: &Catalogue, seat: Seat, card: String, ev: &mut Vec<E>) -> R {
         let Kind::Terrain(t) = &self.tactic(cat, seat, &card)?.kind else {
-            return Err(err("not_terrain", "that card is not a terrain effect"));
+            return Err(err(ClansRefusal::NotTerrain, "that card is not a terrain effect"));
         };
         if self.players[seat as usize].terrain.contains(&t.effect) {
-            return Err(err("already_cast", "this terrain effect is already permanent for your clan (L53)"));
+            return Err(err(ClansRefusal::AlreadyCast, "this terrain effect is already permanent for your clan (L53)"));
         }
         self.pay(seat, t.sp, t.exp)?;
         self.take(seat, &card, false)?;
