@@ -10,6 +10,7 @@ mod clans_coverage;
 mod clans_examples;
 mod clans_golden;
 mod clans_properties;
+mod clans_protocol_doc;
 mod clans_rules;
 mod clans_secrets;
 mod clans_words;
