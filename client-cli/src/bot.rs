@@ -95,16 +95,12 @@ impl Bot {
         Bot { game: Game::Divinity, ..Bot::new(seed, Catalogue::standard()) }
     }
 
-    /// A bot for `game` (`duel` or `divinity`).
+    /// A bot for the game of this name.
     ///
     /// # Errors
     /// Another game: the bot does not know how to play it.
     pub fn for_game(game: &str, seed: u64) -> Result<Bot, String> {
-        match game {
-            "duel" => Ok(Bot::new(seed, Catalogue::standard())),
-            "divinity" => Ok(Bot::divinity(seed)),
-            other => Err(format!("the bot plays duel and divinity, not {other:?}")),
-        }
+        crate::games::GameKind::parse(game).map(|g| g.bot(seed))
     }
 
     /// Whether it plays the duel (which always has something to do on its

@@ -5,7 +5,8 @@
 //! tokens), [`campaign`] (campaign commands and a seat playing match after
 //! match), [`script`] (actions from a file, frames to stdout), [`bot`]
 //! (random legal play from the legal lists the server sends),
-//! [`creation`] (drafting Alphas and a DI stack) and [`tui`] (the
+//! [`games`] (one folder per game behind one trait, and their registry;
+//! the duel's drafting of Alphas and a DI stack, the game screens) and [`tui`] (the
 //! interactive terminal UI, its drawing as pure functions).
 //!
 //! **Architecture Invariant:** the client never decides what is legal. It
@@ -16,7 +17,7 @@
 pub mod bot;
 pub mod campaign;
 pub mod cli;
-pub mod creation;
+pub mod games;
 pub mod net;
 pub mod player;
 pub mod script;

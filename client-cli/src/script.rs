@@ -14,12 +14,12 @@ use std::{
     time::{Duration, Instant},
 };
 
-use athlas_engine::{divinity::DivinityAction, duel::DuelAction};
 use serde_json::Value;
 use tokio::time::sleep_until;
 
 use crate::{
     bot::Bot,
+    games::GameKind,
     net::{Link, LinkEvent},
     player::{Observed, Player},
 };
@@ -43,8 +43,8 @@ const FRAME_TYPES: [&str; 4] = ["act", "ping", "take_back", "hand"];
 pub enum Check {
     /// Sent as they are (`--raw`).
     Nothing,
-    Duel,
-    Divinity,
+    /// Checked as this game's actions.
+    Game(GameKind),
 }
 
 impl Check {
@@ -53,11 +53,9 @@ impl Check {
     /// # Errors
     /// A game whose actions this client does not know.
     pub fn for_game(game: &str, raw: bool) -> Result<Check, String> {
-        match (raw, game) {
-            (true, _) => Ok(Check::Nothing),
-            (false, "duel") => Ok(Check::Duel),
-            (false, "divinity") => Ok(Check::Divinity),
-            (false, other) => Err(format!("scripts are checked as duel or divinity actions, not {other:?} (--raw)")),
+        match raw {
+            true => Ok(Check::Nothing),
+            false => GameKind::parse(game).map(Check::Game).map_err(|e| format!("scripts are checked: {e} (--raw)")),
         }
     }
 }
@@ -92,12 +90,7 @@ pub fn parse_line(line: &str, check: Check) -> Result<Option<ScriptLine>, String
 fn check_action(v: &Value, check: Check) -> Result<(), String> {
     match check {
         Check::Nothing => Ok(()),
-        Check::Duel => {
-            serde_json::from_value::<DuelAction>(v.clone()).map(|_| ()).map_err(|e| format!("not a duel action: {e}"))
-        }
-        Check::Divinity => serde_json::from_value::<DivinityAction>(v.clone())
-            .map(|_| ())
-            .map_err(|e| format!("not a divinity action: {e}")),
+        Check::Game(game) => game.check_action(v),
     }
 }
 
@@ -339,29 +332,38 @@ mod tests {
 
     #[test]
     fn lines_are_actions_frames_or_nothing() {
-        assert_eq!(parse_line("", Check::Duel), Ok(None));
-        assert_eq!(parse_line("  # a comment", Check::Duel), Ok(None));
+        assert_eq!(parse_line("", Check::Game(GameKind::Duel)), Ok(None));
+        assert_eq!(parse_line("  # a comment", Check::Game(GameKind::Duel)), Ok(None));
         assert_eq!(
-            parse_line(r#"{"type":"end_turn"}"#, Check::Duel),
+            parse_line(r#"{"type":"end_turn"}"#, Check::Game(GameKind::Duel)),
             Ok(Some(ScriptLine::Action(json!({"type":"end_turn"}))))
         );
         assert_eq!(
-            parse_line(r#"{"type":"act","id":3,"action":{"type":"move","to":[1,-1]}}"#, Check::Duel),
+            parse_line(r#"{"type":"act","id":3,"action":{"type":"move","to":[1,-1]}}"#, Check::Game(GameKind::Duel)),
             Ok(Some(ScriptLine::Frame(json!({"type":"act","id":3,"action":{"type":"move","to":[1,-1]}}))))
         );
-        assert_eq!(parse_line(r#"{"type":"ping"}"#, Check::Duel), Ok(Some(ScriptLine::Frame(json!({"type":"ping"})))));
+        assert_eq!(
+            parse_line(r#"{"type":"ping"}"#, Check::Game(GameKind::Duel)),
+            Ok(Some(ScriptLine::Frame(json!({"type":"ping"}))))
+        );
     }
 
     #[test]
     fn mistakes_are_named_with_their_line() {
-        assert!(parse_line("{nope", Check::Duel).unwrap_err().starts_with("not JSON"));
-        assert!(parse_line("[1]", Check::Duel).unwrap_err().contains("\"type\""));
-        assert!(parse_line(r#"{"type":"fly"}"#, Check::Duel).unwrap_err().starts_with("not a duel action"));
+        assert!(parse_line("{nope", Check::Game(GameKind::Duel)).unwrap_err().starts_with("not JSON"));
+        assert!(parse_line("[1]", Check::Game(GameKind::Duel)).unwrap_err().contains("\"type\""));
+        assert!(parse_line(r#"{"type":"fly"}"#, Check::Game(GameKind::Duel))
+            .unwrap_err()
+            .starts_with("not a duel action"));
         assert!(parse_line(r#"{"type":"fly"}"#, Check::Nothing).is_ok(), "unchecked lines go as they are");
-        assert!(parse_line(r#"{"type":"act","id":1}"#, Check::Duel).unwrap_err().contains("action"));
-        let e = parse_script("# start\n{\"type\":\"pass\"}\n{\"type\":\"move\"}\n", Check::Duel).unwrap_err();
+        assert!(parse_line(r#"{"type":"act","id":1}"#, Check::Game(GameKind::Duel)).unwrap_err().contains("action"));
+        let e = parse_script("# start\n{\"type\":\"pass\"}\n{\"type\":\"move\"}\n", Check::Game(GameKind::Duel))
+            .unwrap_err();
         assert!(e.starts_with("line 3: not a duel action"), "{e}");
-        assert_eq!(parse_script("{\"type\":\"pass\"}\n\n{\"type\":\"resign\"}", Check::Duel).unwrap().len(), 2);
+        assert_eq!(
+            parse_script("{\"type\":\"pass\"}\n\n{\"type\":\"resign\"}", Check::Game(GameKind::Duel)).unwrap().len(),
+            2
+        );
     }
 
     #[test]
@@ -371,7 +373,7 @@ mod tests {
         assert!(parse_line(r#"{"type":"act","seat":2,"action":{"type":"end_turn"}}"#, d).is_ok());
         assert!(parse_line(r#"{"type":"choose_round"}"#, d).unwrap_err().starts_with("not a divinity action"));
         assert!(parse_line(r#"{"type":"end_activations"}"#, d).is_err(), "a duel action is not a divinity one");
-        assert!(parse_line(r#"{"type":"choose_round","explore":true}"#, Check::Duel).is_err());
+        assert!(parse_line(r#"{"type":"choose_round","explore":true}"#, Check::Game(GameKind::Duel)).is_err());
         assert_eq!(Check::for_game("chess", true), Ok(Check::Nothing));
         assert!(Check::for_game("chess", false).is_err());
         let hand = parse_line(r#"{"type":"hand","id":5,"seat":1,"to":0}"#, d).unwrap();

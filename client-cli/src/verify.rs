@@ -7,7 +7,9 @@
 
 use std::fmt;
 
-use athlas_engine::{divinity::Divinity, duel::Duel, Ruleset, Status};
+use athlas_engine::{Ruleset, Status};
+
+use crate::games::GameKind;
 use athlas_protocol::hash::hash_like;
 use athlas_protocol::{LogRecord, MatchLog};
 
@@ -30,14 +32,18 @@ impl fmt::Display for Verified {
 /// a commitment, the outcome), or a game or rules version this build does
 /// not play.
 pub fn verify(log: &MatchLog) -> Result<Verified, String> {
-    match log.game.as_str() {
-        "duel" => replay::<Duel>(log),
-        "divinity" => replay::<Divinity>(log),
-        other => Err(format!("this build does not play {other:?}")),
+    match GameKind::from_name(&log.game) {
+        Some(game) => game.verify(log),
+        None => Err(format!("this build does not play {:?}", log.game)),
     }
 }
 
-fn replay<R: Ruleset>(log: &MatchLog) -> Result<Verified, String> {
+/// Replay `log` as a match of `R` and check it (each game's
+/// [`crate::games::ClientGame::verify`]).
+///
+/// # Errors
+/// As [`verify`].
+pub fn replay<R: Ruleset>(log: &MatchLog) -> Result<Verified, String> {
     if log.rules_version != R::RULES_VERSION {
         return Err(format!(
             "the match was played under {} rules version {}; this build plays version {}",
@@ -69,7 +75,7 @@ fn replay<R: Ruleset>(log: &MatchLog) -> Result<Verified, String> {
         for c in log.commitments.iter().filter(|c| c.seq == r.seq) {
             let secret = R::locked_secret(&state, c.seat)
                 .ok_or_else(|| format!("seq {}: seat {} has no locked secret to open its commitment", r.seq, c.seat))?;
-            if !crate::tui::ending::verify(&c.salt, &secret, &c.hash) {
+            if !crate::games::duel::ending::verify(&c.salt, &secret, &c.hash) {
                 return Err(format!(
                     "seat {}'s commitment {} does not open to what it locked at seq {}",
                     c.seat, c.hash, r.seq
@@ -140,13 +146,13 @@ fn apply<R: Ruleset>(state: &mut R::State, before: &mut Vec<(u64, R::State)>, r:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use athlas_engine::duel::{bot::RandomBot, card::Catalogue, DuelAction, DuelOptions};
+    use athlas_engine::duel::{bot::RandomBot, card::Catalogue, Duel, DuelAction, DuelOptions};
     use athlas_protocol::hash::{blake3_hash, compact_hash, part_hash, state_hash};
     use athlas_protocol::LogCommitment;
     use serde_json::json;
     use sha2::{Digest, Sha256};
 
-    use crate::tui::ending::canonical_json;
+    use crate::games::duel::ending::canonical_json;
 
     /// A whole duel played by two random bots (the one to act resigns
     /// after 300 actions), as the server would log it, with commitments.

@@ -4,14 +4,11 @@
 //! I/O (so it is tested directly); [`run`] wires it to a terminal and a
 //! [`Link`].
 
-pub mod board;
-pub mod card_text;
-pub mod confirm;
-pub mod divinity;
-pub mod ending;
-pub mod help;
-pub mod labels;
 mod ui;
+
+// The duel's screens and the Divinity screen live in their games' folders.
+use crate::games::divinity::tui as divinity;
+use crate::games::duel::{board, card_text, confirm, ending, help, labels};
 
 use std::{collections::VecDeque, time::Duration};
 
@@ -21,7 +18,8 @@ use athlas_protocol::ServerMsg;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::{
-    creation::{entries, first_card, Draft, Entry},
+    games::duel::creation::{entries, first_card, Draft, Entry},
+    games::GameKind,
     net::{Link, LinkEvent},
     session::SeatFile,
 };
@@ -213,7 +211,7 @@ impl App {
             Err(e) => return self.push_log(format!("! unreadable frame: {e}")),
         };
         if let ServerMsg::Welcome { game, .. } = &msg {
-            if game != "divinity" {
+            if GameKind::from_name(game) != Some(GameKind::Divinity) {
                 self.divinity = None;
             } else if self.divinity.is_none() {
                 self.divinity = Some(Box::default());
@@ -257,7 +255,7 @@ impl App {
                     Some(s) => format!("joined as seat {s} (move {seq})"),
                     None => format!("watching (move {seq})"),
                 });
-                if game == "duel" {
+                if GameKind::from_name(&game) == Some(GameKind::Duel) {
                     self.set_view(view, true);
                 } else {
                     self.other_game = Some(game);

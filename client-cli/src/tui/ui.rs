@@ -18,7 +18,7 @@ use super::{
     labels::{hexes, Group},
     App, Screen,
 };
-use crate::creation::{entry_short, Entry};
+use crate::games::duel::creation::{entry_short, Entry};
 
 /// Board width in columns (radius 5: 11 cells of 4, labels both sides).
 const BOARD_WIDTH: u16 = 50;
@@ -364,7 +364,7 @@ fn draw_create(f: &mut Frame<'_>, app: &App, area: Rect) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::board::tests::small_view;
+    use crate::games::duel::board::tests::small_view;
     use athlas_engine::duel::{card::Catalogue, view::DuelView};
     use ratatui::{backend::TestBackend, Terminal};
 
@@ -464,7 +464,7 @@ mod tests {
 
     #[test]
     fn the_end_screen_with_both_presets_revealed_fits_80_by_24() {
-        use crate::tui::ending::{Revealed, Secret};
+        use crate::games::duel::ending::{Revealed, Secret};
         let cat = Catalogue::standard();
         let mut v = full_view();
         v.phase = athlas_engine::duel::state::Phase::Finished { outcome: athlas_engine::Outcome::Win { seat: 1 } };

@@ -149,7 +149,7 @@ pub fn ending_lines(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::board::tests::small_view;
+    use crate::games::duel::board::tests::small_view;
     use serde_json::json;
 
     #[test]

@@ -110,7 +110,7 @@ pub fn question(cat: &Catalogue, view: &DuelView, action: &DuelAction) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::board::tests::small_view;
+    use crate::games::duel::board::tests::small_view;
     use athlas_engine::duel::Target;
 
     #[test]

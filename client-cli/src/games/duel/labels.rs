@@ -83,7 +83,7 @@ pub fn menu(cat: &Catalogue, view: &DuelView) -> Vec<MenuItem> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::board::tests::small_view;
+    use crate::games::duel::board::tests::small_view;
 
     /// The menu over everything random duels list: every legal action of
     /// every seat, and the resign and auto-pass entries added, in the

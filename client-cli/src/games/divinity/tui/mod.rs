@@ -29,7 +29,7 @@ use actions::Entry;
 use athlas_engine::divinity::words::Front;
 use table::{Names, Table};
 
-use super::menu_key;
+use crate::tui::menu_key;
 
 /// Log lines kept.
 const LOG_LINES: usize = 300;
