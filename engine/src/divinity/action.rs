@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::content::ConsumableDeck;
-use super::interlude::MerchantDeck;
+use super::state::MerchantDeck;
 use super::state::Who;
 use super::status::Status;
 use crate::Seat;

@@ -6,12 +6,12 @@
 use crate::divinity::DivinityRefusal;
 use serde::{Deserialize, Serialize};
 
-use super::content::Catalogue;
+use super::content::{Catalogue, School};
 use super::err;
-use super::ruleset::Divinity;
-use super::state::{CampaignState, DivinityOptions, DivinityState};
+use super::state::{CampaignState, DivinityOptions, DivinityState, Finish, OriginSave, Phase};
+use super::Divinity;
 use crate::campaign::{Campaign, Step};
-use crate::{RuleError, Seat, SetupError};
+use crate::{RuleError, Ruleset, Seat, SetupError};
 
 /// Version of [`DivinityCampaign`]'s stored shape: bump it (and read the old
 /// shape) when a field changes meaning.
@@ -203,6 +203,80 @@ fn event_name(e: &super::event::DivinityEvent) -> String {
         .ok()
         .and_then(|v| v.get("event").and_then(|t| t.as_str()).map(str::to_owned))
         .unwrap_or_else(|| "an event".into())
+}
+
+impl Divinity {
+    /// The campaign after the location, once it is over (L1326-1398): the
+    /// next location and level, gold (lost on a restart, L1334), journal,
+    /// and what each Origin keeps. HP and Source are not kept.
+    pub fn campaign(state: &DivinityState, cat: &Catalogue) -> Option<CampaignState> {
+        let Phase::Finished { result } = &state.phase else { return None };
+        if *result == Finish::Restart && state.options.honor_mode {
+            return Some(Divinity::new_campaign(state, cat));
+        }
+        // The level went up when the interlude opened.
+        let (location, level, gold) = match result {
+            Finish::Exit { to, .. } => (to.clone(), state.level, state.gold),
+            Finish::Restart => (state.location.clone(), state.level, 0),
+        };
+        let finished = location == cat.campaign.finale;
+        let origins = state
+            .origins
+            .iter()
+            .map(|o| OriginSave {
+                origin: o.origin.clone(),
+                talents: o.talents.clone(),
+                skills: o.skills.iter().filter(|s| cat.skills[*s].school != School::Source).cloned().collect(),
+                items: o.equipped.iter().chain(&o.backpack).cloned().collect(),
+                collar_broken: o.collar_broken,
+                runes: o.runes.clone(),
+            })
+            .collect();
+        Some(CampaignState {
+            rules_version: Divinity::RULES_VERSION,
+            location,
+            level,
+            gold,
+            journal: state.journal.clone(),
+            origins,
+            found: state.found.clone(),
+            finished,
+            unrestricted_talents: state.options.unrestricted_talents,
+            honor_mode: state.options.honor_mode,
+        })
+    }
+
+    /// Honor Mode's forced restart (L1851): the whole campaign again, with
+    /// newly created Origins of the same names.
+    fn new_campaign(state: &DivinityState, cat: &Catalogue) -> CampaignState {
+        let first = &cat.locations[&cat.campaign.first];
+        CampaignState {
+            rules_version: Divinity::RULES_VERSION,
+            location: first.id.clone(),
+            level: first.level,
+            gold: 0,
+            journal: Vec::new(),
+            origins: state
+                .origins
+                .iter()
+                .map(|o| {
+                    let d = &cat.origins[&o.origin];
+                    OriginSave {
+                        origin: d.id.clone(),
+                        talents: d.talents.clone(),
+                        skills: d.skills.clone(),
+                        items: d.items.clone(),
+                        collar_broken: false,
+                        runes: Vec::new(),
+                    }
+                })
+                .collect(),
+            found: Vec::new(),
+            finished: false,
+            unrestricted_talents: state.options.unrestricted_talents,
+            honor_mode: true,
+        }
+    }
 }
 
 #[cfg(test)]

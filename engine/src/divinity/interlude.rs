@@ -8,8 +8,6 @@
 use crate::divinity::DivinityRefusal;
 use std::collections::BTreeSet;
 
-use serde::{Deserialize, Serialize};
-
 use super::content::{Catalogue, ConsumableDeck, ItemKind, School};
 use super::cooldown::CardRef;
 use super::err;
@@ -17,26 +15,7 @@ use super::event::DivinityEvent as Ev;
 use super::state::*;
 use crate::{RuleError, Seat};
 
-/// The interlude under way.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Interlude {
-    pub to: String,
-    pub level_up: bool,
-    /// Origins that have finished levelling up.
-    pub leveled: Vec<bool>,
-    /// The entry fee is paid: selling and restocking are open (L1357, L1361).
-    pub merchant_open: bool,
-    /// Items the Merchant has revealed and nobody bought yet.
-    pub offer: Vec<String>,
-}
-
-/// A deck the Merchant may show: an equipment deck of a level, or a consumable deck.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind", content = "value")]
-pub enum MerchantDeck {
-    Equipment(u32),
-    Consumables(ConsumableDeck),
-}
+pub use super::state::{Interlude, MerchantDeck};
 
 /// The skills an Origin may hold at a level (L529, G6): 3 + level skills,
 /// no two alike, no Source skill; at most `level - k + 1` of level k or

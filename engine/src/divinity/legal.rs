@@ -57,11 +57,11 @@
 use super::action::{Aim, CardUse, DivinityAction as A, KeywordFrom};
 use super::content::{Catalogue, ConsumableDeck, ItemKind, School};
 use super::dice::Colour;
-use super::interlude::MerchantDeck;
 use super::pending::Pending;
-use super::ruleset::Divinity;
+use super::state::MerchantDeck;
 use super::state::{DivinityState, Phase, Who};
 use super::status::Status as St;
+use super::Divinity;
 use crate::{Seat, Status};
 
 /// Orders listed at most, of statuses resolved at the start of a turn.

@@ -24,6 +24,7 @@
 //! `content/divinity/ASSUMPTIONS.md`.
 
 pub mod action;
+mod apply;
 pub mod attack;
 mod boss;
 pub mod bot;
@@ -65,11 +66,15 @@ pub use action::{Aim, CardUse, DivinityAction, KeywordFrom};
 pub use event::DivinityEvent;
 pub use position::Position;
 pub use refusal::DivinityRefusal;
-pub use ruleset::Divinity;
 pub use state::{CampaignState, DivinityOptions, DivinityState};
 pub use view::DivinityView;
 
 use crate::RuleError;
+
+/// The Divinity ruleset on the standard catalogue: its [`crate::Ruleset`]
+/// is `ruleset.rs`'s, how it applies an action `apply.rs`'s, its campaign
+/// `campaign.rs`'s.
+pub struct Divinity;
 
 /// A refusal: its stable code and the rule it breaks, in words.
 fn err(code: DivinityRefusal, m: impl Into<String>) -> RuleError {

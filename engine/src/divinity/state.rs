@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::attack::Attack;
-use super::content::{Catalogue, LocationDef, Slot};
+use super::content::{Catalogue, ConsumableDeck, LocationDef, Slot};
 use super::cooldown::Track;
 use super::dice::Roll;
 use super::map::{MapState, SpaceIx};
@@ -213,7 +213,7 @@ pub enum Phase {
     /// The Origins' step of a Combat round; `active` is the Origin whose turn is under way.
     Combat { done: Vec<bool>, active: Option<Seat> },
     /// After an exit: level up, visit the Merchant (L1340-1375).
-    Interlude(super::interlude::Interlude),
+    Interlude(Interlude),
     /// The location is over.
     Finished { result: Finish },
 }
@@ -714,4 +714,25 @@ pub fn fits(cat: &Catalogue, equipped: &[String]) -> bool {
         }
     }
     hands <= 2 && other.values().all(|&n| n <= 1)
+}
+
+/// The interlude under way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Interlude {
+    pub to: String,
+    pub level_up: bool,
+    /// Origins that have finished levelling up.
+    pub leveled: Vec<bool>,
+    /// The entry fee is paid: selling and restocking are open (L1357, L1361).
+    pub merchant_open: bool,
+    /// Items the Merchant has revealed and nobody bought yet.
+    pub offer: Vec<String>,
+}
+
+/// A deck the Merchant may show: an equipment deck of a level, or a consumable deck.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "value")]
+pub enum MerchantDeck {
+    Equipment(u32),
+    Consumables(ConsumableDeck),
 }

@@ -57,13 +57,29 @@ pub struct EnemyView {
     pub special_rules: Option<String>,
 }
 
+/// A location as the book presents it: its printed name, its intro, and
+/// its goal with what happens when the time track runs out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Front {
+    pub name: String,
+    pub intro: String,
+    pub goal: String,
+    /// Once the location is over: why, and what comes next.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
+    /// The printed name of the location the party sets out for, once it
+    /// found the way (the interlude, an exit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DivinityView {
     pub you: Option<Seat>,
     pub location: String,
     /// The location as the book presents it, in words: its printed name,
     /// intro and goal, and once over why it ended and what comes next.
-    pub front: super::words::Front,
+    pub front: Front,
     pub level: u32,
     pub round: u32,
     pub round_kind: RoundKind,
@@ -145,11 +161,13 @@ impl MerchantPrices {
     }
 }
 
+/// `viewer`'s view without its words: the location's front and the
+/// challenge rows are [`super::words::tell`]'s.
 pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityView {
     let loc = state.loc(cat);
     let card =
         |id: &String| CardView { id: id.clone(), text: loc.card(id).map(|c| c.text.clone()).unwrap_or_default() };
-    let mut view = DivinityView {
+    let view = DivinityView {
         you: viewer.seat(),
         location: state.location.clone(),
         front: Default::default(),
@@ -225,14 +243,6 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         campaign: super::Divinity::campaign(state, cat),
         merchant: MerchantPrices::of(state, cat),
     };
-    view.front = super::words::front(cat, &view);
-    view.challenge_rows = state.challenge.as_ref().filter(|c| c.flipped.is_some()).map(|c| {
-        let names = super::words::Names::new(Some(&view));
-        let rows = loc.card(&c.card).and_then(|card| card.challenge.as_ref()).map_or(&[][..], |ch| &ch.results[..]);
-        rows.iter()
-            .map(|r| ChallengeRow { min_hits: r.min_hits, text: super::words::effects(names, &r.effects) })
-            .collect()
-    });
     view
 }
 

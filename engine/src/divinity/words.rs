@@ -17,11 +17,12 @@ use super::cooldown::CardRef;
 use super::damage::{DamageType, Environment};
 use super::dice::{Colour, Die};
 use super::event::DivinityEvent as E;
-use super::interlude::MerchantDeck;
 use super::map::{SpaceDef, SpaceIx};
-use super::state::{EnemyKind, Finish, Phase, RoundKind, Who};
+use super::state::MerchantDeck;
+use super::state::{DivinityState, EnemyKind, Finish, Phase, RoundKind, Who};
 use super::status::Status;
-use super::view::{DivinityView, EnemyView};
+pub use super::view::Front;
+use super::view::{ChallengeRow, DivinityView, EnemyView};
 use super::DivinityAction as A;
 use crate::Seat;
 
@@ -56,22 +57,6 @@ pub enum Group {
     Items,
     /// Level-ups and the Merchant.
     Interlude,
-}
-
-/// A location as the book presents it: its printed name, its intro, and
-/// its goal with what happens when the time track runs out.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct Front {
-    pub name: String,
-    pub intro: String,
-    pub goal: String,
-    /// Once the location is over: why, and what comes next.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub outcome: Option<String>,
-    /// The printed name of the location the party sets out for, once it
-    /// found the way (the interlude, an exit).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next: Option<String>,
 }
 
 /// Names for ids: the catalogue the engine ships, and a view for what only
@@ -880,4 +865,17 @@ pub fn front(cat: &Catalogue, view: &DivinityView) -> Front {
         _ => (None, None),
     };
     Front { name: loc.name.clone(), intro: printed(&loc.intro), goal: printed(&loc.goal), outcome, next }
+}
+
+/// Fill in `view`'s words: the location's front (name, intro, goal,
+/// outcome) and the texts of a flipped challenge card's rows.
+pub fn tell(view: &mut DivinityView, state: &DivinityState, cat: &Catalogue) {
+    let loc = state.loc(cat);
+    view.front = front(cat, view);
+    let rows = state.challenge.as_ref().filter(|c| c.flipped.is_some()).map(|c| {
+        let names = Names::new(Some(&*view));
+        let rows = loc.card(&c.card).and_then(|card| card.challenge.as_ref()).map_or(&[][..], |ch| &ch.results[..]);
+        rows.iter().map(|r| ChallengeRow { min_hits: r.min_hits, text: effects(names, &r.effects) }).collect()
+    });
+    view.challenge_rows = rows;
 }

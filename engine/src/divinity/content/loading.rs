@@ -6,9 +6,9 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+use super::MinionCard;
 use super::*;
 use crate::divinity::dice::DiceTable;
-use crate::divinity::minion::MinionCard;
 use crate::divinity::status::StatusRules;
 
 macro_rules! content {

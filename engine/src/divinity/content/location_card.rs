@@ -5,12 +5,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use super::TargetRule;
 use super::*;
 use crate::divinity::attack::Attack;
 use crate::divinity::damage::{DamageType, Environment};
 use crate::divinity::dice::Colour;
 use crate::divinity::map::MapDef;
-use crate::divinity::minion::TargetRule;
 use crate::divinity::status::Status;
 
 /// Who an effect of a location card applies to.

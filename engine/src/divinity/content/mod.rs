@@ -9,16 +9,17 @@
 use std::collections::BTreeMap;
 
 use crate::divinity::dice::DiceTable;
-use crate::divinity::minion::MinionCard;
 use crate::divinity::status::StatusRules;
 
 mod card;
 mod loading;
 mod location_card;
+mod minion_card;
 
 pub use card::*;
 pub use loading::CATALOGUE;
 pub use location_card::*;
+pub use minion_card::*;
 
 /// A content file is malformed or inconsistent.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
