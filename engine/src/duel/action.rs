@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::alpha::AlphaDesign;
 use super::card::{CardId, Terrain};
-use super::state::{Figure, UnitId};
+use super::figure::{Figure, UnitId};
 use crate::hex::Hex;
 
 /// The choices a power or a Divine Intervention needs. Which fields matter

@@ -7,10 +7,9 @@
 use super::action::Target;
 use super::card::{AcCard, CardId, Catalogue, Cost, Power, Terrain};
 use super::event::{EventKind, LifeCause};
-use super::mechanics::{err, Cx, Relics, Water};
+use super::mechanics::{err, other, Cx, Relics, Water};
 use super::power::{Resolved, Source};
 use super::state::*;
-use super::turn::other;
 use crate::duel::DuelRefusal;
 use crate::hex::Hex;
 use crate::{RuleError, Seat};

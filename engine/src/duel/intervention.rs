@@ -6,10 +6,9 @@ use super::action::DuelAction;
 use super::action::Target;
 use super::card::{CardId, Catalogue};
 use super::event::{DuelEvent, EventKind};
-use super::mechanics::{err, Cx};
+use super::mechanics::{err, other, Cx};
 use super::power::Source;
 use super::state::*;
-use super::turn::other;
 use crate::duel::{Awaiting, DuelRefusal};
 use crate::{RuleError, Seat};
 

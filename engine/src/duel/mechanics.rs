@@ -61,6 +61,11 @@ impl<'a> Cx<'a> {
     }
 }
 
+/// The other seat of a duel.
+pub(super) fn other(s: Seat) -> Seat {
+    1 - s
+}
+
 pub(crate) fn err(code: DuelRefusal, msg: impl Into<String>) -> RuleError {
     RuleError::of(code, msg)
 }

@@ -18,6 +18,7 @@ pub mod campaign;
 pub mod card;
 pub mod ending;
 pub mod event;
+pub mod figure;
 mod intervention;
 pub mod legal;
 mod mechanics;

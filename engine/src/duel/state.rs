@@ -12,7 +12,7 @@ use crate::hex::Hex;
 use crate::rng::GameRng;
 use crate::{Outcome, Seat};
 
-pub type UnitId = u32;
+pub use super::figure::{Figure, UnitId};
 
 /// Agreed before the Creation Phase.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,21 +57,6 @@ pub const CRUSH_LOSS: u32 = 3;
 pub const FALL_LOSS: u32 = 3;
 /// Attack bonus from higher ground.
 pub const HEIGHT_BONUS: i32 = 2;
-
-/// The four figure types; each of a player's revealed Alphas uses a different one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Figure {
-    CelestialKnight,
-    ShadowRanger,
-    SpellBinder,
-    ForsakenDrake,
-}
-
-impl Figure {
-    pub const ALL: [Figure; 4] =
-        [Figure::CelestialKnight, Figure::ShadowRanger, Figure::SpellBinder, Figure::ForsakenDrake];
-}
 
 /// One of a player's Alphas.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,14 +10,10 @@ use super::alpha::AlphaDesign;
 use super::card::{CardId, Catalogue, Passive, Until};
 use super::event::{DuelEvent, EventKind};
 use super::intervention::Cast;
-use super::mechanics::{err, Cx, Relics};
+use super::mechanics::{err, other, Cx, Relics};
 use super::state::*;
 use crate::hex::Hex;
 use crate::{Outcome, RuleError, Seat};
-
-pub(super) fn other(s: Seat) -> Seat {
-    1 - s
-}
 
 impl DuelState {
     /// Apply one action in place. The caller works on a copy and throws it
