@@ -6,6 +6,7 @@ mod clans_support;
 mod coverage_map;
 
 mod clans_balance;
+mod clans_checklist;
 mod clans_coverage;
 mod clans_examples;
 mod clans_golden;
