@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use athlas_engine::{campaign::Step, Seat};
 use athlas_protocol::{
-    code, CampaignChoice, CampaignMatch, CampaignSeat, CampaignSeatStatus, CampaignStatus, CreateCampaign, MyCampaigns,
+    CampaignChoice, CampaignMatch, CampaignSeat, CampaignSeatStatus, CampaignStatus, CreateCampaign, MyCampaigns,
     NextMatch,
 };
 use axum::{
@@ -27,10 +27,10 @@ use serde_json::{json, Value};
 use uuid::Uuid;
 
 use crate::{
-    error::ApiError,
     games::{CampaignError, CampaignRules, HostedGame},
     hub::Hub,
     limits::PeerIp,
+    refusal::{Code, Refusal},
     request::{body, parse_id, split_options},
     secret,
     store::{CampaignRecord, CampaignUpdate, MatchRecord, MatchStatus, NewCampaign, NewMatch, RecordKind, StoreError},
@@ -58,9 +58,9 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
 
 /// The seat of campaign `id` the request's bearer token holds.
 /// A token that holds no seat at all counts as a wrong guess of `peer`.
-async fn seat_of(hub: &Hub, peer: PeerIp, headers: &HeaderMap, id: Uuid) -> Result<Seat, ApiError> {
+async fn seat_of(hub: &Hub, peer: PeerIp, headers: &HeaderMap, id: Uuid) -> Result<Seat, Refusal> {
     let token = bearer(headers)
-        .ok_or_else(|| ApiError::Unauthorized("send the seat token as Authorization: Bearer <token>".into()))?;
+        .ok_or_else(|| Refusal::new(Code::NoToken, "send the seat token as Authorization: Bearer <token>"))?;
     hub.peers.check_guess(peer)?;
     match hub.store.campaign_seat(&secret::token_hash(token)).await? {
         Some((campaign, seat)) if campaign == id => Ok(seat),
@@ -68,7 +68,7 @@ async fn seat_of(hub: &Hub, peer: PeerIp, headers: &HeaderMap, id: Uuid) -> Resu
             if found.is_none() {
                 hub.peers.wrong(peer);
             }
-            Err(ApiError::Forbidden(code::BAD_TOKEN, "not a seat token of this campaign".into()))
+            Err(Refusal::new(Code::BadToken, "not a seat token of this campaign"))
         }
     }
 }
@@ -91,19 +91,18 @@ impl Loaded {
         self.matches.iter().find(|m| m.id == current && m.status != MatchStatus::Finished)
     }
 
-    fn refuse_while_playing(&self) -> Result<(), ApiError> {
+    fn refuse_while_playing(&self) -> Result<(), Refusal> {
         match self.playing() {
-            Some(m) => Err(ApiError::Conflict(
-                code::NOT_READY_FOR_NEXT,
-                format!("match {} of the campaign is being played", m.id),
-            )),
+            Some(m) => {
+                Err(Refusal::new(Code::NotReadyForNext, format!("match {} of the campaign is being played", m.id)))
+            }
             None => Ok(()),
         }
     }
 
     /// A new match of this campaign with the game's options for it.
-    fn new_match(&self, options: Value) -> Result<NewMatch, ApiError> {
-        let corrupt = |e: String| ApiError::Store(StoreError::Corrupt(format!("campaign {}: {e}", self.record.id)));
+    fn new_match(&self, options: Value) -> Result<NewMatch, Refusal> {
+        let corrupt = |e: String| Refusal::from(StoreError::Corrupt(format!("campaign {}: {e}", self.record.id)));
         let seed = secret::new_seed();
         let started = self.game.check_options(&options, seed).map_err(corrupt)?;
         let seats = started.seats;
@@ -135,32 +134,31 @@ impl Loaded {
     }
 }
 
-async fn load(hub: &Hub, id: Uuid) -> Result<Loaded, ApiError> {
-    let record = hub.store.campaign(id).await?.ok_or_else(|| ApiError::NotFound(format!("no campaign {id}")))?;
-    let game = hub
-        .games
-        .get(&record.game)
-        .filter(|g| g.campaign().is_some())
-        .cloned()
-        .ok_or_else(|| ApiError::NotFound(format!("this server does not host {}'s campaigns", record.game)))?;
+async fn load(hub: &Hub, id: Uuid) -> Result<Loaded, Refusal> {
+    let record =
+        hub.store.campaign(id).await?.ok_or_else(|| Refusal::new(Code::NotFound, format!("no campaign {id}")))?;
+    let game = hub.games.get(&record.game).filter(|g| g.campaign().is_some()).cloned().ok_or_else(|| {
+        Refusal::new(Code::NotFound, format!("this server does not host {}'s campaigns", record.game))
+    })?;
     let matches = hub.store.campaign_matches(id).await?;
     Ok(Loaded { record, game, matches })
 }
 
-fn game_error(e: CampaignError) -> ApiError {
+fn game_error(e: CampaignError) -> Refusal {
     match e {
-        CampaignError::Refused(e) if e.code == code::NOT_LEADER => ApiError::Forbidden(code::NOT_LEADER, e.message),
-        CampaignError::Refused(e) => ApiError::Unprocessable(e.code, e.message),
-        CampaignError::Bad(m) => ApiError::BadRequest(code::BAD_REQUEST, m),
-        CampaignError::Corrupt(m) => ApiError::Store(StoreError::Corrupt(m)),
+        // A game's refusal keeps its code; its status is the server's
+        // for a code they share (`not_leader`: 403), 422 otherwise.
+        CampaignError::Refused(e) => Refusal::Rule(e),
+        CampaignError::Bad(m) => Refusal::new(Code::BadRequest, m),
+        CampaignError::Corrupt(m) => Refusal::from(StoreError::Corrupt(m)),
     }
 }
 
 /// A write that lost the race with another: nothing was written.
-fn stale(e: StoreError) -> ApiError {
+fn stale(e: StoreError) -> Refusal {
     match e {
         StoreError::Stale => {
-            ApiError::Conflict(code::NOT_READY_FOR_NEXT, "the campaign changed meanwhile; look again and retry".into())
+            Refusal::new(Code::NotReadyForNext, "the campaign changed meanwhile; look again and retry")
         }
         e => e.into(),
     }
@@ -170,25 +168,25 @@ async fn create(
     State(hub): State<Arc<Hub>>,
     peer: PeerIp,
     req: Result<Json<CreateCampaign>, JsonRejection>,
-) -> Result<(StatusCode, Json<CampaignSeat>), ApiError> {
+) -> Result<(StatusCode, Json<CampaignSeat>), Refusal> {
     hub.peers.check_lobby(peer)?;
     let req = body(req)?;
     let (options, hosting) = split_options(req.options)?;
-    let game =
-        hub.games.get(&req.game).cloned().ok_or_else(|| {
-            ApiError::BadRequest(code::UNKNOWN_GAME, format!("this server does not host {:?}", req.game))
-        })?;
-    let rules = game
-        .campaign()
-        .ok_or_else(|| ApiError::BadRequest(code::CAMPAIGN, format!("{} has no campaign variant", req.game)))?;
-    crate::request::check_hosted(&hub, game.name(), &options)?;
+    let game = hub
+        .games
+        .get(&req.game)
+        .cloned()
+        .ok_or_else(|| Refusal::new(Code::UnknownGame, format!("this server does not host {:?}", req.game)))?;
+    let rules =
+        game.campaign().ok_or_else(|| Refusal::new(Code::Campaign, format!("{} has no campaign variant", req.game)))?;
+    crate::request::check_hosted(&hub, game.as_ref(), &options)?;
     let seats = req.seats.map_or_else(|| rules.default_seats(&options), |s| s as usize);
     if seats > usize::from(Seat::MAX) {
-        return Err(ApiError::BadRequest(code::BAD_OPTIONS, format!("{seats} seats is too many")));
+        return Err(Refusal::new(Code::BadOptions, format!("{seats} seats is too many")));
     }
     let saved = rules.new_campaign(&options, seats).map_err(|e| match e {
-        CampaignError::Refused(e) => ApiError::BadRequest(code::BAD_OPTIONS, e.message),
-        CampaignError::Bad(m) | CampaignError::Corrupt(m) => ApiError::BadRequest(code::BAD_OPTIONS, m),
+        CampaignError::Refused(e) => Refusal::new(Code::BadOptions, e.message),
+        CampaignError::Bad(m) | CampaignError::Corrupt(m) => Refusal::new(Code::BadOptions, m),
     })?;
     let id = Uuid::new_v4();
     let token = secret::new_token();
@@ -236,7 +234,7 @@ async fn join(
     State(hub): State<Arc<Hub>>,
     peer: PeerIp,
     Path(join_code): Path<String>,
-) -> Result<Json<CampaignSeat>, ApiError> {
+) -> Result<Json<CampaignSeat>, Refusal> {
     hub.peers.check_lobby(peer)?;
     hub.peers.check_guess(peer)?;
     let token = secret::new_token();
@@ -247,11 +245,9 @@ async fn join(
         }
         Err(StoreError::NotFound) => {
             hub.peers.wrong(peer);
-            Err(ApiError::NotFound(format!("no campaign with join code {join_code}")))
+            Err(Refusal::new(Code::NotFound, format!("no campaign with join code {join_code}")))
         }
-        Err(StoreError::Full) => {
-            Err(ApiError::Conflict(code::MATCH_FULL, "every seat of this campaign is taken".into()))
-        }
+        Err(StoreError::Full) => Err(Refusal::new(Code::MatchFull, "every seat of this campaign is taken")),
         Err(e) => Err(e.into()),
     }
 }
@@ -262,7 +258,7 @@ async fn choose(
     Path(campaign_id): Path<String>,
     headers: HeaderMap,
     req: Result<Json<CampaignChoice>, JsonRejection>,
-) -> Result<Json<CampaignStatus>, ApiError> {
+) -> Result<Json<CampaignStatus>, Refusal> {
     let id = parse_id(&campaign_id, "campaign")?;
     let seat = seat_of(&hub, peer, &headers, id).await?;
     let req = body(req)?;
@@ -293,7 +289,7 @@ async fn next(
     peer: PeerIp,
     Path(campaign_id): Path<String>,
     headers: HeaderMap,
-) -> Result<(StatusCode, Json<NextMatch>), ApiError> {
+) -> Result<(StatusCode, Json<NextMatch>), Refusal> {
     let id = parse_id(&campaign_id, "campaign")?;
     let seat = seat_of(&hub, peer, &headers, id).await?;
     let c = load(&hub, id).await?;
@@ -301,15 +297,12 @@ async fn next(
     let options = match c.rules().next(&c.record.saved).map_err(game_error)? {
         Step::Ready(options) => options,
         Step::Choosing { seats } => {
-            return Err(ApiError::Conflict(code::NOT_READY_FOR_NEXT, format!("seats {seats:?} still have to choose")))
+            return Err(Refusal::new(Code::NotReadyForNext, format!("seats {seats:?} still have to choose")))
         }
-        Step::Over => return Err(ApiError::Conflict(code::NOT_READY_FOR_NEXT, "the campaign is over".into())),
+        Step::Over => return Err(Refusal::new(Code::NotReadyForNext, "the campaign is over")),
     };
     if let Some(leader) = c.rules().leader(&c.record.saved).filter(|l| *l != seat) {
-        return Err(ApiError::Forbidden(
-            code::NOT_LEADER,
-            format!("the party's leader (seat {leader}) starts the next match"),
-        ));
+        return Err(Refusal::new(Code::NotLeader, format!("the party's leader (seat {leader}) starts the next match")));
     }
     let start = c.new_match(options)?;
     let match_id = start.id;
@@ -326,7 +319,7 @@ async fn status(
     peer: PeerIp,
     Path(campaign_id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<CampaignStatus>, ApiError> {
+) -> Result<Json<CampaignStatus>, Refusal> {
     let id = parse_id(&campaign_id, "campaign")?;
     let you = match bearer(&headers) {
         Some(_) => Some(seat_of(&hub, peer, &headers, id).await?),
@@ -341,10 +334,10 @@ async fn mine(
     State(hub): State<Arc<Hub>>,
     peer: PeerIp,
     req: Result<Json<MyCampaigns>, JsonRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, Refusal> {
     let req = body(req)?;
     if req.tokens.len() > MAX_TOKENS {
-        return Err(ApiError::BadRequest(code::BAD_REQUEST, format!("at most {MAX_TOKENS} tokens")));
+        return Err(Refusal::new(Code::BadRequest, format!("at most {MAX_TOKENS} tokens")));
     }
     hub.peers.check_guess(peer)?;
     let mut campaigns = Vec::new();
@@ -361,7 +354,7 @@ async fn mine(
 
 /// Who controls each seat of match `m`, folded from its log's hand-overs:
 /// the same whether its room is in memory or not, before a restart or after.
-async fn control_of(hub: &Hub, m: &MatchRecord) -> Result<Vec<Option<Seat>>, ApiError> {
+async fn control_of(hub: &Hub, m: &MatchRecord) -> Result<Vec<Option<Seat>>, Refusal> {
     let mut control = vec![None; m.seats as usize];
     for r in hub.store.records_of_kind(m.id, RecordKind::Hand, i64::MAX as u64).await? {
         let hand: Hand = serde_json::from_value(r.action)
@@ -373,7 +366,7 @@ async fn control_of(hub: &Hub, m: &MatchRecord) -> Result<Vec<Option<Seat>>, Api
 
 /// Where the party stands: the stage, each seat (connected to the current
 /// match now, who acts for it), each match's standing and outcome.
-async fn status_of(hub: &Hub, c: &Loaded, you: Option<Seat>) -> Result<CampaignStatus, ApiError> {
+async fn status_of(hub: &Hub, c: &Loaded, you: Option<Seat>) -> Result<CampaignStatus, Refusal> {
     let playing = c.playing();
     // Only the match being played has connections and hand-overs that matter.
     let (connected, control) = match playing {

@@ -13,8 +13,8 @@ use std::{
     time::Duration,
 };
 
-use athlas_engine::{Seat, Viewer};
-use athlas_protocol::{code, ClientMsg, ErrorBody, ServerMsg, PROTOCOL_VERSION};
+use athlas_engine::{refusal::Refusal as _, Seat, Viewer};
+use athlas_protocol::{ClientMsg, ServerMsg, PROTOCOL_VERSION};
 use axum::{
     extract::{
         ws::{Message, WebSocket, WebSocketUpgrade},
@@ -33,7 +33,8 @@ use uuid::Uuid;
 use crate::{
     hub::Hub,
     limits::{Bucket, PeerIp},
-    room::{Outbound, Refusal, RoomCmd, RoomHandle},
+    refusal::{Code, Refusal},
+    room::{Joining, Outbound, RoomCmd, RoomHandle},
     secret,
     store::StoreError,
     table::Hand,
@@ -64,19 +65,17 @@ pub async fn upgrade(
     RawQuery(query): RawQuery,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let refuse = |status: StatusCode, code: &str, message: String| {
-        (status, Json(ErrorBody { code: code.to_owned(), message })).into_response()
+    // The status is named here: `too_many_connections` is 503 for the
+    // server's limit but 429 for an address's.
+    let refuse = |status: StatusCode, code: Code, message: String| {
+        (status, Json(Refusal::new(code, message).body())).into_response()
     };
     // Only browsers send an Origin; native clients (the `athlas` CLI) do not.
     if let Some(origin) = headers.get(header::ORIGIN) {
         let allowed = &hub.config.allowed_origins;
         let origin = origin.to_str().unwrap_or("");
         if !allowed.is_empty() && !allowed.iter().any(|a| a == "*" || a == origin) {
-            return refuse(
-                StatusCode::FORBIDDEN,
-                code::ORIGIN_NOT_ALLOWED,
-                format!("origin {origin:?} is not allowed"),
-            );
+            return refuse(StatusCode::FORBIDDEN, Code::OriginNotAllowed, format!("origin {origin:?} is not allowed"));
         }
     }
     let peer_guard = match peer.0 {
@@ -85,7 +84,7 @@ pub async fn upgrade(
             None => {
                 return refuse(
                     StatusCode::TOO_MANY_REQUESTS,
-                    code::TOO_MANY_CONNECTIONS,
+                    Code::TooManyConnections,
                     format!(
                         "your address holds its maximum of {} connections; close one first",
                         hub.config.max_connections_per_ip
@@ -97,11 +96,11 @@ pub async fn upgrade(
     };
     let Some(guard) = hub.connection_guard() else {
         return if hub.is_shutting_down() {
-            refuse(StatusCode::SERVICE_UNAVAILABLE, code::SHUTTING_DOWN, "the server is shutting down".into())
+            refuse(StatusCode::SERVICE_UNAVAILABLE, Code::ShuttingDown, "the server is shutting down".into())
         } else {
             refuse(
                 StatusCode::SERVICE_UNAVAILABLE,
-                code::TOO_MANY_CONNECTIONS,
+                Code::TooManyConnections,
                 format!("this server holds its maximum of {} connections; try later", hub.config.max_connections),
             )
         };
@@ -214,14 +213,14 @@ where
                 if !*shutdown.borrow() {
                     continue;
                 }
-                break Some(ServerMsg::error(None, code::SHUTTING_DOWN, "the server is shutting down; reconnect later"));
+                break Some(Refusal::new(Code::ShuttingDown, "the server is shutting down; reconnect later").frame(None));
             }
             () = kick.notified() => {
-                break Some(ServerMsg::error(None, code::LAGGED, "this connection fell behind; reconnect with last_seq"));
+                break Some(Refusal::new(Code::Lagged, "this connection fell behind; reconnect with last_seq").frame(None));
             }
             () = &mut hello_deadline, if !joined => {
                 conn.hub.metrics.connection_dropped("hello_timeout");
-                break Some(ServerMsg::error(None, code::HELLO_TIMEOUT, "no hello or watch in time; closing"));
+                break Some(Refusal::new(Code::HelloTimeout, "no hello or watch in time; closing").frame(None));
             }
             frame = stream.next() => match frame {
                 None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break None,
@@ -229,7 +228,7 @@ where
                     conn.on_text(text.as_str()).await;
                     joined |= conn.session.is_some();
                 }
-                Some(Ok(Message::Binary(_))) => conn.reply(ServerMsg::error(None, code::BAD_JSON, "send JSON text frames")),
+                Some(Ok(Message::Binary(_))) => conn.reply(Refusal::new(Code::BadJson, "send JSON text frames").frame(None)),
                 Some(Ok(_)) => {} // ping/pong: answered by the WebSocket layer
             },
         }
@@ -273,14 +272,16 @@ impl Connection {
             } else {
                 None
             };
-            return self.reply(ServerMsg::error(id, code::RATE_LIMITED, "too many frames; slow down"));
+            return self.reply(Refusal::new(Code::RateLimited, "too many frames; slow down").frame(id));
         }
         if text.len() > self.hub.config.max_frame_bytes {
-            return self.reply(ServerMsg::error(
-                None,
-                code::FRAME_TOO_LARGE,
-                format!("frames are limited to {} bytes", self.hub.config.max_frame_bytes),
-            ));
+            return self.reply(
+                Refusal::new(
+                    Code::FrameTooLarge,
+                    format!("frames are limited to {} bytes", self.hub.config.max_frame_bytes),
+                )
+                .frame(None),
+            );
         }
         let msg = match parse(text) {
             Ok(m) => m,
@@ -324,11 +325,11 @@ impl Connection {
             // Spectators speak too (to the spectators): the one request a
             // watching connection may send its room.
             ClientMsg::Chat { id, text } => match &self.session {
-                None => self.refuse_act(id, code::NOT_SEATED, "send hello or watch first"),
+                None => self.refuse_act(id, Code::NotSeated, "send hello or watch first"),
                 Some(session) => {
                     if session.room.tx.send(RoomCmd::Chat { sub: session.sub, id, text }).await.is_err() {
                         self.session = None;
-                        self.refuse_act(id, code::INTERNAL, "the match was reloaded; send hello again");
+                        self.refuse_act(id, Code::Internal, "the match was reloaded; send hello again");
                     }
                 }
             },
@@ -337,15 +338,14 @@ impl Connection {
 
     fn check_join(&self, protocol: Option<u32>) -> bool {
         if self.session.is_some() {
-            self.reply(ServerMsg::error(None, code::ALREADY_JOINED, "this connection already joined a match"));
+            self.reply(Refusal::new(Code::AlreadyJoined, "this connection already joined a match").frame(None));
             return false;
         }
         if protocol.is_some_and(|p| p != PROTOCOL_VERSION) {
-            self.reply(ServerMsg::error(
-                None,
-                code::UNSUPPORTED_PROTOCOL,
-                format!("this server speaks protocol {PROTOCOL_VERSION}"),
-            ));
+            self.reply(
+                Refusal::new(Code::UnsupportedProtocol, format!("this server speaks protocol {PROTOCOL_VERSION}"))
+                    .frame(None),
+            );
             return false;
         }
         true
@@ -360,29 +360,30 @@ impl Connection {
         // count against the address, so guessing costs time.
         if let Some(ip) = self.peer.0 {
             if !self.hub.peers.may_guess(ip) {
-                return self.reply(ServerMsg::error(
-                    None,
-                    code::RATE_LIMITED,
-                    "too many wrong tokens from your address; try again in a minute",
-                ));
+                return self.reply(
+                    Refusal::new(Code::RateLimited, "too many wrong tokens from your address; try again in a minute")
+                        .frame(None),
+                );
             }
         }
         let found = match self.hub.store.seat_by_token(&secret::token_hash(token)).await {
             Ok(found) => found,
             Err(StoreError::NotStarted) => {
-                return self.reply(ServerMsg::error(
-                    None,
-                    code::NOT_READY_FOR_NEXT,
-                    "this campaign has no match yet: every seat must be taken and every choice made",
-                ))
+                return self.reply(
+                    Refusal::new(
+                        Code::NotReadyForNext,
+                        "this campaign has no match yet: every seat must be taken and every choice made",
+                    )
+                    .frame(None),
+                )
             }
-            Err(e) => return self.store_failed(&e),
+            Err(e) => return self.store_failed(e),
         };
         let Some((match_id, seat)) = found else {
             if let Some(ip) = self.peer.0 {
                 self.hub.peers.guessed_wrong(ip);
             }
-            return self.reply(ServerMsg::error(None, code::BAD_TOKEN, "this token holds no seat"));
+            return self.reply(Refusal::new(Code::BadToken, "this token holds no seat").frame(None));
         };
         self.join(match_id, Viewer::Seat(seat), last_seq).await;
     }
@@ -392,7 +393,7 @@ impl Connection {
             return;
         }
         let Ok(id) = Uuid::parse_str(match_id) else {
-            return self.reply(ServerMsg::error(None, code::NOT_FOUND, format!("no match {match_id}")));
+            return self.reply(Refusal::new(Code::NotFound, format!("no match {match_id}")).frame(None));
         };
         self.join(id, Viewer::Spectator, last_seq).await;
     }
@@ -400,8 +401,8 @@ impl Connection {
     async fn join(&mut self, match_id: Uuid, viewer: Viewer, last_seq: Option<u64>) {
         let game = match self.hub.store.get_match(match_id).await {
             Ok(Some(m)) => m.game,
-            Ok(None) => return self.reply(ServerMsg::error(None, code::NOT_FOUND, format!("no match {match_id}"))),
-            Err(e) => return self.store_failed(&e),
+            Ok(None) => return self.reply(Refusal::new(Code::NotFound, format!("no match {match_id}")).frame(None)),
+            Err(e) => return self.store_failed(e),
         };
         match self.hub.subscribe(match_id, &game, viewer, last_seq, self.out.clone()).await {
             Ok((room, sub)) => {
@@ -416,19 +417,19 @@ impl Connection {
                 tracing::info!(spectator = viewer.seat().is_none(), "joined");
                 self.session = Some(Session { room, sub, viewer });
             }
-            Err(Refusal::Error { code, message }) if code == code::ROOM_ELSEWHERE => {
+            Err(Joining::Refused(refusal @ Refusal::Server(Code::RoomElsewhere, _))) => {
                 // A cluster node that does not play this match: say where it is played.
                 self.hub.metrics.redirected();
                 tracing::debug!(%match_id, "room_elsewhere");
                 match self.hub.store.lease(match_id).await {
                     Ok(Some(lease)) if lease.expires_in_ms > 0 => {
-                        self.reply(ServerMsg::error_at(code, message, lease.url))
+                        self.reply(ServerMsg::error_at(refusal.code(), refusal.message(), lease.url))
                     }
-                    _ => self.reply(ServerMsg::error(None, code, message)),
+                    _ => self.reply(refusal.frame(None)),
                 }
             }
-            Err(Refusal::Error { code, message }) => self.reply(ServerMsg::error(None, code, message)),
-            Err(Refusal::Retry) => self.reply(ServerMsg::error(None, code::INTERNAL, "try again")),
+            Err(Joining::Refused(refusal)) => self.reply(refusal.frame(None)),
+            Err(Joining::Retry) => self.reply(Refusal::new(Code::Internal, "try again").frame(None)),
         }
     }
 
@@ -438,31 +439,25 @@ impl Connection {
     /// room, built from the subscriber id and the player's seat.
     async fn send_to_room(&mut self, id: u64, cmd: impl FnOnce(u64, Seat) -> RoomCmd) {
         let Some(session) = &self.session else {
-            return self.refuse_act(id, code::NOT_SEATED, "send hello with your seat token first");
+            return self.refuse_act(id, Code::NotSeated, "send hello with your seat token first");
         };
         let Viewer::Seat(player) = session.viewer else {
-            return self.refuse_act(id, code::NOT_SEATED, "spectators cannot act");
+            return self.refuse_act(id, Code::NotSeated, "spectators cannot act");
         };
         if session.room.tx.send(cmd(session.sub, player)).await.is_err() {
             self.session = None;
-            self.refuse_act(id, code::INTERNAL, "the match was reloaded; send hello again");
+            self.refuse_act(id, Code::Internal, "the match was reloaded; send hello again");
         }
     }
 
     /// An `act` refused before it reached a room (the room counts its own).
-    fn refuse_act(&self, id: u64, code: &'static str, message: &str) {
-        self.hub.metrics.action_rejected(code);
-        self.reply(ServerMsg::error(Some(id), code, message));
+    fn refuse_act(&self, id: u64, code: Code, message: &str) {
+        self.hub.metrics.action_rejected(code.code());
+        self.reply(Refusal::new(code, message).frame(Some(id)));
     }
 
-    fn store_failed(&self, e: &StoreError) {
-        tracing::error!(error = %e, "store error");
-        let message = if e.is_unavailable() {
-            "the database is unavailable; nothing was changed; retry shortly"
-        } else {
-            "internal error; nothing was changed"
-        };
-        self.reply(ServerMsg::error(None, e.code(), message));
+    fn store_failed(&self, e: StoreError) {
+        self.reply(Refusal::from(e).frame(None));
     }
 }
 
@@ -475,15 +470,15 @@ fn parse(text: &str) -> Result<ClientMsg, Box<ServerMsg>> {
         return Ok(msg);
     }
     let value: Value = serde_json::from_str(text)
-        .map_err(|e| Box::new(ServerMsg::error(None, code::BAD_JSON, format!("not JSON: {e}"))))?;
+        .map_err(|e| Box::new(Refusal::new(Code::BadJson, format!("not JSON: {e}")).frame(None)))?;
     let id = value.get("id").and_then(Value::as_u64);
     let refused = match value.get("type").and_then(Value::as_str) {
         Some("hello" | "watch" | "act" | "ping") => match serde_json::from_value(value) {
             Ok(msg) => return Ok(msg),
-            Err(e) => ServerMsg::error(id, code::BAD_JSON, e.to_string()),
+            Err(e) => Refusal::new(Code::BadJson, e.to_string()).frame(id),
         },
-        Some(other) => ServerMsg::error(id, code::UNKNOWN_TYPE, format!("unknown message type {other:?}")),
-        None => ServerMsg::error(id, code::BAD_JSON, "a message is an object with a \"type\""),
+        Some(other) => Refusal::new(Code::UnknownType, format!("unknown message type {other:?}")).frame(id),
+        None => Refusal::new(Code::BadJson, "a message is an object with a \"type\"").frame(id),
     };
     Err(Box::new(refused))
 }

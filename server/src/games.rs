@@ -35,6 +35,11 @@ pub trait HostedGame: Send + Sync + 'static {
     fn check_options(&self, options: &Value, seed: u64) -> Result<Started, String>;
     /// Spawn the task of room `match_id` (it loads itself from the store).
     fn spawn_room(&self, match_id: Uuid, generation: u64, ctx: RoomCtx) -> RoomHandle;
+    /// The option of this game that the server caps beyond its rules
+    /// (`--max-summoning-points`); `None`: none.
+    fn capped(&self) -> Option<&'static str> {
+        None
+    }
     /// The game's campaign variant; `None`: it has none.
     fn campaign(&self) -> Option<&dyn CampaignRules> {
         None
@@ -140,6 +145,8 @@ where
 /// A [`Campaign`] ruleset as a [`HostedGame`] with its campaign variant.
 pub struct CampaignGame<R> {
     matches: RulesetGame<R>,
+    /// The option the server caps ([`HostedGame::capped`]).
+    capped: Option<&'static str>,
     /// Campaign options the host may leave out, where the game's own
     /// defaults are a single match's (Divinity: no Origins named up front,
     /// they are chosen).
@@ -147,8 +154,16 @@ pub struct CampaignGame<R> {
 }
 
 impl<R> CampaignGame<R> {
+    /// The server caps option `name` of this game at
+    /// `--max-summoning-points` (the duel's `summoning_points`).
+    #[must_use]
+    pub fn capped(mut self, name: &'static str) -> CampaignGame<R> {
+        self.capped = Some(name);
+        self
+    }
+
     pub fn new(defaults: Value) -> CampaignGame<R> {
-        CampaignGame { matches: RulesetGame::default(), defaults }
+        CampaignGame { matches: RulesetGame::default(), capped: None, defaults }
     }
 }
 
@@ -204,6 +219,9 @@ where
     fn campaign(&self) -> Option<&dyn CampaignRules> {
         Some(self)
     }
+    fn capped(&self) -> Option<&'static str> {
+        self.capped
+    }
     fn audit<'a>(&'a self, store: &'a Store, record: &'a MatchRecord) -> AuditFuture<'a> {
         self.matches.audit(store, record)
     }
@@ -217,8 +235,8 @@ where
     R: crate::hosted::Hosted + Campaign,
 {
     fn default_seats(&self, options: &Value) -> usize {
-        // A game whose options name no seats (Divinity without a party)
-        // is played by two.
+        // A game whose options name no seats (a party chosen later) is
+        // played by two.
         self.options(options).map(|o| R::seats(&o)).ok().filter(|n| *n > 0).unwrap_or(2)
     }
 
@@ -270,7 +288,10 @@ impl Registry {
     /// campaign variant.
     pub fn standard() -> Registry {
         Registry::new()
-            .with(CampaignGame::<athlas_engine::duel::Duel>::new(Value::Object(Default::default())))
+            .with(
+                CampaignGame::<athlas_engine::duel::Duel>::new(Value::Object(Default::default()))
+                    .capped("summoning_points"),
+            )
             .with(CampaignGame::<athlas_engine::divinity::Divinity>::new(serde_json::json!({ "party": [] })))
     }
 

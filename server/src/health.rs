@@ -4,11 +4,13 @@
 
 use std::sync::Arc;
 
-use athlas_protocol::code;
 use axum::{extract::State, http::StatusCode, Json};
 use serde_json::{json, Value};
 
-use crate::{error::ApiError, hub::Hub};
+use crate::{
+    hub::Hub,
+    refusal::{Code, Refusal},
+};
 
 /// `/readyz`: 200 when the store answers and is migrated; 503 otherwise
 /// (and while shutting down, so a balancer stops sending new players).
@@ -16,14 +18,14 @@ pub async fn ready(State(hub): State<Arc<Hub>>) -> (StatusCode, Json<Value>) {
     if hub.is_shutting_down() {
         return (
             StatusCode::SERVICE_UNAVAILABLE,
-            Json(json!({"code": code::SHUTTING_DOWN, "message": "the server is shutting down"})),
+            Json(json!(Refusal::new(Code::ShuttingDown, "the server is shutting down").body())),
         );
     }
     match hub.store.ready().await {
         Ok(()) => (StatusCode::OK, Json(json!({"status": "ready", "store": hub.store.backend_name()}))),
         Err(e) => {
             tracing::warn!(error = %e, "not ready");
-            (StatusCode::SERVICE_UNAVAILABLE, Json(json!({"code": code::NOT_READY, "message": e.to_string()})))
+            (StatusCode::SERVICE_UNAVAILABLE, Json(json!(Refusal::new(Code::NotReady, e.to_string()).body())))
         }
     }
 }
@@ -31,7 +33,7 @@ pub async fn ready(State(hub): State<Arc<Hub>>) -> (StatusCode, Json<Value>) {
 /// `/metrics`: Prometheus text format.
 pub async fn metrics(
     State(hub): State<Arc<Hub>>,
-) -> Result<([(axum::http::HeaderName, &'static str); 1], String), ApiError> {
+) -> Result<([(axum::http::HeaderName, &'static str); 1], String), Refusal> {
     let gauges = crate::metrics::Gauges {
         connections: hub.open_connections(),
         rooms: hub.rooms.live(),

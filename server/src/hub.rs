@@ -14,7 +14,8 @@ use crate::{
     limits::Peers,
     metrics,
     push::{Push, PushSettings},
-    room::{Outbound, Refusal, RoomCmd, RoomCtx, RoomHandle, Rooms},
+    refusal::{Code, Refusal},
+    room::{Joining, Outbound, RoomCmd, RoomCtx, RoomHandle, Rooms},
     store::{self, Store},
     writer,
 };
@@ -106,11 +107,10 @@ impl Hub {
         viewer: Viewer,
         last_seq: Option<u64>,
         out: Outbound,
-    ) -> Result<(RoomHandle, u64), Refusal> {
+    ) -> Result<(RoomHandle, u64), Joining> {
         for _ in 0..5 {
-            let room = self.room(match_id, game).ok_or_else(|| Refusal::Error {
-                code: athlas_protocol::code::UNKNOWN_GAME,
-                message: format!("this server does not host {game}"),
+            let room = self.room(match_id, game).ok_or_else(|| {
+                Joining::Refused(Refusal::new(Code::UnknownGame, format!("this server does not host {game}")))
             })?;
             let (reply, rx) = tokio::sync::oneshot::channel();
             let cmd = RoomCmd::Join { viewer, last_seq, out: out.clone(), reply };
@@ -119,11 +119,11 @@ impl Hub {
             }
             match rx.await {
                 Ok(Ok(sub)) => return Ok((room, sub)),
-                Ok(Err(Refusal::Retry)) | Err(_) => continue,
+                Ok(Err(Joining::Retry)) | Err(_) => continue,
                 Ok(Err(e)) => return Err(e),
             }
         }
-        Err(Refusal::Error { code: athlas_protocol::code::INTERNAL, message: "the match could not be loaded".into() })
+        Err(Joining::Refused(Refusal::new(Code::Internal, "the match could not be loaded")))
     }
 
     /// A place for a new connection; `None` once shutting down or when the

@@ -11,11 +11,11 @@
 //! room's memory is only a cache of `replay(options, seed, log)`.
 
 pub mod audit;
+pub mod buffer;
 pub mod campaign;
 pub mod config;
 pub mod connection;
 pub mod door;
-pub mod error;
 pub mod games;
 pub mod health;
 pub mod hosted;
@@ -24,7 +24,9 @@ pub mod limits;
 pub mod lobby;
 pub mod metrics;
 pub mod name;
+pub mod process;
 pub mod push;
+pub mod refusal;
 pub mod relay;
 pub mod rematch;
 pub mod replay;
@@ -76,7 +78,7 @@ pub fn starting_app(why: tokio::sync::watch::Receiver<String>) -> Router {
     let not_ready = move || {
         let message = why.borrow().clone();
         async move {
-            let body = athlas_protocol::ErrorBody { code: athlas_protocol::code::NOT_READY.to_owned(), message };
+            let body = refusal::Refusal::new(refusal::Code::NotReady, message).body();
             (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
         }
     };
@@ -94,7 +96,10 @@ async fn refuse_large_bodies(req: axum::extract::Request, next: axum::middleware
     let announced =
         req.headers().get(axum::http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     if announced.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
-        let e = error::ApiError::TooLarge(format!("request bodies are limited to {MAX_BODY_BYTES} bytes"));
+        let e = refusal::Refusal::new(
+            refusal::Code::TooLarge,
+            format!("request bodies are limited to {MAX_BODY_BYTES} bytes"),
+        );
         return e.into_response();
     }
     next.run(req).await

@@ -240,16 +240,19 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for PeerIp {
 }
 
 /// What the lobby says to an address past a limit.
-pub fn lobby_refusal(per_min: u32, what: &str) -> crate::error::ApiError {
-    crate::error::ApiError::TooMany(format!(
-        "too many {what} from your address: at most {per_min} a minute; try again in {} s",
-        retry_after(per_min).as_secs()
-    ))
+pub fn lobby_refusal(per_min: u32, what: &str) -> crate::refusal::Refusal {
+    crate::refusal::Refusal::new(
+        crate::refusal::Code::RateLimited,
+        format!(
+            "too many {what} from your address: at most {per_min} a minute; try again in {} s",
+            retry_after(per_min).as_secs()
+        ),
+    )
 }
 
 impl Peers {
     /// Spend a lobby request of `peer`, or the refusal to answer with.
-    pub fn check_lobby(&self, peer: PeerIp) -> Result<(), crate::error::ApiError> {
+    pub fn check_lobby(&self, peer: PeerIp) -> Result<(), crate::refusal::Refusal> {
         match peer.0 {
             Some(ip) if !self.lobby(ip) => Err(lobby_refusal(self.limits.lobby_per_min, "requests")),
             _ => Ok(()),
@@ -257,7 +260,7 @@ impl Peers {
     }
 
     /// Refuse `peer` a guess (join code, token) when it has used up its failures.
-    pub fn check_guess(&self, peer: PeerIp) -> Result<(), crate::error::ApiError> {
+    pub fn check_guess(&self, peer: PeerIp) -> Result<(), crate::refusal::Refusal> {
         match peer.0 {
             Some(ip) if !self.may_guess(ip) => {
                 Err(lobby_refusal(self.limits.failures_per_min, "wrong join codes or tokens"))

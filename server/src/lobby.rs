@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use athlas_protocol::{
-    code, CreateMatch, Created, JoinMatch, Joined, LogCommitment, LogRecord, MatchList, MatchLog, MatchSummary,
+    CreateMatch, Created, JoinMatch, Joined, LogCommitment, LogRecord, MatchList, MatchLog, MatchSummary,
 };
 use axum::{
     extract::{rejection::JsonRejection, Path, Query, State},
@@ -18,9 +18,9 @@ use serde_json::{json, Value};
 use uuid::Uuid;
 
 use crate::{
-    error::ApiError,
     hub::Hub,
     limits::PeerIp,
+    refusal::{Code, Refusal},
     request::{body, check_hosted, parse_id, split_options, Hosting},
     secret,
     store::{MatchRecord, MatchStatus, NewMatch, StoreError},
@@ -60,13 +60,16 @@ async fn list_games(State(hub): State<Arc<Hub>>) -> Json<Value> {
 async fn catalogue(
     State(hub): State<Arc<Hub>>,
     Path((game, name)): Path<(String, String)>,
-) -> Result<impl IntoResponse, ApiError> {
-    let g = hub.games.get(&game).ok_or_else(|| ApiError::NotFound(format!("this server does not host {game:?}")))?;
+) -> Result<impl IntoResponse, Refusal> {
+    let g = hub
+        .games
+        .get(&game)
+        .ok_or_else(|| Refusal::new(Code::NotFound, format!("this server does not host {game:?}")))?;
     let (_, text) = g
         .catalogue()
         .iter()
         .find(|(n, _)| *n == name)
-        .ok_or_else(|| ApiError::NotFound(format!("{game} has no catalogue file {name:?}")))?;
+        .ok_or_else(|| Refusal::new(Code::NotFound, format!("{game} has no catalogue file {name:?}")))?;
     Ok((
         [
             (axum::http::header::CONTENT_TYPE, "application/json"),
@@ -78,14 +81,14 @@ async fn catalogue(
 }
 
 /// Store a new match with its creator in seat 0; what the creator is told.
-async fn new_match(hub: &Hub, game_name: &str, options: Value, hosting: Hosting) -> Result<Created, ApiError> {
+async fn new_match(hub: &Hub, game_name: &str, options: Value, hosting: Hosting) -> Result<Created, Refusal> {
     let game = hub
         .games
         .get(game_name)
-        .ok_or_else(|| ApiError::BadRequest(code::UNKNOWN_GAME, format!("this server does not host {game_name:?}")))?;
-    check_hosted(hub, game.name(), &options)?;
+        .ok_or_else(|| Refusal::new(Code::UnknownGame, format!("this server does not host {game_name:?}")))?;
+    check_hosted(hub, game.as_ref(), &options)?;
     let seed = secret::new_seed();
-    let started = game.check_options(&options, seed).map_err(|e| ApiError::BadRequest(code::BAD_OPTIONS, e))?;
+    let started = game.check_options(&options, seed).map_err(|e| Refusal::new(Code::BadOptions, e))?;
     let seats = started.seats;
     let id = Uuid::new_v4();
     let token = secret::new_token();
@@ -122,7 +125,7 @@ async fn create_match(
     State(hub): State<Arc<Hub>>,
     peer: PeerIp,
     req: Result<Json<CreateMatch>, JsonRejection>,
-) -> Result<(StatusCode, Json<Created>), ApiError> {
+) -> Result<(StatusCode, Json<Created>), Refusal> {
     hub.peers.check_lobby(peer)?;
     let req = body(req)?;
     let name = crate::name::optional(req.name.as_deref())?;
@@ -139,14 +142,14 @@ async fn join(
     peer: PeerIp,
     Path(join_code): Path<String>,
     req: axum::body::Bytes,
-) -> Result<Json<Joined>, ApiError> {
+) -> Result<Json<Joined>, Refusal> {
     hub.peers.check_lobby(peer)?;
     hub.peers.check_guess(peer)?;
     // The body is optional: a join without one takes a seat with no name.
     let req: JoinMatch = if req.iter().all(u8::is_ascii_whitespace) {
         JoinMatch::default()
     } else {
-        serde_json::from_slice(&req).map_err(|e| ApiError::BadRequest(code::BAD_JSON, e.to_string()))?
+        serde_json::from_slice(&req).map_err(|e| Refusal::new(Code::BadJson, e.to_string()))?
     };
     let name = crate::name::optional(req.name.as_deref())?;
     let token = secret::new_token();
@@ -160,9 +163,9 @@ async fn join(
         }
         Err(StoreError::NotFound) => {
             hub.peers.wrong(peer);
-            Err(ApiError::NotFound(format!("no match with join code {join_code}")))
+            Err(Refusal::new(Code::NotFound, format!("no match with join code {join_code}")))
         }
-        Err(StoreError::Full) => Err(ApiError::Conflict(code::MATCH_FULL, "every seat of this match is taken".into())),
+        Err(StoreError::Full) => Err(Refusal::new(Code::MatchFull, "every seat of this match is taken")),
         Err(e) => Err(e.into()),
     }
 }
@@ -185,9 +188,9 @@ fn summary(m: MatchRecord) -> MatchSummary {
     }
 }
 
-async fn get_match(State(hub): State<Arc<Hub>>, Path(match_id): Path<String>) -> Result<Json<MatchSummary>, ApiError> {
+async fn get_match(State(hub): State<Arc<Hub>>, Path(match_id): Path<String>) -> Result<Json<MatchSummary>, Refusal> {
     let id = parse_id(&match_id, "match")?;
-    let m = hub.store.get_match(id).await?.ok_or_else(|| ApiError::NotFound(format!("no match {id}")))?;
+    let m = hub.store.get_match(id).await?.ok_or_else(|| Refusal::new(Code::NotFound, format!("no match {id}")))?;
     Ok(Json(summary(m)))
 }
 
@@ -195,12 +198,12 @@ async fn get_match(State(hub): State<Arc<Hub>>, Path(match_id): Path<String>) ->
 /// (with their state hashes) and commitments (with their salts), for
 /// anyone to replay (`athlas verify`). Refused with `not_finished` before
 /// the end: the seed and the creation actions are secrets until then.
-async fn match_log(State(hub): State<Arc<Hub>>, Path(match_id): Path<String>) -> Result<Json<MatchLog>, ApiError> {
+async fn match_log(State(hub): State<Arc<Hub>>, Path(match_id): Path<String>) -> Result<Json<MatchLog>, Refusal> {
     let id = parse_id(&match_id, "match")?;
-    let m = hub.store.get_match(id).await?.ok_or_else(|| ApiError::NotFound(format!("no match {id}")))?;
+    let m = hub.store.get_match(id).await?.ok_or_else(|| Refusal::new(Code::NotFound, format!("no match {id}")))?;
     if m.status != MatchStatus::Finished {
-        return Err(ApiError::Conflict(
-            code::NOT_FINISHED,
+        return Err(Refusal::new(
+            Code::NotFinished,
             format!("match {id} is {}: its log is published once it has ended", m.status.as_str()),
         ));
     }
@@ -242,13 +245,11 @@ struct ListQuery {
 async fn list_matches(
     State(hub): State<Arc<Hub>>,
     query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<MatchList>, ApiError> {
-    let Query(q) = query.map_err(|e| ApiError::BadRequest(code::BAD_REQUEST, e.body_text()))?;
+) -> Result<Json<MatchList>, Refusal> {
+    let Query(q) = query.map_err(|e| Refusal::new(Code::BadRequest, e.body_text()))?;
     let status = match q.status.as_deref() {
         None => MatchStatus::Open,
-        Some(s) => s
-            .parse()
-            .map_err(|_| ApiError::BadRequest(code::BAD_REQUEST, "status is open, active or finished".into()))?,
+        Some(s) => s.parse().map_err(|_| Refusal::new(Code::BadRequest, "status is open, active or finished"))?,
     };
     let matches = hub.store.list_matches(status, 100).await?;
     Ok(Json(MatchList { matches: matches.into_iter().map(summary).collect() }))

@@ -204,18 +204,18 @@ impl Metrics {
         self.store_write.render(&mut out, "athlas_store_write_seconds", "One group-commit write of the action log.");
         // The standard process series, so a load run can divide the
         // server's own CPU by the actions it acknowledged.
-        if let Some(cpu) = process::cpu_seconds() {
+        if let Some(cpu) = crate::process::cpu_seconds() {
             let name = process::CPU_SECONDS;
             let _ = writeln!(
                 out,
                 "# HELP {name} Total user and system CPU time spent in seconds.\n# TYPE {name} counter\n{name} {cpu}"
             );
         }
-        if let Some(rss) = process::resident_bytes() {
+        if let Some(rss) = crate::process::resident_bytes() {
             let name = process::RESIDENT_BYTES;
             let _ = writeln!(out, "# HELP {name} Resident memory size in bytes.\n# TYPE {name} gauge\n{name} {rss}");
         }
-        if let Some(fds) = process::open_fds() {
+        if let Some(fds) = crate::process::open_fds() {
             let name = process::OPEN_FDS;
             let _ = writeln!(out, "# HELP {name} Number of open file descriptors.\n# TYPE {name} gauge\n{name} {fds}");
         }

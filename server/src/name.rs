@@ -2,9 +2,9 @@
 //! a match, public (spectators read them too), shown by the game's words
 //! instead of "Seat N". Checked here so every screen can show one as is.
 
-use athlas_protocol::{code, MAX_NAME_CHARS};
+use athlas_protocol::MAX_NAME_CHARS;
 
-use crate::error::ApiError;
+use crate::refusal::{Code, Refusal};
 
 /// Punctuation a name may hold besides letters, digits and spaces.
 const PUNCTUATION: &str = "-_.,'!?&()#+";
@@ -16,8 +16,8 @@ const PUNCTUATION: &str = "-_.,'!?&()#+";
 ///
 /// # Errors
 /// `bad_name`, saying what is wrong.
-pub fn display_name(raw: &str) -> Result<String, ApiError> {
-    let bad = |why: String| ApiError::BadRequest(code::BAD_NAME, why);
+pub fn display_name(raw: &str) -> Result<String, Refusal> {
+    let bad = |why: String| Refusal::new(Code::BadName, why);
     // A line break or a tab is refused, not folded: a name is one line.
     if raw.chars().any(char::is_control) {
         return Err(bad("a name is one line of plain text: no line breaks, tabs or control characters".into()));
@@ -44,7 +44,7 @@ pub fn display_name(raw: &str) -> Result<String, ApiError> {
 ///
 /// # Errors
 /// As [`display_name`].
-pub fn optional(raw: Option<&str>) -> Result<Option<String>, ApiError> {
+pub fn optional(raw: Option<&str>) -> Result<Option<String>, Refusal> {
     match raw {
         Some(r) if !r.trim().is_empty() => display_name(r).map(Some),
         _ => Ok(None),
@@ -54,6 +54,7 @@ pub fn optional(raw: Option<&str>) -> Result<Option<String>, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use athlas_protocol::code;
 
     #[test]
     fn a_name_is_trimmed_and_limited_to_plain_characters() {

@@ -20,7 +20,6 @@ use std::{
 };
 
 use athlas_engine::{Seat, Status};
-use athlas_protocol::code;
 use axum::{
     extract::{rejection::JsonRejection, Path, State},
     http::{header::AUTHORIZATION, HeaderMap, StatusCode},
@@ -41,9 +40,9 @@ use tokio::sync::OnceCell;
 use uuid::Uuid;
 
 use crate::{
-    error::ApiError,
     hub::Hub,
     limits::PeerIp,
+    refusal::{Code, Refusal},
     request::{body, parse_id},
     secret,
     store::{PushSubscription, Store, StoreError},
@@ -338,7 +337,7 @@ pub fn router() -> Router<Arc<Hub>> {
 }
 
 /// `GET /api/push/key`: the server's public VAPID key.
-async fn public_key(State(hub): State<Arc<Hub>>) -> Result<Json<Value>, ApiError> {
+async fn public_key(State(hub): State<Arc<Hub>>) -> Result<Json<Value>, Refusal> {
     Ok(Json(json!({ "key": hub.push.public_key().await? })))
 }
 
@@ -359,14 +358,14 @@ struct SubscriptionKeys {
 /// The seat of `match_id` the request's bearer token holds: a match's own
 /// seat token or a campaign seat's (for its current match). A token that
 /// holds no seat at all counts as a wrong guess.
-async fn seat_of(hub: &Hub, peer: PeerIp, headers: &HeaderMap, match_id: Uuid) -> Result<Seat, ApiError> {
+async fn seat_of(hub: &Hub, peer: PeerIp, headers: &HeaderMap, match_id: Uuid) -> Result<Seat, Refusal> {
     let token = headers
         .get(AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::trim)
         .filter(|t| !t.is_empty())
-        .ok_or_else(|| ApiError::Unauthorized("send the seat token as Authorization: Bearer <token>".into()))?;
+        .ok_or_else(|| Refusal::new(Code::NoToken, "send the seat token as Authorization: Bearer <token>"))?;
     hub.peers.check_guess(peer)?;
     match hub.store.seat_by_token(&secret::token_hash(token)).await {
         Ok(Some((id, seat))) if id == match_id => Ok(seat),
@@ -374,11 +373,9 @@ async fn seat_of(hub: &Hub, peer: PeerIp, headers: &HeaderMap, match_id: Uuid) -
             if found.is_none() {
                 hub.peers.wrong(peer);
             }
-            Err(ApiError::Forbidden(code::BAD_TOKEN, "not a seat token of this match".into()))
+            Err(Refusal::new(Code::BadToken, "not a seat token of this match"))
         }
-        Err(StoreError::NotStarted) => {
-            Err(ApiError::Forbidden(code::BAD_TOKEN, "not a seat token of this match".into()))
-        }
+        Err(StoreError::NotStarted) => Err(Refusal::new(Code::BadToken, "not a seat token of this match")),
         Err(e) => Err(e.into()),
     }
 }
@@ -391,15 +388,14 @@ async fn subscribe(
     Path(match_id): Path<String>,
     headers: HeaderMap,
     req: Result<Json<SubscriptionBody>, JsonRejection>,
-) -> Result<StatusCode, ApiError> {
+) -> Result<StatusCode, Refusal> {
     let match_id = parse_id(&match_id, "match")?;
     let seat = seat_of(&hub, peer, &headers, match_id).await?;
     let req = body(req)?;
-    let keys = req.keys.ok_or_else(|| {
-        ApiError::BadRequest(code::BAD_SUBSCRIPTION, "the subscription has no keys (p256dh, auth)".into())
-    })?;
+    let keys =
+        req.keys.ok_or_else(|| Refusal::new(Code::BadSubscription, "the subscription has no keys (p256dh, auth)"))?;
     let sub = PushSubscription { endpoint: req.endpoint, p256dh: keys.p256dh, auth: keys.auth };
-    hub.push.check(&sub).map_err(|m| ApiError::BadRequest(code::BAD_SUBSCRIPTION, m))?;
+    hub.push.check(&sub).map_err(|m| Refusal::new(Code::BadSubscription, m))?;
     hub.store.add_push_subscription(match_id, seat, &sub, now_ms()).await?;
     tracing::info!(%match_id, seat, "push subscription kept");
     Ok(StatusCode::CREATED)
@@ -418,7 +414,7 @@ async fn unsubscribe(
     Path(match_id): Path<String>,
     headers: HeaderMap,
     req: Result<Json<EndpointBody>, JsonRejection>,
-) -> Result<StatusCode, ApiError> {
+) -> Result<StatusCode, Refusal> {
     let match_id = parse_id(&match_id, "match")?;
     let seat = seat_of(&hub, peer, &headers, match_id).await?;
     let req = body(req)?;

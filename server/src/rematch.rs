@@ -15,7 +15,7 @@
 use std::sync::Arc;
 
 use athlas_engine::Seat;
-use athlas_protocol::{code, RematchSeat, RematchStatus};
+use athlas_protocol::{RematchSeat, RematchStatus};
 use axum::{
     extract::{Path, State},
     http::{HeaderMap, StatusCode},
@@ -26,9 +26,9 @@ use uuid::Uuid;
 
 use crate::{
     campaign::bearer,
-    error::ApiError,
     hub::Hub,
     limits::PeerIp,
+    refusal::{Code, Refusal},
     request::parse_id,
     secret,
     store::{MatchRecord, MatchStatus, NewMatch, StoreError},
@@ -39,9 +39,9 @@ pub fn router() -> Router<Arc<Hub>> {
 }
 
 /// The seat of match `id` the request's bearer token holds.
-async fn seat_of(hub: &Hub, peer: PeerIp, headers: &HeaderMap, id: Uuid) -> Result<Seat, ApiError> {
+async fn seat_of(hub: &Hub, peer: PeerIp, headers: &HeaderMap, id: Uuid) -> Result<Seat, Refusal> {
     let token = bearer(headers)
-        .ok_or_else(|| ApiError::Unauthorized("send your seat token as Authorization: Bearer <token>".into()))?;
+        .ok_or_else(|| Refusal::new(Code::NoToken, "send your seat token as Authorization: Bearer <token>"))?;
     hub.peers.check_guess(peer)?;
     match hub.store.seat_by_token(&secret::token_hash(token)).await {
         Ok(Some((m, seat))) if m == id => Ok(seat),
@@ -49,32 +49,28 @@ async fn seat_of(hub: &Hub, peer: PeerIp, headers: &HeaderMap, id: Uuid) -> Resu
             if found.is_none() {
                 hub.peers.wrong(peer);
             }
-            Err(ApiError::Forbidden(
-                code::BAD_TOKEN,
-                format!("not a seat token of match {id}: only its players rematch"),
-            ))
+            Err(Refusal::new(Code::BadToken, format!("not a seat token of match {id}: only its players rematch")))
         }
         // A campaign's token whose campaign has no match: not this one's.
-        Err(StoreError::NotStarted) => Err(ApiError::Forbidden(
-            code::BAD_TOKEN,
-            format!("not a seat token of match {id}: only its players rematch"),
-        )),
+        Err(StoreError::NotStarted) => {
+            Err(Refusal::new(Code::BadToken, format!("not a seat token of match {id}: only its players rematch")))
+        }
         Err(e) => Err(e.into()),
     }
 }
 
 /// The finished two-seat match `id`, which may have a rematch.
-async fn rematchable(hub: &Hub, id: Uuid) -> Result<MatchRecord, ApiError> {
-    let m = hub.store.get_match(id).await?.ok_or_else(|| ApiError::NotFound(format!("no match {id}")))?;
+async fn rematchable(hub: &Hub, id: Uuid) -> Result<MatchRecord, Refusal> {
+    let m = hub.store.get_match(id).await?.ok_or_else(|| Refusal::new(Code::NotFound, format!("no match {id}")))?;
     if m.status != MatchStatus::Finished {
-        return Err(ApiError::Conflict(
-            code::NOT_FINISHED,
+        return Err(Refusal::new(
+            Code::NotFinished,
             format!("match {id} is {}: a rematch is offered once it has ended", m.status.as_str()),
         ));
     }
     if m.campaign_id.is_some() || m.seats != 2 {
-        return Err(ApiError::Conflict(
-            code::NO_REMATCH,
+        return Err(Refusal::new(
+            Code::NoRematch,
             if m.campaign_id.is_some() {
                 "a campaign's match has no rematch: the campaign goes on with its next match".into()
             } else {
@@ -85,8 +81,8 @@ async fn rematchable(hub: &Hub, id: Uuid) -> Result<MatchRecord, ApiError> {
     Ok(m)
 }
 
-fn already(id: Uuid, new_match: Uuid) -> ApiError {
-    ApiError::Conflict(code::ALREADY_REMATCHED, format!("match {id} already has its rematch, {new_match}"))
+fn already(id: Uuid, new_match: Uuid) -> Refusal {
+    Refusal::new(Code::AlreadyRematched, format!("match {id} already has its rematch, {new_match}"))
 }
 
 /// `POST /api/matches/{id}/rematch` (bearer): offer a rematch, or accept
@@ -97,7 +93,7 @@ async fn offer_or_accept(
     peer: PeerIp,
     headers: HeaderMap,
     Path(match_id): Path<String>,
-) -> Result<(StatusCode, Json<RematchSeat>), ApiError> {
+) -> Result<(StatusCode, Json<RematchSeat>), Refusal> {
     hub.peers.check_lobby(peer)?;
     let id = parse_id(&match_id, "match")?;
     let seat = seat_of(&hub, peer, &headers, id).await?;
@@ -126,19 +122,19 @@ async fn offer_or_accept(
             }
         }
     }
-    Err(ApiError::Conflict(code::ALREADY_REMATCHED, format!("match {id}'s rematch changed meanwhile: ask again")))
+    Err(Refusal::new(Code::AlreadyRematched, format!("match {id}'s rematch changed meanwhile: ask again")))
 }
 
 /// Store the rematch of `m` that seat `offered_by` offered, with the
 /// accepting seat's new seat and token hash; its id.
-async fn accept(hub: &Hub, m: &MatchRecord, offered_by: Seat, accepter: (Seat, &str)) -> Result<Uuid, ApiError> {
+async fn accept(hub: &Hub, m: &MatchRecord, offered_by: Seat, accepter: (Seat, &str)) -> Result<Uuid, Refusal> {
     let game = hub
         .games
         .get(&m.game)
-        .ok_or_else(|| ApiError::BadRequest(code::UNKNOWN_GAME, format!("this server does not host {:?}", m.game)))?;
+        .ok_or_else(|| Refusal::new(Code::UnknownGame, format!("this server does not host {:?}", m.game)))?;
     let seed = secret::new_seed();
     // The options were accepted once; a new build may refuse them.
-    let started = game.check_options(&m.options, seed).map_err(|e| ApiError::BadRequest(code::BAD_OPTIONS, e))?;
+    let started = game.check_options(&m.options, seed).map_err(|e| Refusal::new(Code::BadOptions, e))?;
     let id = Uuid::new_v4();
     for _ in 0..5 {
         let new = NewMatch {
@@ -162,9 +158,7 @@ async fn accept(hub: &Hub, m: &MatchRecord, offered_by: Seat, accepter: (Seat, &
                 let now = hub.store.rematch(m.id).await?;
                 return Err(match now.and_then(|r| r.new_match) {
                     Some(n) => already(m.id, n),
-                    None => {
-                        ApiError::Conflict(code::ALREADY_REMATCHED, "the offer changed meanwhile: ask again".into())
-                    }
+                    None => Refusal::new(Code::AlreadyRematched, "the offer changed meanwhile: ask again"),
                 });
             }
             Err(StoreError::Conflict(_)) => continue, // join code taken: draw another
@@ -176,9 +170,9 @@ async fn accept(hub: &Hub, m: &MatchRecord, offered_by: Seat, accepter: (Seat, &
 
 /// `GET /api/matches/{id}/rematch`: whether a rematch was offered, and
 /// which match it became. Public, like the match's summary.
-async fn status(State(hub): State<Arc<Hub>>, Path(match_id): Path<String>) -> Result<Json<RematchStatus>, ApiError> {
+async fn status(State(hub): State<Arc<Hub>>, Path(match_id): Path<String>) -> Result<Json<RematchStatus>, Refusal> {
     let id = parse_id(&match_id, "match")?;
-    hub.store.get_match(id).await?.ok_or_else(|| ApiError::NotFound(format!("no match {id}")))?;
+    hub.store.get_match(id).await?.ok_or_else(|| Refusal::new(Code::NotFound, format!("no match {id}")))?;
     let r = hub.store.rematch(id).await?;
     Ok(Json(RematchStatus {
         offered_by: r.as_ref().map(|r| r.offered_by),

@@ -20,7 +20,7 @@ use std::{
 };
 
 use athlas_engine::{Ruleset, SeatNames, Status, Viewer, Visible};
-use athlas_protocol::{code, hash::hash_like};
+use athlas_protocol::hash::hash_like;
 use axum::{
     extract::{Path, Query, State},
     routing::get,
@@ -31,8 +31,8 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use crate::{
-    error::ApiError,
     hub::Hub,
+    refusal::{Code, Refusal},
     request::parse_id,
     secret,
     store::{ActionRecord, Commitment, MatchRecord, MatchStatus, RecordKind, Store, StoreError},
@@ -346,19 +346,20 @@ impl Replays {
     /// # Errors
     /// `not_finished` before the end; `log_diverged` when the log does not
     /// replay to what was stored; the store failing.
-    pub async fn of(&self, hub: &Hub, record: &MatchRecord) -> Result<Arc<dyn Replayed>, ApiError> {
+    pub async fn of(&self, hub: &Hub, record: &MatchRecord) -> Result<Arc<dyn Replayed>, Refusal> {
         if record.status != MatchStatus::Finished {
-            return Err(ApiError::Conflict(
-                code::NOT_FINISHED,
+            return Err(Refusal::new(
+                Code::NotFinished,
                 format!("match {} is {}: its replay is shown once it has ended", record.id, record.status.as_str()),
             ));
         }
         if let Some(f) = self.get(record.id) {
             return Ok(f);
         }
-        let game = hub.games.get(&record.game).ok_or_else(|| {
-            ApiError::BadRequest(code::UNKNOWN_GAME, format!("this server does not host {}", record.game))
-        })?;
+        let game = hub
+            .games
+            .get(&record.game)
+            .ok_or_else(|| Refusal::new(Code::UnknownGame, format!("this server does not host {}", record.game)))?;
         match game.replay(&hub.store, record).await? {
             Ok(f) => {
                 self.keep(record.id, f.clone());
@@ -366,8 +367,8 @@ impl Replays {
             }
             Err(d) => {
                 tracing::warn!(match_id = %record.id, seq = d.seq, why = %d.why, "a finished match's log does not replay");
-                Err(ApiError::Conflict(
-                    code::LOG_DIVERGED,
+                Err(Refusal::new(
+                    Code::LogDiverged,
                     format!("the log does not replay to what was stored, from seq {}: {}", d.seq, d.why),
                 ))
             }
@@ -387,21 +388,22 @@ async fn step(
     State(hub): State<Arc<Hub>>,
     Path(match_id): Path<String>,
     query: Result<Query<StepQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let Query(q) = query.map_err(|e| ApiError::BadRequest(code::BAD_REQUEST, e.body_text()))?;
+) -> Result<Json<Value>, Refusal> {
+    let Query(q) = query.map_err(|e| Refusal::new(Code::BadRequest, e.body_text()))?;
     let id = parse_id(&match_id, "match")?;
-    let record = hub.store.get_match(id).await?.ok_or_else(|| ApiError::NotFound(format!("no match {id}")))?;
+    let record =
+        hub.store.get_match(id).await?.ok_or_else(|| Refusal::new(Code::NotFound, format!("no match {id}")))?;
     let folded = hub.replays.of(&hub, &record).await?;
     let last = folded.last();
     let seq = q.seq.unwrap_or(last);
     if seq > last {
-        return Err(ApiError::BadRequest(code::BAD_REQUEST, format!("seq {seq} is past the log's last, {last}")));
+        return Err(Refusal::new(Code::BadRequest, format!("seq {seq} is past the log's last, {last}")));
     }
     let verified = to_value(folded.verified());
     // A step is at most EVERY - 1 engine actions: cheap, but not nothing.
     let step = tokio::task::spawn_blocking(move || folded.step(seq))
         .await
-        .map_err(|e| ApiError::Store(StoreError::Corrupt(format!("the replay's step failed: {e}"))))?;
+        .map_err(|e| Refusal::from(StoreError::Corrupt(format!("the replay's step failed: {e}"))))?;
     let mut body = to_value(&step);
     body["match_id"] = Value::String(id.to_string());
     body["game"] = Value::String(record.game);

@@ -15,38 +15,40 @@
 
 use std::{collections::HashMap, sync::Arc, time::Duration};
 
-use athlas_engine::{Ruleset, Seat, Status, Viewer};
-use athlas_protocol::{code, ServerMsg};
-use serde::Deserialize;
+use athlas_engine::{Ruleset, Seat, Viewer};
 use serde_json::Value;
 use tokio::{
-    sync::{mpsc, oneshot, watch, Notify},
+    sync::{mpsc, watch},
     time::Instant,
 };
 use tracing::Instrument;
 use uuid::Uuid;
 
 mod auto;
+mod commit;
 mod frames;
+mod handle;
 mod log;
+mod moves;
 mod names;
 mod rebuild;
 mod rooms;
 mod talk;
 
 use frames::Published;
+pub use handle::{encode, Frame, Joining, Outbound, RoomCmd, RoomHandle};
 use log::WordLog;
 use rebuild::{rebuild, rebuild_with_log, store_failed};
 use rooms::LiveRoom;
 pub use rooms::Rooms;
 
 pub use crate::hosted::Hosted;
+use crate::refusal::{Code, Refusal};
 use crate::{
     metrics::Metrics,
-    secret,
-    store::{ActionRecord, Append, CampaignUpdate, Commitment, Fence, MatchRecord, MatchStatus, RecordKind, Store},
-    table::{Hand, Table, TakeBack},
-    writer::{WriteFailed, Writer},
+    store::{ActionRecord, Commitment, Fence, MatchRecord, Store},
+    table::Table,
+    writer::Writer,
 };
 
 /// The largest gap resent update by update on reconnect; past it the
@@ -93,124 +95,6 @@ pub struct RoomCtx {
     pub metrics: Arc<Metrics>,
     /// Web Push: a correspondence turn told to a seat whose page is closed.
     pub push: Arc<crate::push::Push>,
-}
-
-/// A connection's outbound queue, as a room sees it.
-#[derive(Clone, Debug)]
-pub struct Outbound {
-    pub tx: mpsc::Sender<Frame>,
-    /// Notified when the room drops the connection for falling behind.
-    pub kick: Arc<Notify>,
-    /// The player asked for its legal actions in every frame (`hello`'s
-    /// `legal`, on by default): listing them costs far more than applying
-    /// an action, so clients that know the rules may decline.
-    pub legal: bool,
-}
-
-/// An encoded frame. Cloning shares the bytes: one update goes to every
-/// connection that sees the same thing without being encoded again.
-pub type Frame = axum::extract::ws::Utf8Bytes;
-
-/// `msg` as a frame.
-pub fn encode(msg: &ServerMsg) -> Frame {
-    serde_json::to_string(msg).expect("server messages serialize").into()
-}
-
-impl Outbound {
-    fn send(&self, msg: &ServerMsg) -> bool {
-        self.send_frame(encode(msg))
-    }
-
-    fn send_frame(&self, frame: Frame) -> bool {
-        self.tx.try_send(frame).is_ok()
-    }
-}
-
-/// Why a room refused a join.
-#[derive(Debug, Clone)]
-pub enum Refusal {
-    /// The room was unloading: try again (a fresh room will load).
-    Retry,
-    Error {
-        code: &'static str,
-        message: String,
-    },
-}
-
-/// Commands a room receives.
-#[derive(Debug)]
-pub enum RoomCmd {
-    /// Subscribe a connection. The room sends the welcome (and what was
-    /// missed after `last_seq`) into `out`, then answers with a subscriber id.
-    Join {
-        viewer: Viewer,
-        last_seq: Option<u64>,
-        out: Outbound,
-        reply: oneshot::Sender<Result<u64, Refusal>>,
-    },
-    /// An action from subscriber `sub`, whose player holds seat `player`,
-    /// for `seat` (its own, or one handed to it); answered in its outbound
-    /// queue. The connection established `player` (by its token) and
-    /// refused spectators: the room trusts it, and checks `seat`.
-    Act {
-        sub: u64,
-        player: Seat,
-        seat: Seat,
-        id: u64,
-        action: Value,
-    },
-    /// Take back seat `player`'s own last action.
-    TakeBack {
-        sub: u64,
-        player: Seat,
-        id: u64,
-    },
-    /// Hand control of seat `hand.seat` to `hand.to`, asked by `player`.
-    Hand {
-        sub: u64,
-        player: Seat,
-        id: u64,
-        hand: Hand,
-    },
-    /// Propose a party decision (`propose`), for `seat`.
-    Propose {
-        sub: u64,
-        player: Seat,
-        seat: Seat,
-        id: u64,
-        action: Value,
-    },
-    /// Agree to the party's proposal.
-    Agree {
-        sub: u64,
-        player: Seat,
-        id: u64,
-    },
-    /// Object to the party's proposal.
-    Object {
-        sub: u64,
-        player: Seat,
-        id: u64,
-    },
-    /// A chat line from subscriber `sub` (a seat or a spectator).
-    Chat {
-        sub: u64,
-        id: u64,
-        text: String,
-    },
-    Leave {
-        sub: u64,
-    },
-}
-
-/// A handle to a room task.
-#[derive(Clone, Debug)]
-pub struct RoomHandle {
-    pub tx: mpsc::Sender<RoomCmd>,
-    /// The seats with a connection open to the room now, which the room
-    /// updates as they come and go: a campaign's status reads it without a
-    /// round trip to the room (and without loading one).
-    pub connected: watch::Receiver<Vec<Seat>>,
 }
 
 struct Sub {
@@ -339,18 +223,18 @@ async fn run<R>(
             tracing::info!(seq = room.seq, "room loaded");
             room.run(&mut rx).await;
             room.release().await;
-            Refusal::Retry
+            Joining::Retry
         }
-        Err((code, message)) => {
+        Err(refusal) => {
             // Another node holding the match is a cluster working as
             // designed (counted by `athlas_redirects_total`); anything
             // else is worth an operator's look.
-            if code == code::ROOM_ELSEWHERE {
+            if let Refusal::Server(Code::RoomElsewhere, message) = &refusal {
                 tracing::debug!(%message, "room held elsewhere");
             } else {
-                tracing::warn!(%message, "room did not load");
+                tracing::warn!(message = %refusal, "room did not load");
             }
-            Refusal::Error { code, message }
+            Joining::Refused(refusal)
         }
     };
     ctx.rooms.remove(id, generation);
@@ -388,16 +272,20 @@ where
         ctx: RoomCtx,
         after: Option<After<R>>,
         connected: watch::Sender<Vec<Seat>>,
-    ) -> Result<Self, (&'static str, String)> {
-        let internal = |e: String| (code::INTERNAL, e);
-        let record =
-            ctx.store.get_match(id).await.map_err(store_failed)?.ok_or((code::NOT_FOUND, format!("no match {id}")))?;
+    ) -> Result<Self, Refusal> {
+        let internal = |e: String| Refusal::new(Code::Internal, e);
+        let record = ctx
+            .store
+            .get_match(id)
+            .await
+            .map_err(store_failed)?
+            .ok_or_else(|| Refusal::new(Code::NotFound, format!("no match {id}")))?;
         // A log replays the same only under the rules it was played by:
         // an old match is refused, never replayed differently.
         if record.rules_version != R::RULES_VERSION {
             tracing::warn!(match_id = %id, stored = record.rules_version, current = R::RULES_VERSION, "rules version not supported; match not loaded");
-            return Err((
-                code::UNSUPPORTED_RULES_VERSION,
+            return Err(Refusal::new(
+                Code::UnsupportedRulesVersion,
                 format!(
                     "this match was played under {} rules version {}; this server plays version {} and will not replay it differently (see docs/OPERATIONS.md, upgrades)",
                     R::GAME,
@@ -419,8 +307,8 @@ where
                     }
                     None => {
                         let holder = ctx.store.lease(id).await.ok().flatten();
-                        return Err((
-                        code::ROOM_ELSEWHERE,
+                        return Err(Refusal::new(
+                        Code::RoomElsewhere,
                         match holder {
                             Some(l) => format!(
                                 "node {} plays this match now (its lease runs {} ms more): reconnect through the cluster's front, or retry shortly",
@@ -614,7 +502,7 @@ where
                 tracing::info!(node = %fence.node, epoch = fence.epoch, "lease lost to another node; unloading");
                 self.ctx.metrics.lease_lost();
                 self.lease = None;
-                self.drop_all(code::ROOM_ELSEWHERE, "another node took this match over: reconnect with last_seq");
+                self.drop_all(Code::RoomElsewhere, "another node took this match over: reconnect with last_seq");
                 false
             }
             Err(e) => {
@@ -626,9 +514,9 @@ where
     }
 
     /// Tell every connection `code` and drop it (they reconnect with `last_seq`).
-    fn drop_all(&self, code: &'static str, message: &str) {
+    fn drop_all(&self, code: Code, message: &str) {
         for s in &self.subs {
-            s.out.send(&ServerMsg::error(None, code, message));
+            s.out.send(&Refusal::new(code, message).frame(None));
             s.out.kick.notify_one();
         }
     }
@@ -676,7 +564,7 @@ where
 
     /// Subscribe a connection: its welcome (or, resuming after `last_seq`,
     /// the updates it missed), the commitments and, at the end, the reveals.
-    async fn join(&mut self, viewer: Viewer, last_seq: Option<u64>, out: Outbound) -> Result<u64, Refusal> {
+    async fn join(&mut self, viewer: Viewer, last_seq: Option<u64>, out: Outbound) -> Result<u64, Joining> {
         self.learn_names(viewer).await;
         match last_seq {
             Some(last) if last < self.seq && self.seq - last <= MAX_RESEND => self.resume(viewer, last, &out).await?,
@@ -698,292 +586,5 @@ where
         self.subs.push(Sub { id, viewer, out, chat: Default::default() });
         self.tell_connected();
         Ok(id)
-    }
-
-    /// The actor of a request from subscriber `sub`, with a function that
-    /// refuses it (counted); `None` when the subscriber is gone.
-    fn actor(&self, sub: u64, id: u64) -> Option<(Outbound, impl Fn(&'static str, String))> {
-        let out = self.subs.iter().find(|s| s.id == sub)?.out.clone();
-        let metrics = self.ctx.metrics.clone();
-        let reply = out.clone();
-        Some((out, move |code: &'static str, message: String| {
-            metrics.action_rejected(code);
-            reply.send(&ServerMsg::error(Some(id), code, message));
-        }))
-    }
-
-    /// Handle an `act`; false when the room must stop (the store failed).
-    async fn act(&mut self, sub: u64, player: Seat, seat: Seat, id: u64, action: Value) -> bool {
-        let received = Instant::now();
-        let Some((out, reply_err)) = self.actor(sub, id) else {
-            return true;
-        };
-        if self.is_finished() {
-            reply_err(code::FINISHED, "the match is over".into());
-            return true;
-        }
-        if !self.table.acts_for(player, seat) {
-            reply_err(code::NOT_YOUR_SEAT, format!("seat {seat} is not handed to you (seat {player})"));
-            return true;
-        }
-        // The action's only typed parse; the connection parsed the envelope.
-        let parsed = match R::Action::deserialize(&action) {
-            Ok(a) => a,
-            Err(e) => {
-                reply_err(code::BAD_ACTION, format!("not a {} action: {e}", R::GAME));
-                return true;
-            }
-        };
-        // Only the timer says a seat's time ran out.
-        if R::timer_only(&parsed) {
-            reply_err(code::BAD_ACTION, format!("{} is the server's when a timer runs out", action_type(&action)));
-            return true;
-        }
-        match self.table.act(self.seq + 1, seat, parsed) {
-            Ok(acted) => {
-                // DEBUG: one line per action is too much for production logs.
-                tracing::debug!(seat, player, action = action_type(&action), "action accepted");
-                let record = ActionRecord {
-                    seq: self.seq + 1,
-                    seat,
-                    action,
-                    kind: RecordKind::Action,
-                    sender: (player != seat).then_some(player),
-                };
-                self.commit(record, Published::Events(acted), Some(Actor { out, id, received })).await
-            }
-            Err(e) => {
-                tracing::debug!(seat, code = e.code, "action rejected");
-                reply_err(e.code, e.message);
-                true
-            }
-        }
-    }
-
-    /// Handle a `take_back` of `player`'s own last action.
-    async fn take_back(&mut self, sub: u64, player: Seat, id: u64) -> bool {
-        let received = Instant::now();
-        let Some((out, reply_err)) = self.actor(sub, id) else {
-            return true;
-        };
-        if self.is_finished() {
-            reply_err(code::FINISHED, "the match is over".into());
-            return true;
-        }
-        match self.table.take_back(player) {
-            Ok(undone) => {
-                tracing::debug!(seat = player, undone, "action taken back");
-                let body = to_value(&TakeBack { seq: undone });
-                let record = ActionRecord {
-                    seq: self.seq + 1,
-                    seat: player,
-                    action: body,
-                    kind: RecordKind::TakeBack,
-                    sender: None,
-                };
-                self.commit(record, Published::TakenBack(undone), Some(Actor { out, id, received })).await
-            }
-            Err((code, message)) => {
-                reply_err(code, message);
-                true
-            }
-        }
-    }
-
-    /// Handle a `hand`: a seat hands itself, its controller gives it back,
-    /// or the host (seat 0) or the party's leader hands an absent player's
-    /// seat to a present one.
-    async fn hand(&mut self, sub: u64, player: Seat, id: u64, hand: Hand) -> bool {
-        let received = Instant::now();
-        let Some((out, reply_err)) = self.actor(sub, id) else {
-            return true;
-        };
-        let seats = self.table.control.len() as Seat;
-        if hand.seat >= seats || hand.to.is_some_and(|t| t >= seats) {
-            reply_err(code::CANNOT_HAND, format!("seats are 0 to {}", seats - 1));
-            return true;
-        }
-        if self.is_finished() {
-            reply_err(code::FINISHED, "the match is over".into());
-            return true;
-        }
-        self.prune(None);
-        let controller = self.table.control[hand.seat as usize];
-        let own = hand.seat == player;
-        let returning = hand.to.is_none() && controller == Some(player);
-        let party = player == 0 || R::party_leader(&self.table.state) == Some(player);
-        let absent_for = self.absent_since[hand.seat as usize].map(|t| t.elapsed());
-        let to_present = hand.to.is_none_or(|t| self.subs.iter().any(|s| s.viewer == Viewer::Seat(t)));
-        let allowed = if own || returning {
-            Ok(())
-        } else if !party {
-            Err(format!("only seat {} itself, the host (seat 0) or the party's leader may hand it", hand.seat))
-        } else if absent_for.is_none_or(|a| a < self.ctx.config.hand_absent) {
-            Err(format!(
-                "seat {}'s player is connected or was away less than {} s",
-                hand.seat,
-                self.ctx.config.hand_absent.as_secs()
-            ))
-        } else if !to_present {
-            Err("hand a seat to a player who is here".into())
-        } else {
-            Ok(())
-        };
-        if let Err(message) = allowed {
-            reply_err(code::CANNOT_HAND, message);
-            return true;
-        }
-        let hand = Hand { seat: hand.seat, to: hand.to.filter(|t| *t != hand.seat) };
-        self.table.hand(hand);
-        tracing::info!(seat = hand.seat, to = ?hand.to, by = player, "seat handed");
-        let record = ActionRecord {
-            seq: self.seq + 1,
-            seat: hand.seat,
-            action: to_value(&hand),
-            kind: RecordKind::Hand,
-            sender: (player != hand.seat).then_some(player),
-        };
-        self.commit(record, Published::Handed, Some(Actor { out, id, received })).await
-    }
-
-    /// Store an applied record, then ack and broadcast. False when the store
-    /// failed: the in-memory table is then ahead of the log, so the room must
-    /// stop and be rebuilt from the store.
-    async fn commit(&mut self, record: ActionRecord, published: Published<R::Event>, actor: Option<Actor>) -> bool {
-        match self.persist(record.clone(), actor.as_ref()).await {
-            Some(stored) => {
-                self.publish(&record, &published, stored, actor);
-                self.push_turns();
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Web Push: tell the seats a correspondence match starts waiting for,
-    /// whose players have no socket open, that it is their turn (sent in
-    /// tasks of their own: the room goes on at once).
-    fn push_turns(&mut self) {
-        let before = std::mem::replace(&mut self.waiting, crate::push::waiting(&R::status(&self.table.state)));
-        if !self.record.live {
-            let away = crate::push::newly_waiting(&before, &self.waiting, &self.connected.borrow());
-            if !away.is_empty() {
-                self.ctx.push.your_turn(self.id, away);
-            }
-        }
-    }
-
-    /// Everything up to durable: commit to newly locked secrets, snapshot
-    /// now and then, and hand the record (with the outcome and a campaign's
-    /// result when it ends the game) to the writer, one transaction. On
-    /// failure, tell the actor and drop every connection; `None`.
-    async fn persist(&mut self, record: ActionRecord, actor: Option<&Actor>) -> Option<Stored> {
-        let seq = record.seq;
-        debug_assert_eq!(seq, self.seq + 1);
-        let mut commitments = Vec::new();
-        for s in 0..self.record.seats as Seat {
-            if self.commitments.iter().any(|c| c.seat == s) {
-                continue;
-            }
-            if let Some(secret_value) = R::locked_secret(&self.table.state, s) {
-                let salt = secret::new_salt();
-                commitments.push(Commitment {
-                    seat: s,
-                    hash: secret::commitment(&salt, &secret_value),
-                    salt: hex::encode(salt),
-                    seq,
-                });
-            }
-        }
-        let outcome = match R::status(&self.table.state) {
-            Status::Finished(o) => Some(to_value(&o)),
-            Status::Waiting { .. } => None,
-        };
-        // Before the ack, in the same transaction as the final action: the
-        // campaign's new state (whoever sees the end can start the next match).
-        let campaign = match self.campaign.as_ref().filter(|_| outcome.is_some()) {
-            None => Ok(None),
-            Some(c) => (c.after)(&c.saved, &self.table.state)
-                .map(|saved| Some(CampaignUpdate { id: c.id, version: c.version, saved: Some(saved), start: None })),
-        };
-        let every = self.ctx.config.snapshot_every;
-        #[allow(clippy::manual_is_multiple_of)] // is_multiple_of is newer than our rust-version
-        let snapshot = (every > 0 && seq % every == 0)
-            .then(|| serde_json::to_string(&self.table.state).expect("engine states serialize"));
-        let stored = match campaign {
-            Ok(campaign) => {
-                let append = Append {
-                    match_id: self.id,
-                    action: record,
-                    commitments: commitments.clone(),
-                    outcome: outcome.clone(),
-                    standing: Some(R::standing(&self.table.state)),
-                    snapshot,
-                    campaign,
-                    state_hash: Some(crate::audit::record_hash::<R>(&self.table.state)),
-                    fence: self.lease.clone(),
-                };
-                self.ctx.writer.append(append).await
-            }
-            Err(e) => Err(WriteFailed { code: code::INTERNAL, message: format!("the campaign's next state: {e}") }),
-        };
-        if let Err(mut e) = stored {
-            tracing::error!(match_id = %self.id, error = %e, "action not stored; reloading the room");
-            // A paused node can wake to a dead database connection (the
-            // server ended its idle transaction) before its fence is even
-            // checked: the write then fails for that reason, yet the
-            // truth the client needs is that another node holds the room.
-            if e.code != code::ROOM_ELSEWHERE {
-                if let Some(fence) = &self.lease {
-                    if let Ok(Some(now)) = self.ctx.store.lease(self.id).await {
-                        if now.node != *fence.node || now.epoch != fence.epoch {
-                            e.code = code::ROOM_ELSEWHERE;
-                        }
-                    }
-                }
-            }
-            let unavailable = e.code == code::STORE_UNAVAILABLE;
-            let elsewhere = e.code == code::ROOM_ELSEWHERE;
-            if let Some(actor) = actor {
-                self.ctx.metrics.action_rejected(e.code);
-                let message = if unavailable {
-                    "the database is unavailable; the action was not stored and nothing changed; send it again shortly"
-                } else if elsewhere {
-                    "another node took this match over; the action was not stored: reconnect with last_seq"
-                } else {
-                    "the action could not be stored; nothing changed"
-                };
-                actor.out.send(&ServerMsg::error(Some(actor.id), e.code, message));
-            }
-            // The table in memory is now ahead of the log: every connection
-            // is told why, then dropped; they reconnect with last_seq and the
-            // room is rebuilt from what was stored.
-            if elsewhere {
-                self.ctx.metrics.lease_lost();
-                self.lease = None;
-            }
-            for s in &self.subs {
-                if unavailable {
-                    s.out.send(&ServerMsg::error(
-                        None,
-                        code::STORE_UNAVAILABLE,
-                        "the database is unavailable; this game reloads once it is back: reconnect with last_seq",
-                    ));
-                } else if elsewhere {
-                    s.out.send(&ServerMsg::error(
-                        None,
-                        code::ROOM_ELSEWHERE,
-                        "another node took this match over: reconnect with last_seq",
-                    ));
-                }
-                s.out.kick.notify_one();
-            }
-            return None;
-        }
-        self.seq = seq;
-        if outcome.is_some() {
-            self.record.status = MatchStatus::Finished;
-        }
-        Some(Stored { seq, commitments, finished: outcome.is_some() })
     }
 }

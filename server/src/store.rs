@@ -17,117 +17,16 @@ use std::{borrow::Cow, path::Path, str::FromStr, sync::Arc, time::Duration};
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 use sqlx::{
-    encode::IsNull,
-    error::BoxDynError,
     migrate::{Migration, MigrationSource, MigrationType, Migrator},
     postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions},
     sqlite::{
         SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
     },
-    Connection as _, Database, Row,
+    Connection as _,
 };
 use uuid::Uuid;
 
-/// Why a store operation failed.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("database error: {0}")]
-    Db(#[from] sqlx::Error),
-    #[error("migration failed: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
-    #[error("not found")]
-    NotFound,
-    #[error("migrations applied up to {applied}, this binary needs {latest}")]
-    NotMigrated { applied: i64, latest: i64 },
-    #[error("every seat is taken")]
-    Full,
-    /// A unique key was already there (join code, seat, action seq).
-    #[error("conflict: {0}")]
-    Conflict(String),
-    #[error("corrupt record: {0}")]
-    Corrupt(String),
-    /// A campaign was written by someone else since it was read.
-    #[error("the campaign changed since it was read")]
-    Stale,
-    /// A campaign seat token, but the campaign has no match yet.
-    #[error("the campaign has no match yet")]
-    NotStarted,
-    /// The database server could not be reached at start: named by host and
-    /// port (never the password), so the operator sees at once what is wrong.
-    #[error("cannot connect to Postgres at {at}: {reason}")]
-    Unreachable {
-        at: String,
-        reason: String,
-        /// Refused, no answer, or starting up: it may yet come (start-up
-        /// waits for it); not wrong credentials or a missing database.
-        transient: bool,
-    },
-    /// An append of a room whose lease this node no longer holds (another
-    /// node took the room over): nothing was written.
-    #[error("fenced: {0}")]
-    Fenced(String),
-    /// The SQLite file or its directory cannot be created or opened (a
-    /// directory the server's user may not write, a bind mount owned by
-    /// another user): named with the path and the user, so the operator
-    /// knows what to `chown`.
-    #[error("cannot open the SQLite store {path} as {user}: {reason}; the directory must be writable by that user (docs/OPERATIONS.md, \"Run the image alone\")")]
-    CannotOpen { path: String, user: String, reason: String },
-    /// Leases need Postgres (a cluster's shared store).
-    #[error("room leases need a Postgres store")]
-    NoLeases,
-    /// The SQLite file cannot take writes: its disk is full or it is not
-    /// writable (readiness only: the reads still work).
-    #[error("{0}")]
-    Unwritable(String),
-}
-
 type Result<T> = std::result::Result<T, StoreError>;
-
-impl StoreError {
-    /// The database is away (connection lost, restarting, stopped, disk
-    /// full, read-only), as opposed to a bad record or a bug: the request
-    /// may succeed when retried, so clients get `store_unavailable`.
-    pub fn is_unavailable(&self) -> bool {
-        match self {
-            StoreError::Unreachable { .. } => true,
-            StoreError::Db(e) => match e {
-                sqlx::Error::Io(_)
-                | sqlx::Error::PoolTimedOut
-                | sqlx::Error::PoolClosed
-                | sqlx::Error::Tls(_)
-                | sqlx::Error::WorkerCrashed => true,
-                sqlx::Error::Database(d) => d.code().is_some_and(|c| unavailable_code(&c)),
-                _ => false,
-            },
-            _ => false,
-        }
-    }
-
-    /// The protocol's code for this failure.
-    pub fn code(&self) -> &'static str {
-        if matches!(self, StoreError::Fenced(_)) {
-            return athlas_protocol::code::ROOM_ELSEWHERE;
-        }
-        if self.is_unavailable() {
-            athlas_protocol::code::STORE_UNAVAILABLE
-        } else {
-            athlas_protocol::code::INTERNAL
-        }
-    }
-}
-
-/// A database error code that means "the database is away", not "this
-/// request is wrong". Postgres gives five-character SQLSTATEs: classes 08
-/// (connection), 53 (insufficient resources: disk full, too many
-/// connections), 57 (shut down by the operator, starting up), 58 (I/O).
-/// SQLite gives (extended) result codes whose low byte is the primary one:
-/// BUSY 5, LOCKED 6, READONLY 8, IOERR 10, FULL 13, CANTOPEN 14.
-fn unavailable_code(code: &str) -> bool {
-    if code.len() == 5 {
-        return ["08", "53", "57", "58"].iter().any(|class| code.starts_with(class));
-    }
-    code.parse::<u32>().is_ok_and(|c| matches!(c & 0xff, 5 | 6 | 8 | 10 | 13 | 14))
-}
 
 /// The store: cheap to clone (a pool inside).
 #[derive(Clone, Debug)]
@@ -252,7 +151,9 @@ macro_rules! with_write_tx {
 #[macro_use]
 mod campaign;
 mod chat;
+mod error;
 mod lease;
+mod matches;
 mod names;
 mod push;
 mod records;
@@ -260,150 +161,16 @@ mod rematch;
 
 pub use campaign::{CampaignRecord, CampaignUpdate, NewCampaign};
 pub use chat::ChatLine;
+use error::is_unique_violation;
+pub use error::StoreError;
 pub use lease::{Fence, Lease};
+pub(crate) use matches::SeatTables;
+use matches::Selection;
+pub use matches::{MatchRecord, MatchStatus, NewMatch};
 pub use names::{Transfer, TransferRefused};
 pub use push::PushSubscription;
 pub use records::{ActionRecord, Append, Commitment, RecordKind};
 pub use rematch::Rematch;
-
-/// A match as created by the lobby.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewMatch {
-    pub id: Uuid,
-    pub game: String,
-    /// The game's options, without the server's own (`live`).
-    pub options: Value,
-    pub seed: u64,
-    pub rules_version: u32,
-    pub join_code: String,
-    pub live: bool,
-    /// Never listed; joined by its code and watched by id only.
-    pub private: bool,
-    pub seats: u32,
-    pub campaign_id: Option<Uuid>,
-    /// The creator's seat and the SHA-256 of its token; `None` for a
-    /// campaign's match, whose seats are the campaign's.
-    pub creator: Option<(u8, String)>,
-    /// Milliseconds a seat has for a timed decision (a campaign's turn
-    /// timer); `None`: the server's response timer if `live`, else untimed.
-    pub turn_timer_ms: Option<u64>,
-    /// Where it stands before any action (`Ruleset::standing`).
-    pub standing: Option<Value>,
-}
-
-/// Where a match stands in the lobby. Stored, listed and shown as the
-/// strings `open`, `active`, `finished` (serde and sqlx both map to them, so
-/// stored rows need no migration).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum MatchStatus {
-    /// Seats are free.
-    Open,
-    /// Every seat is taken.
-    Active,
-    /// The engine reported an outcome.
-    Finished,
-}
-
-impl MatchStatus {
-    pub const ALL: [MatchStatus; 3] = [MatchStatus::Open, MatchStatus::Active, MatchStatus::Finished];
-
-    /// The stored and wire spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchStatus::Open => "open",
-            MatchStatus::Active => "active",
-            MatchStatus::Finished => "finished",
-        }
-    }
-}
-
-impl std::fmt::Display for MatchStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for MatchStatus {
-    type Err = String;
-
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        MatchStatus::ALL.into_iter().find(|m| m.as_str() == s).ok_or_else(|| format!("no match status {s:?}"))
-    }
-}
-
-// sqlx: a TEXT column holding `as_str()`, on either backend.
-impl<DB: Database> sqlx::Type<DB> for MatchStatus
-where
-    String: sqlx::Type<DB>,
-{
-    fn type_info() -> DB::TypeInfo {
-        <String as sqlx::Type<DB>>::type_info()
-    }
-
-    fn compatible(ty: &DB::TypeInfo) -> bool {
-        <String as sqlx::Type<DB>>::compatible(ty)
-    }
-}
-
-impl<'q, DB: Database> sqlx::Encode<'q, DB> for MatchStatus
-where
-    String: sqlx::Encode<'q, DB>,
-{
-    fn encode_by_ref(&self, buf: &mut DB::ArgumentBuffer<'q>) -> std::result::Result<IsNull, BoxDynError> {
-        <String as sqlx::Encode<'q, DB>>::encode(self.as_str().to_owned(), buf)
-    }
-}
-
-impl<'r, DB: Database> sqlx::Decode<'r, DB> for MatchStatus
-where
-    String: sqlx::Decode<'r, DB>,
-{
-    fn decode(value: DB::ValueRef<'r>) -> std::result::Result<Self, BoxDynError> {
-        Ok(<String as sqlx::Decode<'r, DB>>::decode(value)?.parse()?)
-    }
-}
-
-/// A stored match.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MatchRecord {
-    pub id: Uuid,
-    pub game: String,
-    pub options: Value,
-    pub seed: u64,
-    pub rules_version: u32,
-    pub status: MatchStatus,
-    pub join_code: String,
-    pub live: bool,
-    pub private: bool,
-    pub seats: u32,
-    pub seq: u64,
-    pub outcome: Option<Value>,
-    pub campaign_id: Option<Uuid>,
-    /// Its place in its campaign (1, 2, ...).
-    pub ordinal: Option<u32>,
-    /// The game's summary of where the match stands after the latest
-    /// action (`Ruleset::standing`); `None` before the first.
-    pub standing: Option<Value>,
-    /// The seats taken: by a match's own tokens, or for a match of a
-    /// campaign by the campaign's (its players hold those).
-    pub seats_taken: Vec<u8>,
-    /// As [`NewMatch::turn_timer_ms`].
-    pub turn_timer_ms: Option<u64>,
-}
-
-/// Which matches a query reads.
-#[derive(Debug, Clone, Copy)]
-enum Selection {
-    /// One match, by id.
-    Id(Uuid),
-    /// The listed (not private) matches with this status.
-    Listed(MatchStatus),
-    /// The matches of a campaign, in order.
-    Campaign(Uuid),
-    /// Every match, private and campaign ones included (the audit).
-    All,
-}
 
 const MIGRATIONS_SQLITE: &[(i64, &str, &str)] = &[
     (1, "matches", include_str!("../../migrations/sqlite/0001_matches.sql")),
@@ -479,10 +246,6 @@ fn process_user() -> String {
         Some(name) => format!("user {name} (uid {uid}, gid {gid})"),
         None => format!("uid {uid}, gid {gid}"),
     }
-}
-
-fn is_unique_violation(e: &sqlx::Error) -> bool {
-    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
 }
 
 impl Store {
@@ -745,250 +508,6 @@ impl Store {
         }
         Ok(())
     }
-
-    /// How many matches there are, by game and status.
-    ///
-    /// # Errors
-    /// When the database does not answer.
-    pub async fn count_matches(&self) -> Result<Vec<(String, MatchStatus, u64)>> {
-        let q = "SELECT game, status, COUNT(*) FROM matches GROUP BY game, status ORDER BY game, status";
-        let rows: Vec<(String, MatchStatus, i64)> = with_pool!(self, p => sqlx::query_as(q).fetch_all(p).await)?;
-        Ok(rows.into_iter().map(|(g, s, n)| (g, s, u64::try_from(n).unwrap_or(0))).collect())
-    }
-
-    /// Store a new match and its creator's seat.
-    ///
-    /// # Errors
-    /// [`StoreError::Conflict`] when the id or join code already exists.
-    pub async fn create_match(&self, m: &NewMatch) -> Result<()> {
-        let q1 = self.sql(
-            "INSERT INTO matches (id, game, options, seed, rules_version, status, join_code, live, seats, campaign_id, \
-             private, turn_timer_ms, standing) \
-             VALUES ($1::uuid, $2, $3::jsonb, $4, $5, $11, $6, $7, $8, $9::uuid, $10, $12, $13::jsonb)",
-        );
-        let q2 = self.sql("INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)");
-        let r: std::result::Result<(), sqlx::Error> = with_write_tx!(self, tx => async {
-            sqlx::query(&q1)
-                .bind(m.id.to_string())
-                .bind(&m.game)
-                .bind(m.options.to_string())
-                .bind(m.seed as i64)
-                .bind(m.rules_version as i32)
-                .bind(&m.join_code)
-                .bind(m.live)
-                .bind(m.seats as i32)
-                .bind(m.campaign_id.map(|c| c.to_string()))
-                .bind(m.private)
-                .bind(MatchStatus::Open)
-                .bind(m.turn_timer_ms.map(|t| t as i64))
-                .bind(m.standing.as_ref().map(Value::to_string))
-                .execute(&mut *tx)
-                .await?;
-            if let Some((seat, hash)) = &m.creator {
-                sqlx::query(&q2).bind(m.id.to_string()).bind(*seat as i32).bind(hash).execute(&mut *tx).await?;
-            }
-            tx.commit().await
-        });
-        match r {
-            Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict(e.to_string())),
-            r => Ok(r?),
-        }
-    }
-
-    /// Take the lowest free seat of the open match with this join code.
-    ///
-    /// # Errors
-    /// [`StoreError::NotFound`] for an unknown code, [`StoreError::Full`]
-    /// when every seat is taken.
-    pub async fn join(&self, join_code: &str, token_hash: &str) -> Result<(Uuid, u8)> {
-        self.claim_seat(&MATCH_SEATS, join_code, token_hash).await
-    }
-
-    /// Claim the lowest free seat behind a join code in one transaction
-    /// (a match's or a campaign's: `t` says which tables), running
-    /// `t.when_full` when it was the last. Two players racing for the last
-    /// seat: one gets it, the other [`StoreError::Full`] (the seat tables'
-    /// primary key decides).
-    pub(crate) async fn claim_seat(&self, t: &SeatTables, join_code: &str, token_hash: &str) -> Result<(Uuid, u8)> {
-        let q_owner = self.sql(t.owner);
-        let q_seats = self.sql(t.seats);
-        let q_insert = self.sql(t.insert);
-        let q_full = t.when_full.map(|q| self.sql(q));
-        let r: std::result::Result<Option<(String, Option<u8>)>, sqlx::Error> = with_write_tx!(self, tx => async {
-            let Some(row) = sqlx::query(&q_owner).bind(join_code).fetch_optional(&mut *tx).await? else {
-                return Ok(None);
-            };
-            let id: String = row.try_get("id")?;
-            let seats: i32 = row.try_get("seats")?;
-            let taken: Vec<i32> = sqlx::query(&q_seats).bind(&id).fetch_all(&mut *tx).await?
-                .iter().map(|r| r.try_get::<i32, _>("seat")).collect::<std::result::Result<_, _>>()?;
-            let Some(free) = (0..seats).find(|s| !taken.contains(s)) else {
-                return Ok(Some((id, None)));
-            };
-            sqlx::query(&q_insert).bind(&id).bind(free).bind(token_hash).execute(&mut *tx).await?;
-            if let Some(q) = q_full.as_ref().filter(|_| taken.len() + 1 == seats as usize) {
-                sqlx::query(q).bind(&id).bind(MatchStatus::Active).bind(MatchStatus::Open).execute(&mut *tx).await?;
-            }
-            tx.commit().await?;
-            Ok(Some((id, Some(free as u8))))
-        });
-        match r {
-            Err(e) if is_unique_violation(&e) => Err(StoreError::Full),
-            Err(e) => Err(e.into()),
-            Ok(None) => Err(StoreError::NotFound),
-            Ok(Some((_, None))) => Err(StoreError::Full),
-            Ok(Some((id, Some(seat)))) => Ok((parse_uuid(&id)?, seat)),
-        }
-    }
-
-    /// The match and seat a token hash belongs to: a match's own seat, or
-    /// a campaign seat, which holds that seat in the campaign's current match.
-    ///
-    /// # Errors
-    /// [`StoreError::NotStarted`] for a campaign seat of a campaign with no
-    /// match yet; database errors. An unknown token is `Ok(None)`.
-    pub async fn seat_by_token(&self, token_hash: &str) -> Result<Option<(Uuid, u8)>> {
-        let q = self.sql("SELECT match_id::text AS match_id, seat FROM seats WHERE token_hash = $1");
-        // A seat brought to another browser by a transfer code.
-        let q_copy = self.sql("SELECT match_id::text AS match_id, seat FROM seat_tokens WHERE token_hash = $1");
-        let q_campaign = self.sql(
-            "SELECT c.current_match::text AS match_id, s.seat FROM campaign_seats s \
-             JOIN campaigns c ON c.id = s.campaign_id WHERE s.token_hash = $1",
-        );
-        let row = with_pool!(self, p => {
-            let mut row = None;
-            for q in [&q, &q_copy, &q_campaign] {
-                if let Some(r) = sqlx::query(q).bind(token_hash).fetch_optional(p).await? {
-                    row = Some((r.try_get::<Option<String>, _>("match_id")?, r.try_get::<i32, _>("seat")?));
-                    break;
-                }
-            }
-            row
-        });
-        match row {
-            None => Ok(None),
-            Some((None, _)) => Err(StoreError::NotStarted),
-            Some((Some(id), seat)) => Ok(Some((parse_uuid(&id)?, seat as u8))),
-        }
-    }
-
-    /// One match.
-    ///
-    /// # Errors
-    /// Database errors only; an unknown id is `Ok(None)`.
-    pub async fn get_match(&self, id: Uuid) -> Result<Option<MatchRecord>> {
-        Ok(self.matches(Selection::Id(id), 1).await?.into_iter().next())
-    }
-
-    /// Matches with this status, oldest first; never private ones.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub async fn list_matches(&self, status: MatchStatus, limit: u32) -> Result<Vec<MatchRecord>> {
-        self.matches(Selection::Listed(status), limit).await
-    }
-
-    /// Every match, oldest first, up to `limit` (the audit reads them all).
-    ///
-    /// # Errors
-    /// Database errors.
-    pub async fn all_matches(&self, limit: u32) -> Result<Vec<MatchRecord>> {
-        self.matches(Selection::All, limit).await
-    }
-
-    async fn matches(&self, selection: Selection, limit: u32) -> Result<Vec<MatchRecord>> {
-        let where_ = match selection {
-            Selection::Id(_) => "WHERE m.id = $1::uuid ORDER BY m.created_at, m.id",
-            Selection::Listed(_) => "WHERE m.status = $1 AND NOT m.private ORDER BY m.created_at, m.id",
-            Selection::Campaign(_) => "WHERE m.campaign_id = $1::uuid ORDER BY m.ordinal",
-            Selection::All => "ORDER BY m.created_at, m.id",
-        };
-        let q = self
-            .sql(&format!(
-                "SELECT m.id::text AS id, m.game, m.options::text AS options, m.seed, m.rules_version, m.status, \
-             m.join_code, m.live, m.private, m.seats, m.seq, m.outcome::text AS outcome, m.campaign_id::text AS campaign_id, \
-             m.ordinal, m.standing::text AS standing, m.turn_timer_ms, \
-             COALESCE((SELECT string_agg(s.seat::text, ',') FROM seats s WHERE s.match_id = m.id), \
-                      (SELECT string_agg(cs.seat::text, ',') FROM campaign_seats cs WHERE cs.campaign_id = m.campaign_id)) AS taken \
-             FROM matches m {where_} LIMIT {limit}"
-            ))
-            .into_owned();
-        // SQLite spells string_agg group_concat.
-        let q =
-            if matches!(self.backend, Backend::Sqlite { .. }) { q.replace("string_agg(", "group_concat(") } else { q };
-        let rows = with_pool!(self, p => {
-            let query = sqlx::query(&q);
-            let query = match selection {
-                Selection::Id(id) | Selection::Campaign(id) => query.bind(id.to_string()),
-                Selection::Listed(status) => query.bind(status),
-                Selection::All => query,
-            };
-            let rows = query.fetch_all(p).await?;
-            rows.iter().map(|r| -> std::result::Result<_, sqlx::Error> {
-                Ok((
-                    r.try_get::<String, _>("id")?,
-                    r.try_get::<String, _>("game")?,
-                    r.try_get::<String, _>("options")?,
-                    r.try_get::<i64, _>("seed")?,
-                    r.try_get::<i32, _>("rules_version")?,
-                    r.try_get::<MatchStatus, _>("status")?,
-                    r.try_get::<String, _>("join_code")?,
-                    (r.try_get::<bool, _>("live")?, r.try_get::<bool, _>("private")?),
-                    (r.try_get::<i32, _>("seats")?, r.try_get::<i64, _>("seq")?),
-                    r.try_get::<Option<String>, _>("outcome")?,
-                    (r.try_get::<Option<String>, _>("campaign_id")?, r.try_get::<Option<i32>, _>("ordinal")?),
-                    (r.try_get::<Option<String>, _>("standing")?, r.try_get::<Option<i64>, _>("turn_timer_ms")?),
-                    r.try_get::<Option<String>, _>("taken")?,
-                ))
-            }).collect::<std::result::Result<Vec<_>, _>>()?
-        });
-        rows.into_iter()
-            .map(
-                |(
-                    id,
-                    game,
-                    options,
-                    seed,
-                    rv,
-                    status,
-                    join_code,
-                    (live, private),
-                    (seats, seq),
-                    outcome,
-                    (campaign, ordinal),
-                    (standing, turn_timer_ms),
-                    taken,
-                )| {
-                    let mut seats_taken: Vec<u8> = taken
-                        .unwrap_or_default()
-                        .split(',')
-                        .filter(|s| !s.is_empty())
-                        .map(|s| s.parse().map_err(|_| StoreError::Corrupt(format!("seat {s}"))))
-                        .collect::<Result<_>>()?;
-                    seats_taken.sort_unstable();
-                    Ok(MatchRecord {
-                        id: parse_uuid(&id)?,
-                        game,
-                        options: parse_json(&options)?,
-                        seed: seed as u64,
-                        rules_version: rv as u32,
-                        status,
-                        join_code,
-                        live,
-                        private,
-                        seats: seats as u32,
-                        seq: seq as u64,
-                        outcome: outcome.as_deref().map(parse_json).transpose()?,
-                        campaign_id: campaign.as_deref().map(parse_uuid).transpose()?,
-                        ordinal: ordinal.map(|o| o as u32),
-                        standing: standing.as_deref().map(parse_json).transpose()?,
-                        seats_taken,
-                        turn_timer_ms: turn_timer_ms.map(|t| t as u64),
-                    })
-                },
-            )
-            .collect()
-    }
 }
 
 /// Free space below which a SQLite store is not ready: a group commit and
@@ -1034,25 +553,6 @@ fn parse_uuid(s: &str) -> Result<Uuid> {
 fn parse_json(s: &str) -> Result<Value> {
     serde_json::from_str(s).map_err(|e| StoreError::Corrupt(format!("json: {e}")))
 }
-
-/// The tables behind a join code's seats, for [`Store::claim_seat`]: the
-/// owner row (`id`, `seats`) by join code, its taken seats, the insert of
-/// a seat, and what to run (with the id, `active`, `open`) once the last
-/// seat is taken.
-pub(crate) struct SeatTables {
-    pub owner: &'static str,
-    pub seats: &'static str,
-    pub insert: &'static str,
-    pub when_full: Option<&'static str>,
-}
-
-/// A plain match's seats (a campaign's match is joined through its campaign).
-const MATCH_SEATS: SeatTables = SeatTables {
-    owner: "SELECT id::text AS id, seats FROM matches WHERE join_code = $1 AND campaign_id IS NULL",
-    seats: "SELECT seat FROM seats WHERE match_id = $1::uuid ORDER BY seat",
-    insert: "INSERT INTO seats (match_id, seat, token_hash) VALUES ($1::uuid, $2, $3)",
-    when_full: Some("UPDATE matches SET status = $2 WHERE id = $1::uuid AND status = $3"),
-};
 
 /// `sql` with each `$N` made an anonymous `?`: for parameters numbered
 /// 1, 2, … in order of appearance, the same statement.

@@ -8,10 +8,12 @@
 //! from before action N, which the same fold kept when it applied N.
 
 use athlas_engine::{RuleError, Ruleset, Seat, SeatNames};
-use athlas_protocol::code;
 use serde::Deserialize;
 
-use crate::store::{ActionRecord, RecordKind};
+use crate::{
+    refusal::{Code, Refusal},
+    store::{ActionRecord, RecordKind},
+};
 
 /// How many of a seat's latest actions may be taken back in a row.
 pub const MAX_TAKE_BACKS: usize = 16;
@@ -73,9 +75,6 @@ impl Hand {
 pub struct TakeBack {
     pub seq: u64,
 }
-
-/// Why a take-back was refused: a stable code and words.
-pub type Refused = (&'static str, String);
 
 pub struct Table<R: Ruleset> {
     pub state: R::State,
@@ -147,14 +146,14 @@ impl<R: Ruleset> Table<R> {
     ///
     /// # Errors
     /// Why it may not.
-    pub fn may_take_back(&self, seat: Seat) -> Result<u64, Refused> {
+    pub fn may_take_back(&self, seat: Seat) -> Result<u64, Refusal> {
         match (&self.last, self.undo.last()) {
             (_, Some(u)) if u.seat == seat => Ok(u.seq),
             (Some(l), _) if l.seat != seat => {
-                Err((code::OTHERS_ACTED, format!("seat {} has acted since (action {})", l.seat, l.seq)))
+                Err(Refusal::new(Code::OthersActed, format!("seat {} has acted since (action {})", l.seat, l.seq)))
             }
-            (Some(Last { refusal: Some(e), .. }), _) => Err((e.code, e.message.clone())),
-            _ => Err((code::NOTHING_TO_TAKE_BACK, "there is no action of yours to take back".into())),
+            (Some(Last { refusal: Some(e), .. }), _) => Err(Refusal::Rule(e.clone())),
+            _ => Err(Refusal::new(Code::NothingToTakeBack, "there is no action of yours to take back")),
         }
     }
 
@@ -162,7 +161,7 @@ impl<R: Ruleset> Table<R> {
     ///
     /// # Errors
     /// As [`Table::may_take_back`].
-    pub fn take_back(&mut self, seat: Seat) -> Result<u64, Refused> {
+    pub fn take_back(&mut self, seat: Seat) -> Result<u64, Refusal> {
         let seq = self.may_take_back(seat)?;
         let undo = self.undo.pop().expect("may_take_back found it");
         self.state = undo.before;
@@ -243,6 +242,7 @@ mod tests {
         divinity::{Divinity, DivinityAction, DivinityOptions},
         duel::{Duel, DuelAction, DuelOptions},
     };
+    use athlas_protocol::code;
     use serde_json::json;
 
     fn rec(seq: u64, seat: Seat, kind: RecordKind, action: serde_json::Value) -> ActionRecord {
@@ -263,16 +263,16 @@ mod tests {
     fn a_seat_takes_back_its_own_reversible_actions_and_a_replay_agrees() {
         let start = Divinity::start(&DivinityOptions::default(), 5).unwrap();
         let mut t = Table::<Divinity>::new(start.clone(), 2);
-        assert_eq!(t.may_take_back(0).unwrap_err().0, code::NOTHING_TO_TAKE_BACK);
+        assert_eq!(t.may_take_back(0).unwrap_err().code(), code::NOTHING_TO_TAKE_BACK);
         // Travel is the first step of the first location: it reveals nothing.
         let a = reversible(&t, 0).expect("a reversible first action");
         t.act(1, 0, a.clone()).unwrap();
         let after = serde_json::to_value(&t.state).unwrap();
         // Whatever seat 1 did came before seat 0's action.
-        assert_eq!(t.may_take_back(1).unwrap_err().0, code::OTHERS_ACTED);
+        assert_eq!(t.may_take_back(1).unwrap_err().code(), code::OTHERS_ACTED);
         assert_eq!(t.take_back(0).unwrap(), 1);
         assert_eq!(serde_json::to_value(&t.state).unwrap(), serde_json::to_value(&start).unwrap());
-        assert_eq!(t.may_take_back(0).unwrap_err().0, code::NOTHING_TO_TAKE_BACK);
+        assert_eq!(t.may_take_back(0).unwrap_err().code(), code::NOTHING_TO_TAKE_BACK);
 
         // The same log folded from the start comes to the same table.
         let log = [
@@ -295,14 +295,14 @@ mod tests {
         t.act(1, 0, a).unwrap();
         let b = Divinity::legal(&t.state, 1).into_iter().next().expect("seat 1 acts next");
         t.act(2, 1, b).unwrap();
-        assert_eq!(t.may_take_back(0).unwrap_err().0, code::OTHERS_ACTED);
+        assert_eq!(t.may_take_back(0).unwrap_err().code(), code::OTHERS_ACTED);
     }
 
     #[test]
     fn a_game_without_take_back_says_so() {
         let mut t = Table::<Duel>::new(Duel::start(&DuelOptions::default(), 1).unwrap(), 2);
         t.act(1, 0, DuelAction::UsePreset { preset: "aquatic".into() }).unwrap();
-        assert_eq!(t.may_take_back(0).unwrap_err().0, "no_take_back");
+        assert_eq!(t.may_take_back(0).unwrap_err().code(), "no_take_back");
     }
 
     #[test]

@@ -18,7 +18,7 @@ use std::{
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
-use athlas_protocol::{code, TransferOffer, Transferred};
+use athlas_protocol::{TransferOffer, Transferred};
 use axum::{
     extract::{Path, State},
     http::{HeaderMap, StatusCode},
@@ -28,9 +28,9 @@ use axum::{
 
 use crate::{
     campaign::bearer,
-    error::ApiError,
     hub::Hub,
     limits::PeerIp,
+    refusal::{Code, Refusal},
     request::parse_id,
     secret,
     store::{StoreError, TransferRefused},
@@ -54,12 +54,12 @@ async fn offer(
     peer: PeerIp,
     headers: HeaderMap,
     Path(match_id): Path<String>,
-) -> Result<(StatusCode, Json<TransferOffer>), ApiError> {
+) -> Result<(StatusCode, Json<TransferOffer>), Refusal> {
     let id = parse_id(&match_id, "match")?;
     let token = bearer(&headers)
-        .ok_or_else(|| ApiError::Unauthorized("send your seat token as Authorization: Bearer <token>".into()))?;
+        .ok_or_else(|| Refusal::new(Code::NoToken, "send your seat token as Authorization: Bearer <token>"))?;
     hub.peers.check_guess(peer)?;
-    let refused = || ApiError::Forbidden(code::BAD_TOKEN, format!("not a seat token of match {id}"));
+    let refused = || Refusal::new(Code::BadToken, format!("not a seat token of match {id}"));
     let seat = match hub.store.seat_by_token(&secret::token_hash(token)).await {
         Ok(Some((m, seat))) if m == id => seat,
         Ok(None) => {
@@ -69,11 +69,11 @@ async fn offer(
         Ok(Some(_)) | Err(StoreError::NotStarted) => return Err(refused()),
         Err(e) => return Err(e.into()),
     };
-    let m = hub.store.get_match(id).await?.ok_or_else(|| ApiError::NotFound(format!("no match {id}")))?;
+    let m = hub.store.get_match(id).await?.ok_or_else(|| Refusal::new(Code::NotFound, format!("no match {id}")))?;
     if m.campaign_id.is_some() {
-        return Err(ApiError::Conflict(
-            code::NO_TRANSFER,
-            "a campaign's seat goes with the campaign's link: open it on the other device".into(),
+        return Err(Refusal::new(
+            Code::NoTransfer,
+            "a campaign's seat goes with the campaign's link: open it on the other device",
         ));
     }
     let expires_at = now_ms() + TRANSFER_TTL.as_millis() as u64;
@@ -99,28 +99,29 @@ async fn redeem(
     State(hub): State<Arc<Hub>>,
     peer: PeerIp,
     Path(code): Path<String>,
-) -> Result<Json<Transferred>, ApiError> {
+) -> Result<Json<Transferred>, Refusal> {
     hub.peers.check_lobby(peer)?;
     hub.peers.check_guess(peer)?;
     let token = secret::new_token();
     let code_hash = secret::token_hash(&code.trim().to_uppercase());
     match hub.store.redeem_transfer(&code_hash, &secret::token_hash(&token), now_ms()).await {
         Ok(Ok(t)) => {
-            let m = hub.store.get_match(t.match_id).await?.ok_or_else(|| ApiError::NotFound("no such match".into()))?;
+            let m =
+                hub.store.get_match(t.match_id).await?.ok_or_else(|| Refusal::new(Code::NotFound, "no such match"))?;
             tracing::info!(match_id = %t.match_id, seat = t.seat, "seat transferred");
             Ok(Json(Transferred { match_id: t.match_id.to_string(), game: m.game, seat: t.seat, token }))
         }
-        Ok(Err(TransferRefused::Used)) => Err(ApiError::Conflict(
-            code::TRANSFER_USED,
-            "this transfer code was already used: ask for a new one on the device that holds the seat".into(),
+        Ok(Err(TransferRefused::Used)) => Err(Refusal::new(
+            Code::TransferUsed,
+            "this transfer code was already used: ask for a new one on the device that holds the seat",
         )),
-        Ok(Err(TransferRefused::Expired)) => Err(ApiError::Conflict(
-            code::TRANSFER_EXPIRED,
-            "this transfer code is older than 10 minutes: ask for a new one on the device that holds the seat".into(),
+        Ok(Err(TransferRefused::Expired)) => Err(Refusal::new(
+            Code::TransferExpired,
+            "this transfer code is older than 10 minutes: ask for a new one on the device that holds the seat",
         )),
         Err(StoreError::NotFound) => {
             hub.peers.wrong(peer);
-            Err(ApiError::NotFound(format!("no transfer code {code}")))
+            Err(Refusal::new(Code::NotFound, format!("no transfer code {code}")))
         }
         Err(e) => Err(e.into()),
     }

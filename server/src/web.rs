@@ -12,15 +12,15 @@
 
 use std::sync::OnceLock;
 
-use athlas_protocol::{code, ErrorBody};
 use axum::{
     extract::Path,
     http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri},
     response::{IntoResponse, Response},
-    Json,
 };
 use rust_embed::Embed;
 use sha2::{Digest, Sha256};
+
+use crate::refusal::{Code, Refusal};
 
 #[derive(Embed)]
 #[folder = "../web/"]
@@ -122,8 +122,7 @@ pub async fn fallback(method: Method, uri: Uri) -> Response {
     let last = path.rsplit('/').next().unwrap_or("");
     if api || path.starts_with("/static/") || last.contains('.') || !(method == Method::GET || method == Method::HEAD) {
         if api {
-            let body = ErrorBody { code: code::NOT_FOUND.to_owned(), message: format!("no API route {method} {path}") };
-            return (StatusCode::NOT_FOUND, Json(body)).into_response();
+            return Refusal::new(Code::NotFound, format!("no API route {method} {path}")).into_response();
         }
         return not_found();
     }

@@ -8,37 +8,24 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::{
     metrics::Metrics,
+    refusal::{Code, Refusal},
     store::{Append, Store, StoreError},
 };
 
 /// Most actions written in one transaction.
 const MAX_BATCH: usize = 256;
 
-type Reply = oneshot::Sender<Result<(), WriteFailed>>;
+type Reply = oneshot::Sender<Result<(), Refusal>>;
 
-/// Why an action was not stored: the protocol's code for it
-/// (`store_unavailable` when the database is away, else `internal`) and the
-/// store's words, for the log.
-#[derive(Clone, Debug)]
-pub struct WriteFailed {
-    pub code: &'static str,
-    pub message: String,
+/// Why an action was not stored: the store's code for it
+/// (`store_unavailable` when the database is away, `room_elsewhere` when
+/// fenced, else `internal`) and the store's words, for the log.
+fn store_refusal(e: &StoreError) -> Refusal {
+    Refusal::new(e.code(), e.to_string())
 }
 
-impl WriteFailed {
-    fn from_store(e: &StoreError) -> WriteFailed {
-        WriteFailed { code: e.code(), message: e.to_string() }
-    }
-
-    fn stopped() -> WriteFailed {
-        WriteFailed { code: athlas_protocol::code::INTERNAL, message: "writer stopped".into() }
-    }
-}
-
-impl std::fmt::Display for WriteFailed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
+fn stopped() -> Refusal {
+    Refusal::new(Code::Internal, "writer stopped")
 }
 
 /// A handle to the writer task; cheap to clone.
@@ -60,10 +47,10 @@ impl Writer {
     ///
     /// # Errors
     /// The store's failure (the room then reloads from the store).
-    pub async fn append(&self, append: Append) -> Result<(), WriteFailed> {
+    pub async fn append(&self, append: Append) -> Result<(), Refusal> {
         let (reply, rx) = oneshot::channel();
-        self.tx.send((append, reply)).await.map_err(|_| WriteFailed::stopped())?;
-        rx.await.map_err(|_| WriteFailed::stopped())?
+        self.tx.send((append, reply)).await.map_err(|_| stopped())?;
+        rx.await.map_err(|_| stopped())?
     }
 }
 
@@ -87,14 +74,14 @@ async fn run(store: Store, mut rx: mpsc::Receiver<(Append, Reply)>, metrics: Arc
             Ok(()) => replies.into_iter().for_each(|r| drop(r.send(Ok(())))),
             Err(e) if appends.len() == 1 => {
                 failed(&metrics, &e, appends[0].match_id);
-                drop(replies.pop().map(|r| r.send(Err(WriteFailed::from_store(&e)))));
+                drop(replies.pop().map(|r| r.send(Err(store_refusal(&e)))));
             }
             Err(_) => {
                 // One bad entry must not sink the others: write them one by one.
                 for (a, r) in appends.into_iter().zip(replies) {
                     let result = store.append(std::slice::from_ref(&a)).await.map_err(|e: StoreError| {
                         failed(&metrics, &e, a.match_id);
-                        WriteFailed::from_store(&e)
+                        store_refusal(&e)
                     });
                     drop(r.send(result));
                 }

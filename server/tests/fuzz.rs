@@ -498,7 +498,7 @@ proptest! {
 fn fuzz_for_a_while() {
     use proptest::strategy::ValueTree;
     let secs: u64 = std::env::var("ATHLAS_FUZZ_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(60);
-    let rss = || athlas_protocol::process::resident_bytes().unwrap_or(0) / 1024;
+    let rss = || athlas_server::process::resident_bytes().unwrap_or(0) / 1024;
     let rss_start = rss();
     let mut runner = proptest::test_runner::TestRunner::default();
     let rt = runtime();

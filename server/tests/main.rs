@@ -17,6 +17,7 @@ mod fuzz;
 mod hostile;
 mod lease;
 mod push;
+mod refusal_doc;
 mod reconnect_gap;
 mod replay;
 mod seats;

@@ -18,6 +18,7 @@
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+mod buffer;
 pub mod compact;
 
 /// The prefix of form 2.
@@ -30,10 +31,10 @@ pub const COMPACT_FORM: &str = "3:";
 pub const BLAKE3_FORM: &str = "4:";
 
 /// Hex SHA-256 of what `write` writes, into this thread's buffer
-/// ([`crate::buffer`]), hashed in one call: feeding the hasher serde's many
+/// ([`buffer`]), hashed in one call: feeding the hasher serde's many
 /// small writes costs more than the copy.
 pub fn hash_written(write: impl FnOnce(&mut Vec<u8>)) -> String {
-    crate::buffer::with_buffer(|buf| {
+    buffer::with_buffer(|buf| {
         write(buf);
         hex::encode(Sha256::digest(&buf[..]))
     })
@@ -59,7 +60,7 @@ pub fn compact_hash<H: Serialize + ?Sized>(hashed: &H) -> String {
 
 /// Form 4: BLAKE3 over `hashed` in the compact encoding.
 pub fn blake3_hash<H: Serialize + ?Sized>(hashed: &H) -> String {
-    crate::buffer::with_buffer(|buf| {
+    buffer::with_buffer(|buf| {
         compact::write(buf, hashed);
         format!("{BLAKE3_FORM}{}", blake3::hash(&buf[..]).to_hex())
     })

@@ -343,9 +343,9 @@ pub(super) fn update_with<R: Ruleset>(
 }
 
 /// `value`'s JSON, written into this thread's buffer
-/// ([`athlas_protocol::buffer`]) and copied out at its size.
+/// ([`crate::buffer`]) and copied out at its size.
 fn to_json<T: serde::Serialize>(value: &T) -> String {
-    athlas_protocol::buffer::with_buffer(|buf| {
+    crate::buffer::with_buffer(|buf| {
         serde_json::to_writer(&mut *buf, value).expect("engine values serialize");
         String::from_utf8(buf.to_vec()).expect("serde_json writes UTF-8")
     })

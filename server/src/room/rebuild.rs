@@ -7,12 +7,12 @@
 //! match.
 
 use athlas_engine::{Ruleset, SeatNames, Viewer};
-use athlas_protocol::code;
 
 use super::{
     frames::{board_changed, update, Change, Published},
-    Hosted, Outbound, Refusal, Room, WordLog,
+    Hosted, Joining, Outbound, Room, WordLog,
 };
+use crate::refusal::{Code, Refusal};
 use crate::{
     store::{MatchRecord, RecordKind, Store, StoreError},
     table::{ReplayError, Table},
@@ -25,28 +25,26 @@ where
     /// Gap-free resume of a connection that last saw `last`: rebuild the
     /// table at `last` from the log and replay forward, recomputing what
     /// this viewer saw (a welcome at `last`, then one update per record).
-    pub(super) async fn resume(&self, viewer: Viewer, last: u64, out: &Outbound) -> Result<(), Refusal> {
+    pub(super) async fn resume(&self, viewer: Viewer, last: u64, out: &Outbound) -> Result<(), Joining> {
         let timer_ms = self.timer_ms();
-        let (seq, mut table) = rebuild::<R>(&self.ctx.store, &self.record, &self.options, Some(last))
-            .await
-            .map_err(|(code, message)| Refusal::Error { code, message })?;
+        let (seq, mut table) =
+            rebuild::<R>(&self.ctx.store, &self.record, &self.options, Some(last)).await.map_err(Joining::Refused)?;
         table.names = self.table.names.clone();
-        let log = self.ctx.store.actions_after(self.id, seq).await.map_err(|e| {
-            let (code, message) = store_failed(e);
-            Refusal::Error { code, message }
-        })?;
+        let log = self.ctx.store.actions_after(self.id, seq).await.map_err(|e| Joining::Refused(store_failed(e)))?;
         out.send(&self.welcome(viewer, seq, &table, None, Vec::new()));
         let mut cache = std::collections::HashMap::new();
         // Each update leaves the board out as it did when first sent: when
         // it is the same as after the record before.
         let mut board = R::board_key(&table.state);
         for a in log.iter().take_while(|a| a.seq <= self.seq) {
-            let applied = table.replay(a).map_err(|e| Refusal::Error {
-                code: code::INTERNAL,
-                message: match e {
-                    ReplayError::Corrupt(m) => m,
-                    ReplayError::NeedsFullLog => format!("take-back {} does not replay", a.seq),
-                },
+            let applied = table.replay(a).map_err(|e| {
+                Joining::Refused(Refusal::new(
+                    Code::Internal,
+                    match e {
+                        ReplayError::Corrupt(m) => m,
+                        ReplayError::NeedsFullLog => format!("take-back {} does not replay", a.seq),
+                    },
+                ))
             })?;
             // Only the update that brings the receiver to now has a
             // clock and the legal actions.
@@ -77,8 +75,8 @@ pub(super) async fn rebuild<R: Ruleset>(
     record: &MatchRecord,
     options: &R::Options,
     at_most: Option<u64>,
-) -> Result<(u64, Table<R>), (&'static str, String)> {
-    let internal = |e: String| (code::INTERNAL, e);
+) -> Result<(u64, Table<R>), Refusal> {
+    let internal = |e: String| Refusal::new(Code::Internal, e);
     let seats = record.seats as usize;
     let start = || R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")));
     let snapshot = store.latest_snapshot(record.id, at_most).await.map_err(store_failed)?;
@@ -123,8 +121,8 @@ pub(super) async fn rebuild_with_log<R: Ruleset>(
     store: &Store,
     record: &MatchRecord,
     options: &R::Options,
-) -> Result<(u64, Table<R>, WordLog), (&'static str, String)> {
-    let internal = |e: String| (code::INTERNAL, e);
+) -> Result<(u64, Table<R>, WordLog), Refusal> {
+    let internal = |e: String| Refusal::new(Code::Internal, e);
     let state = R::start(options, record.seed).map_err(|e| internal(format!("setup: {e}")))?;
     let mut table = Table::new(state, record.seats as usize);
     // The lines name the players as they are named now.
@@ -145,8 +143,8 @@ pub(super) async fn rebuild_with_log<R: Ruleset>(
 /// A store failure as the protocol's code and the store's words:
 /// `store_unavailable` while the database is away (the client retries),
 /// else `internal`.
-pub(super) fn store_failed(e: StoreError) -> (&'static str, String) {
-    (e.code(), e.to_string())
+pub(super) fn store_failed(e: StoreError) -> Refusal {
+    Refusal::new(e.code(), e.to_string())
 }
 
 /// Fold the records after `from` (up to `at_most`) into `table`: the seq
@@ -157,8 +155,8 @@ async fn fold<R: Ruleset>(
     at_most: Option<u64>,
     from: u64,
     table: &mut Table<R>,
-) -> Result<Option<u64>, (&'static str, String)> {
-    let internal = |e: String| (code::INTERNAL, e);
+) -> Result<Option<u64>, Refusal> {
+    let internal = |e: String| Refusal::new(Code::Internal, e);
     let mut seq = from;
     if at_most.is_some_and(|m| m <= seq) {
         return Ok(Some(seq));

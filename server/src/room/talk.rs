@@ -15,12 +15,13 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use athlas_engine::{Seat, Status, Viewer};
-use athlas_protocol::{code, Channel, ServerMsg, MAX_CHAT_CHARS};
+use athlas_protocol::{Channel, ServerMsg, MAX_CHAT_CHARS};
 use serde::Deserialize;
 use serde_json::Value;
 use tokio::time::Instant;
 
 use super::{to_value, Hosted, Outbound, Room};
+use crate::refusal::{Code, Refusal};
 
 /// Lines a newcomer gets after its welcome.
 pub(super) const CHAT_BACKLOG: u32 = 50;
@@ -156,27 +157,30 @@ where
     pub(super) async fn propose(&mut self, sub: u64, player: Seat, seat: Seat, id: u64, action: Value) -> bool {
         let Some((_, refuse)) = self.actor(sub, id) else { return true };
         if self.is_finished() {
-            refuse(code::FINISHED, "the match is over".into());
+            refuse(Refusal::new(Code::Finished, "the match is over"));
             return true;
         }
         if !self.table.acts_for(player, seat) {
-            refuse(code::NOT_YOUR_SEAT, format!("seat {seat} is not handed to you (seat {player})"));
+            refuse(Refusal::new(Code::NotYourSeat, format!("seat {seat} is not handed to you (seat {player})")));
             return true;
         }
         let parsed = match R::Action::deserialize(&action) {
             Ok(a) => a,
             Err(e) => {
-                refuse(code::BAD_ACTION, format!("not a {} action: {e}", R::GAME));
+                refuse(Refusal::new(Code::BadAction, format!("not a {} action: {e}", R::GAME)));
                 return true;
             }
         };
         if !R::party_decision(&self.table.state, &parsed) {
-            refuse(code::NOT_A_PARTY_DECISION, "the party does not decide this together now: send it as an act".into());
+            refuse(Refusal::new(
+                Code::NotAPartyDecision,
+                "the party does not decide this together now: send it as an act",
+            ));
             return true;
         }
         let waits = matches!(R::status(&self.table.state), Status::Waiting { seats } if seats.contains(&seat));
         if !waits || !R::legal(&self.table.state, seat).iter().any(|a| to_value(a) == action) {
-            refuse(code::NOT_LEGAL, "that is not among the actions the party may take now".into());
+            refuse(Refusal::new(Code::NotLegal, "that is not among the actions the party may take now"));
             return true;
         }
         self.proposal = Some(Proposal { by: player, seat, action, agreed: vec![player], seq: self.seq });
@@ -187,7 +191,7 @@ where
     pub(super) async fn agree(&mut self, sub: u64, player: Seat, id: u64) -> bool {
         let Some((_, refuse)) = self.actor(sub, id) else { return true };
         let Some(p) = self.standing_proposal() else {
-            refuse(code::NO_PROPOSAL, "the party has no proposal now".into());
+            refuse(Refusal::new(Code::NoProposal, "the party has no proposal now"));
             return true;
         };
         if !p.agreed.contains(&player) {
@@ -200,7 +204,7 @@ where
     pub(super) fn object(&mut self, sub: u64, player: Seat, id: u64) {
         let Some((_, refuse)) = self.actor(sub, id) else { return };
         if self.standing_proposal().is_none() {
-            refuse(code::NO_PROPOSAL, "the party has no proposal now".into());
+            refuse(Refusal::new(Code::NoProposal, "the party has no proposal now"));
             return;
         }
         let p = self.proposal.take().expect("standing");
@@ -245,11 +249,11 @@ where
         let Some(s) = self.subs.iter_mut().find(|s| s.id == sub) else { return };
         let viewer = s.viewer;
         if let Some(why) = bad_chat(&text) {
-            refuse(code::BAD_CHAT, why);
+            refuse(Refusal::new(Code::BadChat, why));
             return;
         }
         if !s.chat.take() {
-            refuse(code::CHAT_TOO_FAST, "at most 5 lines at once, then one every 2 seconds".into());
+            refuse(Refusal::new(Code::ChatTooFast, "at most 5 lines at once, then one every 2 seconds"));
             return;
         }
         let channel = channel_of(viewer);
@@ -257,7 +261,7 @@ where
         let line = match self.ctx.store.add_chat(self.id, channel_name(channel), viewer.seat(), &text, at).await {
             Ok(l) => l,
             Err(e) => {
-                refuse(e.code(), format!("the line was not kept: {e}"));
+                refuse(Refusal::new(e.code(), format!("the line was not kept: {e}")));
                 return;
             }
         };

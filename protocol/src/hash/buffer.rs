@@ -1,5 +1,5 @@
 //! A byte buffer kept per thread, for what is written often and used at
-//! once (a record hash's input, an update frame's JSON): a fresh `Vec`
+//! once (a record hash's input): a fresh `Vec`
 //! grows from nothing through half a dozen reallocations and copies.
 
 use std::cell::RefCell;
