@@ -79,7 +79,7 @@ async function gamePage(id, spectator) {
 
 /// `/replay/ID`: a finished match step by step, if its game has a replay.
 async function replayPage(id) {
-  const game = await matchGame(id, true);
+  const game = await matchGame(id, false);
   if (!game) return null;
   const mod = await gameModule(game);
   if (!mod?.replay) { app.append(unknownGame(game, "This replay")); return null; }
