@@ -212,7 +212,7 @@ impl Divinity {
     pub fn campaign(state: &DivinityState, cat: &Catalogue) -> Option<CampaignState> {
         let Phase::Finished { result } = &state.phase else { return None };
         if *result == Finish::Restart && state.options.honor_mode {
-            return Some(Divinity::new_campaign(state, cat));
+            return Some(Divinity::campaign_from_scratch(state, cat));
         }
         // The level went up when the interlude opened.
         let (location, level, gold) = match result {
@@ -248,7 +248,7 @@ impl Divinity {
 
     /// Honor Mode's forced restart (L1851): the whole campaign again, with
     /// newly created Origins of the same names.
-    fn new_campaign(state: &DivinityState, cat: &Catalogue) -> CampaignState {
+    fn campaign_from_scratch(state: &DivinityState, cat: &Catalogue) -> CampaignState {
         let first = &cat.locations[&cat.campaign.first];
         CampaignState {
             rules_version: Divinity::RULES_VERSION,
