@@ -146,21 +146,38 @@ impl Bot {
     /// The next `act` frame, if the player should act now (recorded in
     /// `p` as in flight), for its own seat or one handed to it.
     pub fn act(&mut self, p: &mut Player) -> Option<String> {
-        let (seat, action) = self.pick_for(p)?;
+        self.act_as(p, None)
+    }
+
+    /// As [`Bot::act`], for seat `only` alone when given (Divinity: a
+    /// decision several seats may answer is left to one of them).
+    pub fn act_as(&mut self, p: &mut Player, only: Option<athlas_protocol::Seat>) -> Option<String> {
+        let (seat, action) = self.pick_among(p, only)?;
         Some(p.act_for(seat, &action))
     }
 
     /// The seat to act for (`None`: its own) and the action, if the player
     /// should act now.
     pub fn pick_for(&mut self, p: &Player) -> Option<(Option<athlas_protocol::Seat>, Value)> {
+        self.pick_among(p, None)
+    }
+
+    fn pick_among(
+        &mut self,
+        p: &Player,
+        only: Option<athlas_protocol::Seat>,
+    ) -> Option<(Option<athlas_protocol::Seat>, Value)> {
         match self.game {
             Game::Duel { .. } => self.pick(p).map(|a| (None, a)),
             Game::Divinity => {
                 if self.spent() {
                     return None;
                 }
-                let mut choices: Vec<(athlas_protocol::Seat, &[Legal])> =
-                    p.actionable().into_iter().filter(|(_, actions)| !actions.is_empty()).collect();
+                let mut choices: Vec<(athlas_protocol::Seat, &[Legal])> = p
+                    .actionable()
+                    .into_iter()
+                    .filter(|(seat, actions)| !actions.is_empty() && only.is_none_or(|o| o == *seat))
+                    .collect();
                 if choices.is_empty() {
                     return None;
                 }

@@ -546,6 +546,26 @@ async fn form_party(lobby: &Lobby, slot: u64, report: &mut Report) -> Option<(St
     Some((host.campaign_id, tokens))
 }
 
+/// How long a Divinity seat leaves a shared decision to the seat that
+/// answers it before acting itself (that seat may have nothing listed).
+const SHARED_WAIT: Duration = Duration::from_secs(1);
+
+/// Divinity's phases in which each waiting seat has a choice of its own
+/// (each Origin travels, each group explores, each Origin rests or levels
+/// up): all of them act at once there.
+const OWN_CHOICES: [&str; 4] = ["travel", "groups", "rest", "interlude"];
+
+/// The seat that answers a decision several seats wait on (the party's
+/// choice of round, the order of resolution, whose combat turn comes
+/// next, a roll to accept): the lowest of them. `None` when one seat or
+/// none is waited for, or each waits on a choice of its own.
+fn answering_seat(p: &Player) -> Option<athlas_protocol::Seat> {
+    if p.waiting.len() < 2 || OWN_CHOICES.contains(&p.phase.as_str()) {
+        return None;
+    }
+    p.waiting.iter().min().copied()
+}
+
 /// Play one seat until the match ends, the deadline passes, or it stalls.
 /// The bot is handed back, to play the seat's next match.
 async fn play_seat(link: Link, mut bot: Bot, deadline: tokio::time::Instant, opts: SeatOpts) -> (SeatStats, Bot) {
@@ -566,9 +586,12 @@ async fn play_seat_with(
     // When the bot, having thought, acts.
     let mut act_at: Option<tokio::time::Instant> = None;
     let mut heard = tokio::time::Instant::now();
+    // Divinity: until when this seat leaves a shared decision to the seat
+    // that answers it ([`answering_seat`]).
+    let mut shared_wait: Option<tokio::time::Instant> = None;
     let err = |st: &mut SeatStats, code: &str| *st.errors.entry(code.to_owned()).or_default() += 1;
     loop {
-        let wake = resend_at.or(act_at).unwrap_or(deadline).min(deadline).min(heard + STALL);
+        let wake = resend_at.or(act_at).or(shared_wait).unwrap_or(deadline).min(deadline).min(heard + STALL);
         let first = tokio::select! {
             ev = link.next() => ev,
             () = sleep_until(wake) => {
@@ -591,6 +614,7 @@ async fn play_seat_with(
             match ev {
                 LinkEvent::Frame(text) => {
                     heard = tokio::time::Instant::now();
+                    shared_wait = None;
                     bot.observe(&text);
                     match p.observe(&text) {
                         Observed::Acked { latency, .. } => {
@@ -683,8 +707,25 @@ async fn play_seat_with(
                 continue;
             }
         }
+        // A decision several seats may answer: only the lowest waiting seat
+        // answers it (its bot, or the one it is handed to); the others wait
+        // for the next frame, so the party does not race itself into
+        // refusals. Should that seat have nothing listed, they act after
+        // SHARED_WAIT as before.
+        let mut only = None;
+        if let Some(s) = answering_seat(&p).filter(|_| !bot.plays_duel()) {
+            let actionable = p.actionable();
+            if actionable.iter().any(|(seat, _)| *seat == s) {
+                only = Some(s);
+            } else if !actionable.is_empty() {
+                let now = tokio::time::Instant::now();
+                if now < *shared_wait.get_or_insert(now + SHARED_WAIT) {
+                    continue;
+                }
+            }
+        }
         let my_turn = p.my_turn();
-        match bot.act(&mut p) {
+        match bot.act_as(&mut p, only) {
             Some(frame) => link.send(frame),
             None if my_turn && bot.plays_duel() => {
                 err(&mut st, "bot_has_no_action");
