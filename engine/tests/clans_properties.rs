@@ -167,3 +167,45 @@ fn every_action_of_the_legal_list_applies() {
         }
     }
 }
+
+/// Through the public `Ruleset::apply`: at positions of seeded 1v1 and 2v2
+/// games, every candidate action of every seat (`legal::candidates`, a
+/// superset of the legal list) is accepted exactly when `legal` lists it,
+/// and a refused one leaves the state exactly as it was.
+#[test]
+fn apply_accepts_exactly_the_legal_list_and_a_refusal_changes_nothing() {
+    use athlas_engine::clans::legal::candidates;
+    let cat = cat();
+    let mut positions = 0;
+    for seed in 20..24u64 {
+        let four = seed % 2 == 1;
+        let mut s = Clans::start(&options(four, seed), seed).unwrap();
+        let mut bot = GreedyBot::new(seed);
+        for step in 0..240 {
+            let Some(seat) = seat_to_act(&s) else { break };
+            if step % 40 == 0 {
+                positions += 1;
+                for q in 0..s.players.len() as Seat {
+                    let legal = Clans::legal(&s, q);
+                    let mut accepted = Vec::new();
+                    for a in candidates(&s, cat, q) {
+                        let mut c = s.clone();
+                        match Clans::apply(&mut c, q, a.clone()) {
+                            Ok(_) => accepted.push(a),
+                            Err(e) => {
+                                assert!(!e.message.is_empty());
+                                assert!(c == s, "refused {a:?} ({}) changed the state", e.code);
+                            }
+                        }
+                    }
+                    accepted.sort();
+                    accepted.dedup();
+                    assert_eq!(accepted, legal, "seat {q}, step {step}, seed {seed}");
+                }
+            }
+            let a = bot.pick(&s, cat, seat).unwrap();
+            Clans::apply(&mut s, seat, a).unwrap();
+        }
+    }
+    assert!(positions >= 10);
+}

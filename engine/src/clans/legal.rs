@@ -147,9 +147,26 @@ fn abilities(s: &ClansState, cat: &Catalogue, f: &Figure, timing: Timing, out: &
     }
 }
 
-/// The oracle: every candidate of every kind (all tiles, all figures, all
-/// of the seat's clan's cards) tried on a copy; the accepted ones, sorted.
+/// The oracle: every [`candidates`] action tried on a copy; the accepted
+/// ones, sorted.
 pub fn legal_by_trial(s: &ClansState, cat: &Catalogue, seat: Seat) -> Vec<A> {
+    let mut out: Vec<A> = candidates(s, cat, seat)
+        .into_iter()
+        .filter(|a| {
+            let mut copy = s.clone();
+            copy.act(cat, seat, a.clone()).is_ok()
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Every action of every kind but `Resign` that could name something of
+/// this game: all tiles (and one off the field), all figures (and the next,
+/// unused id), all of the seat's clan's cards, abilities 0 to 2. A superset
+/// of the legal list: what the oracle tries.
+pub fn candidates(s: &ClansState, cat: &Catalogue, seat: Seat) -> Vec<A> {
     let mut cands = vec![A::EndTurn, A::Pass];
     let tiles: Vec<Pos> = s.field.all().chain([Pos(-1, 0)]).collect();
     let mut ids: Vec<u32> = s.figures.iter().map(|f| f.id).collect();
@@ -197,14 +214,5 @@ pub fn legal_by_trial(s: &ClansState, cat: &Catalogue, seat: Seat) -> Vec<A> {
             }
         }
     }
-    let mut out: Vec<A> = cands
-        .into_iter()
-        .filter(|a| {
-            let mut copy = s.clone();
-            copy.act(cat, seat, a.clone()).is_ok()
-        })
-        .collect();
-    out.sort();
-    out.dedup();
-    out
+    cands
 }
