@@ -179,7 +179,7 @@ async fn create(
         .ok_or_else(|| Refusal::new(Code::UnknownGame, format!("this server does not host {:?}", req.game)))?;
     let rules =
         game.campaign().ok_or_else(|| Refusal::new(Code::Campaign, format!("{} has no campaign variant", req.game)))?;
-    crate::request::check_hosted(&hub, game.as_ref(), &options)?;
+    crate::games::check_hosted(hub.config.max_summoning_points, game.as_ref(), &options)?;
     let seats = req.seats.map_or_else(|| rules.default_seats(&options), |s| s as usize);
     if seats > usize::from(Seat::MAX) {
         return Err(Refusal::new(Code::BadOptions, format!("{seats} seats is too many")));

@@ -14,6 +14,7 @@ use uuid::Uuid;
 
 use crate::{
     audit::AuditFuture,
+    refusal::{Code, Refusal},
     replay::FoldFuture,
     room::{self, RoomCtx, RoomHandle},
     store::{MatchRecord, Store},
@@ -293,6 +294,7 @@ impl Registry {
                     .capped("summoning_points"),
             )
             .with(CampaignGame::<athlas_engine::divinity::Divinity>::new(serde_json::json!({ "party": [] })))
+            .with(RulesetGame::<athlas_engine::clans::Clans>::default())
     }
 
     /// Add a game (replacing one of the same name).
@@ -314,6 +316,26 @@ impl Registry {
 impl crate::audit::Auditors for Registry {
     fn audit_of<'a>(&'a self, store: &'a Store, record: &'a MatchRecord) -> Option<AuditFuture<'a>> {
         Some(self.get(&record.game)?.audit(store, record))
+    }
+}
+
+/// What this server hosts beyond the rules: the option a game names as
+/// capped ([`HostedGame::capped`]; the duel's summoning points) up to
+/// `--max-summoning-points` (the duel's book allows any amount the players
+/// agree on, L259-271, so this is the server's refusal, not the game's).
+pub(crate) fn check_hosted(cap: u32, game: &dyn HostedGame, options: &Value) -> Result<(), Refusal> {
+    let Some(capped) = game.capped() else { return Ok(()) };
+    match options.get(capped).and_then(Value::as_u64) {
+        Some(points) if points > u64::from(cap) => Err(Refusal::new(
+            Code::SummoningPointsOverCap,
+            format!(
+                "this server hosts {} matches of at most {cap} {} a player ({points} asked); \
+                 the rules allow more when both players agree",
+                game.name(),
+                capped.replace('_', " "),
+            ),
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -34,6 +34,7 @@ pub mod request;
 pub mod room;
 pub mod secret;
 pub mod store;
+pub mod subscription;
 pub mod table;
 pub mod transfer;
 pub mod web;
@@ -57,7 +58,7 @@ pub fn app(hub: Arc<Hub>) -> Router {
         .merge(replay::router())
         .merge(rematch::router())
         .merge(transfer::router())
-        .merge(push::router())
+        .merge(subscription::router())
         .route("/ws", get(connection::upgrade))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(health::ready))

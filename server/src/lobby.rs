@@ -18,10 +18,11 @@ use serde_json::{json, Value};
 use uuid::Uuid;
 
 use crate::{
+    games::check_hosted,
     hub::Hub,
     limits::PeerIp,
     refusal::{Code, Refusal},
-    request::{body, check_hosted, parse_id, split_options, Hosting},
+    request::{body, parse_id, split_options, Hosting},
     secret,
     store::{MatchRecord, MatchStatus, NewMatch, StoreError},
 };
@@ -86,7 +87,7 @@ async fn new_match(hub: &Hub, game_name: &str, options: Value, hosting: Hosting)
         .games
         .get(game_name)
         .ok_or_else(|| Refusal::new(Code::UnknownGame, format!("this server does not host {game_name:?}")))?;
-    check_hosted(hub, game.as_ref(), &options)?;
+    check_hosted(hub.config.max_summoning_points, game.as_ref(), &options)?;
     let seed = secret::new_seed();
     let started = game.check_options(&options, seed).map_err(|e| Refusal::new(Code::BadOptions, e))?;
     let seats = started.seats;

@@ -1,6 +1,6 @@
 //! Web Push: "it is your turn" for a correspondence match whose page is
 //! closed. A seat's browser subscribes (`POST /api/matches/{id}/push` with
-//! its seat token, see [`router`]); when an acknowledged action makes a
+//! its seat token, see [`crate::subscription`]); when an acknowledged action makes a
 //! correspondence match wait for a seat that has no socket open, the room
 //! calls [`Push::your_turn`], which sends each of that seat's subscriptions
 //! a push in its own task: the room never waits for a push service.
@@ -20,12 +20,7 @@ use std::{
 };
 
 use athlas_engine::{Seat, Status};
-use axum::{
-    extract::{rejection::JsonRejection, Path, State},
-    http::{header::AUTHORIZATION, HeaderMap, StatusCode},
-    routing::{get, post},
-    Json, Router,
-};
+use axum::http::{header::AUTHORIZATION, StatusCode};
 use base64::{engine::general_purpose::URL_SAFE_NO_PAD as B64, Engine as _};
 use http_body_util::{BodyExt as _, Full};
 use hyper::body::Bytes;
@@ -34,19 +29,11 @@ use hyper_util::{
     rt::TokioExecutor,
 };
 use p256::ecdsa::{signature::Signer as _, Signature, SigningKey};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 use tokio::sync::OnceCell;
 use uuid::Uuid;
 
-use crate::{
-    hub::Hub,
-    limits::PeerIp,
-    refusal::{Code, Refusal},
-    request::{body, parse_id},
-    secret,
-    store::{PushSubscription, Store, StoreError},
-};
+use crate::store::{PushSubscription, Store, StoreError};
 
 /// How long a push service keeps an undelivered push (its `TTL`): a
 /// correspondence turn waits for days, but a day-old "your turn" is stale
@@ -119,7 +106,7 @@ pub enum Delivery {
     Refused(u16),
 }
 
-fn now_ms() -> u64 {
+pub(crate) fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
@@ -328,105 +315,11 @@ fn vapid_token(key: &SigningKey, aud: &str, subject: &str, now_secs: u64) -> Str
     format!("{signed}.{}", B64.encode(signature.to_bytes()))
 }
 
-// ----- HTTP routes -----
-
-pub fn router() -> Router<Arc<Hub>> {
-    Router::new()
-        .route("/api/push/key", get(public_key))
-        .route("/api/matches/{match_id}/push", post(subscribe).delete(unsubscribe))
-}
-
-/// `GET /api/push/key`: the server's public VAPID key.
-async fn public_key(State(hub): State<Arc<Hub>>) -> Result<Json<Value>, Refusal> {
-    Ok(Json(json!({ "key": hub.push.public_key().await? })))
-}
-
-/// A subscription as a page sends it: `PushSubscription.toJSON()`.
-#[derive(Deserialize)]
-struct SubscriptionBody {
-    endpoint: String,
-    #[serde(default)]
-    keys: Option<SubscriptionKeys>,
-}
-
-#[derive(Deserialize)]
-struct SubscriptionKeys {
-    p256dh: String,
-    auth: String,
-}
-
-/// The seat of `match_id` the request's bearer token holds: a match's own
-/// seat token or a campaign seat's (for its current match). A token that
-/// holds no seat at all counts as a wrong guess.
-async fn seat_of(hub: &Hub, peer: PeerIp, headers: &HeaderMap, match_id: Uuid) -> Result<Seat, Refusal> {
-    let token = headers
-        .get(AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .ok_or_else(|| Refusal::new(Code::NoToken, "send the seat token as Authorization: Bearer <token>"))?;
-    hub.peers.check_guess(peer)?;
-    match hub.store.seat_by_token(&secret::token_hash(token)).await {
-        Ok(Some((id, seat))) if id == match_id => Ok(seat),
-        Ok(found) => {
-            if found.is_none() {
-                hub.peers.wrong(peer);
-            }
-            Err(Refusal::new(Code::BadToken, "not a seat token of this match"))
-        }
-        Err(StoreError::NotStarted) => Err(Refusal::new(Code::BadToken, "not a seat token of this match")),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// `POST /api/matches/{id}/push`: keep the bearer's browser subscription
-/// for its seat (201; again: its keys are replaced).
-async fn subscribe(
-    State(hub): State<Arc<Hub>>,
-    peer: PeerIp,
-    Path(match_id): Path<String>,
-    headers: HeaderMap,
-    req: Result<Json<SubscriptionBody>, JsonRejection>,
-) -> Result<StatusCode, Refusal> {
-    let match_id = parse_id(&match_id, "match")?;
-    let seat = seat_of(&hub, peer, &headers, match_id).await?;
-    let req = body(req)?;
-    let keys =
-        req.keys.ok_or_else(|| Refusal::new(Code::BadSubscription, "the subscription has no keys (p256dh, auth)"))?;
-    let sub = PushSubscription { endpoint: req.endpoint, p256dh: keys.p256dh, auth: keys.auth };
-    hub.push.check(&sub).map_err(|m| Refusal::new(Code::BadSubscription, m))?;
-    hub.store.add_push_subscription(match_id, seat, &sub, now_ms()).await?;
-    tracing::info!(%match_id, seat, "push subscription kept");
-    Ok(StatusCode::CREATED)
-}
-
-#[derive(Deserialize)]
-struct EndpointBody {
-    endpoint: String,
-}
-
-/// `DELETE /api/matches/{id}/push`: forget the bearer's subscription at
-/// `endpoint` (204, also when there was none: the page's wish holds).
-async fn unsubscribe(
-    State(hub): State<Arc<Hub>>,
-    peer: PeerIp,
-    Path(match_id): Path<String>,
-    headers: HeaderMap,
-    req: Result<Json<EndpointBody>, JsonRejection>,
-) -> Result<StatusCode, Refusal> {
-    let match_id = parse_id(&match_id, "match")?;
-    let seat = seat_of(&hub, peer, &headers, match_id).await?;
-    let req = body(req)?;
-    if hub.store.remove_push_subscription(match_id, seat, &req.endpoint).await? {
-        tracing::info!(%match_id, seat, "push subscription removed");
-    }
-    Ok(StatusCode::NO_CONTENT)
-}
-
 #[cfg(test)]
 mod tests {
     use p256::ecdsa::{signature::Verifier as _, VerifyingKey};
+
+    use serde_json::Value;
 
     use super::*;
 

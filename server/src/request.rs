@@ -5,11 +5,7 @@ use axum::{extract::rejection::JsonRejection, http::StatusCode, Json};
 use serde_json::Value;
 use uuid::Uuid;
 
-use crate::{
-    games::HostedGame,
-    hub::Hub,
-    refusal::{Code, Refusal},
-};
+use crate::refusal::{Code, Refusal};
 
 pub(crate) fn body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, Refusal> {
     body.map(|Json(t)| t).map_err(|e| {
@@ -65,25 +61,4 @@ pub(crate) fn split_options(options: Value) -> Result<(Value, Hosting), Refusal>
     };
     let hosting = Hosting { live, private, turn_timer_ms };
     Ok((Value::Object(options), hosting))
-}
-
-/// What this server hosts beyond the rules: the option a game names as
-/// capped ([`HostedGame::capped`]; the duel's summoning points) up to
-/// `--max-summoning-points` (the duel's book allows any amount the players
-/// agree on, L259-271, so this is the server's refusal, not the game's).
-pub(crate) fn check_hosted(hub: &Hub, game: &dyn HostedGame, options: &Value) -> Result<(), Refusal> {
-    let cap = hub.config.max_summoning_points;
-    let Some(capped) = game.capped() else { return Ok(()) };
-    match options.get(capped).and_then(Value::as_u64) {
-        Some(points) if points > u64::from(cap) => Err(Refusal::new(
-            Code::SummoningPointsOverCap,
-            format!(
-                "this server hosts {} matches of at most {cap} {} a player ({points} asked); \
-                 the rules allow more when both players agree",
-                game.name(),
-                capped.replace('_', " "),
-            ),
-        )),
-        _ => Ok(()),
-    }
 }
