@@ -139,7 +139,7 @@ fn an_attack_and_its_counter_in_words() {
     let a = put(&mut s, 0, "sc_squire", Pos(5, 8));
     let b = put(&mut s, 1, "cn_squire", Pos(6, 7));
     let attack = ClansAction::Attack { figure: a, target: b };
-    let said = Clans::named_action_words(&s, 0, &[attack.clone()], &names());
+    let said = Clans::named_action_words(&s, 0, std::slice::from_ref(&attack), &names());
     assert_eq!(said[0]["text"], format!("Attack Bob's Blood Page {b} with Cross Squire {a}"));
     assert_eq!(said[0]["group"], "attack");
     assert_eq!(Group::of(&attack), Group::Attack);
