@@ -127,7 +127,19 @@ fn every_frame_example_parses_with_clans_payloads() {
                 ServerMsg::Error { code, .. } => {
                     assert!(ClansRefusal::all().iter().any(|r| r.code() == code), "{code}")
                 }
-                ServerMsg::Reveal { secret, .. } => {
+                ServerMsg::Reveal { secret, salt, hash, .. } => {
+                    // The example opens: sha256(salt ‖ canonical JSON), the
+                    // canonical form being serde_json's (keys sorted, no
+                    // whitespace), as the server's `secret::canonical_json`.
+                    use sha2::{Digest, Sha256};
+                    let salt: Vec<u8> =
+                        (0..salt.len()).step_by(2).map(|i| u8::from_str_radix(&salt[i..i + 2], 16).unwrap()).collect();
+                    let mut h = Sha256::new();
+                    h.update(&salt);
+                    h.update(serde_json::to_string(&secret).unwrap().as_bytes());
+                    let hex: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+                    assert_eq!(hex, hash, "the reveal example opens its hash");
+                    assert!(DOC.contains(&format!("\"type\": \"commitment\", \"seat\": 0, \"hash\": \"{hash}\"")));
                     // Exactly what the engine locks for that placement.
                     let mut s =
                         Clans::start(&ClansOptions { first_player: Some(0), ..ClansOptions::default() }, 7).unwrap();
