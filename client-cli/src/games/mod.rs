@@ -2,7 +2,13 @@
 //! registry that names them. A game's folder holds everything of it the
 //! client knows: its [`ClientGame`] (the name it goes by, whether its seats
 //! come from campaigns, how a script line is checked, its bot, how a
-//! published log is replayed) and its terminal screens.
+//! published log is replayed, its screen in the terminal UI) and the
+//! modules behind them.
+//!
+//! A new game's folder holds `mod.rs` with a unit struct implementing
+//! [`ClientGame`] (and, for a screen of its own, a type implementing
+//! [`GameScreen`]); its registration is one line in the `registry!` call
+//! below.
 //!
 //! The rest of the client speaks of a game only as a [`GameKind`], parsed
 //! once at the edge (the command line, a frame's `game`); registering a
@@ -13,7 +19,7 @@ pub mod duel;
 
 use serde_json::Value;
 
-use crate::{bot::Bot, verify::Verified};
+use crate::{bot::Bot, tui::GameScreen, verify::Verified};
 use athlas_protocol::MatchLog;
 
 /// What the terminal client knows of one game.
@@ -38,6 +44,9 @@ pub trait ClientGame {
     /// # Errors
     /// The first check that failed, in words.
     fn verify(log: &MatchLog) -> Result<Verified, String>;
+    /// The game's own screen in the terminal UI, which then takes its
+    /// matches' frames and keys; `None`: the UI's built-in duel screen.
+    fn screen() -> Option<Box<dyn GameScreen>>;
 }
 
 /// Declares [`GameKind`], one variant per registered game, dispatching to
@@ -76,6 +85,11 @@ macro_rules! registry {
             /// See [`ClientGame::bot`].
             pub fn bot(self, seed: u64) -> Bot {
                 match self { $(GameKind::$kind => <$game as ClientGame>::bot(seed)),+ }
+            }
+
+            /// See [`ClientGame::screen`].
+            pub fn screen(self) -> Option<Box<dyn GameScreen>> {
+                match self { $(GameKind::$kind => <$game as ClientGame>::screen()),+ }
             }
 
             /// See [`ClientGame::verify`].

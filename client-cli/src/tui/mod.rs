@@ -7,7 +7,6 @@
 mod ui;
 
 // The duel's screens and the Divinity screen live in their games' folders.
-use crate::games::divinity::tui as divinity;
 use crate::games::duel::{board, card_text, confirm, ending, help, labels};
 
 use std::{collections::VecDeque, time::Duration};
@@ -54,8 +53,11 @@ pub struct App {
     pub view: Option<DuelView>,
     /// The game is not a duel: only its frames are logged.
     pub other_game: Option<String>,
-    /// A Divinity match: its own screen takes the frames and the keys.
-    pub divinity: Option<Box<divinity::Play>>,
+    /// A game with a screen of its own (Divinity's; the duel's is this
+    /// App): it takes the frames and the keys.
+    pub game_screen: Option<Box<dyn GameScreen>>,
+    /// The game of the last welcome.
+    pub game: Option<GameKind>,
     pub menu: Vec<MenuItem>,
     pub selected: usize,
     /// Digits typed to pick a menu entry by number.
@@ -102,7 +104,8 @@ impl App {
             seq: None,
             view: None,
             other_game: None,
-            divinity: None,
+            game_screen: None,
+            game: None,
             menu: Vec::new(),
             selected: 0,
             number: String::new(),
@@ -211,13 +214,13 @@ impl App {
             Err(e) => return self.push_log(format!("! unreadable frame: {e}")),
         };
         if let ServerMsg::Welcome { game, .. } = &msg {
-            if GameKind::from_name(game) != Some(GameKind::Divinity) {
-                self.divinity = None;
-            } else if self.divinity.is_none() {
-                self.divinity = Some(Box::default());
+            let kind = GameKind::from_name(game);
+            if kind != self.game || self.game_screen.is_none() {
+                self.game_screen = kind.and_then(GameKind::screen);
+                self.game = kind;
             }
         }
-        if self.divinity.is_some() {
+        if self.game_screen.is_some() {
             match &msg {
                 ServerMsg::Welcome { match_id, seat, seq, timer_ms, .. } => {
                     self.match_id.clone_from(match_id);
@@ -231,7 +234,7 @@ impl App {
                 }
                 _ => {}
             }
-            if let Some(d) = &mut self.divinity {
+            if let Some(d) = &mut self.game_screen {
                 d.on_msg(msg);
             }
             return;
@@ -363,9 +366,9 @@ impl App {
             self.quit = true;
             return None;
         }
-        if let Some(d) = &mut self.divinity {
+        if let Some(d) = &mut self.game_screen {
             let frame = d.on_key(key);
-            self.quit = d.quit;
+            self.quit = d.quit();
             return frame;
         }
         self.notice = None;
@@ -568,8 +571,8 @@ impl App {
                 self.connection = format!("disconnected ({reason}); retrying in {:.1}s", retry_in.as_secs_f32());
                 // An act in flight is settled by what the resume replays.
                 self.pending = None;
-                if let Some(d) = &mut self.divinity {
-                    d.pending = None;
+                if let Some(d) = &mut self.game_screen {
+                    d.disconnected();
                 }
             }
             LinkEvent::GaveUp { reason } => {
@@ -581,18 +584,45 @@ impl App {
 
 /// Draw whichever screen the match's game has.
 pub fn draw(f: &mut ratatui::Frame<'_>, app: &App) {
-    match &app.divinity {
+    match &app.game_screen {
         Some(d) => {
-            let bar = divinity::ui::Bar {
+            let bar = Bar {
                 match_id: &app.match_id,
                 join_code: app.join_code.as_deref(),
                 connection: &app.connection,
                 timer_left: app.timer_left(),
             };
-            divinity::ui::draw(f, d, &bar)
+            d.draw(f, &bar)
         }
         None => ui::draw(f, app),
     }
+}
+
+/// What the UI tells above any game's screen.
+pub struct Bar<'a> {
+    pub match_id: &'a str,
+    pub join_code: Option<&'a str>,
+    pub connection: &'a str,
+    /// Whole seconds left of a timed window (a live match's enemy roll).
+    pub timer_left: Option<u64>,
+}
+
+/// A game's own screen in the terminal UI ([`crate::games::ClientGame::screen`]):
+/// once a welcome names its game, it takes the match's frames and the
+/// keys, and draws the whole terminal under [`Bar`]'s facts.
+pub trait GameScreen {
+    /// A frame of the match (the App has kept its seat, seq and timer).
+    fn on_msg(&mut self, msg: ServerMsg);
+    /// A key: the frame to send, if any.
+    fn on_key(&mut self, key: KeyEvent) -> Option<String>;
+    /// The player asked to leave.
+    fn quit(&self) -> bool;
+    /// The link dropped: an act in flight is settled by what the resume
+    /// replays.
+    fn disconnected(&mut self);
+    fn draw(&self, f: &mut ratatui::Frame<'_>, bar: &Bar<'_>);
+    /// For tests that look inside a game's screen.
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 /// The terminal, restored however the UI ends.

@@ -9,7 +9,7 @@ use athlas_protocol::MatchLog;
 use serde_json::Value;
 
 use super::ClientGame;
-use crate::{bot::Bot, verify::Verified};
+use crate::{bot::Bot, tui::GameScreen, verify::Verified};
 
 /// Divinity, as [`ClientGame`].
 pub struct Divinity;
@@ -30,5 +30,9 @@ impl ClientGame for Divinity {
 
     fn verify(log: &MatchLog) -> Result<Verified, String> {
         crate::verify::replay::<athlas_engine::divinity::Divinity>(log)
+    }
+
+    fn screen() -> Option<Box<dyn GameScreen>> {
+        Some(Box::new(tui::Play::new()))
     }
 }

@@ -16,7 +16,7 @@ use athlas_protocol::MatchLog;
 use serde_json::Value;
 
 use super::ClientGame;
-use crate::{bot::Bot, verify::Verified};
+use crate::{bot::Bot, tui::GameScreen, verify::Verified};
 
 /// The duel, as [`ClientGame`].
 pub struct Duel;
@@ -35,5 +35,9 @@ impl ClientGame for Duel {
 
     fn verify(log: &MatchLog) -> Result<Verified, String> {
         crate::verify::replay::<athlas_engine::duel::Duel>(log)
+    }
+
+    fn screen() -> Option<Box<dyn GameScreen>> {
+        None // the App's own screens (`crate::tui`) are the duel's
     }
 }

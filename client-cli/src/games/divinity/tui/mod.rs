@@ -31,6 +31,33 @@ use table::{Names, Table};
 
 use crate::tui::menu_key;
 
+/// The TUI hands a Divinity match's frames and keys to [`Play`].
+impl crate::tui::GameScreen for Play {
+    fn on_msg(&mut self, msg: ServerMsg) {
+        Play::on_msg(self, msg);
+    }
+
+    fn on_key(&mut self, key: KeyEvent) -> Option<String> {
+        Play::on_key(self, key)
+    }
+
+    fn quit(&self) -> bool {
+        self.quit
+    }
+
+    fn disconnected(&mut self) {
+        self.pending = None;
+    }
+
+    fn draw(&self, f: &mut ratatui::Frame<'_>, bar: &crate::tui::Bar<'_>) {
+        ui::draw(f, self, bar);
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
 /// Log lines kept.
 const LOG_LINES: usize = 300;
 

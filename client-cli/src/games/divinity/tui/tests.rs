@@ -34,7 +34,7 @@ fn shows(rows: &[String], what: &str) -> bool {
 }
 
 fn play(app: &App) -> &Play {
-    app.divinity.as_deref().expect("the Divinity screen is on")
+    app.game_screen.as_deref().and_then(|s| s.as_any().downcast_ref::<Play>()).expect("the Divinity screen is on")
 }
 
 fn labels(app: &App) -> Vec<String> {

@@ -14,13 +14,7 @@ use ratatui::{
 use super::{decision, help::HELP, sheet, Panel, Play};
 
 /// What the screen shows of the connection, from the TUI around it.
-pub struct Bar<'a> {
-    pub match_id: &'a str,
-    pub join_code: Option<&'a str>,
-    pub connection: &'a str,
-    /// Whole seconds left of a timed window (a live match's enemy roll).
-    pub timer_left: Option<u64>,
-}
+pub use crate::tui::Bar;
 
 /// Width of the left panel; the menu takes the rest.
 const LEFT: u16 = 44;
