@@ -140,7 +140,7 @@ fn settle(cat: &Catalogue, s: &mut DivinityState, ev: &mut Vec<DivinityEvent>) {
 
 /// A party decision from `seat`: refused only when the party set another
 /// seat as its leader.
-fn leader(s: &DivinityState, seat: Seat) -> Result<(), RuleError> {
+pub(super) fn leader(s: &DivinityState, seat: Seat) -> Result<(), RuleError> {
     match s.options.leader {
         Some(l) if l != seat => {
             Err(err(DivinityRefusal::NotLeader, format!("the party's leader (seat {l}) takes the party's decisions")))

@@ -233,17 +233,26 @@ impl Roll {
         (0..self.dice.len()).filter(|&i| t.face(self.dice[i]).hits == 0).collect()
     }
 
-    /// Reroll all the given dice at the same time (L1529).
+    /// Whether [`Self::reroll`] accepts these dice.
     ///
     /// # Errors
     /// When an index is out of range or given twice.
-    pub fn reroll(&mut self, indices: &[usize], rng: &mut GameRng) -> Result<(), String> {
+    pub fn check_reroll(&self, indices: &[usize]) -> Result<(), String> {
         let mut seen = std::collections::BTreeSet::new();
         for &i in indices {
             if i >= self.dice.len() || !seen.insert(i) {
                 return Err(format!("die {i} is not a distinct die of this roll"));
             }
         }
+        Ok(())
+    }
+
+    /// Reroll all the given dice at the same time (L1529).
+    ///
+    /// # Errors
+    /// When an index is out of range or given twice.
+    pub fn reroll(&mut self, indices: &[usize], rng: &mut GameRng) -> Result<(), String> {
+        self.check_reroll(indices)?;
         for &i in indices {
             self.dice[i].face = rng.below(6) as u8;
         }

@@ -91,6 +91,37 @@ impl DivinityState {
         self.land(cat, Landing { attack: &r.attack, count: c, targets: &r.targets, space: r.space, longer: 0 }, ev);
     }
 
+    /// Whether the rules accept a reroll of the enemy roll `r`, judged from
+    /// the state without changing it (every refusal of
+    /// [`Self::reroll_enemy`] comes from here).
+    pub(super) fn check_reroll_enemy(
+        &self,
+        r: &EnemyRoll,
+        seat: Seat,
+        dice: &[usize],
+        source: bool,
+    ) -> Result<(), RuleError> {
+        if !self.enemy_roll_waiting_for(r).contains(&seat) {
+            return Err(err(DivinityRefusal::NotYourRoll, "this Origin can't reroll this roll now"));
+        }
+        if !source {
+            return Err(err(DivinityRefusal::NoReroll, "only Source rerolls an enemy's roll"));
+        }
+        if dice.is_empty() {
+            return Err(err(DivinityRefusal::NoDice, "choose the dice to reroll"));
+        }
+        r.roll.check_reroll(dice).map_err(|m| err(DivinityRefusal::BadDice, m))
+    }
+
+    /// Whether `seat` may let the enemy roll `r` stand (every refusal of
+    /// [`Self::pass_enemy_roll`] comes from here).
+    pub(super) fn check_pass_enemy_roll(&self, r: &EnemyRoll, seat: Seat) -> Result<(), RuleError> {
+        if !self.enemy_roll_waiting_for(r).contains(&seat) {
+            return Err(err(DivinityRefusal::NotYourRoll, "this Origin has no say on this roll now"));
+        }
+        Ok(())
+    }
+
     /// Reroll an enemy's dice with 1 Source (L511): the others may answer again.
     pub(super) fn reroll_enemy(
         &mut self,
@@ -101,17 +132,9 @@ impl DivinityState {
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
         let r = self.enemy_roll().cloned().expect("enemy roll");
-        if !self.enemy_roll_waiting_for(&r).contains(&seat) {
-            return Err(err(DivinityRefusal::NotYourRoll, "this Origin can't reroll this roll now"));
-        }
-        if !source {
-            return Err(err(DivinityRefusal::NoReroll, "only Source rerolls an enemy's roll"));
-        }
-        if dice.is_empty() {
-            return Err(err(DivinityRefusal::NoDice, "choose the dice to reroll"));
-        }
+        self.check_reroll_enemy(&r, seat, dice, source)?;
         let mut roll = r.roll.clone();
-        roll.reroll(dice, &mut self.rng).map_err(|m| err(DivinityRefusal::BadDice, m))?;
+        roll.reroll(dice, &mut self.rng).expect("dice checked");
         self.origins[seat as usize].source -= 1;
         ev.push(Ev::Rerolled { seat, dice: roll.dice.clone(), source: true });
         let e = self.enemy_roll_mut().unwrap();
@@ -124,10 +147,8 @@ impl DivinityState {
     /// Let an enemy's roll stand; once everyone has, it lands and the enemy
     /// goes on (a minion ends its turn, a Boss plays on).
     pub(super) fn pass_enemy_roll(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        let r = self.enemy_roll().cloned().expect("enemy roll");
-        if !self.enemy_roll_waiting_for(&r).contains(&seat) {
-            return Err(err(DivinityRefusal::NotYourRoll, "this Origin has no say on this roll now"));
-        }
+        let r = self.enemy_roll().expect("enemy roll");
+        self.check_pass_enemy_roll(r, seat)?;
         self.enemy_roll_mut().unwrap().passed[seat as usize] = true;
         self.settle_enemy_roll(cat, ev);
         Ok(())

@@ -8,6 +8,7 @@
 use crate::divinity::DivinityRefusal;
 use std::collections::BTreeSet;
 
+use super::action::DivinityAction as A;
 use super::content::{Catalogue, ConsumableDeck, ItemKind, School};
 use super::cooldown::CardRef;
 use super::err;
@@ -129,6 +130,29 @@ impl DivinityState {
         }
     }
 
+    fn interlude_ref(&self) -> Result<&Interlude, RuleError> {
+        match &self.phase {
+            Phase::Interlude(i) => Ok(i),
+            _ => Err(err(DivinityRefusal::NotInterlude, "only during the interlude")),
+        }
+    }
+
+    /// Whether the rules accept a Merchant action or the interlude's end
+    /// (visit, restock, buy, sell, finish), judged from the state without
+    /// changing it: every refusal of those comes from the `check_*`
+    /// functions below (the leader's say is checked before, by the caller,
+    /// as `apply` does). `None` for any other action.
+    pub(super) fn accepts_merchant_action(&self, cat: &Catalogue, seat: Seat, a: &A) -> Option<bool> {
+        Some(match a {
+            A::VisitMerchant { level, .. } => self.check_visit_merchant(*level).is_ok(),
+            A::Restock { deck } => self.check_restock(*deck).is_ok(),
+            A::Buy { item, to } => self.check_buy(cat, item, *to).is_ok(),
+            A::Sell { item } => self.check_sell(cat, seat, item).is_ok(),
+            A::FinishInterlude => self.check_finish_interlude().is_ok(),
+            _ => return None,
+        })
+    }
+
     /// Steps 2-4 of levelling up for one Origin: a talent if the new card
     /// shows more, one skill, and any respec (L527-529).
     pub(super) fn level_up(
@@ -243,10 +267,8 @@ impl DivinityState {
         consumables: Option<ConsumableDeck>,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        if self.interlude()?.merchant_open {
-            return Err(err(DivinityRefusal::MerchantOpen, "the entry fee is paid once; restock to see more"));
-        }
-        self.pay_for(level)?;
+        self.check_visit_merchant(level)?;
+        self.gold -= level;
         let mut shown = self.reveal_from(MerchantDeck::Equipment(level));
         if let Some(c) = consumables {
             shown.extend(self.reveal_from(MerchantDeck::Consumables(c)));
@@ -258,7 +280,15 @@ impl DivinityState {
         Ok(())
     }
 
-    fn pay_for(&mut self, level: u32) -> Result<(), RuleError> {
+    fn check_visit_merchant(&self, level: u32) -> Result<(), RuleError> {
+        if self.interlude_ref()?.merchant_open {
+            return Err(err(DivinityRefusal::MerchantOpen, "the entry fee is paid once; restock to see more"));
+        }
+        self.check_pay(level)
+    }
+
+    /// Whether the stash can pay for an equipment deck of `level`.
+    fn check_pay(&self, level: u32) -> Result<(), RuleError> {
         if level == 0 || level > self.level {
             return Err(err(
                 DivinityRefusal::DeckLevel,
@@ -268,50 +298,37 @@ impl DivinityState {
         if self.gold < level {
             return Err(err(DivinityRefusal::NotEnoughGold, "the stash can't pay that"));
         }
-        self.gold -= level;
         Ok(())
     }
 
     /// Merchant step 5 (L1361): another deck's level, or 1 gold for a consumable deck.
     pub(super) fn restock(&mut self, deck: MerchantDeck, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        if !self.interlude()?.merchant_open {
-            return Err(err(DivinityRefusal::MerchantClosed, "pay the entry fee first"));
-        }
-        match deck {
-            MerchantDeck::Equipment(l) => self.pay_for(l)?,
-            MerchantDeck::Consumables(_) => {
-                if self.gold < 1 {
-                    return Err(err(DivinityRefusal::NotEnoughGold, "restocking consumables costs 1 gold"));
-                }
-                self.gold -= 1;
-            }
-        }
+        self.gold -= self.check_restock(deck)?;
         let shown = self.reveal_from(deck);
         self.interlude()?.offer.extend(shown.iter().cloned());
         ev.push(Ev::MerchantShows { items: shown, gold: self.gold });
         Ok(())
     }
 
+    /// What restocking `deck` costs, or why not.
+    fn check_restock(&self, deck: MerchantDeck) -> Result<u32, RuleError> {
+        if !self.interlude_ref()?.merchant_open {
+            return Err(err(DivinityRefusal::MerchantClosed, "pay the entry fee first"));
+        }
+        match deck {
+            MerchantDeck::Equipment(l) => self.check_pay(l).map(|()| l),
+            MerchantDeck::Consumables(_) if self.gold < 1 => {
+                Err(err(DivinityRefusal::NotEnoughGold, "restocking consumables costs 1 gold"))
+            }
+            MerchantDeck::Consumables(_) => Ok(1),
+        }
+    }
+
     /// Merchant step 3 (L1356): buy a revealed item for its printed cost; an
     /// Origin equips it if it fits, or stores it; with no room the party
     /// chooses what to drop for it (L1056, `PlaceItem`).
     pub(super) fn buy(&mut self, cat: &Catalogue, item: &str, to: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        let i = self.interlude()?;
-        let at = i
-            .offer
-            .iter()
-            .position(|x| x == item)
-            .ok_or_else(|| err(DivinityRefusal::NotOffered, "the Merchant shows no such item"))?;
-        let cost = cat.items[item].cost.unwrap_or(0);
-        if to as usize >= self.origins.len() {
-            return Err(err(DivinityRefusal::NoSuchOrigin, "no such Origin"));
-        }
-        if self.gold < cost {
-            return Err(err(
-                DivinityRefusal::NotEnoughGold,
-                format!("{item} costs {cost} and the stash holds {}", self.gold),
-            ));
-        }
+        let (at, cost) = self.check_buy(cat, item, to)?;
         let o = &self.origins[to as usize];
         let mut with = o.equipped.clone();
         with.push(item.to_string());
@@ -338,26 +355,42 @@ impl DivinityState {
         Ok(())
     }
 
+    /// Where the item lies in the offer and what it costs, or why it can't
+    /// be bought for `to`.
+    fn check_buy(&self, cat: &Catalogue, item: &str, to: Seat) -> Result<(usize, u32), RuleError> {
+        let i = self.interlude_ref()?;
+        let at = i
+            .offer
+            .iter()
+            .position(|x| x == item)
+            .ok_or_else(|| err(DivinityRefusal::NotOffered, "the Merchant shows no such item"))?;
+        let cost = cat.items[item].cost.unwrap_or(0);
+        if to as usize >= self.origins.len() {
+            return Err(err(DivinityRefusal::NoSuchOrigin, "no such Origin"));
+        }
+        if self.gold < cost {
+            return Err(err(
+                DivinityRefusal::NotEnoughGold,
+                format!("{item} costs {cost} and the stash holds {}", self.gold),
+            ));
+        }
+        Ok((at, cost))
+    }
+
     /// Merchant step 4 (L1357, L1363): sell for half the cost, rounded up;
     /// never a rune, never an item without a cost.
     pub(super) fn sell(&mut self, cat: &Catalogue, seat: Seat, item: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        if !self.interlude()?.merchant_open {
-            return Err(err(DivinityRefusal::MerchantClosed, "selling opens once the entry fee is paid (L1357)"));
-        }
-        let cost = cat.items.get(item).and_then(|d| d.cost).ok_or_else(|| {
-            err(DivinityRefusal::Unsellable, "the Merchant never buys runes or items without a cost (L1363)")
-        })?;
+        let cost = self.check_sell(cat, seat, item)?;
         let o = &mut self.origins[seat as usize];
         if let Some(p) = o.backpack.iter().position(|x| x == item) {
             o.backpack.remove(p);
-        } else if let Some(p) = o.equipped.iter().position(|x| x == item) {
+        } else {
+            let p = o.equipped.iter().position(|x| x == item).expect("carried, as checked");
             o.equipped.remove(p);
             // The Merchant buys no rune (L1062): it comes off as when the
             // item is unequipped (L1063), stored, or discarded to the bottom
             // of the rune deck (L1053), never sold with the item.
             self.unrune(seat, item, ev);
-        } else {
-            return Err(err(DivinityRefusal::NotCarried, "you don't carry that item"));
         }
         // A sold item goes to the bottom of its deck (L1358).
         self.to_deck_bottom(cat, item);
@@ -367,12 +400,33 @@ impl DivinityState {
         Ok(())
     }
 
-    /// End the interlude once every Origin has levelled up.
-    pub(super) fn finish_interlude(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        let i = self.interlude()?.clone();
-        if i.leveled.iter().any(|l| !l) {
+    /// The item's printed cost (it sells for half),
+    /// or why the Merchant won't buy it from this Origin.
+    fn check_sell(&self, cat: &Catalogue, seat: Seat, item: &str) -> Result<u32, RuleError> {
+        if !self.interlude_ref()?.merchant_open {
+            return Err(err(DivinityRefusal::MerchantClosed, "selling opens once the entry fee is paid (L1357)"));
+        }
+        let cost = cat.items.get(item).and_then(|d| d.cost).ok_or_else(|| {
+            err(DivinityRefusal::Unsellable, "the Merchant never buys runes or items without a cost (L1363)")
+        })?;
+        let o = &self.origins[seat as usize];
+        if !o.backpack.iter().chain(&o.equipped).any(|x| x == item) {
+            return Err(err(DivinityRefusal::NotCarried, "you don't carry that item"));
+        }
+        Ok(cost)
+    }
+
+    fn check_finish_interlude(&self) -> Result<(), RuleError> {
+        if self.interlude_ref()?.leveled.iter().any(|l| !l) {
             return Err(err(DivinityRefusal::LevelUpPending, "every Origin levels up first"));
         }
+        Ok(())
+    }
+
+    /// End the interlude once every Origin has levelled up.
+    pub(super) fn finish_interlude(&mut self, cat: &Catalogue, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        self.check_finish_interlude()?;
+        let i = self.interlude()?.clone();
         // What nobody bought goes back under its deck.
         for item in &i.offer {
             self.to_deck_bottom(cat, item);

@@ -1,7 +1,9 @@
 //! Every action a seat may take now, for clients and bots that do not know
 //! the rules: candidates are generated from the state; a card's use, a
-//! level-up and the item actions are judged by the checks the rules run
-//! before they change anything, every other candidate is tried on a copy; only the accepted
+//! move, a Taunt, Recover in combat, a talent, the special ability, a
+//! roll's keeping or reroll, a level-up, the Merchant's actions and the
+//! item actions are judged by the checks the rules run before they change
+//! anything, every other candidate is tried on a copy; only the accepted
 //! ones are kept. So every listed action is accepted if sent as it is
 //! (`legal_by_trial`, every candidate through [`Divinity::apply_with`], is
 //! the oracle the tests hold this equal to). The list is empty
@@ -55,6 +57,7 @@
 //! beyond the 24th of five or more start-of-turn statuses.
 
 use super::action::{Aim, CardUse, DivinityAction as A, KeywordFrom};
+use super::apply::leader;
 use super::content::{Catalogue, ConsumableDeck, ItemKind, School};
 use super::dice::Colour;
 use super::pending::Pending;
@@ -89,7 +92,8 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
     // A card's use (most of a turn's candidates: each card at each figure
     // and space), a move, a Taunt, Recover in combat, a level-up (each talent with each skill)
     // and the item actions (each item equipped, stored, discarded, given,
-    // taken) are judged from the state itself, with no copy at all.
+    // taken), talents, the special ability, keeping or rerolling a roll and
+    // the Merchant are judged from the state itself, with no copy at all.
     // The scratch copy is made when the first candidate needs trying, and
     // again only after a try changed it: most lists need few copies, some none.
     let mut scratch: Option<DivinityState> = None;
@@ -111,6 +115,21 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
             A::Recover { status } if !matches!(state.phase, Phase::Rest { .. }) => {
                 Some(state.check_combat_recover(seat, *status).is_ok())
             }
+            // Talents and the special ability, on the Origin's Combat turn.
+            A::UseTalent { talent } => Some(state.check_talent(cat, seat, talent).is_ok()),
+            A::UseAbility { aim } => Some(state.check_ability(cat, seat, aim.as_ref()).is_ok()),
+            // A pending roll, an Origin's or an enemy's: keep it or reroll.
+            A::Accept => Some(state.check_accept(seat).is_ok()),
+            A::Reroll { dice, source } => Some(match state.enemy_roll() {
+                Some(r) => state.check_reroll_enemy(r, seat, dice, *source).is_ok(),
+                None => state.check_reroll(cat, seat, dice, *source).is_ok(),
+            }),
+            // The Merchant and the interlude's end; all but a sale are the
+            // party's decisions, as `apply` checks first.
+            A::VisitMerchant { .. } | A::Restock { .. } | A::Buy { .. } | A::FinishInterlude => {
+                Some(leader(state, seat).is_ok() && state.accepts_merchant_action(cat, seat, &a) == Some(true))
+            }
+            A::Sell { .. } => state.accepts_merchant_action(cat, seat, &a),
             // Equipping, storing, discarding, runes and trades.
             _ => state.accepts_item_action(cat, seat, &a),
         };

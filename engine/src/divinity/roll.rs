@@ -107,7 +107,34 @@ impl DivinityState {
         if self.enemy_roll().is_some() {
             return self.reroll_enemy(cat, seat, dice, source, ev);
         }
-        let p = self.pending_roll().cloned().ok_or_else(|| err(DivinityRefusal::NoRoll, "no roll is waiting"))?;
+        let paid = self.check_reroll(cat, seat, dice, source)?;
+        let p = self.pending_roll().cloned().expect("checked");
+        let mut roll = p.roll.clone();
+        match paid {
+            RerollPaid::Source => self.origins[seat as usize].source -= 1,
+            RerollPaid::Card => self.pending_roll_mut().unwrap().card_rerolls = 0,
+            RerollPaid::Band(key) => {
+                self.used.insert(key, self.round);
+            }
+        }
+        roll.reroll(dice, &mut self.rng).expect("dice checked");
+        ev.push(Ev::Rerolled { seat, dice: roll.dice.clone(), source });
+        self.pending_roll_mut().unwrap().roll = roll;
+        Ok(())
+    }
+
+    /// Whether the rules accept a reroll of an Origin's pending roll (not an
+    /// enemy's), judged from the state without changing it: what pays for
+    /// it, or why not (every refusal of [`Self::reroll`] on such a roll
+    /// comes from here).
+    pub(super) fn check_reroll(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        dice: &[usize],
+        source: bool,
+    ) -> Result<RerollPaid, RuleError> {
+        let p = self.pending_roll().ok_or_else(|| err(DivinityRefusal::NoRoll, "no roll is waiting"))?;
         // Any Origin may spend its Source on any roll (L511), except on
         // another's challenge roll, made without assistance (L1180); the
         // card's own reroll and the Copper Band are the roller's.
@@ -124,15 +151,13 @@ impl DivinityState {
         if dice.is_empty() {
             return Err(err(DivinityRefusal::NoDice, "choose the dice to reroll"));
         }
-        let mut roll = p.roll.clone();
-        if source {
-            let o = &mut self.origins[seat as usize];
-            if o.source == 0 {
+        let paid = if source {
+            if self.origins[seat as usize].source == 0 {
                 return Err(err(DivinityRefusal::NotEnoughSource, "a Source reroll costs 1 Source"));
             }
-            o.source -= 1;
+            RerollPaid::Source
         } else if p.card_rerolls as usize >= dice.len() {
-            self.pending_roll_mut().unwrap().card_rerolls = 0;
+            RerollPaid::Card
         } else {
             let physical = matches!(&p.purpose, Purpose::Attack { attack, .. } if attack.damage_type() == Some(DamageType::Physical));
             let band = self.origins[seat as usize]
@@ -145,11 +170,23 @@ impl DivinityState {
             if !(physical && fresh && dice.len() == 1 && self.round_kind == RoundKind::Combat) {
                 return Err(err(DivinityRefusal::NoReroll, "no reroll available for these dice"));
             }
-            self.used.insert(key.unwrap(), self.round);
+            RerollPaid::Band(key.expect("fresh"))
+        };
+        p.roll.check_reroll(dice).map_err(|m| err(DivinityRefusal::BadDice, m))?;
+        Ok(paid)
+    }
+
+    /// Whether the rules accept keeping the pending roll (an Origin's or an
+    /// enemy's), judged from the state without changing it (every refusal
+    /// of [`Self::accept`] comes from here).
+    pub(super) fn check_accept(&self, seat: Seat) -> Result<(), RuleError> {
+        if let Some(r) = self.enemy_roll() {
+            return self.check_pass_enemy_roll(r, seat);
         }
-        roll.reroll(dice, &mut self.rng).map_err(|m| err(DivinityRefusal::BadDice, m))?;
-        ev.push(Ev::Rerolled { seat, dice: roll.dice.clone(), source });
-        self.pending_roll_mut().unwrap().roll = roll;
+        let p = self.pending_roll().ok_or_else(|| err(DivinityRefusal::NoRoll, "no roll is waiting"))?;
+        if p.seat != seat {
+            return Err(err(DivinityRefusal::NotYourRoll, "only the roller accepts this roll"));
+        }
         Ok(())
     }
 
@@ -158,10 +195,8 @@ impl DivinityState {
         if self.enemy_roll().is_some() {
             return self.pass_enemy_roll(cat, seat, ev);
         }
-        let p = self.pending_roll().cloned().ok_or_else(|| err(DivinityRefusal::NoRoll, "no roll is waiting"))?;
-        if p.seat != seat {
-            return Err(err(DivinityRefusal::NotYourRoll, "only the roller accepts this roll"));
-        }
+        self.check_accept(seat)?;
+        let p = self.pending_roll().cloned().expect("checked");
         self.choice = None;
         match p.purpose {
             Purpose::Challenge => {
@@ -234,6 +269,16 @@ impl DivinityState {
             ev.push(Ev::EnvironmentPlaced { space: self.space_id(cat, space), environment: env });
         }
     }
+}
+
+/// What pays for an Origin's reroll (L511, L1529).
+pub(super) enum RerollPaid {
+    /// 1 Source of the seat that rerolls.
+    Source,
+    /// The card's own reroll, used up.
+    Card,
+    /// The Copper Band's once a Combat round.
+    Band(Used),
 }
 
 /// A counted roll on its way to its targets (L1479-1483).

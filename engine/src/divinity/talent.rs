@@ -21,6 +21,27 @@ impl DivinityState {
         talent: &str,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
+        self.check_talent(cat, seat, talent)?;
+        let d = &cat.talents[talent];
+        if let Some(deck) = d.recover_from {
+            let name = super::state::consumable_deck(deck);
+            let card = self.item_decks.get_mut(name).and_then(|c| c.pop()).expect("checked");
+            self.origins[seat as usize].backpack.push(card.clone());
+            ev.push(Ev::ItemGained { seat: Some(seat), item: card });
+        }
+        for st in &d.clears {
+            self.remove_status(Who::Origin(seat), *st, ev);
+        }
+        let max = self.max_ap(cat, seat);
+        let o = &mut self.origins[seat as usize];
+        o.talents_used.push(talent.to_string());
+        o.ap = (o.ap + d.gain_ap).min(max);
+        Ok(())
+    }
+
+    /// Whether the rules accept [`Self::use_talent`], judged from the state
+    /// without changing it (every refusal of it comes from here).
+    pub(super) fn check_talent(&self, cat: &Catalogue, seat: Seat, talent: &str) -> Result<(), RuleError> {
         self.ensure_turn(seat)?;
         let o = &self.origins[seat as usize];
         if !o.talents.iter().any(|t| t == talent) {
@@ -41,24 +62,13 @@ impl DivinityState {
         }
         if let Some(deck) = d.recover_from {
             let name = super::state::consumable_deck(deck);
-            let card =
-                self.item_decks.get(name).and_then(|c| c.last()).cloned().ok_or_else(|| {
-                    err(DivinityRefusal::NothingToRecover, format!("no card lies under the {name} deck"))
-                })?;
+            if self.item_decks.get(name).and_then(|c| c.last()).is_none() {
+                return Err(err(DivinityRefusal::NothingToRecover, format!("no card lies under the {name} deck")));
+            }
             if o.backpack.len() >= BACKPACK {
                 return Err(err(DivinityRefusal::BackpackFull, "the backpack holds 3 items (L919)"));
             }
-            self.item_decks.get_mut(name).expect("checked").pop();
-            self.origins[seat as usize].backpack.push(card.clone());
-            ev.push(Ev::ItemGained { seat: Some(seat), item: card });
         }
-        for st in &d.clears {
-            self.remove_status(Who::Origin(seat), *st, ev);
-        }
-        let max = self.max_ap(cat, seat);
-        let o = &mut self.origins[seat as usize];
-        o.talents_used.push(talent.to_string());
-        o.ap = (o.ap + d.gain_ap).min(max);
         Ok(())
     }
 
@@ -71,47 +81,11 @@ impl DivinityState {
         aim: Option<&Aim>,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        self.ensure_turn(seat)?;
+        let targets = self.check_ability(cat, seat, aim)?;
         let o = &self.origins[seat as usize];
-        let ab = cat.origins[&o.origin].ability.clone().ok_or_else(|| {
-            err(DivinityRefusal::NoAbility, "this Origin's special ability has no effect the engine plays")
-        })?;
-        let key = Used::Ability { seat };
-        let used = match ab.per {
-            Per::Round => self.used.get(&key) == Some(&self.round),
-            Per::Location => self.used.contains_key(&key),
-        };
-        if used {
-            return Err(err(DivinityRefusal::AbilityUsed, format!("the special ability is once per {:?}", ab.per)));
-        }
-        if self.has_status(cat, Who::Origin(seat), |r| r.blocks_attacks) {
-            return Err(err(DivinityRefusal::CannotAct, "a status stops this Origin acting"));
-        }
         let here = o.space;
-        let aimed = |ok: &dyn Fn(Who) -> bool| -> Result<Who, RuleError> {
-            let who = aim
-                .and_then(Aim::who)
-                .ok_or_else(|| err(DivinityRefusal::AimNeeded, "aim at a figure in your space"))?;
-            if self.space_of(who) != Some(here) || !ok(who) {
-                return Err(err(DivinityRefusal::BadTarget, "the ability needs a fitting target in your space"));
-            }
-            Ok(who)
-        };
-        let targets: Vec<Who> = match ab.target {
-            AbilityTarget::User => vec![Who::Origin(seat)],
-            // Allies are the other Origins (L1418-1420).
-            AbilityTarget::Ally => {
-                vec![aimed(&|w| matches!(w, Who::Origin(s) if s != seat && !self.origins[s as usize].downed))?]
-            }
-            AbilityTarget::AlliesHere => (0..self.origins.len() as Seat)
-                .filter(|&s| self.origins[s as usize].space == here && !self.origins[s as usize].downed)
-                .map(Who::Origin)
-                .collect(),
-            AbilityTarget::Enemy => vec![aimed(&|w| matches!(w, Who::Enemy(_)))?],
-            AbilityTarget::Minion => vec![aimed(
-                &|w| matches!(w, Who::Enemy(e) if matches!(self.enemy(e).map(|x| &x.kind), Some(EnemyKind::Minion { .. }))),
-            )?],
-        };
+        let ab = cat.origins[&o.origin].ability.as_ref().expect("checked");
+        let key = Used::Ability { seat };
         self.used.insert(key, self.round);
         ev.push(Ev::AbilityUsed { seat });
         for e in &ab.effects {
@@ -151,6 +125,54 @@ impl DivinityState {
         }
         self.check_combat_end(cat, ev);
         Ok(())
+    }
+
+    /// The figures [`Self::use_ability`] would affect, or why the rules
+    /// refuse it, judged from the state without changing it (every refusal
+    /// of it comes from here).
+    pub(super) fn check_ability(&self, cat: &Catalogue, seat: Seat, aim: Option<&Aim>) -> Result<Vec<Who>, RuleError> {
+        self.ensure_turn(seat)?;
+        let o = &self.origins[seat as usize];
+        let ab = cat.origins[&o.origin].ability.as_ref().ok_or_else(|| {
+            err(DivinityRefusal::NoAbility, "this Origin's special ability has no effect the engine plays")
+        })?;
+        let key = Used::Ability { seat };
+        let used = match ab.per {
+            Per::Round => self.used.get(&key) == Some(&self.round),
+            Per::Location => self.used.contains_key(&key),
+        };
+        if used {
+            return Err(err(DivinityRefusal::AbilityUsed, format!("the special ability is once per {:?}", ab.per)));
+        }
+        if self.has_status(cat, Who::Origin(seat), |r| r.blocks_attacks) {
+            return Err(err(DivinityRefusal::CannotAct, "a status stops this Origin acting"));
+        }
+        let here = o.space;
+        let aimed = |ok: &dyn Fn(Who) -> bool| -> Result<Who, RuleError> {
+            let who = aim
+                .and_then(Aim::who)
+                .ok_or_else(|| err(DivinityRefusal::AimNeeded, "aim at a figure in your space"))?;
+            if self.space_of(who) != Some(here) || !ok(who) {
+                return Err(err(DivinityRefusal::BadTarget, "the ability needs a fitting target in your space"));
+            }
+            Ok(who)
+        };
+        let targets: Vec<Who> = match ab.target {
+            AbilityTarget::User => vec![Who::Origin(seat)],
+            // Allies are the other Origins (L1418-1420).
+            AbilityTarget::Ally => {
+                vec![aimed(&|w| matches!(w, Who::Origin(s) if s != seat && !self.origins[s as usize].downed))?]
+            }
+            AbilityTarget::AlliesHere => (0..self.origins.len() as Seat)
+                .filter(|&s| self.origins[s as usize].space == here && !self.origins[s as usize].downed)
+                .map(Who::Origin)
+                .collect(),
+            AbilityTarget::Enemy => vec![aimed(&|w| matches!(w, Who::Enemy(_)))?],
+            AbilityTarget::Minion => vec![aimed(
+                &|w| matches!(w, Who::Enemy(e) if matches!(self.enemy(e).map(|x| &x.kind), Some(EnemyKind::Minion { .. }))),
+            )?],
+        };
+        Ok(targets)
     }
 
     /// A once-per-location talent that flips by itself when the Origin's
