@@ -34,7 +34,9 @@ async fn current(p: &Browser) -> Option<Value> {
     frames
         .iter()
         .rev()
-        .find(|f| (f["type"] == "update" || f["type"] == "welcome") && f["seq"].as_i64() == Some(seq) && f["view"].is_object())
+        .find(|f| {
+            (f["type"] == "update" || f["type"] == "welcome") && f["seq"].as_i64() == Some(seq) && f["view"].is_object()
+        })
         .cloned()
 }
 
@@ -72,14 +74,15 @@ fn plan(view: &Value) -> Option<Value> {
     let fig = |id: &Value| figures.iter().find(|f| f["id"] == *id).cloned();
     let team = |seat: i64| seat % 2;
     let is_god = |f: &Value| f["card"].as_str().is_some_and(|c| c.ends_with("_god"));
-    if let Some(a) = of("respond").find(|a| fig(&a["target"]).is_some_and(|t| team(t["owner"].as_i64().unwrap()) != team(me))) {
+    if let Some(a) = of("respond").next() {
         return Some(a.clone());
     }
     if let Some(p) = of("pass").next() {
         return Some(p.clone());
     }
     let enemy = |a: &Value| fig(&a["target"]).filter(|t| team(t["owner"].as_i64().unwrap()) != team(me));
-    let strikes: Vec<&Value> = legal.iter().filter(|a| (a["type"] == "attack" || a["type"] == "ability") && enemy(a).is_some()).collect();
+    let strikes: Vec<&Value> =
+        legal.iter().filter(|a| (a["type"] == "attack" || a["type"] == "ability") && enemy(a).is_some()).collect();
     if let Some(a) = strikes.iter().find(|a| enemy(a).is_some_and(|t| is_god(&t))) {
         return Some((*a).clone());
     }
@@ -95,8 +98,11 @@ fn plan(view: &Value) -> Option<Value> {
             return Some(a.clone());
         }
     }
-    let gods: Vec<(i64, i64)> =
-        figures.iter().filter(|f| is_god(f) && team(f["owner"].as_i64().unwrap()) != team(me)).map(|f| pos(&f["pos"])).collect();
+    let gods: Vec<(i64, i64)> = figures
+        .iter()
+        .filter(|f| is_god(f) && team(f["owner"].as_i64().unwrap()) != team(me))
+        .map(|f| pos(&f["pos"]))
+        .collect();
     let near = |p: (i64, i64)| gods.iter().map(|g| dist(*g, p)).min().unwrap_or(0);
     let best = of("move")
         .filter_map(|a| {
@@ -242,7 +248,11 @@ async fn no_secret_leaks(players: &[&Browser], clans: &[&str], spectator: &Brows
         for id in secret {
             let name = &cat.card(id).expect("a card").name;
             assert!(!html.contains(name.as_str()), "{}: the page shows {name}, unplayed by another", page.name);
-            assert!(!html.contains(&format!("\"{id}\"")) && !html.contains(&format!("={id}")), "{}: the page holds {id}", page.name);
+            assert!(
+                !html.contains(&format!("\"{id}\"")) && !html.contains(&format!("={id}")),
+                "{}: the page holds {id}",
+                page.name
+            );
             assert!(!frames.contains(&format!("\"{id}\"")), "{}: a frame holds {id}, unplayed by another", page.name);
             assert!(!frames.contains(name.as_str()), "{}: a frame names {name}, unplayed by another", page.name);
         }
@@ -305,6 +315,8 @@ async fn four_players_fight_two_against_two_until_a_god_falls() {
         scene.screenshot(&ana, "clans-placement").await;
 
         let started = Instant::now();
+        let mut tally = std::collections::BTreeMap::new();
+        let mut window_shot = false;
         let (mut steps, mut idle, mut reloaded, mut shot, mut checks) = (0u32, 0u32, false, false, 0u32);
         let fallen = loop {
             assert!(started.elapsed() < Duration::from_secs(330), "no God fell in time ({steps} steps)");
@@ -327,6 +339,11 @@ async fn four_players_fight_two_against_two_until_a_god_falls() {
                 let Some(frame) = current(p).await else { continue };
                 let Some(a) = plan(&frame["view"]) else { continue };
                 let before = p.match_seq().await;
+                *tally.entry(a["type"].as_str().unwrap_or("").to_owned()).or_insert(0u32) += 1;
+                if !window_shot && (a["type"] == "pass" || a["type"] == "respond") {
+                    scene.screenshot(p, "clans-window").await;
+                    window_shot = true;
+                }
                 press(p, &frame["view"], &a).await;
                 let js = format!(
                     "return Number(document.querySelector('[data-test=match]')?.dataset.seq) > {before} || null;"
@@ -366,7 +383,8 @@ async fn four_players_fight_two_against_two_until_a_god_falls() {
                 reloaded = true;
             }
         };
-        eprintln!("a God fell after {steps} steps, {:?}", started.elapsed());
+        eprintln!("a God fell after {steps} steps, {:?}: {tally:?}", started.elapsed());
+        assert!(tally.contains_key("place") && tally.contains_key("summon") && tally.contains_key("move"), "{tally:?}");
         assert!(reloaded && checks > 0, "reloaded {reloaded}, checked {checks} times");
         no_secret_leaks(&players, &clans, &eve).await;
         // The fallen God's player is out on every page; its teammate
@@ -391,6 +409,11 @@ async fn four_players_fight_two_against_two_until_a_god_falls() {
         }
         assert_eq!(eve.match_seq().await, ana.match_seq().await, "the spectator followed to the end");
         scene.screenshot(&ana, "clans-end").await;
+        // No page's script failed on the way.
+        for p in players.iter().chain(std::iter::once(&&eve)) {
+            let errors: Vec<String> = p.console().await.into_iter().filter(|l| l.contains("Uncaught")).collect();
+            assert!(errors.is_empty(), "{}: {errors:?}", p.name);
+        }
     })
     .await;
 }

@@ -306,6 +306,9 @@ export function clansPage(root, matchId, spectator) {
     } else if (list.some((e) => e.a.type === "place")) {
       mode = "homebase";
       text = "Click a highlighted tile of your side for your homebase (hidden from the others until all have placed).";
+    } else if (v.window != null && v.window === st.seat) {
+      mode = "answer";
+      text = "Answer with an (OT) ability of one of your allies (click it, then its target, or use the buttons), or pass.";
     } else if (list.length) {
       mode = "play";
       text = "Click one of your figures to move or act with it, or a card of your hand to play it.";
