@@ -218,24 +218,10 @@ impl DivinityState {
         order: Option<&[super::status::Status]>,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let Phase::Combat { done, active } = &self.phase else {
-            return Err(err(DivinityRefusal::NotCombat, "Origins take turns like this only in a Combat round"));
-        };
-        if active.is_some() {
-            return Err(err(DivinityRefusal::TurnUnderWay, "another turn is under way"));
-        }
-        if done[seat as usize] {
-            return Err(err(DivinityRefusal::TurnTaken, "this Origin has had its turn this round"));
-        }
-        if self.origins[seat as usize].downed {
-            return Err(err(DivinityRefusal::Downed, "a downed Origin only gains AP and slides its track (L757)"));
-        }
+        self.check_start_turn(cat, seat, order)?;
         let me = Who::Origin(seat);
         let order = match order {
-            Some(o) => {
-                self.check_turn_start_order(cat, me, o)?;
-                o.to_vec()
-            }
+            Some(o) => o.to_vec(),
             None => self.turn_start_effects(cat, me),
         };
         if let Phase::Combat { active, .. } = &mut self.phase {
@@ -251,6 +237,33 @@ impl DivinityState {
         }
         ev.push(Ev::TurnStarted { seat, ap: self.origins[seat as usize].ap });
         Ok(())
+    }
+
+    /// Whether the rules accept [`Self::start_turn`] (with the player's
+    /// `order`, if any), judged from the state without changing it (every
+    /// refusal of it comes from here).
+    pub(super) fn check_start_turn(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        order: Option<&[super::status::Status]>,
+    ) -> Result<(), RuleError> {
+        let Phase::Combat { done, active } = &self.phase else {
+            return Err(err(DivinityRefusal::NotCombat, "Origins take turns like this only in a Combat round"));
+        };
+        if active.is_some() {
+            return Err(err(DivinityRefusal::TurnUnderWay, "another turn is under way"));
+        }
+        if done[seat as usize] {
+            return Err(err(DivinityRefusal::TurnTaken, "this Origin has had its turn this round"));
+        }
+        if self.origins[seat as usize].downed {
+            return Err(err(DivinityRefusal::Downed, "a downed Origin only gains AP and slides its track (L757)"));
+        }
+        match order {
+            Some(o) => self.check_turn_start_order(cat, Who::Origin(seat), o),
+            None => Ok(()),
+        }
     }
 
     /// The seat's Combat turn must be under way.
@@ -292,6 +305,14 @@ impl DivinityState {
     /// End the turn. An Origin can't end it in a tactical space with another
     /// Origin, downed ones included, unless a status pins it there (L753, L1438).
     pub(super) fn end_turn(&mut self, cat: &Catalogue, seat: Seat, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        self.check_end_turn(cat, seat)?;
+        self.finish_turn(cat, seat, ev);
+        Ok(())
+    }
+
+    /// Whether the rules accept [`Self::end_turn`], judged from the state
+    /// without changing it (every refusal of it comes from here).
+    pub(super) fn check_end_turn(&self, cat: &Catalogue, seat: Seat) -> Result<(), RuleError> {
         self.ensure_turn(seat)?;
         let here = self.origins[seat as usize].space;
         let tactical = self.loc(cat).map.spaces[here].tactical();
@@ -308,7 +329,6 @@ impl DivinityState {
                 "an Origin can't end its turn in a tactical space with another Origin (L1438)",
             ));
         }
-        self.finish_turn(cat, seat, ev);
         Ok(())
     }
 

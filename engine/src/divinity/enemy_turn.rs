@@ -149,16 +149,22 @@ impl DivinityState {
         Ok(())
     }
 
-    /// The party picks an enemy's target among equals (L1623); the enemy goes on.
-    pub(super) fn break_tie(&mut self, cat: &Catalogue, target: &Aim, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        let tie = self
-            .tie()
-            .cloned()
-            .ok_or_else(|| err(DivinityRefusal::NoTie, "no enemy is waiting for the party's choice"))?;
-        let t = target
+    /// The figure the party picks among an enemy's equal targets, or why
+    /// not, judged from the state without changing it (every refusal of
+    /// [`Self::break_tie`] comes from here; the leader's say is the caller's).
+    pub(super) fn check_break_tie(&self, target: &Aim) -> Result<Who, RuleError> {
+        let tie =
+            self.tie().ok_or_else(|| err(DivinityRefusal::NoTie, "no enemy is waiting for the party's choice"))?;
+        target
             .who()
             .filter(|w| tie.options.contains(w))
-            .ok_or_else(|| err(DivinityRefusal::NotTied, "choose one of the Origins that qualify equally"))?;
+            .ok_or_else(|| err(DivinityRefusal::NotTied, "choose one of the Origins that qualify equally"))
+    }
+
+    /// The party picks an enemy's target among equals (L1623); the enemy goes on.
+    pub(super) fn break_tie(&mut self, cat: &Catalogue, target: &Aim, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let t = self.check_break_tie(target)?;
+        let tie = self.tie().cloned().expect("checked");
         self.choice = None;
         match &tie.tactic {
             None => {

@@ -1,10 +1,11 @@
 //! Every action a seat may take now, for clients and bots that do not know
 //! the rules: candidates are generated from the state; a card's use, a
-//! move, a Taunt, Recover in combat, a talent, the special ability, a
-//! roll's keeping or reroll, a level-up, the Merchant's actions and the
-//! item actions are judged by the checks the rules run before they change
-//! anything, every other candidate is tried on a copy; only the accepted
-//! ones are kept. So every listed action is accepted if sent as it is
+//! move, a Taunt, Recover, a talent, the special ability, a revive,
+//! starting and ending a turn, the round's choice, travelling, a tie
+//! broken, a roll's keeping or reroll, a level-up, the Merchant's actions
+//! and the item actions are judged by the checks the rules run before they
+//! change anything; every other candidate is tried on a copy; only the
+//! accepted ones are kept. So every listed action is accepted if sent as it is
 //! (`legal_by_trial`, every candidate through [`Divinity::apply_with`], is
 //! the oracle the tests hold this equal to). The list is empty
 //! for a seat that [`Divinity::status_of`] does not list as waiting, and
@@ -62,7 +63,7 @@ use super::content::{Catalogue, ConsumableDeck, ItemKind, School};
 use super::dice::Colour;
 use super::pending::Pending;
 use super::state::MerchantDeck;
-use super::state::{DivinityState, Phase, Who};
+use super::state::{DivinityState, Phase, RestStep, Who};
 use super::status::Status as St;
 use super::Divinity;
 use crate::{Seat, Status};
@@ -92,12 +93,14 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
     // A card's use (most of a turn's candidates: each card at each figure
     // and space), a move, a Taunt, Recover in combat, a level-up (each talent with each skill)
     // and the item actions (each item equipped, stored, discarded, given,
-    // taken), talents, the special ability, keeping or rerolling a roll and
+    // taken), talents, the special ability, revives, a turn's start and
+    // end, the round's choice, travel, ties, keeping or rerolling a roll and
     // the Merchant are judged from the state itself, with no copy at all.
     // The scratch copy is made when the first candidate needs trying, and
     // again only after a try changed it: most lists need few copies, some none.
     let mut scratch: Option<DivinityState> = None;
     let mut out = Vec::new();
+    let rest = matches!(state.phase, Phase::Rest { .. });
     for a in candidates(cat, state, seat) {
         // What the action's own checks say, where they can be asked
         // without carrying it out; the gate (seat, end, a pending decision)
@@ -111,10 +114,22 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
             // Moves and Taunts: whose turn, where, what it costs.
             A::Move { to } => Some(state.check_move(cat, seat, to).is_ok()),
             A::Taunt { enemy } => Some(state.check_taunt(cat, seat, *enemy).is_ok()),
-            // Recover in a Combat turn (a Rest turn's is tried below).
-            A::Recover { status } if !matches!(state.phase, Phase::Rest { .. }) => {
-                Some(state.check_combat_recover(seat, *status).is_ok())
+            // Recover in a Combat turn (a Rest turn's is judged below).
+            A::Recover { status } if !rest => Some(state.check_combat_recover(seat, *status).is_ok()),
+            // Starting and ending a turn, Rest turns' steps, reviving.
+            A::StartTurn => Some(state.check_start_turn(cat, seat, None).is_ok()),
+            A::OrderTurnStart { order } if state.turn_start().is_none() => {
+                Some(state.check_start_turn(cat, seat, Some(order)).is_ok())
             }
+            A::EndTurn if rest => Some(state.rest_turn_of(seat).is_ok()),
+            A::EndTurn => Some(state.check_end_turn(cat, seat).is_ok()),
+            A::Recover { .. } if rest => Some(state.rest_step_allowed(seat, RestStep::Recover).is_ok()),
+            A::Revive { to, hp } => Some(state.check_revive(cat, seat, *to, *hp).is_ok()),
+            // Between rounds and exploring.
+            A::ChooseRound { .. } => Some(leader(state, seat).is_ok() && state.check_choose_round().is_ok()),
+            A::Travel { to } => Some(state.check_travel(cat, seat, to.as_deref()).is_ok()),
+            // An enemy's target among equals, the party's decision.
+            A::BreakTie { target } => Some(leader(state, seat).is_ok() && state.check_break_tie(target).is_ok()),
             // Talents and the special ability, on the Origin's Combat turn.
             A::UseTalent { talent } => Some(state.check_talent(cat, seat, talent).is_ok()),
             A::UseAbility { aim } => Some(state.check_ability(cat, seat, aim.as_ref()).is_ok()),

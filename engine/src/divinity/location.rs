@@ -56,6 +56,35 @@ impl DivinityState {
         to: Option<&str>,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
+        let dest = self.check_travel(cat, seat, to)?;
+        let here = self.origins[seat as usize].space;
+        self.start_of_turn(cat, Who::Origin(seat), ev);
+        if let Some((ix, steps)) = dest {
+            if !self.origins[seat as usize].downed && ix != here {
+                self.origins[seat as usize].space = ix;
+                ev.push(Ev::Travelled { seat, to: self.space_id(cat, ix) });
+                for _ in 0..steps {
+                    self.bleed_on_move(cat, Who::Origin(seat), ev);
+                }
+            }
+        }
+        self.slide_origin(cat, seat, ev);
+        if let Phase::Travel { done } = &mut self.phase {
+            done[seat as usize] = true;
+        }
+        self.after_travel(cat, ev);
+        Ok(())
+    }
+
+    /// Where and how far [`Self::travel`] takes the Origin (`None`: it
+    /// stays), or why the rules refuse it, judged from the state without
+    /// changing it (every refusal of it comes from here).
+    pub(super) fn check_travel(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        to: Option<&str>,
+    ) -> Result<Option<(SpaceIx, u32)>, RuleError> {
         let Phase::Travel { done } = &self.phase else {
             return Err(err(DivinityRefusal::NotTravelling, "Origins travel only in step 1 of an Explore round"));
         };
@@ -85,22 +114,7 @@ impl DivinityState {
                 Some((ix, steps))
             }
         };
-        self.start_of_turn(cat, Who::Origin(seat), ev);
-        if let Some((ix, steps)) = dest {
-            if !self.origins[seat as usize].downed && ix != here {
-                self.origins[seat as usize].space = ix;
-                ev.push(Ev::Travelled { seat, to: self.space_id(cat, ix) });
-                for _ in 0..steps {
-                    self.bleed_on_move(cat, Who::Origin(seat), ev);
-                }
-            }
-        }
-        self.slide_origin(cat, seat, ev);
-        if let Phase::Travel { done } = &mut self.phase {
-            done[seat as usize] = true;
-        }
-        self.after_travel(cat, ev);
-        Ok(())
+        Ok(dest)
     }
 
     /// Moving into a space costs a BLEEDING bearer its per-move damage (L674).

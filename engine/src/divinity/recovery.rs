@@ -62,28 +62,11 @@ impl DivinityState {
         hp: u32,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
+        self.check_revive(cat, seat, to, hp)?;
         let rest = matches!(self.phase, Phase::Rest { .. });
         if rest {
             self.rest_step(seat, RestStep::Revive)?;
         } else {
-            self.ensure_turn(seat)?;
-        }
-        let target =
-            self.origins.get(to as usize).ok_or_else(|| err(DivinityRefusal::NoSuchOrigin, "no such Origin"))?;
-        if !target.downed {
-            return Err(err(DivinityRefusal::NotDowned, "only a downed Origin can be revived"));
-        }
-        if hp == 0 || hp > self.origins[seat as usize].hp {
-            return Err(err(DivinityRefusal::BadTransfer, "transfer at least 1 HP and no more than you have"));
-        }
-        if hp > self.max_hp(cat, Who::Origin(to)) {
-            return Err(err(DivinityRefusal::BadTransfer, "no more than the downed Origin's max HP (G35)"));
-        }
-        if !rest {
-            let (a, b) = (self.origins[seat as usize].space, target.space);
-            if a != b && !self.with_graph(cat, |g| g.adjacent(a, b)) {
-                return Err(err(DivinityRefusal::TooFar, "Revive reaches your space or an adjacent one"));
-            }
             self.spend_ap(seat, 1)?;
         }
         let me = &mut self.origins[seat as usize];
@@ -106,6 +89,36 @@ impl DivinityState {
                 steps[to as usize] = RestStep::StartOfTurn;
                 self.start_of_turn(cat, Who::Origin(to), ev);
             }
+        }
+        Ok(())
+    }
+
+    /// Whether the rules accept [`Self::revive`], judged from the state
+    /// without changing it (every refusal of it comes from here).
+    pub(super) fn check_revive(&self, cat: &Catalogue, seat: Seat, to: Seat, hp: u32) -> Result<(), RuleError> {
+        let rest = matches!(self.phase, Phase::Rest { .. });
+        if rest {
+            self.rest_step_allowed(seat, RestStep::Revive)?;
+        } else {
+            self.ensure_turn(seat)?;
+        }
+        let target =
+            self.origins.get(to as usize).ok_or_else(|| err(DivinityRefusal::NoSuchOrigin, "no such Origin"))?;
+        if !target.downed {
+            return Err(err(DivinityRefusal::NotDowned, "only a downed Origin can be revived"));
+        }
+        if hp == 0 || hp > self.origins[seat as usize].hp {
+            return Err(err(DivinityRefusal::BadTransfer, "transfer at least 1 HP and no more than you have"));
+        }
+        if hp > self.max_hp(cat, Who::Origin(to)) {
+            return Err(err(DivinityRefusal::BadTransfer, "no more than the downed Origin's max HP (G35)"));
+        }
+        if !rest {
+            let (a, b) = (self.origins[seat as usize].space, target.space);
+            if a != b && !self.with_graph(cat, |g| g.adjacent(a, b)) {
+                return Err(err(DivinityRefusal::TooFar, "Revive reaches your space or an adjacent one"));
+            }
+            self.ap_allowed(seat, 1)?;
         }
         Ok(())
     }

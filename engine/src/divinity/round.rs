@@ -27,8 +27,10 @@ impl DivinityState {
         }
     }
 
-    /// The party leader picks Explore or Rest (L276, L346).
-    pub(super) fn choose_round(&mut self, cat: &Catalogue, explore: bool, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+    /// Whether the rules accept [`Self::choose_round`], judged from the
+    /// state without changing it (every refusal of it comes from here; the
+    /// leader's say is the caller's).
+    pub(super) fn check_choose_round(&self) -> Result<(), RuleError> {
         if self.phase != Phase::ChooseRound {
             return Err(err(
                 DivinityRefusal::NotBetweenRounds,
@@ -41,6 +43,12 @@ impl DivinityState {
                 "with an enemy on the map the round must be a Combat round (L277)",
             ));
         }
+        Ok(())
+    }
+
+    /// The party leader picks Explore or Rest (L276, L346).
+    pub(super) fn choose_round(&mut self, cat: &Catalogue, explore: bool, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        self.check_choose_round()?;
         let n = self.origins.len();
         let kind = if explore { RoundKind::Explore } else { RoundKind::Rest };
         self.round_kind = kind;
