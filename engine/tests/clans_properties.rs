@@ -76,6 +76,19 @@ fn check_secrecy(s: &ClansState, events: &[athlas_engine::clans::ClansEvent]) {
             a.legal.clear();
             b.legal.clear();
             assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
+            // Stronger, and not vacuous in 2v2 where each clan sits twice:
+            // p's stacks replaced by other cards (same counts) change no
+            // other viewer's view, its legal list included.
+            let mut masked = s.clone();
+            let mp = &mut masked.players[p as usize];
+            for c in mp.allies.iter_mut().chain(mp.tactics.iter_mut()) {
+                *c = format!("masked_{c}");
+            }
+            assert_eq!(
+                serde_json::to_string(&Clans::view(&masked, v)).unwrap(),
+                serde_json::to_string(&Clans::view(s, v)).unwrap(),
+                "{v:?}'s view depends on seat {p}'s unplayed cards"
+            );
         }
     }
 }
