@@ -5,29 +5,14 @@
 //! stays open. Its outbound queue is shared with the room, so an `ack`
 //! always precedes the `update` it caused.
 
-use std::{
-    sync::{
-        atomic::{AtomicU64, Ordering},
-        Arc,
-    },
-    time::Duration,
-};
+use std::{sync::Arc, time::Duration};
 
 use athlas_engine::{refusal::Refusal as _, Seat, Viewer};
 use athlas_protocol::{ClientMsg, ServerMsg, PROTOCOL_VERSION};
-use axum::{
-    extract::{
-        ws::{Message, WebSocket, WebSocketUpgrade},
-        RawQuery, State,
-    },
-    http::{header, HeaderMap, StatusCode},
-    response::{IntoResponse, Response},
-    Json,
-};
+use axum::extract::ws::Message;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use serde_json::Value;
 use tokio::sync::{mpsc, Notify};
-use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::{
@@ -40,104 +25,11 @@ use crate::{
     table::Hand,
 };
 
-/// Bytes read from a socket at a time; larger frames are read in pieces.
-/// tungstenite zeroes the whole buffer before each read, and every
-/// connection keeps it: a client's frames (an action, a hello, a duel's
-/// creation) are a few hundred bytes.
-const READ_BUFFER: usize = 2 * 1024;
-
 /// Room messages a connection may have queued before it counts as lagging.
 const OUTBOUND_QUEUE: usize = 1024;
 
 /// Most queued frames written before one flush.
 const WRITE_BATCH: usize = 64;
-
-/// Connection ids for log spans (never the token: it is a password).
-static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
-
-/// `GET /ws`. Refused before the upgrade, with an error body, when the
-/// browser's origin is not allowed, when shutting down, or at the
-/// connection limit.
-pub async fn upgrade(
-    State(hub): State<Arc<Hub>>,
-    peer: PeerIp,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
-    ws: WebSocketUpgrade,
-) -> Response {
-    // The status is named here: `too_many_connections` is 503 for the
-    // server's limit but 429 for an address's.
-    let refuse = |status: StatusCode, code: Code, message: String| {
-        (status, Json(Refusal::new(code, message).body())).into_response()
-    };
-    // Only browsers send an Origin; native clients (the `athlas` CLI) do not.
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let allowed = &hub.config.allowed_origins;
-        let origin = origin.to_str().unwrap_or("");
-        if !allowed.is_empty() && !allowed.iter().any(|a| a == "*" || a == origin) {
-            return refuse(StatusCode::FORBIDDEN, Code::OriginNotAllowed, format!("origin {origin:?} is not allowed"));
-        }
-    }
-    let peer_guard = match peer.0 {
-        Some(ip) => match hub.peers.connect(ip) {
-            Some(g) => Some(g),
-            None => {
-                return refuse(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    Code::TooManyConnections,
-                    format!(
-                        "your address holds its maximum of {} connections; close one first",
-                        hub.config.max_connections_per_ip
-                    ),
-                )
-            }
-        },
-        None => None,
-    };
-    let Some(guard) = hub.connection_guard() else {
-        return if hub.is_shutting_down() {
-            refuse(StatusCode::SERVICE_UNAVAILABLE, Code::ShuttingDown, "the server is shutting down".into())
-        } else {
-            refuse(
-                StatusCode::SERVICE_UNAVAILABLE,
-                Code::TooManyConnections,
-                format!("this server holds its maximum of {} connections; try later", hub.config.max_connections),
-            )
-        };
-    };
-    // Frames a little over the limit get a polite error frame; frames far
-    // over it are cut off by the WebSocket layer itself.
-    let hard_limit = (hub.config.max_frame_bytes * 16).max(1 << 20);
-    // Cluster mode: a match another live node plays is relayed there.
-    let relay_to = match crate::relay::match_of(query.as_deref()) {
-        Some(id) if hub.node().is_some() => crate::relay::holder(&hub, id).await.map(|url| (id, url)),
-        _ => None,
-    };
-    // A root span: nothing a connection logs belongs to the request that
-    // upgraded it, and no room it loads logs under it (rooms have their own).
-    let span = tracing::info_span!(
-        parent: None,
-        "conn",
-        id = NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed),
-        match_id = tracing::field::Empty,
-        seat = tracing::field::Empty
-    );
-    // Clients send small frames: the default 128 KiB read buffer is zeroed
-    // on every read (a tenth of the server's CPU under load) and held by
-    // every idle connection.
-    ws.read_buffer_size(READ_BUFFER).max_message_size(hard_limit).max_frame_size(hard_limit).on_upgrade(
-        move |socket: WebSocket| {
-            async move {
-                let _guards = (guard, peer_guard);
-                match relay_to {
-                    Some((id, url)) => crate::relay::relay(socket, id, url, peer, hub).await,
-                    None => run(socket, hub.clone(), peer).await,
-                }
-            }
-            .instrument(span)
-        },
-    )
-}
 
 /// Where a connection sits once it said hello or watch.
 struct Session {

@@ -37,7 +37,10 @@ use tokio::{
 };
 use tower_service::Service as _;
 
-use crate::{limits::Peers, metrics::Metrics};
+use crate::{
+    limits::{ClientIp, Peers},
+    metrics::Metrics,
+};
 
 /// How the door treats connections before their upgrade.
 #[derive(Clone)]
@@ -51,11 +54,6 @@ pub struct Door {
     pub trusted: Arc<[IpNet]>,
     pub metrics: Arc<Metrics>,
 }
-
-/// The address a request is counted under, set by the door on every
-/// request: the TCP peer's, or the client a trusted proxy names.
-#[derive(Debug, Clone, Copy)]
-pub struct ClientIp(pub IpAddr);
 
 impl Door {
     fn is_trusted(&self, ip: IpAddr) -> bool {

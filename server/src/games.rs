@@ -14,8 +14,8 @@ use uuid::Uuid;
 
 use crate::{
     audit::AuditFuture,
+    fold::FoldFuture,
     refusal::{Code, Refusal},
-    replay::FoldFuture,
     room::{self, RoomCtx, RoomHandle},
     store::{MatchRecord, Store},
 };
@@ -139,7 +139,7 @@ where
     }
 
     fn replay<'a>(&'a self, store: &'a Store, record: &'a MatchRecord) -> FoldFuture<'a> {
-        Box::pin(crate::replay::fold::<R>(store, record))
+        Box::pin(crate::fold::fold::<R>(store, record))
     }
 }
 

@@ -16,6 +16,7 @@ pub mod campaign;
 pub mod config;
 pub mod connection;
 pub mod door;
+pub mod fold;
 pub mod games;
 pub mod health;
 pub mod hosted;
@@ -33,6 +34,7 @@ pub mod replay;
 pub mod request;
 pub mod room;
 pub mod secret;
+pub mod socket;
 pub mod store;
 pub mod subscription;
 pub mod table;
@@ -59,7 +61,7 @@ pub fn app(hub: Arc<Hub>) -> Router {
         .merge(rematch::router())
         .merge(transfer::router())
         .merge(subscription::router())
-        .route("/ws", get(connection::upgrade))
+        .route("/ws", get(socket::upgrade))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(health::ready))
         .route("/metrics", get(health::metrics))

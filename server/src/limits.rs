@@ -15,6 +15,11 @@ use std::{
 
 use tokio::time::Instant;
 
+/// The address a request is counted under, set by the door on every
+/// request: the TCP peer's, or the client a trusted proxy names.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientIp(pub IpAddr);
+
 /// A token bucket: `burst` at once, `rate` per second on average.
 #[derive(Debug, Clone)]
 pub struct Bucket {
@@ -222,7 +227,7 @@ impl Peers {
 
 /// The client's address, when the server runs behind its door (as
 /// [`crate::serve`] does): the TCP peer's, or the client a trusted proxy
-/// names ([`crate::door::ClientIp`]); `None` for a router driven without
+/// names ([`ClientIp`]); `None` for a router driven without
 /// it, which then skips the per-address limits.
 #[derive(Debug, Clone, Copy)]
 pub struct PeerIp(pub Option<IpAddr>);
@@ -231,7 +236,7 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for PeerIp {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut axum::http::request::Parts, _: &S) -> Result<Self, Self::Rejection> {
-        if let Some(client) = parts.extensions.get::<crate::door::ClientIp>() {
+        if let Some(client) = parts.extensions.get::<ClientIp>() {
             return Ok(PeerIp(Some(client.0)));
         }
         let info = parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>();
