@@ -417,3 +417,76 @@ async fn four_players_fight_two_against_two_until_a_god_falls() {
     })
     .await;
 }
+
+/// One against one: the lobby's default form, placement by keyboard alone
+/// on one page and by clicks on the other, each placement hidden from the
+/// other page until both have placed, the page on a phone's width, and a
+/// resignation that ends the game with both decks revealed and verified.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_against_one_places_in_secret_and_ends_by_resignation() {
+    let db = Db::sqlite("browser-clans-1v1");
+    let server = db.start();
+    let base = format!("http://{}", server.addr);
+    scenario("clans-1v1", &base, |scene: Scene| async move {
+        let ana = scene.browser("ana").await;
+        ana.wait("[data-test=lobby][data-ready=true]").await;
+        ana.click("[data-test=create-clans]").await;
+        ana.wait("[data-test=match][data-game=clans][data-phase=placement]").await;
+        let link = ana.attr("[data-test=join-link]", "href").await.expect("a join link");
+        let ben = scene.browser("ben").await;
+        ben.goto(&link.split_once("/join/").map(|(_, c)| format!("/join/{c}")).unwrap()).await;
+        ben.wait("[data-test=match][data-game=clans][data-seat='1']").await;
+        ana.wait("[data-test=all-joined]").await;
+        assert_eq!(ana.all("[data-test=player]").await.len(), 2);
+        assert_eq!(ana.all("[data-test=tile]").await.len(), 12 * 16, "the 1v1 field is 12 by 16");
+        for terrain in ["ground", "forest", "water"] {
+            assert!(ana.exists(&format!("[data-test=tile][data-terrain={terrain}]")).await, "{terrain} drawn");
+        }
+        // Ana places with the keyboard alone: Tab to a homebase tile,
+        // Enter, Tab to a God tile next to it, Enter.
+        let before = ana.match_seq().await;
+        ana.tab_to("[data-test=tile][data-hot~=homebase]", 40).await;
+        ana.press(webdriver::Key::Enter).await;
+        ana.wait("[data-test=mode][data-mode=god]").await;
+        ana.tab_to("[data-test=tile][data-hot~=god]", 20).await;
+        ana.press(webdriver::Key::Enter).await;
+        let js = format!("return Number(document.querySelector('[data-test=match]').dataset.seq) > {before} || null;");
+        ana.until_js("ana placed", &js).await;
+        ana.wait("[data-test=homebase][data-seat='0']").await;
+        ana.wait("[data-test=god-placed][data-seat='0']").await;
+        ben.wait("[data-test=player][data-seat='0'][data-placed=true]").await;
+        assert!(
+            !ben.exists("[data-test=homebase][data-seat='0']").await && !ben.exists("[data-test=god-placed]").await,
+            "ben does not see where ana placed"
+        );
+        let frames = ben.ws_frames().await.join("\n");
+        assert!(
+            !frames.contains("\"placed\",\"seat\":0") && !frames.contains("\"event\":\"placed\""),
+            "no frame tells ben"
+        );
+        // Ben places by clicking.
+        ben.click("[data-test=tile][data-hot~=homebase]").await;
+        ben.click("[data-test=tile][data-hot~=god]").await;
+        for p in [&ana, &ben] {
+            p.wait("[data-test=match][data-phase=play]").await;
+            p.wait("[data-test=homebase][data-seat='0']").await;
+            p.wait("[data-test=homebase][data-seat='1']").await;
+            assert_eq!(p.all("[data-test=figure][data-god]").await.len(), 2, "{}: both Gods on the field", p.name);
+            assert_eq!(p.all("[data-test=commitment]").await.len(), 2, "{}: both commitments", p.name);
+        }
+        ana.fits_a_phone(&scene, "clans-phone").await;
+        // Whoever plays first, Ana resigns (accepted at any moment).
+        ana.click("[data-test=resign]").await;
+        ana.click("[data-test=resign-confirm]").await;
+        for p in [&ana, &ben] {
+            p.wait("[data-test=end][data-result=win][data-winner-team='1']").await;
+            for seat in 0..2 {
+                p.wait(&format!("[data-test=commitment][data-seat='{seat}'][data-verified=true]")).await;
+            }
+            assert_eq!(p.all("[data-test=reveal]").await.len(), 2);
+        }
+        assert!(ana.text("[data-test=end]").await.contains("Your team lost"));
+        assert!(ben.text("[data-test=end]").await.contains("Your team won"));
+    })
+    .await;
+}

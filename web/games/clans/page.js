@@ -364,7 +364,7 @@ export function clansPage(root, matchId, spectator) {
   /// The turn's plain actions (end the turn), resigning, and every legal
   /// action in one list (the keyboard's sure way).
   function actionsBox(v, list) {
-    if (v.phase.phase === "finished") return null;
+    if (v.phase.phase === "finished" || st.seat == null) return null;
     const plain = list.filter((e) => e.a.type === "end_turn");
     const me = st.seat;
     const out = me != null && v.players?.[me]?.out;
