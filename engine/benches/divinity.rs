@@ -12,11 +12,18 @@
 //! `divinity_legal`: the legal actions of every waiting seat (the server
 //! asks only for those) at every 5th position of the recorded golden games;
 //! one iteration is all of those calls (their number is printed).
+//!
+//! `divinity_legal_bot`: the same over every 3rd position of games the
+//! party bot (`divinity::bot`, what the load generator plays) plays from
+//! the legal lists, as the server serves it: the legal list of every
+//! waiting seat at each position, so the interlude's level-ups and the
+//! Merchant weigh as they do under load.
 
 use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A};
+use athlas_engine::divinity::content::Catalogue;
 use athlas_engine::divinity::state::{Phase, RoundKind};
-use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
-use athlas_engine::{Ruleset, Seat, Status};
+use athlas_engine::divinity::{bot, legal, Divinity, DivinityOptions, DivinityState};
+use athlas_engine::{Ruleset, Seat, Status, Viewer};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use serde::Deserialize;
 
@@ -40,6 +47,41 @@ fn golden_positions(step: usize) -> Vec<(DivinityState, Vec<Seat>)> {
                 out.push((s.clone(), waiting(&s)));
             }
             Divinity::apply(&mut s, seat, a).unwrap();
+        }
+    }
+    out
+}
+
+/// Every `step`-th position of party-bot games with its waiting seats: at
+/// each position the bot plays for one waiting seat (in turn) that has a
+/// legal action, from that seat's list and view.
+fn bot_positions(step: usize) -> Vec<(DivinityState, Vec<Seat>)> {
+    let cat = Catalogue::standard();
+    let party = ["ifan", "sebille", "red_prince", "fane"];
+    let mut out = Vec::new();
+    for (location, size, seed) in [("shipwreck", 3, 1), ("fort_joy", 3, 0), ("hollow_marshes", 4, 0), ("temple", 4, 0)]
+    {
+        let options = DivinityOptions {
+            party: party[..size].iter().map(|p| p.to_string()).collect(),
+            location: Some(location.into()),
+            ..DivinityOptions::default()
+        };
+        let mut s = Divinity::start(&options, seed).expect("setup");
+        for i in 0.. {
+            let seats = waiting(&s);
+            if seats.is_empty() || i == 2_000 {
+                break;
+            }
+            if i % step == 0 {
+                out.push((s.clone(), seats.clone()));
+            }
+            let Some((seat, a)) = (0..seats.len()).map(|k| seats[(i + k) % seats.len()]).find_map(|seat| {
+                let view = Divinity::view(&s, Viewer::Seat(seat));
+                bot::choose(cat, &view, seat, &legal::legal(cat, &s, seat)).map(|a| (seat, a))
+            }) else {
+                break;
+            };
+            Divinity::apply_with(cat, &mut s, seat, a).expect("a listed action is accepted");
         }
     }
     out
@@ -200,5 +242,22 @@ fn benches(c: &mut Criterion) {
     });
 }
 
-criterion_group!(divinity, benches);
+fn bot_bench(c: &mut Criterion) {
+    let positions = bot_positions(3);
+    let calls: usize = positions.iter().map(|(_, seats)| seats.len()).sum();
+    eprintln!("divinity_legal_bot: {calls} calls per iteration over {} positions", positions.len());
+    c.bench_function("divinity_legal_bot", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for (s, seats) in &positions {
+                for seat in seats {
+                    n += Divinity::legal(s, *seat).len();
+                }
+            }
+            n
+        })
+    });
+}
+
+criterion_group!(divinity, benches, bot_bench);
 criterion_main!(divinity);
