@@ -242,7 +242,7 @@ async fn no_secret_leaks(players: &[&Browser], clans: &[&str], spectator: &Brows
             .filter(|(o, _)| seat.is_none_or(|s| *o != s && clans[*o] != clans[s]))
             .flat_map(|(_, h)| h)
             .collect();
-        assert!(seat.is_some() || !secret.is_empty(), "something is still secret");
+        assert!(!secret.is_empty(), "{}: something is still secret to check", page.name);
         let html = page.html().await;
         let frames = page.ws_frames().await.join("\n");
         for id in secret {
@@ -405,6 +405,7 @@ async fn four_players_fight_two_against_two_until_a_god_falls() {
                 p.wait(&format!("[data-test=commitment][data-seat='{seat}'][data-verified=true]")).await;
             }
             assert_eq!(p.all("[data-test=reveal]").await.len(), 4, "{}: every deck revealed", p.name);
+            assert_eq!(p.all("[data-test=reveal][data-consistent=true]").await.len(), 4, "{}: plays match the decks", p.name);
             assert!(p.all("[data-test=log-entry]").await.len() > 20, "{}: the log in words", p.name);
         }
         assert_eq!(eve.match_seq().await, ana.match_seq().await, "the spectator followed to the end");

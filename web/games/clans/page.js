@@ -19,6 +19,8 @@ import { namer, playersCard, figureCard, handCard, logCard, commitmentsCard, end
 const PHASE = { placement: "placement", playing: "play", finished: "ended" };
 const FIGURE_ACTIONS = new Set(["move", "attack", "ability", "respond"]);
 const CARD_ACTIONS = new Set(["summon", "equip", "item", "runic_art", "assimilate", "terrain"]);
+/// The events that show a seat playing a card of its deck.
+const PLAYS = new Set(["summoned", "equipped", "item_used", "art_cast", "terrain_cast", "assimilated"]);
 
 export function clansPage(root, matchId, spectator) {
   const mine = spectator ? null : seatOf(matchId);
@@ -31,6 +33,7 @@ export function clansPage(root, matchId, spectator) {
   const st = {
     seat: mine?.seat ?? null, view: null, seq: -1, status: null, words: [], names: [], records: [],
     commitments: {}, reveals: {}, verified: {}, recent: new Set(),
+    played: {}, // seat -> the card ids its events showed it play (since this page loaded)
     sel: null, // null | {kind: "figure"|"card"|"home", id}
     chooser: null, // tile key whose several actions are offered
     look: null, // a figure id shown in its card
@@ -82,6 +85,7 @@ export function clansPage(root, matchId, spectator) {
         st.words = wordsFor(f);
         for (const t of f.log ?? []) if (typeof t === "string" && t) addLine(f.seq, t);
         st.recent = recentTiles(f.events ?? [], f.view);
+        for (const e of f.events ?? []) if (PLAYS.has(e.event) && e.card) (st.played[e.seat] ??= new Set()).add(e.card);
         // A choice made for a view that is gone no longer holds.
         st.chooser = null; st.confirmResign = false;
         if (st.sel && !entries().some((e) => sourceOf(e.a) === selKey())) st.sel = null;

@@ -121,10 +121,30 @@ export function endCard(v, st, who) {
     o.result === "win" ? h("p", {}, `${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`) : null,
     reveals.length ? h("div", { class: "reveals", "data-test": "reveals" }, reveals.map((seat) => {
       const sec = st.reveals[seat].secret ?? {};
-      return h("div", { "data-test": "reveal", "data-seat": seat },
+      const fits = matches(v, st, seat, sec);
+      return h("div", { "data-test": "reveal", "data-seat": seat, "data-consistent": String(fits) },
         h("h4", {}, swatch(seat), `${who.you(seat)} · ${clanName(sec.clan)}`),
         h("p", { class: "stats" }, `Homebase on ${sec.homebase ? tileName(sec.homebase) : "?"}, God on ${sec.god ? tileName(sec.god) : "?"}`),
         h("p", { class: "stats" }, "Allies: ", (sec.allies ?? []).map(cardName).join(", ")),
-        h("p", { class: "stats" }, "Tactics: ", (sec.tactics ?? []).map(cardName).join(", ")));
+        h("p", { class: "stats" }, "Tactics: ", (sec.tactics ?? []).map(cardName).join(", ")),
+        fits ? h("p", { class: "ok" }, "✓ its clan, homebase and the cards it played match this deck")
+          : h("p", { class: "broken" }, "✗ what it played does not match this deck"));
     })) : h("p", { class: "hint" }, "Waiting for the decks to be revealed…"));
+}
+
+/// Whether seat `seat`'s revealed secret agrees with the game as this page
+/// saw it: its clan, its homebase, every figure and equipment of its on the
+/// field, and every card its events showed it play (the God is not in the
+/// stacks: it starts on the field).
+function matches(v, st, seat, sec) {
+  const p = v.players?.[seat];
+  const deck = new Set([...(sec.allies ?? []), ...(sec.tactics ?? [])]);
+  if (!p || p.clan !== sec.clan) return false;
+  if (p.homebase && String(p.homebase) !== String(sec.homebase)) return false;
+  for (const f of v.figures ?? []) {
+    if (f.owner !== seat) continue;
+    if (!card(f.card)?.god && !deck.has(f.card)) return false;
+    if (f.equipment && !deck.has(f.equipment)) return false;
+  }
+  return [...(st.played[seat] ?? [])].every((c) => deck.has(c));
 }
