@@ -173,6 +173,16 @@ impl DivinityState {
         self.run_queue(cat, ev);
     }
 
+    /// The dice the enemy's roll keeps, or why the rules refuse this
+    /// reduction, judged from the state without changing it (every refusal
+    /// of [`Self::reduce_enemy_dice`] comes from here; the leader's say is the caller's).
+    pub(super) fn check_reduce_enemy_dice(&self, remove: &[Colour]) -> Result<Pool, RuleError> {
+        let r = self
+            .reduction()
+            .ok_or_else(|| err(DivinityRefusal::NoReduction, "no enemy roll waits for a dice reduction"))?;
+        reduced(r.attack.dice, r.remove, remove)
+    }
+
     /// The party picks the dice an enemy loses (L1515); its attack rolls and
     /// the enemy goes on.
     pub(super) fn reduce_enemy_dice(
@@ -181,11 +191,8 @@ impl DivinityState {
         remove: &[Colour],
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let r = self
-            .reduction()
-            .cloned()
-            .ok_or_else(|| err(DivinityRefusal::NoReduction, "no enemy roll waits for a dice reduction"))?;
-        let pool = reduced(r.attack.dice, r.remove, remove)?;
+        let pool = self.check_reduce_enemy_dice(remove)?;
+        let r = self.reduction().cloned().expect("checked");
         self.choice = None;
         let strike = EnemyStrike { enemy: r.enemy, attack: &r.attack, target: r.target, boss: r.boss };
         if !self.enemy_roll_with(cat, strike, pool, ev)

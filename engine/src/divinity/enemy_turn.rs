@@ -100,6 +100,20 @@ impl DivinityState {
         true
     }
 
+    /// Whether the rules accept [`Self::order_enemy_turn_start`], judged
+    /// from the state without changing it (every refusal of it comes from
+    /// here; the leader's say is the caller's).
+    pub(super) fn check_order_enemy_turn_start(
+        &self,
+        cat: &Catalogue,
+        order: &[super::status::Status],
+    ) -> Result<(), RuleError> {
+        let c = self.turn_start().ok_or_else(|| {
+            err(DivinityRefusal::NoTurnStartChoice, "no enemy waits for the order of its start-of-turn effects")
+        })?;
+        self.check_turn_start_order(cat, Who::Enemy(c.enemy), order)
+    }
+
     /// The party orders the waiting enemy's start-of-turn effects (L684);
     /// its turn goes on.
     pub(super) fn order_enemy_turn_start(
@@ -108,11 +122,9 @@ impl DivinityState {
         order: &[super::status::Status],
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let c = self.turn_start().cloned().ok_or_else(|| {
-            err(DivinityRefusal::NoTurnStartChoice, "no enemy waits for the order of its start-of-turn effects")
-        })?;
+        self.check_order_enemy_turn_start(cat, order)?;
+        let c = self.turn_start().cloned().expect("checked");
         let me = Who::Enemy(c.enemy);
-        self.check_turn_start_order(cat, me, order)?;
         self.choice = None;
         self.start_of_turn_in(cat, me, order, ev);
         match self.enemy(c.enemy).map(|e| e.kind.clone()) {
@@ -125,15 +137,22 @@ impl DivinityState {
         Ok(())
     }
 
+    /// Whether the rules accept [`Self::choose_route`], judged from the
+    /// state without changing it (every refusal of it comes from here; the
+    /// leader's say is the caller's).
+    pub(super) fn check_choose_route(&self, route: usize) -> Result<(), RuleError> {
+        let r = self.route().ok_or_else(|| err(DivinityRefusal::NoRouteChoice, "no minion is waiting for a route"))?;
+        if route >= r.routes.len() {
+            return Err(err(DivinityRefusal::NoSuchRoute, format!("choose a route from 0 to {}", r.routes.len() - 1)));
+        }
+        Ok(())
+    }
+
     /// The party picks a minion's route among equals (L1689); it goes on.
     pub(super) fn choose_route(&mut self, cat: &Catalogue, route: usize, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        let r = self
-            .route()
-            .cloned()
-            .ok_or_else(|| err(DivinityRefusal::NoRouteChoice, "no minion is waiting for a route"))?;
-        let chosen = r.routes.get(route).ok_or_else(|| {
-            err(DivinityRefusal::NoSuchRoute, format!("choose a route from 0 to {}", r.routes.len() - 1))
-        })?;
+        self.check_choose_route(route)?;
+        let r = self.route().cloned().expect("checked");
+        let chosen = &r.routes[route];
         let walk: Vec<SpaceIx> = chosen.iter().map(|s| self.space_ix(cat, s).expect("a space of the map")).collect();
         self.choice = None;
         match &r.tactic {

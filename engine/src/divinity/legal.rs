@@ -1,11 +1,10 @@
 //! Every action a seat may take now, for clients and bots that do not know
-//! the rules: candidates are generated from the state; a card's use, a
-//! move, a Taunt, Recover, a talent, the special ability, a revive,
-//! starting and ending a turn, the round's choice, travelling, a tie
-//! broken, a roll's keeping or reroll, a level-up, the Merchant's actions
-//! and the item actions are judged by the checks the rules run before they
-//! change anything; every other candidate is tried on a copy; only the
-//! accepted ones are kept. So every listed action is accepted if sent as it is
+//! the rules: candidates are generated from the state and judged by the
+//! checks the rules run before they change anything (each rule's
+//! `check_*`, which its action runs first); only the answers to an item
+//! nobody has room for (`place_item`) and a challenge's (`challenge`,
+//! `choose_result`) are still tried on a copy. Only the accepted ones are
+//! kept. So every listed action is accepted if sent as it is
 //! (`legal_by_trial`, every candidate through [`Divinity::apply_with`], is
 //! the oracle the tests hold this equal to). The list is empty
 //! for a seat that [`Divinity::status_of`] does not list as waiting, and
@@ -61,6 +60,7 @@ use super::action::{Aim, CardUse, DivinityAction as A, KeywordFrom};
 use super::apply::leader;
 use super::content::{Catalogue, ConsumableDeck, ItemKind, School};
 use super::dice::Colour;
+use super::location::GroupChoice;
 use super::pending::Pending;
 use super::state::MerchantDeck;
 use super::state::{DivinityState, Phase, RestStep, Who};
@@ -85,19 +85,14 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
         Status::Waiting { seats } if seats.contains(&seat) => {}
         _ => return Vec::new(),
     }
-    // Each candidate is tried directly on one scratch copy, not on a copy of
-    // its own: a fresh copy is made only when the last try changed it (an
-    // acceptance, or a refusal after a change), which comparing finds more
-    // cheaply than cloning. `legal_by_trial` is the plain way, and the
-    // tests hold the two equal.
-    // A card's use (most of a turn's candidates: each card at each figure
-    // and space), a move, a Taunt, Recover in combat, a level-up (each talent with each skill)
-    // and the item actions (each item equipped, stored, discarded, given,
-    // taken), talents, the special ability, revives, a turn's start and
-    // end, the round's choice, travel, ties, keeping or rerolling a roll and
-    // the Merchant are judged from the state itself, with no copy at all.
-    // The scratch copy is made when the first candidate needs trying, and
-    // again only after a try changed it: most lists need few copies, some none.
+    // Almost every candidate is judged from the state itself, with no copy
+    // at all, by the checks its action runs before it changes anything.
+    // The few still tried (`place_item`, a challenge's answers) are tried
+    // directly on one scratch copy, not on a copy of their own: it is made
+    // when the first of them comes up, and again only after a try changed
+    // it (an acceptance, or a refusal after a change), which comparing
+    // finds more cheaply than cloning. `legal_by_trial` is the plain way,
+    // and the tests hold the two equal.
     let mut scratch: Option<DivinityState> = None;
     let mut out = Vec::new();
     let rest = matches!(state.phase, Phase::Rest { .. });
@@ -130,6 +125,26 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
             A::Travel { to } => Some(state.check_travel(cat, seat, to.as_deref()).is_ok()),
             // An enemy's target among equals, the party's decision.
             A::BreakTie { target } => Some(leader(state, seat).is_ok() && state.check_break_tie(target).is_ok()),
+            // Exploring: a group's choice, then the party's for each card.
+            A::Reveal => Some(state.check_group_choice(cat, seat, &GroupChoice::Reveal).is_ok()),
+            A::Pass => Some(state.check_group_choice(cat, seat, &GroupChoice::Pass).is_ok()),
+            A::TakeHolding { card } => {
+                Some(state.check_group_choice(cat, seat, &GroupChoice::Holding(card.clone())).is_ok())
+            }
+            A::Resolve { card } => Some(leader(state, seat).is_ok() && state.check_resolve(card).is_ok()),
+            A::Hold { card } => Some(leader(state, seat).is_ok() && state.check_hold(cat, card).is_ok()),
+            // The party's decisions for an enemy: a route, an order, dice.
+            A::ChooseRoute { route } => Some(leader(state, seat).is_ok() && state.check_choose_route(*route).is_ok()),
+            A::Command { target } => Some(leader(state, seat).is_ok() && state.check_command(target).is_ok()),
+            A::OrderTurnStart { order } => {
+                Some(leader(state, seat).is_ok() && state.check_order_enemy_turn_start(cat, order).is_ok())
+            }
+            A::ReduceDice { remove } if state.roll_reduction().is_some() => {
+                Some(state.check_reduce_own_dice(seat, remove).is_ok())
+            }
+            A::ReduceDice { remove } => {
+                Some(leader(state, seat).is_ok() && state.check_reduce_enemy_dice(remove).is_ok())
+            }
             // Talents and the special ability, on the Origin's Combat turn.
             A::UseTalent { talent } => Some(state.check_talent(cat, seat, talent).is_ok()),
             A::UseAbility { aim } => Some(state.check_ability(cat, seat, aim.as_ref()).is_ok()),

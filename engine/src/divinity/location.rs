@@ -165,17 +165,14 @@ impl DivinityState {
         choice: GroupChoice,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let g = self.group_of(seat)?;
+        let g = self.check_group_choice(cat, seat, &choice)?;
         let Phase::Groups { groups, .. } = &self.phase else { unreachable!() };
         let seats = groups[g].clone();
         let space = self.origins[seat as usize].space;
         match choice {
             GroupChoice::Pass => {}
             GroupChoice::Holding(card) => {
-                let i =
-                    self.holding.iter().position(|c| *c == card).ok_or_else(|| {
-                        err(DivinityRefusal::NotHeld, format!("card {card} is not in the holding area"))
-                    })?;
+                let i = self.holding.iter().position(|c| *c == card).expect("checked");
                 self.holding.remove(i);
                 self.revealed.push(Revealed { card, seats, space, placed: false });
             }
@@ -197,13 +194,53 @@ impl DivinityState {
         Ok(())
     }
 
+    /// The seat's group, or why the rules refuse its choice, judged from
+    /// the state without changing it (every refusal of
+    /// [`Self::group_choice`] comes from here).
+    pub(super) fn check_group_choice(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        choice: &GroupChoice,
+    ) -> Result<usize, RuleError> {
+        let g = self.group_of(seat)?;
+        match choice {
+            GroupChoice::Pass => {}
+            GroupChoice::Holding(card) => {
+                if !self.holding.contains(card) {
+                    return Err(err(DivinityRefusal::NotHeld, format!("card {card} is not in the holding area")));
+                }
+            }
+            GroupChoice::Reveal => self.check_reveal_at(cat, self.origins[seat as usize].space)?,
+        }
+        Ok(g)
+    }
+
     /// The card a space gives (L297, L1102, L1124-1128).
     fn reveal_at(&mut self, cat: &Catalogue, space: SpaceIx) -> Result<String, RuleError> {
+        self.check_reveal_at(cat, space)?;
+        let loc = self.loc(cat);
+        if let Some(card) = self.map.placed.get(&space) {
+            return Ok(card.clone());
+        }
+        let def = &loc.map.spaces[space];
+        let number = def.number.expect("checked");
+        let matching: Vec<usize> = (0..self.deck.len())
+            .filter(|&i| loc.card(&self.deck[i]).is_some_and(|c| c.space == Some(number)))
+            .collect();
+        let pick = if def.multicard { matching[self.rng.below(matching.len() as u32) as usize] } else { matching[0] };
+        self.explored.insert(space);
+        Ok(self.deck.remove(pick))
+    }
+
+    /// Whether a space gives a card now, judged without taking it (every
+    /// refusal of [`Self::reveal_at`] comes from here).
+    fn check_reveal_at(&self, cat: &Catalogue, space: SpaceIx) -> Result<(), RuleError> {
         let loc = self.loc(cat);
         if let Some(card) = self.map.placed.get(&space) {
             let has_text = loc.card(card).is_some_and(|c| !c.when_explored.is_empty());
             return if has_text {
-                Ok(card.clone())
+                Ok(())
             } else {
                 Err(err(DivinityRefusal::FullyExplored, "this space is fully explored (G60)"))
             };
@@ -213,37 +250,51 @@ impl DivinityState {
         if self.explored.contains(&space) {
             return Err(err(DivinityRefusal::ExploredThisRound, "only one card a round comes from a space (L1128)"));
         }
-        let matching: Vec<usize> = (0..self.deck.len())
-            .filter(|&i| loc.card(&self.deck[i]).is_some_and(|c| c.space == Some(number)))
-            .collect();
-        if matching.is_empty() {
+        if !self.deck.iter().any(|c| loc.card(c).is_some_and(|c| c.space == Some(number))) {
             return Err(err(DivinityRefusal::FullyExplored, "no card of this space is left in the deck (L301)"));
         }
-        let pick = if def.multicard { matching[self.rng.below(matching.len() as u32) as usize] } else { matching[0] };
-        self.explored.insert(space);
-        Ok(self.deck.remove(pick))
+        Ok(())
     }
 
     /// Explore step 3: the party resolves one revealed card (L299).
     pub(super) fn resolve_revealed(&mut self, cat: &Catalogue, card: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
-        if self.phase != Phase::Resolve {
-            return Err(err(DivinityRefusal::NotResolving, "revealed cards resolve in step 3 of an Explore round"));
-        }
-        if self.challenge.is_some() || self.pending_roll().is_some() {
-            return Err(err(DivinityRefusal::ChallengeUnderWay, "finish the current challenge first"));
-        }
-        let i =
-            self.revealed.iter().position(|r| r.card == card).ok_or_else(|| {
-                err(DivinityRefusal::NotRevealed, format!("card {card} is not waiting to be resolved"))
-            })?;
+        let i = self.check_resolve(card)?;
         let r = self.revealed.remove(i);
         self.resolve_card(cat, r, ev);
         self.after_resolution(cat, ev);
         Ok(())
     }
 
+    /// Where the revealed card lies, or why the party can't resolve it now,
+    /// judged from the state without changing it (every refusal of
+    /// [`Self::resolve_revealed`] comes from here; the leader's say is the caller's).
+    pub(super) fn check_resolve(&self, card: &str) -> Result<usize, RuleError> {
+        if self.phase != Phase::Resolve {
+            return Err(err(DivinityRefusal::NotResolving, "revealed cards resolve in step 3 of an Explore round"));
+        }
+        if self.challenge.is_some() || self.pending_roll().is_some() {
+            return Err(err(DivinityRefusal::ChallengeUnderWay, "finish the current challenge first"));
+        }
+        self.revealed
+            .iter()
+            .position(|r| r.card == card)
+            .ok_or_else(|| err(DivinityRefusal::NotRevealed, format!("card {card} is not waiting to be resolved")))
+    }
+
     /// Put a revealed card that allows it in the holding area (L307).
     pub(super) fn hold(&mut self, cat: &Catalogue, card: &str, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let i = self.check_hold(cat, card)?;
+        self.revealed.remove(i);
+        self.holding.push(card.to_string());
+        ev.push(Ev::CardHeld { card: card.to_string() });
+        self.after_resolution(cat, ev);
+        Ok(())
+    }
+
+    /// Where the revealed card lies, or why it can't be held, judged from
+    /// the state without changing it (every refusal of [`Self::hold`] comes
+    /// from here; the leader's say is the caller's).
+    pub(super) fn check_hold(&self, cat: &Catalogue, card: &str) -> Result<usize, RuleError> {
         if self.phase != Phase::Resolve || self.challenge.is_some() {
             return Err(err(DivinityRefusal::NotResolving, "cards are held in step 3 of an Explore round"));
         }
@@ -254,11 +305,7 @@ impl DivinityState {
         if !self.loc(cat).card(card).is_some_and(|c| c.holdable) {
             return Err(err(DivinityRefusal::NotHoldable, "this card can't go to the holding area"));
         }
-        self.revealed.remove(i);
-        self.holding.push(card.to_string());
-        ev.push(Ev::CardHeld { card: card.to_string() });
-        self.after_resolution(cat, ev);
-        Ok(())
+        Ok(i)
     }
 
     /// After a card or challenge: a downed party restarts (L1272); when every

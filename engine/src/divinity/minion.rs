@@ -286,6 +286,19 @@ impl DivinityState {
     /// The party (its leader) picks a DOMINATED minion's target: another
     /// enemy or an Origin; it moves toward it and attacks if it can (L1735).
     pub(super) fn command(&mut self, cat: &Catalogue, target: &Aim, ev: &mut Vec<Ev>) -> Result<(), RuleError> {
+        let (id, t) = self.check_command(target)?;
+        self.choice = None;
+        ev.push(Ev::Targeted { enemy: id, target: t, face: 0 });
+        self.minion_act(cat, id, Some(t), &[], ev);
+        self.check_combat_end(cat, ev);
+        self.run_queue(cat, ev);
+        Ok(())
+    }
+
+    /// The DOMINATED minion and its target, or why the rules refuse the
+    /// order, judged from the state without changing it (every refusal of
+    /// [`Self::command`] comes from here; the leader's say is the caller's).
+    pub(super) fn check_command(&self, target: &Aim) -> Result<(u32, Who), RuleError> {
         let id = self
             .dominated_turn()
             .ok_or_else(|| err(DivinityRefusal::NoDominatedTurn, "no DOMINATED minion is waiting for orders"))?;
@@ -294,11 +307,6 @@ impl DivinityState {
             Aim::Origin(s) if self.origins.get(*s as usize).is_some_and(|o| !o.downed) => Who::Origin(*s),
             _ => return Err(err(DivinityRefusal::BadTarget, "choose another enemy on the map or a standing Origin")),
         };
-        self.choice = None;
-        ev.push(Ev::Targeted { enemy: id, target: t, face: 0 });
-        self.minion_act(cat, id, Some(t), &[], ev);
-        self.check_combat_end(cat, ev);
-        self.run_queue(cat, ev);
-        Ok(())
+        Ok((id, t))
     }
 }

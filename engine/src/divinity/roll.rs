@@ -52,6 +52,22 @@ impl DivinityState {
         self.roll_attack_with(cat, seat, shot, pool, ev);
     }
 
+    /// The dice the Origin's roll keeps, or why the rules refuse this
+    /// reduction, judged from the state without changing it (every refusal
+    /// of [`Self::reduce_own_dice`] comes from here).
+    pub(super) fn check_reduce_own_dice(&self, seat: Seat, remove: &[Colour]) -> Result<Pool, RuleError> {
+        let r = self
+            .roll_reduction()
+            .ok_or_else(|| err(DivinityRefusal::NoReduction, "no roll waits for a dice reduction"))?;
+        if seat != r.seat {
+            return Err(err(
+                DivinityRefusal::NotYourRoll,
+                "only the rolling Origin picks the dice its roll loses (L1515)",
+            ));
+        }
+        reduced(r.shot.attack.dice, r.remove, remove)
+    }
+
     /// The rolling Origin picks the dice its roll loses (L1515); it rolls.
     pub(super) fn reduce_own_dice(
         &mut self,
@@ -60,17 +76,8 @@ impl DivinityState {
         remove: &[Colour],
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let r = self
-            .roll_reduction()
-            .cloned()
-            .ok_or_else(|| err(DivinityRefusal::NoReduction, "no roll waits for a dice reduction"))?;
-        if seat != r.seat {
-            return Err(err(
-                DivinityRefusal::NotYourRoll,
-                "only the rolling Origin picks the dice its roll loses (L1515)",
-            ));
-        }
-        let pool = reduced(r.shot.attack.dice, r.remove, remove)?;
+        let pool = self.check_reduce_own_dice(seat, remove)?;
+        let r = self.roll_reduction().cloned().expect("checked");
         self.choice = None;
         self.roll_attack_with(cat, seat, r.shot, pool, ev);
         Ok(())
