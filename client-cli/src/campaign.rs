@@ -276,11 +276,7 @@ pub async fn open_divinity_ui(
     match_id: &str,
     dir: &std::path::Path,
 ) -> anyhow::Result<SavedCampaign> {
-    let app = crate::tui::App::new(
-        athlas_engine::duel::card::Catalogue::standard(),
-        match_id.to_owned(),
-        seat.join_code.clone(),
-    );
+    let app = crate::tui::App::new(match_id.to_owned(), seat.join_code.clone());
     let mut file = crate::session::CampaignSeatFile { seat, dir: dir.to_owned(), match_id: match_id.to_owned() };
     crate::tui::run(link, app, Some(&mut file)).await?;
     Ok(file.seat)

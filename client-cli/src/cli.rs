@@ -3,7 +3,6 @@
 use std::{path::PathBuf, time::Duration};
 
 use anyhow::Context;
-use athlas_engine::duel::card::Catalogue;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 
@@ -368,7 +367,7 @@ async fn play(
         _ => String::new(),
     };
     let link = Link::spawn(addr.ws_for(&match_id), identity, last_seq, Backoff::default());
-    let app = App::new(Catalogue::standard(), match_id, join_code);
+    let app = App::new(match_id, join_code);
     let mut saved = saved;
     tui::run(link, app, saved.as_mut().map(|s| s as &mut dyn crate::session::SeatFile)).await
 }

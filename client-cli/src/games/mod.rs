@@ -6,8 +6,8 @@
 //! modules behind them.
 //!
 //! A new game's folder holds `mod.rs` with a unit struct implementing
-//! [`ClientGame`] (and, for a screen of its own, a type implementing
-//! [`GameScreen`]); its registration is one line in the `registry!` call
+//! [`ClientGame`], and a type implementing [`GameScreen`] (its screen in
+//! the terminal UI); its registration is one line in the `registry!` call
 //! below.
 //!
 //! The rest of the client speaks of a game only as a [`GameKind`], parsed
@@ -44,9 +44,9 @@ pub trait ClientGame {
     /// # Errors
     /// The first check that failed, in words.
     fn verify(log: &MatchLog) -> Result<Verified, String>;
-    /// The game's own screen in the terminal UI, which then takes its
-    /// matches' frames and keys; `None`: the UI's built-in duel screen.
-    fn screen() -> Option<Box<dyn GameScreen>>;
+    /// The game's screen in the terminal UI, which takes its matches'
+    /// frames and keys once a welcome names the game.
+    fn screen() -> Box<dyn GameScreen>;
 }
 
 /// Declares [`GameKind`], one variant per registered game, dispatching to
@@ -88,7 +88,7 @@ macro_rules! registry {
             }
 
             /// See [`ClientGame::screen`].
-            pub fn screen(self) -> Option<Box<dyn GameScreen>> {
+            pub fn screen(self) -> Box<dyn GameScreen> {
                 match self { $(GameKind::$kind => <$game as ClientGame>::screen()),+ }
             }
 

@@ -32,7 +32,7 @@ impl ClientGame for Divinity {
         crate::verify::replay::<athlas_engine::divinity::Divinity>(log)
     }
 
-    fn screen() -> Option<Box<dyn GameScreen>> {
-        Some(Box::new(tui::Play::new()))
+    fn screen() -> Box<dyn GameScreen> {
+        Box::new(tui::Play::new())
     }
 }

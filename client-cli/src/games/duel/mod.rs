@@ -1,7 +1,7 @@
 //! The duel (two seats, Alphas and DIs on a hex board): what this client
-//! knows of it: its [`ClientGame`], and the terminal UI's duel screens
-//! (the board, card texts, menu labels, confirmations, help, the ending,
-//! and the creation of Alphas and a DI stack).
+//! knows of it: its [`ClientGame`], and its terminal screen ([`tui`]) with
+//! the parts it draws (the board, card texts, menu labels, confirmations,
+//! help, the ending, and the creation of Alphas and a DI stack).
 
 pub mod board;
 pub mod card_text;
@@ -10,6 +10,7 @@ pub mod creation;
 pub mod ending;
 pub mod help;
 pub mod labels;
+pub mod tui;
 
 use athlas_engine::duel::{card::Catalogue, DuelAction};
 use athlas_protocol::MatchLog;
@@ -37,7 +38,7 @@ impl ClientGame for Duel {
         crate::verify::replay::<athlas_engine::duel::Duel>(log)
     }
 
-    fn screen() -> Option<Box<dyn GameScreen>> {
-        None // the App's own screens (`crate::tui`) are the duel's
+    fn screen() -> Box<dyn GameScreen> {
+        Box::new(tui::Play::new(Catalogue::standard()))
     }
 }

@@ -49,6 +49,10 @@ impl crate::tui::GameScreen for Play {
         self.pending = None;
     }
 
+    fn note(&mut self, line: String) {
+        self.push_log(line);
+    }
+
     fn draw(&self, f: &mut ratatui::Frame<'_>, bar: &crate::tui::Bar<'_>) {
         ui::draw(f, self, bar);
     }

@@ -16,7 +16,7 @@ fn key(c: KeyCode) -> KeyEvent {
 }
 
 fn app() -> App {
-    let mut app = App::new(athlas_engine::duel::card::Catalogue::standard(), String::new(), None);
+    let mut app = App::new(String::new(), None);
     app.connection = "connected".into();
     app
 }
@@ -34,7 +34,7 @@ fn shows(rows: &[String], what: &str) -> bool {
 }
 
 fn play(app: &App) -> &Play {
-    app.game_screen.as_deref().and_then(|s| s.as_any().downcast_ref::<Play>()).expect("the Divinity screen is on")
+    app.screen.as_deref().and_then(|s| s.as_any().downcast_ref::<Play>()).expect("the Divinity screen is on")
 }
 
 fn labels(app: &App) -> Vec<String> {

@@ -1,5 +1,49 @@
+//! The duel's screen inside the UI: frames and keys go through the
+//! [`App`], as in a match.
+
 use super::*;
+use crate::games::duel::board;
+use crate::tui::App;
+use ratatui::crossterm::event::KeyModifiers;
 use serde_json::json;
+
+/// The UI with a duel's screen, as the tests drive it: frames and keys go
+/// through the [`App`]; the duel's state is read and set through `Deref`.
+pub(crate) struct Harness {
+    pub app: App,
+}
+
+impl Harness {
+    pub fn new(match_id: &str, join_code: Option<&str>) -> Harness {
+        Harness { app: App::new(match_id.into(), join_code.map(Into::into)) }
+    }
+
+    pub fn on_frame(&mut self, text: &str) {
+        self.app.on_frame(text);
+    }
+
+    pub fn on_key(&mut self, key: KeyEvent) -> Option<String> {
+        self.app.on_key(key)
+    }
+
+    pub fn timer_left(&self) -> Option<u64> {
+        self.app.timer_left()
+    }
+}
+
+impl std::ops::Deref for Harness {
+    type Target = Play;
+
+    fn deref(&self) -> &Play {
+        self.app.screen.as_deref().and_then(|s| s.as_any().downcast_ref()).expect("the duel's screen is on")
+    }
+}
+
+impl std::ops::DerefMut for Harness {
+    fn deref_mut(&mut self) -> &mut Play {
+        self.app.screen.as_deref_mut().and_then(|s| s.as_any_mut().downcast_mut()).expect("the duel's screen is on")
+    }
+}
 
 fn key(c: KeyCode) -> KeyEvent {
     KeyEvent::new(c, KeyModifiers::NONE)
@@ -14,10 +58,10 @@ fn welcome() -> String {
 
 #[test]
 fn a_welcome_fills_the_menu_and_enter_sends_the_selection() {
-    let mut app = App::new(Catalogue::standard(), String::new(), None);
+    let mut app = Harness::new("", None);
     app.on_frame(&welcome());
     assert_eq!(app.seat, Some(0));
-    assert_eq!(app.match_id, "m1");
+    assert_eq!(app.app.match_id, "m1");
     let labels: Vec<&str> = app.menu.iter().map(|i| i.label.as_str()).collect();
     // Numbers count from 1, in the order drawn.
     assert_eq!(labels, ["Pass every response window automatically", "End the turn", "Resign"]);
@@ -32,7 +76,7 @@ fn a_welcome_fills_the_menu_and_enter_sends_the_selection() {
 
 #[test]
 fn updates_log_their_events() {
-    let mut app = App::new(Catalogue::standard(), String::new(), None);
+    let mut app = Harness::new("", None);
     app.on_frame(&welcome());
     let view = serde_json::to_value(board::tests::small_view()).unwrap();
     app.on_frame(
@@ -52,7 +96,7 @@ fn updates_log_their_events() {
 
 #[test]
 fn an_update_without_the_board_keeps_the_one_shown() {
-    let mut app = App::new(Catalogue::standard(), String::new(), None);
+    let mut app = Harness::new("", None);
     app.on_frame(&welcome());
     let board = app.view.as_ref().unwrap().hexes.clone();
     assert!(!board.is_empty());
@@ -73,14 +117,14 @@ fn an_update_without_the_board_keeps_the_one_shown() {
 
 #[test]
 fn a_timed_window_counts_down_and_the_next_update_stops_it() {
-    let mut app = App::new(Catalogue::standard(), String::new(), None);
+    let mut app = Harness::new("", None);
     let mut w: serde_json::Value = serde_json::from_str(&welcome()).unwrap();
     w["timer_ms"] = json!(4500);
     app.on_frame(&w.to_string());
     assert_eq!(app.timer_left(), Some(5), "4.5 s left shows as 5");
     let backend = ratatui::backend::TestBackend::new(80, 24);
     let mut term = ratatui::Terminal::new(backend).unwrap();
-    term.draw(|f| ui::draw(f, &app)).unwrap();
+    term.draw(|f| crate::tui::draw(f, &app.app)).unwrap();
     let screen: String = term.backend().buffer().content().iter().map(|c| c.symbol()).collect();
     assert!(screen.contains("5 s left to answer"), "{screen}");
     // The window closed: an update without a clock.
@@ -95,13 +139,13 @@ fn update(seat: u8, seq: u64, events: serde_json::Value, view: &DuelView) -> Str
     .to_string()
 }
 
-fn pick(app: &mut App, a: &DuelAction) {
+fn pick(app: &mut Harness, a: &DuelAction) {
     app.selected = app.menu.iter().position(|i| i.action == *a).unwrap();
 }
 
 #[test]
 fn resigning_asks_first_and_n_sends_nothing() {
-    let mut app = App::new(Catalogue::standard(), String::new(), None);
+    let mut app = Harness::new("", None);
     app.on_frame(&welcome());
     pick(&mut app, &DuelAction::Resign);
     assert!(app.on_key(key(KeyCode::Enter)).is_none(), "asked, not sent");
@@ -117,7 +161,7 @@ fn resigning_asks_first_and_n_sends_nothing() {
 
 #[test]
 fn a_move_into_water_asks_first() {
-    let mut app = App::new(Catalogue::standard(), String::new(), None);
+    let mut app = Harness::new("", None);
     app.on_frame(&welcome());
     let mut v = board::tests::small_view();
     let water = DuelAction::Move { to: athlas_engine::hex::Hex::new(-1, 0), carry_relic: None };
@@ -131,7 +175,7 @@ fn a_move_into_water_asks_first() {
 
 #[test]
 fn the_selection_stays_on_its_action_when_the_opponent_changes_the_menu() {
-    let mut app = App::new(Catalogue::standard(), String::new(), None);
+    let mut app = Harness::new("", None);
     app.on_frame(&welcome());
     let mut v = board::tests::small_view();
     v.legal = vec![DuelAction::Activate { unit: 1 }, DuelAction::EndTurn];
@@ -147,7 +191,7 @@ fn the_selection_stays_on_its_action_when_the_opponent_changes_the_menu() {
 
 #[test]
 fn a_new_turn_starts_at_the_top_of_the_menu_and_holds_the_first_enter() {
-    let mut app = App::new(Catalogue::standard(), String::new(), None);
+    let mut app = Harness::new("", None);
     app.on_frame(&welcome());
     let mut v = board::tests::small_view();
     v.legal = vec![DuelAction::EndTurn];
@@ -163,7 +207,7 @@ fn a_new_turn_starts_at_the_top_of_the_menu_and_holds_the_first_enter() {
 
 #[test]
 fn enter_after_the_picked_action_vanished_or_mid_number_is_held_back() {
-    let mut app = App::new(Catalogue::standard(), String::new(), None);
+    let mut app = Harness::new("", None);
     app.on_frame(&welcome());
     let mut v = board::tests::small_view();
     v.legal = vec![DuelAction::Activate { unit: 1 }, DuelAction::EndTurn];
@@ -190,7 +234,7 @@ fn enter_after_the_picked_action_vanished_or_mid_number_is_held_back() {
 #[test]
 fn the_end_screen_opens_with_the_reason_and_checks_the_reveals() {
     use sha2::{Digest, Sha256};
-    let mut app = App::new(Catalogue::standard(), String::new(), None);
+    let mut app = Harness::new("", None);
     app.on_frame(&welcome());
     let secret = json!({"alphas":[{"cards":["forsaken_drake"]}],"di_stack":["flood"]});
     let mut h = Sha256::new();
@@ -216,7 +260,7 @@ fn the_end_screen_opens_with_the_reason_and_checks_the_reveals() {
 
 #[test]
 fn the_creation_screen_opens_while_creating() {
-    let mut app = App::new(Catalogue::standard(), String::new(), None);
+    let mut app = Harness::new("", None);
     app.on_frame(&welcome());
     let mut v = board::tests::small_view();
     v.phase = Phase::Creation;

@@ -10,27 +10,27 @@ use ratatui::{
     Frame,
 };
 
-use super::{
+use super::{Bar, Play, Screen};
+use crate::games::duel::{
     board::{board_lines, legend_lines, table_lines},
     card_text::{ac_text, di_text},
+    creation::{entry_short, Entry},
     ending::ending_lines,
     help::help_lines,
     labels::{hexes, Group},
-    App, Screen,
 };
-use crate::games::duel::creation::{entry_short, Entry};
 
 /// Board width in columns (radius 5: 11 cells of 4, labels both sides).
 const BOARD_WIDTH: u16 = 50;
 
-pub fn draw(f: &mut Frame<'_>, app: &App) {
+pub fn draw(f: &mut Frame<'_>, app: &Play, bar: &Bar<'_>) {
     let rows = Layout::default()
         .direction(Direction::Vertical)
         .constraints([Constraint::Length(1), Constraint::Min(10), Constraint::Length(1)])
         .split(f.area());
-    f.render_widget(Paragraph::new(top_bar(app)), rows[0]);
+    f.render_widget(Paragraph::new(top_bar(app, bar)), rows[0]);
     match app.screen {
-        Screen::Play | Screen::End => draw_play(f, app, rows[1]),
+        Screen::Play | Screen::End => draw_play(f, app, bar, rows[1]),
         Screen::Create => draw_create(f, app, rows[1]),
         Screen::Help => draw_help(f, app, rows[1]),
         Screen::Cards => draw_cards(f, app, rows[1]),
@@ -53,19 +53,19 @@ pub fn draw(f: &mut Frame<'_>, app: &App) {
     }
 }
 
-fn top_bar(app: &App) -> Line<'static> {
+fn top_bar(app: &Play, bar: &Bar<'_>) -> Line<'static> {
     let mut spans = vec![Span::styled("athlas ", Style::default().add_modifier(Modifier::BOLD))];
-    let short: String = app.match_id.chars().take(8).collect();
+    let short: String = bar.match_id.chars().take(8).collect();
     spans.push(Span::raw(format!("match {short}")));
-    if let Some(c) = &app.join_code {
+    if let Some(c) = bar.join_code {
         spans.push(Span::raw(format!(" · code {c}")));
     }
     spans.push(Span::raw(match app.seat {
         Some(s) => format!(" · seat {s}"),
         None => " · watching".into(),
     }));
-    let color = if app.connection == "connected" { Color::Green } else { Color::Yellow };
-    spans.push(Span::styled(format!(" · {}", app.connection), Style::default().fg(color)));
+    let color = if bar.connection == "connected" { Color::Green } else { Color::Yellow };
+    spans.push(Span::styled(format!(" · {}", bar.connection), Style::default().fg(color)));
     if app.pending.is_some() {
         spans.push(Span::styled(" · sending…", Style::default().fg(Color::Yellow)));
     }
@@ -78,17 +78,13 @@ fn top_bar(app: &App) -> Line<'static> {
     Line::from(spans)
 }
 
-fn draw_play(f: &mut Frame<'_>, app: &App, area: Rect) {
+fn draw_play(f: &mut Frame<'_>, app: &Play, bar: &Bar<'_>, area: Rect) {
     let rows = Layout::default()
         .direction(Direction::Vertical)
         .constraints([Constraint::Length(13), Constraint::Length(2), Constraint::Min(4)])
         .split(area);
     let Some(view) = &app.view else {
-        let text = match &app.other_game {
-            Some(g) => format!("This client draws duels; this match is {g:?}. Its moves are logged below."),
-            None => "Waiting for the server…".into(),
-        };
-        f.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), rows[0]);
+        f.render_widget(Paragraph::new("Waiting for the server…").wrap(Wrap { trim: true }), rows[0]);
         draw_log(f, app, rows[2]);
         return;
     };
@@ -111,7 +107,7 @@ fn draw_play(f: &mut Frame<'_>, app: &App, area: Rect) {
         let highlight = app.menu.get(app.selected).map(|i| hexes(view, &i.action)).unwrap_or_default();
         f.render_widget(Paragraph::new(board_lines(view, &highlight)), cols[0]);
         let mut lines = table_lines(app.cat, view);
-        if let Some(left) = app.timer_left() {
+        if let Some(left) = bar.timer_left {
             // A live match's response window: the server acts when it runs out.
             let style = Style::default().fg(Color::Red);
             lines.insert(1.min(lines.len()), Line::styled(format!("⏱ {left} s left to answer"), style));
@@ -128,7 +124,7 @@ fn draw_play(f: &mut Frame<'_>, app: &App, area: Rect) {
     draw_log(f, app, halves[1]);
 }
 
-fn draw_menu(f: &mut Frame<'_>, app: &App, area: Rect) {
+fn draw_menu(f: &mut Frame<'_>, app: &Play, area: Rect) {
     let mut lines: Vec<Line<'static>> = Vec::new();
     let mut selected_line = 0;
     let mut group: Option<Group> = None;
@@ -182,7 +178,7 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     out
 }
 
-fn draw_log(f: &mut Frame<'_>, app: &App, area: Rect) {
+fn draw_log(f: &mut Frame<'_>, app: &Play, area: Rect) {
     let height = area.height.saturating_sub(1) as usize;
     // One column for the border, one for the indent of a wrapped line.
     let width = area.width.saturating_sub(2).max(10) as usize;
@@ -212,7 +208,7 @@ fn draw_log(f: &mut Frame<'_>, app: &App, area: Rect) {
 }
 
 /// A card's name and text, for the detail pane.
-fn card_detail(app: &App, e: &Entry) -> Vec<Line<'static>> {
+fn card_detail(app: &Play, e: &Entry) -> Vec<Line<'static>> {
     let bold = Style::default().add_modifier(Modifier::BOLD);
     match e {
         Entry::Ac(id) => match app.cat.card(id) {
@@ -228,7 +224,7 @@ fn card_detail(app: &App, e: &Entry) -> Vec<Line<'static>> {
 }
 
 /// The catalogue list, cards marked by `mark`, the cursor's entry reversed.
-fn catalogue_list(app: &App, area: Rect, mark: impl Fn(&Entry) -> String) -> Paragraph<'static> {
+fn catalogue_list(app: &Play, area: Rect, mark: impl Fn(&Entry) -> String) -> Paragraph<'static> {
     let mut lines: Vec<Line<'static>> = Vec::new();
     for (i, e) in app.entries.iter().enumerate() {
         let style = match (e, i == app.cursor) {
@@ -246,7 +242,7 @@ fn catalogue_list(app: &App, area: Rect, mark: impl Fn(&Entry) -> String) -> Par
     Paragraph::new(lines).scroll((scroll as u16, 0)).block(Block::default().borders(Borders::ALL).title(" catalogue "))
 }
 
-fn draw_cards(f: &mut Frame<'_>, app: &App, area: Rect) {
+fn draw_cards(f: &mut Frame<'_>, app: &Play, area: Rect) {
     let cols = Layout::default()
         .direction(Direction::Horizontal)
         .constraints([Constraint::Length(34), Constraint::Min(20)])
@@ -259,7 +255,7 @@ fn draw_cards(f: &mut Frame<'_>, app: &App, area: Rect) {
     );
 }
 
-fn draw_help(f: &mut Frame<'_>, app: &App, area: Rect) {
+fn draw_help(f: &mut Frame<'_>, app: &Play, area: Rect) {
     let p = Paragraph::new(help_lines())
         .scroll((app.help_scroll, 0))
         .block(Block::default().borders(Borders::TOP).title(" how to play (↑↓ scroll, any key back) "));
@@ -292,7 +288,7 @@ fn draw_confirm(f: &mut Frame<'_>, question: &str) {
     );
 }
 
-fn draw_create(f: &mut Frame<'_>, app: &App, area: Rect) {
+fn draw_create(f: &mut Frame<'_>, app: &Play, area: Rect) {
     let cols = Layout::default()
         .direction(Direction::Horizontal)
         .constraints([Constraint::Length(34), Constraint::Min(20)])
@@ -365,6 +361,7 @@ fn draw_create(f: &mut Frame<'_>, app: &App, area: Rect) {
 mod tests {
     use super::*;
     use crate::games::duel::board::tests::small_view;
+    use crate::games::duel::tui::tests::Harness;
     use athlas_engine::duel::{card::Catalogue, view::DuelView};
     use ratatui::{backend::TestBackend, Terminal};
 
@@ -388,15 +385,15 @@ mod tests {
         v
     }
 
-    fn render(app: &App, w: u16, h: u16) -> Vec<String> {
+    fn render(app: &Harness, w: u16, h: u16) -> Vec<String> {
         let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-        t.draw(|f| draw(f, app)).unwrap();
+        t.draw(|f| crate::tui::draw(f, &app.app)).unwrap();
         let buf = t.backend().buffer().clone();
         (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_owned()).collect::<String>()).collect()
     }
 
-    fn app_with(view: DuelView) -> App {
-        let mut app = App::new(Catalogue::standard(), "4b0c2f0e-4a57".into(), Some("K7QW2MZP".into()));
+    fn app_with(view: DuelView) -> Harness {
+        let mut app = Harness::new("4b0c2f0e-4a57", Some("K7QW2MZP"));
         let frame = serde_json::json!({"type":"welcome","protocol":1,"match_id":"4b0c2f0e-4a57","game":"duel",
             "seat":0,"seq":5,"status":{"status":"waiting","seats":[0]},"view":view});
         app.on_frame(&frame.to_string());
