@@ -3,7 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::content::{Battlefield, Catalogue};
 use crate::Seat;
 
 /// A tile, `[x, y]`, `y = 0` the top row (seat 1's back row).
@@ -75,50 +74,6 @@ pub struct Field {
 }
 
 impl Field {
-    /// Build a battlefield from its data: the first seat's side of 2×3
-    /// battlemaps, the other side its point reflection (C2, C3). With `four`,
-    /// two such fields side by side, one team on each long half (L81, C2).
-    ///
-    /// # Errors
-    /// When a battlemap is unknown or a face missing.
-    pub fn build(cat: &Catalogue, bf: &Battlefield, four: bool) -> Result<Field, String> {
-        let n = cat.battlemap_size as i32;
-        let (w, h) = (3 * n, 4 * n);
-        let mut half = vec![Terrain::Ground; (w * h) as usize];
-        for (row, slots) in bf.side.iter().enumerate() {
-            for (col, slot) in slots.iter().enumerate() {
-                let map = cat
-                    .battlemaps
-                    .iter()
-                    .find(|m| m.id == slot.map)
-                    .ok_or_else(|| format!("battlefield {}: no battlemap {}", bf.id, slot.map))?;
-                let face = map.faces.get(slot.face).ok_or_else(|| format!("battlemap {} has 2 faces", map.id))?;
-                for (ty, line) in face.iter().enumerate() {
-                    for (tx, c) in line.chars().enumerate() {
-                        let t = Terrain::from_letter(c).ok_or_else(|| format!("battlemap {}: bad tile {c}", map.id))?;
-                        // The first seat's side is the bottom half; its front
-                        // row of battlemaps touches the middle line.
-                        let x = col as i32 * n + tx as i32;
-                        let y = 2 * n + row as i32 * n + ty as i32;
-                        half[(y * w + x) as usize] = t;
-                        // Point reflection for the other side.
-                        half[((h - 1 - y) * w + (w - 1 - x)) as usize] = t;
-                    }
-                }
-            }
-        }
-        if !four {
-            return Ok(Field { width: w, height: h, tiles: half, four });
-        }
-        let mut tiles = Vec::with_capacity((2 * w * h) as usize);
-        for y in 0..h {
-            for _ in 0..2 {
-                tiles.extend_from_slice(&half[(y * w) as usize..((y + 1) * w) as usize]);
-            }
-        }
-        Ok(Field { width: 2 * w, height: h, tiles, four })
-    }
-
     pub fn contains(&self, p: Pos) -> bool {
         p.0 >= 0 && p.1 >= 0 && p.0 < self.width && p.1 < self.height
     }

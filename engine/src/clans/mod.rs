@@ -12,6 +12,8 @@
 
 pub mod action;
 pub mod bot;
+mod cards;
+mod combat;
 pub mod content;
 pub mod event;
 pub mod grid;
@@ -30,7 +32,6 @@ pub use view::ClansView;
 
 use crate::{RuleError, Ruleset, Seat, SeatNames, SetupError, Status, Viewer};
 use content::{Catalogue, Kind};
-use grid::Field;
 use state::{Phase, Player};
 
 /// The clans ruleset, on the shipped content.
@@ -71,7 +72,7 @@ impl Clans {
         let bf = cat
             .battlefield(&options.battlefield)
             .ok_or_else(|| SetupError::new(format!("no battlefield {}", options.battlefield)))?;
-        let field = Field::build(cat, bf, n == 4).map_err(SetupError::new)?;
+        let field = cat.field(bf, n == 4).map_err(SetupError::new)?;
         let mut players = Vec::new();
         for (seat, id) in options.clans.iter().enumerate() {
             let clan = cat.clan(id).ok_or_else(|| SetupError::new(format!("no clan {id}")))?;
