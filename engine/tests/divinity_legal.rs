@@ -180,3 +180,105 @@ fn travel_lists_staying_once() {
     Divinity::apply(&mut stay, 0, A::Travel { to: Some(here) }).unwrap();
     assert_eq!(stay.origins[0].space, s.origins[0].space);
 }
+
+/// The list equals the oracle's for `seat` in `s`; returns it.
+fn as_the_oracle(s: &DivinityState, seat: Seat) -> Vec<A> {
+    let cat = Catalogue::standard();
+    let list = legal(cat, s, seat);
+    assert_eq!(list, legal_by_trial(cat, s, seat), "the fast list equals the oracle's ({:?})", s.phase);
+    list
+}
+
+/// Soundness where random players seldom go: over games the party bot plays
+/// (what the load generator plays), at every position and for every
+/// waiting seat, the list equals the oracle's; those games buy, sell,
+/// restock and level up at the Merchant, which random players almost never
+/// afford, so the Merchant's checks are held to accepting what `apply`
+/// accepts, not only to refusing.
+#[test]
+fn party_bot_games_list_what_the_oracle_lists() {
+    use athlas_engine::divinity::bot;
+    use athlas_engine::Viewer;
+    let cat = Catalogue::standard();
+    let mut listed = std::collections::BTreeMap::<&str, usize>::new();
+    for (loc, size, seed) in [("fort_joy", 3, 0), ("temple", 3, 0)] {
+        let mut s = Divinity::start(&options(loc, size), seed).expect("setup");
+        let mut i = 0;
+        while let Some(seats) = waiting(&s) {
+            assert!(i < 3_000, "{loc}: not finished");
+            let lists: Vec<Vec<A>> = seats.iter().map(|&seat| as_the_oracle(&s, seat)).collect();
+            for a in lists.iter().flatten() {
+                let kind = match a {
+                    A::Buy { .. } => "buy",
+                    A::Sell { .. } => "sell",
+                    A::Restock { .. } => "restock",
+                    A::VisitMerchant { .. } => "visit_merchant",
+                    A::FinishInterlude => "finish_interlude",
+                    A::UseAbility { .. } => "use_ability",
+                    A::Revive { .. } => "revive",
+                    _ => continue,
+                };
+                *listed.entry(kind).or_default() += 1;
+            }
+            // The bot plays for a waiting seat in turn that has a choice.
+            let Some((seat, a)) = (0..seats.len()).map(|k| seats[(i + k) % seats.len()]).find_map(|seat| {
+                let list = &lists[seats.iter().position(|x| *x == seat).expect("waiting")];
+                bot::choose(cat, &Divinity::view(&s, Viewer::Seat(seat)), seat, list).map(|a| (seat, a))
+            }) else {
+                break;
+            };
+            Divinity::apply_with(cat, &mut s, seat, a).expect("a listed action is accepted");
+            i += 1;
+        }
+        eprintln!("{loc} party {size} seed {seed}: {i} actions, {:?}", s.phase);
+    }
+    eprintln!("listed: {listed:?}");
+    for kind in ["buy", "sell", "restock", "visit_merchant", "finish_interlude", "use_ability", "revive"] {
+        assert!(listed.get(kind).is_some_and(|n| *n > 0), "no {kind} listed: {listed:?}");
+    }
+}
+
+/// Talents flipped once a location: listed while face up and modelled,
+/// not once used; `arrow_recovery` only with a card under the arrows deck
+/// and room in the backpack. Each list equals the oracle's.
+#[test]
+fn talents_are_listed_as_the_oracle_lists_them() {
+    let cat = Catalogue::standard();
+    let mut s = Divinity::start(&options("tutorial", 2), 7).expect("setup");
+    // Play to the tutorial's first Combat turn.
+    let mut rng = GameRng::from_seed(7);
+    while !matches!(s.phase, Phase::Combat { active: Some(0), .. }) || s.pending_choice().is_some() {
+        let seats = waiting(&s).expect("the combat comes before the end");
+        let seat = seats[0];
+        let list = legal(cat, &s, seat);
+        let a = list
+            .iter()
+            .find(|a| matches!(a, A::ChooseRound { explore: true } | A::StartTurn))
+            .or_else(|| list.iter().find(|a| matches!(a, A::Travel { to: Some(t) } if t == "2")))
+            .or_else(|| list.iter().find(|a| matches!(a, A::Reveal | A::Resolve { .. } | A::Accept)))
+            .cloned()
+            .unwrap_or_else(|| list[rng.below(list.len() as u32) as usize].clone());
+        if matches!(s.phase, Phase::Combat { active: Some(1), .. }) {
+            Divinity::apply_with(cat, &mut s, 1, A::EndTurn).expect("seat 1 ends its turn");
+            continue;
+        }
+        Divinity::apply_with(cat, &mut s, seat, a).expect("listed");
+    }
+    let talent = |t: &str| A::UseTalent { talent: t.to_string() };
+    s.origins[0].talents = vec!["opportunist".into(), "escapist".into(), "arrow_recovery".into()];
+    s.origins[0].backpack.clear();
+    let list = as_the_oracle(&s, 0);
+    assert!(list.contains(&talent("opportunist")) && list.contains(&talent("escapist")), "{list:?}");
+    let arrows_under = s.item_decks.get("arrows").is_some_and(|d| !d.is_empty());
+    assert_eq!(list.contains(&talent("arrow_recovery")), arrows_under, "{list:?}");
+    // Used: face down until the next location.
+    s.origins[0].talents_used = vec!["opportunist".into()];
+    let list = as_the_oracle(&s, 0);
+    assert!(!list.contains(&talent("opportunist")) && list.contains(&talent("escapist")), "{list:?}");
+    // A full backpack takes no recovered arrow.
+    s.origins[0].backpack = vec!["healing_potion".into(); 3];
+    let list = as_the_oracle(&s, 0);
+    assert!(!list.contains(&talent("arrow_recovery")), "{list:?}");
+    // Not the seat's turn: no talent.
+    assert!(!as_the_oracle(&s, 1).iter().any(|a| matches!(a, A::UseTalent { .. })));
+}
