@@ -4,7 +4,6 @@ use std::{path::PathBuf, time::Duration};
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
-use serde_json::json;
 
 mod campaigns;
 
@@ -152,7 +151,7 @@ pub struct Scripted {
     /// Join with this code (the first line printed is {"type":"joined",..}).
     #[arg(long, value_name = "CODE")]
     pub join: Option<String>,
-    /// Summoning points, with --create.
+    /// Summoning points, with --create (the duel; other games ignore it).
     #[arg(long, default_value_t = 250)]
     pub points: u32,
     /// A live match, with --create.
@@ -194,7 +193,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let addr = ServerAddr::parse(&server.server)?;
             let lobby = Lobby::new(addr.clone());
             // `private` travels with the options, like `live`; the server takes it out.
-            let mut options = json!({"summoning_points": points});
+            let mut options = game.match_options(points);
             if private {
                 options["private"] = true.into();
             }
@@ -391,7 +390,7 @@ async fn scripted(s: Scripted) -> anyhow::Result<()> {
         t
     } else if s.create {
         let c = lobby
-            .create(s.game.name(), json!({"summoning_points": s.points}), s.live)
+            .create(s.game.name(), s.game.match_options(s.points), s.live)
             .await
             .context("creating the match")?;
         let mut line = serde_json::to_value(&c)?;
@@ -432,6 +431,7 @@ async fn scripted(s: Scripted) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn the_command_line_parses() {

@@ -44,6 +44,12 @@ pub trait ClientGame {
     /// # Errors
     /// The first check that failed, in words.
     fn verify(log: &MatchLog) -> Result<Verified, String>;
+    /// A new match's options from the command line's `--points` (the
+    /// duel's summoning points; games without them ignore it). Default: the
+    /// game's own defaults (`{}`).
+    fn match_options(_points: u32) -> Value {
+        Value::Object(Default::default())
+    }
     /// The game's screen in the terminal UI, which takes its matches'
     /// frames and keys once a welcome names the game.
     fn screen() -> Box<dyn GameScreen>;
@@ -80,6 +86,11 @@ macro_rules! registry {
             /// Why `action` is not one of the game's.
             pub fn check_action(self, action: &Value) -> Result<(), String> {
                 match self { $(GameKind::$kind => <$game as ClientGame>::check_action(action)),+ }
+            }
+
+            /// See [`ClientGame::match_options`].
+            pub fn match_options(self, points: u32) -> Value {
+                match self { $(GameKind::$kind => <$game as ClientGame>::match_options(points)),+ }
             }
 
             /// See [`ClientGame::bot`].

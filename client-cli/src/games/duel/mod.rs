@@ -30,6 +30,10 @@ impl ClientGame for Duel {
         serde_json::from_value::<DuelAction>(action.clone()).map(|_| ()).map_err(|e| format!("not a duel action: {e}"))
     }
 
+    fn match_options(points: u32) -> Value {
+        serde_json::json!({ "summoning_points": points })
+    }
+
     fn bot(seed: u64) -> Bot {
         Bot::new(seed, Catalogue::standard())
     }
