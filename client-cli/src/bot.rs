@@ -54,6 +54,10 @@ enum Game {
     },
     /// Everything comes from the server's `legal` lists.
     Divinity,
+    /// A game whose frames' `legal` lists are all a bot needs (Nim): a
+    /// seat and an action chosen uniformly, as for Divinity without its
+    /// party bot.
+    Listed,
 }
 
 /// A random legal player for one seat (and the seats handed to it).
@@ -95,6 +99,12 @@ impl Bot {
         Bot { game: Game::Divinity, ..Bot::new(seed, Catalogue::standard()) }
     }
 
+    /// A bot for any game whose frames list each seat's legal actions: it
+    /// picks one uniformly.
+    pub fn from_legal(seed: u64) -> Bot {
+        Bot { game: Game::Listed, ..Bot::new(seed, Catalogue::standard()) }
+    }
+
     /// A bot for the game of this name.
     ///
     /// # Errors
@@ -112,7 +122,7 @@ impl Bot {
     /// A Divinity bot that has taken its `max_actions`: it stops, since the
     /// game has no resignation.
     pub fn spent(&self) -> bool {
-        matches!(self.game, Game::Divinity) && self.actions >= self.max_actions
+        matches!(self.game, Game::Divinity | Game::Listed) && self.actions >= self.max_actions
     }
 
     /// See a server frame (after [`Player::observe`]): a Divinity bot keeps
@@ -169,7 +179,7 @@ impl Bot {
     ) -> Option<(Option<athlas_protocol::Seat>, Value)> {
         match self.game {
             Game::Duel { .. } => self.pick(p).map(|a| (None, a)),
-            Game::Divinity => {
+            Game::Divinity | Game::Listed => {
                 if self.spent() {
                     return None;
                 }
@@ -184,8 +194,10 @@ impl Bot {
                 // Its own seat first, then those handed to it.
                 choices.sort_by_key(|(seat, _)| Some(*seat) != p.seat);
                 self.actions += 1;
-                if let Some((seat, action)) = self.party_pick(&choices) {
-                    return Some((Some(seat), action));
+                if let Game::Divinity = self.game {
+                    if let Some((seat, action)) = self.party_pick(&choices) {
+                        return Some((Some(seat), action));
+                    }
                 }
                 let (seat, actions) = choices[self.rng.below(choices.len())];
                 Some((Some(seat), legal_value(&actions[self.rng.below(actions.len())])))
@@ -213,7 +225,7 @@ impl Bot {
 
     /// The next action of its own seat, if the player should act now.
     pub fn pick(&mut self, p: &Player) -> Option<Value> {
-        if let Game::Divinity = self.game {
+        if let Game::Divinity | Game::Listed = self.game {
             return self.pick_for(p).map(|(_, a)| a);
         }
         if !p.my_turn() {
