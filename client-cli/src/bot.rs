@@ -10,6 +10,10 @@
 //! then any handed to it; it plays a campaign through to its end. Should a
 //! view not read as Divinity's, a seat and an action are chosen uniformly,
 //! the way the engine's tests show random parties finish every location.
+//! The clan battle: from `view.legal`, a kind of action first (by
+//! [`clans_weight`]: attacks and abilities likelier than moves, ending the
+//! turn or passing rarer), then one of that kind uniformly, so the many
+//! listed moves and summon tiles do not drown the few attacks.
 
 use athlas_engine::divinity::{self, DivinityAction, DivinityView};
 use athlas_engine::duel::{bot::RandomBot, card::CardKind, card::Catalogue, DuelAction};
@@ -46,6 +50,21 @@ pub fn weighted_pick(legal: &[Legal], below: impl FnOnce(u32) -> u32) -> Option<
     legal.last()
 }
 
+/// How likely a clan battle action of this `type` is, relative to the
+/// other kinds listed (each kind counted once, however many it lists).
+pub fn clans_weight(kind: &str) -> u32 {
+    match kind {
+        "attack" | "respond" => 40,
+        "ability" | "runic_art" => 25,
+        "summon" | "item" | "equip" => 15,
+        "move" => 20,
+        "terrain" | "pass" => 8,
+        "end_turn" => 6,
+        "assimilate" => 3,
+        _ => 10,
+    }
+}
+
 /// The game a bot plays, with what it needs to play it.
 #[derive(Clone, Copy)]
 enum Game {
@@ -58,6 +77,8 @@ enum Game {
     /// seat and an action chosen uniformly, as for Divinity without its
     /// party bot.
     Listed,
+    /// The clan battle: from `view.legal`, by kind ([`clans_weight`]).
+    Clans,
 }
 
 /// A random legal player for one seat (and the seats handed to it).
@@ -105,6 +126,11 @@ impl Bot {
         Bot { game: Game::Listed, ..Bot::new(seed, Catalogue::standard()) }
     }
 
+    /// A clan battle bot.
+    pub fn clans(seed: u64) -> Bot {
+        Bot { game: Game::Clans, ..Bot::new(seed, Catalogue::standard()) }
+    }
+
     /// A bot for the game of this name.
     ///
     /// # Errors
@@ -113,10 +139,11 @@ impl Bot {
         crate::games::GameKind::parse(game).map(|g| g.bot(seed))
     }
 
-    /// Whether it plays the duel (which always has something to do on its
-    /// turn; a Divinity seat may wait with nothing listed).
-    pub fn plays_duel(&self) -> bool {
-        matches!(self.game, Game::Duel { .. })
+    /// Whether it plays a game whose view lists what a seat may do and
+    /// that always lists something while it waits for the seat (the duel,
+    /// the clan battle; a Divinity seat may wait with nothing listed).
+    pub fn acts_whenever_waited_for(&self) -> bool {
+        matches!(self.game, Game::Duel { .. } | Game::Clans)
     }
 
     /// A Divinity bot that has taken its `max_actions`: it stops, since the
@@ -178,7 +205,7 @@ impl Bot {
         only: Option<athlas_protocol::Seat>,
     ) -> Option<(Option<athlas_protocol::Seat>, Value)> {
         match self.game {
-            Game::Duel { .. } => self.pick(p).map(|a| (None, a)),
+            Game::Duel { .. } | Game::Clans => self.pick(p).map(|a| (None, a)),
             Game::Divinity | Game::Listed => {
                 if self.spent() {
                     return None;
@@ -235,11 +262,40 @@ impl Bot {
         if self.actions > self.max_actions && p.phase != "creation" {
             return Some(serde_json::json!({"type": "resign"}));
         }
+        if let Game::Clans = self.game {
+            return self.clans_pick(&p.legal);
+        }
         if p.phase == "creation" {
             return self.creation(&p.legal);
         }
         let listed = weighted_pick(&p.legal, |n| self.rng.below(n as usize) as u32).map(|a| legal_value(a))?;
         Some(self.as_sent(listed))
+    }
+
+    /// A kind of listed action by [`clans_weight`], then one of that kind.
+    fn clans_pick(&mut self, legal: &[Legal]) -> Option<Value> {
+        let mut kinds: Vec<String> = Vec::new();
+        for a in legal {
+            let k = kind_of(a);
+            if !kinds.iter().any(|x| *x == k) {
+                kinds.push(k.into_owned());
+            }
+        }
+        let total: u32 = kinds.iter().map(|k| clans_weight(k)).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut x = self.rng.below(total as usize) as u32;
+        let mut kind = kinds.last()?;
+        for k in &kinds {
+            if x < clans_weight(k) {
+                kind = k;
+                break;
+            }
+            x -= clans_weight(k);
+        }
+        let of_kind: Vec<&Legal> = legal.iter().filter(|a| kind_of(a) == kind.as_str()).collect();
+        Some(legal_value(of_kind[self.rng.below(of_kind.len())]))
     }
 
     /// A listed entry as sent: one that offers a choice of hexes (Flood,

@@ -301,7 +301,7 @@ pub async fn run_with(
         }
         if let Some(b) = bot.as_mut() {
             if !p.finished && !b.spent() {
-                if !b.plays_duel() && p.no_legal_lists() {
+                if !b.acts_whenever_waited_for() && p.no_legal_lists() {
                     anyhow::bail!("the server lists no legal actions for this seat; the Divinity bot needs a server that does (issue 13)");
                 }
                 let my_turn = p.my_turn();
@@ -311,7 +311,7 @@ pub async fn run_with(
                         next_send_at = tokio::time::Instant::now() + cfg.pace.unwrap_or_default();
                     }
                     // A Divinity bot with nothing listed waits for the next frame.
-                    None if my_turn && b.plays_duel() => {
+                    None if my_turn && b.acts_whenever_waited_for() => {
                         anyhow::bail!("the bot has no action to take (an empty catalogue?)")
                     }
                     None => {}

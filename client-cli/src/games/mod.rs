@@ -14,6 +14,7 @@
 //! once at the edge (the command line, a frame's `game`); registering a
 //! game is one line in [`registry!`]'s call below.
 
+pub mod clans;
 pub mod divinity;
 pub mod duel;
 
@@ -117,6 +118,7 @@ macro_rules! registry {
 registry! {
     Duel => duel::Duel,
     Divinity => divinity::Divinity,
+    Clans => clans::Clans,
 }
 
 impl GameKind {

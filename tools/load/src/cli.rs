@@ -15,8 +15,10 @@ pub struct LoadArgs {
     /// The server: http://HOST:PORT (or HOST:PORT), on this machine.
     #[arg(long, env = "ATHLAS_SERVER", default_value = "127.0.0.1:8080")]
     pub server: String,
-    /// The game: `duel` (two-seat matches) or `divinity` (campaigns of
-    /// three bot seats: create, two joins, Origins, location after location).
+    /// The game: `duel` (two-seat matches), `divinity` (campaigns of
+    /// three bot seats: create, two joins, Origins, location after
+    /// location), `clans` (clan battles one against one) or `clans-2v2`
+    /// (two against two, four seats).
     #[arg(long, value_parser = parse_game, default_value = "duel")]
     pub game: LoadGame,
     /// Matches (duel) or parties (divinity) played at once.
@@ -65,7 +67,9 @@ fn parse_game(s: &str) -> Result<LoadGame, String> {
     match s {
         "duel" => Ok(LoadGame::Duel),
         "divinity" => Ok(LoadGame::Divinity),
-        other => Err(format!("{other:?}: the load generator plays duel or divinity")),
+        "clans" => Ok(LoadGame::Clans { seats: 2 }),
+        "clans-2v2" => Ok(LoadGame::Clans { seats: 4 }),
+        other => Err(format!("{other:?}: the load generator plays duel, divinity, clans or clans-2v2")),
     }
 }
 
@@ -130,6 +134,8 @@ mod tests {
         let c = LoadArgs::try_parse_from(["athlas-load", "--game", "divinity", "--parties", "5", "--duration", "3"])
             .unwrap();
         assert!(matches!(c, LoadArgs { matches: 5, duration: 3, game: LoadGame::Divinity, .. }));
+        let c = LoadArgs::try_parse_from(["athlas-load", "--game", "clans-2v2"]).unwrap();
+        assert!(matches!(c, LoadArgs { game: LoadGame::Clans { seats: 4 }, .. }));
         assert!(LoadArgs::try_parse_from(["athlas-load", "--game", "chess"]).is_err());
     }
 }

@@ -7,6 +7,11 @@
 //! location after location (the host starts each next one) until the time
 //! is up. Each bot picks among the `legal` lists of its frames.
 //!
+//! `--game clans`: N clan battles at once, one against one (`clans`) or
+//! two against two (`clans-2v2`, four seats joined through the one join
+//! code), the clans alternating from match to match, each seat a bot
+//! picking from its view's `legal` list.
+//!
 //! Per action a bot parses only `type`, `seq`, `id`, the status and
 //! `view.legal` of each frame (see [`athlas_client::player`]) and picks by weight:
 //! the load measured is the server's, not the client's.
@@ -64,6 +69,35 @@ pub enum LoadGame {
     Duel,
     /// Three-seat Divinity campaigns, `matches` parties at once.
     Divinity,
+    /// Clan battles of 2 seats (1v1) or 4 (2v2), `matches` at once.
+    Clans { seats: usize },
+}
+
+impl LoadGame {
+    /// The game's name, its options for one match (`round` varies them)
+    /// and its seats; `None` for campaigns.
+    fn match_of(self, cfg: &LoadConfig, round: u64) -> Option<(&'static str, serde_json::Value, usize)> {
+        const CLANS: [&str; 2] = ["sacred_cross", "crimson_nobles"];
+        match self {
+            LoadGame::Duel => Some(("duel", json!({"summoning_points": cfg.points}), 2)),
+            LoadGame::Divinity => None,
+            LoadGame::Clans { seats } => {
+                // Each clan on each side in turn; 2v2 teams are seats 0+2 and 1+3.
+                let first = (round % 2) as usize;
+                let clans: Vec<&str> = (0..seats).map(|s| CLANS[(first + s % 2 + s / 2) % 2]).collect();
+                Some(("clans", json!({"clans": clans}), seats))
+            }
+        }
+    }
+
+    /// A bot for one seat of this game.
+    fn bot(self, seed: u64) -> Bot {
+        match self {
+            LoadGame::Duel => Bot::new(seed, Catalogue::standard()),
+            LoadGame::Divinity => Bot::divinity(seed),
+            LoadGame::Clans { .. } => Bot::clans(seed),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -318,7 +352,9 @@ pub async fn run(cfg: LoadConfig) -> anyhow::Result<Report> {
     let mut slots = tokio::task::JoinSet::new();
     for slot in 0..cfg.matches {
         match cfg.game {
-            LoadGame::Duel => slots.spawn(run_slot(lobby.clone(), cfg.clone(), slot as u64, deadline, live.clone())),
+            LoadGame::Duel | LoadGame::Clans { .. } => {
+                slots.spawn(run_slot(lobby.clone(), cfg.clone(), slot as u64, deadline, live.clone()))
+            }
             LoadGame::Divinity => slots.spawn(run_party(lobby.clone(), cfg.clone(), slot as u64, deadline)),
         };
     }
@@ -378,7 +414,8 @@ async fn run_slot(
     let mut report = Report::default();
     let mut round = 0u64;
     while tokio::time::Instant::now() < deadline {
-        let created = match lobby.create("duel", json!({"summoning_points": cfg.points}), false).await {
+        let (game, options, seats) = cfg.game.match_of(&cfg, slot + round).expect("a game of matches");
+        let created = match lobby.create(game, options, false).await {
             Ok(c) => c,
             Err(e) => {
                 report.error(e.code().unwrap_or("create_failed"));
@@ -386,23 +423,29 @@ async fn run_slot(
                 continue;
             }
         };
-        let joined = match lobby.join(&created.join_code).await {
-            Ok(j) => j,
-            Err(e) => {
-                report.error(e.code().unwrap_or("join_failed"));
-                continue;
+        let mut tokens = vec![created.token];
+        for _ in 1..seats {
+            match lobby.join(&created.join_code).await {
+                Ok(j) => tokens.push(j.token),
+                Err(e) => {
+                    report.error(e.code().unwrap_or("join_failed"));
+                    break;
+                }
             }
-        };
+        }
+        if tokens.len() < seats {
+            continue;
+        }
         report.matches_started += 1;
         let backoff = Backoff { first: Duration::from_millis(100), max: Duration::from_secs(2), attempts: Some(5) };
-        let cat = Catalogue::standard();
+        let n = seats;
         let mut seats = Vec::new();
         let url = cfg.addr.ws_for(&created.match_id);
-        for (i, token) in [created.token, joined.token].into_iter().enumerate() {
-            let seed = mix(cfg.seed ^ mix(slot << 32 | round << 1 | i as u64));
+        for (i, token) in tokens.into_iter().enumerate() {
+            let seed = mix(cfg.seed ^ mix(slot << 32 | (round * n as u64 + i as u64)));
             let opts = SeatOpts::new(&cfg, mix(seed), &token);
             let link = Link::spawn(url.clone(), Identity::Seat { token }, None, backoff);
-            let mut bot = Bot::new(seed, cat);
+            let mut bot = cfg.game.bot(seed);
             bot.max_actions = cfg.max_actions;
             seats.push(tokio::spawn(play_seat(link, bot, deadline, opts)));
         }
@@ -682,7 +725,7 @@ async fn play_seat_with(
             }
             continue;
         }
-        if !bot.plays_duel() && p.no_legal_lists() {
+        if !bot.acts_whenever_waited_for() && p.no_legal_lists() {
             err(&mut st, "no_legal_lists");
             st.stuck = true;
             return st;
@@ -723,7 +766,7 @@ async fn play_seat_with(
         // refusals. Should that seat have nothing listed, they act after
         // SHARED_WAIT as before.
         let mut only = None;
-        if let Some(s) = answering_seat(&p).filter(|_| !bot.plays_duel()) {
+        if let Some(s) = answering_seat(&p).filter(|_| !bot.acts_whenever_waited_for()) {
             let actionable = p.actionable();
             if actionable.iter().any(|(seat, _)| *seat == s) {
                 only = Some(s);
@@ -737,7 +780,7 @@ async fn play_seat_with(
         let my_turn = p.my_turn();
         match bot.act_as(&mut p, only) {
             Some(frame) => link.send(frame),
-            None if my_turn && bot.plays_duel() => {
+            None if my_turn && bot.acts_whenever_waited_for() => {
                 err(&mut st, "bot_has_no_action");
                 st.stuck = true;
                 return st;
