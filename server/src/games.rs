@@ -295,6 +295,7 @@ impl Registry {
             )
             .with(CampaignGame::<athlas_engine::divinity::Divinity>::new(serde_json::json!({ "party": [] })))
             .with(RulesetGame::<athlas_engine::clans::Clans>::default())
+            .with(RulesetGame::<athlas_engine::nim::Nim>::default())
     }
 
     /// Add a game (replacing one of the same name).
