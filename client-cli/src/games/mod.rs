@@ -17,6 +17,7 @@
 pub mod clans;
 pub mod divinity;
 pub mod duel;
+pub mod nim;
 
 use serde_json::Value;
 
@@ -118,6 +119,7 @@ macro_rules! registry {
 registry! {
     Duel => duel::Duel,
     Divinity => divinity::Divinity,
+    Nim => nim::Nim,
     Clans => clans::Clans,
 }
 
