@@ -67,7 +67,7 @@ pub fn clans_weight(kind: &str) -> u32 {
 
 /// The game a bot plays, with what it needs to play it.
 #[derive(Clone, Copy)]
-enum Game {
+enum Plays {
     Duel {
         cat: &'static Catalogue,
     },
@@ -84,7 +84,7 @@ enum Game {
 /// A random legal player for one seat (and the seats handed to it).
 pub struct Bot {
     rng: RandomBot,
-    game: Game,
+    game: Plays,
     /// Alphas to create: 3, or 4 after the engine said this is a campaign.
     alphas: usize,
     /// The duel: resign after this many of its own actions (keeps random
@@ -106,7 +106,7 @@ impl Bot {
     pub fn new(seed: u64, cat: &'static Catalogue) -> Bot {
         Bot {
             rng: RandomBot::new(seed),
-            game: Game::Duel { cat },
+            game: Plays::Duel { cat },
             alphas: 3,
             max_actions: u64::MAX,
             actions: 0,
@@ -117,18 +117,18 @@ impl Bot {
 
     /// A Divinity bot.
     pub fn divinity(seed: u64) -> Bot {
-        Bot { game: Game::Divinity, ..Bot::new(seed, Catalogue::standard()) }
+        Bot { game: Plays::Divinity, ..Bot::new(seed, Catalogue::standard()) }
     }
 
     /// A bot for any game whose frames list each seat's legal actions: it
     /// picks one uniformly.
     pub fn from_legal(seed: u64) -> Bot {
-        Bot { game: Game::Listed, ..Bot::new(seed, Catalogue::standard()) }
+        Bot { game: Plays::Listed, ..Bot::new(seed, Catalogue::standard()) }
     }
 
     /// A clan battle bot.
     pub fn clans(seed: u64) -> Bot {
-        Bot { game: Game::Clans, ..Bot::new(seed, Catalogue::standard()) }
+        Bot { game: Plays::Clans, ..Bot::new(seed, Catalogue::standard()) }
     }
 
     /// A bot for the game of this name.
@@ -143,20 +143,20 @@ impl Bot {
     /// that always lists something while it waits for the seat (the duel,
     /// the clan battle; a Divinity seat may wait with nothing listed).
     pub fn acts_whenever_waited_for(&self) -> bool {
-        matches!(self.game, Game::Duel { .. } | Game::Clans)
+        matches!(self.game, Plays::Duel { .. } | Plays::Clans)
     }
 
     /// A Divinity bot that has taken its `max_actions`: it stops, since the
     /// game has no resignation.
     pub fn spent(&self) -> bool {
-        matches!(self.game, Game::Divinity | Game::Listed) && self.actions >= self.max_actions
+        matches!(self.game, Plays::Divinity | Plays::Listed) && self.actions >= self.max_actions
     }
 
     /// See a server frame (after [`Player::observe`]): a Divinity bot keeps
     /// the last view it was sent.
     pub fn observe(&mut self, text: &str) {
         // Welcomes and updates carry a view; acks and errors do not.
-        if matches!(self.game, Game::Divinity) && text.contains(r#""view":"#) {
+        if matches!(self.game, Plays::Divinity) && text.contains(r#""view":"#) {
             self.last_frame = Some(text.to_owned());
         }
     }
@@ -205,8 +205,8 @@ impl Bot {
         only: Option<athlas_protocol::Seat>,
     ) -> Option<(Option<athlas_protocol::Seat>, Value)> {
         match self.game {
-            Game::Duel { .. } | Game::Clans => self.pick(p).map(|a| (None, a)),
-            Game::Divinity | Game::Listed => {
+            Plays::Duel { .. } | Plays::Clans => self.pick(p).map(|a| (None, a)),
+            Plays::Divinity | Plays::Listed => {
                 if self.spent() {
                     return None;
                 }
@@ -221,7 +221,7 @@ impl Bot {
                 // Its own seat first, then those handed to it.
                 choices.sort_by_key(|(seat, _)| Some(*seat) != p.seat);
                 self.actions += 1;
-                if let Game::Divinity = self.game {
+                if let Plays::Divinity = self.game {
                     if let Some((seat, action)) = self.party_pick(&choices) {
                         return Some((Some(seat), action));
                     }
@@ -252,7 +252,7 @@ impl Bot {
 
     /// The next action of its own seat, if the player should act now.
     pub fn pick(&mut self, p: &Player) -> Option<Value> {
-        if let Game::Divinity | Game::Listed = self.game {
+        if let Plays::Divinity | Plays::Listed = self.game {
             return self.pick_for(p).map(|(_, a)| a);
         }
         if !p.my_turn() {
@@ -262,7 +262,7 @@ impl Bot {
         if self.actions > self.max_actions && p.phase != "creation" {
             return Some(serde_json::json!({"type": "resign"}));
         }
-        if let Game::Clans = self.game {
+        if let Plays::Clans = self.game {
             return self.clans_pick(&p.legal);
         }
         if p.phase == "creation" {
@@ -312,7 +312,7 @@ impl Bot {
 
     /// A preset (from `legal`) or random valid Alphas and a DI stack.
     fn creation(&mut self, legal: &[Legal]) -> Option<Value> {
-        let Game::Duel { cat } = self.game else { return None };
+        let Plays::Duel { cat } = self.game else { return None };
         let presets: Vec<&RawValue> = legal.iter().filter(|a| kind_of(a) == "use_preset").map(|a| &**a).collect();
         let genus = cat.count(CardKind::Genus);
         let use_preset = !presets.is_empty() && (genus < self.alphas || self.refusals > 0 || self.rng.below(3) == 0);

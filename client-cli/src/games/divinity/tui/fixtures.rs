@@ -8,7 +8,7 @@ use athlas_engine::{Ruleset, Seat, Status, Viewer};
 use athlas_protocol::LegalFor;
 use serde_json::{json, Value};
 
-pub struct Game {
+pub struct Played {
     pub state: DivinityState,
     pub seq: u64,
     /// `control[s]`: the seat acting for `s`, as the server would send it.
@@ -16,11 +16,11 @@ pub struct Game {
     rng: u64,
 }
 
-impl Game {
-    pub fn new(party: &[&str], seed: u64) -> Game {
+impl Played {
+    pub fn new(party: &[&str], seed: u64) -> Played {
         let options = DivinityOptions { party: party.iter().map(|s| s.to_string()).collect(), ..Default::default() };
         let state = Divinity::start(&options, seed).expect("the default options start");
-        Game { state, seq: 0, control: None, rng: seed.wrapping_mul(6364136223846793005).wrapping_add(1) }
+        Played { state, seq: 0, control: None, rng: seed.wrapping_mul(6364136223846793005).wrapping_add(1) }
     }
 
     pub fn waiting(&self) -> Vec<Seat> {

@@ -7,7 +7,7 @@ use athlas_engine::Ruleset;
 use ratatui::{backend::TestBackend, crossterm::event::KeyModifiers, Terminal};
 use serde_json::{json, Value};
 
-use super::fixtures::Game;
+use super::fixtures::Played;
 use super::*;
 use crate::tui::App;
 
@@ -47,7 +47,7 @@ fn sent(frame: Option<String>) -> Value {
 
 #[test]
 fn a_divinity_welcome_opens_the_divinity_screen_with_the_party_decision() {
-    let g = Game::new(&["ifan", "sebille"], 7);
+    let g = Played::new(&["ifan", "sebille"], 7);
     let mut app = app();
     app.on_frame(&g.welcome(1));
     assert_eq!(app.seat, Some(1));
@@ -67,7 +67,7 @@ fn a_divinity_welcome_opens_the_divinity_screen_with_the_party_decision() {
 
 #[test]
 fn enter_sends_the_selected_legal_action_and_waits_for_its_answer() {
-    let g = Game::new(&["ifan", "sebille"], 7);
+    let g = Played::new(&["ifan", "sebille"], 7);
     let mut app = app();
     app.on_frame(&g.welcome(0));
     app.on_key(key(KeyCode::Down));
@@ -81,7 +81,7 @@ fn enter_sends_the_selected_legal_action_and_waits_for_its_answer() {
 
 #[test]
 fn a_handed_seat_gets_its_own_part_of_the_menu_and_acts_with_seat() {
-    let mut g = Game::new(&["ifan", "sebille"], 7);
+    let mut g = Played::new(&["ifan", "sebille"], 7);
     g.apply(0, DivinityAction::ChooseRound { explore: true });
     g.control = Some(vec![None, Some(0)]);
     let mut app = app();
@@ -105,7 +105,7 @@ fn a_handed_seat_gets_its_own_part_of_the_menu_and_acts_with_seat() {
 
 #[test]
 fn the_selection_stays_on_its_action_when_another_seat_changes_the_menu() {
-    let mut g = Game::new(&["ifan", "sebille"], 7);
+    let mut g = Played::new(&["ifan", "sebille"], 7);
     g.apply(0, DivinityAction::ChooseRound { explore: true });
     let mut app = app();
     app.on_frame(&g.welcome(1));
@@ -127,7 +127,7 @@ fn the_selection_stays_on_its_action_when_another_seat_changes_the_menu() {
 
 #[test]
 fn enter_after_the_picked_action_vanished_is_held_back_once() {
-    let mut g = Game::new(&["ifan", "sebille"], 7);
+    let mut g = Played::new(&["ifan", "sebille"], 7);
     let mut app = app();
     app.on_frame(&g.welcome(1));
     app.on_key(key(KeyCode::Down));
@@ -142,7 +142,7 @@ fn enter_after_the_picked_action_vanished_is_held_back_once() {
 
 #[test]
 fn t_takes_back_after_a_yes_and_not_after_a_no() {
-    let g = Game::new(&["ifan", "sebille"], 7);
+    let g = Played::new(&["ifan", "sebille"], 7);
     let mut app = app();
     app.on_frame(&g.welcome(0));
     assert!(app.on_key(key(KeyCode::Char('t'))).is_none());
@@ -158,7 +158,7 @@ fn t_takes_back_after_a_yes_and_not_after_a_no() {
 
 #[test]
 fn h_hands_a_seat_to_a_player_and_back_to_its_owner() {
-    let g = Game::new(&["ifan", "sebille", "lohse"], 7);
+    let g = Played::new(&["ifan", "sebille", "lohse"], 7);
     let mut app = app();
     app.on_frame(&g.welcome(0));
     // Own seat (Enter) to seat 2.
@@ -188,7 +188,7 @@ fn h_hands_a_seat_to_a_player_and_back_to_its_owner() {
 
 #[test]
 fn a_hand_over_and_its_return_are_logged_in_words() {
-    let mut g = Game::new(&["ifan", "sebille"], 7);
+    let mut g = Played::new(&["ifan", "sebille"], 7);
     let mut app = app();
     app.on_frame(&g.welcome(1));
     g.seq += 1;
@@ -207,7 +207,7 @@ fn a_hand_over_and_its_return_are_logged_in_words() {
 
 #[test]
 fn a_take_back_update_is_logged_in_words() {
-    let mut g = Game::new(&["ifan", "sebille"], 7);
+    let mut g = Played::new(&["ifan", "sebille"], 7);
     let mut app = app();
     app.on_frame(&g.welcome(1));
     g.seq += 1;
@@ -219,7 +219,7 @@ fn a_take_back_update_is_logged_in_words() {
 
 #[test]
 fn combat_shows_enemies_with_hp_and_dice_in_words() {
-    let mut g = Game::new(&["ifan", "sebille"], 4);
+    let mut g = Played::new(&["ifan", "sebille"], 4);
     let mut app = app();
     app.on_frame(&g.welcome(0));
     let (seat, events) = g.play_until(|s| !s.enemies.is_empty() && matches!(s.phase, Phase::Combat { .. }));
@@ -243,7 +243,7 @@ fn combat_shows_enemies_with_hp_and_dice_in_words() {
 #[test]
 fn every_legal_action_of_a_long_random_match_has_words() {
     // Whatever the engine lists, the menu says it in words (never raw JSON).
-    let mut g = Game::new(&["ifan", "sebille", "red_prince"], 11);
+    let mut g = Played::new(&["ifan", "sebille", "red_prince"], 11);
     for _ in 0..400 {
         if g.waiting().is_empty() {
             break;
@@ -262,7 +262,7 @@ fn every_legal_action_of_a_long_random_match_has_words() {
 
 #[test]
 fn help_explains_the_keys_and_the_round() {
-    let g = Game::new(&["ifan", "sebille"], 7);
+    let g = Played::new(&["ifan", "sebille"], 7);
     let mut app = app();
     app.on_frame(&g.welcome(0));
     app.on_key(key(KeyCode::Char('?')));
@@ -275,7 +275,7 @@ fn help_explains_the_keys_and_the_round() {
 
 #[test]
 fn tab_shows_the_own_sheet_with_skills_equipment_and_backpack() {
-    let g = Game::new(&["ifan", "sebille"], 7);
+    let g = Played::new(&["ifan", "sebille"], 7);
     let mut app = app();
     app.on_frame(&g.welcome(0));
     app.on_key(key(KeyCode::Tab));
@@ -292,7 +292,7 @@ fn tab_shows_the_own_sheet_with_skills_equipment_and_backpack() {
 /// person can read it; it checks the same parts as the others.
 #[test]
 fn print_the_screen() {
-    let mut g = Game::new(&["ifan", "sebille"], 4);
+    let mut g = Played::new(&["ifan", "sebille"], 4);
     let mut app = app();
     app.on_frame(&g.welcome(0));
     let (seat, events) =
@@ -318,7 +318,7 @@ fn print_the_screen() {
 
 #[test]
 fn a_party_of_four_in_combat_still_shows_every_figure_at_80x24() {
-    let mut g = Game::new(&["ifan", "sebille", "red_prince", "fane"], 5);
+    let mut g = Played::new(&["ifan", "sebille", "red_prince", "fane"], 5);
     let mut app = app();
     app.on_frame(&g.welcome(2));
     let (seat, events) = g.play_until(|s| s.enemies.len() >= 2 && matches!(s.phase, Phase::Combat { .. }));
@@ -341,7 +341,7 @@ fn a_party_of_four_in_combat_still_shows_every_figure_at_80x24() {
 /// speaker's Origin.
 #[test]
 fn proposals_and_chat_are_told_in_the_log() {
-    let g = Game::new(&["ifan", "sebille"], 7);
+    let g = Played::new(&["ifan", "sebille"], 7);
     let mut app = app();
     app.on_frame(&g.welcome(1));
     app.on_frame(r#"{"type":"proposal","by":0,"seat":0,"action":{"type":"choose_round","explore":true},"words":{"text":"Explore this round","group":"party"},"agreed":[0],"waiting":[1],"seq":0}"#);
