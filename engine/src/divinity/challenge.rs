@@ -30,6 +30,42 @@ impl DivinityState {
         ch.group.iter().copied().filter(|s| !ch.results.contains_key(s) && !self.origins[*s as usize].downed).collect()
     }
 
+    /// Whether `seat` has a challenge roll to make now (the first checks
+    /// of [`Self::challenge_roll`]).
+    fn check_challenge_turn(&self, cat: &Catalogue, seat: Seat) -> Result<(), RuleError> {
+        if self.challenge.as_ref().is_some_and(|c| c.flipped.is_some()) {
+            return Err(err(DivinityRefusal::ResultPending, "the flipped card's result is chosen first"));
+        }
+        if !self.challenge_waiting(cat).contains(&seat) || self.pending_roll().is_some() {
+            return Err(err(DivinityRefusal::NotYourRoll, "this Origin has no challenge roll to make"));
+        }
+        Ok(())
+    }
+
+    /// Whether the rules accept [`Self::challenge_roll`] with no bonus
+    /// keyword played (rolling, or an automatic success with `auto`),
+    /// judged from the state without changing it: every refusal of such a
+    /// roll comes from the checks here. Playing bonus keywords, each of which
+    /// changes what the next may use, is not judged (`None`).
+    pub(super) fn accepts_challenge_roll(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        auto: Option<&(String, KeywordFrom)>,
+        played: &[(String, KeywordFrom)],
+    ) -> Option<bool> {
+        if !played.is_empty() {
+            return None;
+        }
+        if self.check_challenge_turn(cat, seat).is_err() {
+            return Some(false);
+        }
+        let Some((kw, from)) = auto else { return Some(true) };
+        let ch = self.challenge.as_ref().expect("challenge");
+        let card = self.loc(cat).card(&ch.card).and_then(|c| c.challenge.as_ref()).expect("challenge card");
+        Some(card.auto.contains(kw) && self.check_keyword(cat, seat, kw, from).is_ok())
+    }
+
     pub(super) fn challenge_roll(
         &mut self,
         cat: &Catalogue,
@@ -38,12 +74,7 @@ impl DivinityState {
         played: &[(String, KeywordFrom)],
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        if self.challenge.as_ref().is_some_and(|c| c.flipped.is_some()) {
-            return Err(err(DivinityRefusal::ResultPending, "the flipped card's result is chosen first"));
-        }
-        if !self.challenge_waiting(cat).contains(&seat) || self.pending_roll().is_some() {
-            return Err(err(DivinityRefusal::NotYourRoll, "this Origin has no challenge roll to make"));
-        }
+        self.check_challenge_turn(cat, seat)?;
         let ch = self.challenge.clone().expect("challenge");
         let card = self.loc(cat).card(&ch.card).and_then(|c| c.challenge.clone()).expect("challenge card");
         if auto.is_some() && !played.is_empty() {
@@ -109,6 +140,17 @@ impl DivinityState {
         row: usize,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
+        self.check_choose_result(cat, seat, row)?;
+        let ch = self.challenge.as_mut().unwrap();
+        ch.flipped = None;
+        ch.results.insert(seat, ChallengeResultKind::Row(row));
+        self.finish_challenge(cat, ev);
+        Ok(())
+    }
+
+    /// Whether the rules accept [`Self::choose_result`], judged from the
+    /// state without changing it (every refusal of it comes from here).
+    pub(super) fn check_choose_result(&self, cat: &Catalogue, seat: Seat, row: usize) -> Result<(), RuleError> {
         let Some(ch) = self.challenge.as_ref().filter(|c| c.flipped.is_some()) else {
             return Err(err(DivinityRefusal::NothingToChoose, "no flipped challenge card waits for a result"));
         };
@@ -119,10 +161,31 @@ impl DivinityState {
         if row >= rows {
             return Err(err(DivinityRefusal::NoSuchResult, "no such result row"));
         }
-        let ch = self.challenge.as_mut().unwrap();
-        ch.flipped = None;
-        ch.results.insert(seat, ChallengeResultKind::Row(row));
-        self.finish_challenge(cat, ev);
+        Ok(())
+    }
+
+    /// Whether the Origin has the keyword from that source now (every
+    /// refusal of [`Self::use_keyword`] comes from here).
+    fn check_keyword(&self, cat: &Catalogue, seat: Seat, kw: &str, from: &KeywordFrom) -> Result<(), RuleError> {
+        let o = &self.origins[seat as usize];
+        match from {
+            KeywordFrom::Permanent => {
+                if !self.keywords(cat, seat).contains(kw) {
+                    return Err(err(DivinityRefusal::NoKeyword, format!("this Origin lacks {kw}")));
+                }
+            }
+            KeywordFrom::Skill(id) => {
+                if !o.hand.contains(id) || cat.skills.get(id).and_then(|s| s.keyword.as_deref()) != Some(kw) {
+                    return Err(err(DivinityRefusal::NoKeyword, format!("no skill in hand gives {kw}")));
+                }
+            }
+            KeywordFrom::Consumable(id) => {
+                let gives = cat.items.get(id).is_some_and(|i| i.bonus.keywords.iter().any(|k| k == kw));
+                if !o.backpack.contains(id) || !gives {
+                    return Err(err(DivinityRefusal::NoKeyword, format!("no consumable in the backpack gives {kw}")));
+                }
+            }
+        }
         Ok(())
     }
 
@@ -136,27 +199,16 @@ impl DivinityState {
         from: &KeywordFrom,
         ev: &mut Vec<Ev>,
     ) -> Result<(), RuleError> {
-        let o = &self.origins[seat as usize];
+        self.check_keyword(cat, seat, kw, from)?;
         match from {
-            KeywordFrom::Permanent => {
-                if !self.keywords(cat, seat).contains(kw) {
-                    return Err(err(DivinityRefusal::NoKeyword, format!("this Origin lacks {kw}")));
-                }
-            }
+            KeywordFrom::Permanent => {}
             KeywordFrom::Skill(id) => {
-                if !o.hand.contains(id) || cat.skills.get(id).and_then(|s| s.keyword.as_deref()) != Some(kw) {
-                    return Err(err(DivinityRefusal::NoKeyword, format!("no skill in hand gives {kw}")));
-                }
                 let o = &mut self.origins[seat as usize];
                 o.hand.retain(|s| s != id);
                 o.track
                     .place(TrackCard { card: CardRef::Skill(id.clone()), face_up: false, flip_at: None }, KEYWORD_SLOT);
             }
             KeywordFrom::Consumable(id) => {
-                let gives = cat.items.get(id).is_some_and(|i| i.bonus.keywords.iter().any(|k| k == kw));
-                if !o.backpack.contains(id) || !gives {
-                    return Err(err(DivinityRefusal::NoKeyword, format!("no consumable in the backpack gives {kw}")));
-                }
                 let o = &mut self.origins[seat as usize];
                 let i = o.backpack.iter().position(|x| x == id).unwrap();
                 o.backpack.remove(i);

@@ -2,9 +2,8 @@
 //! the rules: candidates are generated from the state and judged by the
 //! checks the rules run before they change anything (each rule's
 //! `check_*`, which its action runs first); only the answers to an item
-//! nobody has room for (`place_item`) and a challenge's (`challenge`,
-//! `choose_result`) are still tried on a copy. Only the accepted ones are
-//! kept. So every listed action is accepted if sent as it is
+//! nobody has room for (`place_item`, whose own check tries the drop on a
+//! copy) are still tried on a copy. Only the accepted ones are kept. So every listed action is accepted if sent as it is
 //! (`legal_by_trial`, every candidate through [`Divinity::apply_with`], is
 //! the oracle the tests hold this equal to). The list is empty
 //! for a seat that [`Divinity::status_of`] does not list as waiting, and
@@ -87,11 +86,11 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
     }
     // Almost every candidate is judged from the state itself, with no copy
     // at all, by the checks its action runs before it changes anything.
-    // The few still tried (`place_item`, a challenge's answers) are tried
-    // directly on one scratch copy, not on a copy of their own: it is made
-    // when the first of them comes up, and again only after a try changed
-    // it (an acceptance, or a refusal after a change), which comparing
-    // finds more cheaply than cloning. `legal_by_trial` is the plain way,
+    // The few still tried (`place_item`) are tried directly on one scratch
+    // copy, not on a copy of their own: it is made when the first of them
+    // comes up, and again only after a try changed it (an acceptance, or a
+    // refusal after a change), which comparing finds more cheaply than
+    // cloning. `legal_by_trial` is the plain way,
     // and the tests hold the two equal.
     let mut scratch: Option<DivinityState> = None;
     let mut out = Vec::new();
@@ -145,6 +144,9 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
             A::ReduceDice { remove } => {
                 Some(leader(state, seat).is_ok() && state.check_reduce_enemy_dice(remove).is_ok())
             }
+            // A challenge: rolling or an automatic success, then its row.
+            A::Challenge { auto, keywords } => state.accepts_challenge_roll(cat, seat, auto.as_ref(), keywords),
+            A::ChooseResult { row } => Some(state.check_choose_result(cat, seat, *row).is_ok()),
             // Talents and the special ability, on the Origin's Combat turn.
             A::UseTalent { talent } => Some(state.check_talent(cat, seat, talent).is_ok()),
             A::UseAbility { aim } => Some(state.check_ability(cat, seat, aim.as_ref()).is_ok()),
