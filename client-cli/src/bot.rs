@@ -131,14 +131,6 @@ impl Bot {
         Bot { game: Plays::Clans, ..Bot::new(seed, Catalogue::standard()) }
     }
 
-    /// A bot for the game of this name.
-    ///
-    /// # Errors
-    /// Another game: the bot does not know how to play it.
-    pub fn for_game(game: &str, seed: u64) -> Result<Bot, String> {
-        crate::games::GameKind::parse(game).map(|g| g.bot(seed))
-    }
-
     /// Whether it plays a game whose view lists what a seat may do and
     /// that always lists something while it waits for the seat (the duel,
     /// the clan battle; a Divinity seat may wait with nothing listed).
@@ -521,6 +513,5 @@ mod tests {
         assert_eq!(b.pick_for(&p), Some((Some(0), json!({"type":"choose_round","explore":true}))));
         assert!(b.spent());
         assert_eq!(b.pick_for(&p), None, "no resignation in Divinity: it stops");
-        assert!(Bot::for_game("chess", 0).is_err());
     }
 }

@@ -258,7 +258,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 .match_log(&match_id)
                 .await
                 .map_err(|e| anyhow::anyhow!("fetching the log of {match_id} from {}: {e}", addr.http()))?;
-            match crate::verify::verify(&log) {
+            match crate::games::verify(&log) {
                 Ok(checked) => {
                     println!("{checked}");
                     println!("verified");
@@ -389,10 +389,8 @@ async fn scripted(s: Scripted) -> anyhow::Result<()> {
     let token = if let Some(t) = s.token {
         t
     } else if s.create {
-        let c = lobby
-            .create(s.game.name(), s.game.match_options(s.points), s.live)
-            .await
-            .context("creating the match")?;
+        let c =
+            lobby.create(s.game.name(), s.game.match_options(s.points), s.live).await.context("creating the match")?;
         let mut line = serde_json::to_value(&c)?;
         line["type"] = "created".into();
         println!("{line}");

@@ -20,6 +20,7 @@ pub mod cli;
 pub mod games;
 pub mod net;
 pub mod player;
+pub mod screen;
 pub mod script;
 pub mod session;
 // The player's fast frame read (`player`); the load generator

@@ -9,9 +9,10 @@ use std::fmt;
 
 use athlas_engine::{Ruleset, Status};
 
-use crate::games::GameKind;
 use athlas_protocol::hash::hash_like;
 use athlas_protocol::{LogRecord, MatchLog};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
 
 /// What was checked, line by line, or the first thing that failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,17 +26,29 @@ impl fmt::Display for Verified {
     }
 }
 
-/// Replay `log` and check it.
-///
-/// # Errors
-/// The first check that failed, in words (a record refused, a state hash,
-/// a commitment, the outcome), or a game or rules version this build does
-/// not play.
-pub fn verify(log: &MatchLog) -> Result<Verified, String> {
-    match GameKind::from_name(&log.game) {
-        Some(game) => game.verify(log),
-        None => Err(format!("this build does not play {:?}", log.game)),
+/// JSON with object keys sorted at every depth and no whitespace: the bytes
+/// the server hashed (`server/src/secret.rs`).
+pub fn canonical_json(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let parts: Vec<String> =
+                keys.into_iter().map(|k| format!("{}:{}", Value::String(k.clone()), canonical_json(&map[k]))).collect();
+            format!("{{{}}}", parts.join(","))
+        }
+        Value::Array(items) => format!("[{}]", items.iter().map(canonical_json).collect::<Vec<_>>().join(",")),
+        other => other.to_string(),
     }
+}
+
+/// Whether `hash` is hex SHA-256(salt bytes ‖ canonical JSON of `secret`).
+pub fn sealed(salt_hex: &str, secret: &Value, hash: &str) -> bool {
+    let Ok(salt) = hex::decode(salt_hex) else { return false };
+    let mut h = Sha256::new();
+    h.update(&salt);
+    h.update(canonical_json(secret).as_bytes());
+    hex::encode(h.finalize()).eq_ignore_ascii_case(hash)
 }
 
 /// Replay `log` as a match of `R` and check it (each game's
@@ -75,7 +88,7 @@ pub fn replay<R: Ruleset>(log: &MatchLog) -> Result<Verified, String> {
         for c in log.commitments.iter().filter(|c| c.seq == r.seq) {
             let secret = R::locked_secret(&state, c.seat)
                 .ok_or_else(|| format!("seq {}: seat {} has no locked secret to open its commitment", r.seq, c.seat))?;
-            if !crate::games::duel::ending::verify(&c.salt, &secret, &c.hash) {
+            if !sealed(&c.salt, &secret, &c.hash) {
                 return Err(format!(
                     "seat {}'s commitment {} does not open to what it locked at seq {}",
                     c.seat, c.hash, r.seq
@@ -146,13 +159,12 @@ fn apply<R: Ruleset>(state: &mut R::State, before: &mut Vec<(u64, R::State)>, r:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::verify;
     use athlas_engine::duel::{bot::RandomBot, card::Catalogue, Duel, DuelAction, DuelOptions};
     use athlas_protocol::hash::{blake3_hash, compact_hash, part_hash, state_hash};
     use athlas_protocol::LogCommitment;
     use serde_json::json;
     use sha2::{Digest, Sha256};
-
-    use crate::games::duel::ending::canonical_json;
 
     /// A whole duel played by two random bots (the one to act resigns
     /// after 300 actions), as the server would log it, with commitments.

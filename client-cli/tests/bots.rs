@@ -85,12 +85,12 @@ async fn two_bots_finish_a_game_on_a_default_server_without_errors() {
     let log = lobby.match_log(&match_id).await.unwrap();
     assert_eq!(log.commitments.len(), 2, "both seats committed");
     assert!(log.records.iter().all(|r| r.state_hash.is_some()), "every record is hashed");
-    let checked = athlas_client::verify::verify(&log).unwrap();
+    let checked = athlas_client::games::verify(&log).unwrap();
     assert_eq!(checked.lines.iter().filter(|l| l.contains("opens to the secret")).count(), 2, "{checked}");
     let mut forged = log.clone();
     let last = forged.records.len() - 1;
     forged.records[last].seat = 1 - forged.records[last].seat;
-    assert!(athlas_client::verify::verify(&forged).is_err(), "a record moved to the other seat is caught");
+    assert!(athlas_client::games::verify(&forged).is_err(), "a record moved to the other seat is caught");
     let cli = {
         let url = url.clone();
         tokio::task::spawn_blocking(move || athlas(&["verify", &match_id, "--server", &url]).output().unwrap())

@@ -21,7 +21,7 @@ pub mod nim;
 
 use serde_json::Value;
 
-use crate::{bot::Bot, tui::GameScreen, verify::Verified};
+use crate::{bot::Bot, screen::GameScreen, verify::Verified};
 use athlas_protocol::MatchLog;
 
 /// What the terminal client knows of one game.
@@ -192,5 +192,18 @@ mod tests {
             assert_eq!(GameKind::parse_campaign(k.name()).is_ok(), k.campaign(), "{k}");
         }
         assert!(GameKind::parse("chess").unwrap_err().contains("chess"));
+    }
+}
+
+/// Replay `log` and check it.
+///
+/// # Errors
+/// The first check that failed, in words (a record refused, a state hash,
+/// a commitment, the outcome), or a game or rules version this build does
+/// not play.
+pub fn verify(log: &MatchLog) -> Result<Verified, String> {
+    match GameKind::from_name(&log.game) {
+        Some(game) => game.verify(log),
+        None => Err(format!("this build does not play {:?}", log.game)),
     }
 }

@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use super::cards;
 use super::screen::{Panel, Play, ViewV};
-use crate::tui::Bar;
+use crate::screen::Bar;
 
 /// A seat's colour: the teams are cyan/blue (0+2) and red/magenta (1+3).
 pub fn seat_colour(seat: Seat) -> Color {
@@ -317,13 +317,16 @@ fn menu_lines(p: &Play, height: usize) -> Vec<Line<'static>> {
 pub fn draw(f: &mut Frame<'_>, p: &Play, bar: &Bar<'_>) {
     let cat = Catalogue::standard();
     let area = f.area();
+    // The log under the panels takes what a tall terminal has beyond the
+    // field's 20 rows and a 10-row menu.
+    let log_rows = area.height.saturating_sub(2 + 30).max(5);
     let rows = Layout::default()
         .direction(Direction::Vertical)
         .constraints([
             Constraint::Length(1),
             Constraint::Length(1),
             Constraint::Min(10),
-            Constraint::Length(5),
+            Constraint::Length(log_rows),
             Constraint::Length(1),
         ])
         .split(area);
@@ -337,7 +340,8 @@ pub fn draw(f: &mut Frame<'_>, p: &Play, bar: &Bar<'_>) {
     }
     f.render_widget(Paragraph::new(Line::styled(top, Style::default().add_modifier(Modifier::REVERSED))), rows[0]);
     f.render_widget(Paragraph::new(turn_line(p)), rows[1]);
-    let board_w = p.view.as_ref().map_or(30, |v| v.width as u16 * 2 + 8);
+    // 3 for the row numbers on each side, 2 for the border.
+    let board_w = p.view.as_ref().map_or(30, |v| v.width as u16 * 2 + 9);
     let cols = Layout::default()
         .direction(Direction::Horizontal)
         .constraints([Constraint::Length(board_w), Constraint::Min(30)])

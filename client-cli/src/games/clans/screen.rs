@@ -13,10 +13,10 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::games::duel::ending::verify as seal_matches;
-use crate::tui::menu_key;
+use crate::screen::menu_key;
 
 /// The TUI hands a clan battle's frames and keys to [`Play`].
-impl crate::tui::GameScreen for Play {
+impl crate::screen::GameScreen for Play {
     fn on_msg(&mut self, msg: ServerMsg) {
         Play::on_msg(self, msg);
     }
@@ -37,7 +37,7 @@ impl crate::tui::GameScreen for Play {
         self.push_log(line);
     }
 
-    fn draw(&self, f: &mut ratatui::Frame<'_>, bar: &crate::tui::Bar<'_>) {
+    fn draw(&self, f: &mut ratatui::Frame<'_>, bar: &crate::screen::Bar<'_>) {
         super::draw::draw(f, self, bar);
     }
 

@@ -129,3 +129,30 @@ fn a_reveal_is_checked_against_the_commitment_and_a_forged_one_is_flagged() {
     p.on_msg(msg(&json!({"type": "reveal", "seat": 0, "salt": salt, "secret": forged, "hash": hash}).to_string()));
     assert!(!p.reveals[0].ok());
 }
+
+#[test]
+fn an_opened_response_window_offers_its_answers_and_the_pass_in_words() {
+    use athlas_engine::clans::{bot::RandomBot, content::Catalogue};
+    // Random games until one opens a window (an ally with an (OT) ability
+    // the opponent can pay for and aim).
+    for seed in 0..200 {
+        let mut state = Clans::start(&ClansOptions::default(), seed).unwrap();
+        let mut bot = RandomBot::new(seed);
+        for _ in 0..3_000 {
+            let Some(seat) = athlas_engine::clans::bot::seat_to_act(&state) else { break };
+            if let Some(w) = state.window.first().copied() {
+                let mut p = Play::new();
+                p.on_msg(msg(&frame(&state, "welcome", w, 5, seat)));
+                assert!(p.my_move());
+                assert!(p.menu.iter().any(|e| e.text == "Pass: let the turn go on"), "{:?}", p.menu);
+                assert!(p.menu.iter().any(|e| e.group == "respond"), "{:?}", p.menu);
+                let shown = screen_text(&p);
+                assert!(shown.contains("Response window: answer with an (OT) ability, or pass"), "{shown}");
+                return;
+            }
+            let a = bot.pick(&state, Catalogue::standard(), seat).unwrap();
+            Clans::apply(&mut state, seat, a).unwrap();
+        }
+    }
+    panic!("no response window opened in 200 random games");
+}

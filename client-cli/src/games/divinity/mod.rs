@@ -9,7 +9,7 @@ use athlas_protocol::MatchLog;
 use serde_json::Value;
 
 use super::ClientGame;
-use crate::{bot::Bot, tui::GameScreen, verify::Verified};
+use crate::{bot::Bot, screen::GameScreen, verify::Verified};
 
 /// Divinity, as [`ClientGame`].
 pub struct Divinity;

@@ -15,36 +15,11 @@ use ratatui::{
     text::Line,
 };
 use serde::Deserialize;
-use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use super::board::seat_name;
 use athlas_engine::duel::words::card_name;
 
-/// JSON with object keys sorted at every depth and no whitespace: the bytes
-/// the server hashed (`server/src/secret.rs`).
-pub fn canonical_json(value: &Value) -> String {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            let parts: Vec<String> =
-                keys.into_iter().map(|k| format!("{}:{}", Value::String(k.clone()), canonical_json(&map[k]))).collect();
-            format!("{{{}}}", parts.join(","))
-        }
-        Value::Array(items) => format!("[{}]", items.iter().map(canonical_json).collect::<Vec<_>>().join(",")),
-        other => other.to_string(),
-    }
-}
-
-/// Whether `hash` is hex SHA-256(salt bytes ‖ canonical JSON of `secret`).
-pub fn verify(salt_hex: &str, secret: &Value, hash: &str) -> bool {
-    let Ok(salt) = hex::decode(salt_hex) else { return false };
-    let mut h = Sha256::new();
-    h.update(&salt);
-    h.update(canonical_json(secret).as_bytes());
-    hex::encode(h.finalize()).eq_ignore_ascii_case(hash)
-}
+pub use crate::verify::{canonical_json, sealed as verify};
 
 /// What a duel seat committed to.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -151,6 +126,7 @@ mod tests {
     use super::*;
     use crate::games::duel::board::tests::small_view;
     use serde_json::json;
+    use sha2::{Digest, Sha256};
 
     #[test]
     fn a_commitment_verifies_against_its_salt_and_canonical_secret() {

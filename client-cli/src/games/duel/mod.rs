@@ -17,7 +17,7 @@ use athlas_protocol::MatchLog;
 use serde_json::Value;
 
 use super::ClientGame;
-use crate::{bot::Bot, tui::GameScreen, verify::Verified};
+use crate::{bot::Bot, screen::GameScreen, verify::Verified};
 
 /// The duel, as [`ClientGame`].
 pub struct Duel;

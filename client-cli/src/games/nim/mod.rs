@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use super::ClientGame;
 use crate::{
     bot::Bot,
-    tui::{Bar, GameScreen},
+    screen::{Bar, GameScreen},
     verify::Verified,
 };
 

@@ -29,10 +29,10 @@ use actions::Entry;
 use athlas_engine::divinity::words::Front;
 use table::{Names, Table};
 
-use crate::tui::menu_key;
+use crate::screen::menu_key;
 
 /// The TUI hands a Divinity match's frames and keys to [`Play`].
-impl crate::tui::GameScreen for Play {
+impl crate::screen::GameScreen for Play {
     fn on_msg(&mut self, msg: ServerMsg) {
         Play::on_msg(self, msg);
     }
@@ -53,7 +53,7 @@ impl crate::tui::GameScreen for Play {
         self.push_log(line);
     }
 
-    fn draw(&self, f: &mut ratatui::Frame<'_>, bar: &crate::tui::Bar<'_>) {
+    fn draw(&self, f: &mut ratatui::Frame<'_>, bar: &crate::screen::Bar<'_>) {
         ui::draw(f, self, bar);
     }
 

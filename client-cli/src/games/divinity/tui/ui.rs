@@ -14,7 +14,7 @@ use ratatui::{
 use super::{decision, help::HELP, sheet, Panel, Play};
 
 /// What the screen shows of the connection, from the TUI around it.
-pub use crate::tui::Bar;
+pub use crate::screen::Bar;
 
 /// Width of the left panel; the menu takes the rest.
 const LEFT: u16 = 44;

@@ -3,7 +3,7 @@
 //! DI stack, help, the card catalogue and the ending. [`Play`] holds the
 //! state and reacts to frames and keys without any I/O (tested directly);
 //! [`ui::draw`] lays it out in 80×24. The TUI hands it a duel's frames and
-//! keys ([`crate::tui::GameScreen`]).
+//! keys ([`crate::screen::GameScreen`]).
 
 pub mod ui;
 
@@ -20,7 +20,7 @@ use super::{
     ending::{self, Revealed},
     labels::{menu, MenuItem},
 };
-use crate::tui::{menu_key, Bar, GameScreen};
+use crate::screen::{menu_key, Bar, GameScreen};
 
 /// Log lines kept.
 const LOG_LINES: usize = 300;
