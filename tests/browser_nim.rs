@@ -39,11 +39,18 @@ async fn two_browsers_play_nim_by_clicking_the_offered_takes() {
                 if p.exists("[data-test=nim-take]").await {
                     assert_eq!(p.text("[data-test=nim-take]").await, "Take 1");
                     let seq = p
-                        .until_js("the page's seq", "return document.querySelector('[data-test=nim]')?.dataset.seq ?? null;")
+                        .until_js(
+                            "the page's seq",
+                            "return document.querySelector('[data-test=nim]')?.dataset.seq ?? null;",
+                        )
                         .await;
                     let seq: i64 = seq.as_str().unwrap().parse().unwrap();
                     p.click("[data-test=nim-take]").await;
-                    p.until_js("the next record", &format!("return Number(document.querySelector('[data-test=nim]').dataset.seq) > {seq};")).await;
+                    p.until_js(
+                        "the next record",
+                        &format!("return Number(document.querySelector('[data-test=nim]').dataset.seq) > {seq};"),
+                    )
+                    .await;
                     takes += 1;
                 }
             }

@@ -6,7 +6,7 @@
 //! store: every acknowledged action is still there, the seats come back
 //! with their `last_seq` and play on, `athlas-server audit --all` replays
 //! every match clean, and each finished match passes the check `athlas
-//! verify` runs (`athlas_client::verify::verify` on its published log).
+//! verify` runs (`athlas_client::games::verify` on its published log).
 //! On SQLite and on Postgres (the local server at 127.0.0.1:5432).
 //!
 //! Registered as a test of the `athlas-server` package (see
@@ -234,7 +234,7 @@ async fn clans_survive_kill_9(db: Db) {
         // by this build's engine, state hashes, commitments, outcome.
         let log = lobby.match_log(&g.id).await.expect("the published log");
         assert_eq!(log.game, "clans");
-        let checked = athlas_client::verify::verify(&log).unwrap_or_else(|e| panic!("NOT verified: {e}"));
+        let checked = athlas_client::games::verify(&log).unwrap_or_else(|e| panic!("NOT verified: {e}"));
         eprintln!("athlas verify {}: {checked}", g.id);
     }
     let report = db.audit_all();

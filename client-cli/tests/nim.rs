@@ -51,7 +51,7 @@ async fn two_terminal_bots_play_nim_to_its_end_and_verify_it() {
             .lines()
             .filter_map(|l| serde_json::from_str::<Value>(l).ok())
             .filter_map(|v| v.get("status").cloned())
-            .last();
+            .next_back();
         assert_eq!(last.expect("frames with a status")["status"], "finished");
         assert!(out.contains("took the last counter and won"), "the log in the engine's words");
     }

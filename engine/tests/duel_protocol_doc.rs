@@ -61,11 +61,8 @@ fn the_refusal_table_lists_exactly_the_engines_codes() {
         .take_while(|l| l.starts_with('|'))
         .filter_map(|l| l.strip_prefix("| `")?.split('`').next())
         .collect();
-    let engine: BTreeSet<&str> = DuelRefusal::all()
-        .iter()
-        .map(|r| r.code())
-        .chain(CommonRefusal::all().iter().map(|r| r.code()))
-        .collect();
+    let engine: BTreeSet<&str> =
+        DuelRefusal::all().iter().map(|r| r.code()).chain(CommonRefusal::all().iter().map(|r| r.code())).collect();
     assert!(engine.len() >= 80 && engine.contains("not_your_turn"), "{engine:?}");
     let missing: Vec<_> = engine.difference(&documented).collect();
     let stale: Vec<_> = documented.difference(&engine).collect();

@@ -180,6 +180,19 @@ impl PartialEq<&str> for GameKind {
     }
 }
 
+/// Replay `log` and check it.
+///
+/// # Errors
+/// The first check that failed, in words (a record refused, a state hash,
+/// a commitment, the outcome), or a game or rules version this build does
+/// not play.
+pub fn verify(log: &MatchLog) -> Result<Verified, String> {
+    match GameKind::from_name(&log.game) {
+        Some(game) => game.verify(log),
+        None => Err(format!("this build does not play {:?}", log.game)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,18 +205,5 @@ mod tests {
             assert_eq!(GameKind::parse_campaign(k.name()).is_ok(), k.campaign(), "{k}");
         }
         assert!(GameKind::parse("chess").unwrap_err().contains("chess"));
-    }
-}
-
-/// Replay `log` and check it.
-///
-/// # Errors
-/// The first check that failed, in words (a record refused, a state hash,
-/// a commitment, the outcome), or a game or rules version this build does
-/// not play.
-pub fn verify(log: &MatchLog) -> Result<Verified, String> {
-    match GameKind::from_name(&log.game) {
-        Some(game) => game.verify(log),
-        None => Err(format!("this build does not play {:?}", log.game)),
     }
 }
