@@ -282,3 +282,34 @@ fn talents_are_listed_as_the_oracle_lists_them() {
     // Not the seat's turn: no talent.
     assert!(!as_the_oracle(&s, 1).iter().any(|a| matches!(a, A::UseTalent { .. })));
 }
+
+/// A challenge (E27): a roll, an automatic success from a skill in hand
+/// (listed once, before the flip) and then the flipped card's rows; each
+/// list equals the oracle's, which random players seldom reach with a
+/// keyword in hand.
+#[test]
+fn a_challenge_lists_its_automatic_success_and_rows_as_the_oracle() {
+    use athlas_engine::divinity::action::KeywordFrom;
+    let cat = Catalogue::standard();
+    let mut s = Divinity::start(&options("tutorial", 2), 7).expect("setup");
+    for (seat, a) in [
+        (0, A::ChooseRound { explore: true }),
+        (0, A::Travel { to: None }),
+        (1, A::Travel { to: None }),
+        (0, A::Reveal),
+        (0, A::Resolve { card: "1".into() }),
+    ] {
+        Divinity::apply_with(cat, &mut s, seat, a).expect("accepted");
+    }
+    let auto = A::Challenge {
+        auto: Some(("TELEPORTATION".to_string(), KeywordFrom::Skill("phoenix_dive".into()))),
+        keywords: vec![],
+    };
+    let list = as_the_oracle(&s, 0);
+    assert!(list.contains(&auto) && list.contains(&A::Challenge { auto: None, keywords: vec![] }), "{list:?}");
+    as_the_oracle(&s, 1);
+    Divinity::apply_with(cat, &mut s, 0, auto).expect("accepted");
+    let list = as_the_oracle(&s, 0);
+    assert_eq!(list, (0..3).map(|row| A::ChooseResult { row }).collect::<Vec<_>>());
+    as_the_oracle(&s, 1);
+}
