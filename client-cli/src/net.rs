@@ -34,6 +34,40 @@ pub fn ws_config() -> tokio_tungstenite::tungstenite::protocol::WebSocketConfig 
     tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(4 * 1024)
 }
 
+/// A client WebSocket, over TLS or not.
+pub type WsStream = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Open a WebSocket to `url` with [`ws_config`] and no Nagle delay; from
+/// the local address `source` when given (port chosen by the kernel). A
+/// load generator holding more sockets than one address has ephemeral
+/// ports (about 28,000 with Linux's default `ip_local_port_range`) spreads
+/// them over several loopback addresses (127.0.0.2, 127.0.0.3, ...: all of
+/// 127/8 is loopback on Linux).
+///
+/// # Errors
+/// A bad URL, no connection, a failed TLS or WebSocket handshake.
+pub async fn connect(
+    url: &str,
+    source: Option<std::net::IpAddr>,
+) -> Result<WsStream, tokio_tungstenite::tungstenite::Error> {
+    use tokio_tungstenite::tungstenite::{client::IntoClientRequest, error::UrlError, Error};
+    let Some(source) = source else {
+        return Ok(tokio_tungstenite::connect_async_with_config(url, Some(ws_config()), true).await?.0);
+    };
+    let request = url.into_client_request()?;
+    let host = request.uri().host().ok_or(Error::Url(UrlError::NoHostName))?.trim_matches(['[', ']']).to_owned();
+    let port = request.uri().port_u16().unwrap_or(if request.uri().scheme_str() == Some("wss") { 443 } else { 80 });
+    let target = tokio::net::lookup_host((host.as_str(), port))
+        .await?
+        .find(|a| a.is_ipv4() == source.is_ipv4())
+        .ok_or(Error::Url(UrlError::UnableToConnect(format!("{host}:{port} has no address like {source}"))))?;
+    let socket = if source.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+    socket.bind(std::net::SocketAddr::new(source, 0))?;
+    let stream = socket.connect(target).await?;
+    stream.set_nodelay(true)?;
+    Ok(tokio_tungstenite::client_async_tls_with_config(request, stream, Some(ws_config()), None).await?.0)
+}
+
 /// Why talking to the server failed.
 #[derive(Debug, thiserror::Error)]
 pub enum NetError {
@@ -458,10 +492,23 @@ impl Link {
         last_seq: Option<u64>,
         backoff: Backoff,
     ) -> Link {
+        Link::spawn_from(None, delay, ws_url, identity, last_seq, backoff)
+    }
+
+    /// Like [`Link::spawn_after`], each connection opened from the local
+    /// address `source` (see [`connect`]).
+    pub fn spawn_from(
+        source: Option<std::net::IpAddr>,
+        delay: Duration,
+        ws_url: String,
+        identity: Identity,
+        last_seq: Option<u64>,
+        backoff: Backoff,
+    ) -> Link {
         let (out, out_rx) = mpsc::unbounded_channel();
         let (ev_tx, events) = mpsc::unbounded_channel();
         let last = Arc::new(AtomicU64::new(last_seq.unwrap_or(NOTHING)));
-        let task = run(ws_url, identity, backoff, last.clone(), out_rx, ev_tx);
+        let task = run(ws_url, source, identity, backoff, last.clone(), out_rx, ev_tx);
         tokio::spawn(async move {
             tokio::time::sleep(delay).await;
             task.await;
@@ -491,6 +538,7 @@ impl Link {
 
 async fn run(
     mut url: String,
+    source: Option<std::net::IpAddr>,
     identity: Identity,
     backoff: Backoff,
     last: Arc<AtomicU64>,
@@ -505,14 +553,14 @@ async fn run(
     let home = url.clone();
     loop {
         attempt += 1;
-        let reason = match tokio_tungstenite::connect_async_with_config(url.as_str(), Some(ws_config()), true).await {
+        let reason = match connect(url.as_str(), source).await {
             Err(e) if url != home => {
                 let reason = format!("connect to {url}: {e}; back to {home}");
                 url = home.clone();
                 reason
             }
             Err(e) => format!("connect: {e}"),
-            Ok((ws, _)) => {
+            Ok(ws) => {
                 let (mut sink, mut stream) = ws.split();
                 // Whatever was queued while down belongs to a stale view.
                 while out.try_recv().is_ok() {}

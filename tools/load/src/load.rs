@@ -25,6 +25,7 @@ use std::{
 use athlas_engine::duel::card::Catalogue;
 use athlas_protocol::{process, CreateCampaign};
 
+pub mod crowd;
 pub mod idle;
 pub mod soak;
 use idle::IdleReport;
@@ -298,12 +299,14 @@ struct SeatStats {
 struct SeatOpts {
     think: Duration,
     churn: Option<Churn>,
+    /// A crowd's seat: a think time drawn per action, acks counted in the window only.
+    pace: Option<crowd::Pace>,
 }
 
 impl SeatOpts {
     fn new(cfg: &LoadConfig, seed: u64, token: &str) -> SeatOpts {
         let churn = cfg.soak.map(|_| Churn::new(seed, cfg.addr.ws(), Identity::Seat { token: token.to_owned() }));
-        SeatOpts { think: cfg.think, churn }
+        SeatOpts { think: cfg.think, churn, pace: None }
     }
 }
 
@@ -672,8 +675,10 @@ async fn play_seat_with(
                     match p.observe(&text) {
                         Observed::Acked { latency, .. } => {
                             bot.accepted();
-                            st.acked += 1;
-                            st.latencies_us.push(latency.as_micros().min(u128::from(u32::MAX)) as u32);
+                            if opts.pace.as_ref().is_none_or(crowd::Pace::counts) {
+                                st.acked += 1;
+                                st.latencies_us.push(latency.as_micros().min(u128::from(u32::MAX)) as u32);
+                            }
                         }
                         Observed::RateLimited => {
                             err(&mut st, "rate_limited");
@@ -731,11 +736,11 @@ async fn play_seat_with(
             return st;
         }
         if !p.actionable().is_empty() || p.my_turn() {
-            if !opts.think.is_zero() {
+            if !opts.think.is_zero() || opts.pace.is_some() {
                 let now = tokio::time::Instant::now();
                 match act_at {
                     None => {
-                        act_at = Some(now + opts.think);
+                        act_at = Some(now + opts.pace.as_mut().map_or(opts.think, crowd::Pace::think));
                         continue;
                     }
                     Some(at) if now < at => continue,
@@ -759,6 +764,11 @@ async fn play_seat_with(
                 reconnected = true;
                 continue;
             }
+        } else {
+            // Nothing to answer any more (another seat answered, a frame
+            // moved the match on): the next question is thought about
+            // afresh, and a past `act_at` must not wake this loop at once.
+            act_at = None;
         }
         // A decision several seats may answer: only the lowest waiting seat
         // answers it (its bot, or the one it is handed to); the others wait
