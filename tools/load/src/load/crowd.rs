@@ -325,7 +325,7 @@ pub async fn run(cfg: LoadConfig, crowd: Crowd) -> anyhow::Result<(Report, Crowd
         let (tx, rx) = watch::channel(None);
         currents.push(rx);
         let at = start + every * (2 * slot) as u32;
-        slots.spawn(run_slot(cfg.clone(), crowd.clone(), shared.clone(), slot as u64, at, deadline, tx));
+        slots.spawn(run_slot(lobby.clone(), cfg.clone(), crowd.clone(), shared.clone(), slot as u64, at, deadline, tx));
     }
     let seats_until = start + every * (2 * cfg.matches) as u32 + slack;
     (out.connections[1], out.rss[1]) = settle(&lobby, base + 2 * cfg.matches, seats_until).await;
@@ -392,8 +392,12 @@ pub async fn run(cfg: LoadConfig, crowd: Crowd) -> anyhow::Result<(Report, Crowd
 }
 
 /// One duel after another in one slot, from `at` until the deadline; the
-/// slot's current match is published for its spectators.
+/// slot's current match is published for its spectators. Every slot
+/// shares `lobby`, whose pool keeps a few HTTP connections, not one per
+/// slot (each an open file of the server's too).
+#[allow(clippy::too_many_arguments)]
 async fn run_slot(
+    lobby: Lobby,
     cfg: LoadConfig,
     crowd: Crowd,
     shared: Arc<Shared>,
@@ -403,7 +407,6 @@ async fn run_slot(
     current: watch::Sender<Option<String>>,
 ) -> Report {
     tokio::time::sleep_until(at).await;
-    let lobby = Lobby::new(shared.addr.clone());
     let mut report = Report::default();
     let mut round = 0u64;
     while tokio::time::Instant::now() < deadline {
