@@ -572,6 +572,26 @@ mod tests {
         assert!(!past.counts());
     }
 
+    /// A socket opened from a source address comes from it, and the
+    /// WebSocket over it works.
+    #[tokio::test]
+    async fn sockets_come_from_the_source_address_asked() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let server = tokio::spawn(async move {
+            let (tcp, peer) = listener.accept().await.unwrap();
+            let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
+            let got = ws.next().await.unwrap().unwrap();
+            (peer.ip(), got)
+        });
+        let source: IpAddr = "127.0.0.3".parse().unwrap();
+        let mut ws = net::connect(&format!("ws://127.0.0.1:{port}/ws"), Some(source)).await.unwrap();
+        ws.send(Message::text("hi")).await.unwrap();
+        let (peer, got) = server.await.unwrap();
+        assert_eq!(peer, source);
+        assert_eq!(got, Message::text("hi"));
+    }
+
     #[test]
     fn memory_per_seat_spectator_and_connection() {
         let r = CrowdReport {
