@@ -39,6 +39,17 @@ async fn main() -> anyhow::Result<()> {
         let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
         tracing_subscriber::fmt().with_ansi(ansi).with_env_filter(filter).init();
     }
+    if let Some((before, after)) = athlas_server::process::raise_open_files() {
+        if after as usize <= config.max_connections {
+            tracing::warn!(
+                open_files = after,
+                max_connections = config.max_connections,
+                "the open-files limit is below --max-connections: raise it (docs/OPERATIONS.md)"
+            );
+        } else if after > before {
+            tracing::debug!(from = before, to = after, "open-files limit raised to the hard limit");
+        }
+    }
     let listener =
         tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("binding {}", config.listen))?;
     let mut config = config;

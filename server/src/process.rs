@@ -41,6 +41,27 @@ pub fn resident_bytes_of(status: &str) -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// Raise this process's soft limit of open files to its hard limit: each
+/// connection is a file, and a service manager's default soft limit (1,024
+/// under systemd) would refuse sockets long before `--max-connections`
+/// while the hard limit allows far more. Returns the soft limit before and
+/// after; `None` where it cannot be read.
+pub fn raise_open_files() -> Option<(u64, u64)> {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit and setrlimit only read and write the struct given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
+        return None;
+    }
+    let before = limit.rlim_cur;
+    if limit.rlim_cur < limit.rlim_max {
+        limit.rlim_cur = limit.rlim_max;
+        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &limit) } != 0 {
+            return Some((before, before));
+        }
+    }
+    Some((before, limit.rlim_cur))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,5 +88,15 @@ mod tests {
             // stdin, stdout, stderr at least (exact counts race with other tests).
             assert!(open_fds().unwrap() >= 3);
         }
+    }
+
+    #[test]
+    fn the_open_files_limit_is_raised_to_the_hard_one() {
+        let (before, after) = raise_open_files().expect("Linux reads its limits");
+        assert!(after >= before);
+        let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) }, 0);
+        assert_eq!(limit.rlim_cur, limit.rlim_max, "soft is hard now");
+        assert_eq!(after, limit.rlim_cur);
     }
 }
