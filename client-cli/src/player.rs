@@ -77,8 +77,21 @@ struct ViewLite {
 /// The fields of a frame [`FrameLite`] reads, and of its view
 /// [`ViewLite`]: everything else is skimmed off before parsing
 /// ([`crate::skim`]). A field added to either must be added here.
-const FRAME_READ: [&str; 12] =
-    ["type", "seq", "id", "seat", "sender", "legal", "campaign_id", "control", "code", "message", "status", "view"];
+const FRAME_READ: [&str; 13] = [
+    "type",
+    "seq",
+    "id",
+    "seat",
+    "sender",
+    "legal",
+    "campaign_id",
+    "control",
+    "code",
+    "message",
+    "status",
+    "view",
+    "resumes_to",
+];
 const VIEW_READ: [&str; 3] = ["phase", "waiting_for", "legal"];
 
 #[derive(Debug, Deserialize)]
@@ -94,6 +107,9 @@ struct FrameLite {
     /// `update`: the player who sent it, when it acted for a handed seat.
     #[serde(default)]
     sender: Option<Seat>,
+    /// `welcome` of a resume: the seq the missed updates after it reach.
+    #[serde(default)]
+    resumes_to: Option<u64>,
     #[serde(default)]
     legal: Vec<LegalList>,
     #[serde(default)]
@@ -164,6 +180,8 @@ pub struct Player {
     pub in_flight: Option<InFlight>,
     /// The `seq` of the last ack: the view is stale until an update reaches it.
     acked_seq: Option<u64>,
+    /// A resume's welcome is history until the updates after it reach this.
+    resumes_to: Option<u64>,
     /// The `seq` of the last update caused by this seat.
     last_own_update: Option<u64>,
     next_id: u64,
@@ -212,6 +230,7 @@ impl Player {
                 self.welcomed = true;
                 self.seat = f.seat;
                 self.seq = f.seq;
+                self.resumes_to = f.resumes_to;
                 self.campaign_id = f.campaign_id;
                 self.take_state(f.status, f.view, f.legal, f.control);
                 Observed::Welcome
@@ -257,6 +276,9 @@ impl Player {
 
     /// Whether the view is up to date with this seat's last accepted act.
     pub fn view_is_current(&self) -> bool {
+        if self.resumes_to.is_some_and(|to| self.seq.is_none_or(|s| s < to)) {
+            return false; // a resume's missed updates are still coming
+        }
         match (self.acked_seq, self.seq) {
             (None, _) => true,
             (Some(a), Some(s)) => s >= a,
@@ -432,6 +454,7 @@ mod tests {
                             campaign_id: Some("c".into()),
                             log: Vec::new(),
                             names: Vec::new(),
+                            resumes_to: None,
                         },
                         ServerMsg::Update {
                             seq,
@@ -605,5 +628,26 @@ mod tests {
         assert_eq!(p.in_flight.as_ref().unwrap().id, 40);
         assert!(p.act(&json!({"type":"pass"})).contains("\"id\":41"));
         assert_eq!(p.frame(json!({"type":"ping"})), r#"{"type":"ping"}"#);
+    }
+
+    /// A resume's welcome is history: nothing is acted on from it (nor from
+    /// the missed updates before the last) until the seq it resumes to.
+    #[test]
+    fn a_resumes_welcome_is_not_acted_on_until_the_missed_updates_arrive() {
+        let mut p = Player::default();
+        let mut w: Value = serde_json::from_str(&welcome(0, 3, &[0])).unwrap();
+        w["resumes_to"] = 5.into();
+        p.observe(&w.to_string());
+        assert!(!p.my_turn() && p.actionable().is_empty(), "the welcome at 3 is history");
+        let mut u: Value = w.clone();
+        u["type"] = "update".into();
+        u["seq"] = 4.into();
+        u["seat"] = 1.into();
+        u["events"] = json!([]);
+        p.observe(&u.to_string());
+        assert!(!p.my_turn(), "4 is history too");
+        u["seq"] = 5.into();
+        p.observe(&u.to_string());
+        assert!(p.my_turn(), "at 5 the view is the game now");
     }
 }

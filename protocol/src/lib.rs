@@ -161,6 +161,12 @@ pub enum ServerMsg {
         /// yet): public, read by spectators too. Absent when no seat has one.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         names: Vec<Option<String>>,
+        /// A resume's welcome (`hello` with `last_seq`) is at that old seq,
+        /// and the updates it missed follow, up to this seq: until then its
+        /// view (and a view's own legal list) is history, not the game now.
+        /// Absent on a welcome that is now.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        resumes_to: Option<u64>,
     },
     /// A player took a seat with a name after this receiver's welcome: the
     /// players' names by seat now, as in `Welcome`.

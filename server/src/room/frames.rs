@@ -216,6 +216,7 @@ where
             campaign_id: self.record.campaign_id.map(|c| c.to_string()),
             log: self.log.lines(viewer, seq),
             names: if self.table.names.is_empty() { Vec::new() } else { self.table.names.as_slice().to_vec() },
+            resumes_to: (seq < self.seq).then_some(self.seq),
         }
     }
 
