@@ -19,7 +19,7 @@ export function nimPage(app, matchId, spectator) {
     const turn = finished
       ? `${who(status.seat)} took the last counter and won`
       : you === view.turn ? "Your turn" : `${who(view.turn)}'s turn`;
-    const takes = legal.flatMap((l) => l.actions.map((action, i) => ({ action, words: l.words?.[i]?.text ?? JSON.stringify(action) })));
+    const takes = legal.flatMap((l) => l.actions.map((action, i) => ({ action, words: l.words?.[i]?.text ?? `Take ${action.n}` })));
     root.replaceChildren(...[
       h("h2", {}, "Nim"),
       mine?.join_code && you === 0 && !names[1] && !finished

@@ -131,11 +131,14 @@ impl GameScreen for Screen {
     }
 
     fn draw(&self, f: &mut ratatui::Frame<'_>, bar: &Bar<'_>) {
-        let [top, body, help] =
-            Layout::vertical([Constraint::Length(1), Constraint::Min(3), Constraint::Length(1)]).areas(f.area());
-        let code = bar.join_code.map(|c| format!(" · code {c}")).unwrap_or_default();
-        let line = format!("athlas nim {}{code} · {} · {}", bar.match_id, bar.connection, self.headline());
-        f.render_widget(Paragraph::new(line), top);
+        // What a player needs first (the pile, whose turn) on a line of its
+        // own: a narrow terminal cuts the match line, never the game.
+        let [game, top, body, help] =
+            Layout::vertical([Constraint::Length(1), Constraint::Length(1), Constraint::Min(3), Constraint::Length(1)])
+                .areas(f.area());
+        f.render_widget(Paragraph::new(format!("Nim · {}", self.headline())), game);
+        let code = bar.join_code.map(|c| format!(" · invite code {c}")).unwrap_or_default();
+        f.render_widget(Paragraph::new(format!("{}{code} · match {}", bar.connection, bar.match_id)), top);
         let [takes, log] = Layout::horizontal([Constraint::Length(28), Constraint::Min(20)]).areas(body);
         let items: Vec<String> =
             self.offered().iter().enumerate().map(|(i, (_, w))| format!("{}. {w}", i + 1)).collect();
