@@ -607,14 +607,22 @@ async fn form_party(lobby: &Lobby, slot: u64, report: &mut Report) -> Option<(St
 const SHARED_WAIT: Duration = Duration::from_secs(1);
 
 /// Divinity's phases in which each waiting seat has a choice of its own
-/// (each Origin travels, each group explores, each Origin rests or levels
-/// up): all of them act at once there.
-const OWN_CHOICES: [&str; 4] = ["travel", "groups", "rest", "interlude"];
+/// that no other seat's choice can undo (each Origin travels, each Origin
+/// takes its Rest turn): all of them act at once there. Not `groups` (the
+/// party bot travels together, so one group of several seats decides one
+/// card: its seats raced, `not_exploring`) nor `interlude` (the Merchant,
+/// its wares and the gold are the party's, a talent tile is taken once,
+/// and the interlude's end ends the match under the others: `merchant_open`,
+/// `not_offered`, `talent_taken`, `item_waiting`, `finished`): there the
+/// lowest waiting seat acts and the others wait for the next frame, as for
+/// any shared decision.
+const OWN_CHOICES: [&str; 2] = ["travel", "rest"];
 
 /// The seat that answers a decision several seats wait on (the party's
 /// choice of round, the order of resolution, whose combat turn comes
-/// next, a roll to accept): the lowest of them. `None` when one seat or
-/// none is waited for, or each waits on a choice of its own.
+/// next, a roll to accept, a group's card, the interlude): the lowest of
+/// them. `None` when one seat or none is waited for, or each waits on a
+/// choice of its own.
 fn answering_seat(p: &Player) -> Option<athlas_protocol::Seat> {
     if p.waiting.len() < 2 || OWN_CHOICES.contains(&p.phase.as_str()) {
         return None;
