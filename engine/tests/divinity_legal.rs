@@ -4,7 +4,7 @@
 //! not waiting gets nothing; the list depends on the state alone.
 
 use athlas_engine::divinity::action::DivinityAction as A;
-use athlas_engine::divinity::content::Catalogue;
+use athlas_engine::divinity::content::{Catalogue, School};
 use athlas_engine::divinity::legal::{legal, legal_by_trial, legal_standard};
 use athlas_engine::divinity::state::{Finish, Phase};
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
@@ -312,4 +312,118 @@ fn a_challenge_lists_its_automatic_success_and_rows_as_the_oracle() {
     let list = as_the_oracle(&s, 0);
     assert_eq!(list, (0..3).map(|row| A::ChooseResult { row }).collect::<Vec<_>>());
     as_the_oracle(&s, 1);
+}
+
+/// An interlude with a level-up, reached by setting the state: every
+/// Origin at `level`, none levelled yet.
+fn interlude_at(size: usize, level: u32) -> DivinityState {
+    use athlas_engine::divinity::interlude::Interlude;
+    let mut s = Divinity::start(&options("fort_joy", size), 0).expect("setup");
+    for o in &mut s.origins {
+        o.level = level;
+    }
+    s.level = level;
+    s.phase = Phase::Interlude(Interlude {
+        to: "hollow_marshes".into(),
+        level_up: true,
+        leveled: vec![false; size],
+        merchant_open: false,
+        offer: Vec::new(),
+    });
+    s
+}
+
+fn level_ups(list: &[A]) -> Vec<&A> {
+    list.iter().filter(|a| matches!(a, A::LevelUp { .. })).collect()
+}
+
+/// Level-ups are judged pair by pair from what the seat's level-up allows
+/// (`interlude::LevelUpJudge`), not by building the Origin's talents and
+/// skills anew for each pair: over random skill sets and talents (advanced
+/// skills with and without their school's training, skills of level 2 or
+/// more up to the limit and over it, sets too short or too long, talents
+/// another Origin holds, Unrestricted Talents), every seat's list equals
+/// the oracle's, and many list level-ups.
+#[test]
+fn level_ups_are_listed_as_the_oracle_lists_them() {
+    let cat = Catalogue::standard();
+    let skills: Vec<&String> = cat.skills.iter().filter(|(_, d)| d.level > 0 && d.school != School::Source).map(|(id, _)| id).collect();
+    let talents: Vec<&String> = cat.talents.keys().collect();
+    let mut rng = GameRng::from_seed(48);
+    let (mut seats_with, mut listed) = (0, 0);
+    for case in 0..48 {
+        let size = 1 + rng.below(4) as usize;
+        let level = 2 + rng.below(4);
+        let mut s = interlude_at(size, level);
+        s.options.unrestricted_talents = case % 4 == 3;
+        for o in &mut s.origins {
+            // Mostly a set of the right size, sometimes one short or over.
+            let n = (2 + level as usize).saturating_add_signed([0, 0, 0, 0, -1, 1][rng.below(6) as usize]);
+            let mut set: Vec<String> = Vec::new();
+            while set.len() < n {
+                let k = skills[rng.below(skills.len() as u32) as usize];
+                // Level-1 skills six times as often as the others.
+                if (cat.skills[k].level == 1 || rng.below(6) == 0) && !set.contains(k) {
+                    set.push(k.clone());
+                }
+            }
+            o.skills = set;
+            o.hand = o.skills.clone();
+            let mut own: Vec<String> = Vec::new();
+            while own.len() + 1 < level as usize {
+                let t = talents[rng.below(talents.len() as u32) as usize];
+                if !own.contains(t) {
+                    own.push(t.clone());
+                }
+            }
+            o.talents = own;
+        }
+        for seat in 0..size as Seat {
+            let list = as_the_oracle(&s, seat);
+            let n = level_ups(&list).len();
+            seats_with += usize::from(n > 0);
+            listed += n;
+        }
+    }
+    eprintln!("{seats_with} seats listed {listed} level-ups");
+    assert!(seats_with >= 20, "only {seats_with} seats could level up");
+}
+
+/// The judge's corners, each against the oracle: an advanced skill kept
+/// without its training is listed only with that training as the new
+/// talent; a talent another Origin holds is never listed; a levelled
+/// Origin lists none; Unrestricted Talents lists talents above the level.
+#[test]
+fn level_up_corners_are_listed_as_the_oracle_lists_them() {
+    let cat = Catalogue::standard();
+    let mut s = interlude_at(2, 3);
+    let advanced = cat.skills.iter().find(|(_, d)| d.level == 3).map(|(id, d)| (id.clone(), d.school)).unwrap();
+    let training = cat.talents.iter().find(|(_, d)| d.training == Some(advanced.1)).map(|(id, _)| id.clone()).unwrap();
+    let ones: Vec<String> =
+        cat.skills.iter().filter(|(_, d)| d.level == 1 && d.school != School::Source).map(|(id, _)| id.clone()).take(8).collect();
+    s.origins[0].skills = vec![ones[0].clone(), ones[1].clone(), ones[2].clone(), ones[3].clone(), advanced.0.clone()];
+    s.origins[0].talents = vec!["pet_pal".into(), "leech".into()];
+    s.origins[1].skills = ones[3..8].to_vec();
+    s.origins[1].talents = vec!["escapist".into(), "lone_wolf".into()];
+    let list = as_the_oracle(&s, 0);
+    let ups = level_ups(&list);
+    assert!(!ups.is_empty());
+    assert!(
+        ups.iter().all(|a| matches!(a, A::LevelUp { talent: Some(t), .. } if *t == training)),
+        "only {training} trains the kept {}: {ups:?}",
+        advanced.0
+    );
+    // Seat 1 may take neither of seat 0's talents, nor one above level 3.
+    let list = as_the_oracle(&s, 1);
+    let taken = |a: &&A| matches!(a, A::LevelUp { talent: Some(t), .. } if t == "pet_pal" || t == "leech");
+    let above = |a: &&A| matches!(a, A::LevelUp { talent: Some(t), .. } if cat.talents[t].level > 3);
+    assert!(!level_ups(&list).is_empty() && !level_ups(&list).iter().any(taken));
+    assert!(!level_ups(&list).iter().any(above));
+    s.options.unrestricted_talents = true;
+    assert!(level_ups(&as_the_oracle(&s, 1)).iter().any(above), "Unrestricted Talents (L1845)");
+    // Levelled: nothing more to take.
+    if let Phase::Interlude(i) = &mut s.phase {
+        i.leveled[1] = true;
+    }
+    assert!(level_ups(&as_the_oracle(&s, 1)).is_empty());
 }

@@ -58,6 +58,70 @@ pub fn valid_skills(cat: &Catalogue, level: u32, skills: &[String], talents: &[S
     Ok(())
 }
 
+/// A seat's level-ups with no respec, judged pair by pair from what
+/// [`DivinityState::check_level_up`] would work out for every pair alike
+/// (see [`DivinityState::level_up_judge`]). [`LevelUpJudge::accepts`]
+/// answers as that check does: `tests/divinity_legal.rs` holds the two
+/// equal over every pair of many interludes.
+pub struct LevelUpJudge<'s> {
+    cat: &'s Catalogue,
+    level: u32,
+    /// The new card shows one more talent than the Origin has: one must be
+    /// chosen, else none may.
+    needs_talent: bool,
+    /// The Origin's own talents and kept skills pass the checks whatever
+    /// the pair (known, of its level, one tile each; as many skills as the
+    /// level wants once one joins, none twice, none above the level, and
+    /// at most one school of advanced skills left for the new talent to
+    /// train).
+    possible: bool,
+    unrestricted: bool,
+    own: &'s [String],
+    /// Talents the other Origins hold (one tile each, L561).
+    others: BTreeSet<&'s str>,
+    /// Schools the Origin's own talents train.
+    trained: BTreeSet<School>,
+    /// The school of a kept advanced skill no own talent trains: only the
+    /// new talent can make the set valid, by training it.
+    untrained: Option<School>,
+    base: Vec<&'s str>,
+    /// The highest level the new skill may have (the skills of level k or
+    /// more stay at most `level - k + 1` with it).
+    learn_max: u32,
+}
+
+impl LevelUpJudge<'_> {
+    /// Whether levelling up with `talent` and learning `learn`, with no
+    /// respec, is accepted.
+    pub fn accepts(&self, talent: Option<&str>, learn: &str) -> bool {
+        if !self.possible || talent.is_some() != self.needs_talent {
+            return false;
+        }
+        let mut training = None;
+        if let Some(t) = talent {
+            let Some(d) = self.cat.talents.get(t) else { return false };
+            if (!self.unrestricted && d.level > self.level)
+                || self.others.contains(t)
+                || self.own.iter().any(|o| o == t)
+            {
+                return false;
+            }
+            training = d.training;
+        }
+        if self.untrained.is_some_and(|s| training != Some(s)) {
+            return false;
+        }
+        let Some(d) = self.cat.skills.get(learn) else { return false };
+        if d.school == School::Source || d.level > self.level || d.level > self.learn_max {
+            return false;
+        }
+        if d.level >= 3 && !self.trained.contains(&d.school) && training != Some(d.school) {
+            return false;
+        }
+        !self.base.contains(&learn)
+    }
+}
+
 impl DivinityState {
     /// An exit opens the interlude; with a level-up every Origin takes the
     /// next level's card at once (L522, L1342).
@@ -172,11 +236,87 @@ impl DivinityState {
         Ok(())
     }
 
-    /// Whether the rules accept this level-up, judged from the state without
-    /// changing it (every refusal of [`Self::level_up`] comes from here, so
-    /// the legal list asks this instead of trying each pair on a copy).
-    pub(super) fn accepts_level_up(&self, cat: &Catalogue, seat: Seat, talent: Option<String>, learn: String) -> bool {
-        self.check_level_up(cat, seat, talent, learn, Vec::new()).is_ok()
+    /// What every level-up of `seat` without a respec is judged by, worked
+    /// out once: `None` when the seat has no level-up to make now. The legal
+    /// list asks it for each of the thousand-odd (talent, skill) pairs of a
+    /// level that unlocks a talent, where [`Self::check_level_up`] built the
+    /// Origin's talents and skills anew for each pair.
+    pub(super) fn level_up_judge<'s>(&'s self, cat: &'s Catalogue, seat: Seat) -> Option<LevelUpJudge<'s>> {
+        let Phase::Interlude(i) = &self.phase else { return None };
+        if !i.level_up || i.leveled.get(seat as usize).is_none_or(|l| *l) {
+            return None;
+        }
+        let o = &self.origins[seat as usize];
+        let level = o.level;
+        let card = cat.origins.get(&o.origin)?.at(level)?;
+        let unrestricted = self.options.unrestricted_talents;
+        let others: BTreeSet<&str> = self
+            .origins
+            .iter()
+            .enumerate()
+            .filter(|(s, _)| *s != seat as usize)
+            .flat_map(|(_, o)| o.talents.iter().map(String::as_str))
+            .collect();
+        let mut own = BTreeSet::new();
+        let mut trained = BTreeSet::new();
+        let mut own_talents_ok = true;
+        for t in &o.talents {
+            match cat.talents.get(t) {
+                Some(d) => {
+                    own_talents_ok &= unrestricted || d.level <= level;
+                    own_talents_ok &= !others.contains(t.as_str()) && own.insert(t.as_str());
+                    trained.extend(d.training);
+                }
+                None => own_talents_ok = false,
+            }
+        }
+        // The skills kept (every one but the Source skills), as valid_skills
+        // sees them before the new one joins.
+        let base: Vec<&str> = o
+            .skills
+            .iter()
+            .filter(|s| cat.skills.get(*s).is_none_or(|d| d.school != School::Source))
+            .map(String::as_str)
+            .collect();
+        let mut base_ok = base.len() + 1 == 3 + level as usize;
+        let mut untrained = BTreeSet::new();
+        let mut at_least = vec![0u32; level as usize + 2];
+        for (n, s) in base.iter().enumerate() {
+            let Some(d) = cat.skills.get(*s) else {
+                base_ok = false;
+                continue;
+            };
+            base_ok &= d.level <= level && !base[..n].contains(s);
+            if d.level >= 3 && !trained.contains(&d.school) {
+                untrained.insert(d.school);
+            }
+            for k in 2..=d.level.min(level) {
+                at_least[k as usize] += 1;
+            }
+        }
+        // At most `level - k + 1` skills of level k or more, for every k ≥ 2:
+        // the set kept, and the highest level the new skill may have.
+        base_ok &= (2..=level).all(|k| at_least[k as usize] <= level - k + 1);
+        let mut learn_max = 1;
+        for k in 2..=level {
+            if at_least[k as usize] + 1 > level - k + 1 {
+                break;
+            }
+            learn_max = k;
+        }
+        Some(LevelUpJudge {
+            cat,
+            level,
+            needs_talent: card.talents as usize > o.talents.len(),
+            possible: own_talents_ok && base_ok && untrained.len() <= 1,
+            unrestricted,
+            own: &o.talents,
+            others,
+            trained,
+            untrained: untrained.into_iter().next(),
+            base,
+            learn_max,
+        })
     }
 
     /// The Origin's talents and skills after the level-up, or why not.

@@ -94,17 +94,29 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
     // and the tests hold the two equal.
     let mut scratch: Option<DivinityState> = None;
     let mut out = Vec::new();
+    // The interlude's level-ups first, as `candidates` orders them: each
+    // pair judged by what the seat's level-up allows, worked out once, and
+    // only the accepted ones made into actions (a level that unlocks a
+    // talent has some 3,000 pairs, a third of them accepted).
+    if state.pending_choice().is_none() {
+        if let Some(judge) = state.level_up_judge(cat, seat) {
+            let (talents, learnable) = level_up_pairs(cat, state, seat);
+            for talent in &talents {
+                for learn in &learnable {
+                    if judge.accepts(talent.map(String::as_str), learn) {
+                        out.push(A::LevelUp { talent: talent.cloned(), learn: (*learn).clone(), respec: Vec::new() });
+                    }
+                }
+            }
+        }
+    }
     let rest = matches!(state.phase, Phase::Rest { .. });
-    for a in candidates(cat, state, seat) {
+    for a in candidates(cat, state, seat, false) {
         // What the action's own checks say, where they can be asked
         // without carrying it out; the gate (seat, end, a pending decision)
         // comes on top.
         let judged = match &a {
             A::Use { card, aim, first_aura: None, include_self: None } => Some(state.accepts_use(cat, seat, card, aim)),
-            // The interlude's level-ups: each talent with each skill.
-            A::LevelUp { talent, learn, respec } if respec.is_empty() => {
-                Some(state.accepts_level_up(cat, seat, talent.clone(), learn.clone()))
-            }
             // Moves and Taunts: whose turn, where, what it costs.
             A::Move { to } => Some(state.check_move(cat, seat, to).is_ok()),
             A::Taunt { enemy } => Some(state.check_taunt(cat, seat, *enemy).is_ok()),
@@ -193,7 +205,7 @@ pub fn legal_by_trial(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec
     }
     let mut copy = state.clone();
     let mut out = Vec::new();
-    for a in candidates(cat, state, seat) {
+    for a in candidates(cat, state, seat, true) {
         if Divinity::apply_with(cat, &mut copy, seat, a.clone()).is_ok() {
             out.push(a);
             copy = state.clone();
@@ -202,8 +214,10 @@ pub fn legal_by_trial(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec
     out
 }
 
-/// Candidate actions for `seat`, before checking them; no duplicates.
-fn candidates(cat: &Catalogue, s: &DivinityState, seat: Seat) -> Vec<A> {
+/// Candidate actions for `seat`, before checking them; no duplicates. The
+/// interlude's level-ups only with `level_ups` (the legal list judges
+/// those pairs without making them into actions first).
+fn candidates(cat: &Catalogue, s: &DivinityState, seat: Seat, level_ups: bool) -> Vec<A> {
     let mut v = Vec::new();
     // A decision waiting admits only its answers: nothing else is tried.
     if let Some(p) = s.pending_choice() {
@@ -248,7 +262,7 @@ fn candidates(cat: &Catalogue, s: &DivinityState, seat: Seat) -> Vec<A> {
             }
         },
         Phase::Interlude(i) => {
-            interlude(cat, s, seat, &mut v);
+            interlude(cat, s, seat, level_ups, &mut v);
             v.extend(i.offer.iter().flat_map(|item| seats(s).map(move |to| A::Buy { item: item.clone(), to })));
         }
     }
@@ -532,12 +546,17 @@ fn items(cat: &Catalogue, s: &DivinityState, seat: Seat, v: &mut Vec<A>) {
     }
 }
 
-/// Levelling up and the Merchant.
-fn interlude(cat: &Catalogue, s: &DivinityState, seat: Seat, v: &mut Vec<A>) {
+/// The level-ups tried: each talent the new card lets the Origin take (or
+/// none, when it shows no more), with each non-Source skill it does not know.
+fn level_up_pairs<'c>(
+    cat: &'c Catalogue,
+    s: &DivinityState,
+    seat: Seat,
+) -> (Vec<Option<&'c String>>, Vec<&'c String>) {
     let o = &s.origins[seat as usize];
     let shows = cat.origins.get(&o.origin).and_then(|d| d.at(o.level)).map_or(0, |c| c.talents as usize);
-    let talents: Vec<Option<String>> = if shows > o.talents.len() {
-        cat.talents.keys().filter(|t| !o.talents.contains(t)).map(|t| Some(t.clone())).collect()
+    let talents: Vec<Option<&String>> = if shows > o.talents.len() {
+        cat.talents.keys().filter(|t| !o.talents.contains(t)).map(Some).collect()
     } else {
         vec![None]
     };
@@ -547,9 +566,18 @@ fn interlude(cat: &Catalogue, s: &DivinityState, seat: Seat, v: &mut Vec<A>) {
         .filter(|(id, d)| d.school != School::Source && !o.skills.contains(id))
         .map(|(id, _)| id)
         .collect();
-    for talent in &talents {
-        for learn in &learnable {
-            v.push(A::LevelUp { talent: talent.clone(), learn: (*learn).clone(), respec: Vec::new() });
+    (talents, learnable)
+}
+
+/// Levelling up (with `level_ups`) and the Merchant.
+fn interlude(cat: &Catalogue, s: &DivinityState, seat: Seat, level_ups: bool, v: &mut Vec<A>) {
+    let o = &s.origins[seat as usize];
+    if level_ups {
+        let (talents, learnable) = level_up_pairs(cat, s, seat);
+        for talent in &talents {
+            for learn in &learnable {
+                v.push(A::LevelUp { talent: talent.cloned(), learn: (*learn).clone(), respec: Vec::new() });
+            }
         }
     }
     const DECKS: [ConsumableDeck; 4] =
