@@ -427,3 +427,60 @@ fn level_up_corners_are_listed_as_the_oracle_lists_them() {
     }
     assert!(level_ups(&as_the_oracle(&s, 1)).is_empty());
 }
+
+/// The gap that stalled a party (issue 48): a party that starts at a later
+/// location without a campaign holds its level-1 skills at the location's
+/// level, so at the interlude no level-up made 3 + level skills and every
+/// seat waited with nothing listed. Its level-ups now learn one skill like
+/// anyone's (ASSUMPTIONS.md, "Levelling up"): the party bot plays Fort Joy
+/// with four Origins (seed 0) through its interlude to the exit, and no
+/// waiting seat is ever left without a choice.
+#[test]
+fn a_party_started_at_a_later_location_levels_up_and_sets_out() {
+    use athlas_engine::divinity::bot;
+    use athlas_engine::Viewer;
+    let cat = Catalogue::standard();
+    let mut s = Divinity::start(&options("fort_joy", 4), 0).expect("setup");
+    assert_eq!(s.origins[0].skills.len(), 4, "the starting kit at level {}", s.origins[0].level);
+    let (mut i, mut levelled) = (0, 0);
+    while let Some(seats) = waiting(&s) {
+        assert!(i < 3_000, "not finished: {:?}", s.phase);
+        let lists: Vec<Vec<A>> = seats.iter().map(|&seat| legal(cat, &s, seat)).collect();
+        for (seat, list) in seats.iter().zip(&lists) {
+            assert!(!list.is_empty(), "seat {seat} waits with nothing listed: {:?}", s.phase);
+        }
+        let (seat, a) = (0..seats.len())
+            .map(|k| seats[(i + k) % seats.len()])
+            .find_map(|seat| {
+                let list = &lists[seats.iter().position(|x| *x == seat).expect("waiting")];
+                bot::choose(cat, &Divinity::view(&s, Viewer::Seat(seat)), seat, list).map(|a| (seat, a))
+            })
+            .expect("a waiting seat has a choice");
+        levelled += usize::from(matches!(a, A::LevelUp { .. }));
+        Divinity::apply_with(cat, &mut s, seat, a).expect("a listed action is accepted");
+        i += 1;
+    }
+    assert_eq!(levelled, 4, "each Origin levelled up once");
+    assert!(matches!(s.phase, Phase::Finished { result: Finish::Exit { .. } }), "{:?}", s.phase);
+    assert_eq!(s.origins[0].skills.len(), 5, "one skill learnt");
+}
+
+/// A short set levels up by one skill; a full one as always; one already
+/// over its level's count (a crafted campaign) lists none, as the rules
+/// refuse it: each against the oracle.
+#[test]
+fn a_short_skill_set_levels_up_and_an_overfull_one_does_not() {
+    let cat = Catalogue::standard();
+    let ones: Vec<String> =
+        cat.skills.iter().filter(|(_, d)| d.level == 1 && d.school != School::Source).map(|(id, _)| id.clone()).collect();
+    let mut s = interlude_at(3, 3);
+    s.origins[0].skills = ones[..4].to_vec();
+    s.origins[1].skills = ones[4..9].to_vec();
+    s.origins[2].skills = ones[9..15].to_vec();
+    assert!(!level_ups(&as_the_oracle(&s, 0)).is_empty(), "4 skills at level 3: learns a fifth");
+    assert!(!level_ups(&as_the_oracle(&s, 1)).is_empty(), "5 skills at level 3: learns a sixth");
+    assert!(level_ups(&as_the_oracle(&s, 2)).is_empty(), "6 skills at level 3: a seventh is one too many");
+    let up = A::LevelUp { talent: Some("opportunist".into()), learn: ones[20].clone(), respec: vec![] };
+    let e = Divinity::apply_with(cat, &mut s.clone(), 2, up).expect_err("over the count");
+    assert_eq!(e.code, "skill_set");
+}

@@ -29,6 +29,23 @@ pub fn valid_skills(cat: &Catalogue, level: u32, skills: &[String], talents: &[S
     if skills.len() != 3 + level as usize {
         return Err(format!("a level-{level} Origin holds {} skills, not {}", 3 + level, skills.len()));
     }
+    valid_skills_up_to(cat, level, skills, talents)
+}
+
+/// [`valid_skills`] for the set after a level-up, which may be short of
+/// `3 + level`: an Origin that started at a later location without a
+/// campaign (a single location's match) holds its level-1 skills at the
+/// location's level, and a level-up learns one skill whatever it held
+/// before; more than `3 + level` is still refused (ASSUMPTIONS.md,
+/// "Levelling up").
+///
+/// # Errors
+/// Which rule of [`valid_skills`] but the count the set breaks, or more
+/// than `3 + level` skills.
+pub fn valid_skills_up_to(cat: &Catalogue, level: u32, skills: &[String], talents: &[String]) -> Result<(), String> {
+    if skills.len() > 3 + level as usize {
+        return Err(format!("a level-{level} Origin holds {} skills, not {}", 3 + level, skills.len()));
+    }
     let distinct: BTreeSet<&String> = skills.iter().collect();
     if distinct.len() != skills.len() {
         return Err("never two copies of a skill (L567)".into());
@@ -70,8 +87,8 @@ pub struct LevelUpJudge<'s> {
     /// chosen, else none may.
     needs_talent: bool,
     /// The Origin's own talents and kept skills pass the checks whatever
-    /// the pair (known, of its level, one tile each; as many skills as the
-    /// level wants once one joins, none twice, none above the level, and
+    /// the pair (known, of its level, one tile each; no more skills than
+    /// the level allows once one joins, none twice, none above the level, and
     /// at most one school of advanced skills left for the new talent to
     /// train).
     possible: bool,
@@ -278,7 +295,7 @@ impl DivinityState {
             .filter(|s| cat.skills.get(*s).is_none_or(|d| d.school != School::Source))
             .map(String::as_str)
             .collect();
-        let mut base_ok = base.len() + 1 == 3 + level as usize;
+        let mut base_ok = base.len() < 3 + level as usize;
         let mut untrained = BTreeSet::new();
         let mut at_least = vec![0u32; level as usize + 2];
         for (n, s) in base.iter().enumerate() {
@@ -380,7 +397,7 @@ impl DivinityState {
                 return Err(err(DivinityRefusal::TalentTaken, format!("there is one tile of {t} (L561)")));
             }
         }
-        valid_skills(cat, o.level, &skills, &talents).map_err(|m| err(DivinityRefusal::SkillSet, m))?;
+        valid_skills_up_to(cat, o.level, &skills, &talents).map_err(|m| err(DivinityRefusal::SkillSet, m))?;
         let source = o.skills.iter().filter(|s| cat.skills[*s].school == School::Source).cloned();
         Ok((talents, skills.into_iter().chain(source).collect()))
     }
