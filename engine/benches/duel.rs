@@ -9,6 +9,11 @@
 //! is all of those calls (their number is printed, to read a per-call time).
 //! `duel_legal_by_trial`: the same lists by trying every candidate on a copy
 //! (the oracle; how `duel_legal` was computed before it judged candidates).
+//! `duel_record`: what a room's engine does per record of a 300-action
+//! game, for every record: the views of both seats and a spectator built
+//! together (from the record before's), each seat's legal actions in words
+//! and the record's events in words, and the three views as JSON; one
+//! iteration is the whole game.
 
 use athlas_engine::duel::bot::RandomBot;
 use athlas_engine::duel::card::Catalogue;
@@ -99,6 +104,35 @@ fn benches(c: &mut Criterion) {
     c.bench_function("duel_views_json", |b| {
         b.iter(|| {
             Duel::views(mid, &seats, true, None).iter().map(|v| serde_json::to_string(v).unwrap().len()).sum::<usize>()
+        })
+    });
+    // What the room asks of the engine per record (the server's
+    // `publish` and `Table::act`), for every record of the game.
+    let viewers = [athlas_engine::Viewer::Seat(0), athlas_engine::Viewer::Seat(1), athlas_engine::Viewer::Spectator];
+    let records: Vec<(&DuelState, DuelState, Vec<athlas_engine::duel::DuelEvent>)> = states
+        .iter()
+        .zip(&log)
+        .map(|(s, (seat, a))| {
+            let mut after = s.clone();
+            let events = Duel::apply(&mut after, *seat, a.clone()).unwrap();
+            (s, after, events)
+        })
+        .collect();
+    let names = athlas_engine::SeatNames::none();
+    c.bench_function("duel_record", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            let mut last: Option<athlas_engine::duel::DuelView> = None;
+            for (before, after, events) in &records {
+                let views = Duel::views(after, &viewers, false, last.as_ref());
+                for seat in 0..2u8 {
+                    n += Duel::named_action_words(after, seat, &views[seat as usize].legal, names).len();
+                }
+                n += Duel::named_event_words(before, after, events, names).len();
+                n += views.iter().map(|v| serde_json::to_vec(v).unwrap().len()).sum::<usize>();
+                last = views.into_iter().next();
+            }
+            n
         })
     });
     let positions = golden_positions(10);
