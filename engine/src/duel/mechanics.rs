@@ -404,7 +404,7 @@ impl Battle {
     /// Armor a unit has left this turn against an attack of `kind`:
     /// (physical, magical).
     pub fn armor_left(&self, cat: &Catalogue, u: &Unit, kind: AttackKind) -> (u32, u32) {
-        Self::armor_left_given(self.alpha_of(u).design.armor(cat), u, kind)
+        Self::armor_left_given(self.alpha_of(u).armor(cat), u, kind)
     }
 
     /// [`Battle::armor_left`] from the armor of the unit's Alpha's cards.

@@ -100,6 +100,7 @@ impl Scenario {
                     life,
                     cubes: a.cubes.clone(),
                     passives: Default::default(),
+                    armor: Default::default(),
                 });
             }
             p.di_stack = sp.di_stack.clone();

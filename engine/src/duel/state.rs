@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::alpha::AlphaDesign;
 use super::board::{BoardLayout, Grid};
-use super::card::{CardId, Catalogue, Condition, Passive, Until};
+use super::card::{Armor, CardId, Catalogue, Condition, Passive, Until};
 use crate::hex::Hex;
 use crate::rng::GameRng;
 use crate::{Outcome, Seat};
@@ -78,6 +78,11 @@ pub struct Alpha {
     /// (Shared: a player's side is copied whenever it changes.)
     #[serde(skip)]
     pub passives: Memo<std::sync::Arc<[Passive]>>,
+    /// The armor of its cards in the standard catalogue, worked out the
+    /// first time it is asked ([`Alpha::armor`]), as `passives`: every
+    /// view of every record asks it of every Alpha on the board.
+    #[serde(skip)]
+    pub armor: Memo<Armor>,
 }
 
 impl Alpha {
@@ -89,6 +94,15 @@ impl Alpha {
             return self.design.has_passive(cat, pred);
         }
         self.passives.get_or_init(|| self.design.passives(cat).into()).iter().any(pred)
+    }
+
+    /// The armor of one of its units before conditions
+    /// ([`AlphaDesign::armor`], remembered for the standard catalogue).
+    pub fn armor(&self, cat: &Catalogue) -> Armor {
+        if !std::ptr::eq(cat, Catalogue::standard()) {
+            return self.design.armor(cat);
+        }
+        *self.armor.get_or_init(|| self.design.armor(cat))
     }
 }
 

@@ -342,6 +342,7 @@ impl DuelState {
                     life,
                     cubes: Default::default(),
                     passives: Default::default(),
+                    armor: Default::default(),
                 }
             })
             .collect();

@@ -239,7 +239,7 @@ pub(crate) fn unit_views(g: &Battle, cat: &Catalogue) -> Vec<UnitView> {
     // rather than once per unit and question.
     let given: [Vec<AlphaGives>; 2] = std::array::from_fn(|s| {
         let gives = |a: &Alpha| AlphaGives {
-            armor: a.design.armor(cat),
+            armor: a.armor(cat),
             flying: a.has_passive(cat, |p| matches!(p, Passive::Flying)),
             rooted: a.has_passive(cat, |p| matches!(p, Passive::Rooted)),
         };
