@@ -274,12 +274,11 @@ impl Ruleset for Duel {
         actions: &[DuelAction],
         seats: &SeatNames,
     ) -> Vec<serde_json::Value> {
-        if actions.is_empty() {
-            return Vec::new();
-        }
-        let view = view::view_for_words(state, Viewer::Seat(seat), false);
-        let names = words::Names { seats, ..words::Names::new(&view) };
-        actions.iter().map(|a| serde_json::to_value(words::action(names, seat, a)).expect("words serialize")).collect()
+        // Read from the state as `seat`'s view shows it, without building
+        // that view (a test holds the words those of the view).
+        let names =
+            words::StateNames { cat: Catalogue::standard(), state, before: None, viewer: Viewer::Seat(seat), seats };
+        actions.iter().map(|a| words::action_json(names, seat, a)).collect()
     }
 
     /// Named from the spectator's views before and after: a line is read
@@ -294,12 +293,13 @@ impl Ruleset for Duel {
         if events.is_empty() {
             return Vec::new();
         }
-        let finished = matches!(after.game.phase, state::Phase::Finished { .. });
-        let (b, a) = (
-            view::view_for_words(before, Viewer::Spectator, false),
-            view::view_for_words(after, Viewer::Spectator, finished),
-        );
-        let names = words::Names { before: Some(&b), seats, ..words::Names::new(&a) };
-        events.iter().map(|e| words::event(names, e)).collect()
+        let names = words::StateNames {
+            cat: Catalogue::standard(),
+            state: after,
+            before: Some(before),
+            viewer: Viewer::Spectator,
+            seats,
+        };
+        events.iter().map(|e| words::event_from_state(names, e)).collect()
     }
 }

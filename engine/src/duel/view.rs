@@ -409,12 +409,13 @@ pub(crate) fn view(
     view_listing(state, cat, viewer, board, units, legal)
 }
 
-/// What the duel's words name things from ([`super::words`]): `viewer`'s
-/// view without its legal actions, without its units' JSON and, unless
-/// `hexes`, without the board's hexes (only a finished game's last line
-/// reads them, for the relics its winner holds). Words are made for every
-/// record and every waiting seat: building and writing whole views for
-/// them doubled the server's cost of a duel action.
+/// What the duel's words were named from before they were read from the
+/// state ([`super::words`]'s `StateNames`), and what the test holding the
+/// two equal names them from: `viewer`'s view without its legal actions,
+/// without its units' JSON and, unless `hexes`, without the board's hexes
+/// (only a finished game's last line reads them, for the relics its
+/// winner holds).
+#[cfg(test)]
 pub(crate) fn view_for_words(state: &DuelState, viewer: Viewer, hexes: bool) -> DuelView {
     let (cat, g) = (Catalogue::standard(), &state.game);
     let mut view = view_listing(state, cat, viewer, Board::Left, Shared::new(unit_views(g, cat)), Vec::new());
