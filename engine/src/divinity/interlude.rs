@@ -111,31 +111,48 @@ impl LevelUpJudge<'_> {
     /// Whether levelling up with `talent` and learning `learn`, with no
     /// respec, is accepted.
     pub fn accepts(&self, talent: Option<&str>, learn: &str) -> bool {
+        match (self.talent(talent), self.learn(learn)) {
+            (Some(training), Some(needs)) => needs.is_none_or(|s| training == Some(s)),
+            _ => false,
+        }
+    }
+
+    /// Whether `talent` may come with this level-up (whatever the skill),
+    /// and the school it trains: `None` when it may not.
+    pub fn talent(&self, talent: Option<&str>) -> Option<Option<School>> {
         if !self.possible || talent.is_some() != self.needs_talent {
-            return false;
+            return None;
         }
         let mut training = None;
         if let Some(t) = talent {
-            let Some(d) = self.cat.talents.get(t) else { return false };
-            if (!self.unrestricted && d.level > self.level)
-                || self.others.contains(t)
-                || self.own.iter().any(|o| o == t)
+            let d = self.cat.talents.get(t)?;
+            if (!self.unrestricted && d.level > self.level) || self.others.contains(t) || self.own.iter().any(|o| o == t)
             {
-                return false;
+                return None;
             }
             training = d.training;
         }
+        // A kept advanced skill no own talent trains: only this talent can.
         if self.untrained.is_some_and(|s| training != Some(s)) {
-            return false;
+            return None;
         }
-        let Some(d) = self.cat.skills.get(learn) else { return false };
-        if d.school == School::Source || d.level > self.level || d.level > self.learn_max {
-            return false;
+        Some(training)
+    }
+
+    /// Whether `learn` may be learnt with this level-up, and the school a
+    /// new talent must train for it (an advanced skill of a school no own
+    /// talent trains): `None` when it may not, whatever the talent.
+    pub fn learn(&self, learn: &str) -> Option<Option<School>> {
+        let d = self.cat.skills.get(learn)?;
+        if !self.possible
+            || d.school == School::Source
+            || d.level > self.level
+            || d.level > self.learn_max
+            || self.base.contains(&learn)
+        {
+            return None;
         }
-        if d.level >= 3 && !self.trained.contains(&d.school) && training != Some(d.school) {
-            return false;
-        }
-        !self.base.contains(&learn)
+        Some((d.level >= 3 && !self.trained.contains(&d.school)).then_some(d.school))
     }
 }
 

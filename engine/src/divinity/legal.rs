@@ -100,10 +100,15 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
     // talent has some 3,000 pairs, a third of them accepted).
     if state.pending_choice().is_none() {
         if let Some(judge) = state.level_up_judge(cat, seat) {
+            // Each talent and each skill judged once; a pair is accepted
+            // when both are and the talent trains what the skill needs.
             let (talents, learnable) = level_up_pairs(cat, state, seat);
+            let skills: Vec<(&String, Option<School>)> =
+                learnable.iter().filter_map(|l| Some((*l, judge.learn(l)?))).collect();
             for talent in &talents {
-                for learn in &learnable {
-                    if judge.accepts(talent.map(String::as_str), learn) {
+                let Some(training) = judge.talent(talent.map(String::as_str)) else { continue };
+                for (learn, needs) in &skills {
+                    if needs.is_none_or(|s| training == Some(s)) {
                         out.push(A::LevelUp { talent: talent.cloned(), learn: (*learn).clone(), respec: Vec::new() });
                     }
                 }
