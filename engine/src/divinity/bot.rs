@@ -278,12 +278,12 @@ impl Table<'_> {
             for s in 0..v.origins.len() as Seat {
                 out.push(A::BreakTie { target: Aim::Origin(s) });
             }
-            for e in &v.enemies {
+            for e in v.enemies.iter() {
                 out.push(A::BreakTie { target: Aim::Enemy(e.id) });
             }
         }
         // A DOMINATED minion attacks the other enemies.
-        for e in &v.enemies {
+        for e in v.enemies.iter() {
             out.push(A::Command { target: Aim::Enemy(e.id) });
         }
         out

@@ -61,6 +61,27 @@ impl Ruleset for Divinity {
         view
     }
 
+    /// Every seat sees the same table (only `you` differs): the view is
+    /// built once and copied for each viewer, its shared parts (front,
+    /// Origins, enemies, board) then written to JSON once for all of them,
+    /// and those that did not change since `before` taken from it, JSON
+    /// and all. The same views as each built alone.
+    fn views(state: &DivinityState, viewers: &[Viewer], _board: bool, before: Option<&DivinityView>) -> Vec<DivinityView> {
+        let Some(first) = viewers.first() else { return Vec::new() };
+        let mut view = Self::view(state, *first);
+        if let Some(before) = before {
+            view.share_unchanged(before);
+        }
+        viewers
+            .iter()
+            .map(|v| {
+                let mut each = view.clone();
+                each.you = v.seat();
+                each
+            })
+            .collect()
+    }
+
     fn status(state: &DivinityState) -> Status {
         Divinity::status_of(state, Catalogue::standard())
     }

@@ -11,6 +11,7 @@ use super::content::Catalogue;
 use super::damage::Environment;
 use super::map::{MapDef, MapState, PathDef};
 use super::state::*;
+use crate::shared::Shared;
 use crate::{Seat, Viewer};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -79,7 +80,12 @@ pub struct DivinityView {
     pub location: String,
     /// The location as the book presents it, in words: its printed name,
     /// intro and goal, and once over why it ended and what comes next.
-    pub front: Front,
+    ///
+    /// This, `origins`, `enemies` and `board` are most of a view's JSON
+    /// and the same for every viewer: [`Shared`], written once for all
+    /// the views of one record, and kept from the record before while
+    /// unchanged (`Divinity::views`).
+    pub front: Shared<Front>,
     pub level: u32,
     pub round: u32,
     pub round_kind: RoundKind,
@@ -89,16 +95,16 @@ pub struct DivinityView {
     pub time: Option<u32>,
     pub time_length: u32,
     pub time_paused: bool,
-    pub origins: Vec<OriginState>,
+    pub origins: Shared<Vec<OriginState>>,
     /// Each Origin's armor now, by seat.
     #[serde(default)]
     pub armor: Vec<ArmorView>,
-    pub enemies: Vec<EnemyView>,
+    pub enemies: Shared<Vec<EnemyView>>,
     pub map: MapState,
     /// The location's printed map: its spaces (indexed as `space` fields
     /// and `map` count them) and the paths between them. Public: it is the
     /// board on the table; what is discovered is in `map`.
-    pub board: BoardView,
+    pub board: Shared<BoardView>,
     pub deck_size: usize,
     /// Cards left in the location deck for each numbered space, by its
     /// number: the cards' backs show it, so the party can see which spaces
@@ -170,7 +176,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
     let view = DivinityView {
         you: viewer.seat(),
         location: state.location.clone(),
-        front: Default::default(),
+        front: Shared::default(),
         level: state.level,
         round: state.round,
         round_kind: state.round_kind,
@@ -182,10 +188,11 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         time: state.time,
         time_length: loc.time.length,
         time_paused: state.time_paused,
-        origins: state.origins.clone(),
+        origins: Shared::new(state.origins.clone()),
         armor: (0..state.origins.len()).map(|s| ArmorView::of(state, cat, Who::Origin(s as Seat))).collect(),
-        enemies: state
-            .enemies
+        enemies: Shared::new(
+            state
+                .enemies
             .iter()
             .map(|e| EnemyView {
                 id: e.id,
@@ -211,8 +218,9 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
                 },
             })
             .collect(),
+        ),
         map: state.map.clone(),
-        board: BoardView::of(&loc.map),
+        board: Shared::new(BoardView::of(&loc.map)),
         deck_size: state.deck.len(),
         cards_left: state.deck.iter().filter_map(|c| loc.card(c).and_then(|c| c.space)).fold(
             std::collections::BTreeMap::new(),
@@ -296,6 +304,26 @@ impl BoardView {
                 })
                 .collect(),
             paths: def.paths.clone(),
+        }
+    }
+}
+
+impl DivinityView {
+    /// Takes from `before` (a view of the record before) each shared part
+    /// that did not change, with its JSON already written: the board never
+    /// changes within a location, the front and the enemies seldom.
+    pub(super) fn share_unchanged(&mut self, before: &DivinityView) {
+        if self.board == before.board {
+            self.board = before.board.clone();
+        }
+        if self.front == before.front {
+            self.front = before.front.clone();
+        }
+        if self.origins == before.origins {
+            self.origins = before.origins.clone();
+        }
+        if self.enemies == before.enemies {
+            self.enemies = before.enemies.clone();
         }
     }
 }

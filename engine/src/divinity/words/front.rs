@@ -53,7 +53,7 @@ pub fn front(cat: &Catalogue, view: &DivinityView) -> Front {
 /// outcome) and the texts of a flipped challenge card's rows.
 pub fn tell(view: &mut DivinityView, state: &DivinityState, cat: &Catalogue) {
     let loc = state.loc(cat);
-    view.front = front(cat, view);
+    view.front = crate::shared::Shared::new(front(cat, view));
     let rows = state.challenge.as_ref().filter(|c| c.flipped.is_some()).map(|c| {
         let names = Names::new(Some(&*view));
         let rows = loc.card(&c.card).and_then(|card| card.challenge.as_ref()).map_or(&[][..], |ch| &ch.results[..]);

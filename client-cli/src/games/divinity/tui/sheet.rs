@@ -71,7 +71,7 @@ pub fn figures(n: Names<'_>, t: &Table) -> Vec<Line<'static>> {
         }
         out.push(Line::from(spans));
     }
-    for e in &t.enemies {
+    for e in t.enemies.iter() {
         let (pa, ma) = enemy_armor(cat, e);
         let speed = if e.fast { " fast" } else { "" };
         let ix = n.location().and_then(|l| l.map.ix(&e.space));

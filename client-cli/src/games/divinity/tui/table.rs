@@ -114,7 +114,7 @@ pub fn occupants(names: Names<'_>, t: &Table) -> BTreeMap<String, Vec<String>> {
             out.entry(id.to_owned()).or_default().push(format!("{}{down}", names.origin_of_seat(s as Seat)));
         }
     }
-    for e in &t.enemies {
+    for e in t.enemies.iter() {
         out.entry(e.space.clone()).or_default().push(format!("☠{}", names.enemy_name(e)));
     }
     out

@@ -228,7 +228,7 @@ fn combat_shows_enemies_with_hp_and_dice_in_words() {
     let t = play(&app).table.as_ref().unwrap();
     let names = play(&app).names();
     assert!(!t.enemies.is_empty());
-    for e in &t.enemies {
+    for e in t.enemies.iter() {
         let line = format!("☠{} HP{}/{}", names.enemy_name(e), e.hp, e.max_hp);
         assert!(shows(&rows, &line), "{line}: {rows:#?}");
     }
@@ -331,7 +331,7 @@ fn a_party_of_four_in_combat_still_shows_every_figure_at_80x24() {
         let name = p.names().origin_of_seat(s as u8);
         assert!(shows(&rows, &format!("{name:<9} HP{:>2}", o.hp)), "{name}: {rows:#?}");
     }
-    for e in &t.enemies {
+    for e in t.enemies.iter() {
         assert!(shows(&rows, &format!("☠{} HP{}", p.names().enemy_name(e), e.hp)), "{rows:#?}");
     }
 }
