@@ -6,7 +6,8 @@
 # actions `/metrics` says were accepted in between. The `cg.sh` of
 # docs/PERFORMANCE.md.
 #
-#   bench/callgrind.sh
+#   bench/callgrind.sh                                # 20 duels
+#   bench/callgrind.sh --game divinity                # any further athlas-load arguments
 #
 # Environment: SERVER and CLIENT (binaries; default the $PROFILE build,
 # dist, built here), PORT (18115). Valgrind offers no SHA instructions:
@@ -29,7 +30,7 @@ ATHLAS_RATE_PER_SEC=200 ATHLAS_RATE_BURST=400 valgrind --tool=callgrind --callgr
 PID=$!
 wait_healthy $PID $PORT "$WORK/server.log"
 
-"$CLIENT" --server 127.0.0.1:$PORT --matches 20 --duration 70 >"$WORK/load.log" 2>&1 &
+"$CLIENT" --server 127.0.0.1:$PORT --matches 20 --duration 70 "$@" >"$WORK/load.log" 2>&1 &
 sleep 15
 a0=$(acked $PORT)
 callgrind_control -z $PID >/dev/null 2>&1
@@ -42,3 +43,6 @@ instructions=$(grep -h '^summary:' "$WORK"/cg.out.* | tail -1 | awk '{ print $2 
 A=$((a1 - a0))
 [ "$A" -gt 0 ] || { echo "no action was accepted while counting" >&2; exit 1; }
 echo "instructions per accepted action: $((instructions / A)) ($instructions over $A actions)"
+grep -h "refused" "$WORK/load.log" | tail -3 || true
+# Keep the profile for callgrind_annotate when asked: CG_KEEP=FILE.
+[ -z "${CG_KEEP:-}" ] || cp "$(ls -t "$WORK"/cg.out.* | head -1)" "$CG_KEEP"

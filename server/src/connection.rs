@@ -9,8 +9,7 @@ use std::{sync::Arc, time::Duration};
 
 use athlas_engine::{refusal::Refusal as _, Seat, Viewer};
 use athlas_protocol::{ClientMsg, ServerMsg, PROTOCOL_VERSION};
-use axum::extract::ws::Message;
-use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use tokio::sync::{mpsc, Notify};
 use uuid::Uuid;
@@ -19,17 +18,25 @@ use crate::{
     hub::Hub,
     limits::{Bucket, PeerIp},
     refusal::{Code, Refusal},
-    room::{Joining, Outbound, RoomCmd, RoomHandle},
+    room::{Frame, Joining, Outbound, RoomCmd, RoomHandle},
     secret,
     store::StoreError,
     table::Hand,
+    upgrade::{write_frames, Socket, MAX_BATCH},
 };
+use tokio_tungstenite::tungstenite::{self, Message};
 
 /// Room messages a connection may have queued before it counts as lagging.
 const OUTBOUND_QUEUE: usize = 1024;
 
-/// Most queued frames written before one flush.
-const WRITE_BATCH: usize = 64;
+/// Write `frames` on `socket`, after anything tungstenite itself has
+/// queued (a pong): a frame of ours never splits one of its own.
+async fn write_batch(socket: &mut Socket, frames: &[Frame]) -> Result<(), tungstenite::Error> {
+    socket.flush().await?;
+    let texts: Vec<&str> = frames.iter().map(|f| f.as_str()).collect();
+    write_frames(socket.get_mut(), &texts).await?;
+    Ok(())
+}
 
 /// Where a connection sits once it said hello or watch.
 struct Session {
@@ -50,11 +57,7 @@ struct Connection {
 /// Serve one connection until it closes, the server shuts down, it falls
 /// too far behind, stops reading, or never says `hello`/`watch`. Generic
 /// over the socket so it can be driven by channels in tests.
-pub async fn run<S>(socket: S, hub: Arc<Hub>, peer: PeerIp)
-where
-    S: Stream<Item = Result<Message, axum::Error>> + Sink<Message> + Unpin,
-{
-    let (mut sink, mut stream) = socket.split();
+pub async fn run(mut socket: Socket, hub: Arc<Hub>, peer: PeerIp) {
     let (tx, mut rx) = mpsc::channel::<crate::room::Frame>(OUTBOUND_QUEUE);
     let kick = Arc::new(Notify::new());
     let mut shutdown = hub.shutdown_signal();
@@ -83,14 +86,12 @@ where
                 // Frames queued together (an ack and its update, several
                 // updates) go out in one write: one flush per wake-up, not
                 // one per frame.
-                let write = async {
-                    sink.feed(Message::Text(text)).await?;
-                    for _ in 1..WRITE_BATCH {
-                        let Ok(more) = rx.try_recv() else { break };
-                        sink.feed(Message::Text(more)).await?;
-                    }
-                    sink.flush().await
-                };
+                let mut batch = vec![text];
+                while batch.len() < MAX_BATCH {
+                    let Ok(more) = rx.try_recv() else { break };
+                    batch.push(more);
+                }
+                let write = write_batch(&mut socket, &batch);
                 match tokio::time::timeout(write_timeout, write).await {
                     Ok(Ok(())) => {}
                     Ok(Err(_)) => break None,
@@ -114,7 +115,7 @@ where
                 conn.hub.metrics.connection_dropped("hello_timeout");
                 break Some(Refusal::new(Code::HelloTimeout, "no hello or watch in time; closing").frame(None));
             }
-            frame = stream.next() => match frame {
+            frame = socket.next() => match frame {
                 None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break None,
                 Some(Ok(Message::Text(text))) => {
                     conn.on_text(text.as_str()).await;
@@ -130,13 +131,17 @@ where
         // the write timeout, as a client that stopped reading takes nothing.
         let text = serde_json::to_string(&msg).expect("serializes");
         let _ = tokio::time::timeout(write_timeout, async {
-            while let Ok(text) = rx.try_recv() {
-                if sink.send(Message::Text(text)).await.is_err() {
+            let mut queued = Vec::new();
+            while let Ok(frame) = rx.try_recv() {
+                queued.push(frame);
+            }
+            queued.push(text.into());
+            for batch in queued.chunks(MAX_BATCH) {
+                if write_batch(&mut socket, batch).await.is_err() {
                     return;
                 }
             }
-            let _ = sink.send(Message::Text(text.into())).await;
-            let _ = sink.send(Message::Close(None)).await;
+            let _ = socket.close(None).await;
         })
         .await;
     }

@@ -39,6 +39,7 @@ pub mod store;
 pub mod subscription;
 pub mod table;
 pub mod transfer;
+pub mod upgrade;
 pub mod web;
 pub mod writer;
 

@@ -13,7 +13,6 @@
 
 use std::sync::Arc;
 
-use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest};
 use uuid::Uuid;
@@ -68,7 +67,7 @@ async fn connect(url: &str, peer: PeerIp) -> Result<Upstream, String> {
 /// sees of a node's death. A holder alive but out of reach (nodes that
 /// cannot reach each other's `--peer-url`) is served here once the wait
 /// is over: the `hello` is then answered `room_elsewhere`.
-pub async fn relay(client: WebSocket, match_id: Uuid, url: String, peer: PeerIp, hub: Arc<Hub>) {
+pub async fn relay(client: crate::upgrade::Socket, match_id: Uuid, url: String, peer: PeerIp, hub: Arc<Hub>) {
     let give_up = tokio::time::Instant::now()
         + std::time::Duration::from_millis(hub.config.lease_ms)
         + std::time::Duration::from_secs(2);
@@ -102,16 +101,10 @@ pub async fn relay(client: WebSocket, match_id: Uuid, url: String, peer: PeerIp,
     tracing::debug!(%url, "relaying");
     hub.metrics.relayed();
     let (mut to_holder, mut from_holder) = upstream.split();
+    // Frames pass as they are; a close ends both ways.
     let up = async {
         while let Some(Ok(m)) = from_client.next().await {
-            let m = match m {
-                Message::Text(t) => tungstenite::Message::text(t.as_str()),
-                Message::Binary(b) => tungstenite::Message::binary(b),
-                Message::Ping(p) => tungstenite::Message::Ping(p),
-                Message::Pong(p) => tungstenite::Message::Pong(p),
-                Message::Close(_) => break,
-            };
-            if to_holder.send(m).await.is_err() {
+            if m.is_close() || to_holder.send(m).await.is_err() {
                 break;
             }
         }
@@ -119,23 +112,18 @@ pub async fn relay(client: WebSocket, match_id: Uuid, url: String, peer: PeerIp,
     };
     let down = async {
         while let Some(Ok(m)) = from_holder.next().await {
-            let m = match m {
-                tungstenite::Message::Text(t) => Message::Text(t.as_str().into()),
-                tungstenite::Message::Binary(b) => Message::Binary(b),
-                tungstenite::Message::Ping(p) => Message::Ping(p),
-                tungstenite::Message::Pong(p) => Message::Pong(p),
-                tungstenite::Message::Close(c) => {
-                    let frame = c.map(|c| CloseFrame { code: c.code.into(), reason: c.reason.as_str().into() });
-                    let _ = to_client.send(Message::Close(frame)).await;
-                    return;
-                }
-                tungstenite::Message::Frame(_) => continue,
-            };
+            if let tungstenite::Message::Close(c) = m {
+                let _ = to_client.send(tungstenite::Message::Close(c)).await;
+                return;
+            }
+            if matches!(m, tungstenite::Message::Frame(_)) {
+                continue;
+            }
             if to_client.send(m).await.is_err() {
                 return;
             }
         }
-        let _ = to_client.send(Message::Close(None)).await;
+        let _ = to_client.send(tungstenite::Message::Close(None)).await;
     };
     let mut shutdown = hub.shutdown_signal();
     tokio::select! {

@@ -9,10 +9,7 @@ use std::sync::{
 };
 
 use axum::{
-    extract::{
-        ws::{WebSocket, WebSocketUpgrade},
-        RawQuery, State,
-    },
+    extract::{RawQuery, State},
     http::{header, HeaderMap, StatusCode},
     response::{IntoResponse, Response},
     Json,
@@ -24,7 +21,9 @@ use crate::{
     hub::Hub,
     limits::PeerIp,
     refusal::{Code, Refusal},
+    upgrade::{Socket, Upgrade},
 };
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 /// Bytes read from a socket at a time; larger frames are read in pieces.
 /// tungstenite zeroes the whole buffer before each read, and every
@@ -43,7 +42,7 @@ pub async fn upgrade(
     peer: PeerIp,
     headers: HeaderMap,
     RawQuery(query): RawQuery,
-    ws: WebSocketUpgrade,
+    ws: Upgrade,
 ) -> Response {
     // The status is named here: `too_many_connections` is 503 for the
     // server's limit but 429 for an address's.
@@ -105,16 +104,18 @@ pub async fn upgrade(
     // Clients send small frames: the default 128 KiB read buffer is zeroed
     // on every read (a tenth of the server's CPU under load) and held by
     // every idle connection.
-    ws.read_buffer_size(READ_BUFFER).max_message_size(hard_limit).max_frame_size(hard_limit).on_upgrade(
-        move |socket: WebSocket| {
-            async move {
-                let _guards = (guard, peer_guard);
-                match relay_to {
-                    Some((id, url)) => crate::relay::relay(socket, id, url, peer, hub).await,
-                    None => run(socket, hub.clone(), peer).await,
-                }
+    let config = WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER)
+        .max_message_size(Some(hard_limit))
+        .max_frame_size(Some(hard_limit));
+    ws.on_upgrade(config, move |socket: Socket| {
+        async move {
+            let _guards = (guard, peer_guard);
+            match relay_to {
+                Some((id, url)) => crate::relay::relay(socket, id, url, peer, hub).await,
+                None => run(socket, hub.clone(), peer).await,
             }
-            .instrument(span)
-        },
-    )
+        }
+        .instrument(span)
+    })
 }

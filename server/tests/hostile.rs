@@ -210,6 +210,78 @@ async fn upgrade(addr: std::net::SocketAddr) -> (u16, String) {
     (text[9..12].parse().unwrap(), text)
 }
 
+/// The answer to a raw HTTP request, whole.
+async fn raw(addr: std::net::SocketAddr, req: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = vec![0u8; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(30), s.read(&mut buf)).await.unwrap().unwrap();
+    String::from_utf8_lossy(&buf[..n]).to_string()
+}
+
+/// `/ws` does its own handshake (the server writes frames on the raw
+/// socket): a request that is no WebSocket upgrade is told why, in a
+/// refusal body, and a good one gets RFC 6455's accept key.
+#[tokio::test]
+async fn the_websocket_handshake_is_checked_and_answered() {
+    let dir = temp_dir("handshake");
+    let server = Server::start(config(&dir)).await;
+    let plain = raw(server.addr, "GET /ws HTTP/1.1\r\nHost: test\r\n\r\n").await;
+    assert!(plain.starts_with("HTTP/1.1 400"), "{plain}");
+    assert!(plain.contains(r#""code":"bad_request""#) && plain.contains("Connection header"), "{plain}");
+    let old = raw(
+        server.addr,
+        "GET /ws HTTP/1.1\r\nHost: test\r\nConnection: keep-alive, Upgrade\r\nUpgrade: WebSocket\r\nSec-WebSocket-Version: 8\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+    )
+    .await;
+    assert!(old.starts_with("HTTP/1.1 400") && old.contains("Sec-WebSocket-Version must be 13"), "{old}");
+    let no_key = raw(
+        server.addr,
+        "GET /ws HTTP/1.1\r\nHost: test\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\r\n",
+    )
+    .await;
+    assert!(no_key.starts_with("HTTP/1.1 400") && no_key.contains("Sec-WebSocket-Key"), "{no_key}");
+    // Token lists and any case, as browsers and proxies send them.
+    let good = raw(
+        server.addr,
+        "GET /ws HTTP/1.1\r\nHost: test\r\nConnection: keep-alive, Upgrade\r\nUpgrade: WebSocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+    )
+    .await;
+    assert!(good.starts_with("HTTP/1.1 101"), "{good}");
+    assert!(good.to_ascii_lowercase().contains("sec-websocket-accept: s3pplmbitxaq9kygzzhzrbk+xoo="), "{good}");
+    server.stop().await;
+}
+
+/// A WebSocket ping between the room's frames is answered with its pong,
+/// and the frames around it arrive whole (tungstenite writes the pong, the
+/// connection writes the frames on the same socket).
+#[tokio::test]
+async fn pings_are_answered_between_frames() {
+    let dir = temp_dir("ws-ping");
+    let server = Server::start(config(&dir)).await;
+    let (_created, mut a, _b) = server.nim_pair(json!({})).await;
+    for round in 0..20u8 {
+        a.ws.send(Message::Ping(vec![round; 3].into())).await.unwrap();
+        a.ws.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
+        let (mut pong, mut text) = (false, false);
+        while !(pong && text) {
+            match tokio::time::timeout(Duration::from_secs(10), a.ws.next()).await.unwrap().unwrap().unwrap() {
+                Message::Pong(p) => {
+                    assert_eq!(p.as_ref(), &[round; 3]);
+                    pong = true;
+                }
+                Message::Text(t) => {
+                    let v: Value = serde_json::from_str(t.as_str()).expect("whole JSON frames");
+                    text |= v["type"] == "pong";
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn connections_from_one_address_are_capped() {
     let dir = temp_dir("per-ip");
