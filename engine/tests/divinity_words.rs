@@ -207,3 +207,40 @@ fn an_attack_on_an_ally_warns() {
     let start = view.board.spaces[view.origins[1].space].space.clone();
     assert!(on(Aim::Space(start)).warn.is_some(), "a space where Sebille stands");
 }
+
+/// The server's action words (`Divinity::action_words`: named from the
+/// spectator's view without its front, each `Said` built as JSON directly)
+/// are serde's JSON of the words named from the whole view: over a
+/// party-bot game from the Shipwreck's start through its interlude, for
+/// every listed action of every waiting seat.
+#[test]
+fn the_servers_action_words_are_the_words_of_the_whole_view() {
+    use athlas_engine::divinity::bot;
+    let cat = Catalogue::standard();
+    let options = DivinityOptions {
+        party: ["ifan", "sebille", "red_prince"].iter().map(|p| p.to_string()).collect(),
+        location: Some("shipwreck".into()),
+        ..DivinityOptions::default()
+    };
+    let mut s = Divinity::start(&options, 1).expect("setup");
+    let mut said = 0;
+    for i in 0..400 {
+        let Status::Waiting { seats } = Divinity::status(&s) else { break };
+        let whole = Divinity::view(&s, Viewer::Spectator);
+        let lists: Vec<_> = seats.iter().map(|&seat| legal(cat, &s, seat)).collect();
+        for (&seat, list) in seats.iter().zip(&lists) {
+            let expected: Vec<serde_json::Value> =
+                list.iter().map(|a| serde_json::to_value(words::action(Names::new(Some(&whole)), seat, a)).unwrap()).collect();
+            assert_eq!(Divinity::action_words(&s, seat, list), expected, "{:?}", s.phase);
+            said += list.len();
+        }
+        let Some((seat, a)) = (0..seats.len()).map(|k| seats[(i + k) % seats.len()]).find_map(|seat| {
+            let list = &lists[seats.iter().position(|x| *x == seat).expect("waiting")];
+            bot::choose(cat, &Divinity::view(&s, Viewer::Seat(seat)), seat, list).map(|a| (seat, a))
+        }) else {
+            break;
+        };
+        Divinity::apply(&mut s, seat, a).expect("a listed action is accepted");
+    }
+    assert!(said > 5_000, "only {said} actions said");
+}

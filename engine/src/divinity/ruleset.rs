@@ -168,11 +168,15 @@ impl Ruleset for Divinity {
     }
 
     fn action_words(state: &DivinityState, seat: Seat, actions: &[A]) -> Vec<serde_json::Value> {
-        let view = Divinity::view(state, Viewer::Spectator);
+        // The spectator's view without its front, which no action's words
+        // read (a test holds the words those of the whole view).
+        let cat = Catalogue::standard();
+        let mut view = super::view::view(state, cat, Viewer::Spectator);
+        super::words::tell_rows(&mut view, state, cat);
         let names = super::words::Names::new(Some(&view));
         actions
             .iter()
-            .map(|a| serde_json::to_value(super::words::action(names, seat, a)).expect("words serialize"))
+            .map(|a| super::words::action(names, seat, a).into_json())
             .collect()
     }
 

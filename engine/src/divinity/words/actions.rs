@@ -213,9 +213,13 @@ pub fn action(n: Names<'_>, seat: Seat, a: &A) -> Said {
         }
         A::Command { target } => said(format!("Send the dominated minion at {}", aim(n, target)), Group::Party),
         A::LevelUp { talent, learn, respec } => {
-            let mut s = format!("Level up: learn {}", n.skill(learn));
+            // Written piece by piece: an interlude lists a thousand of these.
+            let mut s = String::with_capacity(80);
+            s.push_str("Level up: learn ");
+            s.push_str(&n.skill(learn));
             if let Some(t) = talent {
-                s.push_str(&format!(" and the talent {}", n.talent(t)));
+                s.push_str(" and the talent ");
+                s.push_str(&n.talent(t));
             }
             if !respec.is_empty() {
                 let r: Vec<String> =

@@ -52,8 +52,15 @@ pub fn front(cat: &Catalogue, view: &DivinityView) -> Front {
 /// Fill in `view`'s words: the location's front (name, intro, goal,
 /// outcome) and the texts of a flipped challenge card's rows.
 pub fn tell(view: &mut DivinityView, state: &DivinityState, cat: &Catalogue) {
-    let loc = state.loc(cat);
     view.front = crate::shared::Shared::new(front(cat, view));
+    tell_rows(view, state, cat);
+}
+
+/// Only the rows of a flipped challenge card: all an action's words read
+/// of a view's words (`Divinity::action_words` names from a view without
+/// its front).
+pub fn tell_rows(view: &mut DivinityView, state: &DivinityState, cat: &Catalogue) {
+    let loc = state.loc(cat);
     let rows = state.challenge.as_ref().filter(|c| c.flipped.is_some()).map(|c| {
         let names = Names::new(Some(&*view));
         let rows = loc.card(&c.card).and_then(|card| card.challenge.as_ref()).map_or(&[][..], |ch| &ch.results[..]);

@@ -32,7 +32,7 @@ mod front;
 
 pub use actions::action;
 pub use events::{effects, event};
-pub use front::{front, tell};
+pub use front::{front, tell, tell_rows};
 
 /// A legal action as a player reads it: what it does, the kind of thing it
 /// is (how screens group it), and a warning when it hurts or burdens an
@@ -43,6 +43,22 @@ pub struct Said {
     pub group: Group,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warn: Option<String>,
+}
+
+impl Said {
+    /// The JSON object serde makes of it, built directly: the server sends
+    /// the words of every listed action, a thousand and more a frame in an
+    /// interlude's level-ups, and going through serde's serializer cost
+    /// more than the words themselves (a test holds the two equal).
+    pub fn into_json(self) -> serde_json::Value {
+        let mut map = serde_json::Map::new();
+        map.insert("text".into(), serde_json::Value::String(self.text));
+        map.insert("group".into(), serde_json::Value::String(self.group.as_str().into()));
+        if let Some(w) = self.warn {
+            map.insert("warn".into(), serde_json::Value::String(w));
+        }
+        serde_json::Value::Object(map)
+    }
 }
 
 /// What kind of thing an action is, for grouping on a screen.
@@ -65,6 +81,22 @@ pub enum Group {
     Items,
     /// Level-ups and the Merchant.
     Interlude,
+}
+
+impl Group {
+    /// Its name in JSON, as serde writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Group::Party => "party",
+            Group::Travel => "travel",
+            Group::Explore => "explore",
+            Group::Dice => "dice",
+            Group::Turn => "turn",
+            Group::Skills => "skills",
+            Group::Items => "items",
+            Group::Interlude => "interlude",
+        }
+    }
 }
 
 /// Names for ids: the catalogue the engine ships, and a view for what only
