@@ -240,6 +240,14 @@ pub trait Ruleset {
             .collect()
     }
 
+    /// `view` made ready to be kept as the next [`Ruleset::views`]'
+    /// `before`: a room keeps one for as long as it is loaded, so a game
+    /// drops here what `views` never copies from it (the duel: its legal
+    /// list, some 19 KiB a match). Default: kept whole.
+    fn keep_as_before(view: Self::View) -> Self::View {
+        view
+    }
+
     /// What the stored state hash of each record covers (the replay
     /// audit): the state itself, or, for a game whose state holds copies
     /// of its own earlier states (the duel's rewind checkpoints), the state

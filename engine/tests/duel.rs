@@ -19,4 +19,5 @@ mod duel_properties;
 mod duel_protocol_doc;
 mod duel_review;
 mod duel_rules;
+mod duel_views_before;
 mod duel_words;

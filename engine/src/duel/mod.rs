@@ -215,6 +215,12 @@ impl Ruleset for Duel {
         viewers.iter().map(|v| view::view(state, cat, *v, board.clone(), units.clone())).collect()
     }
 
+    /// `views` copies only the units from `before`.
+    fn keep_as_before(mut view: DuelView) -> DuelView {
+        view.legal = Vec::new();
+        view
+    }
+
     fn status(state: &DuelState) -> Status {
         Duel::status_of(state)
     }

@@ -87,7 +87,7 @@ where
         }
         // Kept for the next record's views to copy from (none when nobody
         // received this one: the next then writes everything).
-        self.last_view = views.into_iter().next();
+        self.last_view = views.into_iter().next().map(R::keep_as_before);
         self.log.record::<R>(record.seq, published);
         let mut public: Vec<ServerMsg> = commitments
             .iter()
