@@ -210,11 +210,13 @@ fn an_attack_on_an_ally_warns() {
 
 /// The server's action words (`Divinity::action_words`: named from the
 /// spectator's view without its front, each `Said` built as JSON directly)
-/// are serde's JSON of the words named from the whole view: over a
-/// party-bot game from the Shipwreck's start through its interlude, for
-/// every listed action of every waiting seat.
+/// are serde's JSON of the words named from the whole view, and its event
+/// words (named from the views before and after without their fronts)
+/// those of the whole views: over a party-bot game from the Shipwreck's
+/// start through its interlude, for every listed action of every waiting
+/// seat and every event.
 #[test]
-fn the_servers_action_words_are_the_words_of_the_whole_view() {
+fn the_servers_words_are_the_words_of_the_whole_views() {
     use athlas_engine::divinity::bot;
     let cat = Catalogue::standard();
     let options = DivinityOptions {
@@ -223,7 +225,7 @@ fn the_servers_action_words_are_the_words_of_the_whole_view() {
         ..DivinityOptions::default()
     };
     let mut s = Divinity::start(&options, 1).expect("setup");
-    let mut said = 0;
+    let (mut said, mut told) = (0, 0);
     for i in 0..400 {
         let Status::Waiting { seats } = Divinity::status(&s) else { break };
         let whole = Divinity::view(&s, Viewer::Spectator);
@@ -240,7 +242,17 @@ fn the_servers_action_words_are_the_words_of_the_whole_view() {
         }) else {
             break;
         };
-        Divinity::apply(&mut s, seat, a).expect("a listed action is accepted");
+        let after_state = {
+            let mut t = s.clone();
+            let events = Divinity::apply(&mut t, seat, a).expect("a listed action is accepted");
+            let after = Divinity::view(&t, Viewer::Spectator);
+            let names = Names { before: Some(&whole), ..Names::new(Some(&after)) };
+            let expected: Vec<String> = events.iter().map(|e| words::event(names, e)).collect();
+            assert_eq!(Divinity::event_words(&s, &t, &events), expected);
+            told += events.len();
+            t
+        };
+        s = after_state;
     }
-    assert!(said > 5_000, "only {said} actions said");
+    assert!(said > 5_000 && told > 150, "only {said} actions said, {told} events told");
 }

@@ -168,11 +168,7 @@ impl Ruleset for Divinity {
     }
 
     fn action_words(state: &DivinityState, seat: Seat, actions: &[A]) -> Vec<serde_json::Value> {
-        // The spectator's view without its front, which no action's words
-        // read (a test holds the words those of the whole view).
-        let cat = Catalogue::standard();
-        let mut view = super::view::view(state, cat, Viewer::Spectator);
-        super::words::tell_rows(&mut view, state, cat);
+        let view = names_view(state);
         let names = super::words::Names::new(Some(&view));
         actions
             .iter()
@@ -186,7 +182,7 @@ impl Ruleset for Divinity {
         if events.is_empty() {
             return Vec::new();
         }
-        let (b, a) = (Divinity::view(before, Viewer::Spectator), Divinity::view(after, Viewer::Spectator));
+        let (b, a) = (names_view(before), names_view(after));
         let names = super::words::Names { before: Some(&b), ..super::words::Names::new(Some(&a)) };
         events.iter().map(|e| super::words::event(names, e)).collect()
     }
@@ -194,4 +190,14 @@ impl Ruleset for Divinity {
     fn take_back(before: &DivinityState, after: &DivinityState, events: &[DivinityEvent]) -> Result<(), RuleError> {
         super::campaign::take_back(before, after, events)
     }
+}
+
+/// The spectator's view that names things in the server's words: without
+/// its front, which no action's or event's words read (tests hold the
+/// words those of the whole view).
+fn names_view(state: &DivinityState) -> DivinityView {
+    let cat = Catalogue::standard();
+    let mut view = super::view::view(state, cat, Viewer::Spectator);
+    super::words::tell_rows(&mut view, state, cat);
+    view
 }
