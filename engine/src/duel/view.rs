@@ -53,6 +53,8 @@ pub struct DuelView {
     /// Seats expected to act now.
     pub waiting_for: Vec<Seat>,
     /// For a seat: every action it may take now (creation: the presets it may pick).
+    /// Written by hand ([`write_legal`]).
+    #[serde(serialize_with = "write_legal")]
     pub legal: Vec<DuelAction>,
     /// How the duel ended, once it has (the end screen's words): left out
     /// while it goes on.
@@ -388,6 +390,187 @@ fn write_array<T>(items: &[T], size: usize, out: &mut Vec<u8>, each: impl Fn(&T,
     out.push(b']');
 }
 
+/// The legal list's JSON, written by hand as [`write_action`] writes each
+/// action: a seat's view is written for every record, and serde's derive
+/// escapes every field name of every action anew (the list was most of
+/// what writing a view cost).
+fn write_legal<S: serde::Serializer>(legal: &[DuelAction], s: S) -> Result<S::Ok, S::Error> {
+    let mut text = Vec::new();
+    write_array(legal, 40, &mut text, write_action);
+    let text = String::from_utf8(text).map_err(serde::ser::Error::custom)?;
+    // SAFETY: `write_action` writes one JSON object, equal to serde's for
+    // every action `legal_lists_json_is_serdes` lists (checked in debug
+    // builds as well).
+    let json = unsafe { serde_json::value::RawValue::from_string_unchecked(text) };
+    json.serialize(s)
+}
+
+/// One action's JSON, exactly as serde's derive writes it (the test
+/// `legal_lists_json_is_serdes` holds the two equal over random games);
+/// the creation phase's actions, seldom listed, by serde itself.
+pub(crate) fn write_action(a: &DuelAction, out: &mut Vec<u8>) {
+    use DuelAction as A;
+    let (tag, rest): (&[u8], _) = match a {
+        A::Create { .. } | A::UsePreset { .. } => {
+            serde_json::to_writer(&mut *out, a).expect("actions serialize");
+            return;
+        }
+        A::Summon { alpha, hex, figure } => {
+            out.extend_from_slice(b"{\"type\":\"summon\",\"alpha\":");
+            int(out, *alpha as i64);
+            out.extend_from_slice(b",\"hex\":");
+            write_hex(*hex, out);
+            if let Some(f) = figure {
+                out.extend_from_slice(match f {
+                    Figure::CelestialKnight => b",\"figure\":\"celestial_knight\"",
+                    Figure::ShadowRanger => b",\"figure\":\"shadow_ranger\"",
+                    Figure::SpellBinder => b",\"figure\":\"spell_binder\"",
+                    Figure::ForsakenDrake => b",\"figure\":\"forsaken_drake\"",
+                });
+            }
+            out.push(b'}');
+            return;
+        }
+        A::Activate { unit } => (&b"activate\",\"unit\":"[..], Some(i64::from(*unit))),
+        A::Move { to, carry_relic } => {
+            out.extend_from_slice(b"{\"type\":\"move\",\"to\":");
+            write_hex(*to, out);
+            if let Some(c) = carry_relic {
+                out.extend_from_slice(if *c { b",\"carry_relic\":true" } else { b",\"carry_relic\":false" });
+            }
+            out.push(b'}');
+            return;
+        }
+        A::PassRelic { to } => (&b"pass_relic\",\"to\":"[..], Some(i64::from(*to))),
+        A::UsePower { card, power, target } => {
+            out.extend_from_slice(b"{\"type\":\"use_power\",\"card\":");
+            string(out, card);
+            out.extend_from_slice(b",\"power\":");
+            int(out, *power as i64);
+            out.extend_from_slice(b",\"target\":");
+            write_target(target, out);
+            out.push(b'}');
+            return;
+        }
+        A::EndActivation => (&b"end_activation\""[..], None),
+        A::EndActivations => (&b"end_activations\""[..], None),
+        A::EndTurn => (&b"end_turn\""[..], None),
+        A::CastDi { target, at } => {
+            out.extend_from_slice(b"{\"type\":\"cast_di\",\"target\":");
+            write_target(target, out);
+            if let Some(k) = at {
+                out.extend_from_slice(b",\"at\":");
+                int(out, *k as i64);
+            }
+            out.push(b'}');
+            return;
+        }
+        A::DiscardDi { count } => (&b"discard_di\",\"count\":"[..], Some(*count as i64)),
+        A::Pass => (&b"pass\""[..], None),
+        A::TimedOut => (&b"timed_out\""[..], None),
+        A::SetAutoPass { on: true } => (&b"set_auto_pass\",\"on\":true"[..], None),
+        A::SetAutoPass { on: false } => (&b"set_auto_pass\",\"on\":false"[..], None),
+        A::SetPassWhenUnable { on: true } => (&b"set_pass_when_unable\",\"on\":true"[..], None),
+        A::SetPassWhenUnable { on: false } => (&b"set_pass_when_unable\",\"on\":false"[..], None),
+        A::ChooseCasualty { unit } => (&b"choose_casualty\",\"unit\":"[..], Some(i64::from(*unit))),
+        A::CarryRelic { carry: true } => (&b"carry_relic\",\"carry\":true"[..], None),
+        A::CarryRelic { carry: false } => (&b"carry_relic\",\"carry\":false"[..], None),
+        A::OfferDraw => (&b"offer_draw\""[..], None),
+        A::AcceptDraw => (&b"accept_draw\""[..], None),
+        A::DeclineDraw => (&b"decline_draw\""[..], None),
+        A::Resign => (&b"resign\""[..], None),
+    };
+    out.extend_from_slice(b"{\"type\":\"");
+    out.extend_from_slice(tag);
+    if let Some(v) = rest {
+        int(out, v);
+    }
+    out.push(b'}');
+}
+
+/// A target's JSON, as serde's derive writes it: its fields in their
+/// order, those at their defaults left out.
+fn write_target(t: &Target, out: &mut Vec<u8>) {
+    // Every field named: one added to the target does not compile here
+    // until it is written.
+    let Target { unit, hex, hexes, direction, distance, carry_relic, terrain, dest, choose } = t;
+    let mut sep = b'{';
+    let mut field = |out: &mut Vec<u8>, name: &[u8]| {
+        out.push(sep);
+        sep = b',';
+        out.push(b'"');
+        out.extend_from_slice(name);
+        out.extend_from_slice(b"\":");
+    };
+    if let Some(u) = unit {
+        field(out, b"unit");
+        int(out, i64::from(*u));
+    }
+    if let Some(h) = hex {
+        field(out, b"hex");
+        write_hex(*h, out);
+    }
+    if !hexes.is_empty() {
+        field(out, b"hexes");
+        write_array(hexes, 8, out, |h, out| write_hex(*h, out));
+    }
+    if let Some(d) = direction {
+        field(out, b"direction");
+        int(out, i64::from(*d));
+    }
+    if let Some(d) = distance {
+        field(out, b"distance");
+        int(out, i64::from(*d));
+    }
+    if let Some(c) = carry_relic {
+        field(out, b"carry_relic");
+        out.extend_from_slice(if *c { b"true" } else { b"false" });
+    }
+    if let Some(x) = terrain {
+        field(out, b"terrain");
+        out.extend_from_slice(match x {
+            Terrain::Plains => b"\"plains\"",
+            Terrain::Hill => b"\"hill\"",
+            Terrain::Water => b"\"water\"",
+            Terrain::Crater => b"\"crater\"",
+        });
+    }
+    if let Some(h) = dest {
+        field(out, b"dest");
+        write_hex(*h, out);
+    }
+    if let Some(c) = choose {
+        // Rare (Flood, Tsunami): serde's own.
+        field(out, b"choose");
+        serde_json::to_writer(&mut *out, c).expect("choices serialize");
+    }
+    if sep == b'{' {
+        out.push(b'{');
+    }
+    out.push(b'}');
+}
+
+/// A hex as serde writes it: `[q,r]`.
+fn write_hex(h: Hex, out: &mut Vec<u8>) {
+    out.push(b'[');
+    int(out, i64::from(h.q));
+    out.push(b',');
+    int(out, i64::from(h.r));
+    out.push(b']');
+}
+
+/// A string as JSON writes it: as it is where nothing needs escaping (card
+/// ids are snake_case words), else by serde_json.
+fn string(out: &mut Vec<u8>, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        serde_json::to_writer(&mut *out, s).expect("strings serialize");
+    }
+}
+
 /// `v` in decimal, as JSON writes an integer (with serde_json's own
 /// formatter).
 fn int(out: &mut Vec<u8>, v: i64) {
@@ -647,6 +830,94 @@ mod tests {
             let mut text = Vec::new();
             write_units(&units, &mut text);
             assert_eq!(String::from_utf8(text).unwrap(), serde_json::to_string(&units).unwrap());
+        }
+    }
+
+    /// Over random games, every action of both seats' legal lists is
+    /// written by hand exactly as serde writes it, and so is every kind of
+    /// action and target field, including those no list holds (timed out,
+    /// a figure, a card id to escape); a view read back is the view.
+    #[test]
+    fn legal_lists_json_is_serdes() {
+        use crate::duel::action::HexChoice;
+        let cat = Catalogue::standard();
+        let json = |a: &DuelAction| {
+            let mut text = Vec::new();
+            write_action(a, &mut text);
+            String::from_utf8(text).unwrap()
+        };
+        let mut kinds = std::collections::BTreeSet::new();
+        let mut fields = std::collections::BTreeSet::new();
+        for seed in 0..10 {
+            let mut s = Duel::start(&DuelOptions::default(), seed).unwrap();
+            let mut bot = crate::duel::bot::RandomBot::new(seed);
+            for _ in 0..400 {
+                for seat in 0..2 {
+                    for a in Duel::legal(&s, seat) {
+                        let serde = serde_json::to_string(&a).unwrap();
+                        assert_eq!(json(&a), serde, "seed {seed}");
+                        let v: serde_json::Value = serde_json::from_str(&serde).unwrap();
+                        kinds.insert(v["type"].as_str().unwrap().to_owned());
+                        if let Some(t) = v["target"].as_object() {
+                            fields.extend(t.keys().cloned());
+                        }
+                    }
+                }
+                let Some(seat) = bot.seat_to_act(&s) else { break };
+                let Some(a) = bot.pick(&s, cat, seat) else { break };
+                let _ = Duel::apply(&mut s, seat, a);
+            }
+            for v in [Viewer::Seat(0), Viewer::Seat(1)] {
+                let view = Duel::view(&s, v);
+                let back: DuelView = serde_json::from_str(&serde_json::to_string(&view).unwrap()).unwrap();
+                assert_eq!(back, view);
+                assert_eq!(serde_json::to_value(&view).unwrap()["legal"], serde_json::to_value(&view.legal).unwrap());
+            }
+        }
+        for k in ["use_preset", "summon", "activate", "move", "use_power", "cast_di", "pass", "end_turn", "offer_draw"]
+        {
+            assert!(kinds.contains(k), "random games never listed {k}: {kinds:?}");
+        }
+        for f in ["unit", "hex", "direction", "distance", "terrain", "dest", "choose"] {
+            assert!(fields.contains(f), "random games never aimed with {f}: {fields:?}");
+        }
+        let all = Target {
+            unit: Some(4_000_000_000),
+            hex: Some(Hex::new(-3, 12)),
+            hexes: vec![Hex::new(0, 0), Hex::new(1, -1)],
+            direction: Some(5),
+            distance: Some(2),
+            carry_relic: Some(true),
+            terrain: Some(Terrain::Crater),
+            dest: Some(Hex::new(-1, 0)),
+            choose: Some(HexChoice { from: vec![Hex::new(2, 2)], up_to: 1, at_least: 0, next_to_distinct: vec![] }),
+        };
+        let mut odd = vec![
+            DuelAction::TimedOut,
+            DuelAction::Resign,
+            DuelAction::AcceptDraw,
+            DuelAction::DeclineDraw,
+            DuelAction::EndActivation,
+            DuelAction::EndActivations,
+            DuelAction::SetAutoPass { on: true },
+            DuelAction::SetAutoPass { on: false },
+            DuelAction::SetPassWhenUnable { on: true },
+            DuelAction::SetPassWhenUnable { on: false },
+            DuelAction::CarryRelic { carry: true },
+            DuelAction::CarryRelic { carry: false },
+            DuelAction::ChooseCasualty { unit: 7 },
+            DuelAction::PassRelic { to: 3 },
+            DuelAction::DiscardDi { count: 2 },
+            DuelAction::Move { to: Hex::new(1, 2), carry_relic: Some(true) },
+            DuelAction::Move { to: Hex::new(1, 2), carry_relic: Some(false) },
+            DuelAction::CastDi { target: all.clone(), at: Some(3) },
+            DuelAction::CastDi { target: Target::default(), at: None },
+            DuelAction::UsePower { card: "odd \"card\"\\\n".into(), power: 1, target: all },
+            DuelAction::Create { alphas: vec![AlphaDesign::new(["a", "b"])], di_stack: vec!["gale".into()] },
+        ];
+        odd.extend(Figure::ALL.map(|f| DuelAction::Summon { alpha: 2, hex: Hex::new(0, -4), figure: Some(f) }));
+        for a in &odd {
+            assert_eq!(json(a), serde_json::to_string(a).unwrap());
         }
     }
 
