@@ -199,7 +199,8 @@ enum Candidates {
 /// Candidate actions for `seat`, before checking them.
 fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat, which: Candidates) -> Vec<DuelAction> {
     let g = &state.game;
-    let mut v = Vec::new();
+    // Room for a turn's usual list (grown a few times otherwise).
+    let mut v = Vec::with_capacity(64);
     match g.phase {
         Phase::Finished { .. } => return v,
         Phase::Creation => {
@@ -417,7 +418,11 @@ impl Judge<'_> {
             return Verdict::Refused;
         }
         match a {
+            // What most candidates fail on, told without the refusal's
+            // words (`check_activate` and `plan_move` word theirs).
+            DuelAction::Activate { .. } if g.activation.is_some() => Verdict::Refused,
             DuelAction::Activate { unit } => known(s.check_activate(seat, *unit).is_ok()),
+            DuelAction::Move { to, .. } if g.unit_at(*to).is_some() => Verdict::Refused,
             DuelAction::Move { to, .. } => known(s.plan_move(self.cx.cat, seat, *to).is_ok()),
             DuelAction::UsePower { card, power, target } => {
                 worth_trying(s.check_power(&self.cx, seat, card, *power, target).is_ok())
