@@ -220,7 +220,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
             .collect(),
         ),
         map: state.map.clone(),
-        board: Shared::new(BoardView::of(&loc.map)),
+        board: board_of(cat, state),
         deck_size: state.deck.len(),
         cards_left: state.deck.iter().filter_map(|c| loc.card(c).and_then(|c| c.space)).fold(
             std::collections::BTreeMap::new(),
@@ -288,6 +288,24 @@ pub struct BoardSpace {
     pub environment: Option<Environment>,
 }
 
+/// The location's printed map as views show it. The standard catalogue's
+/// are built once a process, each with its JSON once written: every view
+/// of every match at that location then shares it (the board is a quarter
+/// of a view's JSON and never changes).
+fn board_of(cat: &Catalogue, state: &DivinityState) -> Shared<BoardView> {
+    static BOARDS: std::sync::OnceLock<std::collections::BTreeMap<String, Shared<BoardView>>> =
+        std::sync::OnceLock::new();
+    if std::ptr::eq(cat, Catalogue::standard()) {
+        let boards = BOARDS.get_or_init(|| {
+            cat.locations.iter().map(|(id, l)| (id.clone(), Shared::new(BoardView::of(&l.map)))).collect()
+        });
+        if let Some(b) = boards.get(&state.location) {
+            return b.clone();
+        }
+    }
+    Shared::new(BoardView::of(&state.loc(cat).map))
+}
+
 impl BoardView {
     fn of(def: &MapDef) -> BoardView {
         BoardView {
@@ -313,7 +331,7 @@ impl DivinityView {
     /// that did not change, with its JSON already written: the board never
     /// changes within a location, the front and the enemies seldom.
     pub(super) fn share_unchanged(&mut self, before: &DivinityView) {
-        if self.board == before.board {
+        if !self.board.same(&before.board) && self.board == before.board {
             self.board = before.board.clone();
         }
         if self.front == before.front {
