@@ -12,7 +12,9 @@ use crate::hex::Hex;
 use crate::shared::Shared;
 use crate::{Seat, Viewer};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// Written to JSON by hand ([`write_view`]), as serde's derive would
+/// write it (a test holds the two equal).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct DuelView {
     pub viewer: Viewer,
     pub phase: Phase,
@@ -53,8 +55,6 @@ pub struct DuelView {
     /// Seats expected to act now.
     pub waiting_for: Vec<Seat>,
     /// For a seat: every action it may take now (creation: the presets it may pick).
-    /// Written by hand ([`write_legal`]).
-    #[serde(serialize_with = "write_legal")]
     pub legal: Vec<DuelAction>,
     /// How the duel ended, once it has (the end screen's words): left out
     /// while it goes on.
@@ -390,19 +390,161 @@ fn write_array<T>(items: &[T], size: usize, out: &mut Vec<u8>, each: impl Fn(&T,
     out.push(b']');
 }
 
-/// The legal list's JSON, written by hand as [`write_action`] writes each
-/// action: a seat's view is written for every record, and serde's derive
-/// escapes every field name of every action anew (the list was most of
-/// what writing a view cost).
-fn write_legal<S: serde::Serializer>(legal: &[DuelAction], s: S) -> Result<S::Ok, S::Error> {
-    let mut text = Vec::new();
-    write_array(legal, 40, &mut text, write_action);
-    let text = String::from_utf8(text).map_err(serde::ser::Error::custom)?;
-    // SAFETY: `write_action` writes one JSON object, equal to serde's for
-    // every action `legal_lists_json_is_serdes` lists (checked in debug
-    // builds as well).
-    let json = unsafe { serde_json::value::RawValue::from_string_unchecked(text) };
-    json.serialize(s)
+impl Serialize for DuelView {
+    /// The view's JSON, written by hand ([`write_view`]) once per frame.
+    /// (To a serializer other than JSON's this is serde_json's raw-value
+    /// form, as [`Shared`]'s: views have no other encoding.)
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut text = Vec::with_capacity(512);
+        write_view(self, &mut text).map_err(serde::ser::Error::custom)?;
+        let text = String::from_utf8(text).map_err(serde::ser::Error::custom)?;
+        // SAFETY: `write_view` writes one JSON object, equal to serde's
+        // derive for every view `views_json_is_serdes` builds (checked in
+        // debug builds as well).
+        let json = unsafe { serde_json::value::RawValue::from_string_unchecked(text) };
+        json.serialize(s)
+    }
+}
+
+/// A view's JSON exactly as serde's derive wrote it (the test
+/// `views_json_is_serdes` holds the two equal over random games), at a
+/// fraction of its cost: a seat's view goes out with every record, and
+/// serde escaped every field name of the view and of every action its
+/// legal list holds anew. The common shapes are written here; the rare
+/// ones (the players, lasting DIs, a casualty, a relic choice, the
+/// ending, a finished phase) by serde_json, as the derive did.
+fn write_view(v: &DuelView, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    // Every field named: one added to the view does not compile here
+    // until it is written.
+    let DuelView {
+        viewer,
+        phase,
+        turn,
+        active,
+        first_player,
+        step,
+        activation,
+        checkpoints,
+        max_points,
+        hexes,
+        units,
+        players,
+        active_dis,
+        pending_di,
+        pending_target,
+        window,
+        casualty,
+        relic_choice,
+        draw_offer,
+        waiting_for,
+        legal,
+        ending,
+    } = v;
+    let seat = |out: &mut Vec<u8>, s: &Option<Seat>| match s {
+        Some(s) => int(out, i64::from(*s)),
+        None => out.extend_from_slice(b"null"),
+    };
+    out.extend_from_slice(b"{\"viewer\":");
+    match viewer {
+        Viewer::Seat(s) => {
+            out.extend_from_slice(b"{\"kind\":\"seat\",\"seat\":");
+            int(out, i64::from(*s));
+            out.push(b'}');
+        }
+        Viewer::Spectator => out.extend_from_slice(b"{\"kind\":\"spectator\"}"),
+    }
+    out.extend_from_slice(b",\"phase\":");
+    match phase {
+        Phase::Creation => out.extend_from_slice(b"{\"phase\":\"creation\"}"),
+        Phase::Command => out.extend_from_slice(b"{\"phase\":\"command\"}"),
+        Phase::Finished { .. } => serde_json::to_writer(&mut *out, phase)?,
+    }
+    for (name, n) in [
+        (&b",\"turn\":"[..], *turn),
+        (b",\"active\":", u32::from(*active)),
+        (b",\"first_player\":", u32::from(*first_player)),
+    ] {
+        out.extend_from_slice(name);
+        int(out, i64::from(n));
+    }
+    out.extend_from_slice(b",\"step\":");
+    match step {
+        Step::FirstTurn { .. } => serde_json::to_writer(&mut *out, step)?,
+        Step::Activation => out.extend_from_slice(b"{\"step\":\"activation\"}"),
+        Step::Summoning { summoned: true } => out.extend_from_slice(b"{\"step\":\"summoning\",\"summoned\":true}"),
+        Step::Summoning { summoned: false } => out.extend_from_slice(b"{\"step\":\"summoning\",\"summoned\":false}"),
+    }
+    out.extend_from_slice(b",\"activation\":");
+    match activation {
+        Some(Activation { unit, m, a, spent_a, started_in_water, ended }) => {
+            out.extend_from_slice(b"{\"unit\":");
+            int(out, i64::from(*unit));
+            out.extend_from_slice(b",\"m\":");
+            int(out, i64::from(*m));
+            out.extend_from_slice(b",\"a\":");
+            int(out, i64::from(*a));
+            for (name, set) in [
+                (&b",\"spent_a\":"[..], spent_a),
+                (b",\"started_in_water\":", started_in_water),
+                (b",\"ended\":", ended),
+            ] {
+                out.extend_from_slice(name);
+                out.extend_from_slice(if *set { b"true" } else { b"false" });
+            }
+            out.push(b'}');
+        }
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\"checkpoints\":");
+    int(out, *checkpoints as i64);
+    out.extend_from_slice(b",\"max_points\":");
+    int(out, i64::from(*max_points));
+    // The shared parts copy the JSON they keep.
+    if !no_hexes(hexes) {
+        out.extend_from_slice(b",\"hexes\":");
+        serde_json::to_writer(&mut *out, hexes)?;
+    }
+    out.extend_from_slice(b",\"units\":");
+    serde_json::to_writer(&mut *out, units)?;
+    if !players.is_empty() {
+        out.extend_from_slice(b",\"players\":");
+        serde_json::to_writer(&mut *out, players)?;
+    }
+    out.extend_from_slice(b",\"active_dis\":");
+    serde_json::to_writer(&mut *out, active_dis)?;
+    out.extend_from_slice(b",\"pending_di\":");
+    match pending_di {
+        Some((s, card)) => {
+            out.push(b'[');
+            int(out, i64::from(*s));
+            out.push(b',');
+            string(out, card);
+            out.push(b']');
+        }
+        None => out.extend_from_slice(b"null"),
+    }
+    if let Some(t) = pending_target {
+        out.extend_from_slice(b",\"pending_target\":");
+        write_target(t, out);
+    }
+    out.extend_from_slice(b",\"window\":");
+    seat(out, window);
+    out.extend_from_slice(b",\"casualty\":");
+    serde_json::to_writer(&mut *out, casualty)?;
+    out.extend_from_slice(b",\"relic_choice\":");
+    serde_json::to_writer(&mut *out, relic_choice)?;
+    out.extend_from_slice(b",\"draw_offer\":");
+    seat(out, draw_offer);
+    out.extend_from_slice(b",\"waiting_for\":");
+    write_array(waiting_for, 2, out, |s, out| int(out, i64::from(*s)));
+    out.extend_from_slice(b",\"legal\":");
+    write_array(legal, 40, out, write_action);
+    if let Some(e) = ending {
+        out.extend_from_slice(b",\"ending\":");
+        serde_json::to_writer(&mut *out, e)?;
+    }
+    out.push(b'}');
+    Ok(())
 }
 
 /// One action's JSON, exactly as serde's derive writes it (the test
@@ -919,6 +1061,129 @@ mod tests {
         for a in &odd {
             assert_eq!(json(a), serde_json::to_string(a).unwrap());
         }
+    }
+
+    /// The view as serde's derive wrote it before [`write_view`] did: the
+    /// same fields, in the same order, with the same attributes.
+    #[derive(Serialize)]
+    struct Derived {
+        viewer: Viewer,
+        phase: Phase,
+        turn: u32,
+        active: Seat,
+        first_player: Seat,
+        step: Step,
+        activation: Option<Activation>,
+        checkpoints: usize,
+        max_points: u32,
+        #[serde(default, skip_serializing_if = "no_hexes")]
+        hexes: Shared<Vec<HexView>>,
+        units: Shared<Vec<UnitView>>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        players: Vec<PlayerView>,
+        active_dis: Vec<ActiveDi>,
+        pending_di: Option<(Seat, CardId)>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pending_target: Option<Target>,
+        window: Option<Seat>,
+        casualty: Option<Casualty>,
+        #[serde(default)]
+        relic_choice: Option<RelicChoice>,
+        draw_offer: Option<Seat>,
+        waiting_for: Vec<Seat>,
+        legal: Vec<DuelAction>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ending: Option<crate::duel::Ending>,
+    }
+
+    fn derived(v: &DuelView) -> String {
+        let v = v.clone();
+        serde_json::to_string(&Derived {
+            viewer: v.viewer,
+            phase: v.phase,
+            turn: v.turn,
+            active: v.active,
+            first_player: v.first_player,
+            step: v.step,
+            activation: v.activation,
+            checkpoints: v.checkpoints,
+            max_points: v.max_points,
+            // Fresh, so their JSON is serde's too.
+            hexes: Shared::new(v.hexes.to_vec()),
+            units: Shared::new(v.units.to_vec()),
+            players: v.players,
+            active_dis: v.active_dis,
+            pending_di: v.pending_di,
+            pending_target: v.pending_target,
+            window: v.window,
+            casualty: v.casualty,
+            relic_choice: v.relic_choice,
+            draw_offer: v.draw_offer,
+            waiting_for: v.waiting_for,
+            legal: v.legal,
+            ending: v.ending,
+        })
+        .unwrap()
+    }
+
+    /// Over random games (each ended by a resignation), every viewer's view
+    /// with and without the board, and views with the parts random games
+    /// seldom show set by hand, are written by hand exactly as serde's
+    /// derive wrote them, and read back as themselves.
+    #[test]
+    fn views_json_is_serdes() {
+        let cat = Catalogue::standard();
+        let viewers = [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator];
+        let mut met = [0usize; 8];
+        let check = |v: &DuelView, met: &mut [usize; 8]| {
+            let text = serde_json::to_string(v).unwrap();
+            assert_eq!(text, derived(v));
+            assert_eq!(&serde_json::from_str::<DuelView>(&text).unwrap(), v);
+            let seen = [
+                v.activation.is_some(),
+                v.pending_target.is_some(),
+                v.ending.is_some(),
+                !v.players.is_empty(),
+                !v.hexes.is_empty(),
+                matches!(v.step, Step::FirstTurn { .. }),
+                matches!(v.step, Step::Summoning { .. }),
+                !v.active_dis.is_empty(),
+            ];
+            met.iter_mut().zip(seen).for_each(|(n, s)| *n += usize::from(s));
+        };
+        let mut last = None;
+        for seed in 0..8 {
+            let mut s = Duel::start(&DuelOptions::default(), seed).unwrap();
+            let mut bot = crate::duel::bot::RandomBot::new(seed);
+            for i in 0..400 {
+                for v in Duel::views(&s, &viewers, i % 3 == 0, None) {
+                    check(&v, &mut met);
+                    last = Some(v);
+                }
+                let Some(seat) = bot.seat_to_act(&s) else { break };
+                let Some(a) = bot.pick(&s, cat, seat) else { break };
+                let _ = Duel::apply(&mut s, seat, a);
+            }
+            let _ = Duel::apply(&mut s, (seed % 2) as Seat, DuelAction::Resign);
+            viewers.iter().for_each(|v| check(&Duel::view(&s, *v), &mut met));
+        }
+        assert!(met.iter().all(|n| *n > 0), "activation, pending target, ending, players, hexes, steps, DIs: {met:?}");
+        let mut v = last.unwrap();
+        v.casualty = Some(Casualty { seat: 1, candidates: vec![3, 4] });
+        v.relic_choice = Some(RelicChoice { seat: 0, unit: 9, direction: 2, distance: 1, by_power: true });
+        v.pending_di = Some((1, "odd \"di\"".into()));
+        v.window = Some(0);
+        v.draw_offer = Some(1);
+        v.waiting_for = vec![0, 1];
+        v.phase = Phase::Finished { outcome: crate::Outcome::Draw };
+        v.ending = Some(crate::duel::Ending::DrawAgreed);
+        check(&v, &mut met);
+        for step in [Step::Activation, Step::Summoning { summoned: true }, Step::Summoning { summoned: false }] {
+            v.step = step;
+            check(&v, &mut met);
+        }
+        v.phase = Phase::Creation;
+        check(&v, &mut met);
     }
 
     /// The views of several viewers built together are each what it would
