@@ -395,9 +395,14 @@ impl Serialize for DuelView {
     /// (To a serializer other than JSON's this is serde_json's raw-value
     /// form, as [`Shared`]'s: views have no other encoding.)
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut text = Vec::with_capacity(512);
+        // About a view's size: its fields, units and legal list (and the
+        // board, when shown), so the text seldom grows.
+        let board = if no_hexes(&self.hexes) { 0 } else { 48 * self.hexes.len() };
+        let mut text = Vec::with_capacity(768 + 80 * self.units.len() + 48 * self.legal.len() + board);
         write_view(self, &mut text).map_err(serde::ser::Error::custom)?;
-        let text = String::from_utf8(text).map_err(serde::ser::Error::custom)?;
+        // SAFETY: UTF-8: `write_view` writes ASCII, `str`s and serde_json's
+        // own text, nothing else.
+        let text = unsafe { String::from_utf8_unchecked(text) };
         // SAFETY: `write_view` writes one JSON object, equal to serde's
         // derive for every view `views_json_is_serdes` builds (checked in
         // debug builds as well).
