@@ -420,7 +420,12 @@ impl Judge<'_> {
         match a {
             // What most candidates fail on, told without the refusal's
             // words (`check_activate` and `plan_move` word theirs).
-            DuelAction::Activate { .. } if g.activation.is_some() => Verdict::Refused,
+            DuelAction::Activate { .. } if g.activation.is_some() || g.step != Step::Activation => Verdict::Refused,
+            DuelAction::Activate { unit }
+                if g.unit(*unit).is_some_and(|u| u.activated_turn == Some(g.turn) || u.summoned_turn == g.turn) =>
+            {
+                Verdict::Refused
+            }
             DuelAction::Activate { unit } => known(s.check_activate(seat, *unit).is_ok()),
             DuelAction::Move { to, .. } if g.unit_at(*to).is_some() => Verdict::Refused,
             DuelAction::Move { to, .. } => known(s.plan_move(self.cx.cat, seat, *to).is_ok()),
