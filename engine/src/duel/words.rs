@@ -350,10 +350,22 @@ fn push_int(out: &mut String, v: impl itoa::Integer) {
 
 /// A hex as its `Display` writes it: "[q,r]".
 fn push_hex(out: &mut String, h: Hex) {
+    // Small numbers, the board's: their digits by hand (itoa's otherwise).
+    fn coordinate(out: &mut String, v: i32) {
+        match v {
+            0..=9 => out.push(char::from(b'0' + v as u8)),
+            -9..=-1 => {
+                out.push('-');
+                out.push(char::from(b'0' + (-v) as u8));
+            }
+            _ => push_int(out, v),
+        }
+    }
+    out.reserve(8);
     out.push('[');
-    push_int(out, h.q);
+    coordinate(out, h.q);
     out.push(',');
-    push_int(out, h.r);
+    coordinate(out, h.r);
     out.push(']');
 }
 
@@ -565,7 +577,7 @@ pub fn action(n: Names<'_>, seat: Seat, a: &A) -> Said {
 /// server sends beside it (`{"text": …, "group": …}`), `n` the state as
 /// `seat` sees it.
 pub(crate) fn action_json(n: StateNames<'_>, seat: Seat, a: &A) -> serde_json::Value {
-    let mut text = String::with_capacity(48);
+    let mut text = String::with_capacity(64);
     action_text(n, &mut text, seat, a);
     let mut map = serde_json::Map::new();
     map.insert("text".into(), serde_json::Value::String(text));
@@ -963,6 +975,18 @@ mod tests {
             actions > 10_000 && lines > 2_000 && holders > 5,
             "{actions} actions, {lines} lines, {holders} holders"
         );
+    }
+
+    /// A hex reads as its `Display` writes it, near the board and far off.
+    #[test]
+    fn a_hex_reads_as_displayed() {
+        for q in -25..=25 {
+            for r in [-1_000_000, -12, -10, -9, -1, 0, 1, 9, 10, 11, 99, i32::MAX, i32::MIN] {
+                let h = Hex::new(q, r);
+                assert_eq!(said(|out| push_hex(out, h)), h.to_string());
+                assert_eq!(said(|out| push_hex(out, Hex::new(r, q))), Hex::new(r, q).to_string());
+            }
+        }
     }
 
     /// A group's name is its JSON's.
