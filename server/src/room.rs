@@ -218,11 +218,14 @@ async fn run<R>(
 ) where
     R: Hosted,
 {
-    let refusal = match Room::<R>::load(id, ctx.clone(), after, connected).await {
+    // Boxed, as every awaited step of a room's life below: a room's task
+    // otherwise holds the largest of them (the store's queries) for as long
+    // as the room is loaded, some 17 KiB a room (heaptrack).
+    let refusal = match Box::pin(Room::<R>::load(id, ctx.clone(), after, connected)).await {
         Ok(mut room) => {
             tracing::info!(seq = room.seq, "room loaded");
             room.run(&mut rx).await;
-            room.release().await;
+            Box::pin(room.release()).await;
             Joining::Retry
         }
         Err(refusal) => {
@@ -392,26 +395,28 @@ where
                     self.last_active = Instant::now();
                     let healthy = match cmd {
                         RoomCmd::Join { viewer, last_seq, out, reply } => {
-                            let result = self.join(viewer, last_seq, out).await;
+                            let result = Box::pin(self.join(viewer, last_seq, out)).await;
                             if let Err(Ok(sub)) = reply.send(result) {
                                 // The connection went away while joining.
                                 self.subs.retain(|s| s.id != sub);
                             }
                             true
                         }
-                        RoomCmd::Act { sub, player, seat, id, action } => self.act(sub, player, seat, id, action).await,
-                        RoomCmd::TakeBack { sub, player, id } => self.take_back(sub, player, id).await,
-                        RoomCmd::Hand { sub, player, id, hand } => self.hand(sub, player, id, hand).await,
-                        RoomCmd::Propose { sub, player, seat, id, action } => {
-                            self.propose(sub, player, seat, id, action).await
+                        RoomCmd::Act { sub, player, seat, id, action } => {
+                            Box::pin(self.act(sub, player, seat, id, action)).await
                         }
-                        RoomCmd::Agree { sub, player, id } => self.agree(sub, player, id).await,
+                        RoomCmd::TakeBack { sub, player, id } => Box::pin(self.take_back(sub, player, id)).await,
+                        RoomCmd::Hand { sub, player, id, hand } => Box::pin(self.hand(sub, player, id, hand)).await,
+                        RoomCmd::Propose { sub, player, seat, id, action } => {
+                            Box::pin(self.propose(sub, player, seat, id, action)).await
+                        }
+                        RoomCmd::Agree { sub, player, id } => Box::pin(self.agree(sub, player, id)).await,
                         RoomCmd::Object { sub, player, id } => {
                             self.object(sub, player, id);
                             true
                         }
                         RoomCmd::Chat { sub, id, text } => {
-                            self.chat(sub, id, text).await;
+                            Box::pin(self.chat(sub, id, text)).await;
                             true
                         }
                         RoomCmd::Leave { sub } => {
@@ -424,7 +429,7 @@ where
                     }
                 }
                 () = sleep_until(self.renew_at) => {
-                    if !self.renew().await {
+                    if !Box::pin(self.renew()).await {
                         return;
                     }
                 }
@@ -436,7 +441,7 @@ where
                         match self.table.act(self.seq + 1, seat, action) {
                             Ok(acted) => {
                                 let record = ActionRecord::action(self.seq + 1, seat, value);
-                                if !self.commit(record, Published::Events(acted), None).await {
+                                if !Box::pin(self.commit(record, Published::Events(acted), None)).await {
                                     return;
                                 }
                             }
@@ -445,7 +450,7 @@ where
                     }
                 }
                 () = sleep_until(self.auto_at) => {
-                    if !self.take_auto().await {
+                    if !Box::pin(self.take_auto()).await {
                         return;
                     }
                 }

@@ -112,7 +112,7 @@ pub async fn upgrade(
         async move {
             let _guards = (guard, peer_guard);
             match relay_to {
-                Some((id, url)) => crate::relay::relay(socket, id, url, peer, hub).await,
+                Some((id, url)) => Box::pin(crate::relay::relay(socket, id, url, peer, hub)).await,
                 None => run(socket, hub.clone(), peer).await,
             }
         }
