@@ -7,11 +7,11 @@
 //! enforced: every view and event is filtered per viewer here and nowhere
 //! else.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, sync::Arc};
 
 use athlas_engine::{Ruleset, Seat, Status, Viewer, Visible};
 use athlas_protocol::{LegalFor, ServerMsg, PROTOCOL_VERSION};
-use serde_json::Value;
+use serde_json::{value::RawValue, Value};
 
 use super::{encode, to_value, Actor, Frame, Hosted, Outbound, Room, Stored};
 use crate::{
@@ -75,7 +75,7 @@ where
                 Some((_, _, f)) => f.clone(),
                 None => {
                     let view = &views[viewers.iter().position(|v| *v == s.viewer).expect("every receiver's viewer")];
-                    let legal = self.legal_for(s.viewer, Some(view), s.out.legal, &mut cache);
+                    let legal = self.legal_json_for(s.viewer, Some(view), s.out.legal, &mut cache);
                     let f: Frame = update_with::<R>(&self.table.state, s.viewer, view, &change, legal).into();
                     encoded.push((key.0, key.1, f.clone()));
                     f
@@ -137,6 +137,7 @@ where
     /// for now, with their words; for a game whose view lists them
     /// ([`Ruleset::LEGAL_IN_VIEW`]), only their words, or nothing; the
     /// words of the list `view` (`viewer`'s, when at hand) gives its seat.
+    /// For a welcome; an update's are [`Room::legal_json_for`]'s.
     pub(super) fn legal_for(
         &self,
         viewer: Viewer,
@@ -144,6 +145,67 @@ where
         wants: bool,
         cache: &mut HashMap<Seat, LegalFor>,
     ) -> Vec<LegalFor> {
+        self.legal_seats(viewer, wants)
+            .into_iter()
+            .map(|seat| {
+                cache
+                    .entry(seat)
+                    .or_insert_with(|| {
+                        self.with_legal(seat, viewer, view, |actions, words| LegalFor {
+                            seat,
+                            // A view that lists the actions (the duel's) has
+                            // them already: only their words go beside it.
+                            actions: if R::LEGAL_IN_VIEW { Vec::new() } else { actions.iter().map(to_value).collect() },
+                            words,
+                        })
+                    })
+                    .clone()
+            })
+            .filter(|l| !l.actions.is_empty() || !l.words.is_empty())
+            .collect()
+    }
+
+    /// [`Room::legal_for`] as an update carries it: each seat's list
+    /// written to JSON once, straight from the game's actions (no JSON
+    /// value tree per action, no deep copy per receiver: a Divinity
+    /// level-up lists a thousand pairs a seat).
+    pub(super) fn legal_json_for(
+        &self,
+        viewer: Viewer,
+        view: Option<&R::View>,
+        wants: bool,
+        cache: &mut HashMap<Seat, Option<ListedJson>>,
+    ) -> Vec<ListedJson> {
+        #[derive(serde::Serialize)]
+        struct Listed<'a, A> {
+            seat: Seat,
+            #[serde(skip_serializing_if = "<[A]>::is_empty")]
+            actions: &'a [A],
+            #[serde(skip_serializing_if = "<[Value]>::is_empty")]
+            words: &'a [Value],
+        }
+        self.legal_seats(viewer, wants)
+            .into_iter()
+            .filter_map(|seat| {
+                cache
+                    .entry(seat)
+                    .or_insert_with(|| {
+                        self.with_legal(seat, viewer, view, |actions, words| {
+                            let actions = if R::LEGAL_IN_VIEW { &[][..] } else { actions };
+                            (!actions.is_empty() || !words.is_empty()).then(|| {
+                                let raw = serde_json::value::to_raw_value(&Listed { seat, actions, words: &words })
+                                    .expect("actions serialize");
+                                ListedJson(Arc::new(raw))
+                            })
+                        })
+                    })
+                    .clone()
+            })
+            .collect()
+    }
+
+    /// The seats whose legal actions `viewer` is sent.
+    fn legal_seats(&self, viewer: Viewer, wants: bool) -> Vec<Seat> {
         let Viewer::Seat(player) = viewer else { return Vec::new() };
         if !wants || (R::LEGAL_IN_VIEW && !R::WORDS) {
             return Vec::new();
@@ -155,34 +217,33 @@ where
             // A view's own list may hold actions of a seat the game does
             // not wait for (the duel's draw offer): their words go too.
             .filter(|s| R::LEGAL_IN_VIEW || waiting.contains(s))
-            .map(|seat| {
-                cache
-                    .entry(seat)
-                    .or_insert_with(|| {
-                        let listed = view.filter(|_| seat == player).and_then(R::legal_in);
-                        let worked_out;
-                        let actions = match listed {
-                            Some(a) => a,
-                            None => {
-                                worked_out = R::legal(&self.table.state, seat);
-                                &worked_out[..]
-                            }
-                        };
-                        let words = if R::WORDS {
-                            R::named_action_words(&self.table.state, seat, actions, &self.table.names)
-                        } else {
-                            Vec::new()
-                        };
-                        // A view that lists the actions (the duel's) has
-                        // them already: only their words go beside it.
-                        let actions =
-                            if R::LEGAL_IN_VIEW { Vec::new() } else { actions.iter().map(to_value).collect() };
-                        LegalFor { seat, actions, words }
-                    })
-                    .clone()
-            })
-            .filter(|l| !l.actions.is_empty() || !l.words.is_empty())
             .collect()
+    }
+
+    /// `seat`'s legal actions (from `view` when it lists them and is the
+    /// seat's own) and their words, handed to `make`.
+    fn with_legal<T>(
+        &self,
+        seat: Seat,
+        viewer: Viewer,
+        view: Option<&R::View>,
+        make: impl FnOnce(&[R::Action], Vec<Value>) -> T,
+    ) -> T {
+        let listed = view.filter(|_| Viewer::Seat(seat) == viewer).and_then(R::legal_in);
+        let worked_out;
+        let actions = match listed {
+            Some(a) => a,
+            None => {
+                worked_out = R::legal(&self.table.state, seat);
+                &worked_out[..]
+            }
+        };
+        let words = if R::WORDS {
+            R::named_action_words(&self.table.state, seat, actions, &self.table.names)
+        } else {
+            Vec::new()
+        };
+        make(actions, words)
     }
 
     /// `control` for frames: sent while any seat is handed (and by the
@@ -234,6 +295,17 @@ where
     }
 }
 
+/// One seat's legal actions and words as an update lists them, written
+/// to JSON once and shared by every frame that carries them.
+#[derive(Clone)]
+pub(super) struct ListedJson(Arc<Box<RawValue>>);
+
+impl serde::Serialize for ListedJson {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
 /// Whether an update's views carry the board: it is not as it was after
 /// the record before (`Ruleset::board_key`), or the game keeps none.
 pub(super) fn board_changed(before: &Option<Vec<u8>>, after: &Option<Vec<u8>>) -> bool {
@@ -275,7 +347,7 @@ pub(super) fn update<R: Ruleset>(
     state: &R::State,
     viewer: Viewer,
     change: &Change<'_, R::Event>,
-    legal: Vec<LegalFor>,
+    legal: Vec<ListedJson>,
 ) -> String {
     let view = if change.board_changed { R::view(state, viewer) } else { R::view_without_board(state, viewer) };
     update_with::<R>(state, viewer, &view, change, legal)
@@ -288,7 +360,7 @@ pub(super) fn update_with<R: Ruleset>(
     viewer: Viewer,
     view: &R::View,
     change: &Change<'_, R::Event>,
-    legal: Vec<LegalFor>,
+    legal: Vec<ListedJson>,
 ) -> String {
     #[derive(serde::Serialize)]
     #[serde(tag = "type", rename = "update")]
@@ -307,7 +379,7 @@ pub(super) fn update_with<R: Ruleset>(
         #[serde(skip_serializing_if = "Option::is_none")]
         taken_back: Option<u64>,
         #[serde(skip_serializing_if = "Vec::is_empty")]
-        legal: Vec<LegalFor>,
+        legal: Vec<ListedJson>,
         #[serde(skip_serializing_if = "Option::is_none")]
         control: Option<&'a [Option<Seat>]>,
     }
