@@ -61,8 +61,8 @@ impl<T: PartialEq> Shared<Vec<T>> {
     /// the next; writing them was a tenth of the server's work per action.
     ///
     /// # Safety
-    /// `write_one` writes exactly one well-formed JSON value, without
-    /// leading or trailing whitespace, for every item (as for
+    /// `write_one` writes exactly one well-formed JSON value, in UTF-8,
+    /// without leading or trailing whitespace, for every item (as for
     /// [`Shared::with_json`]), and `before`'s items were written by it.
     pub(crate) unsafe fn list_with_json(
         items: Vec<T>,
@@ -95,7 +95,11 @@ impl<T: PartialEq> Shared<Vec<T>> {
             }
         }
         text.push(b']');
-        let text = String::from_utf8(text).expect("JSON writers write UTF-8");
+        // SAFETY: UTF-8: what `before` wrote (a `str`) and what
+        // `write_one` writes, which the caller promised one JSON value each
+        // (text as serde_json writes it), and ASCII brackets and commas.
+        // Checking it cost a fifth of writing the list.
+        let text = unsafe { String::from_utf8_unchecked(text) };
         // SAFETY: an array of values the caller promised well-formed
         // (checked in debug builds).
         let json = unsafe { RawValue::from_string_unchecked(text) };
