@@ -347,7 +347,8 @@ fn level_ups(list: &[A]) -> Vec<&A> {
 #[test]
 fn level_ups_are_listed_as_the_oracle_lists_them() {
     let cat = Catalogue::standard();
-    let skills: Vec<&String> = cat.skills.iter().filter(|(_, d)| d.level > 0 && d.school != School::Source).map(|(id, _)| id).collect();
+    let skills: Vec<&String> =
+        cat.skills.iter().filter(|(_, d)| d.level > 0 && d.school != School::Source).map(|(id, _)| id).collect();
     let talents: Vec<&String> = cat.talents.keys().collect();
     let mut rng = GameRng::from_seed(48);
     let (mut seats_with, mut listed) = (0, 0);
@@ -399,8 +400,13 @@ fn level_up_corners_are_listed_as_the_oracle_lists_them() {
     let mut s = interlude_at(2, 3);
     let advanced = cat.skills.iter().find(|(_, d)| d.level == 3).map(|(id, d)| (id.clone(), d.school)).unwrap();
     let training = cat.talents.iter().find(|(_, d)| d.training == Some(advanced.1)).map(|(id, _)| id.clone()).unwrap();
-    let ones: Vec<String> =
-        cat.skills.iter().filter(|(_, d)| d.level == 1 && d.school != School::Source).map(|(id, _)| id.clone()).take(8).collect();
+    let ones: Vec<String> = cat
+        .skills
+        .iter()
+        .filter(|(_, d)| d.level == 1 && d.school != School::Source)
+        .map(|(id, _)| id.clone())
+        .take(8)
+        .collect();
     s.origins[0].skills = vec![ones[0].clone(), ones[1].clone(), ones[2].clone(), ones[3].clone(), advanced.0.clone()];
     s.origins[0].talents = vec!["pet_pal".into(), "leech".into()];
     s.origins[1].skills = ones[3..8].to_vec();
@@ -471,8 +477,12 @@ fn a_party_started_at_a_later_location_levels_up_and_sets_out() {
 #[test]
 fn a_short_skill_set_levels_up_and_an_overfull_one_does_not() {
     let cat = Catalogue::standard();
-    let ones: Vec<String> =
-        cat.skills.iter().filter(|(_, d)| d.level == 1 && d.school != School::Source).map(|(id, _)| id.clone()).collect();
+    let ones: Vec<String> = cat
+        .skills
+        .iter()
+        .filter(|(_, d)| d.level == 1 && d.school != School::Source)
+        .map(|(id, _)| id.clone())
+        .collect();
     let mut s = interlude_at(3, 3);
     s.origins[0].skills = ones[..4].to_vec();
     s.origins[1].skills = ones[4..9].to_vec();

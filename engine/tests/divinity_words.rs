@@ -231,8 +231,10 @@ fn the_servers_words_are_the_words_of_the_whole_views() {
         let whole = Divinity::view(&s, Viewer::Spectator);
         let lists: Vec<_> = seats.iter().map(|&seat| legal(cat, &s, seat)).collect();
         for (&seat, list) in seats.iter().zip(&lists) {
-            let expected: Vec<serde_json::Value> =
-                list.iter().map(|a| serde_json::to_value(words::action(Names::new(Some(&whole)), seat, a)).unwrap()).collect();
+            let expected: Vec<serde_json::Value> = list
+                .iter()
+                .map(|a| serde_json::to_value(words::action(Names::new(Some(&whole)), seat, a)).unwrap())
+                .collect();
             assert_eq!(Divinity::action_words(&s, seat, list), expected, "{:?}", s.phase);
             said += list.len();
         }

@@ -21,7 +21,11 @@ fn views_from_the_kept_view_before_equal_views_built_alone() {
             let together = Duel::views(&s, &viewers, board, kept.as_ref());
             let alone = Duel::views(&s, &viewers, board, None);
             for (t, a) in together.iter().zip(&alone) {
-                assert_eq!(serde_json::to_string(t).unwrap(), serde_json::to_string(a).unwrap(), "seed {seed} step {step}");
+                assert_eq!(
+                    serde_json::to_string(t).unwrap(),
+                    serde_json::to_string(a).unwrap(),
+                    "seed {seed} step {step}"
+                );
             }
             let k = Duel::keep_as_before(together.into_iter().next().unwrap());
             assert!(k.legal.is_empty(), "the kept view holds no legal list");

@@ -126,7 +126,9 @@ impl LevelUpJudge<'_> {
         let mut training = None;
         if let Some(t) = talent {
             let d = self.cat.talents.get(t)?;
-            if (!self.unrestricted && d.level > self.level) || self.others.contains(t) || self.own.iter().any(|o| o == t)
+            if (!self.unrestricted && d.level > self.level)
+                || self.others.contains(t)
+                || self.own.iter().any(|o| o == t)
             {
                 return None;
             }

@@ -553,11 +553,7 @@ fn items(cat: &Catalogue, s: &DivinityState, seat: Seat, v: &mut Vec<A>) {
 
 /// The level-ups tried: each talent the new card lets the Origin take (or
 /// none, when it shows no more), with each non-Source skill it does not know.
-fn level_up_pairs<'c>(
-    cat: &'c Catalogue,
-    s: &DivinityState,
-    seat: Seat,
-) -> (Vec<Option<&'c String>>, Vec<&'c String>) {
+fn level_up_pairs<'c>(cat: &'c Catalogue, s: &DivinityState, seat: Seat) -> (Vec<Option<&'c String>>, Vec<&'c String>) {
     let o = &s.origins[seat as usize];
     let shows = cat.origins.get(&o.origin).and_then(|d| d.at(o.level)).map_or(0, |c| c.talents as usize);
     let talents: Vec<Option<&String>> = if shows > o.talents.len() {

@@ -66,7 +66,12 @@ impl Ruleset for Divinity {
     /// Origins, enemies, board) then written to JSON once for all of them,
     /// and those that did not change since `before` taken from it, JSON
     /// and all. The same views as each built alone.
-    fn views(state: &DivinityState, viewers: &[Viewer], _board: bool, before: Option<&DivinityView>) -> Vec<DivinityView> {
+    fn views(
+        state: &DivinityState,
+        viewers: &[Viewer],
+        _board: bool,
+        before: Option<&DivinityView>,
+    ) -> Vec<DivinityView> {
         let Some(first) = viewers.first() else { return Vec::new() };
         let mut view = Self::view(state, *first);
         if let Some(before) = before {
@@ -170,10 +175,7 @@ impl Ruleset for Divinity {
     fn action_words(state: &DivinityState, seat: Seat, actions: &[A]) -> Vec<serde_json::Value> {
         let view = names_view(state);
         let names = super::words::Names::new(Some(&view));
-        actions
-            .iter()
-            .map(|a| super::words::action(names, seat, a).into_json())
-            .collect()
+        actions.iter().map(|a| super::words::action(names, seat, a).into_json()).collect()
     }
 
     /// Named from the spectator's views before and after: the party plays

@@ -193,31 +193,31 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         enemies: Shared::new(
             state
                 .enemies
-            .iter()
-            .map(|e| EnemyView {
-                id: e.id,
-                name: match &e.kind {
-                    EnemyKind::Minion { card, .. } => {
-                        cat.minions.get(card).map_or_else(String::new, |m| m.name.clone())
-                    }
-                    EnemyKind::Boss { boss } => cat.bosses.get(boss).map_or_else(String::new, |b| b.name.clone()),
-                },
-                letter: e.letter,
-                kind: e.kind.clone(),
-                hp: e.hp,
-                max_hp: e.max_hp,
-                armor: ArmorView::of(state, cat, Who::Enemy(e.id)),
-                space: state.space_id(cat, e.space),
-                fast: e.fast,
-                track: e.track.clone(),
-                ap: e.ap,
-                tactics_left: e.tactics.len(),
-                special_rules: match &e.kind {
-                    EnemyKind::Boss { boss } => cat.bosses.get(boss).map(|b| b.special_rules.clone()),
-                    EnemyKind::Minion { .. } => None,
-                },
-            })
-            .collect(),
+                .iter()
+                .map(|e| EnemyView {
+                    id: e.id,
+                    name: match &e.kind {
+                        EnemyKind::Minion { card, .. } => {
+                            cat.minions.get(card).map_or_else(String::new, |m| m.name.clone())
+                        }
+                        EnemyKind::Boss { boss } => cat.bosses.get(boss).map_or_else(String::new, |b| b.name.clone()),
+                    },
+                    letter: e.letter,
+                    kind: e.kind.clone(),
+                    hp: e.hp,
+                    max_hp: e.max_hp,
+                    armor: ArmorView::of(state, cat, Who::Enemy(e.id)),
+                    space: state.space_id(cat, e.space),
+                    fast: e.fast,
+                    track: e.track.clone(),
+                    ap: e.ap,
+                    tactics_left: e.tactics.len(),
+                    special_rules: match &e.kind {
+                        EnemyKind::Boss { boss } => cat.bosses.get(boss).map(|b| b.special_rules.clone()),
+                        EnemyKind::Minion { .. } => None,
+                    },
+                })
+                .collect(),
         ),
         map: state.map.clone(),
         board: board_of(cat, state),
