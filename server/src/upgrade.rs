@@ -38,9 +38,8 @@ impl<S: Send + Sync> FromRequestParts<S> for Upgrade {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Response> {
-        let bad = |message: &str| {
-            (StatusCode::BAD_REQUEST, Json(Refusal::new(Code::BadRequest, message).body())).into_response()
-        };
+        // `bad_request` answers 400 (`Code::status`).
+        let bad = |message: &str| Refusal::new(Code::BadRequest, message).into_response();
         if parts.method != Method::GET {
             return Err(bad("a WebSocket is opened with GET"));
         }

@@ -187,26 +187,16 @@ async fn a_socket_that_never_says_hello_is_closed_after_the_hello_timeout() {
 /// `POST /api/matches` announcing a 100 MB body and sending none of it:
 /// the answer, read before any of the body is sent.
 async fn announce_huge_body(addr: std::net::SocketAddr) -> (u16, Value) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
     let req = "POST /api/matches HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n{";
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut buf = vec![0u8; 4096];
-    let n = tokio::time::timeout(Duration::from_secs(30), s.read(&mut buf)).await.unwrap().unwrap();
-    let text = String::from_utf8_lossy(&buf[..n]).to_string();
+    let text = raw(addr, req).await;
     let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default();
     (text[9..12].parse().unwrap(), serde_json::from_str(&body).unwrap_or(Value::String(text)))
 }
 
 /// A WebSocket upgrade by hand: the status and the body of the answer.
 async fn upgrade(addr: std::net::SocketAddr) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
     let req = "GET /ws HTTP/1.1\r\nHost: test\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n";
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut buf = vec![0u8; 4096];
-    let n = tokio::time::timeout(Duration::from_secs(30), s.read(&mut buf)).await.unwrap().unwrap();
-    let text = String::from_utf8_lossy(&buf[..n]).to_string();
+    let text = raw(addr, req).await;
     (text[9..12].parse().unwrap(), text)
 }
 
