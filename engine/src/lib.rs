@@ -369,6 +369,21 @@ pub trait Ruleset {
         Self::action_words(state, seat, actions)
     }
 
+    /// [`Ruleset::named_action_words`] as the JSON array an update sends,
+    /// appended to `out`: byte for byte what serde_json writes of that
+    /// `Vec<Value>`. A game whose lists are long (a Divinity level-up lists
+    /// a thousand pairs) writes it by hand, without a JSON value per
+    /// action. Called only when [`Ruleset::WORDS`].
+    fn write_named_action_words(
+        state: &Self::State,
+        seat: Seat,
+        actions: &[Self::Action],
+        names: &SeatNames,
+        out: &mut Vec<u8>,
+    ) {
+        serde_json::to_writer(out, &Self::named_action_words(state, seat, actions, names)).expect("words serialize");
+    }
+
     /// [`Ruleset::event_words`] with the players' names.
     fn named_event_words(
         before: &Self::State,

@@ -9,7 +9,7 @@
 
 use std::{collections::HashMap, sync::Arc};
 
-use athlas_engine::{Ruleset, Seat, Status, Viewer, Visible};
+use athlas_engine::{Ruleset, Seat, SeatNames, Status, Viewer, Visible};
 use athlas_protocol::{LegalFor, ServerMsg, PROTOCOL_VERSION};
 use serde_json::{value::RawValue, Value};
 
@@ -166,9 +166,9 @@ where
     }
 
     /// [`Room::legal_for`] as an update carries it: each seat's list
-    /// written to JSON once, straight from the game's actions (no JSON
-    /// value tree per action, no deep copy per receiver: a Divinity
-    /// level-up lists a thousand pairs a seat).
+    /// written to JSON once and shared, straight from the game's actions
+    /// and its words writer (no JSON value tree per action, no deep copy
+    /// per receiver: a Divinity level-up lists a thousand pairs a seat).
     pub(super) fn legal_json_for(
         &self,
         viewer: Viewer,
@@ -176,32 +176,26 @@ where
         wants: bool,
         cache: &mut HashMap<Seat, Option<ListedJson>>,
     ) -> Vec<ListedJson> {
-        #[derive(serde::Serialize)]
-        struct Listed<'a, A> {
-            seat: Seat,
-            #[serde(skip_serializing_if = "<[A]>::is_empty")]
-            actions: &'a [A],
-            #[serde(skip_serializing_if = "<[Value]>::is_empty")]
-            words: &'a [Value],
-        }
         self.legal_seats(viewer, wants)
             .into_iter()
-            .filter_map(|seat| {
-                cache
-                    .entry(seat)
-                    .or_insert_with(|| {
-                        self.with_legal(seat, viewer, view, |actions, words| {
-                            let actions = if R::LEGAL_IN_VIEW { &[][..] } else { actions };
-                            (!actions.is_empty() || !words.is_empty()).then(|| {
-                                let raw = serde_json::value::to_raw_value(&Listed { seat, actions, words: &words })
-                                    .expect("actions serialize");
-                                ListedJson(Arc::new(raw))
-                            })
-                        })
-                    })
-                    .clone()
-            })
+            .filter_map(|seat| cache.entry(seat).or_insert_with(|| self.listed_json(seat, viewer, view)).clone())
             .collect()
+    }
+
+    /// `seat`'s entry of an update's `legal`: `{"seat","actions"?,"words"?}`
+    /// as serde writes a [`LegalFor`] without its empty lists (a test holds
+    /// the two equal), or none when both are empty.
+    fn listed_json(&self, seat: Seat, viewer: Viewer, view: Option<&R::View>) -> Option<ListedJson> {
+        let listed = view.filter(|_| Viewer::Seat(seat) == viewer).and_then(R::legal_in);
+        let worked_out;
+        let actions = match listed {
+            Some(a) => a,
+            None => {
+                worked_out = R::legal(&self.table.state, seat);
+                &worked_out[..]
+            }
+        };
+        listed_json::<R>(&self.table.state, &self.table.names, seat, actions)
     }
 
     /// The seats whose legal actions `viewer` is sent.
@@ -304,6 +298,50 @@ impl serde::Serialize for ListedJson {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.0.serialize(s)
     }
+}
+
+/// `seat`'s entry of an update's `legal` for `actions`:
+/// `{"seat","actions"?,"words"?}` as serde writes a [`LegalFor`] without
+/// its empty lists (a test holds the two equal), or none when both are
+/// empty.
+fn listed_json<R: Ruleset>(
+    state: &R::State,
+    names: &SeatNames,
+    seat: Seat,
+    actions: &[R::Action],
+) -> Option<ListedJson> {
+    let mut out = Vec::with_capacity(256);
+    out.extend_from_slice(b"{\"seat\":");
+    out.extend_from_slice(itoa::Buffer::new().format(seat).as_bytes());
+    let mut listed = false;
+    // A view that lists the actions (the duel's) has them already: only
+    // their words go beside it.
+    if !R::LEGAL_IN_VIEW && !actions.is_empty() {
+        out.extend_from_slice(b",\"actions\":");
+        serde_json::to_writer(&mut out, actions).expect("actions serialize");
+        listed = true;
+    }
+    if R::WORDS && !actions.is_empty() {
+        let mark = out.len();
+        out.extend_from_slice(b",\"words\":");
+        let start = out.len();
+        R::write_named_action_words(state, seat, actions, names, &mut out);
+        if out[start..] == *b"[]" {
+            out.truncate(mark);
+        } else {
+            listed = true;
+        }
+    }
+    if !listed {
+        return None;
+    }
+    out.push(b'}');
+    let text = String::from_utf8(out).expect("JSON writers write UTF-8");
+    debug_assert!(serde_json::from_str::<&RawValue>(&text).is_ok(), "a legal list that is not JSON: {text}");
+    // SAFETY: one object of serde_json's own writing and the game's
+    // words writer (one JSON value each, checked in debug builds), no
+    // whitespace around it.
+    Some(ListedJson(Arc::new(unsafe { RawValue::from_string_unchecked(text) })))
 }
 
 /// Whether an update's views carry the board: it is not as it was after
@@ -480,5 +518,94 @@ mod tests {
             }
             assert_eq!(frame["view"], whole);
         }
+    }
+
+    /// An update's legal entry, written by hand, is byte for byte serde's
+    /// [`LegalFor`] without its empty lists: the duel (words beside the
+    /// view's own list) and Divinity (actions and words), at every
+    /// position of seeded games, for every waiting seat.
+    #[test]
+    fn listed_json_is_serde_legal_for() {
+        use athlas_engine::divinity::{self, content::Catalogue, Divinity, DivinityOptions};
+        use rand::{rngs::StdRng, Rng, SeedableRng};
+
+        // What an update carried before it was written by hand: serde's
+        // writing of the actions themselves (keys in declared order) and
+        // of the words' values.
+        #[derive(serde::Serialize)]
+        struct Listed<'a, A> {
+            seat: Seat,
+            #[serde(skip_serializing_if = "<[A]>::is_empty")]
+            actions: &'a [A],
+            #[serde(skip_serializing_if = "<[Value]>::is_empty")]
+            words: &'a [Value],
+        }
+        fn expected<R: Ruleset>(
+            state: &R::State,
+            names: &SeatNames,
+            seat: Seat,
+            actions: &[R::Action],
+        ) -> Option<String> {
+            let words = if R::WORDS { R::named_action_words(state, seat, actions, names) } else { Vec::new() };
+            let shown = if R::LEGAL_IN_VIEW { &[][..] } else { actions };
+            (!shown.is_empty() || !words.is_empty())
+                .then(|| serde_json::to_string(&Listed { seat, actions: shown, words: &words }).unwrap())
+        }
+        fn check<R: Ruleset>(state: &R::State, names: &SeatNames) -> Vec<(Seat, Vec<R::Action>)> {
+            let Status::Waiting { seats } = R::status(state) else { return Vec::new() };
+            seats
+                .into_iter()
+                .map(|seat| {
+                    let actions = R::legal(state, seat);
+                    let written = listed_json::<R>(state, names, seat, &actions).map(|l| l.0.get().to_owned());
+                    assert_eq!(written, expected::<R>(state, names, seat, &actions), "seat {seat}");
+                    (seat, actions)
+                })
+                .collect()
+        }
+
+        let names = SeatNames::new(vec![Some("Ann \"the\" Bold\\".into()), None]);
+        for seed in 0..3 {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut state = Duel::start(&DuelOptions::default(), seed).unwrap();
+            for _ in 0..150 {
+                let lists = check::<Duel>(&state, &names);
+                let Some((seat, actions)) = lists.into_iter().find(|(_, a)| !a.is_empty()) else { break };
+                // Some listed entries are offers to fill in (`choose`),
+                // refused as they stand: any accepted one will do.
+                let from = rng.gen_range(0..actions.len());
+                let played = (0..actions.len())
+                    .any(|k| Duel::apply(&mut state, seat, actions[(from + k) % actions.len()].clone()).is_ok());
+                if !played {
+                    break;
+                }
+            }
+        }
+        let cat = Catalogue::standard();
+        let mut checked = 0;
+        for (seed, location, party) in [
+            (1, "shipwreck", &["ifan", "sebille", "red_prince"][..]),
+            (0, "fort_joy", &["fane", "lohse"][..]),
+            (0, "hollow_marshes", &["ifan", "sebille", "red_prince", "fane"][..]),
+        ] {
+            let options = DivinityOptions {
+                party: party.iter().map(|p| p.to_string()).collect(),
+                location: Some(location.into()),
+                ..DivinityOptions::default()
+            };
+            let mut state = Divinity::start(&options, seed).unwrap();
+            for i in 0..400 {
+                let lists = check::<Divinity>(&state, SeatNames::none());
+                checked += lists.iter().filter(|(_, a)| !a.is_empty()).count();
+                let Some((seat, a)) = lists.iter().cycle().skip(i).take(lists.len()).find_map(|(seat, actions)| {
+                    let view = Divinity::view(&state, Viewer::Seat(*seat));
+                    divinity::bot::choose(cat, &view, *seat, actions).map(|a| (*seat, a))
+                }) else {
+                    break;
+                };
+                Divinity::apply(&mut state, seat, a).unwrap();
+            }
+        }
+        assert!(checked > 500, "the parties played on ({checked} lists)");
     }
 }
