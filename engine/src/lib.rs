@@ -369,6 +369,13 @@ pub trait Ruleset {
         Self::action_words(state, seat, actions)
     }
 
+    /// `actions` as the JSON array an update lists them in, appended to
+    /// `out`: byte for byte serde_json's writing of the slice (keys in
+    /// declared order). A game with long lists may write it by hand.
+    fn write_actions(actions: &[Self::Action], out: &mut Vec<u8>) {
+        serde_json::to_writer(out, actions).expect("actions serialize");
+    }
+
     /// [`Ruleset::named_action_words`] as the JSON array an update sends,
     /// appended to `out`: byte for byte what serde_json writes of that
     /// `Vec<Value>`. A game whose lists are long (a Divinity level-up lists

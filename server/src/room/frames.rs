@@ -318,7 +318,7 @@ fn listed_json<R: Ruleset>(
     // their words go beside it.
     if !R::LEGAL_IN_VIEW && !actions.is_empty() {
         out.extend_from_slice(b",\"actions\":");
-        serde_json::to_writer(&mut out, actions).expect("actions serialize");
+        R::write_actions(actions, &mut out);
         listed = true;
     }
     if R::WORDS && !actions.is_empty() {
