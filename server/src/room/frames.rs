@@ -458,7 +458,10 @@ pub(super) fn update_with<R: Ruleset>(
 fn to_json<T: serde::Serialize>(value: &T) -> String {
     crate::buffer::with_buffer(|buf| {
         serde_json::to_writer(&mut *buf, value).expect("engine values serialize");
-        String::from_utf8(buf.to_vec()).expect("serde_json writes UTF-8")
+        // SAFETY: serde_json writes UTF-8 only (str bytes and ASCII
+        // escapes); checking every frame again cost 1.3 % of a duel
+        // action's instructions.
+        unsafe { String::from_utf8_unchecked(buf.to_vec()) }
     })
 }
 

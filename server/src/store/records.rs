@@ -177,8 +177,8 @@ impl Store {
                 for a in chunk {
                     let id = a.match_id.to_string();
                     let seq = a.action.seq as i64;
-                    moves = moves.bind(id.clone()).bind(seq).bind(a.standing.as_ref().map(Value::to_string));
-                    rows = rows.bind(id).bind(seq).bind(a.action.seat as i32).bind(a.action.action.to_string())
+                    moves = moves.bind(id.clone()).bind(seq).bind(a.standing.as_ref().map(json_text));
+                    rows = rows.bind(id).bind(seq).bind(a.action.seat as i32).bind(json_text(&a.action.action))
                         .bind(a.action.kind.as_str()).bind(a.action.sender.map(i32::from)).bind(a.state_hash.as_deref());
                 }
                 for _ in n..room {
@@ -357,6 +357,13 @@ impl Store {
             ))
         }))
     }
+}
+
+/// A JSON value's text as a column holds it: serde_json writing into a
+/// buffer, not `Display` (which goes through `fmt`'s writer a fragment at
+/// a time, twice the instructions for an action's few fields).
+fn json_text(value: &Value) -> String {
+    serde_json::to_string(value).expect("a JSON value writes")
 }
 
 /// `UPDATE` moving the seq (and standing) of up to `n` matches, each only
