@@ -121,6 +121,17 @@ impl Grid {
         g
     }
 
+    /// The radius of the hexagon's bounding box.
+    pub(crate) fn radius(&self) -> i32 {
+        self.radius
+    }
+
+    /// The squares of the box, shared between copies (a record hash keeps
+    /// their encoding by it).
+    pub(crate) fn cells(&self) -> &std::sync::Arc<Vec<Option<Terrain>>> {
+        &self.cells
+    }
+
     /// `None` when the hex is off the board.
     pub fn terrain(&self, h: Hex) -> Option<Terrain> {
         self.index(h).and_then(|i| self.cells[i])
@@ -154,6 +165,19 @@ impl Grid {
         self.iter().map(|(h, _)| h)
     }
 
+    /// The hexes of the board at most `reach` from `center`, in the order
+    /// of [`Grid::hexes`]: only the square around `center` is looked at.
+    pub fn hexes_within(&self, center: Hex, reach: u32) -> impl Iterator<Item = Hex> + '_ {
+        // Past the board's width every hex is within reach.
+        let d = reach.min(4 * self.radius.unsigned_abs() + 2) as i32;
+        let r = self.radius;
+        let (q0, q1) = ((center.q - d).max(-r), (center.q + d).min(r));
+        let (r0, r1) = ((center.r - d).max(-r), (center.r + d).min(r));
+        (q0..=q1)
+            .flat_map(move |q| (r0..=r1).map(move |s| Hex::new(q, s)))
+            .filter(move |h| h.distance(center) <= reach && self.contains(*h))
+    }
+
     /// A cliff: a crater and a hill side by side.
     pub fn cliff_between(&self, a: Hex, b: Hex) -> bool {
         matches!(
@@ -178,5 +202,27 @@ impl<'de> Deserialize<'de> for Grid {
             g.set(h, t);
         }
         Ok(g)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hexes within reach are those of the whole board's list that
+    /// are, in its order, from every centre on the board and around it.
+    #[test]
+    fn the_hexes_within_reach_are_the_boards_in_its_order() {
+        for grid in [BoardLayout::standard().grid(), Grid::plains(Hex::hexagon(2))] {
+            for q in -8..=8 {
+                for r in -8..=8 {
+                    let c = Hex::new(q, r);
+                    for reach in [0, 1, 2, 3, 5, 9, 30, u32::MAX] {
+                        let all: Vec<Hex> = grid.hexes().filter(|h| h.distance(c) <= reach).collect();
+                        assert_eq!(grid.hexes_within(c, reach).collect::<Vec<_>>(), all, "{c} {reach}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -20,9 +20,11 @@ fn targets_for(
     center: Option<Hex>,
     reach: u32,
 ) -> Vec<Target> {
-    let hexes: Vec<Hex> = match center {
-        Some(c) => g.grid.hexes().filter(|h| h.distance(c) <= reach).collect(),
-        None => g.grid.hexes().collect(),
+    let hexes = || -> Vec<Hex> {
+        match center {
+            Some(c) => g.grid.hexes_within(c, reach).collect(),
+            None => g.grid.hexes().collect(),
+        }
     };
     let mut base: Vec<Target> = match targeting {
         Targeting::Itself => vec![Target::default()],
@@ -39,12 +41,12 @@ fn targets_for(
             .map(|u| Target { unit: Some(u.id), ..Default::default() })
             .collect(),
         Targeting::Hex { .. } | Targeting::WaterBody | Targeting::Relic => {
-            hexes.iter().map(|h| Target { hex: Some(*h), ..Default::default() }).collect()
+            hexes().into_iter().map(|h| Target { hex: Some(h), ..Default::default() }).collect()
         }
         // "Up to N hexes" is one entry to choose from, not one per hex
         // (Flood: 1 to N distinct hexes, L1469-1471).
         Targeting::Hexes { count } => vec![Target {
-            choose: Some(HexChoice { from: hexes, up_to: *count, at_least: 1, next_to_distinct: vec![] }),
+            choose: Some(HexChoice { from: hexes(), up_to: *count, at_least: 1, next_to_distinct: vec![] }),
             ..Default::default()
         }],
     };
@@ -94,9 +96,8 @@ fn targets_for(
                     .into_iter()
                     .flat_map(|t| {
                         let from = t.unit.and_then(|id| g.unit(id)).map(|u| u.hex);
-                        g.grid
-                            .hexes()
-                            .filter(move |h| from.is_some_and(|f| h.distance(f) <= d))
+                        from.into_iter()
+                            .flat_map(|f| g.grid.hexes_within(f, d))
                             .map(move |h| Target { dest: Some(h), ..t.clone() })
                             .collect::<Vec<_>>()
                     })
@@ -261,7 +262,7 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat, which: Candidates)
                 // Leaving a relic behind is a choice only for a one-hex move
                 // (a relic never goes two hexes).
                 let holds = g.holds_relics(cat, u);
-                for h in g.grid.hexes().filter(|h| h.distance(u.hex) <= 2) {
+                for h in g.grid.hexes_within(u.hex, 2) {
                     v.push(DuelAction::Move { to: h, carry_relic: None });
                     if holds && h.is_adjacent(u.hex) {
                         v.push(DuelAction::Move { to: h, carry_relic: Some(false) });

@@ -19,6 +19,7 @@ pub mod card;
 pub mod ending;
 pub mod event;
 pub mod figure;
+mod hashed;
 mod intervention;
 pub mod legal;
 mod mechanics;
@@ -34,6 +35,7 @@ pub use action::{DuelAction, HexChoice, Target};
 pub use awaiting::Awaiting;
 pub use ending::Ending;
 pub use event::DuelEvent;
+pub use hashed::Hashed;
 pub use refusal::DuelRefusal;
 pub use state::{DuelOptions, DuelState};
 pub use view::DuelView;
@@ -78,19 +80,6 @@ impl Duel {
     }
 }
 
-/// What a duel record's state hash covers: the state with the number of
-/// its rewind checkpoints in their place ([`Ruleset::hashed`]).
-#[derive(serde::Serialize)]
-pub struct Hashed<'a> {
-    options: &'a DuelOptions,
-    rng: &'a crate::rng::GameRng,
-    game: &'a state::Battle,
-    checkpoints: usize,
-    pending: &'a Option<state::PendingDi>,
-    window: &'a Option<Seat>,
-    draw_offer: &'a Option<Seat>,
-}
-
 impl Ruleset for Duel {
     const GAME: &'static str = "duel";
     const RULES_VERSION: u32 = 2;
@@ -118,7 +107,7 @@ impl Ruleset for Duel {
     fn hashed(state: &DuelState) -> Hashed<'_> {
         // Destructured, so a field added to the state is added here too.
         let DuelState { options, rng, game, checkpoints, pending, window, draw_offer } = state;
-        Hashed { options, rng, game, checkpoints: checkpoints.len(), pending, window, draw_offer }
+        Hashed(hashed::Fields { options, rng, game, checkpoints: checkpoints.len(), pending, window, draw_offer })
     }
 
     fn start(options: &DuelOptions, seed: u64) -> Result<DuelState, SetupError> {
@@ -285,6 +274,20 @@ impl Ruleset for Duel {
         let names =
             words::StateNames { cat: Catalogue::standard(), state, before: None, viewer: Viewer::Seat(seat), seats };
         actions.iter().map(|a| words::action_json(names, seat, a)).collect()
+    }
+
+    /// [`Duel::named_action_words`] written straight to JSON
+    /// (`words_json_is_serdes` holds the bytes equal to serde's).
+    fn write_named_action_words(
+        state: &DuelState,
+        seat: Seat,
+        actions: &[DuelAction],
+        seats: &SeatNames,
+        out: &mut Vec<u8>,
+    ) {
+        let names =
+            words::StateNames { cat: Catalogue::standard(), state, before: None, viewer: Viewer::Seat(seat), seats };
+        words::write_actions_json(names, seat, actions, out);
     }
 
     /// Named from the spectator's views before and after: a line is read

@@ -585,6 +585,41 @@ pub(crate) fn action_json(n: StateNames<'_>, seat: Seat, a: &A) -> serde_json::V
     serde_json::Value::Object(map)
 }
 
+/// [`action_json`] of each of `actions`, as the JSON array serde_json
+/// writes of those values (a map's keys in order: `group`, then `text`),
+/// appended to `out`, without a JSON value per action.
+pub(crate) fn write_actions_json(n: StateNames<'_>, seat: Seat, actions: &[A], out: &mut Vec<u8>) {
+    out.reserve(2 + 64 * actions.len());
+    out.push(b'[');
+    let mut text = String::with_capacity(64);
+    for (i, a) in actions.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        text.clear();
+        action_text(n, &mut text, seat, a);
+        out.extend_from_slice(b"{\"group\":\"");
+        // Group names are plain words.
+        out.extend_from_slice(Group::of(a).name().as_bytes());
+        out.extend_from_slice(b"\",\"text\":");
+        json_string(out, &text);
+        out.push(b'}');
+    }
+    out.push(b']');
+}
+
+/// A string as serde_json writes it: as it is where nothing needs
+/// escaping (no quote, backslash or control character), else by serde_json.
+fn json_string(out: &mut Vec<u8>, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        serde_json::to_writer(&mut *out, s).expect("strings serialize");
+    }
+}
+
 fn action_text(n: impl Source, out: &mut String, seat: Seat, a: &A) {
     use std::fmt::Write;
     let cat = n.cat();
@@ -921,6 +956,36 @@ mod tests {
             (view_for_words(before, Viewer::Spectator, false), view_for_words(after, Viewer::Spectator, finished));
         let names = Names { before: Some(&b), seats, ..Names::new(&a) };
         events.iter().map(|e| event(names, e)).collect()
+    }
+
+    /// The legal lists' words written straight to JSON are serde_json's
+    /// writing of the words as values, byte for byte, over random duels
+    /// (seat names that need escaping among them).
+    #[test]
+    fn words_json_is_serdes() {
+        let cat = Catalogue::standard();
+        let named = SeatNames::new(vec![Some("Ann \"the\" \\ Bold\n".into()), Some("Bö".into())]);
+        let mut listed = 0;
+        for seed in 0..12u64 {
+            let seats = if seed % 2 == 0 { SeatNames::none() } else { &named };
+            let mut s = Duel::start(&DuelOptions::default(), seed).unwrap();
+            let mut bot = RandomBot::new(seed);
+            for _ in 0..400 {
+                for seat in 0..2 {
+                    let legal = Duel::legal(&s, seat);
+                    let words = Duel::named_action_words(&s, seat, &legal, seats);
+                    let mut written = b"x".to_vec();
+                    Duel::write_named_action_words(&s, seat, &legal, seats, &mut written);
+                    let want = format!("x{}", serde_json::to_string(&words).unwrap());
+                    assert_eq!(String::from_utf8(written).unwrap(), want, "seed {seed} seat {seat}");
+                    listed += legal.len();
+                }
+                let Some(seat) = bot.seat_to_act(&s) else { break };
+                let Some(a) = bot.pick(&s, cat, seat) else { break };
+                let _ = Duel::apply(&mut s, seat, a);
+            }
+        }
+        assert!(listed > 10_000, "{listed} actions worded");
     }
 
     /// Named from the state or from the view it shows, every action of

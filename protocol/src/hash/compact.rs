@@ -28,17 +28,38 @@
 //!
 //! Serde's own attributes apply as they do for JSON: an internally tagged
 //! enum is a struct whose first field is the tag, a flattened struct a map.
+//!
+//! A value may write its own encoding, in whole or in pieces, where serde's
+//! generic calls cost more than the bytes (the duel's state, hashed at
+//! every action): a newtype struct named [`PREWRITTEN`] is serialized to a
+//! serializer that says it is not human-readable (every call otherwise the
+//! compact writer's), and a newtype struct named [`RAW`] around bytes
+//! (`serialize_bytes`) appends them as they are, with no length before
+//! them. A value writes through them exactly the bytes its generic
+//! encoding would be (its own test holds the two equal); to any other
+//! serializer (JSON) both newtypes are their content, as any newtype.
 
 use serde::ser::{self, Serialize};
 
 /// Append `value` to `out` in the compact encoding.
 pub fn write<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
-    value.serialize(&mut Compact { out }).expect("engine states serialize");
+    value.serialize(&mut Compact { out, raw: false }).expect("engine states serialize");
 }
+
+/// The name of a newtype struct whose content is asked to write itself
+/// (it is serialized to a serializer whose `is_human_readable` is false),
+/// and may then do so in pieces of [`RAW`] bytes and other values.
+pub const PREWRITTEN: &str = "$athlas::compact::prewritten";
+
+/// The name of a newtype struct around bytes written as they are: a piece
+/// of a value's encoding written by its own hand ([`PREWRITTEN`]).
+pub const RAW: &str = "$athlas::compact::raw";
 
 /// The compact encoding's serializer.
 struct Compact<'a> {
     out: &'a mut Vec<u8>,
+    /// Inside a [`RAW`] newtype: its bytes go out as they are.
+    raw: bool,
 }
 
 /// Only a value's own `Serialize` may fail, never this writer.
@@ -156,7 +177,11 @@ impl<'a, 'b> ser::Serializer for &'a mut Compact<'b> {
     }
     #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
-        self.bytes(v);
+        if std::mem::take(&mut self.raw) {
+            self.out.extend_from_slice(v);
+        } else {
+            self.bytes(v);
+        }
         Ok(())
     }
     #[inline]
@@ -182,8 +207,17 @@ impl<'a, 'b> ser::Serializer for &'a mut Compact<'b> {
         self.serialize_str(variant)
     }
     #[inline]
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<(), Error> {
-        v.serialize(self)
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, name: &'static str, v: &T) -> Result<(), Error> {
+        if name == PREWRITTEN {
+            v.serialize(Asked(self))
+        } else if name == RAW {
+            self.raw = true;
+            let written = v.serialize(&mut *self);
+            self.raw = false;
+            written
+        } else {
+            v.serialize(self)
+        }
     }
     #[inline]
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -309,6 +343,86 @@ macro_rules! fields {
 fields!(SerializeStruct);
 fields!(SerializeStructVariant);
 
+/// The compact writer as a [`PREWRITTEN`] value sees it: not
+/// human-readable, so the value may write its own pieces; every call is
+/// the compact writer's own.
+struct Asked<'a, 'b>(&'a mut Compact<'b>);
+
+/// Methods of [`Asked`] handed to the compact writer as they are.
+macro_rules! forward {
+    ($($method:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        $(#[inline]
+        fn $method(self, $($arg: $ty),*) -> Result<$ret, Error> {
+            ser::Serializer::$method(self.0, $($arg),*)
+        })*
+    };
+}
+
+impl<'a, 'b> ser::Serializer for Asked<'a, 'b> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = &'a mut Compact<'b>;
+    type SerializeTuple = &'a mut Compact<'b>;
+    type SerializeTupleStruct = &'a mut Compact<'b>;
+    type SerializeTupleVariant = &'a mut Compact<'b>;
+    type SerializeMap = &'a mut Compact<'b>;
+    type SerializeStruct = &'a mut Compact<'b>;
+    type SerializeStructVariant = &'a mut Compact<'b>;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    forward! {
+        serialize_bool(v: bool) -> ();
+        serialize_i8(v: i8) -> ();
+        serialize_i16(v: i16) -> ();
+        serialize_i32(v: i32) -> ();
+        serialize_i64(v: i64) -> ();
+        serialize_i128(v: i128) -> ();
+        serialize_u8(v: u8) -> ();
+        serialize_u16(v: u16) -> ();
+        serialize_u32(v: u32) -> ();
+        serialize_u64(v: u64) -> ();
+        serialize_u128(v: u128) -> ();
+        serialize_f32(v: f32) -> ();
+        serialize_f64(v: f64) -> ();
+        serialize_char(v: char) -> ();
+        serialize_str(v: &str) -> ();
+        serialize_bytes(v: &[u8]) -> ();
+        serialize_none() -> ();
+        serialize_unit() -> ();
+        serialize_unit_struct(name: &'static str) -> ();
+        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> ();
+        serialize_seq(len: Option<usize>) -> &'a mut Compact<'b>;
+        serialize_tuple(len: usize) -> &'a mut Compact<'b>;
+        serialize_tuple_struct(name: &'static str, len: usize) -> &'a mut Compact<'b>;
+        serialize_tuple_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> &'a mut Compact<'b>;
+        serialize_map(len: Option<usize>) -> &'a mut Compact<'b>;
+        serialize_struct(name: &'static str, len: usize) -> &'a mut Compact<'b>;
+        serialize_struct_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> &'a mut Compact<'b>;
+    }
+
+    #[inline]
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<(), Error> {
+        self.0.serialize_some(v)
+    }
+    #[inline]
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, name: &'static str, v: &T) -> Result<(), Error> {
+        self.0.serialize_newtype_struct(name, v)
+    }
+    #[inline]
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        v: &T,
+    ) -> Result<(), Error> {
+        self.0.serialize_newtype_variant(name, index, variant, v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -349,6 +463,67 @@ mod tests {
         assert_eq!(compact(&i64::MIN), [&[0xff; 9][..], &[1]].concat());
         let map = BTreeMap::from([("a", 1u8)]);
         assert_eq!(compact(&map), [1, 1, b'a', 1, 0]);
+    }
+
+    /// A piece written by hand: bytes as they are.
+    struct Raw<'a>(&'a [u8]);
+
+    impl Serialize for Raw<'_> {
+        fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            struct Bytes<'a>(&'a [u8]);
+            impl Serialize for Bytes<'_> {
+                fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    s.serialize_bytes(self.0)
+                }
+            }
+            s.serialize_newtype_struct(RAW, &Bytes(self.0))
+        }
+    }
+
+    /// A unit that writes its id and note by hand, its kind by serde.
+    struct ByHand<'a>(&'a Unit);
+
+    impl Serialize for ByHand<'_> {
+        fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            struct Pieces<'a>(&'a Unit);
+            impl Serialize for Pieces<'_> {
+                fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    use ser::SerializeTuple;
+                    let u = self.0;
+                    if s.is_human_readable() || u.note.is_some() {
+                        return u.serialize(s);
+                    }
+                    let mut head = vec![MORE];
+                    let mut id = u.id;
+                    while id >= 0x80 {
+                        head.push((id as u8) | 0x80);
+                        id >>= 7;
+                    }
+                    head.extend([id as u8, END, MORE]);
+                    let mut t = s.serialize_tuple(2)?;
+                    t.serialize_element(&Raw(&head))?;
+                    t.serialize_element(&u.kind)?;
+                    t.end()
+                }
+            }
+            s.serialize_newtype_struct(PREWRITTEN, &Pieces(self.0))
+        }
+    }
+
+    #[test]
+    fn a_value_written_in_pieces_by_hand_is_its_own_encoding() {
+        for unit in [
+            Unit { id: 300, note: None, kind: Kind::Warrior },
+            Unit { id: 5, note: None, kind: Kind::Flier { height: -3 } },
+            Unit { id: 1, note: Some("x".into()), kind: Kind::Warrior },
+        ] {
+            assert_eq!(compact(&ByHand(&unit)), compact(&unit));
+            // To JSON, the newtypes are their content.
+            assert_eq!(serde_json::to_string(&ByHand(&unit)).unwrap(), serde_json::to_string(&unit).unwrap());
+        }
+        // Raw bytes go out as they are, here as elsewhere; the next bytes
+        // have their length again.
+        assert_eq!(compact(&(Raw(b"ab"), "c")), [b'a', b'b', 1, b'c']);
     }
 
     #[test]
