@@ -19,6 +19,7 @@ mod divinity_content;
 mod divinity_coverage;
 mod divinity_examples;
 mod divinity_golden;
+mod divinity_json;
 mod divinity_legal;
 mod divinity_play;
 mod divinity_position;

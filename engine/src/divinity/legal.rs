@@ -116,12 +116,21 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
         }
     }
     let rest = matches!(state.phase, Phase::Rest { .. });
+    // A card's uses come one aim after another: what does not depend on
+    // the aim is judged once a card (`use_judge`).
+    let mut judged_card: Option<(CardUse, Option<super::play::UseJudge>)> = None;
     for a in candidates(cat, state, seat, false) {
         // What the action's own checks say, where they can be asked
         // without carrying it out; the gate (seat, end, a pending decision)
         // comes on top.
         let judged = match &a {
-            A::Use { card, aim, first_aura: None, include_self: None } => Some(state.accepts_use(cat, seat, card, aim)),
+            A::Use { card, aim, first_aura: None, include_self: None } => {
+                if judged_card.as_ref().is_none_or(|(c, _)| c != card) {
+                    judged_card = Some((card.clone(), state.use_judge(cat, seat, card)));
+                }
+                let judge = judged_card.as_ref().and_then(|(_, j)| j.as_ref());
+                Some(judge.is_some_and(|j| state.judge_use_at(cat, seat, j, aim)))
+            }
             // Moves and Taunts: whose turn, where, what it costs.
             A::Move { to } => Some(state.check_move(cat, seat, to).is_ok()),
             A::Taunt { enemy } => Some(state.check_taunt(cat, seat, *enemy).is_ok()),

@@ -41,6 +41,7 @@ pub mod event;
 mod figure;
 pub mod interlude;
 mod inventory;
+mod json;
 pub mod legal;
 mod location;
 pub mod map;

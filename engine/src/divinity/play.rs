@@ -38,6 +38,17 @@ struct Play {
     revives: Option<u32>,
 }
 
+/// A card judged for the legal list at every aim
+/// ([`DivinityState::use_judge`]).
+pub(super) struct UseJudge {
+    attack: Option<Attack>,
+    revives: bool,
+    movement: Option<SkillMove>,
+    rest: bool,
+    /// From the user's space, as `Graph::distances` gives them.
+    distances: Vec<Option<u32>>,
+}
+
 /// A use of a card the rules accept, as [`DivinityState::check_use`] judged
 /// it: everything [`DivinityState::use_card`] needs to carry it out.
 struct Checked {
@@ -111,20 +122,31 @@ impl DivinityState {
         Ok(())
     }
 
-    /// Whether the rules accept this use of a card with the default aura
-    /// (no `first_aura`), judged from the state without changing it: every
-    /// refusal of such a use comes from [`Self::check_use`] (only a named
-    /// aura is checked later, where the card has been played), so the
-    /// legal list asks this instead of trying each card at each aim on a copy.
-    pub(super) fn accepts_use(&self, cat: &Catalogue, seat: Seat, card: &CardUse, aim: &Aim) -> bool {
-        let aiming = Aiming { aim, first_aura: None, include_self: None };
-        self.check_use(cat, seat, card, aiming).is_ok()
-    }
-
     /// The checks of a card's use, in the order the rules give their
     /// refusals: whose turn, the card, its aim, then whether it is paid for.
     fn check_use(&self, cat: &Catalogue, seat: Seat, card: &CardUse, aiming: Aiming<'_>) -> Result<Checked, RuleError> {
         let Aiming { aim, include_self, .. } = aiming;
+        let (play, rest) = self.check_card(cat, seat, card)?;
+        let movement = match card {
+            CardUse::Skill(id) => cat.skills[id].movement,
+            _ => None,
+        };
+        let moving = match movement {
+            Some(m) => Some(self.skill_move(cat, seat, m, aim, rest)?),
+            None => None,
+        };
+        let targets = match &play.attack {
+            Some(a) => self.aim(cat, seat, a, aim, play.revives.is_some(), include_self)?,
+            None => (Vec::new(), self.origins[seat as usize].space),
+        };
+        self.check_paid(seat, &play, rest)?;
+        Ok(Checked { play, moving, targets, rest })
+    }
+
+    /// The checks of [`Self::check_use`] before the aim: whose turn, the
+    /// card, and its limits; what playing it takes, and whether this is a
+    /// Rest turn.
+    fn check_card(&self, cat: &Catalogue, seat: Seat, card: &CardUse) -> Result<(Play, bool), RuleError> {
         let rest = matches!(self.phase, Phase::Rest { .. });
         if rest {
             self.rest_turn_of(seat)?;
@@ -253,19 +275,11 @@ impl DivinityState {
                 }
             }
         };
-        let movement = match card {
-            CardUse::Skill(id) => cat.skills[id].movement,
-            _ => None,
-        };
-        let moving = match movement {
-            Some(m) => Some(self.skill_move(cat, seat, m, aim, rest)?),
-            None => None,
-        };
-        let targets = match &play.attack {
-            Some(a) => self.aim(cat, seat, a, aim, play.revives.is_some(), include_self)?,
-            None => (Vec::new(), self.origins[seat as usize].space),
-        };
-        // Paid for?
+        Ok((play, rest))
+    }
+
+    /// The last check of [`Self::check_use`]: is the play paid for?
+    fn check_paid(&self, seat: Seat, play: &Play, rest: bool) -> Result<(), RuleError> {
         if play.source > 0 {
             if self.origins[seat as usize].source < play.source {
                 return Err(err(DivinityRefusal::NotEnoughSource, "not enough Source"));
@@ -275,7 +289,43 @@ impl DivinityState {
         } else {
             self.ap_allowed(seat, play.ap)?;
         }
-        Ok(Checked { play, moving, targets, rest })
+        Ok(())
+    }
+
+    /// Whether the rules accept uses of one card at many aims with the
+    /// default aura (no `first_aura`) and the default `include_self`,
+    /// judged from the state without changing it: every refusal of such a
+    /// use comes from [`Self::check_use`] (only a named aura is checked
+    /// later, where the card has been played), so the legal list asks this
+    /// instead of trying each card at each aim on a copy. The checks that
+    /// do not depend on the aim (whose turn, the card, its limits, whether
+    /// it is paid for) are made here, once; None when they refuse the card
+    /// at any aim. Each aim then is [`Self::judge_use_at`]'s: the checks of
+    /// `check_use`, in another order, which changes no answer.
+    pub(super) fn use_judge(&self, cat: &Catalogue, seat: Seat, card: &CardUse) -> Option<UseJudge> {
+        let (play, rest) = self.check_card(cat, seat, card).ok()?;
+        self.check_paid(seat, &play, rest).ok()?;
+        let movement = match card {
+            CardUse::Skill(id) => cat.skills[id].movement,
+            _ => None,
+        };
+        let here = self.origins[seat as usize].space;
+        let distances = self.with_graph(cat, |g| g.distances(here));
+        Some(UseJudge { revives: play.revives.is_some(), attack: play.attack, movement, rest, distances })
+    }
+
+    /// Whether the card `judge` judged is accepted at `aim` (the default
+    /// aura and whom an area includes).
+    pub(super) fn judge_use_at(&self, cat: &Catalogue, seat: Seat, judge: &UseJudge, aim: &Aim) -> bool {
+        if let Some(m) = judge.movement {
+            if self.skill_move(cat, seat, m, aim, judge.rest).is_err() {
+                return false;
+            }
+        }
+        match &judge.attack {
+            Some(a) => self.aim_within(cat, seat, a, aim, judge.revives, None, Some(&judge.distances)).is_ok(),
+            None => true,
+        }
     }
 
     /// Who a movement skill moves and where (L905-907): the user to an aimed
@@ -424,6 +474,22 @@ impl DivinityState {
         revive: bool,
         include_self: Option<bool>,
     ) -> Result<(Vec<Who>, SpaceIx), RuleError> {
+        self.aim_within(cat, seat, a, aim, revive, include_self, None)
+    }
+
+    /// [`Self::aim`], with the distances from the user's space when they
+    /// are at hand (`Graph::distances`).
+    #[allow(clippy::too_many_arguments)]
+    fn aim_within(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        a: &Attack,
+        aim: &Aim,
+        revive: bool,
+        include_self: Option<bool>,
+        distances: Option<&[Option<u32>]>,
+    ) -> Result<(Vec<Who>, SpaceIx), RuleError> {
         let here = self.origins[seat as usize].space;
         let (space, single) = match (a.targets, aim) {
             (Targets::Single, Aim::Origin(s)) => {
@@ -461,7 +527,10 @@ impl DivinityState {
             Targets::Single => 0,
         };
         let range = a.range + further;
-        let d = self.with_graph(cat, |g| g.distance(here, space));
+        let d = match distances {
+            Some(d) => d[space],
+            None => self.with_graph(cat, |g| g.distance(here, space)),
+        };
         if d.is_none_or(|d| d > range) {
             return Err(err(DivinityRefusal::OutOfRange, format!("the target is beyond range {range}")));
         }

@@ -172,6 +172,27 @@ impl Ruleset for Divinity {
         together && state.options.leader.is_none() && state.origins.len() > 1 && !state.options.solo
     }
 
+    /// Written by hand (`json.rs`): serde_json's bytes, without its
+    /// serializer's round trips (a test holds the two equal).
+    fn write_actions(actions: &[A], out: &mut Vec<u8>) {
+        super::json::actions(out, actions);
+    }
+
+    /// The words of [`Ruleset::action_words`] written straight to JSON,
+    /// without a JSON value per action (a test holds the bytes equal to
+    /// serde_json's writing of those values).
+    fn write_named_action_words(
+        state: &DivinityState,
+        seat: Seat,
+        actions: &[A],
+        _names: &crate::SeatNames,
+        out: &mut Vec<u8>,
+    ) {
+        let view = names_view(state);
+        let names = super::words::Names::new(Some(&view));
+        super::words::write_json(names, seat, actions, out);
+    }
+
     fn action_words(state: &DivinityState, seat: Seat, actions: &[A]) -> Vec<serde_json::Value> {
         let view = names_view(state);
         let names = super::words::Names::new(Some(&view));
@@ -194,12 +215,13 @@ impl Ruleset for Divinity {
     }
 }
 
-/// The spectator's view that names things in the server's words: without
-/// its front, which no action's or event's words read (tests hold the
+/// The spectator's view as far as the words of actions and events read it
+/// (`view::names_only`, with the rows of a flipped challenge card): no
+/// front, armor, board or anything else no word reads (tests hold the
 /// words those of the whole view).
 fn names_view(state: &DivinityState) -> DivinityView {
     let cat = Catalogue::standard();
-    let mut view = super::view::view(state, cat, Viewer::Spectator);
+    let mut view = super::view::names_only(state, cat);
     super::words::tell_rows(&mut view, state, cat);
     view
 }

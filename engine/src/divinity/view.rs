@@ -254,6 +254,79 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
     view
 }
 
+/// The spectator's view as far as the words of actions and events read it
+/// (`words::Names`: the location, the Origins, each enemy's id, kind and
+/// letter, the cards shown, the rolls, routes and reductions waiting),
+/// everything else left empty: what the server names things from, a
+/// fraction of a whole view's cost. Tests hold the words named from it
+/// those named from the whole view.
+pub(super) fn names_only(state: &DivinityState, cat: &Catalogue) -> DivinityView {
+    let loc = state.loc(cat);
+    let card =
+        |id: &String| CardView { id: id.clone(), text: loc.card(id).map(|c| c.text.clone()).unwrap_or_default() };
+    DivinityView {
+        you: None,
+        location: state.location.clone(),
+        front: Shared::default(),
+        level: state.level,
+        round: state.round,
+        round_kind: state.round_kind,
+        phase: Phase::Resolve,
+        waiting: Vec::new(),
+        time: None,
+        time_length: 0,
+        time_paused: false,
+        origins: Shared::new(state.origins.clone()),
+        armor: Vec::new(),
+        enemies: Shared::new(
+            state
+                .enemies
+                .iter()
+                .map(|e| EnemyView {
+                    id: e.id,
+                    name: String::new(),
+                    letter: e.letter,
+                    kind: e.kind.clone(),
+                    hp: 0,
+                    max_hp: 0,
+                    armor: ArmorView::default(),
+                    space: String::new(),
+                    fast: false,
+                    track: super::cooldown::Track { slots: Vec::new() },
+                    ap: 0,
+                    tactics_left: 0,
+                    special_rules: None,
+                })
+                .collect(),
+        ),
+        map: MapState::default(),
+        board: Shared::new(BoardView { spaces: Vec::new(), paths: Vec::new() }),
+        deck_size: 0,
+        cards_left: std::collections::BTreeMap::new(),
+        item_deck_sizes: std::collections::BTreeMap::new(),
+        holding: state.holding.iter().map(card).collect(),
+        revealed: state.revealed.iter().map(|r| card(&r.card)).collect(),
+        combat_stack: Vec::new(),
+        discard: Vec::new(),
+        gold: 0,
+        journal: Vec::new(),
+        pending: state.pending_roll().cloned(),
+        enemy_roll: state.enemy_roll().cloned(),
+        dominated_turn: None,
+        tie: None,
+        route: state.route().cloned(),
+        reduction: None,
+        turn_start: None,
+        roll_reduction: state.roll_reduction().cloned(),
+        reaction: None,
+        challenge: None,
+        challenge_rows: None,
+        overflow: Vec::new(),
+        campaign: None,
+        merchant: None,
+    }
+}
+
 /// One result row on the back of a flipped challenge card.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChallengeRow {

@@ -3,45 +3,11 @@
 
 use super::*;
 
-pub(super) fn aim(n: Names<'_>, a: &Aim) -> String {
-    match a {
-        Aim::Origin(s) => n.origin_of_seat(*s),
-        Aim::Enemy(e) => n.enemy(*e),
-        Aim::Space(id) => n.space(id),
-    }
-}
-
-pub(super) fn card(n: Names<'_>, c: &CardUse) -> String {
-    match c {
-        CardUse::Skill(id) => n.skill(id),
-        CardUse::Item(id) => n.item(id),
-        CardUse::Consumable(id) => n.item(id),
-        CardUse::Summon => "your summon".into(),
-    }
-}
-
 pub(super) fn from(n: Names<'_>, f: &KeywordFrom) -> String {
     match f {
         KeywordFrom::Permanent => "your own".into(),
         KeywordFrom::Skill(id) => format!("the skill {}", n.skill(id)),
         KeywordFrom::Consumable(id) => n.item(id),
-    }
-}
-
-/// What a card costs to use: "(1 AP)", "(2 AP, 1 Source)".
-pub(super) fn cost(n: Names<'_>, c: &CardUse) -> String {
-    let (ap, source) = match c {
-        CardUse::Skill(id) => n.cat.skills.get(id).map_or((None, 0), |s| (Some(s.ap), s.source)),
-        CardUse::Item(id) | CardUse::Consumable(id) => {
-            (n.cat.items.get(id).and_then(|i| i.action.as_ref()).map(|a| a.ap), 0)
-        }
-        CardUse::Summon => (None, 0),
-    };
-    match (ap, source) {
-        (Some(ap), 0) => format!(" ({ap} AP)"),
-        (Some(ap), s) => format!(" ({ap} AP, {s} Source)"),
-        (None, 0) => String::new(),
-        (None, s) => format!(" ({s} Source)"),
     }
 }
 
@@ -93,102 +59,201 @@ pub(super) fn warn(n: Names<'_>, seat: Seat, c: &CardUse, target: &Aim, include_
 
 /// A legal action of `seat` in words, for a button or a menu.
 pub fn action(n: Names<'_>, seat: Seat, a: &A) -> Said {
-    let said = |text: String, group: Group| Said { text, group, warn: None };
+    let mut text = String::new();
+    let (group, warn) = action_into(n, seat, a, &mut text);
+    Said { text, group, warn }
+}
+
+/// [`action`]'s text appended to `s`, its group and warning returned: a
+/// list's words are written into one text, piece by piece (an interlude
+/// lists a thousand level-ups, a Combat turn a hundred uses).
+pub fn action_into(n: Names<'_>, seat: Seat, a: &A, s: &mut String) -> (Group, Option<String>) {
+    let mut said = |text: &str, group: Group| {
+        s.push_str(text);
+        (group, None)
+    };
     match a {
-        A::ChooseRound { explore: true } => said("Explore this round".into(), Group::Party),
-        A::ChooseRound { explore: false } => said("Rest this round".into(), Group::Party),
-        A::Travel { to: Some(to) } => said(format!("Travel to {}", n.space(to)), Group::Travel),
-        A::Travel { to: None } => said("Stay where you are".into(), Group::Travel),
-        A::Reveal => said("Reveal the top card of your space".into(), Group::Explore),
+        A::ChooseRound { explore: true } => said("Explore this round", Group::Party),
+        A::ChooseRound { explore: false } => said("Rest this round", Group::Party),
+        A::Travel { to: Some(to) } => {
+            s.push_str("Travel to ");
+            n.push_space(s, to);
+            (Group::Travel, None)
+        }
+        A::Travel { to: None } => said("Stay where you are", Group::Travel),
+        A::Reveal => said("Reveal the top card of your space", Group::Explore),
         A::TakeHolding { card } => {
-            said(format!("Take {} from the holding area instead", n.location_card(card)), Group::Explore)
+            said(&format!("Take {} from the holding area instead", n.location_card(card)), Group::Explore)
         }
-        A::Pass => said("Explore nothing this round".into(), Group::Explore),
-        A::Resolve { card } => said(format!("Resolve {} next", n.location_card(card)), Group::Party),
-        A::Hold { card } => said(format!("Put {} in the holding area", n.location_card(card)), Group::Party),
-        A::Challenge { auto: None, keywords } if keywords.is_empty() => {
-            said("Roll for the challenge".into(), Group::Explore)
-        }
+        A::Pass => said("Explore nothing this round", Group::Explore),
+        A::Resolve { card } => said(&format!("Resolve {} next", n.location_card(card)), Group::Party),
+        A::Hold { card } => said(&format!("Put {} in the holding area", n.location_card(card)), Group::Party),
+        A::Challenge { auto: None, keywords } if keywords.is_empty() => said("Roll for the challenge", Group::Explore),
         A::Challenge { auto: None, keywords } => {
             let k: Vec<String> = keywords.iter().map(|(k, f)| format!("{k} from {}", from(n, f))).collect();
-            said(format!("Roll for the challenge with {}", and_list(&k)), Group::Explore)
+            said(&format!("Roll for the challenge with {}", and_list(&k)), Group::Explore)
         }
         A::Challenge { auto: Some((k, f)), .. } => said(
-            format!("Succeed at once with {k} ({}): flip the card, then choose its result", from(n, f)),
+            &format!("Succeed at once with {k} ({}): flip the card, then choose its result", from(n, f)),
             Group::Explore,
         ),
         A::ChooseResult { row } => {
             let shown = n.table.and_then(|t| t.challenge_rows.as_ref()).and_then(|rows| rows.get(*row));
             match shown {
-                Some(r) => said(format!("Take the result: {}", r.text), Group::Explore),
-                None => said(format!("Take the {} result", ordinal(*row)), Group::Explore),
+                Some(r) => said(&format!("Take the result: {}", r.text), Group::Explore),
+                None => said(&format!("Take the {} result", ordinal(*row)), Group::Explore),
             }
         }
         A::Reroll { dice, source } => {
-            let shown = n.table.and_then(|t| {
-                let roll = t.pending.as_ref().map(|p| &p.roll).or(t.enemy_roll.as_ref().map(|r| &r.roll))?;
-                dice.iter().map(|i| roll.dice.get(*i).copied()).collect::<Option<Vec<Die>>>()
-            });
-            let which = match shown {
-                Some(d) => dice_words(n.cat, &d),
-                None => format!("{} dice", dice.len()),
-            };
-            let how = if *source { "with 1 Source" } else { "with the card's reroll" };
-            said(format!("Reroll {which} ({how})"), Group::Dice)
-        }
-        A::Accept => said("Let the roll stand".into(), Group::Dice),
-        A::StartTurn => said(format!("Start {}'s turn", n.origin_of_seat(seat)), Group::Turn),
-        A::Move { to } => said(format!("Move to {} (1 AP)", n.space(to)), Group::Travel),
-        A::Use { card: c, aim: target, first_aura, include_self } => {
-            let mut text = match target {
-                Aim::Space(_) => format!("{} at {}", card(n, c), aim(n, target)),
-                Aim::Origin(s) if *s == seat => format!("{} on yourself", card(n, c)),
-                _ => format!("{} on {}", card(n, c), aim(n, target)),
-            };
-            if let Some(f) = first_aura {
-                text.push_str(&format!(", {} first", n.skill(f)));
-            }
-            match include_self {
-                Some(true) => text.push_str(", you too"),
-                Some(false) => text.push_str(", not you"),
-                None => {}
-            }
-            text.push_str(&cost(n, c));
-            let group = if matches!(c, CardUse::Skill(_) | CardUse::Summon) { Group::Skills } else { Group::Items };
-            Said { text, group, warn: warn(n, seat, c, target, *include_self) }
-        }
-        A::Taunt { enemy } => said(format!("Taunt {} into your space", n.enemy(*enemy)), Group::Skills),
-        A::Equip { item } => said(format!("Equip {}", n.item(item)), Group::Items),
-        A::AttachRune { rune, item } => said(format!("Attach {} to {}", n.item(rune), n.item(item)), Group::Items),
-        A::Store { item } => said(format!("Put {} in the backpack", n.item(item)), Group::Items),
-        A::Give { item, to, equip } => {
-            let e = if *equip { " to equip" } else { "" };
-            said(format!("Give {} to {}{e}", n.item(item), n.origin_of_seat(*to)), Group::Items)
-        }
-        A::Take { item, from, equip } => {
-            let e = if *equip { " and equip it" } else { "" };
-            said(format!("Take {} from {}{e}", n.item(item), n.origin_of_seat(*from)), Group::Items)
-        }
-        A::PlaceItem { to: None, .. } => said("Discard the item nobody has room for".into(), Group::Party),
-        A::PlaceItem { to: Some(to), drop, pass_to } => {
-            let mut s = format!("{} takes the item", n.origin_of_seat(*to));
-            if let Some(d) = drop {
-                s.push_str(&format!(", dropping {}", n.item(d)));
-                if let Some(p) = pass_to {
-                    s.push_str(&format!(" for {}", n.origin_of_seat(*p)));
+            let roll =
+                n.table.and_then(|t| t.pending.as_ref().map(|p| &p.roll).or(t.enemy_roll.as_ref().map(|r| &r.roll)));
+            s.push_str("Reroll ");
+            match roll.filter(|r| dice.iter().all(|i| *i < r.dice.len())) {
+                Some(r) => {
+                    // The dice in words, as `dice_words` lists them.
+                    for (k, i) in dice.iter().enumerate() {
+                        if k > 0 {
+                            s.push_str(if k + 1 == dice.len() { " and " } else { ", " });
+                        }
+                        push_die_words(n.cat, s, r.dice[*i]);
+                    }
+                }
+                None => {
+                    s.push_str(itoa::Buffer::new().format(dice.len()));
+                    s.push_str(" dice");
                 }
             }
-            said(s, Group::Party)
+            s.push_str(if *source { " (with 1 Source)" } else { " (with the card's reroll)" });
+            (Group::Dice, None)
         }
-        A::Discard { item } => said(format!("Discard {}", n.item(item)), Group::Items),
-        A::Recover { status: None } => said("Recover: heal 2".into(), Group::Turn),
-        A::Recover { status: Some(s) } => said(format!("Recover: slide {} off sooner", status(*s)), Group::Turn),
-        A::UseTalent { talent } => said(format!("Use the talent {}", n.talent(talent)), Group::Skills),
-        A::UseAbility { aim: None } => said("Use your special ability".into(), Group::Skills),
-        A::UseAbility { aim: Some(a) } => said(format!("Use your special ability on {}", aim(n, a)), Group::Skills),
-        A::Revive { to, hp } => said(format!("Revive {} with {hp} of your HP", n.origin_of_seat(*to)), Group::Skills),
-        A::EndTurn => said("End the turn".into(), Group::Turn),
-        A::BreakTie { target } => said(format!("The enemy goes for {}", aim(n, target)), Group::Party),
+        A::Accept => said("Let the roll stand", Group::Dice),
+        A::StartTurn => said(&format!("Start {}'s turn", n.origin_of_seat(seat)), Group::Turn),
+        A::Move { to } => {
+            s.push_str("Move to ");
+            n.push_space(s, to);
+            s.push_str(" (1 AP)");
+            (Group::Travel, None)
+        }
+        A::Use { card: c, aim: target, first_aura, include_self } => {
+            push_card(n, s, c);
+            match target {
+                Aim::Space(_) => s.push_str(" at "),
+                Aim::Origin(o) if *o == seat => s.push_str(" on yourself"),
+                _ => s.push_str(" on "),
+            }
+            match target {
+                Aim::Origin(o) if *o == seat => {}
+                _ => push_aim(n, s, target),
+            }
+            if let Some(f) = first_aura {
+                s.push_str(", ");
+                n.push_skill(s, f);
+                s.push_str(" first");
+            }
+            match include_self {
+                Some(true) => s.push_str(", you too"),
+                Some(false) => s.push_str(", not you"),
+                None => {}
+            }
+            push_cost(n, s, c);
+            let group = if matches!(c, CardUse::Skill(_) | CardUse::Summon) { Group::Skills } else { Group::Items };
+            (group, warn(n, seat, c, target, *include_self))
+        }
+        A::Taunt { enemy } => {
+            s.push_str("Taunt ");
+            n.push_enemy(s, *enemy);
+            s.push_str(" into your space");
+            (Group::Skills, None)
+        }
+        A::Equip { item } => {
+            s.push_str("Equip ");
+            n.push_item(s, item);
+            (Group::Items, None)
+        }
+        A::AttachRune { rune, item } => {
+            s.push_str("Attach ");
+            n.push_item(s, rune);
+            s.push_str(" to ");
+            n.push_item(s, item);
+            (Group::Items, None)
+        }
+        A::Store { item } => {
+            s.push_str("Put ");
+            n.push_item(s, item);
+            s.push_str(" in the backpack");
+            (Group::Items, None)
+        }
+        A::Give { item, to, equip } => {
+            s.push_str("Give ");
+            n.push_item(s, item);
+            s.push_str(" to ");
+            n.push_origin_of_seat(s, *to);
+            if *equip {
+                s.push_str(" to equip");
+            }
+            (Group::Items, None)
+        }
+        A::Take { item, from, equip } => {
+            s.push_str("Take ");
+            n.push_item(s, item);
+            s.push_str(" from ");
+            n.push_origin_of_seat(s, *from);
+            if *equip {
+                s.push_str(" and equip it");
+            }
+            (Group::Items, None)
+        }
+        A::PlaceItem { to: None, .. } => said("Discard the item nobody has room for", Group::Party),
+        A::PlaceItem { to: Some(to), drop, pass_to } => {
+            n.push_origin_of_seat(s, *to);
+            s.push_str(" takes the item");
+            if let Some(d) = drop {
+                s.push_str(", dropping ");
+                n.push_item(s, d);
+                if let Some(p) = pass_to {
+                    s.push_str(" for ");
+                    n.push_origin_of_seat(s, *p);
+                }
+            }
+            (Group::Party, None)
+        }
+        A::Discard { item } => {
+            s.push_str("Discard ");
+            n.push_item(s, item);
+            (Group::Items, None)
+        }
+        A::Recover { status: None } => said("Recover: heal 2", Group::Turn),
+        A::Recover { status: Some(st) } => {
+            s.push_str("Recover: slide ");
+            s.push_str(status(*st));
+            s.push_str(" off sooner");
+            (Group::Turn, None)
+        }
+        A::UseTalent { talent } => {
+            s.push_str("Use the talent ");
+            n.push_talent(s, talent);
+            (Group::Skills, None)
+        }
+        A::UseAbility { aim: None } => said("Use your special ability", Group::Skills),
+        A::UseAbility { aim: Some(a) } => {
+            s.push_str("Use your special ability on ");
+            push_aim(n, s, a);
+            (Group::Skills, None)
+        }
+        A::Revive { to, hp } => {
+            s.push_str("Revive ");
+            n.push_origin_of_seat(s, *to);
+            s.push_str(" with ");
+            s.push_str(itoa::Buffer::new().format(*hp));
+            s.push_str(" of your HP");
+            (Group::Skills, None)
+        }
+        A::EndTurn => said("End the turn", Group::Turn),
+        A::BreakTie { target } => {
+            s.push_str("The enemy goes for ");
+            push_aim(n, s, target);
+            (Group::Party, None)
+        }
         A::ChooseRoute { route } => {
             let path = n
                 .table
@@ -196,8 +261,8 @@ pub fn action(n: Names<'_>, seat: Seat, a: &A) -> Said {
                 .and_then(|r| r.routes.get(*route))
                 .map(|r| r.iter().map(|s| n.space(s)).collect::<Vec<_>>().join(", then "));
             match path {
-                Some(p) => said(format!("The enemy goes by {p}"), Group::Party),
-                None => said(format!("The enemy takes the {} route", ordinal(*route)), Group::Party),
+                Some(p) => said(&format!("The enemy goes by {p}"), Group::Party),
+                None => said(&format!("The enemy takes the {} route", ordinal(*route)), Group::Party),
             }
         }
         A::ReduceDice { remove } => {
@@ -205,44 +270,195 @@ pub fn action(n: Names<'_>, seat: Seat, a: &A) -> Said {
             // The dice an enemy's roll loses are the party's to pick; an
             // Origin's own roll, its own.
             let own = n.table.is_some_and(|t| t.roll_reduction.is_some());
-            said(format!("Take {} off the roll", and_list(&c)), if own { Group::Dice } else { Group::Party })
+            said(&format!("Take {} off the roll", and_list(&c)), if own { Group::Dice } else { Group::Party })
         }
         A::OrderTurnStart { order } => {
-            let o: Vec<&str> = order.iter().map(|s| status(*s)).collect();
-            said(format!("Its turn starts with {}", o.join(", then ")), Group::Party)
+            s.push_str("Its turn starts with ");
+            for (k, st) in order.iter().enumerate() {
+                if k > 0 {
+                    s.push_str(", then ");
+                }
+                s.push_str(status(*st));
+            }
+            (Group::Party, None)
         }
-        A::Command { target } => said(format!("Send the dominated minion at {}", aim(n, target)), Group::Party),
+        A::Command { target } => {
+            s.push_str("Send the dominated minion at ");
+            push_aim(n, s, target);
+            (Group::Party, None)
+        }
         A::LevelUp { talent, learn, respec } => {
-            // Written piece by piece: an interlude lists a thousand of these.
-            let mut s = String::with_capacity(80);
             s.push_str("Level up: learn ");
-            s.push_str(&n.skill(learn));
+            n.push_skill(s, learn);
             if let Some(t) = talent {
                 s.push_str(" and the talent ");
-                s.push_str(&n.talent(t));
+                n.push_talent(s, t);
             }
             if !respec.is_empty() {
                 let r: Vec<String> =
                     respec.iter().map(|(out, into)| format!("{} for {}", n.skill(out), n.skill(into))).collect();
-                s.push_str(&format!(", trading {}", and_list(&r)));
+                s.push_str(", trading ");
+                s.push_str(&and_list(&r));
             }
-            said(s, Group::Interlude)
+            (Group::Interlude, None)
         }
-        A::VisitMerchant { level, consumables } => match consumables {
-            Some(d) => said(
-                format!("Visit the Merchant: level {level} wares and {} ({level} gold)", deck(*d)),
-                Group::Interlude,
-            ),
-            None => said(format!("Visit the Merchant: level {level} wares ({level} gold)"), Group::Interlude),
-        },
+        A::VisitMerchant { level, consumables } => {
+            let mut l = itoa::Buffer::new();
+            let level = l.format(*level);
+            s.push_str("Visit the Merchant: level ");
+            s.push_str(level);
+            s.push_str(" wares");
+            if let Some(d) = consumables {
+                s.push_str(" and ");
+                s.push_str(deck(*d));
+            }
+            s.push_str(" (");
+            s.push_str(level);
+            s.push_str(" gold)");
+            (Group::Interlude, None)
+        }
         A::Restock { deck: MerchantDeck::Equipment(l) } => {
-            said(format!("Restock the Merchant: level {l} equipment"), Group::Interlude)
+            s.push_str("Restock the Merchant: level ");
+            s.push_str(itoa::Buffer::new().format(*l));
+            s.push_str(" equipment");
+            (Group::Interlude, None)
         }
         A::Restock { deck: MerchantDeck::Consumables(d) } => {
-            said(format!("Restock the Merchant: {}", deck(*d)), Group::Interlude)
+            s.push_str("Restock the Merchant: ");
+            s.push_str(deck(*d));
+            (Group::Interlude, None)
         }
-        A::Buy { item, to } => said(format!("Buy {} for {}", n.item(item), n.origin_of_seat(*to)), Group::Interlude),
-        A::Sell { item } => said(format!("Sell {}", n.item(item)), Group::Interlude),
-        A::FinishInterlude => said("Set out for the next location".into(), Group::Interlude),
+        A::Buy { item, to } => {
+            s.push_str("Buy ");
+            n.push_item(s, item);
+            s.push_str(" for ");
+            n.push_origin_of_seat(s, *to);
+            (Group::Interlude, None)
+        }
+        A::Sell { item } => {
+            s.push_str("Sell ");
+            n.push_item(s, item);
+            (Group::Interlude, None)
+        }
+        A::FinishInterlude => said("Set out for the next location", Group::Interlude),
+    }
+}
+
+/// An aim named: an Origin, an enemy, a space.
+fn push_aim(n: Names<'_>, s: &mut String, a: &Aim) {
+    match a {
+        Aim::Origin(o) => n.push_origin_of_seat(s, *o),
+        Aim::Enemy(e) => n.push_enemy(s, *e),
+        Aim::Space(id) => n.push_space(s, id),
+    }
+}
+
+/// The card used: "your summon", or its name.
+fn push_card(n: Names<'_>, s: &mut String, c: &CardUse) {
+    match c {
+        CardUse::Skill(id) => n.push_skill(s, id),
+        CardUse::Item(id) | CardUse::Consumable(id) => n.push_item(s, id),
+        CardUse::Summon => s.push_str("your summon"),
+    }
+}
+
+/// What a card costs to use: " (1 AP)", " (2 AP, 1 Source)".
+fn push_cost(n: Names<'_>, s: &mut String, c: &CardUse) {
+    let (ap, source) = match c {
+        CardUse::Skill(id) => n.cat.skills.get(id).map_or((None, 0), |s| (Some(s.ap), s.source)),
+        CardUse::Item(id) | CardUse::Consumable(id) => {
+            (n.cat.items.get(id).and_then(|i| i.action.as_ref()).map(|a| a.ap), 0)
+        }
+        CardUse::Summon => (None, 0),
+    };
+    let mut num = itoa::Buffer::new();
+    match (ap, source) {
+        (Some(ap), 0) => {
+            s.push_str(" (");
+            s.push_str(num.format(ap));
+            s.push_str(" AP)");
+        }
+        (Some(ap), src) => {
+            s.push_str(" (");
+            s.push_str(num.format(ap));
+            s.push_str(" AP, ");
+            s.push_str(num.format(src));
+            s.push_str(" Source)");
+        }
+        (None, 0) => {}
+        (None, src) => {
+            s.push_str(" (");
+            s.push_str(num.format(src));
+            s.push_str(" Source)");
+        }
+    }
+}
+
+/// The words of `actions` as the JSON array the server sends (each
+/// [`Said::into_json`] as serde_json writes it), written straight into
+/// `out`. A level-up's words (an interlude lists a thousand) are written
+/// directly, its skill and talent named by cursors through the
+/// catalogue, which the list follows in the catalogue's order.
+pub fn write_json(n: Names<'_>, seat: Seat, actions: &[A], out: &mut Vec<u8>) {
+    use super::super::json;
+    let mut text = String::with_capacity(128);
+    let mut skills = Cursor::new(&n.cat.skills);
+    let mut talents = Cursor::new(&n.cat.talents);
+    out.push(b'[');
+    for (i, a) in actions.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        if let A::LevelUp { talent, learn, respec } = a {
+            let skill = skills.get(learn).map(|d| d.name.as_str());
+            let talent = talent.as_ref().map(|t| talents.get(t).map(|d| d.name.as_str()));
+            if let (Some(skill), true, true) = (skill, talent.is_none_or(|t| t.is_some()), respec.is_empty()) {
+                out.extend_from_slice(b"{\"group\":\"interlude\",\"text\":\"Level up: learn ");
+                json::string_contents(out, skill);
+                if let Some(Some(t)) = talent {
+                    out.extend_from_slice(b" and the talent ");
+                    json::string_contents(out, t);
+                }
+                out.extend_from_slice(b"\"}");
+                continue;
+            }
+        }
+        text.clear();
+        let (group, warn) = action_into(n, seat, a, &mut text);
+        json::said_parts(out, group.as_str(), &text, warn.as_deref());
+    }
+    out.push(b']');
+}
+
+/// A catalogue map's entries looked up in the order a list names them:
+/// mostly the map's own, so the next id is most often the one after the
+/// last (then no search at all). Its entries are listed at the first
+/// lookup.
+struct Cursor<'c, V> {
+    map: &'c std::collections::BTreeMap<String, V>,
+    entries: Vec<(&'c str, &'c V)>,
+    at: usize,
+}
+
+impl<'c, V> Cursor<'c, V> {
+    fn new(map: &'c std::collections::BTreeMap<String, V>) -> Self {
+        Cursor { map, entries: Vec::new(), at: 0 }
+    }
+
+    fn get(&mut self, id: &str) -> Option<&'c V> {
+        if self.entries.is_empty() {
+            self.entries = self.map.iter().map(|(k, v)| (k.as_str(), v)).collect();
+        }
+        for k in [self.at, self.at + 1] {
+            if let Some((key, v)) = self.entries.get(k) {
+                if *key == id {
+                    self.at = k;
+                    return Some(*v);
+                }
+            }
+        }
+        let k = self.entries.binary_search_by(|(key, _)| (*key).cmp(id)).ok()?;
+        self.at = k;
+        Some(self.entries[k].1)
     }
 }

@@ -30,7 +30,7 @@ mod actions;
 mod events;
 mod front;
 
-pub use actions::action;
+pub use actions::{action, action_into, write_json};
 pub use events::{effects, event};
 pub use front::{front, tell, tell_rows};
 
@@ -271,6 +271,96 @@ impl<'a> Names<'a> {
     }
 }
 
+/// The namers above appending their words to a text (the same words,
+/// without a String of their own): an action's words are written piece by
+/// piece, and a list holds hundreds.
+impl<'a> Names<'a> {
+    pub(super) fn push_origin_of_seat(&self, s: &mut String, seat: Seat) {
+        let id = self.table.or(self.before).and_then(|t| t.origins.get(seat as usize)).map(|o| o.origin.as_str());
+        match id.map(|id| (id, self.cat.origins.get(id))) {
+            Some((_, Some(d))) => s.push_str(&d.name),
+            Some((id, None)) => push_plain(s, id),
+            None => s.push_str(&self.origin_of_seat(seat)),
+        }
+    }
+
+    pub(super) fn push_enemy(&self, s: &mut String, id: u32) {
+        let find = |t: Option<&'a DivinityView>| t.and_then(|t| t.enemies.iter().find(|e| e.id == id));
+        let Some(e) = find(self.table).or_else(|| find(self.before)) else {
+            s.push_str("an enemy");
+            return;
+        };
+        match &e.kind {
+            EnemyKind::Minion { card, veteran } => {
+                match self.cat.minions.get(card) {
+                    Some(m) => s.push_str(&m.name),
+                    None => push_plain(s, card),
+                }
+                if let Some(l) = e.letter {
+                    s.push(' ');
+                    s.push(l);
+                }
+                if *veteran {
+                    s.push_str(" (veteran)");
+                }
+            }
+            EnemyKind::Boss { boss } => match self.cat.bosses.get(boss) {
+                Some(b) => s.push_str(&b.name),
+                None => push_plain(s, boss),
+            },
+        }
+    }
+
+    /// [`Names::space`]: a numbered, named space directly, any other as it
+    /// says it.
+    pub(super) fn push_space(&self, s: &mut String, id: &str) {
+        match self.location().map(|_| self.space_def(id)) {
+            Some(Some(d)) if d.number.is_some() && !d.name.is_empty() => push_the(s, &d.name),
+            _ => s.push_str(&self.space(id)),
+        }
+    }
+
+    pub(super) fn push_skill(&self, s: &mut String, id: &str) {
+        match self.cat.skills.get(id) {
+            Some(d) => s.push_str(&d.name),
+            None => push_plain(s, id),
+        }
+    }
+
+    pub(super) fn push_item(&self, s: &mut String, id: &str) {
+        if let Some(i) = self.cat.items.get(id) {
+            s.push_str(&i.name);
+        } else if let Some(r) = self.cat.runes.get(id) {
+            s.push_str(&r.name);
+        } else {
+            match self.cat.summons.get(id) {
+                Some(d) => s.push_str(&d.name),
+                None => push_plain(s, id),
+            }
+        }
+    }
+
+    pub(super) fn push_talent(&self, s: &mut String, id: &str) {
+        match self.cat.talents.get(id) {
+            Some(d) => s.push_str(&d.name),
+            None => push_plain(s, id),
+        }
+    }
+}
+
+/// [`plain`], appended.
+fn push_plain(s: &mut String, id: &str) {
+    s.extend(id.chars().map(|c| if c == '_' { ' ' } else { c }));
+}
+
+/// [`the`], appended.
+pub(super) fn push_the(s: &mut String, name: &str) {
+    if !(name.starts_with("The ") || name.starts_with("the ")) {
+        s.push_str("the ");
+    }
+    s.push_str(name);
+}
+
 impl Names<'_> {
     /// A card just resolved: it was revealed first, so its opening words
     /// are public even when the change took it off the table at once.
@@ -417,6 +507,34 @@ pub fn die_words(cat: &Catalogue, d: Die) -> String {
         Some(f) if f.special => format!("the {c} {} with a special", f.hits),
         Some(f) => format!("the {c} {}", f.hits),
         None => format!("a {c} die"),
+    }
+}
+
+/// [`die_words`], appended.
+pub(super) fn push_die_words(cat: &Catalogue, s: &mut String, d: Die) {
+    let c = colour(d.colour);
+    let mut hits = itoa::Buffer::new();
+    match cat.dice.faces(d.colour).get(d.face as usize).copied() {
+        Some(f) => {
+            s.push_str("the ");
+            s.push_str(c);
+            match (f.hits, f.special) {
+                (0, false) => s.push_str(" blank"),
+                (0, true) => s.push_str(" special"),
+                (h, special) => {
+                    s.push(' ');
+                    s.push_str(hits.format(h));
+                    if special {
+                        s.push_str(" with a special");
+                    }
+                }
+            }
+        }
+        None => {
+            s.push_str("a ");
+            s.push_str(c);
+            s.push_str(" die");
+        }
     }
 }
 
