@@ -169,8 +169,8 @@ fn water_body(g: &Battle, seed: Hex) -> Vec<Hex> {
 /// least count of 0, if casting with no hex is accepted). Which choices of
 /// several hexes are accepted follows from the entry's rule
 /// ([`HexChoice::allows`]); the oracle test tries them.
-fn settle(a: DuelAction, accept: impl Fn(&DuelAction) -> bool) -> Option<DuelAction> {
-    let Some(c) = a.hex_choice() else { return accept(&a).then_some(a) };
+fn settle(a: &mut DuelAction, accept: impl Fn(&DuelAction) -> bool) -> bool {
+    let Some(c) = a.hex_choice() else { return accept(a) };
     let from: Vec<Hex> =
         c.from.iter().copied().filter(|h| a.with_hexes(vec![*h]).is_some_and(|x| accept(&x))).collect();
     let up_to = c.up_to.min(from.len() as u32);
@@ -179,11 +179,10 @@ fn settle(a: DuelAction, accept: impl Fn(&DuelAction) -> bool) -> Option<DuelAct
         n => n <= up_to,
     };
     let choice = HexChoice { from, up_to, ..c.clone() };
-    let mut a = a;
-    if let DuelAction::CastDi { target, .. } | DuelAction::UsePower { target, .. } = &mut a {
+    if let DuelAction::CastDi { target, .. } | DuelAction::UsePower { target, .. } = a {
         target.choose = Some(choice);
     }
-    listed.then_some(a)
+    listed
 }
 
 /// Which candidates to generate.
@@ -193,7 +192,9 @@ enum Candidates {
     All,
     /// Without the powers the unit cannot pay for (no target could pass),
     /// the Alphas the player cannot pay for and the hexes that hold a unit
-    /// (no summon there could pass: each refusal would also word a message).
+    /// (no summon or move there could pass: each refusal would also word a
+    /// message), and the turn's actions the judge refuses from the state
+    /// alone (see `candidates`).
     Payable,
 }
 
@@ -239,11 +240,20 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat, which: Candidates)
             }
         }
     }
-    if seat == g.active {
+    // What the judge refuses before any check of its own (`Judge::verdict`):
+    // every turn action while the game waits for another answer, a summon
+    // while an activation runs or after the turn's summon, an activation
+    // outside the activation step, while one runs, or of a unit activated
+    // or summoned this turn, and a move to a hex that holds a unit.
+    let all = which == Candidates::All;
+    let turn = all || matches!(Awaiting::of(state), Awaiting::Turn(_));
+    let summons = all || (g.activation.is_none() && g.step != Step::Summoning { summoned: true });
+    let activations = all || (g.activation.is_none() && g.step == Step::Activation);
+    if seat == g.active && turn {
         v.push(DuelAction::EndActivation);
         v.push(DuelAction::EndActivations);
         v.push(DuelAction::EndTurn);
-        for (i, a) in g.players[seat as usize].alphas.iter().enumerate() {
+        for (i, a) in g.players[seat as usize].alphas.iter().enumerate().filter(|_| summons) {
             let payable = which == Candidates::All || g.can_pay(seat, a.cost, g.max_points);
             if !payable {
                 continue;
@@ -256,13 +266,21 @@ fn candidates(state: &DuelState, cat: &Catalogue, seat: Seat, which: Candidates)
             let free = |h: &Hex| which == Candidates::All || g.unit_at(*h).is_none();
             v.extend(hexes.into_iter().filter(free).map(|hex| DuelAction::Summon { alpha: i, hex, figure: None }));
         }
-        v.extend(g.units.iter().filter(|u| u.controller == seat).map(|u| DuelAction::Activate { unit: u.id }));
+        let may_activate =
+            |u: &&Unit| all || (activations && u.activated_turn != Some(g.turn) && u.summoned_turn != g.turn);
+        v.extend(
+            g.units
+                .iter()
+                .filter(|u| u.controller == seat)
+                .filter(may_activate)
+                .map(|u| DuelAction::Activate { unit: u.id }),
+        );
         if let Some(act) = g.activation.as_ref().filter(|a| !a.ended) {
             if let Some(u) = g.unit(act.unit) {
                 // Leaving a relic behind is a choice only for a one-hex move
                 // (a relic never goes two hexes).
                 let holds = g.holds_relics(cat, u);
-                for h in g.grid.hexes_within(u.hex, 2) {
+                for h in g.grid.hexes_within(u.hex, 2).filter(|h| all || g.unit_at(*h).is_none()) {
                     v.push(DuelAction::Move { to: h, carry_relic: None });
                     if holds && h.is_adjacent(u.hex) {
                         v.push(DuelAction::Move { to: h, carry_relic: Some(false) });
@@ -309,21 +327,34 @@ pub fn legal_actions(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<Duel
         return legal_by_trial(state, cat, seat);
     }
     let judge = Judge { state, cx: Cx::trial(cat), seat };
+    // One copy for every trial, copied over from the state each time.
+    let copy: std::cell::RefCell<Option<DuelState>> = std::cell::RefCell::new(None);
     let accept = |a: &DuelAction| match judge.verdict(a) {
         Verdict::Accepted => true,
         Verdict::Refused => false,
-        Verdict::Try => state.clone().try_act(cat, seat, a.clone()).is_ok(),
+        Verdict::Try => {
+            let mut copy = copy.borrow_mut();
+            let copy = match &mut *copy {
+                Some(c) => {
+                    c.clone_from(state);
+                    c
+                }
+                None => copy.insert(state.clone()),
+            };
+            copy.try_act(cat, seat, a.clone()).is_ok()
+        }
     };
-    candidates(state, cat, seat, Candidates::Payable).into_iter().filter_map(|a| settle(a, accept)).collect()
+    let mut listed = candidates(state, cat, seat, Candidates::Payable);
+    listed.retain_mut(|a| settle(a, accept));
+    listed
 }
 
 /// The same list, each candidate tried on a copy of the state: slow, and
 /// right by construction.
 pub fn legal_by_trial(state: &DuelState, cat: &Catalogue, seat: Seat) -> Vec<DuelAction> {
-    candidates(state, cat, seat, Candidates::All)
-        .into_iter()
-        .filter_map(|a| settle(a, |x| accepted(state, cat, seat, x)))
-        .collect()
+    let mut listed = candidates(state, cat, seat, Candidates::All);
+    listed.retain_mut(|a| settle(a, |x| accepted(state, cat, seat, x)));
+    listed
 }
 
 /// The oracle's trial: the whole of `act`, nothing skipped (the fast list's

@@ -257,7 +257,7 @@ pub enum Phase {
 
 /// The battle on the board: everything a rewind restores, the match at one
 /// moment (the DI machinery around it is [`DuelState`]'s).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Battle {
     pub phase: Phase,
     /// Each player's summoning points (agreed in the options).
@@ -316,7 +316,7 @@ pub struct PendingDi {
 }
 
 /// The whole duel.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct DuelState {
     pub options: DuelOptions,
     pub rng: GameRng,
@@ -329,6 +329,104 @@ pub struct DuelState {
     /// The seat whose response window is open after an activation ended.
     pub window: Option<Seat>,
     pub draw_offer: Option<Seat>,
+}
+
+/// Field by field, as derived; `clone_from` keeps the copy's own
+/// allocations (the legal list tries actions on one copy, overwritten from
+/// the state again and again).
+impl Clone for Battle {
+    fn clone(&self) -> Battle {
+        let mut copy = Battle {
+            phase: Phase::Creation,
+            max_points: 0,
+            grid: self.grid.clone(),
+            summoning_hexes: Default::default(),
+            relics: Vec::new(),
+            players: self.players.clone(),
+            units: Vec::new(),
+            next_unit: 0,
+            active_dis: Vec::new(),
+            next_di: 0,
+            turn: 0,
+            active: 0,
+            first_player: 0,
+            step: Step::Activation,
+            activation: None,
+            casualties: Vec::new(),
+            relic_choice: None,
+        };
+        copy.clone_from(self);
+        copy
+    }
+
+    fn clone_from(&mut self, source: &Battle) {
+        // Every field named: one added does not compile here until copied.
+        let Battle {
+            phase,
+            max_points,
+            grid,
+            summoning_hexes,
+            relics,
+            players,
+            units,
+            next_unit,
+            active_dis,
+            next_di,
+            turn,
+            active,
+            first_player,
+            step,
+            activation,
+            casualties,
+            relic_choice,
+        } = self;
+        phase.clone_from(&source.phase);
+        *max_points = source.max_points;
+        grid.clone_from(&source.grid);
+        for (side, from) in summoning_hexes.iter_mut().zip(&source.summoning_hexes) {
+            side.clone_from(from);
+        }
+        relics.clone_from(&source.relics);
+        players.clone_from(&source.players);
+        units.clone_from(&source.units);
+        *next_unit = source.next_unit;
+        active_dis.clone_from(&source.active_dis);
+        *next_di = source.next_di;
+        *turn = source.turn;
+        *active = source.active;
+        *first_player = source.first_player;
+        step.clone_from(&source.step);
+        activation.clone_from(&source.activation);
+        casualties.clone_from(&source.casualties);
+        relic_choice.clone_from(&source.relic_choice);
+    }
+}
+
+/// As [`Battle`]'s: `clone_from` keeps the copy's allocations.
+impl Clone for DuelState {
+    fn clone(&self) -> DuelState {
+        let DuelState { options, rng, game, checkpoints, pending, window, draw_offer } = self;
+        DuelState {
+            options: options.clone(),
+            rng: rng.clone(),
+            game: game.clone(),
+            checkpoints: checkpoints.clone(),
+            pending: pending.clone(),
+            window: *window,
+            draw_offer: *draw_offer,
+        }
+    }
+
+    fn clone_from(&mut self, source: &DuelState) {
+        let DuelState { options, rng, game, checkpoints, pending, window, draw_offer } = self;
+        options.clone_from(&source.options);
+        rng.clone_from(&source.rng);
+        game.clone_from(&source.game);
+        checkpoints.clone_from(&source.checkpoints);
+        pending.clone_from(&source.pending);
+        *window = source.window;
+        *draw_offer = source.draw_offer;
+    }
 }
 
 impl Battle {
@@ -365,6 +463,34 @@ mod tests {
     use super::*;
     use crate::duel::{Duel, DuelOptions};
     use crate::Ruleset;
+
+    /// A copy overwritten with `clone_from` is the state, whatever it held
+    /// before: over random games, each state over the one of another game.
+    #[test]
+    fn a_copy_overwritten_is_the_state() {
+        let cat = Catalogue::standard();
+        let mut states = Vec::new();
+        for seed in 0..4 {
+            let mut s = Duel::start(&DuelOptions::default(), seed).unwrap();
+            let mut bot = crate::duel::bot::RandomBot::new(seed);
+            for _ in 0..300 {
+                states.push(s.clone());
+                let Some(seat) = bot.seat_to_act(&s) else { break };
+                let Some(a) = bot.pick(&s, cat, seat) else { break };
+                let _ = Duel::apply(&mut s, seat, a);
+            }
+        }
+        let mut copy = states[states.len() / 2].clone();
+        for (i, s) in states.iter().enumerate() {
+            copy.clone_from(s);
+            assert_eq!(&copy, s, "state {i}");
+            assert_eq!(serde_json::to_string(&copy).unwrap(), serde_json::to_string(s).unwrap());
+            let other = &states[(i * 7919) % states.len()];
+            copy.clone_from(other);
+            assert_eq!(&copy, other);
+            assert_eq!(&s.game.clone(), &s.game);
+        }
+    }
 
     /// What an Alpha remembers of its passives is what its cards say,
     /// and it is not part of the state: not serialized, not compared.
