@@ -451,8 +451,8 @@ impl DivinityState {
         if o.backpack.len() < super::state::BACKPACK {
             return true;
         }
-        let mut with = o.equipped.clone();
-        with.push(item.to_string());
+        let mut with: Vec<&str> = o.equipped.iter().map(String::as_str).collect();
+        with.push(item);
         cat.items.get(item).is_some_and(|i| matches!(i.kind, ItemKind::Equipment(_))) && super::state::fits(cat, &with)
     }
 

@@ -292,9 +292,10 @@ impl DivinityState {
         // anything moves, so a refusal leaves the state as it was.
         let wear = if equip {
             let r = &self.origins[to as usize];
-            let mut pack = r.backpack.clone();
-            pack.push(item.to_string());
-            Some(equip_plan(cat, &r.equipped, &pack, item)?)
+            let mut pack: Vec<&str> = r.backpack.iter().map(String::as_str).collect();
+            pack.push(item);
+            let (equipped, backpack) = equip_plan_of(cat, &r.equipped, pack, item)?;
+            Some((equipped.into_iter().map(str::to_owned).collect(), backpack.into_iter().map(str::to_owned).collect()))
         } else {
             None
         };
@@ -436,22 +437,34 @@ fn equip_plan(
     backpack: &[String],
     item: &str,
 ) -> Result<(Vec<String>, Vec<String>), RuleError> {
+    let backpack: Vec<&str> = backpack.iter().map(String::as_str).collect();
+    let (equipped, backpack) = equip_plan_of(cat, equipped, backpack, item)?;
+    Ok((equipped.into_iter().map(str::to_owned).collect(), backpack.into_iter().map(str::to_owned).collect()))
+}
+
+/// [`equip_plan`] on borrowed names: the legal list asks it of every
+/// trade with `equip`, and only an action carried out needs them owned.
+fn equip_plan_of<'a>(
+    cat: &Catalogue,
+    equipped: &'a [String],
+    mut backpack: Vec<&'a str>,
+    item: &'a str,
+) -> Result<(Vec<&'a str>, Vec<&'a str>), RuleError> {
     let i = backpack
         .iter()
-        .position(|x| x == item)
+        .position(|x| *x == item)
         .ok_or_else(|| err(DivinityRefusal::NotCarried, "the item is not in the backpack"))?;
     let Some(ItemKind::Equipment(slot)) = cat.items.get(item).map(|d| d.kind) else {
         return Err(err(DivinityRefusal::NotEquipment, "only equipment can be equipped (L239)"));
     };
-    let mut equipped = equipped.to_vec();
-    let mut backpack = backpack.to_vec();
+    let mut equipped: Vec<&str> = equipped.iter().map(String::as_str).collect();
     backpack.remove(i);
-    equipped.push(item.to_string());
+    equipped.push(item);
     // Displace what blocks the new item, oldest first.
     while !fits(cat, &equipped) {
         let pos = equipped.iter().position(|x| {
-            let k = cat.items[x].kind;
-            x != item
+            let k = cat.items[*x].kind;
+            *x != item
                 && match slot {
                     super::content::Slot::OneHand | super::content::Slot::TwoHands => {
                         matches!(k, ItemKind::Equipment(super::content::Slot::OneHand | super::content::Slot::TwoHands))

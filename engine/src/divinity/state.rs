@@ -701,19 +701,22 @@ pub fn item_decks(cat: &Catalogue, carried: &[&String], rng: &mut GameRng) -> BT
 
 /// Which equipment slot kinds an item list fills: two hands, one head, one
 /// chest, one trinket (R126-R128, G8).
-pub fn fits(cat: &Catalogue, equipped: &[String]) -> bool {
+pub fn fits<S: AsRef<str>>(cat: &Catalogue, equipped: &[S]) -> bool {
     let mut hands = 0;
-    let mut other: BTreeMap<Slot, u32> = BTreeMap::new();
+    // Head, chest, trinket: at most one each.
+    let (mut head, mut chest, mut trinket) = (0u32, 0u32, 0u32);
     for id in equipped {
-        let Some(item) = cat.items.get(id) else { return false };
+        let Some(item) = cat.items.get(id.as_ref()) else { return false };
         match item.kind {
             super::content::ItemKind::Equipment(Slot::OneHand) => hands += 1,
             super::content::ItemKind::Equipment(Slot::TwoHands) => hands += 2,
-            super::content::ItemKind::Equipment(s) => *other.entry(s).or_insert(0) += 1,
+            super::content::ItemKind::Equipment(Slot::Head) => head += 1,
+            super::content::ItemKind::Equipment(Slot::Chest) => chest += 1,
+            super::content::ItemKind::Equipment(Slot::Trinket) => trinket += 1,
             super::content::ItemKind::Consumable(_) => return false,
         }
     }
-    hands <= 2 && other.values().all(|&n| n <= 1)
+    hands <= 2 && head <= 1 && chest <= 1 && trinket <= 1
 }
 
 /// The interlude under way.

@@ -61,10 +61,31 @@ impl FromStr for Used {
     }
 }
 
-// Ordered as the strings were, so a map of uses serializes in the same order.
+impl Used {
+    /// Its key's parts: `{seat}:{what}{suffix}`.
+    fn parts(&self) -> (Seat, &str, &str) {
+        match self {
+            Used::Card { seat, card } => (*seat, card, ""),
+            Used::Reroll { seat, item } => (*seat, item, REROLL),
+            Used::Ability { seat } => (*seat, ABILITY, ""),
+        }
+    }
+}
+
+// Ordered as the strings were, so a map of uses serializes in the same
+// order: the strings' bytes compared without writing them out (every
+// lookup in the map compares keys).
 impl Ord for Used {
     fn cmp(&self, other: &Used) -> Ordering {
-        self.to_string().cmp(&other.to_string())
+        let ((s1, w1, x1), (s2, w2, x2)) = (self.parts(), other.parts());
+        if s1 == s2 && x1.is_empty() && x2.is_empty() {
+            // The same prefix, nothing after: the rest decides.
+            return w1.cmp(w2);
+        }
+        let (mut b1, mut b2) = (itoa::Buffer::new(), itoa::Buffer::new());
+        let one = b1.format(s1).bytes().chain([b':']).chain(w1.bytes()).chain(x1.bytes());
+        let two = b2.format(s2).bytes().chain([b':']).chain(w2.bytes()).chain(x2.bytes());
+        one.cmp(two)
     }
 }
 
@@ -114,6 +135,24 @@ mod tests {
         assert_eq!(json, r#"{"0:ability":2,"0:band:reroll":3,"0:zap":1}"#);
         assert_eq!(serde_json::from_str::<BTreeMap<Used, u32>>(&json).unwrap(), map);
         assert!("ability".parse::<Used>().is_err() && "x:bow".parse::<Used>().is_err());
+    }
+
+    /// Keys order as their strings do, whatever their kinds and seats.
+    #[test]
+    fn keys_order_as_their_strings() {
+        let mut keys = Vec::new();
+        for seat in [0, 1, 3, 10, 12, 100, 255] {
+            keys.push(Used::Ability { seat });
+            for id in ["", "a", "ab", "ability", "abilityz", "b:reroll", "band", "zap", ":", "1"] {
+                keys.push(Used::card(seat, id));
+                keys.push(Used::Reroll { seat, item: id.into() });
+            }
+        }
+        for a in &keys {
+            for b in &keys {
+                assert_eq!(a.cmp(b), a.to_string().cmp(&b.to_string()), "{a} against {b}");
+            }
+        }
     }
 
     /// A card id that read as another kind of key would make two uses one.

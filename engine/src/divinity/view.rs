@@ -276,7 +276,33 @@ pub(super) fn names_only(state: &DivinityState, cat: &Catalogue) -> DivinityView
         time: None,
         time_length: 0,
         time_paused: false,
-        origins: Shared::new(state.origins.clone()),
+        // Of an Origin, words read which it is, where it stands and
+        // whether it is downed.
+        origins: Shared::new(
+            state
+                .origins
+                .iter()
+                .map(|o| OriginState {
+                    origin: o.origin.clone(),
+                    level: 0,
+                    hp: 0,
+                    ap: 0,
+                    source: 0,
+                    space: o.space,
+                    downed: o.downed,
+                    track: super::cooldown::Track { slots: Vec::new() },
+                    hand: Vec::new(),
+                    skills: Vec::new(),
+                    talents: Vec::new(),
+                    talents_used: Vec::new(),
+                    equipped: Vec::new(),
+                    backpack: Vec::new(),
+                    summon: None,
+                    collar_broken: false,
+                    runes: Vec::new(),
+                })
+                .collect(),
+        ),
         armor: Vec::new(),
         enemies: Shared::new(
             state
