@@ -336,27 +336,44 @@ pub struct DuelState {
 /// the state again and again).
 impl Clone for Battle {
     fn clone(&self) -> Battle {
-        let mut copy = Battle {
-            phase: Phase::Creation,
-            max_points: 0,
-            grid: self.grid.clone(),
-            summoning_hexes: Default::default(),
-            relics: Vec::new(),
-            players: self.players.clone(),
-            units: Vec::new(),
-            next_unit: 0,
-            active_dis: Vec::new(),
-            next_di: 0,
-            turn: 0,
-            active: 0,
-            first_player: 0,
-            step: Step::Activation,
-            activation: None,
-            casualties: Vec::new(),
-            relic_choice: None,
-        };
-        copy.clone_from(self);
-        copy
+        let Battle {
+            phase,
+            max_points,
+            grid,
+            summoning_hexes,
+            relics,
+            players,
+            units,
+            next_unit,
+            active_dis,
+            next_di,
+            turn,
+            active,
+            first_player,
+            step,
+            activation,
+            casualties,
+            relic_choice,
+        } = self;
+        Battle {
+            phase: phase.clone(),
+            max_points: *max_points,
+            grid: grid.clone(),
+            summoning_hexes: summoning_hexes.clone(),
+            relics: relics.clone(),
+            players: players.clone(),
+            units: units.clone(),
+            next_unit: *next_unit,
+            active_dis: active_dis.clone(),
+            next_di: *next_di,
+            turn: *turn,
+            active: *active,
+            first_player: *first_player,
+            step: step.clone(),
+            activation: activation.clone(),
+            casualties: casualties.clone(),
+            relic_choice: relic_choice.clone(),
+        }
     }
 
     fn clone_from(&mut self, source: &Battle) {
