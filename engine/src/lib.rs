@@ -14,6 +14,7 @@ pub mod clans;
 pub mod divinity;
 pub mod duel;
 pub mod hex;
+mod json;
 pub mod nim;
 pub mod refusal;
 pub mod rng;

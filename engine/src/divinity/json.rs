@@ -9,72 +9,7 @@ use super::state::MerchantDeck;
 #[cfg(doc)]
 use super::words::Said;
 
-/// serde_json's escape of a byte: 0 for none, `u` for `\u00XX`, else the
-/// letter after the backslash.
-const ESCAPE: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 0x20 {
-        t[i] = b'u';
-        i += 1;
-    }
-    t[0x08] = b'b';
-    t[0x09] = b't';
-    t[0x0A] = b'n';
-    t[0x0C] = b'f';
-    t[0x0D] = b'r';
-    t[b'"' as usize] = b'"';
-    t[b'\\' as usize] = b'\\';
-    t
-};
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-/// `s` as a JSON string, quotes and all, escaped as serde_json escapes:
-/// the runs that need no escape (nearly all text) copied whole.
-pub fn string(out: &mut Vec<u8>, s: &str) {
-    out.reserve(s.len() + 2);
-    out.push(b'"');
-    string_contents(out, s);
-    out.push(b'"');
-}
-
-/// Whether any byte of `bytes` needs an escape: a test of 16 bytes at a
-/// time the compiler turns into a few vector instructions.
-fn needs_escape(bytes: &[u8]) -> bool {
-    let chunks = bytes.chunks_exact(16);
-    let tail = chunks.remainder();
-    let bad = |b: u8| (b < 0x20) | (b == b'"') | (b == b'\\');
-    for c in chunks {
-        if c.iter().fold(false, |any, &b| any | bad(b)) {
-            return true;
-        }
-    }
-    tail.iter().any(|&b| bad(b))
-}
-
-/// [`string`] without its quotes.
-pub fn string_contents(out: &mut Vec<u8>, s: &str) {
-    let bytes = s.as_bytes();
-    if !needs_escape(bytes) {
-        out.extend_from_slice(bytes);
-        return;
-    }
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let e = ESCAPE[b as usize];
-        if e == 0 {
-            continue;
-        }
-        out.extend_from_slice(&bytes[start..i]);
-        match e {
-            b'u' => out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 0xF) as usize]]),
-            e => out.extend_from_slice(&[b'\\', e]),
-        }
-        start = i + 1;
-    }
-    out.extend_from_slice(&bytes[start..]);
-}
+pub(crate) use crate::json::{string, string_contents};
 
 fn uint(out: &mut Vec<u8>, n: u64) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());

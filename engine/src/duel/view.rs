@@ -2,6 +2,7 @@
 //! other seat appear as counts; the order of a DI stack is secret until each
 //! card is cast; the seed and the activation checkpoints are never shown.
 
+use crate::json::string;
 use serde::{Deserialize, Serialize};
 
 use super::action::{DuelAction, Target};
@@ -781,18 +782,6 @@ fn write_hex(h: Hex, out: &mut Vec<u8>) {
     out.push(b',');
     int(out, i64::from(h.r));
     out.push(b']');
-}
-
-/// A string as JSON writes it: as it is where nothing needs escaping (card
-/// ids are snake_case words), else by serde_json.
-fn string(out: &mut Vec<u8>, s: &str) {
-    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
-        out.push(b'"');
-    } else {
-        serde_json::to_writer(&mut *out, s).expect("strings serialize");
-    }
 }
 
 /// `v` in decimal, as JSON writes an integer (with serde_json's own

@@ -602,22 +602,10 @@ pub(crate) fn write_actions_json(n: StateNames<'_>, seat: Seat, actions: &[A], o
         // Group names are plain words.
         out.extend_from_slice(Group::of(a).name().as_bytes());
         out.extend_from_slice(b"\",\"text\":");
-        json_string(out, &text);
+        crate::json::string(out, &text);
         out.push(b'}');
     }
     out.push(b']');
-}
-
-/// A string as serde_json writes it: as it is where nothing needs
-/// escaping (no quote, backslash or control character), else by serde_json.
-fn json_string(out: &mut Vec<u8>, s: &str) {
-    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
-        out.push(b'"');
-    } else {
-        serde_json::to_writer(&mut *out, s).expect("strings serialize");
-    }
 }
 
 fn action_text(n: impl Source, out: &mut String, seat: Seat, a: &A) {
