@@ -7,7 +7,7 @@
 //! enforced: every view and event is filtered per viewer here and nowhere
 //! else.
 
-use std::{collections::HashMap, sync::Arc};
+use std::{borrow::Cow, collections::HashMap, sync::Arc};
 
 use athlas_engine::{Ruleset, Seat, SeatNames, Status, Viewer, Visible};
 use athlas_protocol::{LegalFor, ServerMsg, PROTOCOL_VERSION};
@@ -186,16 +186,17 @@ where
     /// as serde writes a [`LegalFor`] without its empty lists (a test holds
     /// the two equal), or none when both are empty.
     fn listed_json(&self, seat: Seat, viewer: Viewer, view: Option<&R::View>) -> Option<ListedJson> {
-        let listed = view.filter(|_| Viewer::Seat(seat) == viewer).and_then(R::legal_in);
-        let worked_out;
-        let actions = match listed {
-            Some(a) => a,
-            None => {
-                worked_out = R::legal(&self.table.state, seat);
-                &worked_out[..]
-            }
-        };
-        listed_json::<R>(&self.table.state, &self.table.names, seat, actions)
+        let actions = self.actions_of(seat, viewer, view);
+        listed_json::<R>(&self.table.state, &self.table.names, seat, &actions)
+    }
+
+    /// `seat`'s legal actions: from `view` when it lists them and is the
+    /// seat's own (the duel's), else worked out from the state.
+    fn actions_of<'v>(&self, seat: Seat, viewer: Viewer, view: Option<&'v R::View>) -> Cow<'v, [R::Action]> {
+        match view.filter(|_| Viewer::Seat(seat) == viewer).and_then(R::legal_in) {
+            Some(listed) => Cow::Borrowed(listed),
+            None => Cow::Owned(R::legal(&self.table.state, seat)),
+        }
     }
 
     /// The seats whose legal actions `viewer` is sent.
@@ -223,21 +224,13 @@ where
         view: Option<&R::View>,
         make: impl FnOnce(&[R::Action], Vec<Value>) -> T,
     ) -> T {
-        let listed = view.filter(|_| Viewer::Seat(seat) == viewer).and_then(R::legal_in);
-        let worked_out;
-        let actions = match listed {
-            Some(a) => a,
-            None => {
-                worked_out = R::legal(&self.table.state, seat);
-                &worked_out[..]
-            }
-        };
+        let actions = self.actions_of(seat, viewer, view);
         let words = if R::WORDS {
-            R::named_action_words(&self.table.state, seat, actions, &self.table.names)
+            R::named_action_words(&self.table.state, seat, &actions, &self.table.names)
         } else {
             Vec::new()
         };
-        make(actions, words)
+        make(&actions, words)
     }
 
     /// `control` for frames: sent while any seat is handed (and by the
