@@ -97,7 +97,14 @@ pub struct Table<R: Ruleset> {
 
 impl<R: Ruleset> Table<R> {
     pub fn new(state: R::State, seats: usize) -> Self {
-        Table { state, control: vec![None; seats], undo: Vec::new(), last: None, spare: None, names: SeatNames::default() }
+        Table {
+            state,
+            control: vec![None; seats],
+            undo: Vec::new(),
+            last: None,
+            spare: None,
+            names: SeatNames::default(),
+        }
     }
 
     /// Whether any seat is handed.
