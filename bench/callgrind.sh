@@ -3,8 +3,8 @@
 # `valgrind --tool=callgrind` (it counts instructions, the same for the
 # same binary however busy the machine), 20 duels from `athlas-load`, the
 # counters zeroed after 15 s and dumped 45 s later, divided by how many
-# actions `/metrics` says were accepted in between. The `cg.sh` of
-# docs/PERFORMANCE.md.
+# actions `/metrics` says were accepted in between (docs/PERFORMANCE.md,
+# "Instructions: callgrind").
 #
 #   bench/callgrind.sh                                # 20 duels
 #   bench/callgrind.sh --game divinity                # any further athlas-load arguments

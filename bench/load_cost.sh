@@ -2,7 +2,7 @@
 # One 200-duel load run against a fresh store, with the server's own cost
 # per acknowledged action read from /proc: user and system CPU, bytes
 # written (sockets and store), and for Postgres the CPU of every local
-# `postgres` process. The `load.sh` and `loadpg.sh` of docs/PERFORMANCE.md.
+# `postgres` process (docs/PERFORMANCE.md, "How to measure").
 #
 #   bench/load_cost.sh [sqlite|postgres] [extra `athlas-load` arguments]
 #

@@ -4,7 +4,7 @@
 //! ([`write_frames`]), with no per-connection copy. tungstenite copies each
 //! frame it sends into a buffer of its own and keeps that buffer at the
 //! size of the largest batch it ever wrote: 17 KiB of every connection's
-//! 62 KiB in a crowd at human pace (heaptrack, docs/PERFORMANCE.md).
+//! 59.2–61.6 KiB in a crowd at human pace (heaptrack, docs/PERFORMANCE.md).
 
 use std::{future::Future, io::IoSlice};
 
