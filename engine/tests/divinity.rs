@@ -14,6 +14,7 @@ mod divinity_audit_setup;
 mod divinity_audit_tray;
 mod divinity_bot;
 mod divinity_campaign;
+mod divinity_clone;
 mod divinity_combat_end;
 mod divinity_content;
 mod divinity_coverage;

@@ -86,12 +86,20 @@ impl Divinity {
         action: A,
     ) -> Result<Vec<DivinityEvent>, RuleError> {
         Self::gate(state, seat, &action)?;
-        let mut next = state.clone();
+        // The rules may change things before they refuse: the state as it
+        // was is kept aside and put back on a refusal. Kept in a spare
+        // state of this thread's, copied into with `clone_from`, which
+        // reuses what the last action's copy allocated.
+        let mut before = SPARE.with(|s| s.take()).unwrap_or_else(|| Box::new(state.clone()));
+        DivinityState::clone_from(&mut before, state);
         let mut ev = Vec::new();
-        act(cat, &mut next, seat, action, &mut ev)?;
-        settle(cat, &mut next, &mut ev);
-        *state = next;
-        Ok(ev)
+        let result = act(cat, state, seat, action, &mut ev);
+        match result {
+            Ok(()) => settle(cat, state, &mut ev),
+            Err(_) => std::mem::swap(state, &mut *before),
+        }
+        SPARE.with(|s| s.set(Some(before)));
+        result.map(|()| ev)
     }
 
     /// What is checked before any rule runs: the seat, the end, and the
@@ -118,6 +126,12 @@ impl Divinity {
     pub(super) fn accepts_on(cat: &Catalogue, scratch: &mut DivinityState, seat: Seat, action: A) -> bool {
         Self::gate(scratch, seat, &action).is_ok() && act(cat, scratch, seat, action, &mut Vec::new()).is_ok()
     }
+}
+
+thread_local! {
+    /// The copy [`Divinity::apply_with`] keeps of the state before an
+    /// action, kept between actions so that its allocations are reused.
+    static SPARE: std::cell::Cell<Option<Box<DivinityState>>> = const { std::cell::Cell::new(None) };
 }
 
 /// Whatever an action left to the rules: AP above a maximum that fell, a

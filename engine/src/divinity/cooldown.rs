@@ -17,7 +17,7 @@ pub const MINION_TRACK: u8 = 3;
 pub const KEYWORD_SLOT: u8 = 3;
 
 /// What a card on a track is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", content = "id")]
 pub enum CardRef {
     Status(Status),
@@ -26,7 +26,7 @@ pub enum CardRef {
     Tactic(String),
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TrackCard {
     pub card: CardRef,
     /// Face-up cards have active ongoing effects (L416).
@@ -62,10 +62,35 @@ pub struct Slid {
     pub flipped: Vec<CardRef>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Track {
     /// `slots[0]` is slot 1.
     pub slots: Vec<Vec<TrackCard>>,
+}
+
+// Copied into a kept state by `clone_from` (`state.rs`, "Copies"): a
+// card's name into the one already there.
+super::state::clone_by_field!(Track { slots });
+super::state::clone_by_field!(TrackCard { card, face_up, flip_at });
+
+impl Clone for CardRef {
+    fn clone(&self) -> CardRef {
+        match self {
+            CardRef::Status(s) => CardRef::Status(*s),
+            CardRef::Skill(k) => CardRef::Skill(k.clone()),
+            CardRef::Consumable(k) => CardRef::Consumable(k.clone()),
+            CardRef::Tactic(k) => CardRef::Tactic(k.clone()),
+        }
+    }
+
+    fn clone_from(&mut self, source: &CardRef) {
+        match (self, source) {
+            (CardRef::Skill(k), CardRef::Skill(from))
+            | (CardRef::Consumable(k), CardRef::Consumable(from))
+            | (CardRef::Tactic(k), CardRef::Tactic(from)) => k.clone_from(from),
+            (this, _) => *this = source.clone(),
+        }
+    }
 }
 
 impl Track {

@@ -93,7 +93,7 @@ impl MapDef {
 
 /// What changes on a map during play: key tokens, cards placed on spaces
 /// and environment tokens.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct MapState {
     /// Indices of paths holding a key token.
     pub keys: BTreeSet<usize>,
@@ -102,6 +102,9 @@ pub struct MapState {
     /// Environment tokens covering the printed effect (L1138).
     pub tokens: BTreeMap<SpaceIx, Environment>,
 }
+
+// Copied into a kept state by `clone_from` (`state.rs`, "Copies").
+super::state::clone_by_field!(MapState { keys } maps { placed, tokens });
 
 /// A map with its current state: what is passable and how far apart.
 #[derive(Debug, Clone, Copy)]

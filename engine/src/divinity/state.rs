@@ -23,7 +23,7 @@ pub const BACKPACK: usize = 3;
 pub const MAX_MINIONS: usize = 6;
 
 /// Agreed before play.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DivinityOptions {
     /// One Origin per seat, for a new campaign (1-4 seats). Ignored when a
@@ -73,7 +73,7 @@ impl Default for DivinityOptions {
 /// What one Origin keeps between locations and sessions (L1387-1398): its
 /// card's level, talents, skills, items and runes, and its collar's side.
 /// HP and Source are not kept: both refill at a new location.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OriginSave {
     pub origin: String,
@@ -89,7 +89,7 @@ pub struct OriginSave {
 
 /// The campaign between matches: produced when a match ends, accepted in
 /// the options of the next.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CampaignState {
     /// The rules version that wrote it, so old saves can be migrated.
@@ -113,7 +113,7 @@ pub struct CampaignState {
 }
 
 /// One Origin on the table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OriginState {
     pub origin: String,
     pub level: u32,
@@ -141,7 +141,7 @@ pub struct OriginState {
 }
 
 /// A rune on an equipped item, one side up.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttachedRune {
     pub rune: String,
     pub item: String,
@@ -157,7 +157,7 @@ pub enum EnemyKind {
 }
 
 /// A minion in a tray, or a Boss.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Enemy {
     pub id: u32,
     /// Tray and standee letter A-F (L222); Bosses have none.
@@ -464,7 +464,7 @@ pub enum Who {
 /// Unknown fields are refused so that a snapshot of an older shape (the
 /// sibling `pending`, `tie`, ... fields before `choice`) fails to load and
 /// is rebuilt by replay, rather than loading with its decision lost.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DivinityState {
     pub options: DivinityOptions,
@@ -739,3 +739,128 @@ pub enum MerchantDeck {
     Equipment(u32),
     Consumables(ConsumableDeck),
 }
+
+// Copies. The server keeps the state before each action (for a take-back
+// and the events' words) and `apply_with` keeps one to restore on a
+// refusal: both copy into a state kept from the last time (`clone_from`),
+// which this `Clone` makes reuse the allocations already there, field by
+// field (a list's buffer and its items', a text's bytes), instead of
+// allocating the whole state anew and freeing the old one.
+
+/// `Clone` field by field with a `clone_from` that hands each field its own
+/// `clone_from`, and each map (`maps { .. }`) [`clone_map_from`]. The
+/// patterns name every field without `..`: a field added to the type and
+/// not here does not compile.
+macro_rules! clone_by_field {
+    ($t:ident { $($f:ident),* $(,)? } $(maps { $($m:ident),* $(,)? })?) => {
+        impl Clone for $t {
+            fn clone(&self) -> Self {
+                let $t { $($f,)* $($($m,)*)? } = self;
+                $t { $($f: $f.clone(),)* $($($m: $m.clone(),)*)? }
+            }
+
+            fn clone_from(&mut self, source: &Self) {
+                let $t { $($f,)* $($($m,)*)? } = source;
+                $(self.$f.clone_from($f);)*
+                $($($crate::divinity::state::clone_map_from(&mut self.$m, $m);)*)?
+            }
+        }
+    };
+}
+pub(super) use clone_by_field;
+
+/// `dst` made equal to `src`. std's maps copy every node and key anew even
+/// in `clone_from`; most of a state's maps keep their keys from one action
+/// to the next (the item decks' names, the uses of a round), so when the
+/// keys are the same only the values are copied, each into its own.
+pub(super) fn clone_map_from<K: Clone + Eq, V: Clone>(dst: &mut BTreeMap<K, V>, src: &BTreeMap<K, V>) {
+    if dst.len() == src.len() && dst.keys().eq(src.keys()) {
+        for (d, s) in dst.values_mut().zip(src.values()) {
+            d.clone_from(s);
+        }
+    } else {
+        dst.clone_from(src);
+    }
+}
+
+clone_by_field!(DivinityState {
+    options,
+    rng,
+    location,
+    level,
+    origins,
+    enemies,
+    next_enemy,
+    map,
+    deck,
+    holding,
+    discard,
+    combat_stack,
+    revealed,
+    time,
+    time_paused,
+    round,
+    round_kind,
+    explored,
+    phase,
+    choice,
+    enemy_queue,
+    queue_fast,
+    reaction,
+    challenge,
+    overflow,
+    gold,
+    journal,
+    found,
+} maps { stack_rounds, item_decks, used });
+
+clone_by_field!(DivinityOptions {
+    party,
+    location,
+    campaign,
+    solo,
+    unrestricted_talents,
+    honor_mode,
+    reroll_enemy_rolls,
+    party_breaks_ties,
+    leader,
+});
+
+clone_by_field!(CampaignState {
+    rules_version,
+    location,
+    level,
+    gold,
+    journal,
+    origins,
+    found,
+    finished,
+    unrestricted_talents,
+    honor_mode,
+});
+
+clone_by_field!(OriginSave { origin, talents, skills, items, collar_broken, runes });
+
+clone_by_field!(OriginState {
+    origin,
+    level,
+    hp,
+    ap,
+    source,
+    space,
+    downed,
+    track,
+    hand,
+    skills,
+    talents,
+    talents_used,
+    equipped,
+    backpack,
+    summon,
+    collar_broken,
+    runes,
+});
+
+clone_by_field!(AttachedRune { rune, item, side });
+
+clone_by_field!(Enemy { id, letter, kind, hp, max_hp, space, fast, track, ap, tactics });

@@ -1,0 +1,81 @@
+//! `DivinityState::clone_from` (written field by field to reuse the
+//! destination's allocations, `state.rs`, "Copies") makes the same state as
+//! a fresh clone, whatever the destination held before: over positions of
+//! party-bot games at several locations and of a carried-over campaign,
+//! each copied into one recycled state in a scrambled order. Its serde
+//! JSON is compared too, so a field whose `PartialEq` were lenient would
+//! still be caught. (A field left out of the copy does not compile: the
+//! copy's patterns name every field.)
+
+use athlas_engine::divinity::content::Catalogue;
+use athlas_engine::divinity::{bot, legal, Divinity, DivinityOptions, DivinityState};
+use athlas_engine::{Ruleset, Seat, Status, Viewer};
+
+fn waiting(s: &DivinityState) -> Vec<Seat> {
+    match Divinity::status(s) {
+        Status::Waiting { seats } => seats,
+        Status::Finished(_) => Vec::new(),
+    }
+}
+
+/// Every position of a party-bot game from `s` until it ends (or 1,500
+/// actions).
+fn play(mut s: DivinityState, out: &mut Vec<DivinityState>) -> DivinityState {
+    let cat = Catalogue::standard();
+    for i in 0..1_500 {
+        let seats = waiting(&s);
+        if seats.is_empty() {
+            break;
+        }
+        out.push(s.clone());
+        let Some((seat, a)) = (0..seats.len()).map(|k| seats[(i + k) % seats.len()]).find_map(|seat| {
+            let view = Divinity::view(&s, Viewer::Seat(seat));
+            bot::choose(cat, &view, seat, &legal::legal(cat, &s, seat)).map(|a| (seat, a))
+        }) else {
+            break;
+        };
+        Divinity::apply_with(cat, &mut s, seat, a).expect("a listed action is accepted");
+    }
+    out.push(s.clone());
+    s
+}
+
+fn options(party: &[&str], location: Option<&str>) -> DivinityOptions {
+    DivinityOptions {
+        party: party.iter().map(|p| p.to_string()).collect(),
+        location: location.map(str::to_string),
+        ..DivinityOptions::default()
+    }
+}
+
+#[test]
+fn clone_from_into_a_recycled_state_is_a_fresh_clone() {
+    let mut states = Vec::new();
+    for (location, party, seed) in [
+        ("shipwreck", &["ifan", "sebille", "red_prince"][..], 1),
+        ("fort_joy", &["ifan", "sebille", "red_prince"][..], 2),
+        ("hollow_marshes", &["ifan", "sebille", "red_prince", "fane"][..], 3),
+        ("temple", &["ifan", "sebille", "red_prince", "fane"][..], 4),
+    ] {
+        play(Divinity::start(&options(party, Some(location)), seed).expect("setup"), &mut states);
+    }
+    // A campaign carried over: the options hold it.
+    let party = ["lohse", "beast"];
+    let first = play(Divinity::start(&options(&party, None), 5).expect("setup"), &mut states);
+    let campaign = Divinity::campaign(&first, Catalogue::standard()).expect("the tutorial ends");
+    let next = DivinityOptions { campaign: Some(campaign), ..options(&party, None) };
+    play(Divinity::start(&next, 6).expect("the next location"), &mut states);
+    assert!(states.len() > 500, "only {} positions", states.len());
+
+    let n = states.len();
+    let mut recycled = states[n / 2].clone();
+    // Scrambled: from any position to any other, other locations and
+    // party sizes included.
+    for i in 0..n {
+        let s = &states[(i * 7919) % n];
+        recycled.clone_from(s);
+        let fresh = s.clone();
+        assert_eq!(recycled, fresh);
+        assert_eq!(serde_json::to_string(&recycled).unwrap(), serde_json::to_string(&fresh).unwrap());
+    }
+}
