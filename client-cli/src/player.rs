@@ -74,25 +74,29 @@ struct ViewLite {
     legal: Vec<Legal>,
 }
 
-/// The fields of a frame [`FrameLite`] reads, and of its view
-/// [`ViewLite`]: everything else is skimmed off before parsing
-/// ([`crate::skim`]). A field added to either must be added here.
-const FRAME_READ: [&str; 13] = [
-    "type",
-    "seq",
-    "id",
-    "seat",
-    "sender",
-    "legal",
-    "campaign_id",
-    "control",
-    "code",
-    "message",
-    "status",
-    "view",
-    "resumes_to",
-];
-const VIEW_READ: [&str; 3] = ["phase", "waiting_for", "legal"];
+/// The members of a frame [`FrameLite`] reads, of its view [`ViewLite`]
+/// and of its `legal` entries [`LegalList`]: everything else is left out
+/// before parsing ([`crate::skim`]). A field added to any of them must be
+/// added here.
+const READ: crate::skim::Keep = crate::skim::Keep {
+    top: &[
+        "type",
+        "seq",
+        "id",
+        "seat",
+        "sender",
+        "legal",
+        "campaign_id",
+        "control",
+        "code",
+        "message",
+        "status",
+        "view",
+        "resumes_to",
+    ],
+    view: &["phase", "waiting_for", "legal"],
+    entry: &["seat", "actions"],
+};
 
 #[derive(Debug, Deserialize)]
 struct FrameLite {
@@ -222,7 +226,7 @@ impl Player {
 
     /// Read one server frame.
     pub fn observe(&mut self, text: &str) -> Observed {
-        let Ok(f) = serde_json::from_str::<FrameLite>(&crate::skim::skim(text, &FRAME_READ, &VIEW_READ)) else {
+        let Ok(f) = serde_json::from_str::<FrameLite>(&crate::skim::skim(text, &READ)) else {
             return Observed::Other;
         };
         match f.kind.as_str() {
@@ -411,7 +415,9 @@ mod tests {
     /// Skimming a frame before parsing it changes nothing a player reads:
     /// over the welcomes and updates of random duels, as both seats and a
     /// spectator see them, the skimmed parse equals the whole one (a field
-    /// read but missing from `FRAME_READ`/`VIEW_READ` fails here).
+    /// read but missing from `READ` fails here), whether the view's
+    /// members are found from its start (keys sorted) or from both ends
+    /// (the server's order).
     #[test]
     fn a_skimmed_frame_reads_as_the_whole_one() {
         use athlas_engine::duel::{bot::RandomBot, card::Catalogue, Duel, DuelOptions};
@@ -424,7 +430,10 @@ mod tests {
             let mut bot = RandomBot::new(seed);
             for seq in 0..150u64 {
                 for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator] {
-                    let view = serde_json::to_value(Duel::view(&s, viewer)).unwrap();
+                    // As the server writes it (its own order: the legal list
+                    // last), and as a JSON value (keys sorted: `legal` first).
+                    let written = serde_json::to_string(&Duel::view(&s, viewer)).unwrap();
+                    let view: Value = serde_json::from_str(&written).unwrap();
                     let status = serde_json::to_value(Duel::status(&s)).unwrap();
                     let seat = match viewer {
                         Viewer::Seat(v) => Some(v),
@@ -439,7 +448,12 @@ mod tests {
                         .into_iter()
                         .collect();
                     let events = vec![json!({"event": "turn_begins", "seat": 0, "turn": seq})];
-                    for msg in [
+                    let server_order = format!(
+                        r#"{{"type":"update","seq":{seq},"seat":1,"events":{},"log":["Turn \"{seq}\""],"status":{status},"view":{written},"timer_ms":900,"sender":0,"legal":{},"control":[null,0]}}"#,
+                        json!(events),
+                        json!(legal)
+                    );
+                    for text in [
                         ServerMsg::Welcome {
                             protocol: 1,
                             match_id: "m".into(),
@@ -469,9 +483,12 @@ mod tests {
                             legal,
                             control: Some(vec![None, Some(0)]),
                         },
-                    ] {
-                        let text = serde_json::to_string(&msg).unwrap();
-                        let skimmed = crate::skim::skim_from(&text, &FRAME_READ, &VIEW_READ, 0);
+                    ]
+                    .map(|msg| serde_json::to_string(&msg).unwrap())
+                    .into_iter()
+                    .chain([server_order])
+                    {
+                        let skimmed = crate::skim::skim(&text, &READ);
                         assert!(skimmed.len() < text.len(), "something unread is cut");
                         let whole: FrameLite = serde_json::from_str(&text).unwrap();
                         let read: FrameLite = serde_json::from_str(&skimmed).unwrap();
