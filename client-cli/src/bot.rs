@@ -153,6 +153,14 @@ impl Bot {
         }
     }
 
+    /// [`Bot::observe`] for a frame the caller is done with: a Divinity
+    /// bot keeps it without a copy (its frames run to tens of kilobytes).
+    pub fn observe_owned(&mut self, text: String) {
+        if matches!(self.game, Plays::Divinity) && text.contains(r#""view":"#) {
+            self.last_frame = Some(text);
+        }
+    }
+
     /// The party bot's pick for the first seat it finds something legal
     /// for, from the last view; `None` when that view does not read.
     fn party_pick(&self, choices: &[(athlas_protocol::Seat, &[Legal])]) -> Option<(athlas_protocol::Seat, Value)> {
@@ -498,6 +506,22 @@ mod tests {
     fn a_divinity_bot_acts_for_a_seat_handed_to_it() {
         let (_, handed) = play_tutorial(5, true);
         assert!(handed > 0, "seat 0 never acted for seat 2");
+    }
+
+    #[test]
+    fn a_frame_kept_owned_is_the_frame_observed() {
+        let frame = json!({"type":"update","seq":2,"view":{"phase":{"phase":"travel"}},"legal":[]}).to_string();
+        let (mut by_ref, mut owned) = (Bot::divinity(1), Bot::divinity(1));
+        by_ref.observe(&frame);
+        owned.observe_owned(frame.clone());
+        let ack = r#"{"type":"ack","id":1,"seq":3}"#;
+        by_ref.observe(ack);
+        owned.observe_owned(ack.to_owned());
+        assert_eq!(owned.last_frame.as_deref(), Some(frame.as_str()), "an ack has no view to keep");
+        assert_eq!(by_ref.last_frame, owned.last_frame);
+        let mut duel = Bot::new(1, Catalogue::standard());
+        duel.observe_owned(frame);
+        assert!(duel.last_frame.is_none(), "a duel bot keeps no frame");
     }
 
     #[test]

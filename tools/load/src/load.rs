@@ -679,8 +679,9 @@ async fn play_seat_with(
                 LinkEvent::Frame(text) => {
                     heard = tokio::time::Instant::now();
                     shared_wait = None;
-                    bot.observe(&text);
-                    match p.observe(&text) {
+                    let observed = p.observe(&text);
+                    bot.observe_owned(text);
+                    match observed {
                         Observed::Acked { latency, .. } => {
                             bot.accepted();
                             if opts.pace.as_ref().is_none_or(crowd::Pace::counts) {
