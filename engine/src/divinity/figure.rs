@@ -451,9 +451,8 @@ impl DivinityState {
         if o.backpack.len() < super::state::BACKPACK {
             return true;
         }
-        let mut with: Vec<&str> = o.equipped.iter().map(String::as_str).collect();
-        with.push(item);
-        cat.items.get(item).is_some_and(|i| matches!(i.kind, ItemKind::Equipment(_))) && super::state::fits(cat, &with)
+        let kind = cat.items.get(item).map(|i| i.kind);
+        matches!(kind, Some(ItemKind::Equipment(_))) && super::state::Slots::of(cat, &o.equipped).with(kind).fit()
     }
 
     /// Equip the item if it fits, else store it; the caller checked the room.

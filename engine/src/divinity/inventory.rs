@@ -2,7 +2,7 @@
 //! discarding, and placing an item nobody had room for.
 
 use super::action::DivinityAction as A;
-use super::content::{Catalogue, ItemKind};
+use super::content::{Catalogue, ItemKind, Slot};
 use super::err;
 use super::event::DivinityEvent as Ev;
 use super::state::*;
@@ -24,11 +24,12 @@ pub(super) struct Handover<'a> {
 type Gear = (Vec<String>, Vec<String>);
 
 /// A trade the rules accept, as [`DivinityState::check_trade`] judged it:
-/// where the item leaves from, and the receiver's equipment if it equips it.
+/// where the item leaves from, and what the receiver's equipping it
+/// displaces if it equips it.
 struct TradePlan {
     from_pack: Option<usize>,
     from_eq: Option<usize>,
-    wear: Option<Gear>,
+    wear: Option<EquipPlan>,
 }
 
 impl DivinityState {
@@ -36,23 +37,46 @@ impl DivinityState {
     /// attach a rune, give, take), judged from the state without changing
     /// it: every refusal of those actions comes from the `check_*`
     /// functions below, so the legal list asks this instead of trying each
-    /// on a copy. `None` for any other action.
-    pub(super) fn accepts_item_action(&self, cat: &Catalogue, seat: Seat, a: &A) -> Option<bool> {
+    /// on a copy; `judge` keeps what one seat's list asks again and again.
+    /// `None` for any other action.
+    pub(super) fn accepts_item_action(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        a: &A,
+        judge: &mut ItemJudge,
+    ) -> Option<bool> {
         Some(match a {
             A::Equip { item } => self.check_equip(cat, seat, item).is_ok(),
             A::Store { item } => self.check_store(seat, item).is_ok(),
             A::Discard { item } => self.check_discard(seat, item).is_ok(),
             A::AttachRune { rune, item } => self.check_attach_rune(cat, seat, rune, item).is_ok(),
             A::Give { item, to, equip } => {
-                self.check_trade(cat, seat, Handover { from: seat, to: *to, item, equip: *equip }).is_ok()
+                self.judge_trade(cat, seat, Handover { from: seat, to: *to, item, equip: *equip }, judge)
             }
             A::Take { item, from, equip } => {
-                self.check_trade(cat, seat, Handover { from: *from, to: seat, item, equip: *equip }).is_ok()
+                self.judge_trade(cat, seat, Handover { from: *from, to: seat, item, equip: *equip }, judge)
             }
             _ => return None,
         })
     }
 
+    /// [`DivinityState::check_trade`]'s answer, with the seat's cost and
+    /// the receivers' slots worked out once a list.
+    fn judge_trade(&self, cat: &Catalogue, seat: Seat, handover: Handover<'_>, judge: &mut ItemJudge) -> bool {
+        let cost = *judge.cost.get_or_insert_with(|| {
+            let cost = self.item_cost(seat).ok()?;
+            self.ap_allowed(seat, cost).is_ok().then_some(cost)
+        });
+        let Some(cost) = cost else { return false };
+        let slots = |to: Seat| {
+            if judge.slots.len() < self.origins.len() {
+                judge.slots = vec![None; self.origins.len()];
+            }
+            *judge.slots[to as usize].get_or_insert_with(|| Slots::of(cat, &self.origins[to as usize].equipped))
+        };
+        self.trade_plan(cat, seat, handover, cost, slots).is_ok()
+    }
     /// Take the item step of the turn (a Rest turn's step d) and pay `cost`
     /// AP: both judged possible by a `check_*` first.
     fn pay_item(&mut self, seat: Seat, cost: u32) -> Result<(), RuleError> {
@@ -95,7 +119,7 @@ impl DivinityState {
         let o = &self.origins[seat as usize];
         let plan = equip_plan(cat, &o.equipped, &o.backpack, item)?;
         self.ap_allowed(seat, cost)?;
-        Ok((cost, plan))
+        Ok((cost, plan.gear(&o.equipped, &o.backpack, item)))
     }
 
     /// Put on what [`equip_plan`] worked out; a replaced item's rune moves
@@ -257,7 +281,11 @@ impl DivinityState {
         };
         self.unrune(from, item, ev);
         let r = &mut self.origins[to as usize];
-        if let Some((equipped, backpack)) = wear {
+        if let Some(plan) = wear {
+            // The receiver's backpack with the item in it, as planned.
+            let mut pack = r.backpack.clone();
+            pack.push(item.to_string());
+            let (equipped, backpack) = plan.gear(&r.equipped, &pack, item);
             self.wear(cat, to, item, equipped, backpack, ev);
         } else if r.backpack.len() < BACKPACK {
             r.backpack.push(item.to_string());
@@ -269,8 +297,25 @@ impl DivinityState {
     }
 
     fn check_trade(&self, cat: &Catalogue, seat: Seat, handover: Handover<'_>) -> Result<(u32, TradePlan), RuleError> {
-        let Handover { from, to, item, equip } = handover;
         let cost = self.item_cost(seat)?;
+        let plan =
+            self.trade_plan(cat, seat, handover, cost, |to| Slots::of(cat, &self.origins[to as usize].equipped))?;
+        self.ap_allowed(seat, cost)?;
+        Ok((cost, plan))
+    }
+
+    /// The checks of a trade between the cost's and the AP's:
+    /// `slots_of(receiver)` counts the receiver's equipped slots (asked
+    /// once the receiver is known to exist).
+    fn trade_plan(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        handover: Handover<'_>,
+        cost: u32,
+        mut slots_of: impl FnMut(Seat) -> Slots,
+    ) -> Result<TradePlan, RuleError> {
+        let Handover { from, to, item, equip } = handover;
         let other = if from == seat { to } else { from };
         let r = self.origins.get(other as usize).ok_or_else(|| err(DivinityRefusal::NoSuchOrigin, "no such Origin"))?;
         if other == seat || r.downed {
@@ -285,22 +330,19 @@ impl DivinityState {
         if from_pack.is_none() && from_eq.is_none() {
             return Err(err(DivinityRefusal::NotCarried, format!("Origin {from} does not carry {item}")));
         }
-        if !self.has_room(cat, to, item) {
+        // The receiver's room (L1056), as `has_room` judges it.
+        let r = &self.origins[to as usize];
+        let kind = cat.items.get(item).map(|d| d.kind);
+        let slots = slots_of(to);
+        let fits = matches!(kind, Some(ItemKind::Equipment(_))) && slots.with(kind).fit();
+        if r.backpack.len() >= BACKPACK && !fits {
             return Err(err(DivinityRefusal::NoRoom, "the receiver can neither store nor equip it (L1056)"));
         }
         // Equipping at once is part of the trade (L1052): planned before
-        // anything moves, so a refusal leaves the state as it was.
-        let wear = if equip {
-            let r = &self.origins[to as usize];
-            let mut pack: Vec<&str> = r.backpack.iter().map(String::as_str).collect();
-            pack.push(item);
-            let (equipped, backpack) = equip_plan_of(cat, &r.equipped, pack, item)?;
-            Some((equipped.into_iter().map(str::to_owned).collect(), backpack.into_iter().map(str::to_owned).collect()))
-        } else {
-            None
-        };
-        self.ap_allowed(seat, cost)?;
-        Ok((cost, TradePlan { from_pack, from_eq, wear }))
+        // anything moves, so a refusal leaves the state as it was. Into
+        // the backpack, then equipped from it.
+        let wear = if equip { Some(equip_plan_on(cat, &r.equipped, slots, r.backpack.len() + 1, item)?) } else { None };
+        Ok(TradePlan { from_pack, from_eq, wear })
     }
 
     /// The party's answer to an item nobody had room for (L1056): `to`
@@ -429,57 +471,92 @@ impl DivinityState {
     }
 }
 
-/// What equipping `item` (in `backpack`) leaves: the new equipment and
-/// backpack, the items it displaces stored, oldest first (L943).
-fn equip_plan(
-    cat: &Catalogue,
-    equipped: &[String],
-    backpack: &[String],
-    item: &str,
-) -> Result<(Vec<String>, Vec<String>), RuleError> {
-    let backpack: Vec<&str> = backpack.iter().map(String::as_str).collect();
-    let (equipped, backpack) = equip_plan_of(cat, equipped, backpack, item)?;
-    Ok((equipped.into_iter().map(str::to_owned).collect(), backpack.into_iter().map(str::to_owned).collect()))
+/// What equipping `item` (in `backpack`) does, planned without changing
+/// anything: the items it displaces to the backpack (L943).
+fn equip_plan(cat: &Catalogue, equipped: &[String], backpack: &[String], item: &str) -> Result<EquipPlan, RuleError> {
+    if !backpack.iter().any(|x| x == item) {
+        return Err(err(DivinityRefusal::NotCarried, "the item is not in the backpack"));
+    }
+    equip_plan_of(cat, equipped, backpack.len(), item)
 }
 
-/// [`equip_plan`] on borrowed names: the legal list asks it of every
-/// trade with `equip`, and only an action carried out needs them owned.
-fn equip_plan_of<'a>(
+/// The equipped items (by index, oldest first) equipping `item` displaces
+/// to the backpack: those competing for its slot, until the rest fits
+/// (L943). Judged on the slots' counts, looking each item up once: the
+/// legal list asks it of every trade with `equip`.
+struct EquipPlan {
+    displaced: Vec<usize>,
+}
+
+/// [`equip_plan`] once the item is known to be in a backpack of `pack`
+/// items.
+fn equip_plan_of(cat: &Catalogue, equipped: &[String], pack: usize, item: &str) -> Result<EquipPlan, RuleError> {
+    equip_plan_on(cat, equipped, Slots::of(cat, equipped), pack, item)
+}
+
+/// [`equip_plan_of`] with `equipped`'s slots already counted.
+fn equip_plan_on(
     cat: &Catalogue,
-    equipped: &'a [String],
-    mut backpack: Vec<&'a str>,
-    item: &'a str,
-) -> Result<(Vec<&'a str>, Vec<&'a str>), RuleError> {
-    let i = backpack
-        .iter()
-        .position(|x| *x == item)
-        .ok_or_else(|| err(DivinityRefusal::NotCarried, "the item is not in the backpack"))?;
-    let Some(ItemKind::Equipment(slot)) = cat.items.get(item).map(|d| d.kind) else {
+    equipped: &[String],
+    slots: Slots,
+    pack: usize,
+    item: &str,
+) -> Result<EquipPlan, RuleError> {
+    let kind = cat.items.get(item).map(|d| d.kind);
+    let Some(ItemKind::Equipment(slot)) = kind else {
         return Err(err(DivinityRefusal::NotEquipment, "only equipment can be equipped (L239)"));
     };
-    let mut equipped: Vec<&str> = equipped.iter().map(String::as_str).collect();
-    backpack.remove(i);
-    equipped.push(item);
-    // Displace what blocks the new item, oldest first.
-    while !fits(cat, &equipped) {
-        let pos = equipped.iter().position(|x| {
-            let k = cat.items[*x].kind;
-            *x != item
-                && match slot {
-                    super::content::Slot::OneHand | super::content::Slot::TwoHands => {
-                        matches!(k, ItemKind::Equipment(super::content::Slot::OneHand | super::content::Slot::TwoHands))
-                    }
-                    s => k == ItemKind::Equipment(s),
-                }
+    let mut slots = slots.with(kind);
+    let mut displaced = Vec::new();
+    // Displace what blocks the new item, oldest first; another copy of the
+    // item itself stays.
+    let mut from = 0;
+    while !slots.fit() {
+        let next = equipped.iter().enumerate().skip(from).find_map(|(i, x)| {
+            let Some(ItemKind::Equipment(k)) = cat.items.get(x.as_str()).map(|d| d.kind) else { return None };
+            let competes = match slot {
+                Slot::OneHand | Slot::TwoHands => matches!(k, Slot::OneHand | Slot::TwoHands),
+                s => k == s,
+            };
+            (competes && x != item).then_some((i, k))
         });
-        let Some(p) = pos else { return Err(err(DivinityRefusal::DoesNotFit, "the item does not fit")) };
-        backpack.push(equipped.remove(p));
+        let Some((i, k)) = next else { return Err(err(DivinityRefusal::DoesNotFit, "the item does not fit")) };
+        slots = slots.without(k);
+        displaced.push(i);
+        from = i + 1;
     }
-    if backpack.len() > BACKPACK {
+    if pack - 1 + displaced.len() > BACKPACK {
         return Err(err(
             DivinityRefusal::BackpackFull,
             "no room for the displaced item: discard something first (L1056)",
         ));
     }
-    Ok((equipped, backpack))
+    Ok(EquipPlan { displaced })
+}
+
+/// What one seat's legal list asks of every item action again and again,
+/// worked out the first time: the item step's AP cost if it is allowed
+/// and affordable (`None` inside: it is not), and each Origin's equipped
+/// slots.
+#[derive(Default)]
+pub(super) struct ItemJudge {
+    cost: Option<Option<u32>>,
+    slots: Vec<Option<Slots>>,
+}
+
+impl EquipPlan {
+    /// The equipment and backpack it leaves: the new item last among the
+    /// equipped, the backpack without it (its first copy) and with the
+    /// displaced items after the rest.
+    fn gear(&self, equipped: &[String], backpack: &[String], item: &str) -> Gear {
+        let mut worn: Vec<String> =
+            equipped.iter().enumerate().filter(|(i, _)| !self.displaced.contains(i)).map(|(_, x)| x.clone()).collect();
+        worn.push(item.to_string());
+        let mut pack = backpack.to_vec();
+        if let Some(i) = pack.iter().position(|x| x == item) {
+            pack.remove(i);
+        }
+        pack.extend(self.displaced.iter().map(|i| equipped[*i].clone()));
+        (worn, pack)
+    }
 }

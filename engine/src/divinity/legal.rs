@@ -119,6 +119,9 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
     // A card's uses come one aim after another: what does not depend on
     // the aim is judged once a card (`use_judge`).
     let mut judged_card: Option<(CardUse, Option<super::play::UseJudge>)> = None;
+    // Item actions, trades above all (an item per other Origin, both ways,
+    // equipped or not): the seat's cost and each receiver's slots once.
+    let mut item_judge = super::inventory::ItemJudge::default();
     for a in candidates(cat, state, seat, false) {
         // What the action's own checks say, where they can be asked
         // without carrying it out; the gate (seat, end, a pending decision)
@@ -189,7 +192,7 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
             }
             A::Sell { .. } => state.accepts_merchant_action(cat, seat, &a),
             // Equipping, storing, discarding, runes and trades.
-            _ => state.accepts_item_action(cat, seat, &a),
+            _ => state.accepts_item_action(cat, seat, &a, &mut item_judge),
         };
         if let Some(ok) = judged {
             if ok && Divinity::gate(state, seat, &a).is_ok() {

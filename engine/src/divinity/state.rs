@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::attack::Attack;
-use super::content::{Catalogue, ConsumableDeck, LocationDef, Slot};
+use super::content::{Catalogue, ConsumableDeck, ItemKind, LocationDef, Slot};
 use super::cooldown::Track;
 use super::dice::Roll;
 use super::map::{MapState, SpaceIx};
@@ -658,7 +658,6 @@ impl DivinityState {
 /// the four consumable decks, `unique` or `runes` (G19-G22). None for an
 /// unknown card.
 pub fn item_deck(cat: &Catalogue, card: &str) -> Option<String> {
-    use super::content::ItemKind;
     if cat.runes.contains_key(card) {
         return Some("runes".into());
     }
@@ -699,24 +698,65 @@ pub fn item_decks(cat: &Catalogue, carried: &[&String], rng: &mut GameRng) -> BT
     decks
 }
 
-/// Which equipment slot kinds an item list fills: two hands, one head, one
-/// chest, one trinket (R126-R128, G8).
+/// Which equipment slot kinds an item list fills: two hands, one head,
+/// one chest, one trinket (R126-R128, G8).
 pub fn fits<S: AsRef<str>>(cat: &Catalogue, equipped: &[S]) -> bool {
-    let mut hands = 0;
-    // Head, chest, trinket: at most one each.
-    let (mut head, mut chest, mut trinket) = (0u32, 0u32, 0u32);
-    for id in equipped {
-        let Some(item) = cat.items.get(id.as_ref()) else { return false };
-        match item.kind {
-            super::content::ItemKind::Equipment(Slot::OneHand) => hands += 1,
-            super::content::ItemKind::Equipment(Slot::TwoHands) => hands += 2,
-            super::content::ItemKind::Equipment(Slot::Head) => head += 1,
-            super::content::ItemKind::Equipment(Slot::Chest) => chest += 1,
-            super::content::ItemKind::Equipment(Slot::Trinket) => trinket += 1,
-            super::content::ItemKind::Consumable(_) => return false,
+    Slots::of(cat, equipped).fit()
+}
+
+/// The equipment slots a list of items takes, counted once (a look-up per
+/// item), so that adding or removing an item and asking again costs no
+/// look-up: the legal list asks it of every trade and equip.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Slots {
+    hands: u32,
+    head: u32,
+    chest: u32,
+    trinket: u32,
+    /// A consumable or an unknown card among them: nothing fits.
+    other: bool,
+}
+
+impl Slots {
+    pub fn of<S: AsRef<str>>(cat: &Catalogue, items: &[S]) -> Slots {
+        items.iter().fold(Slots::default(), |s, id| s.with(cat.items.get(id.as_ref()).map(|d| d.kind)))
+    }
+
+    /// With one more item of `kind` (`None`: an unknown card).
+    pub fn with(mut self, kind: Option<ItemKind>) -> Slots {
+        match kind {
+            Some(ItemKind::Equipment(slot)) => {
+                let (n, by) = self.slot(slot);
+                *n += by;
+            }
+            _ => self.other = true,
+        }
+        self
+    }
+
+    /// Without one piece of equipment in `slot`.
+    pub fn without(mut self, slot: Slot) -> Slots {
+        let (n, by) = self.slot(slot);
+        *n = n.saturating_sub(by);
+        self
+    }
+
+    /// The count an item of `slot` adds to, and by how much.
+    fn slot(&mut self, slot: Slot) -> (&mut u32, u32) {
+        match slot {
+            Slot::OneHand => (&mut self.hands, 1),
+            Slot::TwoHands => (&mut self.hands, 2),
+            Slot::Head => (&mut self.head, 1),
+            Slot::Chest => (&mut self.chest, 1),
+            Slot::Trinket => (&mut self.trinket, 1),
         }
     }
-    hands <= 2 && head <= 1 && chest <= 1 && trinket <= 1
+
+    /// Two hands (a two-handed item takes both), one head, one chest, one
+    /// trinket, and nothing that is not equipment.
+    pub fn fit(self) -> bool {
+        !self.other && self.hands <= 2 && self.head <= 1 && self.chest <= 1 && self.trinket <= 1
+    }
 }
 
 /// The interlude under way.
