@@ -77,6 +77,8 @@ impl Ruleset for Divinity {
         if let Some(before) = before {
             view.share_unchanged(before);
         }
+        // Each copy differs only in `you`: the rest is written once.
+        view.write_once();
         viewers
             .iter()
             .map(|v| {

@@ -5,7 +5,10 @@
 //! shows). The view also deserializes, so a client or a bot in Rust reads
 //! it as the engine wrote it.
 
-use serde::{Deserialize, Serialize};
+use std::sync::{Arc, OnceLock};
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::value::RawValue;
 
 use super::content::Catalogue;
 use super::damage::Environment;
@@ -74,8 +77,17 @@ pub struct Front {
     pub next: Option<String>,
 }
 
+/// Serialized through [`Written`] when [`Divinity::views`] built it (the
+/// derived fields' writing, `DivinityView::serialize`, otherwise):
+/// `remote = "Self"` makes serde's derive an inherent function that the
+/// `Serialize` impl below calls.
+///
+/// [`Divinity::views`]: crate::Ruleset::views
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct DivinityView {
+    /// First, so that the views of one record differ only in their JSON's
+    /// first field ([`Written`]).
     pub you: Option<Seat>,
     pub location: String,
     /// The location as the book presents it, in words: its printed name,
@@ -145,6 +157,82 @@ pub struct DivinityView {
     /// During the interlude, the Merchant's prices; null otherwise.
     #[serde(default)]
     pub merchant: Option<MerchantPrices>,
+    /// The JSON after `you`, shared by the views of one record.
+    #[serde(skip)]
+    written: Written,
+}
+
+/// The JSON of the views of one record after their `you` (`,"location":…}`),
+/// written the first time one of them is written and copied by the others:
+/// they differ in nothing else, and writing a view's own fields (all but
+/// the [`Shared`] ones) field by field was a tenth of the server's work
+/// per Divinity action. Only [`Divinity::views`] sets it, on views that are
+/// written as built: a view changed afterwards would be written as it was
+/// (debug builds check every copy against the fields' own writing).
+///
+/// [`Divinity::views`]: crate::Ruleset::views
+#[derive(Clone, Default)]
+struct Written(Option<Arc<OnceLock<Box<str>>>>);
+
+impl PartialEq for Written {
+    /// A copy of what the fields say, not part of the view.
+    fn eq(&self, _: &Written) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Written {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "Written" } else { "-" })
+    }
+}
+
+/// A view written by its fields (serde's derive).
+struct ByFields<'a>(&'a DivinityView);
+
+impl Serialize for ByFields<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        DivinityView::serialize(self.0, serializer)
+    }
+}
+
+impl Serialize for DivinityView {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Some(shared) = &self.written.0 else { return DivinityView::serialize(self, serializer) };
+        let mut text = Vec::with_capacity(16);
+        text.extend_from_slice(b"{\"you\":");
+        match self.you {
+            Some(seat) => text.extend_from_slice(itoa::Buffer::new().format(seat).as_bytes()),
+            None => text.extend_from_slice(b"null"),
+        }
+        let rest = match shared.get() {
+            Some(rest) => rest,
+            None => {
+                let whole = serde_json::to_string(&ByFields(self)).map_err(serde::ser::Error::custom)?;
+                // `{"you":1` then the next field's comma (not `{"you":12`).
+                let rest = whole
+                    .strip_prefix(std::str::from_utf8(&text).expect("ASCII"))
+                    .filter(|rest| rest.starts_with(','))
+                    .ok_or_else(|| serde::ser::Error::custom("a view's JSON does not begin with its `you`"))?;
+                shared.get_or_init(|| rest.into())
+            }
+        };
+        text.extend_from_slice(rest.as_bytes());
+        // SAFETY: UTF-8: ASCII and the text of serde_json's writing.
+        let text = unsafe { String::from_utf8_unchecked(text) };
+        debug_assert_eq!(text, serde_json::to_string(&ByFields(self)).unwrap(), "a view changed after it was written");
+        // SAFETY: serde_json's writing of a view, its `you` written again
+        // as serde_json writes an integer or null: one JSON object
+        // (checked in debug builds).
+        let raw = unsafe { RawValue::from_string_unchecked(text) };
+        raw.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DivinityView {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<DivinityView, D::Error> {
+        DivinityView::deserialize(deserializer)
+    }
 }
 
 /// What the Merchant asks and pays (L1356-1363): the printed cost of each
@@ -250,6 +338,7 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         overflow: state.overflow.clone(),
         campaign: super::Divinity::campaign(state, cat),
         merchant: MerchantPrices::of(state, cat),
+        written: Written::default(),
     };
     view
 }
@@ -350,6 +439,7 @@ pub(super) fn names_only(state: &DivinityState, cat: &Catalogue) -> DivinityView
         overflow: Vec::new(),
         campaign: None,
         merchant: None,
+        written: Written::default(),
     }
 }
 
@@ -426,6 +516,13 @@ impl BoardView {
 }
 
 impl DivinityView {
+    /// Marks the view as one of the views of a record, each written as
+    /// built: the first written writes the JSON after `you` for all the
+    /// copies of this one ([`Written`]).
+    pub(super) fn write_once(&mut self) {
+        self.written = Written(Some(Arc::default()));
+    }
+
     /// Takes from `before` (a view of the record before) each shared part
     /// that did not change, with its JSON already written: the board never
     /// changes within a location, the front and the enemies seldom.
