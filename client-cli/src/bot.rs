@@ -65,6 +65,26 @@ pub fn clans_weight(kind: &str) -> u32 {
     }
 }
 
+/// What a bot sends: a listed action as the server wrote it (sent back as
+/// is: the duel's bot picks one at each turn, and building it into a
+/// `Value` and writing it again was a tenth of its pick), or one it built.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(untagged)]
+pub enum Choice {
+    Listed(Legal),
+    Built(Value),
+}
+
+impl Choice {
+    /// As a JSON value.
+    pub fn into_value(self) -> Value {
+        match self {
+            Choice::Listed(a) => legal_value(&a),
+            Choice::Built(v) => v,
+        }
+    }
+}
+
 /// The game a bot plays, with what it needs to play it.
 #[derive(Clone, Copy)]
 enum Plays {
@@ -196,16 +216,16 @@ impl Bot {
     /// The seat to act for (`None`: its own) and the action, if the player
     /// should act now.
     pub fn pick_for(&mut self, p: &Player) -> Option<(Option<athlas_protocol::Seat>, Value)> {
-        self.pick_among(p, None)
+        self.pick_among(p, None).map(|(seat, a)| (seat, a.into_value()))
     }
 
     fn pick_among(
         &mut self,
         p: &Player,
         only: Option<athlas_protocol::Seat>,
-    ) -> Option<(Option<athlas_protocol::Seat>, Value)> {
+    ) -> Option<(Option<athlas_protocol::Seat>, Choice)> {
         match self.game {
-            Plays::Duel { .. } | Plays::Clans => self.pick(p).map(|a| (None, a)),
+            Plays::Duel { .. } | Plays::Clans => self.pick_own(p).map(|a| (None, a)),
             Plays::Divinity | Plays::Listed => {
                 if self.spent() {
                     return None;
@@ -223,11 +243,11 @@ impl Bot {
                 self.actions += 1;
                 if let Plays::Divinity = self.game {
                     if let Some((seat, action)) = self.party_pick(&choices) {
-                        return Some((Some(seat), action));
+                        return Some((Some(seat), Choice::Built(action)));
                     }
                 }
                 let (seat, actions) = choices[self.rng.below(choices.len())];
-                Some((Some(seat), legal_value(&actions[self.rng.below(actions.len())])))
+                Some((Some(seat), Choice::Listed(actions[self.rng.below(actions.len())].clone())))
             }
         }
     }
@@ -255,25 +275,30 @@ impl Bot {
         if let Plays::Divinity | Plays::Listed = self.game {
             return self.pick_for(p).map(|(_, a)| a);
         }
+        self.pick_own(p).map(Choice::into_value)
+    }
+
+    /// [`Bot::pick`] of the duel and the clan battle.
+    fn pick_own(&mut self, p: &Player) -> Option<Choice> {
         if !p.my_turn() {
             return None;
         }
         self.actions += 1;
         if self.actions > self.max_actions && p.phase != "creation" {
-            return Some(serde_json::json!({"type": "resign"}));
+            return Some(Choice::Built(serde_json::json!({"type": "resign"})));
         }
         if let Plays::Clans = self.game {
             return self.clans_pick(&p.legal);
         }
         if p.phase == "creation" {
-            return self.creation(&p.legal);
+            return self.creation(&p.legal).map(Choice::Built);
         }
-        let listed = weighted_pick(&p.legal, |n| self.rng.below(n as usize) as u32).map(|a| legal_value(a))?;
+        let listed = weighted_pick(&p.legal, |n| self.rng.below(n as usize) as u32)?;
         Some(self.as_sent(listed))
     }
 
     /// A kind of listed action by [`clans_weight`], then one of that kind.
-    fn clans_pick(&mut self, legal: &[Legal]) -> Option<Value> {
+    fn clans_pick(&mut self, legal: &[Legal]) -> Option<Choice> {
         let mut kinds: Vec<String> = Vec::new();
         for a in legal {
             let k = kind_of(a);
@@ -295,18 +320,25 @@ impl Bot {
             x -= clans_weight(k);
         }
         let of_kind: Vec<&Legal> = legal.iter().filter(|a| kind_of(a) == kind.as_str()).collect();
-        Some(legal_value(of_kind[self.rng.below(of_kind.len())]))
+        Some(Choice::Listed(of_kind[self.rng.below(of_kind.len())].clone()))
     }
 
     /// A listed entry as sent: one that offers a choice of hexes (Flood,
-    /// Tsunami: `target.choose`) becomes a random choice it allows.
-    fn as_sent(&mut self, listed: Value) -> Value {
-        if listed.pointer("/target/choose").is_none() {
-            return listed;
+    /// Tsunami: `target.choose`) becomes a random choice it allows; any
+    /// other goes back as the server wrote it.
+    fn as_sent(&mut self, listed: &Legal) -> Choice {
+        // Without `"choose"` nor an escape in its text, no key is `choose`.
+        let text = listed.get();
+        if !text.contains(r#""choose""#) && !text.contains('\\') {
+            return Choice::Listed(listed.clone());
         }
-        match serde_json::from_value::<DuelAction>(listed.clone()) {
-            Ok(a) => serde_json::to_value(self.rng.chosen(&a)).expect("actions serialize"),
-            Err(_) => listed,
+        let value = legal_value(listed);
+        if value.pointer("/target/choose").is_none() {
+            return Choice::Listed(listed.clone());
+        }
+        match serde_json::from_value::<DuelAction>(value) {
+            Ok(a) => Choice::Built(serde_json::to_value(self.rng.chosen(&a)).expect("actions serialize")),
+            Err(_) => Choice::Listed(listed.clone()),
         }
     }
 
@@ -389,6 +421,21 @@ mod tests {
         assert!(b.stuck());
         b.accepted();
         assert!(!b.stuck());
+    }
+
+    /// A listed action goes back as the server wrote it, byte for byte.
+    #[test]
+    fn a_listed_action_is_sent_as_written() {
+        let listed = r#"{"type":"move","unit":3,"to":[0,1],"path":[[0,0],[0,1]],"note":"\"choose\" here"}"#;
+        let frame = format!(
+            r#"{{"type":"welcome","seat":0,"seq":1,"status":{{"status":"waiting","seats":[0]}},
+               "view":{{"phase":{{"phase":"command"}},"waiting_for":[0],"legal":[{listed}]}}}}"#
+        );
+        let mut p = Player::new();
+        p.observe(&frame);
+        let sent = Bot::new(1, Catalogue::standard()).act(&mut p).unwrap();
+        assert_eq!(sent, format!(r#"{{"type":"act","id":1,"action":{listed}}}"#));
+        assert_eq!(p.in_flight.unwrap().frame, sent);
     }
 
     #[test]

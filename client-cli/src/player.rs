@@ -25,7 +25,17 @@ use serde_json::{value::RawValue, Value};
 pub type Legal = Box<RawValue>;
 
 /// The `type` of a legal action (empty when it has none or is no object).
+/// A bot reads it of every listed action at each pick: the usual plain
+/// string is found by a scan, anything else is parsed ([`kind_parsed`]).
 pub fn kind_of(action: &RawValue) -> Cow<'_, str> {
+    match crate::skim::plain_str_member(action.get(), "type") {
+        Some(kind) => Cow::Borrowed(kind.unwrap_or("")),
+        None => kind_parsed(action),
+    }
+}
+
+/// [`kind_of`] by serde.
+fn kind_parsed(action: &RawValue) -> Cow<'_, str> {
     #[derive(Deserialize)]
     struct Kind<'a> {
         #[serde(borrow, rename = "type", default)]
@@ -635,6 +645,35 @@ mod tests {
         let sent: Value = serde_json::from_str(&p.act(&p.legal[0].clone())).unwrap();
         assert_eq!(sent["action"], serde_json::from_str::<Value>(move_).unwrap());
         assert_eq!(legal_value(&p.legal[0]), sent["action"]);
+    }
+
+    /// The scan finds what serde finds, or leaves the action to it.
+    #[test]
+    fn a_kind_scanned_is_the_kind_parsed() {
+        let mut scanned = 0;
+        for text in [
+            r#"{"type":"move","to":[-3,4],"path":[[-3,3]]}"#,
+            r#"{ "to" : {"type":"x"} , "type" : "end_turn" }"#,
+            r#"{"words":"a \"type\": \"no\"","type":"pass"}"#,
+            r#"{"type":"end\u005fturn"}"#,
+            r#"{"ty\u0070e":"pass"}"#,
+            r#"{"type":7}"#,
+            r#"{"type":null,"to":1}"#,
+            r#"{"to":1}"#,
+            r#"{}"#,
+            r#"[1,"type"]"#,
+            r#""type""#,
+            "7",
+        ] {
+            let raw = RawValue::from_string(text.to_owned()).unwrap();
+            assert_eq!(kind_of(&raw), kind_parsed(&raw), "{text}");
+            scanned += usize::from(crate::skim::plain_str_member(text, "type").is_some());
+        }
+        assert_eq!(scanned, 5, "the plain ones are scanned");
+        // A key twice (which serde never writes): the parser refuses the
+        // action, the scan reads the first.
+        let twice = RawValue::from_string(r#"{"type":"a","type":"b"}"#.to_owned()).unwrap();
+        assert_eq!((kind_of(&twice), kind_parsed(&twice)), ("a".into(), "".into()));
     }
 
     #[test]

@@ -21,9 +21,11 @@
 use std::borrow::Cow;
 
 /// Unread values of the view shorter than this are scanned through going
-/// forward (a duel view's `viewer`, `step`, `activation` come before its
-/// `phase`); the first longer one is left to the walk back from the end.
-const SHORT: usize = 256;
+/// forward (a duel view's `viewer`, `step` come before its `phase`); the
+/// first longer one is left to the walk back from the end. Finding a value
+/// long scans this many bytes of it for nothing: a duel update's units
+/// come after a few short values.
+const SHORT: usize = 64;
 
 /// The members a reader keeps of a frame.
 #[derive(Debug, Clone, Copy)]
@@ -295,6 +297,43 @@ impl<'a> Skim<'a, '_> {
     }
 }
 
+/// The value of the first member `key` of the JSON object `text` when it
+/// is a string with no escape, read without a parser, and only as far as
+/// that member: `Some(None)` when the object has no such member. `None`
+/// when unsure (not an object, an escaped key before it, a value that is
+/// no string or has an escape): the caller parses `text` then. (A parser
+/// refuses an object with the key twice; this reads the first. JSON that
+/// serde writes has each key once.)
+pub fn plain_str_member<'a>(text: &'a str, key: &str) -> Option<Option<&'a str>> {
+    let b = text.as_bytes();
+    let mut i = ws(b, 0);
+    if *b.get(i)? != b'{' {
+        return None;
+    }
+    i = ws(b, i + 1);
+    if *b.get(i)? == b'}' {
+        return (ws(b, i + 1) == b.len()).then_some(None);
+    }
+    loop {
+        let m = member(b, i)?;
+        let v = m.value.0;
+        let end = value(b, v)?;
+        if m.key == key.as_bytes() {
+            if b[v] != b'"' || b[v..end].contains(&b'\\') {
+                return None;
+            }
+            // From one quote to the next: char boundaries.
+            return Some(Some(&text[v + 1..end - 1]));
+        }
+        i = ws(b, end);
+        match *b.get(i)? {
+            b',' => i = ws(b, i + 1),
+            b'}' if ws(b, i + 1) == b.len() => return Some(None),
+            _ => return None,
+        }
+    }
+}
+
 fn kept(keep: &[&str], key: &[u8]) -> bool {
     keep.iter().any(|k| k.as_bytes() == key)
 }
@@ -339,21 +378,6 @@ fn member_back(b: &[u8], end: usize) -> Option<Member<'_>> {
     Some(Member { key, at, value: (v, end) })
 }
 
-/// Byte classes of a scan: most bytes are `PLAIN`.
-const PLAIN: u8 = 0;
-const QUOTE: u8 = 1;
-const OPEN: u8 = 2;
-const CLOSE: u8 = 3;
-const CLASS: [u8; 256] = {
-    let mut t = [PLAIN; 256];
-    t[b'"' as usize] = QUOTE;
-    t[b'{' as usize] = OPEN;
-    t[b'[' as usize] = OPEN;
-    t[b'}' as usize] = CLOSE;
-    t[b']' as usize] = CLOSE;
-    t
-};
-
 /// The value starting at `i`: the index just after it.
 fn value(b: &[u8], i: usize) -> Option<usize> {
     match *b.get(i)? {
@@ -361,21 +385,23 @@ fn value(b: &[u8], i: usize) -> Option<usize> {
         b'{' | b'[' => {
             let mut depth = 0usize;
             let mut j = i;
-            while let Some(&c) = b.get(j) {
-                j += 1;
-                match CLASS[usize::from(c)] {
-                    PLAIN => {}
-                    QUOTE => j = string(b, j - 1)?,
-                    OPEN => depth += 1,
+            loop {
+                j = next_bracket_or_quote(b, j)?;
+                match b[j] {
+                    b'"' => j = string(b, j)?,
+                    b'{' | b'[' => {
+                        depth += 1;
+                        j += 1;
+                    }
                     _ => {
                         depth -= 1;
+                        j += 1;
                         if depth == 0 {
                             return Some(j);
                         }
                     }
                 }
             }
-            None
         }
         _ => {
             // A number, `true`, `false` or `null`.
@@ -394,13 +420,12 @@ fn value_back(b: &[u8], end: usize) -> Option<usize> {
         b'}' | b']' => {
             let mut depth = 0usize;
             let mut j = end;
-            while j > 0 {
-                j -= 1;
-                match CLASS[usize::from(b[j])] {
-                    PLAIN => {}
+            loop {
+                j = prev_bracket_or_quote(b, j)?;
+                match b[j] {
                     // Outside strings, a quote closes one.
-                    QUOTE => j = string_back(b, j + 1)?,
-                    CLOSE => depth += 1,
+                    b'"' => j = string_back(b, j + 1)?,
+                    b'}' | b']' => depth += 1,
                     _ => {
                         depth -= 1;
                         if depth == 0 {
@@ -409,7 +434,6 @@ fn value_back(b: &[u8], end: usize) -> Option<usize> {
                     }
                 }
             }
-            None
         }
         _ => {
             // A number, `true`, `false` or `null`.
@@ -428,10 +452,10 @@ fn value_back(b: &[u8], end: usize) -> Option<usize> {
 fn string(b: &[u8], i: usize) -> Option<usize> {
     let mut j = i + 1;
     loop {
-        match *b.get(j)? {
+        j = next_of(b, j, |w| eq_bytes(w, b'"') | eq_bytes(w, b'\\'), |c| matches!(c, b'"' | b'\\'))?;
+        match b[j] {
             b'"' => return Some(j + 1),
-            b'\\' => j += 2,
-            _ => j += 1,
+            _ => j += 2,
         }
     }
 }
@@ -443,12 +467,69 @@ fn string(b: &[u8], i: usize) -> Option<usize> {
 fn string_back(b: &[u8], end: usize) -> Option<usize> {
     let mut j = end.checked_sub(1)?;
     loop {
-        j = b[..j].iter().rposition(|c| *c == b'"')?;
+        j = prev_of(b, j, |w| eq_bytes(w, b'"'), |c| c == b'"')?;
         let slashes = b[..j].iter().rev().take_while(|c| **c == b'\\').count();
         if slashes % 2 == 0 {
             return Some(j);
         }
     }
+}
+
+// Scans eight bytes at a time: the text between brackets and quotes (the
+// words of a legal list, a log line, most of a key) is skipped a word at a
+// time instead of byte by byte.
+
+/// The bytes of `word` equal to `c`, each as its high bit. Exact: no carry
+/// crosses from one byte to the next, so the first and the last set bit
+/// are both true matches.
+fn eq_bytes(word: u64, c: u8) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let x = word ^ (u64::from(c) * 0x0101_0101_0101_0101);
+    !(((x & LOW7) + LOW7) | x | LOW7)
+}
+
+/// The brackets and quotes of `word` (`x | 0x20` folds `[` onto `{` and
+/// `]` onto `}`, and no other byte onto either).
+fn brackets_and_quotes(word: u64) -> u64 {
+    let folded = word | 0x2020_2020_2020_2020;
+    eq_bytes(word, b'"') | eq_bytes(folded, b'{') | eq_bytes(folded, b'}')
+}
+
+fn is_bracket_or_quote(c: u8) -> bool {
+    matches!(c, b'"' | b'{' | b'}' | b'[' | b']')
+}
+
+fn next_bracket_or_quote(b: &[u8], i: usize) -> Option<usize> {
+    next_of(b, i, brackets_and_quotes, is_bracket_or_quote)
+}
+
+fn prev_bracket_or_quote(b: &[u8], end: usize) -> Option<usize> {
+    prev_of(b, end, brackets_and_quotes, is_bracket_or_quote)
+}
+
+/// The first index from `i` whose byte is one of a set: `hits` marks them
+/// in a word read little-endian (as [`eq_bytes`] does), `is` tells one byte.
+fn next_of(b: &[u8], mut i: usize, hits: impl Fn(u64) -> u64, is: impl Fn(u8) -> bool) -> Option<usize> {
+    while let Some(chunk) = b.get(i..i + 8) {
+        let h = hits(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+        if h != 0 {
+            return Some(i + h.trailing_zeros() as usize / 8);
+        }
+        i += 8;
+    }
+    b.get(i..)?.iter().position(|c| is(*c)).map(|k| i + k)
+}
+
+/// The last index before `end` whose byte is one of a set (see [`next_of`]).
+fn prev_of(b: &[u8], mut end: usize, hits: impl Fn(u64) -> u64, is: impl Fn(u8) -> bool) -> Option<usize> {
+    while end >= 8 {
+        let h = hits(u64::from_le_bytes(b[end - 8..end].try_into().expect("eight bytes")));
+        if h != 0 {
+            return Some(end - 8 + (63 - h.leading_zeros() as usize) / 8);
+        }
+        end -= 8;
+    }
+    b[..end].iter().rposition(|c| is(*c))
 }
 
 fn ws(b: &[u8], mut i: usize) -> usize {
@@ -571,6 +652,35 @@ mod tests {
             r#"{"type":"update","view":{"units":[1,2,3],"legal":[]},"extra":{"legal":[]}}"#,
         ] {
             assert!(matches!(skim(text, &KEEP), Cow::Borrowed(t) if t == text), "{text}");
+        }
+    }
+
+    /// Eight bytes at a time finds what one at a time finds, at either end
+    /// and between, with bytes a carry could confuse (0x00, 0x01, 0x7f,
+    /// 0x80, 0xff, the folded brackets' neighbours `;`, `=`, `Z`, `\`).
+    #[test]
+    fn word_scans_find_what_byte_scans_find() {
+        let alphabet = b"\"{}[]\\ az;=Z^{}\x00\x01\x7f\x80\xff\xfb\xdb";
+        let mut seed = 12345u64;
+        for len in 0..40 {
+            for _ in 0..50 {
+                let b: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        alphabet[(seed >> 33) as usize % alphabet.len()]
+                    })
+                    .collect();
+                for i in 0..=len {
+                    let next = b[i..].iter().position(|c| is_bracket_or_quote(*c)).map(|k| i + k);
+                    assert_eq!(next_bracket_or_quote(&b, i), next, "{b:?} from {i}");
+                    let prev = b[..i].iter().rposition(|c| is_bracket_or_quote(*c));
+                    assert_eq!(prev_bracket_or_quote(&b, i), prev, "{b:?} before {i}");
+                    let quote = b[i..].iter().position(|c| matches!(c, b'"' | b'\\')).map(|k| i + k);
+                    let found =
+                        next_of(&b, i, |w| eq_bytes(w, b'"') | eq_bytes(w, b'\\'), |c| matches!(c, b'"' | b'\\'));
+                    assert_eq!(found, quote, "{b:?} from {i}");
+                }
+            }
         }
     }
 
