@@ -116,24 +116,29 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
         }
     }
     let rest = matches!(state.phase, Phase::Rest { .. });
-    // A card's uses come one aim after another: what does not depend on
-    // the aim is judged once a card (`use_judge`).
+    // A card's uses are judged as they are generated (a turn has a hundred
+    // card and aim pairs, most refused: only the accepted become actions),
+    // one aim after another: what does not depend on the aim is judged
+    // once a card (`use_judge`).
     let mut judged_card: Option<(CardUse, Option<super::play::UseJudge>)> = None;
+    let mut judge_use = |card: &CardUse, aim: &Aim| {
+        if judged_card.as_ref().is_none_or(|(c, _)| c != card) {
+            judged_card = Some((card.clone(), state.use_judge(cat, seat, card)));
+        }
+        let judge = judged_card.as_ref().and_then(|(_, j)| j.as_ref());
+        judge.is_some_and(|j| state.judge_use_at(cat, seat, j, aim))
+    };
+    let candidates = candidates(cat, state, seat, false, &mut judge_use);
     // Item actions, trades above all (an item per other Origin, both ways,
     // equipped or not): the seat's cost and each receiver's slots once.
     let mut item_judge = super::inventory::ItemJudge::default();
-    for a in candidates(cat, state, seat, false) {
+    for a in candidates {
         // What the action's own checks say, where they can be asked
         // without carrying it out; the gate (seat, end, a pending decision)
         // comes on top.
         let judged = match &a {
-            A::Use { card, aim, first_aura: None, include_self: None } => {
-                if judged_card.as_ref().is_none_or(|(c, _)| c != card) {
-                    judged_card = Some((card.clone(), state.use_judge(cat, seat, card)));
-                }
-                let judge = judged_card.as_ref().and_then(|(_, j)| j.as_ref());
-                Some(judge.is_some_and(|j| state.judge_use_at(cat, seat, j, aim)))
-            }
+            // Judged as generated (`judge_use`).
+            A::Use { first_aura: None, include_self: None, .. } => Some(true),
             // Moves and Taunts: whose turn, where, what it costs.
             A::Move { to } => Some(state.check_move(cat, seat, to).is_ok()),
             A::Taunt { enemy } => Some(state.check_taunt(cat, seat, *enemy).is_ok()),
@@ -222,7 +227,7 @@ pub fn legal_by_trial(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec
     }
     let mut copy = state.clone();
     let mut out = Vec::new();
-    for a in candidates(cat, state, seat, true) {
+    for a in candidates(cat, state, seat, true, &mut |_, _| true) {
         if Divinity::apply_with(cat, &mut copy, seat, a.clone()).is_ok() {
             out.push(a);
             copy = state.clone();
@@ -233,8 +238,15 @@ pub fn legal_by_trial(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec
 
 /// Candidate actions for `seat`, before checking them; no duplicates. The
 /// interlude's level-ups only with `level_ups` (the legal list judges
-/// those pairs without making them into actions first).
-fn candidates(cat: &Catalogue, s: &DivinityState, seat: Seat, level_ups: bool) -> Vec<A> {
+/// those pairs without making them into actions first); a card's use at
+/// an aim only if `uses` keeps it (the legal list judges them there).
+fn candidates(
+    cat: &Catalogue,
+    s: &DivinityState,
+    seat: Seat,
+    level_ups: bool,
+    uses: &mut dyn FnMut(&CardUse, &Aim) -> bool,
+) -> Vec<A> {
     let mut v = Vec::new();
     // A decision waiting admits only its answers: nothing else is tried.
     if let Some(p) = s.pending_choice() {
@@ -269,9 +281,9 @@ fn candidates(cat: &Catalogue, s: &DivinityState, seat: Seat, level_ups: bool) -
                 v.push(A::Hold { card: r.card.clone() });
             }
         }
-        Phase::Rest { .. } => turn(cat, s, seat, &mut v),
+        Phase::Rest { .. } => turn(cat, s, seat, uses, &mut v),
         Phase::Combat { active, .. } => match active {
-            Some(a) if *a == seat => turn(cat, s, seat, &mut v),
+            Some(a) if *a == seat => turn(cat, s, seat, uses, &mut v),
             Some(_) => {}
             None => {
                 v.push(A::StartTurn);
@@ -466,8 +478,8 @@ fn challenge(cat: &Catalogue, s: &DivinityState, seat: Seat, v: &mut Vec<A>) {
     }
 }
 
-/// The actions of a seat's own Combat or Rest turn.
-fn turn(cat: &Catalogue, s: &DivinityState, seat: Seat, v: &mut Vec<A>) {
+/// The actions of a seat's own Combat or Rest turn (the uses `uses` keeps).
+fn turn(cat: &Catalogue, s: &DivinityState, seat: Seat, uses: &mut dyn FnMut(&CardUse, &Aim) -> bool, v: &mut Vec<A>) {
     let o = &s.origins[seat as usize];
     v.push(A::EndTurn);
     let here = o.space;
@@ -485,7 +497,9 @@ fn turn(cat: &Catalogue, s: &DivinityState, seat: Seat, v: &mut Vec<A>) {
     aims.extend(s.loc(cat).map.spaces.iter().map(|sp| Aim::Space(sp.id.clone())));
     for card in &cards {
         for aim in &aims {
-            v.push(A::Use { card: card.clone(), aim: aim.clone(), first_aura: None, include_self: None });
+            if uses(card, aim) {
+                v.push(A::Use { card: card.clone(), aim: aim.clone(), first_aura: None, include_self: None });
+            }
         }
     }
     v.extend(s.enemies.iter().map(|e| A::Taunt { enemy: e.id }));

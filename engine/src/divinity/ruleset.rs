@@ -55,10 +55,7 @@ impl Ruleset for Divinity {
     }
 
     fn view(state: &DivinityState, viewer: Viewer) -> DivinityView {
-        let cat = Catalogue::standard();
-        let mut view = super::view::view(state, cat, viewer);
-        super::words::tell(&mut view, state, cat);
-        view
+        view_after(state, viewer, None)
     }
 
     /// Every seat sees the same table (only `you` differs): the view is
@@ -73,7 +70,7 @@ impl Ruleset for Divinity {
         before: Option<&DivinityView>,
     ) -> Vec<DivinityView> {
         let Some(first) = viewers.first() else { return Vec::new() };
-        let mut view = Self::view(state, *first);
+        let mut view = view_after(state, *first, before);
         if let Some(before) = before {
             view.share_unchanged(before);
         }
@@ -215,6 +212,15 @@ impl Ruleset for Divinity {
     fn take_back(before: &DivinityState, after: &DivinityState, events: &[DivinityEvent]) -> Result<(), RuleError> {
         super::campaign::take_back(before, after, events)
     }
+}
+
+/// `viewer`'s view with its words, the Origins taken from `before` while
+/// unchanged (`view::view_after`).
+fn view_after(state: &DivinityState, viewer: Viewer, before: Option<&DivinityView>) -> DivinityView {
+    let cat = Catalogue::standard();
+    let mut view = super::view::view_after(state, cat, viewer, before);
+    super::words::tell(&mut view, state, cat);
+    view
 }
 
 /// The spectator's view as far as the words of actions and events read it

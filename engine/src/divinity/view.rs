@@ -258,6 +258,17 @@ impl MerchantPrices {
 /// `viewer`'s view without its words: the location's front and the
 /// challenge rows are [`super::words::tell`]'s.
 pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityView {
+    view_after(state, cat, viewer, None)
+}
+
+/// [`view`], the Origins taken from `before` (a view of the record
+/// before) when they did not change: compared, not copied first.
+pub(super) fn view_after(
+    state: &DivinityState,
+    cat: &Catalogue,
+    viewer: Viewer,
+    before: Option<&DivinityView>,
+) -> DivinityView {
     let loc = state.loc(cat);
     let card =
         |id: &String| CardView { id: id.clone(), text: loc.card(id).map(|c| c.text.clone()).unwrap_or_default() };
@@ -276,7 +287,10 @@ pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityV
         time: state.time,
         time_length: loc.time.length,
         time_paused: state.time_paused,
-        origins: Shared::new(state.origins.clone()),
+        origins: match before {
+            Some(b) if *b.origins == state.origins => b.origins.clone(),
+            _ => Shared::new(state.origins.clone()),
+        },
         armor: (0..state.origins.len()).map(|s| ArmorView::of(state, cat, Who::Origin(s as Seat))).collect(),
         enemies: Shared::new(
             state
@@ -533,7 +547,7 @@ impl DivinityView {
         if self.front == before.front {
             self.front = before.front.clone();
         }
-        if self.origins == before.origins {
+        if !self.origins.same(&before.origins) && self.origins == before.origins {
             self.origins = before.origins.clone();
         }
         if self.enemies == before.enemies {
