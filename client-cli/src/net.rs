@@ -439,19 +439,19 @@ impl FrameHead {
     /// The head of a server frame. An update, the frame sent for every
     /// action and the one that carries a whole view, is read off its front:
     /// the server writes `type` first and an update's `seq` second
-    /// (`athlas_protocol::ServerMsg`), so the view is not scanned. Anything
-    /// else (small frames, or fields in another order) is parsed whole.
+    /// (`athlas_protocol::ServerMsg`), so the view is not scanned; an ack,
+    /// also one per action, is read off its text. Anything else (other
+    /// frames, or fields in another order) is parsed whole.
     /// `None`: not a frame (not JSON, or no type).
     pub fn read(text: &str) -> Option<FrameHead> {
+        let head = |kind: &str, seq| FrameHead { kind: kind.to_owned(), seq: Some(seq), code: None, at: None };
+        if let Some((_, seq)) = crate::player::plain_ack(text) {
+            return Some(head("ack", seq));
+        }
         let front = (|| {
-            let digits = text.strip_prefix(r#"{"type":"update","seq":"#)?;
-            let n = digits.bytes().take_while(u8::is_ascii_digit).count();
+            let (seq, rest) = crate::player::plain_u64(text.strip_prefix(r#"{"type":"update","seq":"#)?)?;
             // The whole number, and nothing odd after it.
-            if !matches!(digits.as_bytes().get(n), Some(b',' | b'}')) {
-                return None;
-            }
-            let seq = digits[..n].parse().ok()?;
-            Some(FrameHead { kind: "update".to_owned(), seq: Some(seq), code: None, at: None })
+            matches!(rest.as_bytes().first(), Some(b',' | b'}')).then(|| head("update", seq))
         })();
         front.or_else(|| serde_json::from_str(text).ok())
     }

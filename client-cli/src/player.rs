@@ -141,6 +141,29 @@ struct FrameLite {
     view: Option<ViewLite>,
 }
 
+/// An `ack` as the server writes it (`{"type":"ack","id":N,"seq":M}`, as
+/// `athlas_protocol::ServerMsg::Ack` is written): its `id` and `seq`, read
+/// without a parser (one comes for every action). `None` for anything
+/// else, which is parsed.
+pub(crate) fn plain_ack(text: &str) -> Option<(u64, u64)> {
+    let rest = text.strip_prefix(r#"{"type":"ack","id":"#)?;
+    let (id, rest) = plain_u64(rest)?;
+    let (seq, rest) = plain_u64(rest.strip_prefix(r#","seq":"#)?)?;
+    (rest == "}").then_some((id, seq))
+}
+
+/// The whole number JSON writes at the start of `text` (digits, no leading
+/// zero, not followed by a fraction or an exponent) as a `u64`, and the
+/// text after it.
+pub(crate) fn plain_u64(text: &str) -> Option<(u64, &str)> {
+    let n = text.bytes().take_while(u8::is_ascii_digit).count();
+    let (digits, rest) = text.split_at(n);
+    if n == 0 || (n > 1 && digits.starts_with('0')) || rest.starts_with(['.', 'e', 'E']) {
+        return None;
+    }
+    Some((digits.parse().ok()?, rest))
+}
+
 /// An `act` sent and not yet answered.
 #[derive(Debug, Clone)]
 pub struct InFlight {
@@ -236,6 +259,9 @@ impl Player {
 
     /// Read one server frame.
     pub fn observe(&mut self, text: &str) -> Observed {
+        if let Some((id, seq)) = plain_ack(text) {
+            return self.acked(id, seq);
+        }
         let Ok(f) = serde_json::from_str::<FrameLite>(&crate::skim::skim(text, &READ)) else {
             return Observed::Other;
         };
@@ -262,16 +288,7 @@ impl Player {
                 self.take_state(f.status, f.view, f.legal, f.control);
                 Observed::Update
             }
-            "ack" => {
-                let (id, seq) = (f.id.unwrap_or(0), f.seq.unwrap_or(0));
-                match self.in_flight.take_if(|i| i.id == id) {
-                    Some(i) => {
-                        self.acked_seq = Some(seq);
-                        Observed::Acked { id, seq, latency: i.sent_at.elapsed() }
-                    }
-                    None => Observed::Other,
-                }
-            }
+            "ack" => self.acked(f.id.unwrap_or(0), f.seq.unwrap_or(0)),
             "error" => {
                 let code = f.code.unwrap_or_default();
                 // Dropped, not refused: the act in flight is sent again
@@ -285,6 +302,16 @@ impl Player {
                 Observed::Rejected { id: f.id, code, message: f.message.unwrap_or_default() }
             }
             _ => Observed::Other,
+        }
+    }
+
+    fn acked(&mut self, id: u64, seq: u64) -> Observed {
+        match self.in_flight.take_if(|i| i.id == id) {
+            Some(i) => {
+                self.acked_seq = Some(seq);
+                Observed::Acked { id, seq, latency: i.sent_at.elapsed() }
+            }
+            None => Observed::Other,
         }
     }
 
@@ -530,6 +557,40 @@ mod tests {
         p.observe(&update(0, 4, &[0]));
         assert!(p.my_turn());
         assert_eq!(values(&p.legal), vec![json!({"type":"pass"})]);
+    }
+
+    /// An ack read off its text is the ack parsed; anything else written
+    /// differently is left to the parser.
+    #[test]
+    fn a_plain_ack_reads_as_the_parsed_one() {
+        let parsed = |text: &str| {
+            let f: FrameLite = serde_json::from_str(text).ok()?;
+            (f.kind == "ack").then(|| (f.id.unwrap_or(0), f.seq.unwrap_or(0)))
+        };
+        let written = serde_json::to_string(&athlas_protocol::ServerMsg::Ack { id: 12, seq: u64::MAX }).unwrap();
+        for text in [written.as_str(), r#"{"type":"ack","id":0,"seq":10}"#] {
+            assert!(plain_ack(text).is_some(), "{text}");
+            assert_eq!(plain_ack(text), parsed(text), "{text}");
+        }
+        for text in [
+            r#"{"type":"ack","id":07,"seq":1}"#,
+            r#"{"type":"ack","id":1,"seq":1.0}"#,
+            r#"{"type":"ack","id":1,"seq":1e2}"#,
+            r#"{"type":"ack","id":1,"seq":18446744073709551616}"#,
+            r#"{"type":"ack","id":1,"seq":2,"x":3}"#,
+            r#"{"type":"ack","id":1,"seq":2} "#,
+            r#"{"type":"ack","id":-1,"seq":2}"#,
+            r#"{"type":"ack", "id":1,"seq":2}"#,
+        ] {
+            assert_eq!(plain_ack(text), None, "{text}");
+        }
+        // Acked once, and only the act in flight.
+        let mut p = Player::new();
+        p.observe(&welcome(0, 3, &[0]));
+        p.act(&json!({"type":"end_turn"}));
+        assert_eq!(p.observe(r#"{"type":"ack","id":2,"seq":4}"#), Observed::Other);
+        assert!(matches!(p.observe(r#"{"type":"ack","id":1,"seq":4}"#), Observed::Acked { id: 1, seq: 4, .. }));
+        assert_eq!(p.observe(r#"{"type":"ack","id":1,"seq":4}"#), Observed::Other);
     }
 
     #[test]

@@ -35,6 +35,9 @@ fn a_frame_head_read_off_the_front_is_the_parsed_one() {
     assert_eq!((h.kind.as_str(), h.seq), ("update", Some(5)));
     let h = FrameHead::read(r#"{"type":"update","seq":5.5}"#);
     assert!(h.is_none(), "not a seq: refused as the parser refuses it");
+    assert!(FrameHead::read(r#"{"type":"update","seq":05}"#).is_none(), "no leading zero in JSON");
+    let h = FrameHead::read(r#"{"type":"ack","id":1,"seq":2,"later":true}"#).unwrap();
+    assert_eq!((h.kind.as_str(), h.seq), ("ack", Some(2)), "an ack written otherwise: parsed");
     assert_eq!(FrameHead::read(r#"{"type":"a\u0063k"}"#).unwrap().kind, "ack");
     assert!(FrameHead::read("not json").is_none());
 }
