@@ -208,8 +208,16 @@ impl<'a> Skim<'a, '_> {
             if b[i - 1] == b'}' {
                 break i;
             }
-            let m = member_back(b, i)?;
-            after.push(m);
+            // An array is read back as a `legal` list would be kept, so its
+            // entries' words are scanned once, not again going forward.
+            let (m, cut) = match b[i - 1] {
+                b']' => match self.entries_back(i) {
+                    Some((v, cut)) => (key_before(b, v, i)?, Some(cut)),
+                    None => (member_back(b, i)?, None),
+                },
+                _ => (member_back(b, i)?, None),
+            };
+            after.push((m, cut));
             let p = ws_back(b, m.at);
             if b[p - 1] != b',' || p - 1 <= view.value.0 {
                 return None;
@@ -217,11 +225,94 @@ impl<'a> Skim<'a, '_> {
             i = ws_back(b, p - 1);
         };
         self.view(view.at, view.value.0, view_end)?;
-        for m in after.into_iter().rev() {
-            self.top(m);
+        for (m, cut) in after.into_iter().rev() {
+            match cut {
+                Some(cut) if m.key == b"legal" && kept(self.keep.top, m.key) => {
+                    self.out.push_str(self.text((m.at, m.value.0)));
+                    self.out.push_str(&cut);
+                    self.out.push(',');
+                }
+                _ => self.top(m),
+            }
         }
         self.close();
         Some(self.out)
+    }
+
+    /// The array ending just before `end` (at its `]`), read backwards:
+    /// where it starts, and its text as [`Skim::entries`] writes it (each
+    /// object entry with only the members `keep.entry` names). `None` when
+    /// it does not read so.
+    fn entries_back(&self, end: usize) -> Option<(usize, String)> {
+        enum Entry<'a> {
+            Whole(usize, usize),
+            /// Its kept members, last first.
+            Object(Vec<Member<'a>>),
+        }
+        let b = self.b;
+        // The entries, last first.
+        let mut entries = Vec::new();
+        let mut j = ws_back(b, end - 1);
+        let start = loop {
+            if before(b, j)? == b'[' && entries.is_empty() {
+                break j - 1; // `[]`
+            }
+            let at = if before(b, j)? == b'}' {
+                let mut members = Vec::new();
+                let mut k = ws_back(b, j - 1);
+                let mut last = true;
+                let open = loop {
+                    if last && before(b, k)? == b'{' {
+                        break k - 1; // `{}`
+                    }
+                    last = false;
+                    let m = member_back(b, k)?;
+                    let p = ws_back(b, m.at);
+                    if kept(self.keep.entry, m.key) {
+                        members.push(m);
+                    }
+                    match before(b, p)? {
+                        b',' => k = ws_back(b, p - 1),
+                        b'{' => break p - 1,
+                        _ => return None,
+                    }
+                };
+                entries.push(Entry::Object(members));
+                open
+            } else {
+                let v = value_back(b, j)?;
+                entries.push(Entry::Whole(v, j));
+                v
+            };
+            let p = ws_back(b, at);
+            match before(b, p)? {
+                b',' => j = ws_back(b, p - 1),
+                b'[' => break p - 1,
+                _ => return None,
+            }
+        };
+        let mut out = String::with_capacity(64);
+        out.push('[');
+        for (n, e) in entries.iter().rev().enumerate() {
+            if n > 0 {
+                out.push(',');
+            }
+            match e {
+                Entry::Whole(s, e) => out.push_str(self.text((*s, *e))),
+                Entry::Object(members) => {
+                    out.push('{');
+                    for (n, m) in members.iter().rev().enumerate() {
+                        if n > 0 {
+                            out.push(',');
+                        }
+                        out.push_str(self.text((m.at, m.value.1)));
+                    }
+                    out.push('}');
+                }
+            }
+        }
+        out.push(']');
+        Some((start, out))
     }
 
     /// The view object `[start, end)` (its member's key at `at`), its kept
@@ -361,7 +452,11 @@ fn member(b: &[u8], i: usize) -> Option<Member<'_>> {
 /// The member whose value ends just before `end` (whitespace skipped), read
 /// backwards.
 fn member_back(b: &[u8], end: usize) -> Option<Member<'_>> {
-    let v = value_back(b, end)?;
+    key_before(b, value_back(b, end)?, end)
+}
+
+/// The member whose value is `[v, end)`: its key read back from `v`.
+fn key_before(b: &[u8], v: usize, end: usize) -> Option<Member<'_>> {
     let colon = ws_back(b, v);
     if colon == 0 || b[colon - 1] != b':' {
         return None;
@@ -532,6 +627,11 @@ fn prev_of(b: &[u8], mut end: usize, hits: impl Fn(u64) -> u64, is: impl Fn(u8) 
     b[..end].iter().rposition(|c| is(*c))
 }
 
+/// The byte just before `i`.
+fn before(b: &[u8], i: usize) -> Option<u8> {
+    b.get(i.checked_sub(1)?).copied()
+}
+
 fn ws(b: &[u8], mut i: usize) -> usize {
     while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
         i += 1;
@@ -627,6 +727,41 @@ mod tests {
             let skimmed = skim(&frame, &KEEP);
             assert!(matches!(skimmed, Cow::Owned(_)), "{frame}");
             assert_eq!(parsed(&skimmed), kept_of(&whole), "{frame}\n{skimmed}");
+        }
+    }
+
+    /// A list read back is cut as one read forward is.
+    #[test]
+    fn entries_read_back_are_the_entries_read_forward() {
+        for list in [
+            r#"[]"#,
+            r#"[ ]"#,
+            r#"[{}]"#,
+            r#"[ { } , 3 , "x]" ]"#,
+            r#"[{"seat":0,"words":[{"text":"Pass \"now\" [1,2]}"}]},3,{"actions":[{"type":"pass"}],"seat":1}]"#,
+            r#"[{"words":[],"seat":2,"actions":[]},[1,{"seat":3}],null]"#,
+            r#"[ { "seat" : 0 , "words" : "\\" } ]"#,
+        ] {
+            let text = format!(r#"{{"legal" : {list}}}"#);
+            let b = text.as_bytes();
+            let m = member(b, 1).unwrap();
+            let end = value(b, m.value.0).unwrap();
+            let mut forward = Skim::new(&text, &KEEP);
+            forward.entries(Member { value: (m.value.0, end), ..m }).expect(list);
+            let back = Skim::new(&text, &KEEP);
+            let (start, cut) = back.entries_back(end).unwrap();
+            assert_eq!(start, m.value.0, "{list}");
+            assert_eq!(forward.out, format!(r#""legal" : {cut},"#), "{list}");
+        }
+        // Neither way reads an escaped key (the list is kept whole then).
+        let text = r#"{"legal":[{"seat":0,"w\"ords":1}]}"#;
+        let m = member(text.as_bytes(), 1).unwrap();
+        let end = text.len() - 1;
+        assert!(Skim::new(text, &KEEP).entries(Member { value: (m.value.0, end), ..m }).is_none());
+        assert!(Skim::new(text, &KEEP).entries_back(end).is_none());
+        for bad in [r#"{"legal":,]}"#, r#"{"legal":[,{"seat":1}]}"#, r#"{"legal":[{,"seat":1}]}"#] {
+            let back = Skim::new(bad, &KEEP);
+            assert!(back.entries_back(bad.len() - 1).is_none(), "{bad}");
         }
     }
 
