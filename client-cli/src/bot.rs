@@ -288,12 +288,12 @@ impl Bot {
             return Some(Choice::Built(serde_json::json!({"type": "resign"})));
         }
         if let Plays::Clans = self.game {
-            return self.clans_pick(&p.legal);
+            return self.clans_pick(p.legal());
         }
         if p.phase == "creation" {
-            return self.creation(&p.legal).map(Choice::Built);
+            return self.creation(p.legal()).map(Choice::Built);
         }
-        let listed = weighted_pick(&p.legal, |n| self.rng.below(n as usize) as u32)?;
+        let listed = weighted_pick(p.legal(), |n| self.rng.below(n as usize) as u32)?;
         Some(self.as_sent(listed))
     }
 
@@ -407,7 +407,7 @@ mod tests {
             (0..20).map(|_| b.pick(&p).unwrap()).collect::<Vec<_>>()
         };
         assert_eq!(run(7), run(7));
-        let listed: Vec<Value> = p.legal.iter().map(|a| legal_value(a)).collect();
+        let listed: Vec<Value> = p.legal().iter().map(|a| legal_value(a)).collect();
         assert!(run(7).iter().all(|a| listed.contains(a)));
         let mut b = Bot::new(1, cat);
         b.max_actions = 1;

@@ -202,9 +202,8 @@ pub struct Player {
     pub phase: String,
     /// Seats the game waits for.
     pub waiting: Vec<Seat>,
-    /// What this seat may do now: the frame's `legal` entry of this seat,
-    /// else `view.legal` (the duel's view lists it too).
-    pub legal: Vec<Legal>,
+    /// The view's `legal` list (the duel's); see [`Player::legal`].
+    view_legal: Vec<Legal>,
     /// The frame's `legal`: every seat this receiver may act for now (its
     /// own and handed ones) with their actions.
     pub legal_for: Vec<LegalList>,
@@ -251,10 +250,18 @@ impl Player {
         if self.finished {
             self.legal_for.clear();
         }
-        self.legal = match self.legal_for.iter().find(|l| Some(l.seat) == self.seat) {
-            Some(own) => own.actions.clone(),
-            None => view.legal,
-        };
+        self.view_legal = view.legal;
+    }
+
+    /// What this seat may do now: the frame's `legal` entry of this seat,
+    /// else `view.legal` (the duel's view lists it too). Found when asked,
+    /// not copied per frame: a Divinity seat's entry runs to a thousand
+    /// actions.
+    pub fn legal(&self) -> &[Legal] {
+        match self.legal_for.iter().find(|l| Some(l.seat) == self.seat) {
+            Some(own) => &own.actions,
+            None => &self.view_legal,
+        }
     }
 
     /// Read one server frame.
@@ -348,7 +355,7 @@ impl Player {
             return self.legal_for.iter().map(|l| (l.seat, l.actions.as_slice())).collect();
         }
         match self.seat {
-            Some(s) if self.waiting.contains(&s) => vec![(s, self.legal.as_slice())],
+            Some(s) if self.waiting.contains(&s) => vec![(s, self.legal())],
             _ => Vec::new(),
         }
     }
@@ -556,7 +563,7 @@ mod tests {
         assert!(!p.my_turn(), "the view is older than the ack");
         p.observe(&update(0, 4, &[0]));
         assert!(p.my_turn());
-        assert_eq!(values(&p.legal), vec![json!({"type":"pass"})]);
+        assert_eq!(values(p.legal()), vec![json!({"type":"pass"})]);
     }
 
     /// An ack read off its text is the ack parsed; anything else written
@@ -654,7 +661,7 @@ mod tests {
             "legal":[{"seat":1,"actions":[{"type":"travel","to":"2"}]},{"seat":0,"actions":[{"type":"pass"}]}]});
         p.observe(&w.to_string());
         assert_eq!(p.campaign_id.as_deref(), Some("c1"));
-        assert_eq!(values(&p.legal), vec![json!({"type":"travel","to":"2"})], "its own seat's entry");
+        assert_eq!(values(p.legal()), vec![json!({"type":"travel","to":"2"})], "its own seat's entry");
         let seats: Vec<Seat> = p.actionable().iter().map(|(s, _)| *s).collect();
         assert_eq!(seats, [1, 0]);
         let frame: Value = serde_json::from_str(&p.act_for(Some(0), &json!({"type":"pass"}))).unwrap();
@@ -670,6 +677,25 @@ mod tests {
         assert_eq!(own, vec![(1, 0)]);
         let own: Value = serde_json::from_str(&p.act_for(Some(1), &json!({"type":"pass"}))).unwrap();
         assert!(own.get("seat").is_none(), "its own seat needs no seat field");
+    }
+
+    /// Its own entry of the frame's list when there is one, else the
+    /// view's list; an entry listing nothing counts as none.
+    #[test]
+    fn what_a_seat_may_do_is_its_own_entry_else_the_view_list() {
+        let frame = |legal: Value| {
+            json!({"type":"update","seq":2,"seat":0,"status":{"status":"waiting","seats":[0,1]},
+                   "view":{"waiting_for":[0,1],"legal":[{"type":"pass"}]},"legal":legal})
+            .to_string()
+        };
+        let mut p = Player::new();
+        p.observe(&welcome(1, 1, &[1]));
+        p.observe(&frame(json!([{"seat":0,"actions":[{"type":"a"}]},{"seat":1,"actions":[{"type":"b"}]}])));
+        assert_eq!(values(p.legal()), vec![json!({"type":"b"})]);
+        p.observe(&frame(json!([{"seat":0,"actions":[{"type":"a"}]},{"seat":1,"actions":[]}])));
+        assert_eq!(values(p.legal()), vec![json!({"type":"pass"})]);
+        p.observe(&frame(json!([])));
+        assert_eq!(values(p.legal()), vec![json!({"type":"pass"})]);
     }
 
     #[test]
@@ -701,11 +727,11 @@ mod tests {
         );
         p.observe(&welcome(0, 1, &[1]));
         p.observe(&frame);
-        let kinds: Vec<String> = p.legal.iter().map(|a| kind_of(a).into_owned()).collect();
+        let kinds: Vec<String> = p.legal().iter().map(|a| kind_of(a).into_owned()).collect();
         assert_eq!(kinds, ["move", "end_turn", "", ""], "an escape read, no type is none");
-        let sent: Value = serde_json::from_str(&p.act(&p.legal[0].clone())).unwrap();
+        let sent: Value = serde_json::from_str(&p.act(&p.legal()[0].clone())).unwrap();
         assert_eq!(sent["action"], serde_json::from_str::<Value>(move_).unwrap());
-        assert_eq!(legal_value(&p.legal[0]), sent["action"]);
+        assert_eq!(legal_value(&p.legal()[0]), sent["action"]);
     }
 
     /// The scan finds what serde finds, or leaves the action to it.
