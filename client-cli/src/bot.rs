@@ -188,7 +188,12 @@ impl Bot {
         struct Framed {
             view: DivinityView,
         }
-        let view = serde_json::from_str::<Framed>(self.last_frame.as_deref()?).ok()?.view;
+        let frame = self.last_frame.as_deref()?;
+        // The view's text alone when it is found (the frame's legal lists,
+        // a thousand actions and their words, are not parsed to be skipped).
+        let view = crate::skim::view_text(frame)
+            .and_then(|v| serde_json::from_str::<DivinityView>(v).ok())
+            .or_else(|| Some(serde_json::from_str::<Framed>(frame).ok()?.view))?;
         let cat = divinity::content::Catalogue::standard();
         for (seat, actions) in choices {
             let legal: Vec<DivinityAction> =

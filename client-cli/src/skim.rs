@@ -49,6 +49,46 @@ pub fn skim<'a>(text: &'a str, keep: &Keep) -> Cow<'a, str> {
     }
 }
 
+/// The text of a frame's view (the object under `"view"`), found as
+/// [`skim`] finds it: its start going forward, its end going back from the
+/// frame's end over the members after it (the view being the last member
+/// whose value is an object). `None` when it is not found so. Whatever is
+/// returned begins with the view's `{` and ends with a `}`: it parses as
+/// JSON only if it is the view.
+pub fn view_text(text: &str) -> Option<&str> {
+    let b = text.as_bytes();
+    let mut i = ws(b, 0);
+    if *b.get(i)? != b'{' {
+        return None;
+    }
+    i = ws(b, i + 1);
+    let start = loop {
+        let m = member(b, i)?;
+        if m.key == b"view" && b[m.value.0] == b'{' {
+            break m.value.0;
+        }
+        i = ws(b, value(b, m.value.0)?);
+        match *b.get(i)? {
+            b',' => i = ws(b, i + 1),
+            _ => return None,
+        }
+    };
+    let end = ws_back(b, b.len());
+    if before(b, end)? != b'}' {
+        return None;
+    }
+    let mut i = ws_back(b, end - 1);
+    while before(b, i)? != b'}' {
+        let m = member_back(b, i)?;
+        let p = ws_back(b, m.at);
+        if before(b, p)? != b',' || p - 1 <= start {
+            return None;
+        }
+        i = ws_back(b, p - 1);
+    }
+    (i > start).then(|| &text[start..i])
+}
+
 struct Skim<'a, 'k> {
     text: &'a str,
     b: &'a [u8],
@@ -763,6 +803,27 @@ mod tests {
             let back = Skim::new(bad, &KEEP);
             assert!(back.entries_back(bad.len() - 1).is_none(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_views_text_is_the_view() {
+        let view = r#"{"phase":{"phase":"travel"},"note":"}, \"x\": {","legal":[{"type":"pass"}]}"#;
+        for frame in [
+            format!(
+                r#"{{"type":"update","seq":1,"events":[{{"a":"]"}}],"view":{view},"legal":[{{"seat":0,"actions":[]}}],"control":null}}"#
+            ),
+            format!(r#"{{ "view" : {view} }}"#),
+        ] {
+            let whole: Value = serde_json::from_str(&frame).unwrap();
+            let text = view_text(&frame).expect("found");
+            assert_eq!(text, view, "{frame}");
+            assert_eq!(parsed(text), whole["view"]);
+        }
+        assert_eq!(view_text(r#"{"type":"ack","id":1,"seq":2}"#), None);
+        assert_eq!(view_text(r#"{"view":[1]}"#), None);
+        // An object after the view: what is found is no JSON value.
+        let odd = r#"{"view":{"a":1},"extra":{"b":2}}"#;
+        assert!(view_text(odd).is_none_or(|t| serde_json::from_str::<Value>(t).is_err()));
     }
 
     #[test]
