@@ -8,33 +8,23 @@
 //! copy's patterns name every field.)
 
 use athlas_engine::divinity::content::Catalogue;
-use athlas_engine::divinity::{bot, legal, Divinity, DivinityOptions, DivinityState};
-use athlas_engine::{Ruleset, Seat, Status, Viewer};
+use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
+use athlas_engine::Ruleset;
 
-fn waiting(s: &DivinityState) -> Vec<Seat> {
-    match Divinity::status(s) {
-        Status::Waiting { seats } => seats,
-        Status::Finished(_) => Vec::new(),
-    }
-}
+use crate::divinity_support::{bot_step, waiting};
 
 /// Every position of a party-bot game from `s` until it ends (or 1,500
 /// actions).
 fn play(mut s: DivinityState, out: &mut Vec<DivinityState>) -> DivinityState {
     let cat = Catalogue::standard();
     for i in 0..1_500 {
-        let seats = waiting(&s);
-        if seats.is_empty() {
+        if waiting(&s).is_empty() {
             break;
         }
         out.push(s.clone());
-        let Some((seat, a)) = (0..seats.len()).map(|k| seats[(i + k) % seats.len()]).find_map(|seat| {
-            let view = Divinity::view(&s, Viewer::Seat(seat));
-            bot::choose(cat, &view, seat, &legal::legal(cat, &s, seat)).map(|a| (seat, a))
-        }) else {
+        if !bot_step(cat, &mut s, i) {
             break;
-        };
-        Divinity::apply_with(cat, &mut s, seat, a).expect("a listed action is accepted");
+        }
     }
     out.push(s.clone());
     s

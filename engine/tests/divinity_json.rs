@@ -9,15 +9,10 @@ use athlas_engine::divinity::content::{Catalogue, ConsumableDeck};
 use athlas_engine::divinity::dice::Colour;
 use athlas_engine::divinity::state::MerchantDeck;
 use athlas_engine::divinity::status::Status as St;
-use athlas_engine::divinity::{bot, legal, Divinity, DivinityOptions, DivinityState};
-use athlas_engine::{Ruleset, Seat, SeatNames, Status, Viewer};
+use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState};
+use athlas_engine::{Ruleset, Seat, SeatNames};
 
-fn waiting(s: &DivinityState) -> Vec<Seat> {
-    match Divinity::status(s) {
-        Status::Waiting { seats } => seats,
-        Status::Finished(_) => Vec::new(),
-    }
-}
+use crate::divinity_support::{bot_step, waiting};
 
 /// Every `step`-th position of party-bot games with its waiting seats (as
 /// the engine bench's `bot_positions`): at each position the bot plays for
@@ -41,13 +36,9 @@ fn bot_positions(step: usize, games: &[(&str, usize, u64)]) -> Vec<(DivinityStat
             if i % step == 0 {
                 out.push((s.clone(), seats.clone()));
             }
-            let Some((seat, a)) = (0..seats.len()).map(|k| seats[(i + k) % seats.len()]).find_map(|seat| {
-                let view = Divinity::view(&s, Viewer::Seat(seat));
-                bot::choose(cat, &view, seat, &legal::legal(cat, &s, seat)).map(|a| (seat, a))
-            }) else {
+            if !bot_step(cat, &mut s, i) {
                 break;
-            };
-            Divinity::apply_with(cat, &mut s, seat, a).expect("a listed action is accepted");
+            }
         }
     }
     out

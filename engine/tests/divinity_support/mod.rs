@@ -8,8 +8,8 @@ use athlas_engine::divinity::content::Catalogue;
 use athlas_engine::divinity::dice::{Colour, Die, Roll};
 use athlas_engine::divinity::event::DivinityEvent as Ev;
 use athlas_engine::divinity::state::{EnemyKind, RoundKind, Who};
-use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState, Position};
-use athlas_engine::{RuleError, Ruleset, Seat, Status};
+use athlas_engine::divinity::{bot, legal, Divinity, DivinityOptions, DivinityState, Position};
+use athlas_engine::{RuleError, Ruleset, Seat, Status, Viewer};
 
 pub fn cat() -> &'static Catalogue {
     Catalogue::standard()
@@ -96,6 +96,21 @@ pub fn waiting(s: &DivinityState) -> Vec<Seat> {
         Status::Waiting { seats } => seats,
         Status::Finished(_) => vec![],
     }
+}
+
+/// One party-bot action at step `i` of a game: the first waiting seat, in
+/// turn from the `i`-th, whose bot picks from its own list and view plays
+/// it. `false` when the game is over or no waiting seat's bot picks.
+pub fn bot_step(c: &Catalogue, s: &mut DivinityState, i: usize) -> bool {
+    let seats = waiting(s);
+    let Some((seat, a)) = (0..seats.len()).map(|k| seats[(i + k) % seats.len()]).find_map(|seat| {
+        let view = Divinity::view(s, Viewer::Seat(seat));
+        bot::choose(c, &view, seat, &legal::legal(c, s, seat)).map(|a| (seat, a))
+    }) else {
+        return false;
+    };
+    Divinity::apply_with(c, s, seat, a).expect("a listed action is accepted");
+    true
 }
 
 /// Enemy rolls land at once and the lowest seat (or first route) is taken
