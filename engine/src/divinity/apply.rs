@@ -90,8 +90,13 @@ impl Divinity {
         // was is kept aside and put back on a refusal. Kept in a spare
         // state of this thread's, copied into with `clone_from`, which
         // reuses what the last action's copy allocated.
-        let mut before = SPARE.with(|s| s.take()).unwrap_or_else(|| Box::new(state.clone()));
-        DivinityState::clone_from(&mut before, state);
+        let mut before = match SPARE.with(|s| s.take()) {
+            Some(mut spare) => {
+                DivinityState::clone_from(&mut spare, state);
+                spare
+            }
+            None => Box::new(state.clone()),
+        };
         let mut ev = Vec::new();
         let result = act(cat, state, seat, action, &mut ev);
         match result {
