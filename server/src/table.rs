@@ -121,7 +121,11 @@ impl<R: Ruleset> Table<R> {
         // The state before serves a take-back and names what the change
         // removed in its words.
         let before = (R::TAKE_BACK || R::WORDS).then(|| self.copy_state());
-        let events = match R::apply(&mut self.state, seat, action) {
+        let applied = match &before {
+            Some(b) => R::apply_after_copy(&mut self.state, b, seat, action),
+            None => R::apply(&mut self.state, seat, action),
+        };
+        let events = match applied {
             Ok(events) => events,
             Err(e) => {
                 if let Some(b) = before {

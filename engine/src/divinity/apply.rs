@@ -107,6 +107,31 @@ impl Divinity {
         result.map(|()| ev)
     }
 
+    /// [`Divinity::apply_with`] given `before`, a copy of `state` as it is
+    /// now that the caller keeps: put back on a refusal instead of a copy
+    /// of this function's own.
+    ///
+    /// # Errors
+    /// As [`Divinity::apply_with`]; the state is then unchanged (equal to
+    /// `before`).
+    pub fn apply_after(
+        cat: &Catalogue,
+        state: &mut DivinityState,
+        before: &DivinityState,
+        seat: Seat,
+        action: A,
+    ) -> Result<Vec<DivinityEvent>, RuleError> {
+        debug_assert!(state == before, "apply_after is given a copy of the state");
+        Self::gate(state, seat, &action)?;
+        let mut ev = Vec::new();
+        let result = act(cat, state, seat, action, &mut ev);
+        match result {
+            Ok(()) => settle(cat, state, &mut ev),
+            Err(_) => state.clone_from(before),
+        }
+        result.map(|()| ev)
+    }
+
     /// What is checked before any rule runs: the seat, the end, and the
     /// answers a pending decision admits.
     pub(super) fn gate(state: &DivinityState, seat: Seat, action: &A) -> Result<(), RuleError> {
