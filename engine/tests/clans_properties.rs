@@ -184,7 +184,8 @@ fn every_action_of_the_legal_list_applies() {
 /// Through the public `Ruleset::apply`: at positions of seeded 1v1 and 2v2
 /// games, every candidate action of every seat (`legal::candidates`, a
 /// superset of the legal list) is accepted exactly when `legal` lists it,
-/// and a refused one leaves the state exactly as it was.
+/// and a refused one leaves the state exactly as it was; through
+/// `apply_after_copy` (the server's path) the same.
 #[test]
 fn apply_accepts_exactly_the_legal_list_and_a_refusal_changes_nothing() {
     use athlas_engine::clans::legal::candidates;
@@ -201,9 +202,19 @@ fn apply_accepts_exactly_the_legal_list_and_a_refusal_changes_nothing() {
                 for q in 0..s.players.len() as Seat {
                     let legal = Clans::legal(&s, q);
                     let mut accepted = Vec::new();
-                    for a in candidates(&s, cat, q) {
+                    for (i, a) in candidates(&s, cat, q).into_iter().enumerate() {
                         let mut c = s.clone();
-                        match Clans::apply(&mut c, q, a.clone()) {
+                        let answer = Clans::apply(&mut c, q, a.clone());
+                        // The server's path, given the copy its table
+                        // keeps (every third candidate, for time): the
+                        // same answer and the same state.
+                        if i % 3 == 0 {
+                            let mut by_copy = s.clone();
+                            let copied = Clans::apply_after_copy(&mut by_copy, &s, q, a.clone());
+                            assert_eq!(format!("{answer:?}"), format!("{copied:?}"), "{a:?}");
+                            assert!(by_copy == c, "{a:?} through apply_after_copy");
+                        }
+                        match answer {
                             Ok(_) => accepted.push(a),
                             Err(e) => {
                                 assert!(!e.message.is_empty());

@@ -1,8 +1,9 @@
 //! Property tests over whole random games: the engine never panics, a
 //! rejected action leaves the state byte-for-byte equal, no view, event or
 //! line of words (the event's, or the legal actions') shown to one seat
-//! names a card the rules still hide from it, and the action log replays
-//! to the same state.
+//! names a card the rules still hide from it, the action log replays
+//! to the same state, and `apply_after_copy` (the server's path) answers
+//! and changes the state as `apply` does.
 
 use std::collections::BTreeSet;
 
@@ -131,7 +132,15 @@ fn play(seed: u64, campaign: bool, steps: usize) {
         let seat = bot.below(2) as Seat;
         let j = junk(&mut bot);
         let before = serde_json::to_string(&s).unwrap();
-        match Duel::apply(&mut s, seat, j.clone()) {
+        // Through the server's path (`apply_after_copy`, given the copy
+        // its table keeps) as through `apply`: the same answer and state.
+        let kept = s.clone();
+        let mut by_apply = s.clone();
+        let applied = Duel::apply(&mut by_apply, seat, j.clone());
+        let answer = Duel::apply_after_copy(&mut s, &kept, seat, j.clone());
+        assert_eq!(format!("{applied:?}"), format!("{answer:?}"), "{j:?}");
+        assert_eq!(serde_json::to_string(&by_apply).unwrap(), serde_json::to_string(&s).unwrap(), "{j:?}");
+        match answer {
             Ok(events) => {
                 for e in &events {
                     if let athlas_engine::duel::event::EventKind::DiCast { card, .. } = &e.kind {
@@ -151,7 +160,10 @@ fn play(seed: u64, campaign: bool, steps: usize) {
         let Some(seat) = bot.seat_to_act(&s) else { break };
         let Some(a) = bot.pick(&s, cat, seat) else { break };
         let before = s.clone();
-        let events = Duel::apply(&mut s, seat, a.clone()).unwrap_or_else(|e| panic!("legal {a:?} rejected: {e}"));
+        // The log replayed below by `apply` must reach the state this
+        // reached by `apply_after_copy`.
+        let events = Duel::apply_after_copy(&mut s, &before, seat, a.clone())
+            .unwrap_or_else(|e| panic!("legal {a:?} rejected: {e}"));
         let words = Duel::event_words(&before, &s, &events);
         log.push((seat, a));
         for e in &events {

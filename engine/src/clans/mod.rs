@@ -148,6 +148,18 @@ impl Ruleset for Clans {
         Clans::apply_with(Catalogue::standard(), state, seat, action)
     }
 
+    /// The rules run on the state itself, and the caller's copy is put
+    /// back on a refusal: no copy of the engine's own per action.
+    fn apply_after_copy(
+        state: &mut ClansState,
+        before: &ClansState,
+        seat: Seat,
+        action: ClansAction,
+    ) -> Result<Vec<ClansEvent>, RuleError> {
+        debug_assert!(state == before, "apply_after_copy is given a copy of the state");
+        state.act(Catalogue::standard(), seat, action).inspect_err(|_| state.clone_from(before))
+    }
+
     fn view(state: &ClansState, viewer: Viewer) -> ClansView {
         view::view(state, Catalogue::standard(), viewer)
     }

@@ -182,6 +182,18 @@ impl Ruleset for Duel {
         Duel::apply_with(Catalogue::standard(), state, seat, action)
     }
 
+    /// The rules run on the state itself, and the caller's copy is put
+    /// back on a refusal: no copy of the engine's own per action.
+    fn apply_after_copy(
+        state: &mut DuelState,
+        before: &DuelState,
+        seat: Seat,
+        action: DuelAction,
+    ) -> Result<Vec<DuelEvent>, RuleError> {
+        debug_assert!(state == before, "apply_after_copy is given a copy of the state");
+        state.act(Catalogue::standard(), seat, action).inspect_err(|_| state.clone_from(before))
+    }
+
     fn view(state: &DuelState, viewer: Viewer) -> DuelView {
         Duel::view_with(state, viewer, view::Board::shown(&state.game))
     }
