@@ -24,6 +24,11 @@ impl DivinityState {
         self.loc(cat).map.ix(id)
     }
 
+    /// Whether a space may be entered, as [`Graph::open`] judges it.
+    pub fn space_open(&self, cat: &Catalogue, s: SpaceIx) -> bool {
+        !self.loc(cat).map.spaces[s].locked || self.map.placed.contains_key(&s)
+    }
+
     /// The map as it stands, for distances and routes.
     pub fn with_graph<T>(&self, cat: &Catalogue, f: impl FnOnce(&Graph) -> T) -> T {
         let def = &self.loc(cat).map;

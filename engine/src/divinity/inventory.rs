@@ -1,7 +1,6 @@
 //! An Origin's items (L937-1060): equipping, storing, runes, trading,
 //! discarding, and placing an item nobody had room for.
 
-use super::action::DivinityAction as A;
 use super::content::{Catalogue, ItemKind, Slot};
 use super::err;
 use super::event::DivinityEvent as Ev;
@@ -18,6 +17,17 @@ pub(super) struct Handover<'a> {
     pub item: &'a str,
     /// The receiver equips it at once (L1052).
     pub equip: bool,
+}
+
+/// An item action the legal list judges before making it into an action
+/// (`give` and `take` are both a trade), its names borrowed.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum ItemAct<'a> {
+    Equip(&'a str),
+    Store(&'a str),
+    Discard(&'a str),
+    AttachRune { rune: &'a str, item: &'a str },
+    Trade(Handover<'a>),
 }
 
 /// An Origin's equipped items and backpack, as an equip leaves them.
@@ -38,27 +48,14 @@ impl DivinityState {
     /// it: every refusal of those actions comes from the `check_*`
     /// functions below, so the legal list asks this instead of trying each
     /// on a copy; `judge` keeps what one seat's list asks again and again.
-    /// `None` for any other action.
-    pub(super) fn accepts_item_action(
-        &self,
-        cat: &Catalogue,
-        seat: Seat,
-        a: &A,
-        judge: &mut ItemJudge,
-    ) -> Option<bool> {
-        Some(match a {
-            A::Equip { item } => self.check_equip(cat, seat, item).is_ok(),
-            A::Store { item } => self.check_store(seat, item).is_ok(),
-            A::Discard { item } => self.check_discard(seat, item).is_ok(),
-            A::AttachRune { rune, item } => self.check_attach_rune(cat, seat, rune, item).is_ok(),
-            A::Give { item, to, equip } => {
-                self.judge_trade(cat, seat, Handover { from: seat, to: *to, item, equip: *equip }, judge)
-            }
-            A::Take { item, from, equip } => {
-                self.judge_trade(cat, seat, Handover { from: *from, to: seat, item, equip: *equip }, judge)
-            }
-            _ => return None,
-        })
+    pub(super) fn judge_item(&self, cat: &Catalogue, seat: Seat, a: ItemAct<'_>, judge: &mut ItemJudge) -> bool {
+        match a {
+            ItemAct::Equip(item) => self.check_equip(cat, seat, item).is_ok(),
+            ItemAct::Store(item) => self.check_store(seat, item).is_ok(),
+            ItemAct::Discard(item) => self.check_discard(seat, item).is_ok(),
+            ItemAct::AttachRune { rune, item } => self.check_attach_rune(cat, seat, rune, item).is_ok(),
+            ItemAct::Trade(handover) => self.judge_trade(cat, seat, handover, judge),
+        }
     }
 
     /// [`DivinityState::check_trade`]'s answer, with the seat's cost and

@@ -59,8 +59,10 @@ use super::action::{Aim, CardUse, DivinityAction as A, KeywordFrom};
 use super::apply::leader;
 use super::content::{Catalogue, ConsumableDeck, ItemKind, School};
 use super::dice::Colour;
+use super::inventory::{Handover, ItemAct, ItemJudge};
 use super::location::GroupChoice;
 use super::pending::Pending;
+use super::play::UseJudge;
 use super::state::MerchantDeck;
 use super::state::{DivinityState, Phase, RestStep, Who};
 use super::status::Status as St;
@@ -116,29 +118,22 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
         }
     }
     let rest = matches!(state.phase, Phase::Rest { .. });
-    // A card's uses are judged as they are generated (a turn has a hundred
-    // card and aim pairs, most refused: only the accepted become actions),
-    // one aim after another: what does not depend on the aim is judged
-    // once a card (`use_judge`).
-    let mut judged_card: Option<(CardUse, Option<super::play::UseJudge>)> = None;
-    let mut judge_use = |card: &CardUse, aim: &Aim| {
-        if judged_card.as_ref().is_none_or(|(c, _)| c != card) {
-            judged_card = Some((card.clone(), state.use_judge(cat, seat, card)));
-        }
-        let judge = judged_card.as_ref().and_then(|(_, j)| j.as_ref());
-        judge.is_some_and(|j| state.judge_use_at(cat, seat, j, aim))
-    };
-    let candidates = candidates(cat, state, seat, false, &mut judge_use);
-    // Item actions, trades above all (an item per other Origin, both ways,
-    // equipped or not): the seat's cost and each receiver's slots once.
-    let mut item_judge = super::inventory::ItemJudge::default();
+    let mut sieve = Judged { cat, state, seat, card: None, near: None, items: ItemJudge::default() };
+    let candidates = candidates(cat, state, seat, false, &mut sieve);
     for a in candidates {
         // What the action's own checks say, where they can be asked
         // without carrying it out; the gate (seat, end, a pending decision)
         // comes on top.
         let judged = match &a {
-            // Judged as generated (`judge_use`).
-            A::Use { first_aura: None, include_self: None, .. } => Some(true),
+            // Judged as generated (`Judged`): uses, and items (the gate
+            // never refuses them: they are listed with no decision pending).
+            A::Use { first_aura: None, include_self: None, .. }
+            | A::Equip { .. }
+            | A::Store { .. }
+            | A::Discard { .. }
+            | A::AttachRune { .. }
+            | A::Give { .. }
+            | A::Take { .. } => Some(true),
             // Moves and Taunts: whose turn, where, what it costs.
             A::Move { to } => Some(state.check_move(cat, seat, to).is_ok()),
             A::Taunt { enemy } => Some(state.check_taunt(cat, seat, *enemy).is_ok()),
@@ -196,8 +191,7 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
                 Some(leader(state, seat).is_ok() && state.accepts_merchant_action(cat, seat, &a) == Some(true))
             }
             A::Sell { .. } => state.accepts_merchant_action(cat, seat, &a),
-            // Equipping, storing, discarding, runes and trades.
-            _ => state.accepts_item_action(cat, seat, &a, &mut item_judge),
+            _ => None,
         };
         if let Some(ok) = judged {
             if ok && Divinity::gate(state, seat, &a).is_ok() {
@@ -227,7 +221,7 @@ pub fn legal_by_trial(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec
     }
     let mut copy = state.clone();
     let mut out = Vec::new();
-    for a in candidates(cat, state, seat, true, &mut |_, _| true) {
+    for a in candidates(cat, state, seat, true, &mut All) {
         if Divinity::apply_with(cat, &mut copy, seat, a.clone()).is_ok() {
             out.push(a);
             copy = state.clone();
@@ -236,18 +230,69 @@ pub fn legal_by_trial(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec
     out
 }
 
+/// What [`candidates`] asks before it makes a card's use or an item action
+/// into an action: the legal list judges them there, from borrowed names,
+/// so that the refused ones (most of them) are never made; the oracle
+/// keeps them all.
+trait Sieve {
+    /// Called before `card`'s aims are asked, one card after another.
+    fn card(&mut self, card: &CardUse);
+    fn card_use(&mut self, card: &CardUse, aim: &Aim) -> bool;
+    fn item(&mut self, a: ItemAct<'_>) -> bool;
+}
+
+/// The oracle's: every candidate.
+struct All;
+
+impl Sieve for All {
+    fn card(&mut self, _: &CardUse) {}
+    fn card_use(&mut self, _: &CardUse, _: &Aim) -> bool {
+        true
+    }
+    fn item(&mut self, _: ItemAct<'_>) -> bool {
+        true
+    }
+}
+
+/// The legal list's: each candidate judged by its action's own checks.
+/// What does not depend on the aim is judged once a card (`use_judge`),
+/// and the distances from the seat's space once a list (the state does
+/// not change).
+struct Judged<'a> {
+    cat: &'a Catalogue,
+    state: &'a DivinityState,
+    seat: Seat,
+    card: Option<UseJudge>,
+    near: Option<Vec<Option<u32>>>,
+    items: ItemJudge,
+}
+
+impl Sieve for Judged<'_> {
+    fn card(&mut self, card: &CardUse) {
+        self.card = self.state.use_judge(self.cat, self.seat, card);
+    }
+    fn card_use(&mut self, _: &CardUse, aim: &Aim) -> bool {
+        let Some(judge) = &self.card else { return false };
+        let (state, cat, seat) = (self.state, self.cat, self.seat);
+        let near = self.near.get_or_insert_with(|| {
+            let here = state.origins[seat as usize].space;
+            state.with_graph(cat, |g| g.distances(here))
+        });
+        state.judge_use_at(cat, seat, judge, aim, near)
+    }
+    fn item(&mut self, a: ItemAct<'_>) -> bool {
+        self.state.judge_item(self.cat, self.seat, a, &mut self.items)
+    }
+}
+
 /// Candidate actions for `seat`, before checking them; no duplicates. The
 /// interlude's level-ups only with `level_ups` (the legal list judges
 /// those pairs without making them into actions first); a card's use at
-/// an aim only if `uses` keeps it (the legal list judges them there).
-fn candidates(
-    cat: &Catalogue,
-    s: &DivinityState,
-    seat: Seat,
-    level_ups: bool,
-    uses: &mut dyn FnMut(&CardUse, &Aim) -> bool,
-) -> Vec<A> {
-    let mut v = Vec::new();
+/// an aim and an item action only if `sieve` keeps it (the legal list
+/// judges them there).
+fn candidates(cat: &Catalogue, s: &DivinityState, seat: Seat, level_ups: bool, sieve: &mut dyn Sieve) -> Vec<A> {
+    // Room for a typical list, instead of growing from nothing.
+    let mut v = Vec::with_capacity(64);
     // A decision waiting admits only its answers: nothing else is tried.
     if let Some(p) = s.pending_choice() {
         pending_answers(cat, s, seat, p, &mut v);
@@ -281,9 +326,9 @@ fn candidates(
                 v.push(A::Hold { card: r.card.clone() });
             }
         }
-        Phase::Rest { .. } => turn(cat, s, seat, uses, &mut v),
+        Phase::Rest { .. } => turn(cat, s, seat, sieve, &mut v),
         Phase::Combat { active, .. } => match active {
-            Some(a) if *a == seat => turn(cat, s, seat, uses, &mut v),
+            Some(a) if *a == seat => turn(cat, s, seat, sieve, &mut v),
             Some(_) => {}
             None => {
                 v.push(A::StartTurn);
@@ -295,7 +340,7 @@ fn candidates(
             v.extend(i.offer.iter().flat_map(|item| seats(s).map(move |to| A::Buy { item: item.clone(), to })));
         }
     }
-    items(cat, s, seat, &mut v);
+    items(cat, s, seat, sieve, &mut v);
     v
 }
 
@@ -479,7 +524,7 @@ fn challenge(cat: &Catalogue, s: &DivinityState, seat: Seat, v: &mut Vec<A>) {
 }
 
 /// The actions of a seat's own Combat or Rest turn (the uses `uses` keeps).
-fn turn(cat: &Catalogue, s: &DivinityState, seat: Seat, uses: &mut dyn FnMut(&CardUse, &Aim) -> bool, v: &mut Vec<A>) {
+fn turn(cat: &Catalogue, s: &DivinityState, seat: Seat, sieve: &mut dyn Sieve, v: &mut Vec<A>) {
     let o = &s.origins[seat as usize];
     v.push(A::EndTurn);
     let here = o.space;
@@ -487,17 +532,18 @@ fn turn(cat: &Catalogue, s: &DivinityState, seat: Seat, uses: &mut dyn FnMut(&Ca
         v.push(A::Move { to: s.space_id(cat, n) });
     }
     let mut cards: Vec<CardUse> = o.hand.iter().map(|k| CardUse::Skill(k.clone())).collect();
-    cards.extend(uniq(&o.equipped).into_iter().map(CardUse::Item));
+    cards.extend(uniq(&o.equipped).into_iter().map(|i| CardUse::Item(i.clone())));
     let consumables = uniq(o.backpack.iter().filter(|i| consumable(cat, i)));
-    cards.extend(consumables.into_iter().map(CardUse::Consumable));
+    cards.extend(consumables.into_iter().map(|i| CardUse::Consumable(i.clone())));
     if o.summon.is_some() {
         cards.push(CardUse::Summon);
     }
     let mut aims = figures(s);
     aims.extend(s.loc(cat).map.spaces.iter().map(|sp| Aim::Space(sp.id.clone())));
     for card in &cards {
+        sieve.card(card);
         for aim in &aims {
-            if uses(card, aim) {
+            if sieve.card_use(card, aim) {
                 v.push(A::Use { card: card.clone(), aim: aim.clone(), first_aura: None, include_self: None });
             }
         }
@@ -517,12 +563,13 @@ fn turn(cat: &Catalogue, s: &DivinityState, seat: Seat, uses: &mut dyn FnMut(&Ca
     }
 }
 
-/// Each card once, in first-seen order (an Origin may carry two copies).
-fn uniq<'a>(cards: impl IntoIterator<Item = &'a String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+/// Each card once, in first-seen order (an Origin may carry two copies);
+/// borrowed, as most become no action.
+fn uniq<'a>(cards: impl IntoIterator<Item = &'a String>) -> Vec<&'a String> {
+    let mut out: Vec<&String> = Vec::new();
     for c in cards {
-        if !out.contains(c) {
-            out.push(c.clone());
+        if !out.contains(&c) {
+            out.push(c);
         }
     }
     out
@@ -541,37 +588,51 @@ fn revive_amounts(hp: u32) -> Vec<u32> {
     v
 }
 
-/// Equipping, storing, discarding, runes and trading.
-fn items(cat: &Catalogue, s: &DivinityState, seat: Seat, v: &mut Vec<A>) {
+/// Equipping, storing, discarding, runes and trading: each kept by `sieve`.
+fn items(cat: &Catalogue, s: &DivinityState, seat: Seat, sieve: &mut dyn Sieve, v: &mut Vec<A>) {
     let o = &s.origins[seat as usize];
     let pack = uniq(&o.backpack);
     let equipped = uniq(&o.equipped);
     for i in &pack {
-        v.push(A::Equip { item: i.clone() });
-    }
-    for i in &equipped {
-        v.push(A::Store { item: i.clone() });
-    }
-    let carried = uniq(equipped.iter().chain(&pack).chain(o.runes.iter().map(|r| &r.rune)));
-    for i in &carried {
-        v.push(A::Discard { item: i.clone() });
-    }
-    let runes = uniq(pack.iter().filter(|r| cat.runes.contains_key(*r)).chain(o.runes.iter().map(|r| &r.rune)));
-    for rune in &runes {
-        for item in &equipped {
-            v.push(A::AttachRune { rune: rune.clone(), item: item.clone() });
+        if sieve.item(ItemAct::Equip(i)) {
+            v.push(A::Equip { item: (*i).clone() });
         }
     }
+    for i in &equipped {
+        if sieve.item(ItemAct::Store(i)) {
+            v.push(A::Store { item: (*i).clone() });
+        }
+    }
+    let carried = uniq(equipped.iter().copied().chain(pack.iter().copied()).chain(o.runes.iter().map(|r| &r.rune)));
+    for i in &carried {
+        if sieve.item(ItemAct::Discard(i)) {
+            v.push(A::Discard { item: (*i).clone() });
+        }
+    }
+    let runes =
+        uniq(pack.iter().copied().filter(|r| cat.runes.contains_key(*r)).chain(o.runes.iter().map(|r| &r.rune)));
+    for rune in &runes {
+        for item in &equipped {
+            if sieve.item(ItemAct::AttachRune { rune, item }) {
+                v.push(A::AttachRune { rune: (*rune).clone(), item: (*item).clone() });
+            }
+        }
+    }
+    let mine = uniq(equipped.iter().copied().chain(pack.iter().copied()));
     for other in seats(s).filter(|t| *t != seat) {
-        for item in uniq(equipped.iter().chain(&pack)) {
+        for item in &mine {
             for equip in [false, true] {
-                v.push(A::Give { item: item.clone(), to: other, equip });
+                if sieve.item(ItemAct::Trade(Handover { from: seat, to: other, item, equip })) {
+                    v.push(A::Give { item: (*item).clone(), to: other, equip });
+                }
             }
         }
         let theirs = &s.origins[other as usize];
         for item in uniq(theirs.equipped.iter().chain(&theirs.backpack)) {
             for equip in [false, true] {
-                v.push(A::Take { item: item.clone(), from: other, equip });
+                if sieve.item(ItemAct::Trade(Handover { from: other, to: seat, item, equip })) {
+                    v.push(A::Take { item: item.clone(), from: other, equip });
+                }
             }
         }
     }
@@ -615,6 +676,6 @@ fn interlude(cat: &Catalogue, s: &DivinityState, seat: Seat, level_ups: bool, v:
         v.push(A::Restock { deck: MerchantDeck::Equipment(level) });
     }
     v.extend(DECKS.map(|c| A::Restock { deck: MerchantDeck::Consumables(c) }));
-    v.extend(uniq(o.equipped.iter().chain(&o.backpack)).into_iter().map(|item| A::Sell { item }));
+    v.extend(uniq(o.equipped.iter().chain(&o.backpack)).into_iter().map(|item| A::Sell { item: item.clone() }));
     v.push(A::FinishInterlude);
 }

@@ -3,7 +3,7 @@
 //! Distances are counted in path steps along passable paths; movement costs
 //! add DIFFICULT TERRAIN in combat.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -144,10 +144,19 @@ impl<'a> Graph<'a> {
     /// Spaces joined to `s` by an unlocked path into an open space.
     pub fn neighbours(&self, s: SpaceIx) -> Vec<SpaceIx> {
         let mut out = Vec::new();
-        for (i, &(a, b)) in self.ixs.iter().enumerate() {
-            if self.def.paths[i].locked && !self.state.keys.contains(&i) {
-                continue;
+        self.each_neighbour(s, |other| {
+            if !out.contains(&other) {
+                out.push(other);
             }
+        });
+        out.sort_unstable();
+        out
+    }
+
+    /// [`Self::neighbours`] in path order, a space once a path to it:
+    /// what a search needs, without a list.
+    fn each_neighbour(&self, s: SpaceIx, mut f: impl FnMut(SpaceIx)) {
+        for (i, &(a, b)) in self.ixs.iter().enumerate() {
             let other = if a == s {
                 b
             } else if b == s {
@@ -155,12 +164,13 @@ impl<'a> Graph<'a> {
             } else {
                 continue;
             };
-            if self.open(other) && !out.contains(&other) {
-                out.push(other);
+            if self.def.paths[i].locked && !self.state.keys.contains(&i) {
+                continue;
+            }
+            if self.open(other) {
+                f(other);
             }
         }
-        out.sort_unstable();
-        out
     }
 
     pub fn adjacent(&self, a: SpaceIx, b: SpaceIx) -> bool {
@@ -171,15 +181,20 @@ impl<'a> Graph<'a> {
     pub fn distances(&self, from: SpaceIx) -> Vec<Option<u32>> {
         let mut d = vec![None; self.len()];
         d[from] = Some(0);
-        let mut q = VecDeque::from([from]);
-        while let Some(s) = q.pop_front() {
+        // Breadth first: a space's distance does not depend on the order
+        // its neighbours are seen in. Each space is queued once.
+        let mut queue = Vec::with_capacity(self.len());
+        queue.push(from);
+        let mut next = 0;
+        while let Some(&s) = queue.get(next) {
+            next += 1;
             let ds = d[s].unwrap();
-            for n in self.neighbours(s) {
+            self.each_neighbour(s, |n| {
                 if d[n].is_none() {
                     d[n] = Some(ds + 1);
-                    q.push_back(n);
+                    queue.push(n);
                 }
-            }
+            });
         }
         d
     }

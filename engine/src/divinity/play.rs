@@ -45,8 +45,6 @@ pub(super) struct UseJudge {
     revives: bool,
     movement: Option<SkillMove>,
     rest: bool,
-    /// From the user's space, as `Graph::distances` gives them.
-    distances: Vec<Option<u32>>,
 }
 
 /// A use of a card the rules accept, as [`DivinityState::check_use`] judged
@@ -132,7 +130,7 @@ impl DivinityState {
             _ => None,
         };
         let moving = match movement {
-            Some(m) => Some(self.skill_move(cat, seat, m, aim, rest)?),
+            Some(m) => Some(self.skill_move(cat, seat, m, aim, rest, None)?),
             None => None,
         };
         let targets = match &play.attack {
@@ -309,21 +307,28 @@ impl DivinityState {
             CardUse::Skill(id) => cat.skills[id].movement,
             _ => None,
         };
-        let here = self.origins[seat as usize].space;
-        let distances = self.with_graph(cat, |g| g.distances(here));
-        Some(UseJudge { revives: play.revives.is_some(), attack: play.attack, movement, rest, distances })
+        Some(UseJudge { revives: play.revives.is_some(), attack: play.attack, movement, rest })
     }
 
     /// Whether the card `judge` judged is accepted at `aim` (the default
-    /// aura and whom an area includes).
-    pub(super) fn judge_use_at(&self, cat: &Catalogue, seat: Seat, judge: &UseJudge, aim: &Aim) -> bool {
+    /// aura and whom an area includes); `near`: the distances from the
+    /// user's space, as `Graph::distances` gives them (the same for every
+    /// card and aim of a list).
+    pub(super) fn judge_use_at(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        judge: &UseJudge,
+        aim: &Aim,
+        near: &[Option<u32>],
+    ) -> bool {
         if let Some(m) = judge.movement {
-            if self.skill_move(cat, seat, m, aim, judge.rest).is_err() {
+            if self.skill_move(cat, seat, m, aim, judge.rest, Some(near)).is_err() {
                 return false;
             }
         }
         match &judge.attack {
-            Some(a) => self.aim_within(cat, seat, a, aim, judge.revives, None, Some(&judge.distances)).is_ok(),
+            Some(a) => self.aim_within(cat, seat, a, aim, judge.revives, None, Some(near)).is_ok(),
             None => true,
         }
     }
@@ -334,6 +339,7 @@ impl DivinityState {
     /// (L907); locked paths and spaces can't be crossed (L1092, L1100);
     /// immovable targets can't be moved (L708, L1829); a status that stops
     /// moving stops the user (G32); a downed Origin can't be moved by a skill.
+    /// `near`: the distances from the user's space when they are at hand.
     fn skill_move(
         &self,
         cat: &Catalogue,
@@ -341,6 +347,7 @@ impl DivinityState {
         m: SkillMove,
         aim: &Aim,
         rest: bool,
+        near: Option<&[Option<u32>]>,
     ) -> Result<(Who, SpaceIx, u32), RuleError> {
         let here = self.origins[seat as usize].space;
         let (who, from, to) = match (m.mover, aim) {
@@ -383,7 +390,15 @@ impl DivinityState {
                 "only combat lets a figure stop in a tactical space (L1116)",
             ));
         }
-        match self.with_graph(cat, |g| g.distance(from, to)) {
+        // From the user's space, or back to it: a path is walked the same
+        // both ways when both ends may be entered (only entering a locked
+        // space is barred).
+        let d = match near {
+            Some(near) if from == here => near[to],
+            Some(near) if to == here && self.space_open(cat, from) && self.space_open(cat, here) => near[from],
+            _ => self.with_graph(cat, |g| g.distance(from, to)),
+        };
+        match d {
             Some(d) if d <= m.range => Ok((who, to, d)),
             Some(_) => Err(err(DivinityRefusal::OutOfRange, format!("the skill moves up to {} spaces", m.range))),
             None => Err(err(DivinityRefusal::Unreachable, "no unlocked path leads there (L1092, L1100)")),
