@@ -59,8 +59,20 @@ impl DivinityState {
         self.statuses_of(who).into_iter().map(|s| cat.statuses.get(s)).collect()
     }
 
+    /// [`Self::rules_of`] without a list: checks ask it of every card.
+    fn each_rule<'a>(&'a self, cat: &'a Catalogue, who: Who) -> impl Iterator<Item = &'a StatusRule> + 'a {
+        let track = match who {
+            Who::Origin(s) => Some(&self.origins[s as usize].track),
+            Who::Enemy(e) => self.enemy(e).map(|e| &e.track),
+        };
+        track.into_iter().flat_map(|t| t.slots.iter().flatten()).filter_map(move |c| match c.card {
+            CardRef::Status(s) => Some(cat.statuses.get(s)),
+            _ => None,
+        })
+    }
+
     pub fn has_status(&self, cat: &Catalogue, who: Who, f: impl Fn(&StatusRule) -> bool) -> bool {
-        self.rules_of(cat, who).into_iter().any(f)
+        self.each_rule(cat, who).any(f)
     }
 
     /// Combined armor, reductions and immunities from every source (L638):
@@ -113,7 +125,7 @@ impl DivinityState {
             },
         };
         let (mut pa, mut ma) = (d.physical_armor as i64, d.magical_armor as i64);
-        for r in self.rules_of(cat, who) {
+        for r in self.each_rule(cat, who) {
             pa += r.physical_armor as i64;
             ma += r.magical_armor as i64;
         }
@@ -195,7 +207,7 @@ impl DivinityState {
 
     /// 8, or what HASTE raises it to (L1564, L1574).
     pub fn max_ap(&self, cat: &Catalogue, seat: Seat) -> u32 {
-        self.rules_of(cat, Who::Origin(seat)).iter().filter_map(|r| r.max_ap).max().unwrap_or(MAX_AP).max(MAX_AP)
+        self.each_rule(cat, Who::Origin(seat)).filter_map(|r| r.max_ap).max().unwrap_or(MAX_AP).max(MAX_AP)
     }
 
     pub fn hp(&self, who: Who) -> u32 {

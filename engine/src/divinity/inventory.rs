@@ -58,21 +58,37 @@ impl DivinityState {
         }
     }
 
-    /// [`DivinityState::check_trade`]'s answer, with the seat's cost and
-    /// the receivers' slots worked out once a list.
+    /// [`DivinityState::check_trade`]'s answer, with the seat's cost, the
+    /// receivers' equipment and the items' kinds worked out once a list.
+    /// A trade with `equip` is the same trade without it, then the
+    /// receiver's equip plan (`trade_plan`'s last step): the list asks
+    /// both one after the other, so the first's answer is kept.
     fn judge_trade(&self, cat: &Catalogue, seat: Seat, handover: Handover<'_>, judge: &mut ItemJudge) -> bool {
         let cost = *judge.cost.get_or_insert_with(|| {
             let cost = self.item_cost(seat).ok()?;
             self.ap_allowed(seat, cost).is_ok().then_some(cost)
         });
         let Some(cost) = cost else { return false };
-        let slots = |to: Seat| {
-            if judge.slots.len() < self.origins.len() {
-                judge.slots = vec![None; self.origins.len()];
+        let Handover { from, to, item, equip } = handover;
+        let key = (from, to, item.as_ptr(), item.len());
+        let plain = match judge.last {
+            Some((k, ok)) if k == key => ok,
+            _ => {
+                let kind = judge.kind(cat, item);
+                let plain = Handover { equip: false, ..handover };
+                let ok = self.trade_plan(cat, seat, plain, cost, kind, |to| judge.worn(cat, self, to).0).is_ok();
+                judge.last = Some((key, ok));
+                ok
             }
-            *judge.slots[to as usize].get_or_insert_with(|| Slots::of(cat, &self.origins[to as usize].equipped))
         };
-        self.trade_plan(cat, seat, handover, cost, slots).is_ok()
+        if !plain || !equip {
+            return plain;
+        }
+        // As `trade_plan` plans it: into the backpack, then equipped from it.
+        let kind = judge.kind(cat, item);
+        let r = &self.origins[to as usize];
+        let (slots, kinds) = judge.worn(cat, self, to);
+        equip_plan_by(&r.equipped, |i| kinds[i], slots, r.backpack.len() + 1, item, kind).is_ok()
     }
     /// Take the item step of the turn (a Rest turn's step d) and pay `cost`
     /// AP: both judged possible by a `check_*` first.
@@ -295,21 +311,23 @@ impl DivinityState {
 
     fn check_trade(&self, cat: &Catalogue, seat: Seat, handover: Handover<'_>) -> Result<(u32, TradePlan), RuleError> {
         let cost = self.item_cost(seat)?;
+        let kind = cat.items.get(handover.item).map(|d| d.kind);
         let plan =
-            self.trade_plan(cat, seat, handover, cost, |to| Slots::of(cat, &self.origins[to as usize].equipped))?;
+            self.trade_plan(cat, seat, handover, cost, kind, |to| Slots::of(cat, &self.origins[to as usize].equipped))?;
         self.ap_allowed(seat, cost)?;
         Ok((cost, plan))
     }
 
-    /// The checks of a trade between the cost's and the AP's:
-    /// `slots_of(receiver)` counts the receiver's equipped slots (asked
-    /// once the receiver is known to exist).
+    /// The checks of a trade between the cost's and the AP's: `kind` is
+    /// the item's, `slots_of(receiver)` counts the receiver's equipped
+    /// slots (asked once the receiver is known to exist).
     fn trade_plan(
         &self,
         cat: &Catalogue,
         seat: Seat,
         handover: Handover<'_>,
         cost: u32,
+        kind: Option<ItemKind>,
         mut slots_of: impl FnMut(Seat) -> Slots,
     ) -> Result<TradePlan, RuleError> {
         let Handover { from, to, item, equip } = handover;
@@ -329,7 +347,6 @@ impl DivinityState {
         }
         // The receiver's room (L1056), as `has_room` judges it.
         let r = &self.origins[to as usize];
-        let kind = cat.items.get(item).map(|d| d.kind);
         let slots = slots_of(to);
         let fits = matches!(kind, Some(ItemKind::Equipment(_))) && slots.with(kind).fit();
         if r.backpack.len() >= BACKPACK && !fits {
@@ -499,7 +516,20 @@ fn equip_plan_on(
     pack: usize,
     item: &str,
 ) -> Result<EquipPlan, RuleError> {
-    let kind = cat.items.get(item).map(|d| d.kind);
+    let kind_at = |i: usize| cat.items.get(equipped[i].as_str()).map(|d| d.kind);
+    equip_plan_by(equipped, kind_at, slots, pack, item, cat.items.get(item).map(|d| d.kind))
+}
+
+/// [`equip_plan_on`] with the kinds looked up already: `kind` the item's,
+/// `kind_at(i)` the `i`th equipped item's.
+fn equip_plan_by(
+    equipped: &[String],
+    kind_at: impl Fn(usize) -> Option<ItemKind>,
+    slots: Slots,
+    pack: usize,
+    item: &str,
+    kind: Option<ItemKind>,
+) -> Result<EquipPlan, RuleError> {
     let Some(ItemKind::Equipment(slot)) = kind else {
         return Err(err(DivinityRefusal::NotEquipment, "only equipment can be equipped (L239)"));
     };
@@ -510,7 +540,7 @@ fn equip_plan_on(
     let mut from = 0;
     while !slots.fit() {
         let next = equipped.iter().enumerate().skip(from).find_map(|(i, x)| {
-            let Some(ItemKind::Equipment(k)) = cat.items.get(x.as_str()).map(|d| d.kind) else { return None };
+            let Some(ItemKind::Equipment(k)) = kind_at(i) else { return None };
             let competes = match slot {
                 Slot::OneHand | Slot::TwoHands => matches!(k, Slot::OneHand | Slot::TwoHands),
                 s => k == s,
@@ -533,12 +563,47 @@ fn equip_plan_on(
 
 /// What one seat's legal list asks of every item action again and again,
 /// worked out the first time: the item step's AP cost if it is allowed
-/// and affordable (`None` inside: it is not), and each Origin's equipped
-/// slots.
+/// and affordable (`None` inside: it is not), each Origin's equipped
+/// slots and items' kinds, the kinds of the items traded, and the last
+/// trade without `equip` judged, with its answer. Names are known by
+/// their address: they are the state's, which does not change while a
+/// list is made (a name seen at two addresses is merely looked up twice).
 #[derive(Default)]
 pub(super) struct ItemJudge {
     cost: Option<Option<u32>>,
-    slots: Vec<Option<Slots>>,
+    worn: Vec<Option<(Slots, Vec<Option<ItemKind>>)>>,
+    kinds: Vec<((*const u8, usize), Option<ItemKind>)>,
+    last: Option<(TradeKey, bool)>,
+}
+
+/// A trade's giver, receiver and item (its name's address and length).
+type TradeKey = (Seat, Seat, *const u8, usize);
+
+impl ItemJudge {
+    /// The catalogue's kind of `item`.
+    fn kind(&mut self, cat: &Catalogue, item: &str) -> Option<ItemKind> {
+        let key = (item.as_ptr(), item.len());
+        if let Some((_, kind)) = self.kinds.iter().find(|(k, _)| *k == key) {
+            return *kind;
+        }
+        let kind = cat.items.get(item).map(|d| d.kind);
+        self.kinds.push((key, kind));
+        kind
+    }
+
+    /// Origin `to`'s equipped slots, as [`Slots::of`] counts them, and
+    /// the kind of each equipped item.
+    fn worn(&mut self, cat: &Catalogue, s: &DivinityState, to: Seat) -> (Slots, &[Option<ItemKind>]) {
+        if self.worn.len() < s.origins.len() {
+            self.worn = vec![None; s.origins.len()];
+        }
+        let (slots, kinds) = self.worn[to as usize].get_or_insert_with(|| {
+            let kinds: Vec<Option<ItemKind>> =
+                s.origins[to as usize].equipped.iter().map(|x| cat.items.get(x.as_str()).map(|d| d.kind)).collect();
+            (kinds.iter().fold(Slots::default(), |sl, k| sl.with(*k)), kinds)
+        });
+        (*slots, kinds)
+    }
 }
 
 impl EquipPlan {

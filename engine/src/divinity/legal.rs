@@ -120,6 +120,7 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
     let rest = matches!(state.phase, Phase::Rest { .. });
     let mut sieve = Judged { cat, state, seat, card: None, near: None, items: ItemJudge::default() };
     let candidates = candidates(cat, state, seat, false, &mut sieve);
+    let mut ability = None;
     for a in candidates {
         // What the action's own checks say, where they can be asked
         // without carrying it out; the gate (seat, end, a pending decision)
@@ -178,7 +179,11 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
             A::ChooseResult { row } => Some(state.check_choose_result(cat, seat, *row).is_ok()),
             // Talents and the special ability, on the Origin's Combat turn.
             A::UseTalent { talent } => Some(state.check_talent(cat, seat, talent).is_ok()),
-            A::UseAbility { aim } => Some(state.check_ability(cat, seat, aim.as_ref()).is_ok()),
+            A::UseAbility { aim } => {
+                // The checks before the aim once, for every aim.
+                let ab = *ability.get_or_insert_with(|| state.check_ability_now(cat, seat).ok());
+                Some(ab.is_some_and(|ab| state.ability_targets(seat, ab, aim.as_ref()).is_ok()))
+            }
             // A pending roll, an Origin's or an enemy's: keep it or reroll.
             A::Accept => Some(state.check_accept(seat).is_ok()),
             A::Reroll { dice, source } => Some(match state.enemy_roll() {

@@ -328,7 +328,7 @@ impl DivinityState {
             }
         }
         match &judge.attack {
-            Some(a) => self.aim_within(cat, seat, a, aim, judge.revives, None, Some(near)).is_ok(),
+            Some(a) => self.aim_within(cat, seat, a, aim, judge.revives, Some(near)).is_ok(),
             None => true,
         }
     }
@@ -489,12 +489,26 @@ impl DivinityState {
         revive: bool,
         include_self: Option<bool>,
     ) -> Result<(Vec<Who>, SpaceIx), RuleError> {
-        self.aim_within(cat, seat, a, aim, revive, include_self, None)
+        let (space, single) = self.aim_within(cat, seat, a, aim, revive, None)?;
+        let targets = match single {
+            Some(w) => vec![w],
+            None => {
+                let me_too = include_self.unwrap_or(matches!(a.outcome, Outcome::Heal { .. }));
+                let mut v: Vec<Who> = (0..self.origins.len() as Seat)
+                    .filter(|s| self.origins[*s as usize].space == space && (*s != seat || me_too))
+                    .map(Who::Origin)
+                    .collect();
+                v.extend(self.enemies.iter().filter(|e| e.space == space).map(|e| Who::Enemy(e.id)));
+                v
+            }
+        };
+        Ok((targets, space))
     }
 
-    /// [`Self::aim`], with the distances from the user's space when they
-    /// are at hand (`Graph::distances`).
-    #[allow(clippy::too_many_arguments)]
+    /// The checks of [`Self::aim`], with the distances from the user's
+    /// space when they are at hand (`Graph::distances`): the space aimed
+    /// at and the single target, if the card has one (the legal list asks
+    /// only whether the aim is accepted, not whom it lands on).
     fn aim_within(
         &self,
         cat: &Catalogue,
@@ -502,9 +516,8 @@ impl DivinityState {
         a: &Attack,
         aim: &Aim,
         revive: bool,
-        include_self: Option<bool>,
         distances: Option<&[Option<u32>]>,
-    ) -> Result<(Vec<Who>, SpaceIx), RuleError> {
+    ) -> Result<(SpaceIx, Option<Who>), RuleError> {
         let here = self.origins[seat as usize].space;
         let (space, single) = match (a.targets, aim) {
             (Targets::Single, Aim::Origin(s)) => {
@@ -549,19 +562,7 @@ impl DivinityState {
         if d.is_none_or(|d| d > range) {
             return Err(err(DivinityRefusal::OutOfRange, format!("the target is beyond range {range}")));
         }
-        let targets = match single {
-            Some(w) => vec![w],
-            None => {
-                let me_too = include_self.unwrap_or(matches!(a.outcome, Outcome::Heal { .. }));
-                let mut v: Vec<Who> = (0..self.origins.len() as Seat)
-                    .filter(|s| self.origins[*s as usize].space == space && (*s != seat || me_too))
-                    .map(Who::Origin)
-                    .collect();
-                v.extend(self.enemies.iter().filter(|e| e.space == space).map(|e| Who::Enemy(e.id)));
-                v
-            }
-        };
-        Ok((targets, space))
+        Ok((space, single))
     }
 
     /// After paying: skills go on cooldown (face up if ongoing), a summon

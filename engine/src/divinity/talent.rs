@@ -2,7 +2,7 @@
 
 use super::action::Aim;
 use super::attack::{self, Attack};
-use super::content::{AbilityEffect, AbilityTarget, Catalogue, Per};
+use super::content::{AbilityEffect, AbilityTarget, Catalogue, Per, SpecialAbility};
 use super::damage::DamageType;
 use super::err;
 use super::event::DivinityEvent as Ev;
@@ -131,6 +131,18 @@ impl DivinityState {
     /// refuse it, judged from the state without changing it (every refusal
     /// of it comes from here).
     pub(super) fn check_ability(&self, cat: &Catalogue, seat: Seat, aim: Option<&Aim>) -> Result<Vec<Who>, RuleError> {
+        let ab = self.check_ability_now(cat, seat)?;
+        self.ability_targets(seat, ab, aim)
+    }
+
+    /// The checks of [`Self::check_ability`] before the aim (the legal
+    /// list asks them once for every aim): the ability, if the Origin may
+    /// use it now.
+    pub(super) fn check_ability_now<'c>(
+        &self,
+        cat: &'c Catalogue,
+        seat: Seat,
+    ) -> Result<&'c SpecialAbility, RuleError> {
         self.ensure_turn(seat)?;
         let o = &self.origins[seat as usize];
         let ab = cat.origins[&o.origin].ability.as_ref().ok_or_else(|| {
@@ -147,7 +159,18 @@ impl DivinityState {
         if self.has_status(cat, Who::Origin(seat), |r| r.blocks_attacks) {
             return Err(err(DivinityRefusal::CannotAct, "a status stops this Origin acting"));
         }
-        let here = o.space;
+        Ok(ab)
+    }
+
+    /// The figures `ab` affects at `aim`, the last checks of
+    /// [`Self::check_ability`].
+    pub(super) fn ability_targets(
+        &self,
+        seat: Seat,
+        ab: &SpecialAbility,
+        aim: Option<&Aim>,
+    ) -> Result<Vec<Who>, RuleError> {
+        let here = self.origins[seat as usize].space;
         let aimed = |ok: &dyn Fn(Who) -> bool| -> Result<Who, RuleError> {
             let who = aim
                 .and_then(Aim::who)
