@@ -22,7 +22,7 @@
 use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A};
 use athlas_engine::divinity::content::Catalogue;
 use athlas_engine::divinity::state::{Phase, RoundKind};
-use athlas_engine::divinity::{bot, legal, Divinity, DivinityOptions, DivinityState};
+use athlas_engine::divinity::{bot, legal, Divinity, DivinityOptions, DivinityState, DivinityView};
 use athlas_engine::{Ruleset, Seat, Status, Viewer};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use serde::Deserialize;
@@ -259,5 +259,29 @@ fn bot_bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(divinity, benches, bot_bench);
+/// `divinity_views`: at every 3rd position of the party-bot games, the
+/// views of every seat (`Divinity::views`, the record before's first view
+/// as `before`, as the server keeps it) and each written to JSON: what the
+/// server does per record.
+fn views_bench(c: &mut Criterion) {
+    let positions = bot_positions(3);
+    eprintln!("divinity_views: {} positions per iteration", positions.len());
+    c.bench_function("divinity_views", |b| {
+        b.iter(|| {
+            let mut before: Option<DivinityView> = None;
+            let mut bytes = 0;
+            for (s, _) in &positions {
+                let viewers: Vec<Viewer> = (0..s.origins.len() as Seat).map(Viewer::Seat).collect();
+                let views = Divinity::views(s, &viewers, true, before.as_ref());
+                for v in &views {
+                    bytes += serde_json::to_vec(v).unwrap().len();
+                }
+                before = views.into_iter().next().map(Divinity::keep_as_before);
+            }
+            bytes
+        })
+    });
+}
+
+criterion_group!(divinity, benches, bot_bench, views_bench);
 criterion_main!(divinity);
