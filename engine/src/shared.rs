@@ -184,6 +184,15 @@ impl<T: Serialize> Serialize for Shared<T> {
     }
 }
 
+impl<T: Serialize> Shared<T> {
+    /// The value's JSON appended to `out`, as [`Serialize`] writes it
+    /// (written the first time, copied after): for a view written by hand
+    /// around it (Divinity's).
+    pub(crate) fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        self.serialize(&mut serde_json::Serializer::new(out))
+    }
+}
+
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Shared<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Shared<T>, D::Error> {
         T::deserialize(deserializer).map(Shared::new)

@@ -32,4 +32,5 @@ mod divinity_rules;
 mod divinity_secrecy;
 mod divinity_third_review;
 mod divinity_turn_start;
+mod divinity_view_json;
 mod divinity_words;

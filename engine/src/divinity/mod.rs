@@ -61,6 +61,7 @@ pub mod status;
 mod talent;
 pub mod used;
 pub mod view;
+mod view_json;
 pub mod words;
 
 pub use action::{Aim, CardUse, DivinityAction, KeywordFrom};

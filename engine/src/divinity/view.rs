@@ -14,6 +14,7 @@ use super::content::Catalogue;
 use super::damage::Environment;
 use super::map::{MapDef, MapState, PathDef};
 use super::state::*;
+use super::view_json;
 use crate::shared::Shared;
 use crate::{Seat, Viewer};
 
@@ -159,7 +160,7 @@ pub struct DivinityView {
     pub merchant: Option<MerchantPrices>,
     /// The JSON after `you`, shared by the views of one record.
     #[serde(skip)]
-    written: Written,
+    pub(super) written: Written,
 }
 
 /// The JSON of the views of one record after their `you` (`,"location":…}`),
@@ -168,11 +169,13 @@ pub struct DivinityView {
 /// the [`Shared`] ones) field by field was a tenth of the server's work
 /// per Divinity action. Only [`Divinity::views`] sets it, on views that are
 /// written as built: a view changed afterwards would be written as it was
-/// (debug builds check every copy against the fields' own writing).
+/// (debug builds check every copy against the fields' own writing). That
+/// text is written by hand (`view_json`): serde's derive, even once per
+/// record, was most of a view's cost.
 ///
 /// [`Divinity::views`]: crate::Ruleset::views
 #[derive(Clone, Default)]
-struct Written(Option<Arc<OnceLock<Box<str>>>>);
+pub(super) struct Written(Option<Arc<OnceLock<Box<str>>>>);
 
 impl PartialEq for Written {
     /// A copy of what the fields say, not part of the view.
@@ -199,31 +202,26 @@ impl Serialize for ByFields<'_> {
 impl Serialize for DivinityView {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let Some(shared) = &self.written.0 else { return DivinityView::serialize(self, serializer) };
-        let mut text = Vec::with_capacity(16);
+        let rest = shared.get_or_init(|| {
+            let mut rest = Vec::with_capacity(4096);
+            super::view_json::rest(self, &mut rest, false);
+            // SAFETY: UTF-8: ASCII, the view's strings (escaped as serde
+            // escapes, which keeps them UTF-8) and serde_json's text.
+            unsafe { String::from_utf8_unchecked(rest) }.into_boxed_str()
+        });
+        let mut text = Vec::with_capacity(rest.len() + 16);
         text.extend_from_slice(b"{\"you\":");
         match self.you {
             Some(seat) => text.extend_from_slice(itoa::Buffer::new().format(seat).as_bytes()),
             None => text.extend_from_slice(b"null"),
         }
-        let rest = match shared.get() {
-            Some(rest) => rest,
-            None => {
-                let whole = serde_json::to_string(&ByFields(self)).map_err(serde::ser::Error::custom)?;
-                // `{"you":1` then the next field's comma (not `{"you":12`).
-                let rest = whole
-                    .strip_prefix(std::str::from_utf8(&text).expect("ASCII"))
-                    .filter(|rest| rest.starts_with(','))
-                    .ok_or_else(|| serde::ser::Error::custom("a view's JSON does not begin with its `you`"))?;
-                shared.get_or_init(|| rest.into())
-            }
-        };
         text.extend_from_slice(rest.as_bytes());
-        // SAFETY: UTF-8: ASCII and the text of serde_json's writing.
+        // SAFETY: UTF-8: ASCII and `rest`, a `str`.
         let text = unsafe { String::from_utf8_unchecked(text) };
         debug_assert_eq!(text, serde_json::to_string(&ByFields(self)).unwrap(), "a view changed after it was written");
-        // SAFETY: serde_json's writing of a view, its `you` written again
-        // as serde_json writes an integer or null: one JSON object
-        // (checked in debug builds).
+        // SAFETY: a view's JSON as serde_json writes it (tests hold the
+        // two equal; debug builds check each), its `you` written as
+        // serde_json writes an integer or null: one JSON object.
         let raw = unsafe { RawValue::from_string_unchecked(text) };
         raw.serialize(serializer)
     }
@@ -289,10 +287,15 @@ pub(super) fn view_after(
         time_paused: state.time_paused,
         origins: match before {
             Some(b) if *b.origins == state.origins => b.origins.clone(),
-            _ => Shared::new(state.origins.clone()),
+            // SAFETY: `view_json::origin` writes one JSON object, as serde
+            // does (`tests/divinity_view_json.rs`); the text of the
+            // Origins that did not change is copied from the record before's.
+            Some(b) => unsafe { Shared::list_with_json(state.origins.clone(), view_json::origin, Some(&b.origins)) },
+            // SAFETY: `view_json::origins_json` writes one JSON array, as serde does.
+            None => unsafe { Shared::with_json(state.origins.clone(), |o, out| view_json::origins_json(o, out)) },
         },
         armor: (0..state.origins.len()).map(|s| ArmorView::of(state, cat, Who::Origin(s as Seat))).collect(),
-        enemies: Shared::new(
+        enemies: enemies_after(
             state
                 .enemies
                 .iter()
@@ -320,6 +323,7 @@ pub(super) fn view_after(
                     },
                 })
                 .collect(),
+            before,
         ),
         map: state.map.clone(),
         board: board_of(cat, state),
@@ -355,6 +359,20 @@ pub(super) fn view_after(
         written: Written::default(),
     };
     view
+}
+
+/// The enemies as views show them: `before`'s (a view of the record
+/// before) when equal, else written now by hand, copying the text of the
+/// enemies that did not change.
+fn enemies_after(enemies: Vec<EnemyView>, before: Option<&DivinityView>) -> Shared<Vec<EnemyView>> {
+    match before {
+        Some(b) if *b.enemies == enemies => b.enemies.clone(),
+        // SAFETY: `view_json::enemy` writes one JSON object, as serde does
+        // (`tests/divinity_view_json.rs`).
+        Some(b) => unsafe { Shared::list_with_json(enemies, view_json::enemy, Some(&b.enemies)) },
+        // SAFETY: `view_json::enemies_json` writes one JSON array, as serde does.
+        None => unsafe { Shared::with_json(enemies, |e, out| view_json::enemies_json(e, out)) },
+    }
 }
 
 /// The spectator's view as far as the words of actions and events read it
@@ -500,7 +518,12 @@ fn board_of(cat: &Catalogue, state: &DivinityState) -> Shared<BoardView> {
         std::sync::OnceLock::new();
     if std::ptr::eq(cat, Catalogue::standard()) {
         let boards = BOARDS.get_or_init(|| {
-            cat.locations.iter().map(|(id, l)| (id.clone(), Shared::new(BoardView::of(&l.map)))).collect()
+            // SAFETY: `view_json::board_json` writes one JSON object, as
+            // serde does (`tests/divinity_view_json.rs`).
+            cat.locations
+                .iter()
+                .map(|(id, l)| (id.clone(), unsafe { Shared::with_json(BoardView::of(&l.map), view_json::board_json) }))
+                .collect()
         });
         if let Some(b) = boards.get(&state.location) {
             return b.clone();
@@ -537,6 +560,29 @@ impl DivinityView {
         self.written = Written(Some(Arc::default()));
     }
 
+    /// The view's JSON as serde's derive writes it, the shared parts
+    /// included (none of the hand writing): what tests hold
+    /// [`DivinityView::json_by_hand`] and the views' own writing equal to.
+    #[doc(hidden)]
+    pub fn json_by_serde(&self) -> String {
+        let mut plain = self.clone();
+        plain.front = Shared::new((*self.front).clone());
+        plain.origins = Shared::new((*self.origins).clone());
+        plain.enemies = Shared::new((*self.enemies).clone());
+        plain.board = Shared::new((*self.board).clone());
+        plain.written = Written::default();
+        serde_json::to_string(&ByFields(&plain)).expect("a view serializes")
+    }
+
+    /// The view's JSON written by hand whole, the shared parts written anew
+    /// (not copied from their text once written): for tests.
+    #[doc(hidden)]
+    pub fn json_by_hand(&self) -> String {
+        let mut out = Vec::new();
+        view_json::whole(self, &mut out);
+        String::from_utf8(out).expect("UTF-8")
+    }
+
     /// Takes from `before` (a view of the record before) each shared part
     /// that did not change, with its JSON already written: the board never
     /// changes within a location, the front and the enemies seldom.
@@ -550,7 +596,7 @@ impl DivinityView {
         if !self.origins.same(&before.origins) && self.origins == before.origins {
             self.origins = before.origins.clone();
         }
-        if self.enemies == before.enemies {
+        if !self.enemies.same(&before.enemies) && self.enemies == before.enemies {
             self.enemies = before.enemies.clone();
         }
     }
