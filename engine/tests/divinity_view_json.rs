@@ -7,10 +7,16 @@
 
 use std::collections::BTreeMap;
 
+use athlas_engine::divinity::attack::{Attack, OnSpecial, Outcome, StatusGrant, Targets};
 use athlas_engine::divinity::content::Catalogue;
 use athlas_engine::divinity::cooldown::{CardRef, TrackCard};
-use athlas_engine::divinity::damage::Environment;
-use athlas_engine::divinity::state::{AttachedRune, EnemyKind, Finish, Overflow, Phase, RestStep, RoundKind};
+use athlas_engine::divinity::damage::{DamageType, Environment};
+use athlas_engine::divinity::dice::{Colour, Die, Pool, Roll};
+use athlas_engine::divinity::state::{
+    AttachedRune, ChallengeResultKind, ChallengeState, EnemyKind, EnemyRoll, Finish, Overflow, PendingRoll, Phase,
+    Purpose, ReactionWait, ReductionChoice, RestStep, RollReduction, RoundKind, RouteChoice, Shot, TieChoice,
+    TurnStartChoice, Who,
+};
 use athlas_engine::divinity::status::Status as St;
 use athlas_engine::divinity::view::{CardView, ChallengeRow, MerchantPrices};
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityView};
@@ -38,6 +44,7 @@ fn the_views_of_bot_games_are_written_as_serde_writes_them() {
         games.extend([("shipwreck", 3, seed), ("fort_joy", 3, seed), ("hollow_marshes", 4, seed), ("temple", 4, seed)]);
     }
     let (mut views, mut phases, mut enemies) = (0, std::collections::BTreeSet::new(), 0);
+    let mut waits = BTreeMap::new();
     for (location, size, seed) in games {
         let options = DivinityOptions {
             party: party[..size].iter().map(|p| p.to_string()).collect(),
@@ -61,6 +68,22 @@ fn the_views_of_bot_games_are_written_as_serde_writes_them() {
             let first = &record[0];
             phases.insert(serde_json::to_value(&first.phase).unwrap()["phase"].as_str().unwrap().to_owned());
             enemies += first.enemies.len();
+            for (kind, shown) in [
+                ("pending", first.pending.is_some()),
+                ("enemy_roll", first.enemy_roll.is_some()),
+                ("tie", first.tie.is_some()),
+                ("route", first.route.is_some()),
+                ("reduction", first.reduction.is_some()),
+                ("turn_start", first.turn_start.is_some()),
+                ("roll_reduction", first.roll_reduction.is_some()),
+                ("reaction", first.reaction.is_some()),
+                ("challenge", first.challenge.is_some()),
+                ("challenge_rows", first.challenge_rows.is_some()),
+                ("merchant", first.merchant.is_some()),
+                ("campaign", first.campaign.is_some()),
+            ] {
+                *waits.entry(kind).or_insert(0) += shown as usize;
+            }
             before = record.into_iter().next().map(Divinity::keep_as_before);
             if waiting(&s).is_empty() || !bot_step(cat, &mut s, i) {
                 break;
@@ -69,6 +92,9 @@ fn the_views_of_bot_games_are_written_as_serde_writes_them() {
     }
     assert!(views > 8_000, "only {views} views");
     assert!(enemies > 1_000, "only {enemies} enemies shown");
+    for kind in ["pending", "enemy_roll", "tie", "challenge", "merchant", "campaign"] {
+        assert!(waits[kind] > 0, "no {kind} shown: {waits:?}");
+    }
     for phase in ["choose_round", "travel", "groups", "resolve", "rest", "combat", "interlude", "finished"] {
         assert!(phases.contains(phase), "no {phase} phase: {phases:?}");
     }
@@ -118,23 +144,6 @@ fn awkward_strings_and_every_kind_of_part_are_written_as_serde_writes_them() {
     v.time = None;
     v.dominated_turn = Some(7);
     same_as_serde(&v);
-    let statuses = [
-        St::Bleeding,
-        St::Blessed,
-        St::Blinded,
-        St::Burning,
-        St::Chicken,
-        St::Dominated,
-        St::Exposed,
-        St::Frozen,
-        St::Haste,
-        St::Invisible,
-        St::KnockedDown,
-        St::Poisoned,
-        St::Shocked,
-        St::Stunned,
-        St::Sundered,
-    ];
     for (k, o) in v.origins.iter_mut().enumerate() {
         o.origin = awkward(k);
         o.hand.push(awkward(k + 1));
@@ -146,7 +155,7 @@ fn awkward_strings_and_every_kind_of_part_are_written_as_serde_writes_them() {
         o.summon = Some(awkward(k + 1));
         o.collar_broken = k % 2 == 0;
         o.runes.push(AttachedRune { rune: awkward(k + 2), item: awkward(k + 3), side: k });
-        o.track.slots[0].extend(statuses.iter().enumerate().map(|(i, s)| TrackCard {
+        o.track.slots[0].extend(STATUSES.iter().enumerate().map(|(i, s)| TrackCard {
             card: CardRef::Status(*s),
             face_up: i % 2 == 0,
             flip_at: (i % 3 == 0).then_some(i as u8),
@@ -248,6 +257,7 @@ fn awkward_strings_and_every_kind_of_part_are_written_as_serde_writes_them() {
         v.phase = phase;
         same_as_serde(&v);
     }
+    waiting_for_the_party(&mut v);
     // Empty lists and no enemies.
     v.enemies.clear();
     v.origins.clear();
@@ -256,4 +266,162 @@ fn awkward_strings_and_every_kind_of_part_are_written_as_serde_writes_them() {
     v.armor.clear();
     v.waiting.clear();
     same_as_serde(&v);
+}
+
+const STATUSES: [St; 15] = [
+    St::Bleeding,
+    St::Blessed,
+    St::Blinded,
+    St::Burning,
+    St::Chicken,
+    St::Dominated,
+    St::Exposed,
+    St::Frozen,
+    St::Haste,
+    St::Invisible,
+    St::KnockedDown,
+    St::Poisoned,
+    St::Shocked,
+    St::Stunned,
+    St::Sundered,
+];
+
+/// Attacks of every outcome, with and without their options.
+fn attacks() -> Vec<Attack> {
+    let plain = |outcome| Attack {
+        range: 0,
+        targets: Targets::Single,
+        dice: Pool::new(1, 0, 2),
+        bonus: 0,
+        level_bonus: false,
+        outcome,
+        statuses: Vec::new(),
+        removes: Vec::new(),
+        environment: None,
+        on_special: None,
+        reroll_in_space: 0,
+    };
+    let mut out: Vec<Attack> = [
+        DamageType::Physical,
+        DamageType::Air,
+        DamageType::Water,
+        DamageType::Fire,
+        DamageType::Earth,
+        DamageType::Poison,
+        DamageType::Direct,
+    ]
+    .into_iter()
+    .map(|damage_type| plain(Outcome::Damage { damage_type }))
+    .collect();
+    out.push(plain(Outcome::Heal { damages_undead: true }));
+    out.push(Attack {
+        range: 3,
+        targets: Targets::Area,
+        dice: Pool::new(0, 4, 1),
+        bonus: 2,
+        level_bonus: true,
+        outcome: Outcome::Heal { damages_undead: false },
+        statuses: STATUSES.iter().enumerate().map(|(i, s)| StatusGrant { status: *s, cooldown: i as u8 }).collect(),
+        removes: STATUSES.to_vec(),
+        environment: Some(Environment::Oily),
+        on_special: Some(OnSpecial { extra_hits: 1, per_special: true, statuses: Vec::new(), environment: None }),
+        reroll_in_space: 2,
+    });
+    out.push(Attack {
+        on_special: Some(OnSpecial {
+            extra_hits: 0,
+            per_special: false,
+            statuses: vec![StatusGrant { status: St::Burning, cooldown: 3 }],
+            environment: Some(Environment::Warm),
+        }),
+        ..plain(Outcome::Damage { damage_type: DamageType::Fire })
+    });
+    out
+}
+
+/// Every decision the party may be waiting for, with awkward strings,
+/// each alone and all at once.
+fn waiting_for_the_party(v: &mut DivinityView) {
+    let roll = Roll::set(vec![
+        Die { colour: Colour::White, face: 0 },
+        Die { colour: Colour::Blue, face: 5 },
+        Die { colour: Colour::Red, face: 3 },
+    ]);
+    let targets = vec![Who::Origin(0), Who::Enemy(7), Who::Origin(2)];
+    for (k, attack) in attacks().into_iter().enumerate() {
+        v.pending = Some(PendingRoll {
+            seat: 1,
+            roll: if k % 2 == 0 { roll.clone() } else { Roll::default() },
+            purpose: Purpose::Attack {
+                attack: attack.clone(),
+                targets: targets[..k % 4].to_vec(),
+                space: k,
+                level_bonus: 1,
+                extra: 2,
+                label: awkward(k),
+                repeat: k as u32,
+            },
+            card_rerolls: 1,
+        });
+        same_as_serde(v);
+        v.enemy_roll = Some(EnemyRoll {
+            enemy: 4,
+            attack: attack.clone(),
+            targets: targets.clone(),
+            space: 3,
+            roll: roll.clone(),
+            passed: vec![true, false],
+            boss: k % 2 == 0,
+        });
+        same_as_serde(v);
+        v.reduction =
+            Some(ReductionChoice { enemy: 2, attack: attack.clone(), target: Who::Origin(1), remove: 2, boss: true });
+        same_as_serde(v);
+        v.roll_reduction = Some(RollReduction {
+            seat: 2,
+            remove: 1,
+            shot: Shot { attack, targets: targets.clone(), space: 4, label: awkward(k + 1), repeat: 0 },
+        });
+        same_as_serde(v);
+        v.pending = None;
+        v.enemy_roll = None;
+        v.reduction = None;
+        v.roll_reduction = None;
+    }
+    v.pending = Some(PendingRoll { seat: 0, roll: roll.clone(), purpose: Purpose::Challenge, card_rerolls: 0 });
+    same_as_serde(v);
+    for (k, tactic) in [None, Some(awkward(0)), Some(awkward(2))].into_iter().enumerate() {
+        v.tie = Some(TieChoice { enemy: 3, options: targets.clone(), tactic: tactic.clone(), face: k as u8 });
+        same_as_serde(v);
+        v.route = Some(RouteChoice {
+            enemy: 3,
+            target: Who::Enemy(1),
+            routes: vec![vec![awkward(k), awkward(k + 1)], vec![]],
+            tactic: tactic.clone(),
+        });
+        same_as_serde(v);
+        v.reaction = Some(ReactionWait { enemy: 5, next: 2, target: Who::Origin(0), tactic });
+        same_as_serde(v);
+    }
+    v.turn_start = Some(TurnStartChoice { enemy: 1, statuses: STATUSES.to_vec() });
+    same_as_serde(v);
+    v.turn_start = Some(TurnStartChoice { enemy: 1, statuses: Vec::new() });
+    for flipped in [None, Some(2)] {
+        v.challenge = Some(ChallengeState {
+            card: awkward(1),
+            group: vec![0, 2],
+            space: 6,
+            results: BTreeMap::from([(0, ChallengeResultKind::Hits(3)), (2, ChallengeResultKind::Row(1))]),
+            flipped,
+        });
+        same_as_serde(v);
+    }
+    v.challenge = Some(ChallengeState {
+        card: String::new(),
+        group: Vec::new(),
+        space: 0,
+        results: BTreeMap::new(),
+        flipped: None,
+    });
+    same_as_serde(v);
 }

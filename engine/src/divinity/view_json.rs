@@ -3,18 +3,24 @@
 //! `SerializeMap` for each map entry, 8.5 % of the server's instructions
 //! per Divinity action. Every struct is taken apart field by field, so a
 //! field added to the view does not compile here until it is written;
-//! what is seldom there and deep (a roll waiting, a challenge, the
-//! campaign, the interlude) still goes through serde. Tests
+//! what is seldom there (the campaign, the interlude, once a
+//! location) still goes through serde. Tests
 //! (`tests/divinity_view_json.rs`) hold the two writings equal.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use super::attack::{Attack, OnSpecial, Outcome, StatusGrant, Targets};
 use super::cooldown::{CardRef, Track, TrackCard};
-use super::damage::Environment;
+use super::damage::{DamageType, Environment};
+use super::dice::{Colour, Die, Pool, Roll};
 use super::map::{MapState, PathDef};
-use super::state::{AttachedRune, EnemyKind, OriginState, Overflow, Phase, RestStep, RoundKind};
+use super::state::{
+    AttachedRune, ChallengeResultKind, ChallengeState, EnemyKind, EnemyRoll, OriginState, Overflow, PendingRoll, Phase,
+    Purpose, ReactionWait, ReductionChoice, RestStep, RollReduction, RoundKind, RouteChoice, Shot, TieChoice,
+    TurnStartChoice, Who,
+};
 use super::status::Status;
 use super::view::{
     ArmorView, BoardSpace, BoardView, CardView, ChallengeRow, DivinityView, EnemyView, Front, MerchantPrices,
@@ -48,6 +54,10 @@ fn opt<T>(out: &mut Vec<u8>, v: Option<&T>, each: impl FnOnce(&mut Vec<u8>, &T))
 
 fn opt_serde<T: Serialize>(out: &mut Vec<u8>, v: &Option<T>) {
     opt(out, v.as_ref(), |out, v| serde(out, v));
+}
+
+fn opt_string(out: &mut Vec<u8>, s: &Option<String>) {
+    opt(out, s.as_ref(), |out, s| string(out, s));
 }
 
 fn list<T>(out: &mut Vec<u8>, items: &[T], each: impl Fn(&mut Vec<u8>, &T)) {
@@ -209,25 +219,25 @@ pub(super) fn rest(v: &DivinityView, out: &mut Vec<u8>, fresh: bool) {
     out.extend_from_slice(b",\"journal\":");
     uints(out, journal);
     out.extend_from_slice(b",\"pending\":");
-    opt_serde(out, pending);
+    opt(out, pending.as_ref(), write_pending);
     out.extend_from_slice(b",\"enemy_roll\":");
-    opt_serde(out, enemy_roll);
+    opt(out, enemy_roll.as_ref(), write_enemy_roll);
     out.extend_from_slice(b",\"dominated_turn\":");
     opt(out, dominated_turn.as_ref(), |out, e| uint(out, *e));
     out.extend_from_slice(b",\"tie\":");
-    opt_serde(out, tie);
+    opt(out, tie.as_ref(), write_tie);
     out.extend_from_slice(b",\"route\":");
-    opt_serde(out, route);
+    opt(out, route.as_ref(), write_route);
     out.extend_from_slice(b",\"reduction\":");
-    opt_serde(out, reduction);
+    opt(out, reduction.as_ref(), write_reduction);
     out.extend_from_slice(b",\"turn_start\":");
-    opt_serde(out, turn_start);
+    opt(out, turn_start.as_ref(), write_turn_start);
     out.extend_from_slice(b",\"roll_reduction\":");
-    opt_serde(out, roll_reduction);
+    opt(out, roll_reduction.as_ref(), write_roll_reduction);
     out.extend_from_slice(b",\"reaction\":");
-    opt_serde(out, reaction);
+    opt(out, reaction.as_ref(), write_reaction);
     out.extend_from_slice(b",\"challenge\":");
-    opt_serde(out, challenge);
+    opt(out, challenge.as_ref(), write_challenge);
     if let Some(rows) = challenge_rows {
         out.extend_from_slice(b",\"challenge_rows\":");
         list(out, rows, challenge_row);
@@ -360,6 +370,285 @@ fn environment(out: &mut Vec<u8>, e: Environment) {
         Environment::Oily => b"\"oily\"",
         Environment::DifficultTerrain => b"\"difficult_terrain\"",
     });
+}
+
+/// What waits for the party: a roll open to rerolls (an Origin's, an
+/// enemy's), a choice among equals, an order, dice to lose, a reaction, a
+/// challenge. Any of them at a quarter of the records, and serde's
+/// writing of an attack alone cost more than the rest of a view.
+fn write_pending(out: &mut Vec<u8>, p: &PendingRoll) {
+    let PendingRoll { seat, roll, purpose, card_rerolls } = p;
+    out.extend_from_slice(b"{\"seat\":");
+    uint(out, *seat);
+    out.extend_from_slice(b",\"roll\":");
+    write_roll(out, roll);
+    out.extend_from_slice(b",\"purpose\":");
+    match purpose {
+        Purpose::Attack { attack: a, targets, space, level_bonus, extra, label, repeat } => {
+            out.extend_from_slice(b"{\"kind\":\"attack\",\"attack\":");
+            attack(out, a);
+            out.extend_from_slice(b",\"targets\":");
+            list(out, targets, who);
+            out.extend_from_slice(b",\"space\":");
+            uint(out, *space);
+            out.extend_from_slice(b",\"level_bonus\":");
+            uint(out, *level_bonus);
+            out.extend_from_slice(b",\"extra\":");
+            uint(out, *extra);
+            out.extend_from_slice(b",\"label\":");
+            string(out, label);
+            out.extend_from_slice(b",\"repeat\":");
+            uint(out, *repeat);
+            out.push(b'}');
+        }
+        Purpose::Challenge => out.extend_from_slice(b"{\"kind\":\"challenge\"}"),
+    }
+    out.extend_from_slice(b",\"card_rerolls\":");
+    uint(out, *card_rerolls);
+    out.push(b'}');
+}
+
+fn write_enemy_roll(out: &mut Vec<u8>, r: &EnemyRoll) {
+    let EnemyRoll { enemy, attack: a, targets, space, roll, passed, boss } = r;
+    out.extend_from_slice(b"{\"enemy\":");
+    uint(out, *enemy);
+    out.extend_from_slice(b",\"attack\":");
+    attack(out, a);
+    out.extend_from_slice(b",\"targets\":");
+    list(out, targets, who);
+    out.extend_from_slice(b",\"space\":");
+    uint(out, *space);
+    out.extend_from_slice(b",\"roll\":");
+    write_roll(out, roll);
+    out.extend_from_slice(b",\"passed\":");
+    bools(out, passed);
+    out.extend_from_slice(b",\"boss\":");
+    bool(out, *boss);
+    out.push(b'}');
+}
+
+fn write_tie(out: &mut Vec<u8>, t: &TieChoice) {
+    let TieChoice { enemy, options, tactic, face } = t;
+    out.extend_from_slice(b"{\"enemy\":");
+    uint(out, *enemy);
+    out.extend_from_slice(b",\"options\":");
+    list(out, options, who);
+    out.extend_from_slice(b",\"tactic\":");
+    opt_string(out, tactic);
+    out.extend_from_slice(b",\"face\":");
+    uint(out, *face);
+    out.push(b'}');
+}
+
+fn write_route(out: &mut Vec<u8>, r: &RouteChoice) {
+    let RouteChoice { enemy, target, routes, tactic } = r;
+    out.extend_from_slice(b"{\"enemy\":");
+    uint(out, *enemy);
+    out.extend_from_slice(b",\"target\":");
+    who(out, target);
+    out.extend_from_slice(b",\"routes\":");
+    list(out, routes, |out, r| strings(out, r));
+    out.extend_from_slice(b",\"tactic\":");
+    opt_string(out, tactic);
+    out.push(b'}');
+}
+
+fn write_reduction(out: &mut Vec<u8>, r: &ReductionChoice) {
+    let ReductionChoice { enemy, attack: a, target, remove, boss } = r;
+    out.extend_from_slice(b"{\"enemy\":");
+    uint(out, *enemy);
+    out.extend_from_slice(b",\"attack\":");
+    attack(out, a);
+    out.extend_from_slice(b",\"target\":");
+    who(out, target);
+    out.extend_from_slice(b",\"remove\":");
+    uint(out, *remove);
+    out.extend_from_slice(b",\"boss\":");
+    bool(out, *boss);
+    out.push(b'}');
+}
+
+fn write_turn_start(out: &mut Vec<u8>, t: &TurnStartChoice) {
+    let TurnStartChoice { enemy, statuses } = t;
+    out.extend_from_slice(b"{\"enemy\":");
+    uint(out, *enemy);
+    out.extend_from_slice(b",\"statuses\":");
+    list(out, statuses, |out, s| status(out, *s));
+    out.push(b'}');
+}
+
+/// Its shot flattened (`#[serde(flatten)]`): serde writes it as a map,
+/// the same text as a struct's.
+fn write_roll_reduction(out: &mut Vec<u8>, r: &RollReduction) {
+    let RollReduction { seat, remove, shot } = r;
+    let Shot { attack: a, targets, space, label, repeat } = shot;
+    out.extend_from_slice(b"{\"seat\":");
+    uint(out, *seat);
+    out.extend_from_slice(b",\"remove\":");
+    uint(out, *remove);
+    out.extend_from_slice(b",\"attack\":");
+    attack(out, a);
+    out.extend_from_slice(b",\"targets\":");
+    list(out, targets, who);
+    out.extend_from_slice(b",\"space\":");
+    uint(out, *space);
+    out.extend_from_slice(b",\"label\":");
+    string(out, label);
+    out.extend_from_slice(b",\"repeat\":");
+    uint(out, *repeat);
+    out.push(b'}');
+}
+
+fn write_reaction(out: &mut Vec<u8>, r: &ReactionWait) {
+    let ReactionWait { enemy, next, target, tactic } = r;
+    out.extend_from_slice(b"{\"enemy\":");
+    uint(out, *enemy);
+    out.extend_from_slice(b",\"next\":");
+    uint(out, *next);
+    out.extend_from_slice(b",\"target\":");
+    who(out, target);
+    out.extend_from_slice(b",\"tactic\":");
+    opt_string(out, tactic);
+    out.push(b'}');
+}
+
+fn write_challenge(out: &mut Vec<u8>, c: &ChallengeState) {
+    let ChallengeState { card, group, space, results, flipped } = c;
+    out.extend_from_slice(b"{\"card\":");
+    string(out, card);
+    out.extend_from_slice(b",\"group\":");
+    uints(out, group);
+    out.extend_from_slice(b",\"space\":");
+    uint(out, *space);
+    out.extend_from_slice(b",\"results\":");
+    map(out, results, int_key, |out, r| {
+        let (kind, value): (&[u8], u64) = match r {
+            ChallengeResultKind::Hits(n) => (b"{\"kind\":\"hits\",\"value\":", u64::from(*n)),
+            ChallengeResultKind::Row(n) => (b"{\"kind\":\"row\",\"value\":", *n as u64),
+        };
+        out.extend_from_slice(kind);
+        uint(out, value);
+        out.push(b'}');
+    });
+    if let Some(seat) = flipped {
+        out.extend_from_slice(b",\"flipped\":");
+        uint(out, *seat);
+    }
+    out.push(b'}');
+}
+
+/// `{"kind":"origin","id":0}`: adjacently tagged.
+fn who(out: &mut Vec<u8>, w: &Who) {
+    match w {
+        Who::Origin(seat) => {
+            out.extend_from_slice(b"{\"kind\":\"origin\",\"id\":");
+            uint(out, *seat);
+        }
+        Who::Enemy(id) => {
+            out.extend_from_slice(b"{\"kind\":\"enemy\",\"id\":");
+            uint(out, *id);
+        }
+    }
+    out.push(b'}');
+}
+
+fn write_roll(out: &mut Vec<u8>, r: &Roll) {
+    let Roll { dice } = r;
+    out.extend_from_slice(b"{\"dice\":");
+    list(out, dice, |out, d| {
+        let Die { colour, face } = d;
+        out.extend_from_slice(match colour {
+            Colour::White => b"{\"colour\":\"white\",\"face\":",
+            Colour::Blue => b"{\"colour\":\"blue\",\"face\":",
+            Colour::Red => b"{\"colour\":\"red\",\"face\":",
+        });
+        uint(out, *face);
+        out.push(b'}');
+    });
+    out.push(b'}');
+}
+
+fn attack(out: &mut Vec<u8>, a: &Attack) {
+    let Attack {
+        range,
+        targets,
+        dice,
+        bonus,
+        level_bonus,
+        outcome,
+        statuses,
+        removes,
+        environment: env,
+        on_special,
+        reroll_in_space,
+    } = a;
+    out.extend_from_slice(b"{\"range\":");
+    uint(out, *range);
+    out.extend_from_slice(match targets {
+        Targets::Single => b",\"targets\":\"single\",\"dice\":",
+        Targets::Area => b",\"targets\":\"area\",\"dice\":",
+    });
+    let Pool { white, blue, red } = dice;
+    out.extend_from_slice(b"{\"white\":");
+    uint(out, *white);
+    out.extend_from_slice(b",\"blue\":");
+    uint(out, *blue);
+    out.extend_from_slice(b",\"red\":");
+    uint(out, *red);
+    out.extend_from_slice(b"},\"bonus\":");
+    uint(out, *bonus);
+    out.extend_from_slice(b",\"level_bonus\":");
+    bool(out, *level_bonus);
+    out.extend_from_slice(b",\"outcome\":");
+    match outcome {
+        Outcome::Damage { damage_type } => {
+            out.extend_from_slice(b"{\"kind\":\"damage\",\"damage_type\":");
+            out.extend_from_slice(match damage_type {
+                DamageType::Physical => b"\"physical\"",
+                DamageType::Air => b"\"air\"",
+                DamageType::Water => b"\"water\"",
+                DamageType::Fire => b"\"fire\"",
+                DamageType::Earth => b"\"earth\"",
+                DamageType::Poison => b"\"poison\"",
+                DamageType::Direct => b"\"direct\"",
+            });
+        }
+        Outcome::Heal { damages_undead } => {
+            out.extend_from_slice(b"{\"kind\":\"heal\",\"damages_undead\":");
+            bool(out, *damages_undead);
+        }
+    }
+    out.extend_from_slice(b"},\"statuses\":");
+    list(out, statuses, status_grant);
+    out.extend_from_slice(b",\"removes\":");
+    list(out, removes, |out, s| status(out, *s));
+    out.extend_from_slice(b",\"environment\":");
+    opt(out, env.as_ref(), |out, e| environment(out, *e));
+    out.extend_from_slice(b",\"on_special\":");
+    opt(out, on_special.as_ref(), |out, s| {
+        let OnSpecial { extra_hits, per_special, statuses, environment: env } = s;
+        out.extend_from_slice(b"{\"extra_hits\":");
+        uint(out, *extra_hits);
+        out.extend_from_slice(b",\"per_special\":");
+        bool(out, *per_special);
+        out.extend_from_slice(b",\"statuses\":");
+        list(out, statuses, status_grant);
+        out.extend_from_slice(b",\"environment\":");
+        opt(out, env.as_ref(), |out, e| environment(out, *e));
+        out.push(b'}');
+    });
+    out.extend_from_slice(b",\"reroll_in_space\":");
+    uint(out, *reroll_in_space);
+    out.push(b'}');
+}
+
+fn status_grant(out: &mut Vec<u8>, g: &StatusGrant) {
+    let StatusGrant { status: s, cooldown } = g;
+    out.extend_from_slice(b"{\"status\":");
+    status(out, *s);
+    out.extend_from_slice(b",\"cooldown\":");
+    uint(out, *cooldown);
+    out.push(b'}');
 }
 
 fn status(out: &mut Vec<u8>, s: Status) {
