@@ -209,12 +209,12 @@ impl Serialize for DivinityView {
             // escapes, which keeps them UTF-8) and serde_json's text.
             unsafe { String::from_utf8_unchecked(rest) }.into_boxed_str()
         });
-        let mut text = Vec::with_capacity(rest.len() + 16);
+        let mut seat = itoa::Buffer::new();
+        let you = self.you.map_or("null", |s| seat.format(s));
+        // Exactly its length: the text becomes a boxed str, shrunk to fit.
+        let mut text = Vec::with_capacity(7 + you.len() + rest.len());
         text.extend_from_slice(b"{\"you\":");
-        match self.you {
-            Some(seat) => text.extend_from_slice(itoa::Buffer::new().format(seat).as_bytes()),
-            None => text.extend_from_slice(b"null"),
-        }
+        text.extend_from_slice(you.as_bytes());
         text.extend_from_slice(rest.as_bytes());
         // SAFETY: UTF-8: ASCII and `rest`, a `str`.
         let text = unsafe { String::from_utf8_unchecked(text) };
