@@ -203,7 +203,8 @@ impl Serialize for DivinityView {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let Some(shared) = &self.written.0 else { return DivinityView::serialize(self, serializer) };
         let rest = shared.get_or_init(|| {
-            let mut rest = Vec::with_capacity(4096);
+            // A view is 3 to 6.5 KiB (party-bot games): one allocation.
+            let mut rest = Vec::with_capacity(8 << 10);
             super::view_json::rest(self, &mut rest, false);
             // SAFETY: UTF-8: ASCII, the view's strings (escaped as serde
             // escapes, which keeps them UTF-8) and serde_json's text.
