@@ -3,9 +3,9 @@
 //! `SerializeMap` for each map entry, 8.5 % of the server's instructions
 //! per Divinity action. Every struct is taken apart field by field, so a
 //! field added to the view does not compile here until it is written;
-//! what is seldom there (the campaign, the interlude, once a
-//! location) still goes through serde. Tests
-//! (`tests/divinity_view_json.rs`) hold the two writings equal.
+//! what is seldom there (the campaign, the interlude: once a location)
+//! still goes through serde. Tests (`tests/divinity_view_json.rs`) hold
+//! the two writings equal.
 
 use std::collections::{BTreeMap, BTreeSet};
 
