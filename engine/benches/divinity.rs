@@ -283,5 +283,32 @@ fn views_bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(divinity, benches, bot_bench, views_bench);
+/// `divinity_words`: the words of every waiting seat's legal list, written
+/// to JSON as the server sends them, at the party-bot positions of
+/// `divinity_legal_bot` (the lists computed once, outside the loop; the
+/// number of listed actions is printed, to read a figure per action).
+fn words_bench(c: &mut Criterion) {
+    let positions = bot_positions(3);
+    let lists: Vec<(&DivinityState, Seat, Vec<A>)> = positions
+        .iter()
+        .flat_map(|(s, seats)| seats.iter().map(move |seat| (s, *seat, Divinity::legal(s, *seat))))
+        .collect();
+    let listed: usize = lists.iter().map(|(_, _, l)| l.len()).sum();
+    eprintln!("divinity_words: {} calls, {listed} listed actions per iteration", lists.len());
+    let names = athlas_engine::SeatNames::none();
+    let mut out = Vec::with_capacity(1 << 16);
+    c.bench_function("divinity_words", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for (s, seat, list) in &lists {
+                out.clear();
+                Divinity::write_named_action_words(s, *seat, list, names, &mut out);
+                n += out.len();
+            }
+            n
+        })
+    });
+}
+
+criterion_group!(divinity, benches, bot_bench, views_bench, words_bench);
 criterion_main!(divinity);
