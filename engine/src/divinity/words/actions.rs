@@ -35,26 +35,57 @@ pub(super) fn harm(cat: &Catalogue, c: &CardUse) -> Option<String> {
     (!bad.is_empty()).then(|| format!("makes {}", bad.join(" and ")))
 }
 
-/// The warning for using `c` on `target` when `target` holds the party's
-/// own: an attack or a hindering status on an ally (or on oneself).
-pub(super) fn warn(n: Names<'_>, seat: Seat, c: &CardUse, target: &Aim, include_self: Option<bool>) -> Option<String> {
-    let harm = harm(n.cat, c)?;
-    let allies: Vec<String> = match target {
-        Aim::Origin(s) if *s == seat => vec!["yourself".into()],
-        Aim::Origin(s) => vec![format!("{}, your ally", n.origin_of_seat(*s))],
-        Aim::Enemy(_) => return None,
-        Aim::Space(id) => {
-            let t = n.table?;
-            let ix = n.location()?.map.ix(id)?;
-            t.origins
-                .iter()
-                .enumerate()
-                .filter(|(s, o)| o.space == ix && !o.downed && (*s as Seat != seat || include_self == Some(true)))
-                .map(|(s, _)| if s as Seat == seat { "you".into() } else { n.origin_of_seat(s as Seat) })
-                .collect()
+/// The warning for using a card that `harm`s on `target` when `target`
+/// holds the party's own: an attack or a hindering status on an ally (or
+/// on oneself). Written into `w`, left empty when there is none.
+fn push_warn(v: &Voice<'_>, seat: Seat, harm: &str, target: &Aim, include_self: Option<bool>, w: &mut String) {
+    let n = v.n;
+    match target {
+        Aim::Origin(s) if *s == seat => {
+            w.push_str("This ");
+            w.push_str(harm);
+            w.push_str(" yourself.");
         }
-    };
-    (!allies.is_empty()).then(|| format!("This {harm} {}.", and_list(&allies)))
+        Aim::Origin(s) => {
+            w.push_str("This ");
+            w.push_str(harm);
+            w.push(' ');
+            v.push_origin_of_seat(w, *s);
+            w.push_str(", your ally.");
+        }
+        Aim::Enemy(_) => {}
+        Aim::Space(id) => {
+            let (Some(t), Some(ix)) = (n.table, n.location().and_then(|l| l.map.ix(id))) else { return };
+            let allies = || {
+                t.origins
+                    .iter()
+                    .enumerate()
+                    .filter(move |(s, o)| {
+                        o.space == ix && !o.downed && (*s as Seat != seat || include_self == Some(true))
+                    })
+                    .map(|(s, _)| s as Seat)
+            };
+            // Listed as `and_list` lists: "a", "a and b", "a, b and c".
+            let count = allies().count();
+            if count == 0 {
+                return;
+            }
+            w.push_str("This ");
+            w.push_str(harm);
+            w.push(' ');
+            for (k, s) in allies().enumerate() {
+                if k > 0 {
+                    w.push_str(if k + 1 == count { " and " } else { ", " });
+                }
+                if s == seat {
+                    w.push_str("you");
+                } else {
+                    v.push_origin_of_seat(w, s);
+                }
+            }
+            w.push('.');
+        }
+    }
 }
 
 /// A legal action of `seat` in words, for a button or a menu.
@@ -68,9 +99,18 @@ pub fn action(n: Names<'_>, seat: Seat, a: &A) -> Said {
 /// list's words are written into one text, piece by piece (an interlude
 /// lists a thousand level-ups, a Combat turn a hundred uses).
 pub fn action_into(n: Names<'_>, seat: Seat, a: &A, s: &mut String) -> (Group, Option<String>) {
+    let mut w = String::new();
+    let group = say(&Voice::new(n), seat, a, s, &mut w);
+    (group, (!w.is_empty()).then_some(w))
+}
+
+/// [`action_into`] with its warning written into `w` (left empty when
+/// there is none), so that a list's warnings share one text too.
+fn say(v: &Voice<'_>, seat: Seat, a: &A, s: &mut String, w: &mut String) -> Group {
+    let n = v.n;
     let mut said = |text: &str, group: Group| {
         s.push_str(text);
-        (group, None)
+        group
     };
     match a {
         A::ChooseRound { explore: true } => said("Explore this round", Group::Party),
@@ -78,7 +118,7 @@ pub fn action_into(n: Names<'_>, seat: Seat, a: &A, s: &mut String) -> (Group, O
         A::Travel { to: Some(to) } => {
             s.push_str("Travel to ");
             n.push_space(s, to);
-            (Group::Travel, None)
+            Group::Travel
         }
         A::Travel { to: None } => said("Stay where you are", Group::Travel),
         A::Reveal => said("Reveal the top card of your space", Group::Explore),
@@ -124,7 +164,7 @@ pub fn action_into(n: Names<'_>, seat: Seat, a: &A, s: &mut String) -> (Group, O
                 }
             }
             s.push_str(if *source { " (with 1 Source)" } else { " (with the card's reroll)" });
-            (Group::Dice, None)
+            Group::Dice
         }
         A::Accept => said("Let the roll stand", Group::Dice),
         A::StartTurn => said(&format!("Start {}'s turn", n.origin_of_seat(seat)), Group::Turn),
@@ -132,10 +172,20 @@ pub fn action_into(n: Names<'_>, seat: Seat, a: &A, s: &mut String) -> (Group, O
             s.push_str("Move to ");
             n.push_space(s, to);
             s.push_str(" (1 AP)");
-            (Group::Travel, None)
+            Group::Travel
         }
         A::Use { card: c, aim: target, first_aura, include_self } => {
-            push_card(n, s, c);
+            // The lexicon's card names it, costs it and says its harm with
+            // one lookup (else the catalogue is asked for each).
+            let known = n.lexicon().and_then(|l| match c {
+                CardUse::Skill(id) => l.skills.get(id.as_str()),
+                CardUse::Item(id) | CardUse::Consumable(id) => l.items.get(id.as_str()),
+                CardUse::Summon => None,
+            });
+            match known {
+                Some(k) => s.push_str(k.name),
+                None => push_card(n, s, c),
+            }
             match target {
                 Aim::Space(_) => s.push_str(" at "),
                 Aim::Origin(o) if *o == seat => s.push_str(" on yourself"),
@@ -143,7 +193,7 @@ pub fn action_into(n: Names<'_>, seat: Seat, a: &A, s: &mut String) -> (Group, O
             }
             match target {
                 Aim::Origin(o) if *o == seat => {}
-                _ => push_aim(n, s, target),
+                _ => push_aim(v, s, target),
             }
             if let Some(f) = first_aura {
                 s.push_str(", ");
@@ -155,104 +205,122 @@ pub fn action_into(n: Names<'_>, seat: Seat, a: &A, s: &mut String) -> (Group, O
                 Some(false) => s.push_str(", not you"),
                 None => {}
             }
-            push_cost(n, s, c);
-            let group = if matches!(c, CardUse::Skill(_) | CardUse::Summon) { Group::Skills } else { Group::Items };
-            (group, warn(n, seat, c, target, *include_self))
+            match known {
+                Some(k) => s.push_str(&k.cost),
+                None => push_cost(n.cat, s, c),
+            }
+            match known {
+                Some(k) => {
+                    if let Some(h) = &k.harm {
+                        push_warn(v, seat, h, target, *include_self, w);
+                    }
+                }
+                None => {
+                    if let Some(h) = harm(n.cat, c) {
+                        push_warn(v, seat, &h, target, *include_self, w);
+                    }
+                }
+            }
+            if matches!(c, CardUse::Skill(_) | CardUse::Summon) {
+                Group::Skills
+            } else {
+                Group::Items
+            }
         }
         A::Taunt { enemy } => {
             s.push_str("Taunt ");
             n.push_enemy(s, *enemy);
             s.push_str(" into your space");
-            (Group::Skills, None)
+            Group::Skills
         }
         A::Equip { item } => {
             s.push_str("Equip ");
             n.push_item(s, item);
-            (Group::Items, None)
+            Group::Items
         }
         A::AttachRune { rune, item } => {
             s.push_str("Attach ");
             n.push_item(s, rune);
             s.push_str(" to ");
             n.push_item(s, item);
-            (Group::Items, None)
+            Group::Items
         }
         A::Store { item } => {
             s.push_str("Put ");
             n.push_item(s, item);
             s.push_str(" in the backpack");
-            (Group::Items, None)
+            Group::Items
         }
         A::Give { item, to, equip } => {
             s.push_str("Give ");
             n.push_item(s, item);
             s.push_str(" to ");
-            n.push_origin_of_seat(s, *to);
+            v.push_origin_of_seat(s, *to);
             if *equip {
                 s.push_str(" to equip");
             }
-            (Group::Items, None)
+            Group::Items
         }
         A::Take { item, from, equip } => {
             s.push_str("Take ");
             n.push_item(s, item);
             s.push_str(" from ");
-            n.push_origin_of_seat(s, *from);
+            v.push_origin_of_seat(s, *from);
             if *equip {
                 s.push_str(" and equip it");
             }
-            (Group::Items, None)
+            Group::Items
         }
         A::PlaceItem { to: None, .. } => said("Discard the item nobody has room for", Group::Party),
         A::PlaceItem { to: Some(to), drop, pass_to } => {
-            n.push_origin_of_seat(s, *to);
+            v.push_origin_of_seat(s, *to);
             s.push_str(" takes the item");
             if let Some(d) = drop {
                 s.push_str(", dropping ");
                 n.push_item(s, d);
                 if let Some(p) = pass_to {
                     s.push_str(" for ");
-                    n.push_origin_of_seat(s, *p);
+                    v.push_origin_of_seat(s, *p);
                 }
             }
-            (Group::Party, None)
+            Group::Party
         }
         A::Discard { item } => {
             s.push_str("Discard ");
             n.push_item(s, item);
-            (Group::Items, None)
+            Group::Items
         }
         A::Recover { status: None } => said("Recover: heal 2", Group::Turn),
         A::Recover { status: Some(st) } => {
             s.push_str("Recover: slide ");
             s.push_str(status(*st));
             s.push_str(" off sooner");
-            (Group::Turn, None)
+            Group::Turn
         }
         A::UseTalent { talent } => {
             s.push_str("Use the talent ");
             n.push_talent(s, talent);
-            (Group::Skills, None)
+            Group::Skills
         }
         A::UseAbility { aim: None } => said("Use your special ability", Group::Skills),
         A::UseAbility { aim: Some(a) } => {
             s.push_str("Use your special ability on ");
-            push_aim(n, s, a);
-            (Group::Skills, None)
+            push_aim(v, s, a);
+            Group::Skills
         }
         A::Revive { to, hp } => {
             s.push_str("Revive ");
-            n.push_origin_of_seat(s, *to);
+            v.push_origin_of_seat(s, *to);
             s.push_str(" with ");
             s.push_str(itoa::Buffer::new().format(*hp));
             s.push_str(" of your HP");
-            (Group::Skills, None)
+            Group::Skills
         }
         A::EndTurn => said("End the turn", Group::Turn),
         A::BreakTie { target } => {
             s.push_str("The enemy goes for ");
-            push_aim(n, s, target);
-            (Group::Party, None)
+            push_aim(v, s, target);
+            Group::Party
         }
         A::ChooseRoute { route } => {
             let path = n
@@ -280,12 +348,12 @@ pub fn action_into(n: Names<'_>, seat: Seat, a: &A, s: &mut String) -> (Group, O
                 }
                 s.push_str(status(*st));
             }
-            (Group::Party, None)
+            Group::Party
         }
         A::Command { target } => {
             s.push_str("Send the dominated minion at ");
-            push_aim(n, s, target);
-            (Group::Party, None)
+            push_aim(v, s, target);
+            Group::Party
         }
         A::LevelUp { talent, learn, respec } => {
             s.push_str("Level up: learn ");
@@ -300,7 +368,7 @@ pub fn action_into(n: Names<'_>, seat: Seat, a: &A, s: &mut String) -> (Group, O
                 s.push_str(", trading ");
                 s.push_str(&and_list(&r));
             }
-            (Group::Interlude, None)
+            Group::Interlude
         }
         A::VisitMerchant { level, consumables } => {
             let mut l = itoa::Buffer::new();
@@ -315,41 +383,41 @@ pub fn action_into(n: Names<'_>, seat: Seat, a: &A, s: &mut String) -> (Group, O
             s.push_str(" (");
             s.push_str(level);
             s.push_str(" gold)");
-            (Group::Interlude, None)
+            Group::Interlude
         }
         A::Restock { deck: MerchantDeck::Equipment(l) } => {
             s.push_str("Restock the Merchant: level ");
             s.push_str(itoa::Buffer::new().format(*l));
             s.push_str(" equipment");
-            (Group::Interlude, None)
+            Group::Interlude
         }
         A::Restock { deck: MerchantDeck::Consumables(d) } => {
             s.push_str("Restock the Merchant: ");
             s.push_str(deck(*d));
-            (Group::Interlude, None)
+            Group::Interlude
         }
         A::Buy { item, to } => {
             s.push_str("Buy ");
             n.push_item(s, item);
             s.push_str(" for ");
-            n.push_origin_of_seat(s, *to);
-            (Group::Interlude, None)
+            v.push_origin_of_seat(s, *to);
+            Group::Interlude
         }
         A::Sell { item } => {
             s.push_str("Sell ");
             n.push_item(s, item);
-            (Group::Interlude, None)
+            Group::Interlude
         }
         A::FinishInterlude => said("Set out for the next location", Group::Interlude),
     }
 }
 
 /// An aim named: an Origin, an enemy, a space.
-fn push_aim(n: Names<'_>, s: &mut String, a: &Aim) {
+fn push_aim(v: &Voice<'_>, s: &mut String, a: &Aim) {
     match a {
-        Aim::Origin(o) => n.push_origin_of_seat(s, *o),
-        Aim::Enemy(e) => n.push_enemy(s, *e),
-        Aim::Space(id) => n.push_space(s, id),
+        Aim::Origin(o) => v.push_origin_of_seat(s, *o),
+        Aim::Enemy(e) => v.n.push_enemy(s, *e),
+        Aim::Space(id) => v.n.push_space(s, id),
     }
 }
 
@@ -362,12 +430,20 @@ fn push_card(n: Names<'_>, s: &mut String, c: &CardUse) {
     }
 }
 
-/// What a card costs to use: " (1 AP)", " (2 AP, 1 Source)".
-fn push_cost(n: Names<'_>, s: &mut String, c: &CardUse) {
+/// What a card costs to use, as its words end: " (1 AP)", " (2 AP, 1
+/// Source)", or nothing.
+pub(super) fn cost(cat: &Catalogue, c: &CardUse) -> String {
+    let mut s = String::new();
+    push_cost(cat, &mut s, c);
+    s
+}
+
+/// [`cost`], appended.
+fn push_cost(cat: &Catalogue, s: &mut String, c: &CardUse) {
     let (ap, source) = match c {
-        CardUse::Skill(id) => n.cat.skills.get(id).map_or((None, 0), |s| (Some(s.ap), s.source)),
+        CardUse::Skill(id) => cat.skills.get(id).map_or((None, 0), |s| (Some(s.ap), s.source)),
         CardUse::Item(id) | CardUse::Consumable(id) => {
-            (n.cat.items.get(id).and_then(|i| i.action.as_ref()).map(|a| a.ap), 0)
+            (cat.items.get(id).and_then(|i| i.action.as_ref()).map(|a| a.ap), 0)
         }
         CardUse::Summon => (None, 0),
     };
@@ -394,14 +470,44 @@ fn push_cost(n: Names<'_>, s: &mut String, c: &CardUse) {
     }
 }
 
+/// Names for the words of one list: its seats' Origins named once (a
+/// list names them in most of its actions: gifts, trades, purchases,
+/// aims), else as [`Names`] names them.
+struct Voice<'a> {
+    n: Names<'a>,
+    /// Each seat's Origin by name, when the lexicon knows every one.
+    seats: Vec<&'static str>,
+}
+
+impl<'a> Voice<'a> {
+    fn new(n: Names<'a>) -> Voice<'a> {
+        Voice { n, seats: Vec::new() }
+    }
+
+    fn listing(n: Names<'a>) -> Voice<'a> {
+        let seats = n.lexicon().zip(n.table.or(n.before)).and_then(|(l, t)| {
+            t.origins.iter().map(|o| l.origins.get(o.origin.as_str()).copied()).collect::<Option<Vec<_>>>()
+        });
+        Voice { n, seats: seats.unwrap_or_default() }
+    }
+
+    fn push_origin_of_seat(&self, s: &mut String, seat: Seat) {
+        match self.seats.get(seat as usize) {
+            Some(name) => s.push_str(name),
+            None => self.n.push_origin_of_seat(s, seat),
+        }
+    }
+}
+
 /// The words of `actions` as the JSON array the server sends (each
 /// [`Said::into_json`] as serde_json writes it), written straight into
 /// `out`. A level-up's words (an interlude lists a thousand) are written
 /// directly, its skill and talent named by cursors through the
 /// catalogue, which the list follows in the catalogue's order.
 pub fn write_json(n: Names<'_>, seat: Seat, actions: &[A], out: &mut Vec<u8>) {
-    use super::super::json;
+    let v = Voice::listing(n);
     let mut text = String::with_capacity(128);
+    let mut warn = String::new();
     let mut skills = Cursor::new(&n.cat.skills);
     let mut talents = Cursor::new(&n.cat.talents);
     out.push(b'[');
@@ -414,20 +520,69 @@ pub fn write_json(n: Names<'_>, seat: Seat, actions: &[A], out: &mut Vec<u8>) {
             let talent = talent.as_ref().map(|t| talents.get(t).map(|d| d.name.as_str()));
             if let (Some(skill), true, true) = (skill, talent.is_none_or(|t| t.is_some()), respec.is_empty()) {
                 out.extend_from_slice(b"{\"group\":\"interlude\",\"text\":\"Level up: learn ");
-                json::string_contents(out, skill);
+                push_json(out, skill);
                 if let Some(Some(t)) = talent {
                     out.extend_from_slice(b" and the talent ");
-                    json::string_contents(out, t);
+                    push_json(out, t);
                 }
                 out.extend_from_slice(b"\"}");
                 continue;
             }
         }
         text.clear();
-        let (group, warn) = action_into(n, seat, a, &mut text);
-        json::said_parts(out, group.as_str(), &text, warn.as_deref());
+        warn.clear();
+        let group = say(&v, seat, a, &mut text, &mut warn);
+        let warned = (!warn.is_empty()).then_some(warn.as_str());
+        if !(plain_json(text.as_bytes()) && warned.is_none_or(|w| plain_json(w.as_bytes()))) {
+            super::super::json::said_parts(out, group.as_str(), &text, warned);
+            continue;
+        }
+        // As `json::said_parts` writes it (keys sorted: group, text,
+        // warn), nothing in it to escape.
+        out.extend_from_slice(b"{\"group\":\"");
+        out.extend_from_slice(group.as_str().as_bytes());
+        out.extend_from_slice(b"\",\"text\":\"");
+        out.extend_from_slice(text.as_bytes());
+        if let Some(w) = warned {
+            out.extend_from_slice(b"\",\"warn\":\"");
+            out.extend_from_slice(w.as_bytes());
+        }
+        out.extend_from_slice(b"\"}");
     }
     out.push(b']');
+}
+
+/// `s` inside a JSON string, as serde_json escapes it: copied whole when
+/// nothing in it needs an escape (words nearly never do).
+fn push_json(out: &mut Vec<u8>, s: &str) {
+    if plain_json(s.as_bytes()) {
+        out.extend_from_slice(s.as_bytes());
+    } else {
+        super::super::json::string_contents(out, s);
+    }
+}
+
+/// Whether no byte of `bytes` needs a JSON escape (a control byte, a quote
+/// or a backslash), tested 8 bytes at a time: any byte below 0x20, and any byte
+/// equal to the quote or the backslash (zero after an xor), show as a
+/// high bit of the word (exact for "any"; a text is a few words long).
+fn plain_json(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    let below = |w: u64, n: u64| w.wrapping_sub(ONES * n) & !w & HIGH;
+    let bad =
+        |w: u64| below(w, 0x20) | below(w ^ (ONES * u64::from(b'"')), 1) | below(w ^ (ONES * u64::from(b'\\')), 1);
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        if bad(u64::from_le_bytes(c.try_into().expect("8 bytes"))) != 0 {
+            return false;
+        }
+    }
+    // The tail padded with spaces, which need no escape.
+    let mut tail = [b' '; 8];
+    let rest = chunks.remainder();
+    tail[..rest.len()].copy_from_slice(rest);
+    bad(u64::from_le_bytes(tail)) == 0
 }
 
 /// A catalogue map's entries looked up in the order a list names them:
@@ -460,5 +615,35 @@ impl<'c, V> Cursor<'c, V> {
         let k = self.entries.binary_search_by(|(key, _)| (*key).cmp(id)).ok()?;
         self.at = k;
         Some(self.entries[k].1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A text is copied whole exactly when serde_json would not escape
+    /// it: every ASCII byte, and a few others, at every place of texts
+    /// of 0 to 19 bytes.
+    #[test]
+    fn plain_json_is_what_needs_no_escape() {
+        let mut bytes: Vec<char> = (0u8..0x80).map(char::from).collect();
+        bytes.extend(['é', '“', '”', '…', '\u{2028}']);
+        for len in 0..20 {
+            for at in 0..len {
+                for &c in &bytes {
+                    let mut s: String = "plain words, then more".chars().take(len).collect();
+                    s.replace_range(
+                        s.char_indices().nth(at).map(|(i, ch)| i..i + ch.len_utf8()).expect("in range"),
+                        c.encode_utf8(&mut [0; 4]),
+                    );
+                    let escaped = serde_json::to_string(&s).expect("a string");
+                    assert_eq!(plain_json(s.as_bytes()), escaped[1..escaped.len() - 1] == s, "{s:?}");
+                    let mut out = Vec::new();
+                    push_json(&mut out, &s);
+                    assert_eq!(out, &escaped.as_bytes()[1..escaped.len() - 1], "{s:?}");
+                }
+            }
+        }
     }
 }

@@ -29,6 +29,9 @@ use crate::Seat;
 mod actions;
 mod events;
 mod front;
+mod lexicon;
+
+use lexicon::Lexicon;
 
 pub use actions::{action, action_into, write_json};
 pub use events::{effects, event};
@@ -117,7 +120,10 @@ impl<'a> Names<'a> {
 
     pub fn location(&self) -> Option<&'static LocationDef> {
         let t = self.table.or(self.before)?;
-        self.cat.locations.get(&t.location)
+        match self.lexicon() {
+            Some(l) => l.places.get(t.location.as_str()).map(|p| p.def),
+            None => self.cat.locations.get(&t.location),
+        }
     }
 
     pub fn origin_of_seat(&self, seat: Seat) -> String {
@@ -169,32 +175,8 @@ impl<'a> Names<'a> {
     /// A space by id, as people say it: "the Galley", "the tactical space
     /// between the Galley and the Hold".
     pub fn space(&self, id: &str) -> String {
-        let Some(loc) = self.location() else { return "a space".into() };
-        match self.space_def(id) {
-            Some(s) if s.number.is_none() || s.name.is_empty() => {
-                let around: Vec<String> = loc
-                    .map
-                    .paths
-                    .iter()
-                    .filter_map(|p| {
-                        let other = if p.a == id {
-                            &p.b
-                        } else if p.b == id {
-                            &p.a
-                        } else {
-                            return None;
-                        };
-                        let o = self.space_def(other)?;
-                        (!o.name.is_empty() && o.number.is_some()).then(|| the(&o.name))
-                    })
-                    .collect();
-                match around.len() {
-                    0 => "a tactical space".into(),
-                    1 => format!("the tactical space by {}", around[0]),
-                    _ => format!("the tactical space between {}", and_list(&around)),
-                }
-            }
-            Some(s) => the(&s.name),
+        match self.location() {
+            Some(loc) => space_words(loc, id),
             None => "a space".into(),
         }
     }
@@ -275,12 +257,24 @@ impl<'a> Names<'a> {
 /// without a String of their own): an action's words are written piece by
 /// piece, and a list holds hundreds.
 impl<'a> Names<'a> {
+    /// The hashed words of the catalogue, when it is the standard one.
+    fn lexicon(&self) -> Option<&'static Lexicon> {
+        Lexicon::of(self.cat)
+    }
+
     pub(super) fn push_origin_of_seat(&self, s: &mut String, seat: Seat) {
         let id = self.table.or(self.before).and_then(|t| t.origins.get(seat as usize)).map(|o| o.origin.as_str());
-        match id.map(|id| (id, self.cat.origins.get(id))) {
-            Some((_, Some(d))) => s.push_str(&d.name),
-            Some((id, None)) => push_plain(s, id),
-            None => s.push_str(&self.origin_of_seat(seat)),
+        let Some(id) = id else {
+            s.push_str(&self.origin_of_seat(seat));
+            return;
+        };
+        let name = match self.lexicon() {
+            Some(l) => l.origins.get(id).copied(),
+            None => self.cat.origins.get(id).map(|d| d.name.as_str()),
+        };
+        match name {
+            Some(name) => s.push_str(name),
+            None => push_plain(s, id),
         }
     }
 
@@ -290,10 +284,15 @@ impl<'a> Names<'a> {
             s.push_str("an enemy");
             return;
         };
+        let lexicon = self.lexicon();
         match &e.kind {
             EnemyKind::Minion { card, veteran } => {
-                match self.cat.minions.get(card) {
-                    Some(m) => s.push_str(&m.name),
+                let name = match lexicon {
+                    Some(l) => l.minions.get(card.as_str()).copied(),
+                    None => self.cat.minions.get(card).map(|m| m.name.as_str()),
+                };
+                match name {
+                    Some(name) => s.push_str(name),
                     None => push_plain(s, card),
                 }
                 if let Some(l) = e.letter {
@@ -304,16 +303,29 @@ impl<'a> Names<'a> {
                     s.push_str(" (veteran)");
                 }
             }
-            EnemyKind::Boss { boss } => match self.cat.bosses.get(boss) {
-                Some(b) => s.push_str(&b.name),
-                None => push_plain(s, boss),
-            },
+            EnemyKind::Boss { boss } => {
+                let name = match lexicon {
+                    Some(l) => l.bosses.get(boss.as_str()).copied(),
+                    None => self.cat.bosses.get(boss).map(|b| b.name.as_str()),
+                };
+                match name {
+                    Some(name) => s.push_str(name),
+                    None => push_plain(s, boss),
+                }
+            }
         }
     }
 
-    /// [`Names::space`]: a numbered, named space directly, any other as it
-    /// says it.
+    /// [`Names::space`], appended: from the lexicon's words of the
+    /// location's spaces when it has them.
     pub(super) fn push_space(&self, s: &mut String, id: &str) {
+        if let (Some(l), Some(t)) = (self.lexicon(), self.table.or(self.before)) {
+            match l.places.get(t.location.as_str()) {
+                Some(p) => s.push_str(p.spaces.get(id).map_or("a space", String::as_str)),
+                None => s.push_str("a space"),
+            }
+            return;
+        }
         match self.location().map(|_| self.space_def(id)) {
             Some(Some(d)) if d.number.is_some() && !d.name.is_empty() => push_the(s, &d.name),
             _ => s.push_str(&self.space(id)),
@@ -321,30 +333,74 @@ impl<'a> Names<'a> {
     }
 
     pub(super) fn push_skill(&self, s: &mut String, id: &str) {
-        match self.cat.skills.get(id) {
-            Some(d) => s.push_str(&d.name),
+        let name = match self.lexicon() {
+            Some(l) => l.skills.get(id).map(|c| c.name),
+            None => self.cat.skills.get(id).map(|d| d.name.as_str()),
+        };
+        match name {
+            Some(name) => s.push_str(name),
             None => push_plain(s, id),
         }
     }
 
     pub(super) fn push_item(&self, s: &mut String, id: &str) {
-        if let Some(i) = self.cat.items.get(id) {
-            s.push_str(&i.name);
-        } else if let Some(r) = self.cat.runes.get(id) {
-            s.push_str(&r.name);
-        } else {
-            match self.cat.summons.get(id) {
-                Some(d) => s.push_str(&d.name),
-                None => push_plain(s, id),
-            }
+        let name = match self.lexicon() {
+            Some(l) => l.things.get(id).copied(),
+            None => self.cat.items.get(id).map(|i| i.name.as_str()).or_else(|| {
+                self.cat
+                    .runes
+                    .get(id)
+                    .map(|r| r.name.as_str())
+                    .or_else(|| self.cat.summons.get(id).map(|d| d.name.as_str()))
+            }),
+        };
+        match name {
+            Some(name) => s.push_str(name),
+            None => push_plain(s, id),
         }
     }
 
     pub(super) fn push_talent(&self, s: &mut String, id: &str) {
-        match self.cat.talents.get(id) {
-            Some(d) => s.push_str(&d.name),
+        let name = match self.lexicon() {
+            Some(l) => l.talents.get(id).copied(),
+            None => self.cat.talents.get(id).map(|d| d.name.as_str()),
+        };
+        match name {
+            Some(name) => s.push_str(name),
             None => push_plain(s, id),
         }
+    }
+}
+
+/// [`Names::space`] at `loc`.
+fn space_words(loc: &LocationDef, id: &str) -> String {
+    let space_def = |id: &str| loc.map.spaces.iter().find(|s| s.id == id);
+    match space_def(id) {
+        Some(s) if s.number.is_none() || s.name.is_empty() => {
+            let around: Vec<String> = loc
+                .map
+                .paths
+                .iter()
+                .filter_map(|p| {
+                    let other = if p.a == id {
+                        &p.b
+                    } else if p.b == id {
+                        &p.a
+                    } else {
+                        return None;
+                    };
+                    let o = space_def(other)?;
+                    (!o.name.is_empty() && o.number.is_some()).then(|| the(&o.name))
+                })
+                .collect();
+            match around.len() {
+                0 => "a tactical space".into(),
+                1 => format!("the tactical space by {}", around[0]),
+                _ => format!("the tactical space between {}", and_list(&around)),
+            }
+        }
+        Some(s) => the(&s.name),
+        None => "a space".into(),
     }
 }
 
