@@ -55,7 +55,7 @@ fn push_warn(v: &Voice<'_>, seat: Seat, harm: &str, target: &Aim, include_self: 
         }
         Aim::Enemy(_) => {}
         Aim::Space(id) => {
-            let (Some(t), Some(ix)) = (n.table, n.location().and_then(|l| l.map.ix(id))) else { return };
+            let (Some(t), Some(ix)) = (n.table, v.location().and_then(|l| l.map.ix(id))) else { return };
             let allies = || {
                 t.origins
                     .iter()
@@ -117,7 +117,7 @@ fn say(v: &Voice<'_>, seat: Seat, a: &A, s: &mut String, w: &mut String) -> Grou
         A::ChooseRound { explore: false } => said("Rest this round", Group::Party),
         A::Travel { to: Some(to) } => {
             s.push_str("Travel to ");
-            n.push_space(s, to);
+            v.push_space(s, to);
             Group::Travel
         }
         A::Travel { to: None } => said("Stay where you are", Group::Travel),
@@ -170,7 +170,7 @@ fn say(v: &Voice<'_>, seat: Seat, a: &A, s: &mut String, w: &mut String) -> Grou
         A::StartTurn => said(&format!("Start {}'s turn", n.origin_of_seat(seat)), Group::Turn),
         A::Move { to } => {
             s.push_str("Move to ");
-            n.push_space(s, to);
+            v.push_space(s, to);
             s.push_str(" (1 AP)");
             Group::Travel
         }
@@ -417,7 +417,7 @@ fn push_aim(v: &Voice<'_>, s: &mut String, a: &Aim) {
     match a {
         Aim::Origin(o) => v.push_origin_of_seat(s, *o),
         Aim::Enemy(e) => v.n.push_enemy(s, *e),
-        Aim::Space(id) => v.n.push_space(s, id),
+        Aim::Space(id) => v.push_space(s, id),
     }
 }
 
@@ -472,23 +472,28 @@ fn push_cost(cat: &Catalogue, s: &mut String, c: &CardUse) {
 
 /// Names for the words of one list: its seats' Origins named once (a
 /// list names them in most of its actions: gifts, trades, purchases,
-/// aims), else as [`Names`] names them.
+/// aims) and its location's spaces found once, else as [`Names`] names
+/// them.
 struct Voice<'a> {
     n: Names<'a>,
     /// Each seat's Origin by name, when the lexicon knows every one.
     seats: Vec<&'static str>,
+    /// The lexicon's words of the location, when it has them.
+    place: Option<&'static Place>,
 }
 
 impl<'a> Voice<'a> {
     fn new(n: Names<'a>) -> Voice<'a> {
-        Voice { n, seats: Vec::new() }
+        Voice { n, seats: Vec::new(), place: None }
     }
 
     fn listing(n: Names<'a>) -> Voice<'a> {
-        let seats = n.lexicon().zip(n.table.or(n.before)).and_then(|(l, t)| {
+        let (lexicon, table) = (n.lexicon(), n.table.or(n.before));
+        let seats = lexicon.zip(table).and_then(|(l, t)| {
             t.origins.iter().map(|o| l.origins.get(o.origin.as_str()).copied()).collect::<Option<Vec<_>>>()
         });
-        Voice { n, seats: seats.unwrap_or_default() }
+        let place = lexicon.zip(table).and_then(|(l, t)| l.places.get(t.location.as_str()));
+        Voice { n, seats: seats.unwrap_or_default(), place }
     }
 
     fn push_origin_of_seat(&self, s: &mut String, seat: Seat) {
@@ -496,6 +501,17 @@ impl<'a> Voice<'a> {
             Some(name) => s.push_str(name),
             None => self.n.push_origin_of_seat(s, seat),
         }
+    }
+
+    fn push_space(&self, s: &mut String, id: &str) {
+        match self.place {
+            Some(p) => s.push_str(p.spaces.get(id).map_or("a space", String::as_str)),
+            None => self.n.push_space(s, id),
+        }
+    }
+
+    fn location(&self) -> Option<&'static LocationDef> {
+        self.place.map(|p| p.def).or_else(|| self.n.location())
     }
 }
 
@@ -572,17 +588,21 @@ fn plain_json(bytes: &[u8]) -> bool {
     let below = |w: u64, n: u64| w.wrapping_sub(ONES * n) & !w & HIGH;
     let bad =
         |w: u64| below(w, 0x20) | below(w ^ (ONES * u64::from(b'"')), 1) | below(w ^ (ONES * u64::from(b'\\')), 1);
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        if bad(u64::from_le_bytes(c.try_into().expect("8 bytes"))) != 0 {
-            return false;
-        }
+    let n = bytes.len();
+    if n < 8 {
+        return bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\');
     }
-    // The tail padded with spaces, which need no escape.
-    let mut tail = [b' '; 8];
-    let rest = chunks.remainder();
-    tail[..rest.len()].copy_from_slice(rest);
-    bad(u64::from_le_bytes(tail)) == 0
+    let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+    let mut any = 0;
+    let mut i = 0;
+    while i + 8 < n {
+        any |= bad(word(i));
+        i += 8;
+    }
+    // The last 8 bytes, overlapping the word before: no copy of a short
+    // tail.
+    any |= bad(word(n - 8));
+    any == 0
 }
 
 /// A catalogue map's entries looked up in the order a list names them:

@@ -31,7 +31,7 @@ mod events;
 mod front;
 mod lexicon;
 
-use lexicon::Lexicon;
+use lexicon::{Lexicon, Place};
 
 pub use actions::{action, action_into, write_json};
 pub use events::{effects, event};
