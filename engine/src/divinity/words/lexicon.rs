@@ -73,13 +73,15 @@ pub(super) struct Place {
     pub spaces: Table<String>,
 }
 
+/// The catalogue's words by id, one table a kind of thing.
 pub(super) struct Lexicon {
     pub origins: Table<&'static str>,
     pub skills: Table<Card>,
     /// Items only, as a card used: its cost and harm are an item's.
     pub items: Table<Card>,
-    /// Items, runes and summons by name, as [`super::Names::item`] finds
-    /// them (an item first, then a rune, then a summon).
+    /// The names of items, runes and summons by id, as
+    /// [`super::Names::item`] finds them (an item first, then a rune, then
+    /// a summon).
     pub things: Table<&'static str>,
     pub talents: Table<&'static str>,
     pub minions: Table<&'static str>,
