@@ -370,13 +370,14 @@ impl DivinityState {
         self.ensure_turn(seat)?;
         let here = self.origins[seat as usize].space;
         let ix = self.space_ix(cat, to).ok_or_else(|| err(DivinityRefusal::NoSuchSpace, format!("no space {to}")))?;
-        if !self.with_graph(cat, |g| g.adjacent(here, ix)) {
+        // One look at the map for both (the cost is refused only later).
+        let (adjacent, cost) = self.with_graph(cat, |g| (g.adjacent(here, ix), g.enter_cost(ix, false)));
+        if !adjacent {
             return Err(err(DivinityRefusal::NotAdjacent, "move one space at a time along an unlocked path"));
         }
         if self.has_status(cat, Who::Origin(seat), |r| r.blocks_moving) {
             return Err(err(DivinityRefusal::CannotMove, "a status stops this Origin moving"));
         }
-        let cost = self.with_graph(cat, |g| g.enter_cost(ix, false));
         self.ap_allowed(seat, cost)?;
         Ok((ix, cost))
     }

@@ -10,7 +10,7 @@ use super::content::{Catalogue, ItemKind};
 use super::cooldown::{Applied, CardRef};
 use super::damage::{harm, DamageType, Defence, Environment, Harm};
 use super::event::DivinityEvent as Ev;
-use super::map::{path_ixs, Graph, SpaceIx};
+use super::map::{Graph, SpaceIx};
 use super::state::{DivinityState, EnemyKind, Who, MAX_AP};
 use super::status::{Status, StatusRule};
 use crate::{RuleError, Seat};
@@ -21,7 +21,7 @@ impl DivinityState {
     }
 
     pub fn space_ix(&self, cat: &Catalogue, id: &str) -> Option<SpaceIx> {
-        self.loc(cat).map.ix(id)
+        self.loc(cat).map_index().ix(id)
     }
 
     /// Whether a space may be entered, as [`Graph::open`] judges it.
@@ -31,9 +31,8 @@ impl DivinityState {
 
     /// The map as it stands, for distances and routes.
     pub fn with_graph<T>(&self, cat: &Catalogue, f: impl FnOnce(&Graph) -> T) -> T {
-        let def = &self.loc(cat).map;
-        let ixs = path_ixs(def);
-        f(&Graph::new(def, &self.map, &ixs))
+        let loc = self.loc(cat);
+        f(&Graph::new(&loc.map, &self.map, &loc.map_index().paths))
     }
 
     pub fn environment(&self, cat: &Catalogue, s: SpaceIx) -> Option<Environment> {
@@ -192,6 +191,17 @@ impl DivinityState {
             k.extend(cat.summons[s].keywords.iter().cloned());
         }
         k
+    }
+
+    /// Whether [`Self::keywords`] holds `k`, without building the set.
+    pub fn has_keyword(&self, cat: &Catalogue, seat: Seat, k: &str) -> bool {
+        let o = &self.origins[seat as usize];
+        let has = |ks: &[String]| ks.iter().any(|x| x == k);
+        has(&cat.origins[&o.origin].keywords)
+            || o.talents.iter().any(|t| has(&cat.talents[t].keywords))
+            || o.equipped.iter().any(|i| has(&cat.items[i].bonus.keywords))
+            || o.runes.iter().any(|r| has(&cat.runes[&r.rune].sides[r.side].bonus.keywords))
+            || o.summon.as_ref().is_some_and(|s| has(&cat.summons[s].keywords))
     }
 
     pub fn max_hp(&self, cat: &Catalogue, who: Who) -> u32 {

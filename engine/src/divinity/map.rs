@@ -119,6 +119,40 @@ pub fn path_ixs(def: &MapDef) -> Vec<(SpaceIx, SpaceIx)> {
     def.paths.iter().map(|p| (def.ix(&p.a).unwrap(), def.ix(&p.b).unwrap())).collect()
 }
 
+/// A map's ids and paths as indices, worked out once per map (the rules
+/// otherwise compared space-id strings on every move, taunt and distance).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MapIndex {
+    /// Each path's two space indices, in path order ([`path_ixs`]).
+    pub paths: Vec<(SpaceIx, SpaceIx)>,
+    /// Each space id with its index, sorted by id for a binary search.
+    ids: Vec<(String, SpaceIx)>,
+}
+
+impl MapIndex {
+    /// # Panics
+    /// A path to an unknown space (a map that fails [`MapDef::validate`]).
+    pub fn new(def: &MapDef) -> Self {
+        let mut ids: Vec<(String, SpaceIx)> = def.spaces.iter().enumerate().map(|(i, s)| (s.id.clone(), i)).collect();
+        // Stable: with duplicate ids (never in valid content) the first
+        // space wins, as `MapDef::ix` finds it.
+        ids.sort_by(|a, b| a.0.cmp(&b.0));
+        MapIndex { paths: path_ixs(def), ids }
+    }
+
+    /// [`MapDef::ix`] by the index.
+    pub fn ix(&self, id: &str) -> Option<SpaceIx> {
+        let i = self.ids.partition_point(|(k, _)| k.as_str() < id);
+        self.ids.get(i).filter(|(k, _)| k == id).map(|&(_, ix)| ix)
+    }
+
+    /// Whether this is still the index of `def` (a map changed after its
+    /// index was built would otherwise be read wrong).
+    pub fn matches(&self, def: &MapDef) -> bool {
+        *self == MapIndex::new(def)
+    }
+}
+
 impl<'a> Graph<'a> {
     pub fn new(def: &'a MapDef, state: &'a MapState, ixs: &'a [(SpaceIx, SpaceIx)]) -> Self {
         Graph { def, state, ixs }
@@ -174,7 +208,10 @@ impl<'a> Graph<'a> {
     }
 
     pub fn adjacent(&self, a: SpaceIx, b: SpaceIx) -> bool {
-        self.neighbours(a).contains(&b)
+        // As `neighbours(a).contains(&b)`, without the list.
+        let mut found = false;
+        self.each_neighbour(a, |n| found |= n == b);
+        found
     }
 
     /// Path steps from `from` to every space (None if unreachable).
@@ -269,5 +306,26 @@ impl<'a> Graph<'a> {
         back(self, &costs, to, from, ignore_difficult, &mut Vec::new(), &mut out);
         out.sort();
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::divinity::content::Catalogue;
+
+    // The index answers as the map's own lookups do, for every shipped map.
+    #[test]
+    fn map_index_agrees_with_the_map() {
+        for l in Catalogue::standard().locations.values() {
+            let idx = l.map_index();
+            assert_eq!(idx.paths, path_ixs(&l.map));
+            for s in &l.map.spaces {
+                assert_eq!(idx.ix(&s.id), l.map.ix(&s.id), "{} {}", l.id, s.id);
+            }
+            for id in ["", "0", "zz", "t", "1 "] {
+                assert_eq!(idx.ix(id), l.map.ix(id), "{} {id:?}", l.id);
+            }
+        }
     }
 }

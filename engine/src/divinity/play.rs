@@ -154,9 +154,9 @@ impl DivinityState {
         if self.has_status(cat, Who::Origin(seat), |r| r.blocks_attacks) {
             return Err(err(DivinityRefusal::CannotAct, "a status stops this Origin using cards"));
         }
-        // Worked out only for a card that asks (the legal list checks every card at every aim).
-        let keywords = std::cell::OnceCell::new();
-        let keywords = || keywords.get_or_init(|| self.keywords(cat, seat));
+        // Asked only for a card that needs one, without building the set
+        // (the legal list checks every card at every aim).
+        let has_keyword = |k: &str| self.has_keyword(cat, seat, k);
         let o = &self.origins[seat as usize];
         let play = match card {
             CardUse::Skill(id) => {
@@ -165,7 +165,7 @@ impl DivinityState {
                 }
                 let s = &cat.skills[id];
                 if let Some(k) = &s.requires {
-                    if !keywords().contains(k) {
+                    if !has_keyword(k) {
                         return Err(err(DivinityRefusal::NeedsKeyword, format!("{id} needs an equipped {k} (L790)")));
                     }
                 }
@@ -198,9 +198,7 @@ impl DivinityState {
                                 )
                             })?;
                         let a = cat.items[weapon].action.as_ref().expect("weapon action");
-                        self.check_action_limits(seat, weapon, a.per_round, a.requires.as_deref(), |k| {
-                            keywords().contains(k)
-                        })?;
+                        self.check_action_limits(seat, weapon, a.per_round, a.requires.as_deref(), has_keyword)?;
                         let mut attack = self.item_attack(cat, seat, weapon);
                         attack.level_bonus = true;
                         let rolls = if a.per_round.is_some() { 1 } else { w.attacks };
@@ -224,7 +222,7 @@ impl DivinityState {
                     .action
                     .as_ref()
                     .ok_or_else(|| err(DivinityRefusal::NoAction, "this item has no action"))?;
-                self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), |k| keywords().contains(k))?;
+                self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), has_keyword)?;
                 let attack = self.item_attack(cat, seat, id);
                 Play {
                     attack: Some(attack),
@@ -247,7 +245,7 @@ impl DivinityState {
                     .ok_or_else(|| err(DivinityRefusal::NotConsumable, format!("{id} is not a consumable")))?;
                 let a =
                     d.action.as_ref().ok_or_else(|| err(DivinityRefusal::NoAction, "this consumable has no action"))?;
-                self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), |k| keywords().contains(k))?;
+                self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), has_keyword)?;
                 Play {
                     attack: Some(a.attack.clone()),
                     rolls: 1,
@@ -261,7 +259,7 @@ impl DivinityState {
             CardUse::Summon => {
                 let s = o.summon.clone().ok_or_else(|| err(DivinityRefusal::NoSummon, "no active summon"))?;
                 let a = &cat.summons[&s].action;
-                self.check_action_limits(seat, &s, a.per_round, a.requires.as_deref(), |k| keywords().contains(k))?;
+                self.check_action_limits(seat, &s, a.per_round, a.requires.as_deref(), has_keyword)?;
                 Play {
                     attack: Some(a.attack.clone()),
                     rolls: 1,

@@ -122,6 +122,10 @@ impl Catalogue {
             campaign: parse("campaign.json", content!("campaign.json"))?,
         };
         cat.validate()?;
+        // Valid maps: each location's index built now rather than mid-game.
+        for l in cat.locations.values() {
+            l.map_index();
+        }
         Ok(cat)
     }
 

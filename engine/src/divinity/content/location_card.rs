@@ -2,6 +2,7 @@
 //! vocabulary, time track, Bosses, journal cards and the campaign.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
@@ -10,7 +11,7 @@ use super::*;
 use crate::divinity::attack::Attack;
 use crate::divinity::damage::{DamageType, Environment};
 use crate::divinity::dice::Colour;
-use crate::divinity::map::MapDef;
+use crate::divinity::map::{MapDef, MapIndex};
 use crate::divinity::status::Status;
 
 /// Who an effect of a location card applies to.
@@ -314,7 +315,30 @@ pub struct LocationDef {
     pub time: TimeTrackDef,
     /// The location deck, in order (L253).
     pub cards: Vec<LocationCard>,
+    /// `map` as indices, built on first use: not content, so not loaded.
+    #[serde(skip)]
+    index: MapIndexCell,
 }
+
+/// A location's [`MapIndex`], once built. Derived from the map, so it
+/// never makes two locations unequal; a copy starts empty and builds its
+/// own, so a copied catalogue whose map is then edited is read right.
+#[derive(Debug, Default)]
+struct MapIndexCell(OnceLock<MapIndex>);
+
+impl Clone for MapIndexCell {
+    fn clone(&self) -> Self {
+        MapIndexCell::default()
+    }
+}
+
+impl PartialEq for MapIndexCell {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for MapIndexCell {}
 
 impl LocationDef {
     /// Every exit any card of the deck can resolve: (destination, level up).
@@ -333,6 +357,16 @@ impl LocationDef {
             }
         }
         out
+    }
+
+    /// The map's space ids and paths as indices, worked out once.
+    ///
+    /// # Panics
+    /// A map that fails [`MapDef::validate`].
+    pub fn map_index(&self) -> &MapIndex {
+        let ix = self.index.0.get_or_init(|| MapIndex::new(&self.map));
+        debug_assert!(ix.matches(&self.map), "location {}: map edited after its index was built", self.id);
+        ix
     }
 
     pub fn card(&self, id: &str) -> Option<&LocationCard> {
