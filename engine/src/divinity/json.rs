@@ -11,17 +11,17 @@ use super::words::Said;
 
 pub(crate) use crate::json::{string, string_contents};
 
-fn uint(out: &mut Vec<u8>, n: u64) {
+pub(super) fn uint(out: &mut Vec<u8>, n: impl itoa::Integer) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
-fn bool(out: &mut Vec<u8>, b: bool) {
+pub(super) fn bool(out: &mut Vec<u8>, b: bool) {
     out.extend_from_slice(if b { b"true" } else { b"false" });
 }
 
 /// A small value serde writes in a line (a status, a colour, a deck):
 /// rare enough in a list to go through serde_json.
-fn serde<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
+pub(super) fn serde<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
     serde_json::to_writer(&mut *out, v).expect("a plain value serializes");
 }
 
@@ -82,7 +82,7 @@ fn keyword(out: &mut Vec<u8>, (k, f): &(String, KeywordFrom)) {
     out.push(b']');
 }
 
-fn list<T>(out: &mut Vec<u8>, items: &[T], mut each: impl FnMut(&mut Vec<u8>, &T)) {
+pub(super) fn list<T>(out: &mut Vec<u8>, items: &[T], mut each: impl FnMut(&mut Vec<u8>, &T)) {
     out.push(b'[');
     for (i, x) in items.iter().enumerate() {
         if i > 0 {

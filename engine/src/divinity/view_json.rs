@@ -15,6 +15,7 @@ use super::attack::{Attack, OnSpecial, Outcome, StatusGrant, Targets};
 use super::cooldown::{CardRef, Track, TrackCard};
 use super::damage::{DamageType, Environment};
 use super::dice::{Colour, Die, Pool, Roll};
+use super::json::{bool, list, serde, string, uint};
 use super::map::{MapState, PathDef};
 use super::state::{
     AttachedRune, ChallengeResultKind, ChallengeState, EnemyKind, EnemyRoll, OriginState, Overflow, PendingRoll, Phase,
@@ -25,24 +26,10 @@ use super::status::Status;
 use super::view::{
     ArmorView, BoardSpace, BoardView, CardView, ChallengeRow, DivinityView, EnemyView, Front, MerchantPrices,
 };
-use crate::json::string;
 use crate::shared::Shared;
-
-fn uint(out: &mut Vec<u8>, n: impl itoa::Integer) {
-    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
-}
-
-fn bool(out: &mut Vec<u8>, b: bool) {
-    out.extend_from_slice(if b { b"true" } else { b"false" });
-}
 
 fn null(out: &mut Vec<u8>) {
     out.extend_from_slice(b"null");
-}
-
-/// What is seldom in a view, and deep: serde's writing (the same bytes).
-fn serde<T: Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
-    serde_json::to_writer(&mut *out, v).expect("a view's part serializes");
 }
 
 fn opt<T>(out: &mut Vec<u8>, v: Option<&T>, each: impl FnOnce(&mut Vec<u8>, &T)) {
@@ -58,17 +45,6 @@ fn opt_serde<T: Serialize>(out: &mut Vec<u8>, v: &Option<T>) {
 
 fn opt_string(out: &mut Vec<u8>, s: &Option<String>) {
     opt(out, s.as_ref(), |out, s| string(out, s));
-}
-
-fn list<T>(out: &mut Vec<u8>, items: &[T], each: impl Fn(&mut Vec<u8>, &T)) {
-    out.push(b'[');
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        each(out, item);
-    }
-    out.push(b']');
 }
 
 fn strings(out: &mut Vec<u8>, items: &[String]) {
