@@ -20,6 +20,7 @@ mod divinity_content;
 mod divinity_coverage;
 mod divinity_examples;
 mod divinity_golden;
+mod divinity_hashed;
 mod divinity_json;
 mod divinity_legal;
 mod divinity_play;

@@ -39,6 +39,7 @@ mod enemy_roll;
 mod enemy_turn;
 pub mod event;
 mod figure;
+mod hashed;
 pub mod interlude;
 mod inventory;
 mod json;

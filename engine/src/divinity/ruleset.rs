@@ -6,6 +6,7 @@
 use super::action::DivinityAction as A;
 use super::content::Catalogue;
 use super::event::DivinityEvent;
+use super::hashed::Hashed;
 use super::setup::setup;
 use super::state::*;
 use super::view::DivinityView;
@@ -16,7 +17,8 @@ use super::Divinity;
 
 impl Ruleset for Divinity {
     const GAME: &'static str = "divinity";
-    type Hashed<'a> = &'a DivinityState;
+    /// The whole state, its compact encoding written by hand (`hashed.rs`).
+    type Hashed<'a> = Hashed<'a>;
     /// 2 (issue 11): allies' Source rerolls, a downed Origin's AP and Rest
     /// turn, the AP cap mid-turn, Rest steps in order, downed Origins' auras
     /// and keywords, minion routes and bonus-die keywords changed what a
@@ -61,8 +63,8 @@ impl Ruleset for Divinity {
         Divinity::apply_after(Catalogue::standard(), state, before, seat, action)
     }
 
-    fn hashed(state: &DivinityState) -> &DivinityState {
-        state
+    fn hashed(state: &DivinityState) -> Hashed<'_> {
+        Hashed(state)
     }
 
     fn view(state: &DivinityState, viewer: Viewer) -> DivinityView {
