@@ -233,11 +233,14 @@ fn the_hashed_state_written_by_hand_is_the_generic_encoding() {
     let cat = Catalogue::standard();
     let party = ["lohse", "beast"];
     let mut s = play(Divinity::start(&options(&party, None), 5).expect("setup"), "tutorial", &mut met);
+    let mut carried = 0;
     for seed in [6, 7] {
         let Some(campaign) = Divinity::campaign(&s, cat) else { break };
+        carried += 1;
         let next = DivinityOptions { campaign: Some(campaign), ..options(&party, None) };
         s = play(Divinity::start(&next, seed).expect("the next location"), &format!("campaign, seed {seed}"), &mut met);
     }
+    assert_eq!(carried, 2, "the campaign is carried over twice");
     last.push(s);
     for (i, s) in last.iter().enumerate() {
         for (odd, what) in odd_shapes(s, i) {
