@@ -310,5 +310,29 @@ fn words_bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(divinity, benches, bot_bench, views_bench, words_bench);
+/// `divinity_hash`: the record hash of every 3rd position of the party-bot
+/// games (`divinity_legal_bot`'s), as the server takes it at every action:
+/// `Divinity::hashed` in the compact encoding (written by hand,
+/// `divinity/hashed.rs`), hashed with BLAKE3. `divinity_hash_generic`: the
+/// same bytes written by serde's generic path (the whole state, as records
+/// were hashed before), to compare. The number of positions is printed.
+fn hash_bench(c: &mut Criterion) {
+    let positions: Vec<DivinityState> = bot_positions(3).into_iter().map(|(s, _)| s).collect();
+    eprintln!("divinity_hash: {} positions per iteration", positions.len());
+    c.bench_function("divinity_hash", |b| b.iter(|| hash_by_hand(&positions)));
+    c.bench_function("divinity_hash_generic", |b| b.iter(|| hash_generic(&positions)));
+}
+
+// Not inlined: callgrind counts each by name.
+#[inline(never)]
+fn hash_by_hand(positions: &[DivinityState]) -> usize {
+    positions.iter().map(|s| athlas_protocol::hash::blake3_hash(&Divinity::hashed(s)).len()).sum()
+}
+
+#[inline(never)]
+fn hash_generic(positions: &[DivinityState]) -> usize {
+    positions.iter().map(|s| athlas_protocol::hash::blake3_hash(s).len()).sum()
+}
+
+criterion_group!(divinity, benches, bot_bench, views_bench, words_bench, hash_bench);
 criterion_main!(divinity);
