@@ -54,6 +54,10 @@ where
             board_changed: board_changed(&self.board, &board),
         };
         self.board = board;
+        // What every frame says alike (the status, the events and their
+        // log lines) is written once for them all.
+        let status = R::status(&self.table.state);
+        let mut parts = UpdateParts::new(&change, &status);
         // Legal actions are listed once per waiting seat, whoever receives
         // them, and each distinct frame is encoded once: every spectator,
         // and every connection of one seat, shares the same bytes.
@@ -75,8 +79,8 @@ where
                 Some((_, _, f)) => f.clone(),
                 None => {
                     let view = &views[viewers.iter().position(|v| *v == s.viewer).expect("every receiver's viewer")];
-                    let legal = self.legal_json_for(s.viewer, Some(view), s.out.legal, &mut cache);
-                    let f: Frame = update_with::<R>(&self.table.state, s.viewer, view, &change, legal).into();
+                    let legal = self.legal_json_for(s.viewer, Some(view), s.out.legal, &status, &mut cache);
+                    let f: Frame = parts.write(s.viewer, view, &legal).into();
                     encoded.push((key.0, key.1, f.clone()));
                     f
                 }
@@ -145,7 +149,7 @@ where
         wants: bool,
         cache: &mut HashMap<Seat, LegalFor>,
     ) -> Vec<LegalFor> {
-        self.legal_seats(viewer, wants)
+        self.legal_seats(viewer, wants, &R::status(&self.table.state))
             .into_iter()
             .map(|seat| {
                 cache
@@ -169,14 +173,16 @@ where
     /// written to JSON once and shared, straight from the game's actions
     /// and its words writer (no JSON value tree per action, no deep copy
     /// per receiver: a Divinity level-up lists a thousand pairs a seat).
+    /// `status` is the table's now, worked out once for all receivers.
     pub(super) fn legal_json_for(
         &self,
         viewer: Viewer,
         view: Option<&R::View>,
         wants: bool,
+        status: &Status,
         cache: &mut HashMap<Seat, Option<ListedJson>>,
     ) -> Vec<ListedJson> {
-        self.legal_seats(viewer, wants)
+        self.legal_seats(viewer, wants, status)
             .into_iter()
             .filter_map(|seat| cache.entry(seat).or_insert_with(|| self.listed_json(seat, viewer, view)).clone())
             .collect()
@@ -199,13 +205,14 @@ where
         }
     }
 
-    /// The seats whose legal actions `viewer` is sent.
-    fn legal_seats(&self, viewer: Viewer, wants: bool) -> Vec<Seat> {
+    /// The seats whose legal actions `viewer` is sent, the table's status
+    /// being `status`.
+    fn legal_seats(&self, viewer: Viewer, wants: bool, status: &Status) -> Vec<Seat> {
         let Viewer::Seat(player) = viewer else { return Vec::new() };
         if !wants || (R::LEGAL_IN_VIEW && !R::WORDS) {
             return Vec::new();
         }
-        let Status::Waiting { seats: waiting } = R::status(&self.table.state) else { return Vec::new() };
+        let Status::Waiting { seats: waiting } = status else { return Vec::new() };
         self.table
             .seats_of(player)
             .into_iter()
@@ -371,9 +378,10 @@ pub(super) struct Change<'a, E> {
     pub(super) board_changed: bool,
 }
 
-/// The `update` frame of `ServerMsg::Update` for one viewer, serialized
-/// straight from the engine's values: going through `serde_json::Value`
-/// first cost more than the engine's own work (a map allocation per field).
+/// The `update` frame of `ServerMsg::Update` for one viewer, written
+/// straight from the engine's values ([`UpdateParts`]): going through
+/// `serde_json::Value` first cost more than the engine's own work (a map
+/// allocation per field).
 pub(super) fn update<R: Ruleset>(
     state: &R::State,
     viewer: Viewer,
@@ -381,81 +389,141 @@ pub(super) fn update<R: Ruleset>(
     legal: Vec<ListedJson>,
 ) -> String {
     let view = if change.board_changed { R::view(state, viewer) } else { R::view_without_board(state, viewer) };
-    update_with::<R>(state, viewer, &view, change, legal)
+    UpdateParts::new(change, &R::status(state)).write(viewer, &view, &legal)
 }
 
-/// [`update`] with `viewer`'s view built already (with the others'
-/// of the same record: [`Ruleset::views`]).
-pub(super) fn update_with<R: Ruleset>(
-    state: &R::State,
-    viewer: Viewer,
-    view: &R::View,
-    change: &Change<'_, R::Event>,
-    legal: Vec<ListedJson>,
-) -> String {
-    #[derive(serde::Serialize)]
-    #[serde(tag = "type", rename = "update")]
-    struct Frame<'a, E, S, V> {
-        seq: u64,
-        seat: Seat,
-        events: Vec<&'a E>,
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        log: Vec<&'a str>,
-        status: S,
-        view: &'a V,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        timer_ms: Option<u64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        sender: Option<Seat>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        taken_back: Option<u64>,
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        legal: Vec<ListedJson>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        control: Option<&'a [Option<Seat>]>,
-    }
-    let (events, log, taken_back) = match change.published {
-        Published::Events(acted) => {
-            let events = acted.events.iter().filter(|e| e.visible_to(viewer)).collect();
-            // Each line goes where its event goes.
-            let log = acted
-                .events
-                .iter()
-                .zip(&acted.words)
-                .filter(|(e, _)| e.visible_to(viewer))
-                .map(|(_, w)| w.as_str())
-                .collect();
-            (events, log, None)
+/// What every `update` frame of one record says alike, written to JSON
+/// once and shared by all its frames: all but the view and the legal
+/// lists, and the events with their log lines once per set of them a
+/// viewer may see (every viewer sees the same, but for the duel's few
+/// secret events). Each frame is these pieces, its view and its legal
+/// lists, byte for byte as serde writes the frame's struct (a test holds
+/// the two equal): serde wrote the events, the log and the status again
+/// for each viewer, a third of a Divinity update's instructions.
+pub(super) struct UpdateParts<'a, E> {
+    published: &'a Published<E>,
+    /// `{"type":"update","seq":…,"seat":…,"events":`, then from `status`
+    /// on `,"status":…,"view":`, from `after_view` on the fields between
+    /// the view and `legal` (`timer_ms`, `sender`, `taken_back`, each when
+    /// present), from `control` on `,"control":…` when present.
+    fixed: Vec<u8>,
+    status: usize,
+    after_view: usize,
+    control: usize,
+    /// Each set of events written so far: which of the record's events
+    /// it holds, and their `[…]` followed by `,"log":[…]` when any of
+    /// them has a line.
+    seen: Vec<(Vec<bool>, Vec<u8>)>,
+}
+
+impl<'a, E: serde::Serialize + Visible> UpdateParts<'a, E> {
+    /// The parts of `change`'s frames, the table's status after it being
+    /// `status`.
+    pub(super) fn new(change: &Change<'a, E>, status: &Status) -> Self {
+        let mut fixed = Vec::with_capacity(256);
+        let mut int = itoa::Buffer::new();
+        fixed.extend_from_slice(b"{\"type\":\"update\",\"seq\":");
+        fixed.extend_from_slice(int.format(change.record.seq).as_bytes());
+        fixed.extend_from_slice(b",\"seat\":");
+        fixed.extend_from_slice(int.format(change.record.seat).as_bytes());
+        fixed.extend_from_slice(b",\"events\":");
+        let status_at = fixed.len();
+        fixed.extend_from_slice(b",\"status\":");
+        serde_json::to_writer(&mut fixed, status).expect("a status serializes");
+        fixed.extend_from_slice(b",\"view\":");
+        let after_view = fixed.len();
+        if let Some(ms) = change.timer_ms {
+            fixed.extend_from_slice(b",\"timer_ms\":");
+            fixed.extend_from_slice(int.format(ms).as_bytes());
         }
-        Published::TakenBack(seq) => (Vec::new(), Vec::new(), Some(*seq)),
-        Published::Handed => (Vec::new(), Vec::new(), None),
-    };
-    let frame = Frame {
-        seq: change.record.seq,
-        seat: change.record.seat,
-        events,
-        log,
-        status: R::status(state),
-        view,
-        timer_ms: change.timer_ms,
-        sender: change.record.sender,
-        taken_back,
-        legal,
-        control: change.control.as_deref(),
-    };
-    to_json(&frame)
-}
+        if let Some(sender) = change.record.sender {
+            fixed.extend_from_slice(b",\"sender\":");
+            fixed.extend_from_slice(int.format(sender).as_bytes());
+        }
+        if let Published::TakenBack(seq) = change.published {
+            fixed.extend_from_slice(b",\"taken_back\":");
+            fixed.extend_from_slice(int.format(*seq).as_bytes());
+        }
+        let control = fixed.len();
+        if let Some(c) = &change.control {
+            fixed.extend_from_slice(b",\"control\":");
+            serde_json::to_writer(&mut fixed, c).expect("seats serialize");
+        }
+        // A record without events tells every viewer the same none.
+        let seen = match change.published {
+            Published::Events(_) => Vec::new(),
+            Published::TakenBack(_) | Published::Handed => vec![(Vec::new(), b"[]".to_vec())],
+        };
+        UpdateParts { published: change.published, fixed, status: status_at, after_view, control, seen }
+    }
 
-/// `value`'s JSON, written into this thread's buffer
-/// ([`crate::buffer`]) and copied out at its size.
-fn to_json<T: serde::Serialize>(value: &T) -> String {
-    crate::buffer::with_buffer(|buf| {
-        serde_json::to_writer(&mut *buf, value).expect("engine values serialize");
-        // SAFETY: serde_json writes UTF-8 only (str bytes and ASCII
-        // escapes); checking every frame again cost 1.3 % of a duel
-        // action's instructions.
-        unsafe { String::from_utf8_unchecked(buf.to_vec()) }
-    })
+    /// `viewer`'s frame, with its `view` and its `legal` lists, written
+    /// into this thread's buffer ([`crate::buffer`]) and copied out at its
+    /// size.
+    pub(super) fn write<V: serde::Serialize>(&mut self, viewer: Viewer, view: &V, legal: &[ListedJson]) -> String {
+        let shown = self.events_for(viewer);
+        let events = &self.seen[shown].1;
+        let fixed = &self.fixed;
+        crate::buffer::with_buffer(|buf| {
+            buf.extend_from_slice(&fixed[..self.status]);
+            buf.extend_from_slice(events);
+            buf.extend_from_slice(&fixed[self.status..self.after_view]);
+            serde_json::to_writer(&mut *buf, view).expect("engine values serialize");
+            buf.extend_from_slice(&fixed[self.after_view..self.control]);
+            if !legal.is_empty() {
+                buf.extend_from_slice(b",\"legal\":[");
+                for (i, l) in legal.iter().enumerate() {
+                    if i > 0 {
+                        buf.push(b',');
+                    }
+                    buf.extend_from_slice(l.0.get().as_bytes());
+                }
+                buf.push(b']');
+            }
+            buf.extend_from_slice(&fixed[self.control..]);
+            buf.push(b'}');
+            // SAFETY: UTF-8 only: serde_json's writing (str bytes and
+            // ASCII escapes), the legal lists (checked JSON text) and
+            // ASCII; checking every frame again cost 1.3 % of a duel
+            // action's instructions.
+            unsafe { String::from_utf8_unchecked(buf.to_vec()) }
+        })
+    }
+
+    /// The index in `seen` of the events `viewer` may see, written the
+    /// first time a viewer may see just these.
+    fn events_for(&mut self, viewer: Viewer) -> usize {
+        let Published::Events(acted) = self.published else { return 0 };
+        let shown: Vec<bool> = acted.events.iter().map(|e| e.visible_to(viewer)).collect();
+        if let Some(i) = self.seen.iter().position(|(s, _)| *s == shown) {
+            return i;
+        }
+        let mut json = Vec::with_capacity(256);
+        json.push(b'[');
+        let mut first = true;
+        for (e, _) in acted.events.iter().zip(&shown).filter(|(_, s)| **s) {
+            if !first {
+                json.push(b',');
+            }
+            first = false;
+            serde_json::to_writer(&mut json, e).expect("engine events serialize");
+        }
+        json.push(b']');
+        // Each line goes where its event goes; no `log` without a line.
+        let mut lines = acted.words.iter().zip(&shown).filter(|(_, s)| **s).map(|(w, _)| w).peekable();
+        if lines.peek().is_some() {
+            json.extend_from_slice(b",\"log\":[");
+            for (i, w) in lines.enumerate() {
+                if i > 0 {
+                    json.push(b',');
+                }
+                serde_json::to_writer(&mut json, w.as_str()).expect("strings serialize");
+            }
+            json.push(b']');
+        }
+        self.seen.push((shown, json));
+        self.seen.len() - 1
+    }
 }
 
 #[cfg(test)]
@@ -603,5 +671,242 @@ mod tests {
             }
         }
         assert!(checked > 500, "the parties played on ({checked} lists)");
+    }
+
+    /// An update as serde wrote it from a derived struct before its frames
+    /// were written from shared parts: the oracle of [`UpdateParts`].
+    fn serde_update<R: Ruleset>(
+        state: &R::State,
+        viewer: Viewer,
+        view: &R::View,
+        change: &Change<'_, R::Event>,
+        legal: Vec<ListedJson>,
+    ) -> String {
+        #[derive(serde::Serialize)]
+        #[serde(tag = "type", rename = "update")]
+        struct Frame<'a, E, S, V> {
+            seq: u64,
+            seat: Seat,
+            events: Vec<&'a E>,
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            log: Vec<&'a str>,
+            status: S,
+            view: &'a V,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            timer_ms: Option<u64>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            sender: Option<Seat>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            taken_back: Option<u64>,
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            legal: Vec<ListedJson>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            control: Option<&'a [Option<Seat>]>,
+        }
+        let (events, log, taken_back) = match change.published {
+            Published::Events(acted) => {
+                let events = acted.events.iter().filter(|e| e.visible_to(viewer)).collect();
+                let log = acted
+                    .events
+                    .iter()
+                    .zip(&acted.words)
+                    .filter(|(e, _)| e.visible_to(viewer))
+                    .map(|(_, w)| w.as_str())
+                    .collect();
+                (events, log, None)
+            }
+            Published::TakenBack(seq) => (Vec::new(), Vec::new(), Some(*seq)),
+            Published::Handed => (Vec::new(), Vec::new(), None),
+        };
+        let frame = Frame {
+            seq: change.record.seq,
+            seat: change.record.seat,
+            events,
+            log,
+            status: R::status(state),
+            view,
+            timer_ms: change.timer_ms,
+            sender: change.record.sender,
+            taken_back,
+            legal,
+            control: change.control.as_deref(),
+        };
+        serde_json::to_string(&frame).unwrap()
+    }
+
+    /// Every frame of `published` at `state`, for every seat and a
+    /// spectator, written from one set of shared parts per record as
+    /// `publish` writes them, byte for byte the oracle's: with and without
+    /// a clock, a sender and control, views whole and without the board,
+    /// the legal lists of the seats the game waits for. The number of
+    /// frames checked.
+    fn check_record<R: Ruleset>(state: &R::State, published: &Published<R::Event>, seq: u64, seats: u8) -> usize {
+        let names = SeatNames::new(vec![Some("Ann \"the\" Bold\\".into()), None]);
+        let viewers: Vec<Viewer> = (0..seats).map(Viewer::Seat).chain([Viewer::Spectator]).collect();
+        let status = R::status(state);
+        // Each seat's list as `publish` shares it: worked out once.
+        let listed: Vec<Option<ListedJson>> = (0..seats)
+            .map(|s| match &status {
+                Status::Waiting { seats: waiting } if waiting.contains(&s) => {
+                    listed_json::<R>(state, &names, s, &R::legal(state, s))
+                }
+                _ => None,
+            })
+            .collect();
+        let mut checked = 0;
+        for (i, (timer_ms, sender, control)) in [
+            (None, None, None),
+            (Some(1500), Some(1), Some(vec![Some(1), None, Some(0)])),
+            (Some(0), None, Some(vec![None])),
+            (None, Some(0), None),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let board_changed = i % 2 == 0;
+            let mut record = ActionRecord::action(seq, (seq % u64::from(seats)) as Seat, Value::Null);
+            record.sender = sender;
+            let change = Change { record: &record, published, timer_ms, control, board_changed };
+            let views = R::views(state, &viewers, board_changed, None);
+            let mut parts = UpdateParts::new(&change, &status);
+            // Twice over: the second time from the events written already.
+            for (viewer, view) in viewers.iter().zip(&views).chain(viewers.iter().zip(&views)) {
+                let legal: Vec<ListedJson> = match viewer {
+                    Viewer::Seat(s) if i != 2 => listed[*s as usize].iter().cloned().collect(),
+                    _ => Vec::new(),
+                };
+                let written = parts.write(*viewer, view, &legal);
+                let expected = serde_update::<R>(state, *viewer, view, &change, legal);
+                assert_eq!(written, expected, "seq {seq}, {viewer:?}, variant {i}");
+                checked += 1;
+            }
+        }
+        checked
+    }
+
+    /// `acted` with lines that need escapes: quotes, backslashes, control
+    /// characters and text beyond ASCII, one per event when there are none.
+    fn escaped<E>(mut acted: Acted<E>) -> Acted<E> {
+        let odd = ["quote \" and \\ back", "tab\tnew\nline\u{1}\u{7f}", "é “curly” \u{2028} 🜲"];
+        if acted.words.is_empty() {
+            acted.words = (0..acted.events.len()).map(|i| odd[i % odd.len()].to_owned()).collect();
+        } else if let Some(w) = acted.words.first_mut() {
+            w.push_str(odd[0]);
+        }
+        acted
+    }
+
+    /// A record's events at `before` -> `after` as the table publishes
+    /// them, with their words.
+    fn acted<R: Ruleset>(before: &R::State, after: &R::State, events: Vec<R::Event>) -> Acted<R::Event> {
+        let words = if R::WORDS { R::named_event_words(before, after, &events, SeatNames::none()) } else { Vec::new() };
+        Acted { events, words }
+    }
+
+    /// Each frame `publish` writes from a record's shared parts is byte
+    /// for byte what serde wrote of the whole frame: the duel (with events
+    /// only one seat may see), Divinity and nim, for records of seeded
+    /// games, taken-back and handed records and records without events.
+    #[test]
+    fn shared_part_frames_are_serde_frames() {
+        use athlas_engine::{
+            divinity::{self, content::Catalogue, Divinity, DivinityOptions},
+            duel::{event::EventKind, DuelEvent},
+            nim::{Nim, NimAction, NimOptions},
+        };
+        use rand::{rngs::StdRng, Rng, SeedableRng};
+
+        let mut checked = 0;
+        let mut secret = 0;
+        for seed in 0..2 {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut state = Duel::start(&DuelOptions::default(), seed).unwrap();
+            for seq in 1..120 {
+                let Status::Waiting { seats } = Duel::status(&state) else { break };
+                let Some((seat, actions)) =
+                    seats.iter().map(|s| (*s, Duel::legal(&state, *s))).find(|(_, a)| !a.is_empty())
+                else {
+                    break;
+                };
+                let before = state.clone();
+                let from = rng.gen_range(0..actions.len());
+                let Some(events) = (0..actions.len())
+                    .find_map(|k| Duel::apply(&mut state, seat, actions[(from + k) % actions.len()].clone()).ok())
+                else {
+                    break;
+                };
+                let mut acted = acted::<Duel>(&before, &state, events);
+                secret += acted.events.iter().filter(|e| e.only.is_some()).count();
+                // Events only one seat may see, among the public ones
+                // (a Divine Intervention's discards).
+                if seq % 3 == 0 {
+                    for (at, only) in [(0, 0), (acted.events.len() / 2 + 1, 1)] {
+                        let at = at.min(acted.events.len());
+                        let cards = vec!["fireball".into(), "wall \"of\" ice".into()];
+                        acted
+                            .events
+                            .insert(at, DuelEvent::private(only, EventKind::DiDiscardedCards { seat: only, cards }));
+                        acted.words.insert(at.min(acted.words.len()), format!("Seat {only} discards"));
+                        secret += 1;
+                    }
+                }
+                // Only secret events: a viewer sees none (and no log).
+                if seq % 7 == 0 {
+                    acted.events.retain(|e| e.only.is_some());
+                    acted.words.truncate(acted.events.len());
+                }
+                let acted = if seq % 5 == 0 { escaped(acted) } else { acted };
+                checked += check_record::<Duel>(&state, &Published::Events(acted), seq, 2);
+                if seq % 10 == 0 {
+                    checked += check_record::<Duel>(&state, &Published::TakenBack(seq - 1), seq, 2);
+                    checked += check_record::<Duel>(&state, &Published::Handed, seq, 2);
+                    checked += check_record::<Duel>(
+                        &state,
+                        &Published::Events(Acted { events: Vec::new(), words: Vec::new() }),
+                        seq,
+                        2,
+                    );
+                }
+            }
+        }
+        assert!(secret > 20, "the duel had events one seat may not see ({secret})");
+
+        let cat = Catalogue::standard();
+        let options = DivinityOptions {
+            party: ["ifan", "sebille", "red_prince"].iter().map(|p| p.to_string()).collect(),
+            location: Some("shipwreck".into()),
+            ..DivinityOptions::default()
+        };
+        let mut state = Divinity::start(&options, 1).unwrap();
+        for seq in 1..60 {
+            let Status::Waiting { seats } = Divinity::status(&state) else { break };
+            let Some((seat, a)) = seats.iter().cycle().skip(seq as usize).take(seats.len()).find_map(|seat| {
+                let view = Divinity::view(&state, Viewer::Seat(*seat));
+                divinity::bot::choose(cat, &view, *seat, &Divinity::legal(&state, *seat)).map(|a| (*seat, a))
+            }) else {
+                break;
+            };
+            let before = state.clone();
+            let events = Divinity::apply(&mut state, seat, a).unwrap();
+            let acted = acted::<Divinity>(&before, &state, events);
+            let acted = if seq % 4 == 0 { escaped(acted) } else { acted };
+            checked += check_record::<Divinity>(&state, &Published::Events(acted), seq, 3);
+            if seq % 9 == 0 {
+                checked += check_record::<Divinity>(&state, &Published::TakenBack(seq - 1), seq, 3);
+                checked += check_record::<Divinity>(&state, &Published::Handed, seq, 3);
+            }
+        }
+
+        let mut state = Nim::start(&NimOptions { pile: 9 }, 0).unwrap();
+        for seq in 1.. {
+            let Status::Waiting { seats } = Nim::status(&state) else { break };
+            let before = state.clone();
+            let n = (1 + (seq % 3) as u32).min(state.pile);
+            let events = Nim::apply(&mut state, seats[0], NimAction::Take { n }).unwrap();
+            let acted = acted::<Nim>(&before, &state, events);
+            checked += check_record::<Nim>(&state, &Published::Events(escaped(acted)), seq, 2);
+            checked += check_record::<Nim>(&state, &Published::TakenBack(seq), seq, 2);
+        }
+        assert!(checked > 3000, "frames checked: {checked}");
     }
 }

@@ -59,7 +59,11 @@ where
                 control: (table.handed() || a.kind == RecordKind::Hand).then(|| table.control.clone()),
                 board_changed,
             };
-            let legal = if now { self.legal_json_for(viewer, None, out.legal, &mut cache) } else { Vec::new() };
+            let legal = if now {
+                self.legal_json_for(viewer, None, out.legal, &R::status(&self.table.state), &mut cache)
+            } else {
+                Vec::new()
+            };
             out.send_frame(update::<R>(&table.state, viewer, &change, legal).into());
         }
         Ok(())
