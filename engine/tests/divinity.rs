@@ -34,4 +34,5 @@ mod divinity_secrecy;
 mod divinity_third_review;
 mod divinity_turn_start;
 mod divinity_view_json;
+mod divinity_views_shared;
 mod divinity_words;

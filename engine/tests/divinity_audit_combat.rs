@@ -702,7 +702,7 @@ fn r210_the_roller_picks_the_dice_its_own_roll_loses() {
     assert!(s.pending_roll().is_none());
     assert_eq!(waiting(&s), vec![0]);
     let view = Divinity::view(&s, athlas_engine::Viewer::Seat(0));
-    let r = view.roll_reduction.expect("the view shows the choice");
+    let r = view.roll_reduction.clone().expect("the view shows the choice");
     assert_eq!((r.seat, r.remove), (0, 1));
     assert_eq!(view.waiting, vec![0]);
     let ev = ok_with(&c, &mut s, 0, A::ReduceDice { remove: vec![Colour::Red] });

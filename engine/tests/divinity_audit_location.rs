@@ -663,7 +663,7 @@ fn r190_sold_item_goes_to_the_bottom_of_its_deck() {
 #[test]
 fn the_view_gives_the_merchants_prices() {
     let (c, mut s) = interlude(&["red_prince"], 5);
-    let prices = |s: &DivinityState| athlas_engine::divinity::view::view(s, &c, Viewer::Seat(0)).merchant;
+    let prices = |s: &DivinityState| athlas_engine::divinity::view::view(s, &c, Viewer::Seat(0)).merchant.clone();
     let before = prices(&s).expect("prices in the interlude");
     assert!(before.buy.is_empty(), "nothing on show before the fee");
     let sell: Vec<(&str, u32)> = before.sell.iter().map(|(k, v)| (k.as_str(), *v)).collect();

@@ -196,7 +196,7 @@ fn r105_the_party_orders_an_enemys_start_of_turn_effects() {
     assert_eq!(s.enemy(id).unwrap().hp, 3);
     assert_eq!(waiting(&s), vec![0], "the leader answers");
     let view = Divinity::view(&s, Viewer::Seat(0));
-    let choice = view.turn_start.expect("the view shows the choice");
+    let choice = view.turn_start.clone().expect("the view shows the choice");
     assert_eq!((choice.enemy, choice.statuses), (id, vec![St::Burning, St::Bleeding]));
     rejected_with(c, &mut s, 0, A::Recover { status: None }, "turn_start_pending");
     rejected_with(c, &mut s, 0, A::OrderTurnStart { order: vec![St::Bleeding] }, "bad_turn_start_order");

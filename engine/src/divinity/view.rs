@@ -78,18 +78,36 @@ pub struct Front {
     pub next: Option<String>,
 }
 
+/// A viewer's view: `you`, and the table every viewer of a record sees
+/// alike ([`TableView`]), read through the view as its own fields
+/// (`view.phase`). The table is shared: [`Divinity::views`] builds it once
+/// for all the viewers of a record, and a viewer's copy is two counts
+/// raised, not the table copied (copied, it was a quarter of `views`' work).
+/// Changing a field (`DerefMut`) makes the table the view's own.
+///
 /// Serialized through [`Written`] when [`Divinity::views`] built it (the
-/// derived fields' writing, `DivinityView::serialize`, otherwise):
-/// `remote = "Self"` makes serde's derive an inherent function that the
-/// `Serialize` impl below calls.
+/// fields' writing, serde's derive, otherwise).
 ///
 /// [`Divinity::views`]: crate::Ruleset::views
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(remote = "Self")]
+#[derive(Clone, PartialEq)]
 pub struct DivinityView {
-    /// First, so that the views of one record differ only in their JSON's
-    /// first field ([`Written`]).
+    /// First in the JSON, so that the views of one record differ only in
+    /// their JSON's first field ([`Written`]).
     pub you: Option<Seat>,
+    table: Arc<TableView>,
+    /// The JSON after `you`, shared by the views of one record.
+    written: Written,
+}
+
+/// What every viewer of a record sees alike: all of a view but `you`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableView {
+    /// A view's `you` as read from JSON (the view's own, then cleared):
+    /// serde's derive reads the view's fields here in one pass, none
+    /// flattened (a flattened table would not read `cards_left`'s integer
+    /// keys). Never written: the view writes its own.
+    #[serde(rename = "you", default, skip_serializing)]
+    pub(super) read_you: Option<Seat>,
     pub location: String,
     /// The location as the book presents it, in words: its printed name,
     /// intro and goal, and once over why it ended and what comes next.
@@ -158,9 +176,29 @@ pub struct DivinityView {
     /// During the interlude, the Merchant's prices; null otherwise.
     #[serde(default)]
     pub merchant: Option<MerchantPrices>,
-    /// The JSON after `you`, shared by the views of one record.
-    #[serde(skip)]
-    pub(super) written: Written,
+}
+
+impl std::ops::Deref for DivinityView {
+    type Target = TableView;
+
+    fn deref(&self) -> &TableView {
+        &self.table
+    }
+}
+
+impl std::ops::DerefMut for DivinityView {
+    /// The table made this view's own (copied if other views share it),
+    /// and its text to be written anew.
+    fn deref_mut(&mut self) -> &mut TableView {
+        self.written = Written::default();
+        Arc::make_mut(&mut self.table)
+    }
+}
+
+impl std::fmt::Debug for DivinityView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DivinityView").field("you", &self.you).field("table", &*self.table).finish()
+    }
 }
 
 /// The JSON of the views of one record after their `you` (`,"location":…}`),
@@ -168,7 +206,7 @@ pub struct DivinityView {
 /// they differ in nothing else, and writing a view's own fields (all but
 /// the [`Shared`] ones) field by field was a tenth of the server's work
 /// per Divinity action. Only [`Divinity::views`] sets it, on views that are
-/// written as built: a view changed afterwards would be written as it was
+/// written as built; a view changed afterwards (`DerefMut`) forgets it
 /// (debug builds check every copy against the fields' own writing). That
 /// text is written by hand (`view_json`): serde's derive, even once per
 /// record, was most of a view's cost.
@@ -190,22 +228,28 @@ impl std::fmt::Debug for Written {
     }
 }
 
-/// A view written by its fields (serde's derive).
-struct ByFields<'a>(&'a DivinityView);
+/// A view written by its fields (serde's derive): `you`, then the
+/// table's.
+#[derive(Serialize)]
+struct ByFields<'a> {
+    you: Option<Seat>,
+    #[serde(flatten)]
+    table: &'a TableView,
+}
 
-impl Serialize for ByFields<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DivinityView::serialize(self.0, serializer)
+impl<'a> ByFields<'a> {
+    fn of(view: &'a DivinityView) -> ByFields<'a> {
+        ByFields { you: view.you, table: &view.table }
     }
 }
 
 impl Serialize for DivinityView {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let Some(shared) = &self.written.0 else { return DivinityView::serialize(self, serializer) };
+        let Some(shared) = &self.written.0 else { return ByFields::of(self).serialize(serializer) };
         let rest = shared.get_or_init(|| {
             // A view is 3 to 6.5 KiB (party-bot games): one allocation.
             let mut rest = Vec::with_capacity(8 << 10);
-            super::view_json::rest(self, &mut rest, false);
+            super::view_json::rest(&self.table, &mut rest, false);
             // SAFETY: UTF-8: ASCII, the view's strings (escaped as serde
             // escapes, which keeps them UTF-8) and serde_json's text.
             unsafe { String::from_utf8_unchecked(rest) }.into_boxed_str()
@@ -219,7 +263,11 @@ impl Serialize for DivinityView {
         text.extend_from_slice(rest.as_bytes());
         // SAFETY: UTF-8: ASCII and `rest`, a `str`.
         let text = unsafe { String::from_utf8_unchecked(text) };
-        debug_assert_eq!(text, serde_json::to_string(&ByFields(self)).unwrap(), "a view changed after it was written");
+        debug_assert_eq!(
+            text,
+            serde_json::to_string(&ByFields::of(self)).unwrap(),
+            "a view changed after it was written"
+        );
         // SAFETY: a view's JSON as serde_json writes it (tests hold the
         // two equal; debug builds check each), its `you` written as
         // serde_json writes an integer or null: one JSON object.
@@ -230,7 +278,8 @@ impl Serialize for DivinityView {
 
 impl<'de> Deserialize<'de> for DivinityView {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<DivinityView, D::Error> {
-        DivinityView::deserialize(deserializer)
+        let mut table = TableView::deserialize(deserializer)?;
+        Ok(DivinityView::new(table.read_you.take(), table))
     }
 }
 
@@ -271,8 +320,8 @@ pub(super) fn view_after(
     let loc = state.loc(cat);
     let card =
         |id: &String| CardView { id: id.clone(), text: loc.card(id).map(|c| c.text.clone()).unwrap_or_default() };
-    let view = DivinityView {
-        you: viewer.seat(),
+    let table = TableView {
+        read_you: None,
         location: state.location.clone(),
         front: Shared::default(),
         level: state.level,
@@ -357,9 +406,8 @@ pub(super) fn view_after(
         overflow: state.overflow.clone(),
         campaign: super::Divinity::campaign(state, cat),
         merchant: MerchantPrices::of(state, cat),
-        written: Written::default(),
     };
-    view
+    DivinityView::new(viewer.seat(), table)
 }
 
 /// The enemies as views show them: `before`'s (a view of the record
@@ -386,8 +434,8 @@ pub(super) fn names_only(state: &DivinityState, cat: &Catalogue) -> DivinityView
     let loc = state.loc(cat);
     let card =
         |id: &String| CardView { id: id.clone(), text: loc.card(id).map(|c| c.text.clone()).unwrap_or_default() };
-    DivinityView {
-        you: None,
+    let table = TableView {
+        read_you: None,
         location: state.location.clone(),
         front: Shared::default(),
         level: state.level,
@@ -472,8 +520,8 @@ pub(super) fn names_only(state: &DivinityState, cat: &Catalogue) -> DivinityView
         overflow: Vec::new(),
         campaign: None,
         merchant: None,
-        written: Written::default(),
-    }
+    };
+    DivinityView::new(None, table)
 }
 
 /// One result row on the back of a flipped challenge card.
@@ -554,6 +602,10 @@ impl BoardView {
 }
 
 impl DivinityView {
+    pub(super) fn new(you: Option<Seat>, table: TableView) -> DivinityView {
+        DivinityView { you, table: Arc::new(table), written: Written::default() }
+    }
+
     /// Marks the view as one of the views of a record, each written as
     /// built: the first written writes the JSON after `you` for all the
     /// copies of this one ([`Written`]).
@@ -561,18 +613,25 @@ impl DivinityView {
         self.written = Written(Some(Arc::default()));
     }
 
+    /// Whether `self` and `other` are views of one table (built once for
+    /// a record's viewers, not equal tables built twice): for tests.
+    #[doc(hidden)]
+    pub fn shares_table(&self, other: &DivinityView) -> bool {
+        Arc::ptr_eq(&self.table, &other.table)
+    }
+
     /// The view's JSON as serde's derive writes it, the shared parts
     /// included (none of the hand writing): what tests hold
     /// [`DivinityView::json_by_hand`] and the views' own writing equal to.
     #[doc(hidden)]
     pub fn json_by_serde(&self) -> String {
+        // Changed, the copy forgets the text written once (`DerefMut`).
         let mut plain = self.clone();
         plain.front = Shared::new((*self.front).clone());
         plain.origins = Shared::new((*self.origins).clone());
         plain.enemies = Shared::new((*self.enemies).clone());
         plain.board = Shared::new((*self.board).clone());
-        plain.written = Written::default();
-        serde_json::to_string(&ByFields(&plain)).expect("a view serializes")
+        serde_json::to_string(&ByFields::of(&plain)).expect("a view serializes")
     }
 
     /// The view's JSON written by hand whole, the shared parts written anew
@@ -602,3 +661,4 @@ impl DivinityView {
         }
     }
 }
+

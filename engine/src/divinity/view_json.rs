@@ -24,7 +24,7 @@ use super::state::{
 };
 use super::status::Status;
 use super::view::{
-    ArmorView, BoardSpace, BoardView, CardView, ChallengeRow, DivinityView, EnemyView, Front, MerchantPrices,
+    ArmorView, BoardSpace, BoardView, CardView, ChallengeRow, DivinityView, EnemyView, Front, MerchantPrices, TableView,
 };
 use crate::shared::Shared;
 
@@ -98,9 +98,9 @@ fn shared<T: Serialize>(out: &mut Vec<u8>, part: &Shared<T>, fresh: bool, write:
 
 /// The view's text after its `you`: `,"location":…}`; the shared parts
 /// written anew when `fresh`.
-pub(super) fn rest(v: &DivinityView, out: &mut Vec<u8>, fresh: bool) {
-    let DivinityView {
-        you: _,
+pub(super) fn rest(v: &TableView, out: &mut Vec<u8>, fresh: bool) {
+    let TableView {
+        read_you: _,
         location,
         front,
         level,
@@ -139,7 +139,6 @@ pub(super) fn rest(v: &DivinityView, out: &mut Vec<u8>, fresh: bool) {
         overflow,
         campaign,
         merchant,
-        written: _,
     } = v;
     out.reserve(1024);
     out.extend_from_slice(b",\"location\":");
