@@ -1,8 +1,10 @@
 //! The views of one record share their table (`Divinity::views`: one
-//! `TableView` behind every viewer's `you`) and read back from their JSON
-//! as written; a view changed afterwards is its own.
+//! `TableView` behind every viewer's `you`), take the front of the record
+//! before's while its location and ending stay, and read back from their
+//! JSON as written; a view changed afterwards is its own.
 
 use athlas_engine::divinity::content::Catalogue;
+use athlas_engine::divinity::state::Phase;
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityView};
 use athlas_engine::{Ruleset, Viewer};
 
@@ -15,6 +17,59 @@ fn options(location: &str, size: usize) -> DivinityOptions {
         location: Some(location.into()),
         ..DivinityOptions::default()
     }
+}
+
+/// Whether `view`'s front is made from an ending of the location (its
+/// outcome), which the record before's may not share.
+fn ending(view: &DivinityView) -> bool {
+    matches!(view.phase, Phase::Finished { .. } | Phase::Interlude(_))
+}
+
+/// Over party-bot games from a location's start through its end: every
+/// record's views are one table, each equal to the view built alone (its
+/// JSON too); the front is the record before's whenever location and
+/// ending are, in play and through the interlude alike.
+#[test]
+fn a_records_views_share_one_table_and_keep_the_front() {
+    let cat = Catalogue::standard();
+    let (mut kept_in_play, mut kept_in_interlude, mut told) = (0, 0, 0);
+    for (location, size, seed) in [("shipwreck", 3, 1), ("tutorial", 2, 3), ("fort_joy", 3, 0)] {
+        let mut s = Divinity::start(&options(location, size), seed).expect("setup");
+        let mut viewers: Vec<Viewer> = (0..size as u8).map(Viewer::Seat).collect();
+        viewers.push(Viewer::Spectator);
+        let mut before: Option<DivinityView> = None;
+        for i in 0..1_500 {
+            let record = Divinity::views(&s, &viewers, true, before.as_ref());
+            for (view, viewer) in record.iter().zip(&viewers) {
+                assert!(view.shares_table(&record[0]), "{viewer:?}");
+                assert_eq!(view.you, viewer.seat());
+                let alone = Divinity::view(&s, *viewer);
+                assert_eq!(view, &alone, "{viewer:?}");
+                assert_eq!(serde_json::to_string(view).unwrap(), serde_json::to_string(&alone).unwrap());
+            }
+            let first = &record[0];
+            match &before {
+                Some(b) if b.location == first.location && !ending(b) && !ending(first) => {
+                    assert!(first.front.same(&b.front), "a front told again in play ({:?})", first.phase);
+                    kept_in_play += 1;
+                }
+                Some(b) if first.front.same(&b.front) => {
+                    assert_eq!(b.front, Divinity::view(&s, Viewer::Spectator).front);
+                    kept_in_interlude += usize::from(matches!(first.phase, Phase::Interlude(_)));
+                }
+                _ => told += 1,
+            }
+            before = record.into_iter().next().map(Divinity::keep_as_before);
+            if waiting(&s).is_empty() || !bot_step(cat, &mut s, i) {
+                break;
+            }
+        }
+    }
+    assert!(
+        kept_in_play > 300 && kept_in_interlude > 5,
+        "{kept_in_play} kept in play, {kept_in_interlude} in the interlude"
+    );
+    assert!(told >= 3, "the first record's front and the endings' are told: {told}");
 }
 
 /// A view changed after its record's text was written is its own: it is

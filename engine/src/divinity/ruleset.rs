@@ -227,12 +227,12 @@ impl Ruleset for Divinity {
     }
 }
 
-/// `viewer`'s view with its words, the Origins taken from `before` while
-/// unchanged (`view::view_after`).
+/// `viewer`'s view with its words, the Origins and the front taken from
+/// `before` while unchanged (`view::view_after`, `words::tell`).
 fn view_after(state: &DivinityState, viewer: Viewer, before: Option<&DivinityView>) -> DivinityView {
     let cat = Catalogue::standard();
     let mut view = super::view::view_after(state, cat, viewer, before);
-    super::words::tell(&mut view, state, cat);
+    super::words::tell(&mut view, state, cat, before);
     view
 }
 

@@ -650,7 +650,7 @@ impl DivinityView {
         if !self.board.same(&before.board) && self.board == before.board {
             self.board = before.board.clone();
         }
-        if self.front == before.front {
+        if !self.front.same(&before.front) && self.front == before.front {
             self.front = before.front.clone();
         }
         if !self.origins.same(&before.origins) && self.origins == before.origins {

@@ -5,54 +5,85 @@ use super::*;
 /// The location as the book presents it, with what happened at its end
 /// once over.
 pub fn front(cat: &Catalogue, view: &DivinityView) -> Front {
-    let Some(loc) = cat.locations.get(&view.location) else {
-        return Front { name: plain(&view.location), ..Front::default() };
+    front_of(cat, &view.location, Ending::of(view))
+}
+
+/// What [`front`] reads of a view besides its location: how the location
+/// ended, if it did. Views equal in location and in this have equal fronts.
+#[derive(PartialEq)]
+enum Ending<'a> {
+    Playing,
+    Exit { to: &'a str, level_up: bool },
+    Restart { why: &'static str },
+    Interlude { to: &'a str, level_up: bool },
+}
+
+impl<'a> Ending<'a> {
+    fn of(view: &'a DivinityView) -> Ending<'a> {
+        match &view.phase {
+            Phase::Finished { result: Finish::Exit { to, level_up } } => Ending::Exit { to, level_up: *level_up },
+            Phase::Finished { result: Finish::Restart } => Ending::Restart {
+                why: if view.origins.iter().all(|o| o.downed) {
+                    "every Origin was downed"
+                } else if view.time.is_some_and(|t| t >= view.time_length) {
+                    "time ran out"
+                } else {
+                    "the location forced a restart"
+                },
+            },
+            Phase::Interlude(i) => Ending::Interlude { to: &i.to, level_up: i.level_up },
+            _ => Ending::Playing,
+        }
+    }
+}
+
+fn front_of(cat: &Catalogue, location: &str, ending: Ending) -> Front {
+    let Some(loc) = cat.locations.get(location) else {
+        return Front { name: plain(location), ..Front::default() };
     };
-    let n = Names::new(Some(view));
-    let (outcome, next) = match &view.phase {
-        Phase::Finished { result: Finish::Exit { to, level_up } } => (
+    let n = Names::new(None);
+    let (outcome, next) = match ending {
+        Ending::Exit { to, level_up } => (
             Some(format!(
                 "The party found the way out of {} and sets out for {}{}. The next location starts from here.",
                 loc.name,
                 n.location_name(to),
-                if *level_up { ", a level higher" } else { "" }
+                if level_up { ", a level higher" } else { "" }
             )),
             Some(n.location_name(to)),
         ),
-        Phase::Finished { result: Finish::Restart } => {
-            let why = if view.origins.iter().all(|o| o.downed) {
-                "every Origin was downed"
-            } else if view.time.is_some_and(|t| t >= view.time_length) {
-                "time ran out"
-            } else {
-                "the location forced a restart"
-            };
-            (
-                Some(format!(
-                    "The party failed: {why}. By the book (Restarting a Location) {} starts again; the party keeps its items and discoveries but loses its gold.",
-                    loc.name
-                )),
-                None,
-            )
-        }
-        Phase::Interlude(i) => (
+        Ending::Restart { why } => (
+            Some(format!(
+                "The party failed: {why}. By the book (Restarting a Location) {} starts again; the party keeps its items and discoveries but loses its gold.",
+                loc.name
+            )),
+            None,
+        ),
+        Ending::Interlude { to, level_up } => (
             Some(format!(
                 "The party found the way out of {}. {}then set out for {}.",
                 loc.name,
-                if i.level_up { "Level up and visit the Merchant, " } else { "Visit the Merchant, " },
-                n.location_name(&i.to)
+                if level_up { "Level up and visit the Merchant, " } else { "Visit the Merchant, " },
+                n.location_name(to)
             )),
-            Some(n.location_name(&i.to)),
+            Some(n.location_name(to)),
         ),
-        _ => (None, None),
+        Ending::Playing => (None, None),
     };
     Front { name: loc.name.clone(), intro: printed(&loc.intro), goal: printed(&loc.goal), outcome, next }
 }
 
 /// Fill in `view`'s words: the location's front (name, intro, goal,
-/// outcome) and the texts of a flipped challenge card's rows.
-pub fn tell(view: &mut DivinityView, state: &DivinityState, cat: &Catalogue) {
-    view.front = crate::shared::Shared::new(front(cat, view));
+/// outcome) and the texts of a flipped challenge card's rows. The front
+/// is `before`'s (a view of the record before) when made from the same
+/// location and ending (`before` as `Divinity::views` built it): told
+/// again each record, it was a tenth of `views`' work.
+pub fn tell(view: &mut DivinityView, state: &DivinityState, cat: &Catalogue, before: Option<&DivinityView>) {
+    let kept = before.filter(|b| b.location == view.location && Ending::of(b) == Ending::of(view));
+    view.front = match kept {
+        Some(b) => b.front.clone(),
+        None => crate::shared::Shared::new(front(cat, view)),
+    };
     tell_rows(view, state, cat);
 }
 
