@@ -120,4 +120,3 @@ fn a_view_reads_back_as_written() {
         }
     }
 }
-
