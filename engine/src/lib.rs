@@ -267,6 +267,14 @@ pub trait Ruleset {
         view
     }
 
+    /// `view`'s JSON appended to `out`, as `serde_json` writes it: the
+    /// server writes each frame's view straight into the frame. A game
+    /// whose `Serialize` hands serde a text it wrote by hand (the duel's,
+    /// Divinity's) writes it here without that copy. Default: serde_json.
+    fn write_view(view: &Self::View, out: &mut Vec<u8>) {
+        serde_json::to_writer(out, view).expect("engine values serialize");
+    }
+
     /// What the stored state hash of each record covers (the replay
     /// audit): the state itself, or, for a game whose state holds copies
     /// of its own earlier states (the duel's rewind checkpoints), the state

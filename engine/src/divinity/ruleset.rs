@@ -99,6 +99,12 @@ impl Ruleset for Divinity {
             .collect()
     }
 
+    /// `you` and the text written once for the record's views, straight
+    /// into the frame ([`DivinityView::write_json`]).
+    fn write_view(view: &DivinityView, out: &mut Vec<u8>) {
+        view.write_json(out);
+    }
+
     fn status(state: &DivinityState) -> Status {
         Divinity::status_of(state, Catalogue::standard())
     }

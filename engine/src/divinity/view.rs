@@ -243,9 +243,16 @@ impl<'a> ByFields<'a> {
     }
 }
 
-impl Serialize for DivinityView {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let Some(shared) = &self.written.0 else { return ByFields::of(self).serialize(serializer) };
+impl DivinityView {
+    /// This view's JSON appended to `out`, as serde's derive writes it
+    /// (`Divinity::write_view`: straight into a frame): `you`, then the
+    /// text after it, written once for every view of a record that shares
+    /// it. A view built alone, with nothing to share, goes through serde.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        let Some(shared) = &self.written.0 else {
+            serde_json::to_writer(out, &ByFields::of(self)).expect("a view serializes");
+            return;
+        };
         let rest = shared.get_or_init(|| {
             // A view is 3 to 6.5 KiB (party-bot games): one allocation.
             let mut rest = Vec::with_capacity(8 << 10);
@@ -256,18 +263,29 @@ impl Serialize for DivinityView {
         });
         let mut seat = itoa::Buffer::new();
         let you = self.you.map_or("null", |s| seat.format(s));
-        // Exactly its length: the text becomes a boxed str, shrunk to fit.
-        let mut text = Vec::with_capacity(7 + you.len() + rest.len());
-        text.extend_from_slice(b"{\"you\":");
-        text.extend_from_slice(you.as_bytes());
-        text.extend_from_slice(rest.as_bytes());
-        // SAFETY: UTF-8: ASCII and `rest`, a `str`.
-        let text = unsafe { String::from_utf8_unchecked(text) };
+        let start = out.len();
+        out.reserve(7 + you.len() + rest.len());
+        out.extend_from_slice(b"{\"you\":");
+        out.extend_from_slice(you.as_bytes());
+        out.extend_from_slice(rest.as_bytes());
         debug_assert_eq!(
-            text,
-            serde_json::to_string(&ByFields::of(self)).unwrap(),
+            out[start..],
+            *serde_json::to_vec(&ByFields::of(self)).unwrap(),
             "a view changed after it was written"
         );
+    }
+}
+
+impl Serialize for DivinityView {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.written.0.is_none() {
+            return ByFields::of(self).serialize(serializer);
+        }
+        // Exactly its length: the text becomes a boxed str, shrunk to fit.
+        let mut text = Vec::new();
+        self.write_json(&mut text);
+        // SAFETY: UTF-8: ASCII and the shared text, a `str`.
+        let text = unsafe { String::from_utf8_unchecked(text) };
         // SAFETY: a view's JSON as serde_json writes it (tests hold the
         // two equal; debug builds check each), its `you` written as
         // serde_json writes an integer or null: one JSON object.

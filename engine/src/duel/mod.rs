@@ -222,6 +222,11 @@ impl Ruleset for Duel {
         view
     }
 
+    /// Written by hand ([`view::write_view`]) straight into the frame.
+    fn write_view(view: &DuelView, out: &mut Vec<u8>) {
+        view::write_view(view, out).expect("a duel view writes");
+    }
+
     fn status(state: &DuelState) -> Status {
         Duel::status_of(state)
     }

@@ -419,7 +419,7 @@ impl Serialize for DuelView {
 /// legal list holds anew. The common shapes are written here; the rare
 /// ones (the players, lasting DIs, a casualty, a relic choice, the
 /// ending, a finished phase) by serde_json, as the derive did.
-fn write_view(v: &DuelView, out: &mut Vec<u8>) -> serde_json::Result<()> {
+pub(crate) fn write_view(v: &DuelView, out: &mut Vec<u8>) -> serde_json::Result<()> {
     // Every field named: one added to the view does not compile here
     // until it is written.
     let DuelView {
