@@ -119,13 +119,15 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
     }
     let rest = matches!(state.phase, Phase::Rest { .. });
     let mut sieve = Judged { cat, state, seat, card: None, near: None, items: ItemJudge::default() };
-    let candidates = candidates(cat, state, seat, false, &mut sieve);
+    let mut candidates = candidates(cat, state, seat, false, &mut sieve);
     let mut ability = None;
-    for a in candidates {
+    // Kept in place: the candidates' vector becomes the list (no second
+    // vector grown action by action, no refused action moved).
+    candidates.retain(|a| {
         // What the action's own checks say, where they can be asked
         // without carrying it out; the gate (seat, end, a pending decision)
         // comes on top.
-        let judged = match &a {
+        let judged = match a {
             // Judged as generated (`Judged`): uses, and items (the gate
             // never refuses them: they are listed with no decision pending).
             A::Use { first_aura: None, include_self: None, .. }
@@ -193,26 +195,25 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
             // The Merchant and the interlude's end; all but a sale are the
             // party's decisions, as `apply` checks first.
             A::VisitMerchant { .. } | A::Restock { .. } | A::Buy { .. } | A::FinishInterlude => {
-                Some(leader(state, seat).is_ok() && state.accepts_merchant_action(cat, seat, &a) == Some(true))
+                Some(leader(state, seat).is_ok() && state.accepts_merchant_action(cat, seat, a) == Some(true))
             }
-            A::Sell { .. } => state.accepts_merchant_action(cat, seat, &a),
+            A::Sell { .. } => state.accepts_merchant_action(cat, seat, a),
             _ => None,
         };
         if let Some(ok) = judged {
-            if ok && Divinity::gate(state, seat, &a).is_ok() {
-                out.push(a);
-            }
-            continue;
+            return ok && Divinity::gate(state, seat, a).is_ok();
         }
         let copy = scratch.get_or_insert_with(|| state.clone());
         let ok = Divinity::accepts_on(cat, copy, seat, a.clone());
         if ok || copy != state {
             scratch = None;
         }
-        if ok {
-            out.push(a);
-        }
+        ok
+    });
+    if out.is_empty() {
+        return candidates;
     }
+    out.append(&mut candidates);
     out
 }
 

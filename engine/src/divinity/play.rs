@@ -321,12 +321,12 @@ impl DivinityState {
         near: &[Option<u32>],
     ) -> bool {
         if let Some(m) = judge.movement {
-            if self.skill_move(cat, seat, m, aim, judge.rest, Some(near)).is_err() {
+            if self.skill_path(cat, seat, m, aim, judge.rest, Some(near)).is_err() {
                 return false;
             }
         }
         match &judge.attack {
-            Some(a) => self.aim_within(cat, seat, a, aim, judge.revives, Some(near)).is_ok(),
+            Some(a) => self.aim_space(cat, seat, a, aim, judge.revives, Some(near)).is_ok(),
             None => true,
         }
     }
@@ -347,43 +347,60 @@ impl DivinityState {
         rest: bool,
         near: Option<&[Option<u32>]>,
     ) -> Result<(Who, SpaceIx, u32), RuleError> {
+        self.skill_path(cat, seat, m, aim, rest, near).map_err(|miss| miss.error(aim))
+    }
+
+    /// [`Self::skill_move`]'s checks, a refusal's message left unwritten
+    /// (the legal list asks many aims that are refused).
+    fn skill_path(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        m: SkillMove,
+        aim: &Aim,
+        rest: bool,
+        near: Option<&[Option<u32>]>,
+    ) -> Result<(Who, SpaceIx, u32), Miss> {
         let here = self.origins[seat as usize].space;
         let (who, from, to) = match (m.mover, aim) {
             (Mover::User, Aim::Space(id)) => {
-                let to = self
-                    .space_ix(cat, id)
-                    .ok_or_else(|| err(DivinityRefusal::NoSuchSpace, format!("no space {id}")))?;
+                let to = self.space_ix(cat, id).ok_or(Miss::NoSpace)?;
                 if self.has_status(cat, Who::Origin(seat), |r| r.blocks_moving) {
-                    return Err(err(DivinityRefusal::CannotMove, "a status stops this Origin moving (G32)"));
+                    return Err(Miss::Says(DivinityRefusal::CannotMove, "a status stops this Origin moving (G32)"));
                 }
                 (Who::Origin(seat), here, to)
             }
-            (Mover::User, _) => return Err(err(DivinityRefusal::AimASpace, "this skill moves you: aim at a space")),
+            (Mover::User, _) => {
+                return Err(Miss::Says(DivinityRefusal::AimASpace, "this skill moves you: aim at a space"))
+            }
             (Mover::Target, Aim::Space(_)) => {
-                return Err(err(DivinityRefusal::AimAFigure, "this skill moves an ally or an enemy: aim at one"))
+                return Err(Miss::Says(DivinityRefusal::AimAFigure, "this skill moves an ally or an enemy: aim at one"))
             }
             (Mover::Target, a) => {
                 let who = a.who().expect("a figure");
-                let from = self.space_of(who).ok_or_else(|| err(DivinityRefusal::NoSuchTarget, "no such figure"))?;
+                let from = self.space_of(who).ok_or(Miss::Says(DivinityRefusal::NoSuchTarget, "no such figure"))?;
                 if let Who::Origin(s) = who {
                     if s == seat || self.origins[s as usize].downed {
-                        return Err(err(
+                        return Err(Miss::Says(
                             DivinityRefusal::BadTarget,
                             "the skill moves another Origin who is not downed (L747)",
                         ));
                     }
                 }
                 if self.immovable(cat, who) {
-                    return Err(err(DivinityRefusal::Immovable, "an immovable target can't be moved (L708, L1829)"));
+                    return Err(Miss::Says(
+                        DivinityRefusal::Immovable,
+                        "an immovable target can't be moved (L708, L1829)",
+                    ));
                 }
                 (who, from, here)
             }
         };
         if from == to {
-            return Err(err(DivinityRefusal::NoMove, "the figure is already there"));
+            return Err(Miss::Says(DivinityRefusal::NoMove, "the figure is already there"));
         }
         if rest && self.loc(cat).map.spaces[to].tactical() {
-            return Err(err(
+            return Err(Miss::Says(
                 DivinityRefusal::TacticalSpace,
                 "only combat lets a figure stop in a tactical space (L1116)",
             ));
@@ -398,8 +415,8 @@ impl DivinityState {
         };
         match d {
             Some(d) if d <= m.range => Ok((who, to, d)),
-            Some(_) => Err(err(DivinityRefusal::OutOfRange, format!("the skill moves up to {} spaces", m.range))),
-            None => Err(err(DivinityRefusal::Unreachable, "no unlocked path leads there (L1092, L1100)")),
+            Some(_) => Err(Miss::MovesUpTo(m.range)),
+            None => Err(Miss::Says(DivinityRefusal::Unreachable, "no unlocked path leads there (L1092, L1100)")),
         }
     }
 
@@ -516,28 +533,36 @@ impl DivinityState {
         revive: bool,
         distances: Option<&[Option<u32>]>,
     ) -> Result<(SpaceIx, Option<Who>), RuleError> {
+        self.aim_space(cat, seat, a, aim, revive, distances).map_err(|miss| miss.error(aim))
+    }
+
+    /// [`Self::aim_within`]'s checks, a refusal's message left unwritten.
+    fn aim_space(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        a: &Attack,
+        aim: &Aim,
+        revive: bool,
+        distances: Option<&[Option<u32>]>,
+    ) -> Result<(SpaceIx, Option<Who>), Miss> {
         let here = self.origins[seat as usize].space;
         let (space, single) = match (a.targets, aim) {
             (Targets::Single, Aim::Origin(s)) => {
-                let o = self
-                    .origins
-                    .get(*s as usize)
-                    .ok_or_else(|| err(DivinityRefusal::NoSuchOrigin, "no such Origin"))?;
+                let o =
+                    self.origins.get(*s as usize).ok_or(Miss::Says(DivinityRefusal::NoSuchOrigin, "no such Origin"))?;
                 if revive && !o.downed {
-                    return Err(err(DivinityRefusal::NotDowned, "this revives a downed Origin"));
+                    return Err(Miss::Says(DivinityRefusal::NotDowned, "this revives a downed Origin"));
                 }
                 (o.space, Some(Who::Origin(*s)))
             }
             (Targets::Single, Aim::Enemy(e)) if !revive => {
-                let e = self.enemy(*e).ok_or_else(|| err(DivinityRefusal::NoSuchEnemy, "no such enemy"))?;
+                let e = self.enemy(*e).ok_or(Miss::Says(DivinityRefusal::NoSuchEnemy, "no such enemy"))?;
                 (e.space, Some(Who::Enemy(e.id)))
             }
-            (Targets::Area, Aim::Space(id)) => (
-                self.space_ix(cat, id).ok_or_else(|| err(DivinityRefusal::NoSuchSpace, format!("no space {id}")))?,
-                None,
-            ),
+            (Targets::Area, Aim::Space(id)) => (self.space_ix(cat, id).ok_or(Miss::NoSpace)?, None),
             _ => {
-                return Err(err(
+                return Err(Miss::Says(
                     DivinityRefusal::BadAim,
                     "aim a single-target card at someone and an area card at a space",
                 ))
@@ -558,7 +583,7 @@ impl DivinityState {
             None => self.with_graph(cat, |g| g.distance(here, space)),
         };
         if d.is_none_or(|d| d > range) {
-            return Err(err(DivinityRefusal::OutOfRange, format!("the target is beyond range {range}")));
+            return Err(Miss::Beyond(range));
         }
         Ok((space, single))
     }
@@ -596,6 +621,38 @@ impl DivinityState {
                 }
             }
             CardUse::Item(_) | CardUse::Summon => {}
+        }
+    }
+}
+
+/// A refusal of an aim or of a skill's move, as [`DivinityState::aim_space`]
+/// and [`DivinityState::skill_path`] find it: the message is written only
+/// when the refusal is returned ([`Miss::error`]), not for each of the
+/// legal list's refused aims.
+enum Miss {
+    Says(DivinityRefusal, &'static str),
+    /// The aimed space does not exist.
+    NoSpace,
+    /// The target is beyond this range.
+    Beyond(u32),
+    /// A skill moves up to this many spaces.
+    MovesUpTo(u32),
+}
+
+impl Miss {
+    /// The refusal, its message as the checks wrote it.
+    fn error(self, aim: &Aim) -> RuleError {
+        match self {
+            Miss::Says(code, m) => err(code, m),
+            Miss::NoSpace => {
+                let id = match aim {
+                    Aim::Space(id) => id.as_str(),
+                    _ => "",
+                };
+                err(DivinityRefusal::NoSuchSpace, format!("no space {id}"))
+            }
+            Miss::Beyond(range) => err(DivinityRefusal::OutOfRange, format!("the target is beyond range {range}")),
+            Miss::MovesUpTo(range) => err(DivinityRefusal::OutOfRange, format!("the skill moves up to {range} spaces")),
         }
     }
 }
