@@ -49,13 +49,36 @@ impl DivinityState {
     /// functions below, so the legal list asks this instead of trying each
     /// on a copy; `judge` keeps what one seat's list asks again and again.
     pub(super) fn judge_item(&self, cat: &Catalogue, seat: Seat, a: ItemAct<'_>, judge: &mut ItemJudge) -> bool {
+        // `check_equip`, `check_store` and `check_discard` with the item
+        // cost and the AP asked once a list, and no refusal written: the
+        // same conjunction of the same checks.
         match a {
-            ItemAct::Equip(item) => self.check_equip(cat, seat, item).is_ok(),
-            ItemAct::Store(item) => self.check_store(seat, item).is_ok(),
-            ItemAct::Discard(item) => self.check_discard(seat, item).is_ok(),
+            ItemAct::Equip(item) => {
+                let o = &self.origins[seat as usize];
+                judge.cost(self, seat).is_some() && equip_plan(cat, &o.equipped, &o.backpack, item).is_ok()
+            }
+            ItemAct::Store(item) => {
+                let o = &self.origins[seat as usize];
+                judge.cost(self, seat).is_some() && o.equipped.iter().any(|x| x == item) && o.backpack.len() < BACKPACK
+            }
+            ItemAct::Discard(item) => {
+                let o = &self.origins[seat as usize];
+                *judge.free.get_or_insert_with(|| self.item_cost(seat).is_ok())
+                    && (o.backpack.iter().chain(&o.equipped).any(|x| x == item)
+                        || o.runes.iter().any(|a| a.rune == item))
+            }
             ItemAct::AttachRune { rune, item } => self.check_attach_rune(cat, seat, rune, item).is_ok(),
             ItemAct::Trade(handover) => self.judge_trade(cat, seat, handover, judge),
         }
+    }
+
+    /// `trade_plan`'s checks of the partner (the other Origin exists, is
+    /// not the seat's own, is not downed, and stands in the seat's space
+    /// when the trade costs AP), with no refusal written.
+    fn trade_partner_ok(&self, seat: Seat, from: Seat, to: Seat, cost: u32) -> bool {
+        let other = if from == seat { to } else { from };
+        let Some(r) = self.origins.get(other as usize) else { return false };
+        other != seat && !r.downed && !(cost > 0 && r.space != self.origins[seat as usize].space)
     }
 
     /// [`DivinityState::check_trade`]'s answer, with the seat's cost, the
@@ -64,12 +87,12 @@ impl DivinityState {
     /// receiver's equip plan (`trade_plan`'s last step): the list asks
     /// both one after the other, so the first's answer is kept.
     fn judge_trade(&self, cat: &Catalogue, seat: Seat, handover: Handover<'_>, judge: &mut ItemJudge) -> bool {
-        let cost = *judge.cost.get_or_insert_with(|| {
-            let cost = self.item_cost(seat).ok()?;
-            self.ap_allowed(seat, cost).is_ok().then_some(cost)
-        });
-        let Some(cost) = cost else { return false };
+        let Some(cost) = judge.cost(self, seat) else { return false };
         let Handover { from, to, item, equip } = handover;
+        // The partner first: in combat most are in another space.
+        if !self.trade_partner_ok(seat, from, to, cost) {
+            return false;
+        }
         let key = (from, to, item.as_ptr(), item.len());
         let plain = match judge.last {
             Some((k, ok)) if k == key => ok,
@@ -84,8 +107,12 @@ impl DivinityState {
         if !plain || !equip {
             return plain;
         }
-        // As `trade_plan` plans it: into the backpack, then equipped from it.
+        // As `trade_plan` plans it: into the backpack, then equipped from it
+        // (`equip_plan_by` refuses anything but equipment first).
         let kind = judge.kind(cat, item);
+        if !matches!(kind, Some(ItemKind::Equipment(_))) {
+            return false;
+        }
         let r = &self.origins[to as usize];
         let (slots, kinds) = judge.worn(cat, self, to);
         equip_plan_by(&r.equipped, |i| kinds[i], slots, r.backpack.len() + 1, item, kind).is_ok()
@@ -570,7 +597,11 @@ fn equip_plan_by(
 /// list is made (a name seen at two addresses is merely looked up twice).
 #[derive(Default)]
 pub(super) struct ItemJudge {
+    /// The item cost, when the rules allow item management now and the
+    /// seat has the AP for it (`item_cost`, then `ap_allowed`).
     cost: Option<Option<u32>>,
+    /// Whether the rules allow item management now (`item_cost`).
+    free: Option<bool>,
     worn: Vec<Option<(Slots, Vec<Option<ItemKind>>)>>,
     kinds: Vec<((*const u8, usize), Option<ItemKind>)>,
     last: Option<(TradeKey, bool)>,
@@ -580,6 +611,14 @@ pub(super) struct ItemJudge {
 type TradeKey = (Seat, Seat, *const u8, usize);
 
 impl ItemJudge {
+    /// [`ItemJudge::cost`], worked out at its first use.
+    fn cost(&mut self, s: &DivinityState, seat: Seat) -> Option<u32> {
+        *self.cost.get_or_insert_with(|| {
+            let cost = s.item_cost(seat).ok()?;
+            s.ap_allowed(seat, cost).is_ok().then_some(cost)
+        })
+    }
+
     /// The catalogue's kind of `item`.
     fn kind(&mut self, cat: &Catalogue, item: &str) -> Option<ItemKind> {
         let key = (item.as_ptr(), item.len());

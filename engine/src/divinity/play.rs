@@ -300,7 +300,18 @@ impl DivinityState {
     /// `check_use`, in another order, which changes no answer.
     pub(super) fn use_judge(&self, cat: &Catalogue, seat: Seat, card: &CardUse) -> Option<UseJudge> {
         let (play, rest) = self.check_card(cat, seat, card).ok()?;
-        self.check_paid(seat, &play, rest).ok()?;
+        // `check_paid`'s answer, with no refusal written.
+        let o = &self.origins[seat as usize];
+        let paid = if play.source > 0 {
+            o.source >= play.source
+        } else if rest {
+            self.rest_step_allowed(seat, RestStep::UseCard).is_ok()
+        } else {
+            o.ap >= play.ap
+        };
+        if !paid {
+            return None;
+        }
         let movement = match card {
             CardUse::Skill(id) => cat.skills[id].movement,
             _ => None,
