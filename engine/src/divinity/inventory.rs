@@ -115,7 +115,7 @@ impl DivinityState {
         }
         let r = &self.origins[to as usize];
         let (slots, kinds) = judge.worn(cat, self, to);
-        equip_plan_by(&r.equipped, |i| kinds[i], slots, r.backpack.len() + 1, item, kind).is_ok()
+        equip_fit(&r.equipped, |i| kinds[i], slots, r.backpack.len() + 1, item, kind).is_ok()
     }
     /// Take the item step of the turn (a Rest turn's step d) and pay `cost`
     /// AP: both judged possible by a `check_*` first.
@@ -557,8 +557,41 @@ fn equip_plan_by(
     item: &str,
     kind: Option<ItemKind>,
 ) -> Result<EquipPlan, RuleError> {
+    equip_fit(equipped, kind_at, slots, pack, item, kind).map_err(Misfit::error)
+}
+
+/// Why an item can't be equipped, as [`equip_fit`] finds it: the message
+/// is written only when [`equip_plan_by`] returns the refusal, not for
+/// each trade the legal list judges.
+enum Misfit {
+    NotEquipment,
+    DoesNotFit,
+    BackpackFull,
+}
+
+impl Misfit {
+    fn error(self) -> RuleError {
+        match self {
+            Misfit::NotEquipment => err(DivinityRefusal::NotEquipment, "only equipment can be equipped (L239)"),
+            Misfit::DoesNotFit => err(DivinityRefusal::DoesNotFit, "the item does not fit"),
+            Misfit::BackpackFull => {
+                err(DivinityRefusal::BackpackFull, "no room for the displaced item: discard something first (L1056)")
+            }
+        }
+    }
+}
+
+/// [`equip_plan_by`]'s plan, a refusal's message left unwritten.
+fn equip_fit(
+    equipped: &[String],
+    kind_at: impl Fn(usize) -> Option<ItemKind>,
+    slots: Slots,
+    pack: usize,
+    item: &str,
+    kind: Option<ItemKind>,
+) -> Result<EquipPlan, Misfit> {
     let Some(ItemKind::Equipment(slot)) = kind else {
-        return Err(err(DivinityRefusal::NotEquipment, "only equipment can be equipped (L239)"));
+        return Err(Misfit::NotEquipment);
     };
     let mut slots = slots.with(kind);
     let mut displaced = Vec::new();
@@ -574,16 +607,13 @@ fn equip_plan_by(
             };
             (competes && x != item).then_some((i, k))
         });
-        let Some((i, k)) = next else { return Err(err(DivinityRefusal::DoesNotFit, "the item does not fit")) };
+        let Some((i, k)) = next else { return Err(Misfit::DoesNotFit) };
         slots = slots.without(k);
         displaced.push(i);
         from = i + 1;
     }
     if pack - 1 + displaced.len() > BACKPACK {
-        return Err(err(
-            DivinityRefusal::BackpackFull,
-            "no room for the displaced item: discard something first (L1056)",
-        ));
+        return Err(Misfit::BackpackFull);
     }
     Ok(EquipPlan { displaced })
 }
