@@ -334,5 +334,51 @@ fn hash_generic(positions: &[DivinityState]) -> usize {
     positions.iter().map(|s| athlas_protocol::hash::blake3_hash(s).len()).sum()
 }
 
-criterion_group!(divinity, benches, bot_bench, views_bench, words_bench, hash_bench);
+/// `divinity_listed`: what the server writes of every waiting seat's legal
+/// list at each party-bot position of `divinity_legal_bot` (the lists
+/// computed once, outside the loop): the actions' JSON
+/// (`Divinity::write_actions`) and their words
+/// (`Divinity::write_named_action_words`) into one buffer, as the server's
+/// `listed_json` writes them. `divinity_listed_level_ups`: the same over
+/// the lists of every position of the same games that list level-ups (an
+/// interlude's thousand pairs a seat). The numbers of lists and listed
+/// actions are printed, to read figures per list and per action.
+fn listed_bench(c: &mut Criterion) {
+    let positions = bot_positions(3);
+    let lists: Vec<(&DivinityState, Seat, Vec<A>)> = positions
+        .iter()
+        .flat_map(|(s, seats)| seats.iter().map(move |seat| (s, *seat, Divinity::legal(s, *seat))))
+        .collect();
+    let listed: usize = lists.iter().map(|(_, _, l)| l.len()).sum();
+    eprintln!("divinity_listed: {} lists, {listed} listed actions per iteration", lists.len());
+    let mut out = Vec::with_capacity(256);
+    c.bench_function("divinity_listed", |b| b.iter(|| write_listed(&lists, &mut out)));
+    let positions = bot_positions(1);
+    let lists: Vec<(&DivinityState, Seat, Vec<A>)> = positions
+        .iter()
+        .flat_map(|(s, seats)| seats.iter().map(move |seat| (s, *seat, Divinity::legal(s, *seat))))
+        .filter(|(_, _, l)| l.iter().any(|a| matches!(a, A::LevelUp { .. })))
+        .collect();
+    let listed: usize = lists.iter().map(|(_, _, l)| l.len()).sum();
+    eprintln!("divinity_listed_level_ups: {} lists, {listed} listed actions per iteration", lists.len());
+    assert!(!lists.is_empty(), "the party-bot games list level-ups");
+    c.bench_function("divinity_listed_level_ups", |b| b.iter(|| write_listed(&lists, &mut out)));
+}
+
+// Not inlined: callgrind counts it by name (`--toggle-collect=*write_listed*`).
+#[inline(never)]
+fn write_listed(lists: &[(&DivinityState, Seat, Vec<A>)], out: &mut Vec<u8>) -> usize {
+    let names = athlas_engine::SeatNames::none();
+    let mut n = 0;
+    for (s, seat, list) in lists {
+        // As the server's `listed_json`: a buffer of its own a list.
+        *out = Vec::with_capacity(256);
+        Divinity::write_actions(list, out);
+        Divinity::write_named_action_words(s, *seat, list, names, out);
+        n += out.len();
+    }
+    n
+}
+
+criterion_group!(divinity, benches, bot_bench, views_bench, words_bench, listed_bench, hash_bench);
 criterion_main!(divinity);
