@@ -23,6 +23,7 @@ mod divinity_golden;
 mod divinity_hashed;
 mod divinity_json;
 mod divinity_legal;
+mod divinity_names_memo;
 mod divinity_play;
 mod divinity_position;
 mod divinity_properties;

@@ -246,9 +246,93 @@ fn view_after(state: &DivinityState, viewer: Viewer, before: Option<&DivinityVie
 /// (`view::names_only`, with the rows of a flipped challenge card): no
 /// front, armor, board or anything else no word reads (tests hold the
 /// words those of the whole view).
-fn names_view(state: &DivinityState) -> DivinityView {
+///
+/// Taken from a memo of this thread's last two when one was built from
+/// the same names ([`NamesMemo`]): a record's lists (one a waiting seat)
+/// and the words of its events (the states before and after) name from
+/// the same state, and building one is some 5,000 instructions and 120
+/// allocations. The same view as one built anew: debug builds build it
+/// anew and compare, and tests hold the two equal over party-bot games
+/// (public for them).
+#[doc(hidden)]
+pub fn names_view(state: &DivinityState) -> DivinityView {
+    let view = NAMES.with(|memo| memo.borrow_mut().get(state));
+    debug_assert!(view == names_view_built(state), "a memo's names view is not the state's");
+    view
+}
+
+/// [`names_view`] built anew.
+#[doc(hidden)]
+pub fn names_view_built(state: &DivinityState) -> DivinityView {
     let cat = Catalogue::standard();
     let mut view = super::view::names_only(state, cat);
     super::words::tell_rows(&mut view, state, cat);
     view
+}
+
+thread_local! {
+    static NAMES: std::cell::RefCell<NamesMemo> = const { std::cell::RefCell::new(NamesMemo(Vec::new())) };
+}
+
+/// The names views a thread built last, the latest first, each with the
+/// card of the flipped challenge it was built with. Keyed by everything
+/// [`names_view_built`] reads of the state ([`NamesMemo::built_from`]): a
+/// view is taken again only for a state equal in all of it, so the memo
+/// changes no word, only what they cost. Keep the two in step: a field
+/// `view::names_only` or `words::tell_rows` comes to read is a field
+/// `built_from` compares.
+struct NamesMemo(Vec<(Option<String>, DivinityView)>);
+
+impl NamesMemo {
+    /// Two: the states before and after a record's events.
+    const KEPT: usize = 2;
+
+    fn get(&mut self, state: &DivinityState) -> DivinityView {
+        if let Some(k) = self.0.iter().position(|(flipped, v)| Self::built_from(v, flipped.as_deref(), state)) {
+            self.0[..=k].rotate_right(1);
+            return self.0[0].1.clone();
+        }
+        let view = names_view_built(state);
+        if self.0.len() == Self::KEPT {
+            self.0.pop();
+        }
+        self.0.insert(0, (flipped_card(state).map(str::to_owned), view.clone()));
+        view
+    }
+
+    /// Whether `view` is what [`names_view_built`] builds of `state`, it
+    /// having been built of a state whose flipped challenge card was
+    /// `flipped`: all that `view::names_only` and `words::tell_rows` read
+    /// of a state is equal (the catalogue is the standard one always).
+    fn built_from(view: &DivinityView, flipped: Option<&str>, state: &DivinityState) -> bool {
+        let t: &super::view::TableView = view;
+        t.location == state.location
+            && t.level == state.level
+            && t.round == state.round
+            && t.round_kind == state.round_kind
+            && t.origins.len() == state.origins.len()
+            && t.origins
+                .iter()
+                .zip(&state.origins)
+                .all(|(v, o)| v.origin == o.origin && v.space == o.space && v.downed == o.downed)
+            && t.enemies.len() == state.enemies.len()
+            && t.enemies
+                .iter()
+                .zip(&state.enemies)
+                .all(|(v, e)| v.id == e.id && v.letter == e.letter && v.kind == e.kind)
+            && t.holding.len() == state.holding.len()
+            && t.holding.iter().zip(&state.holding).all(|(c, id)| c.id == *id)
+            && t.revealed.len() == state.revealed.len()
+            && t.revealed.iter().zip(&state.revealed).all(|(c, r)| c.id == r.card)
+            && t.pending.as_ref() == state.pending_roll()
+            && t.enemy_roll.as_ref() == state.enemy_roll()
+            && t.route.as_ref() == state.route()
+            && t.roll_reduction.as_ref() == state.roll_reduction()
+            && flipped == flipped_card(state)
+    }
+}
+
+/// The card of a flipped challenge, whose rows the names view shows.
+fn flipped_card(state: &DivinityState) -> Option<&str> {
+    state.challenge.as_ref().filter(|c| c.flipped.is_some()).map(|c| c.card.as_str())
 }
