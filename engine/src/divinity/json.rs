@@ -25,9 +25,54 @@ pub(super) fn serde<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
     serde_json::to_writer(&mut *out, v).expect("a plain value serializes");
 }
 
+/// Whether no byte of `bytes` needs a JSON escape (a control byte, a quote
+/// or a backslash), tested 8 bytes at a time: any byte below 0x20, and any
+/// byte equal to the quote or the backslash (zero after an xor), show as a
+/// high bit of the word (exact for "any"). Ids and words are short: one of
+/// 4 to 8 bytes is tested as one word of its two overlapping halves, one
+/// of 8 or more a word at a time, its last word overlapping the one
+/// before (no byte loop over a short tail).
+pub(super) fn plain(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    let below = |w: u64, n: u64| w.wrapping_sub(ONES * n) & !w & HIGH;
+    let bad =
+        |w: u64| below(w, 0x20) | below(w ^ (ONES * u64::from(b'"')), 1) | below(w ^ (ONES * u64::from(b'\\')), 1);
+    let n = bytes.len();
+    if n < 8 {
+        if n >= 4 {
+            let half = |i: usize| u64::from(u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes")));
+            return bad(half(0) | half(n - 4) << 32) == 0;
+        }
+        return bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\');
+    }
+    let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+    let mut any = 0;
+    let mut i = 0;
+    while i + 8 < n {
+        any |= bad(word(i));
+        i += 8;
+    }
+    any |= bad(word(n - 8));
+    any == 0
+}
+
+/// An id (of a card, an item, a space, a talent) as a JSON string, as
+/// [`string`] writes it: copied whole when [`plain`] (ids always are).
+fn quoted(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    if !plain(bytes) {
+        return string(out, s);
+    }
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(bytes);
+    out.push(b'"');
+}
+
 fn opt_string(out: &mut Vec<u8>, s: Option<&str>) {
     match s {
-        Some(s) => string(out, s),
+        Some(s) => quoted(out, s),
         None => out.extend_from_slice(b"null"),
     }
 }
@@ -52,15 +97,15 @@ fn aim(out: &mut Vec<u8>, a: &Aim) {
     match a {
         Aim::Origin(s) => tagged(out, b"origin", |o| uint(o, u64::from(*s))),
         Aim::Enemy(e) => tagged(out, b"enemy", |o| uint(o, u64::from(*e))),
-        Aim::Space(id) => tagged(out, b"space", |o| string(o, id)),
+        Aim::Space(id) => tagged(out, b"space", |o| quoted(o, id)),
     }
 }
 
 fn card(out: &mut Vec<u8>, c: &CardUse) {
     match c {
-        CardUse::Skill(id) => tagged(out, b"skill", |o| string(o, id)),
-        CardUse::Item(id) => tagged(out, b"item", |o| string(o, id)),
-        CardUse::Consumable(id) => tagged(out, b"consumable", |o| string(o, id)),
+        CardUse::Skill(id) => tagged(out, b"skill", |o| quoted(o, id)),
+        CardUse::Item(id) => tagged(out, b"item", |o| quoted(o, id)),
+        CardUse::Consumable(id) => tagged(out, b"consumable", |o| quoted(o, id)),
         CardUse::Summon => out.extend_from_slice(b"{\"kind\":\"summon\"}"),
     }
 }
@@ -68,15 +113,15 @@ fn card(out: &mut Vec<u8>, c: &CardUse) {
 fn from(out: &mut Vec<u8>, f: &KeywordFrom) {
     match f {
         KeywordFrom::Permanent => out.extend_from_slice(b"{\"kind\":\"permanent\"}"),
-        KeywordFrom::Skill(id) => tagged(out, b"skill", |o| string(o, id)),
-        KeywordFrom::Consumable(id) => tagged(out, b"consumable", |o| string(o, id)),
+        KeywordFrom::Skill(id) => tagged(out, b"skill", |o| quoted(o, id)),
+        KeywordFrom::Consumable(id) => tagged(out, b"consumable", |o| quoted(o, id)),
     }
 }
 
 /// `["keyword",{"kind":…}]`
 fn keyword(out: &mut Vec<u8>, (k, f): &(String, KeywordFrom)) {
     out.push(b'[');
-    string(out, k);
+    quoted(out, k);
     out.push(b',');
     from(out, f);
     out.push(b']');
@@ -123,18 +168,18 @@ pub fn action(out: &mut Vec<u8>, a: &A) {
         A::TakeHolding { card } => {
             open(out, b"take_holding");
             key(out, b"card");
-            string(out, card);
+            quoted(out, card);
         }
         A::Pass => open(out, b"pass"),
         A::Resolve { card } => {
             open(out, b"resolve");
             key(out, b"card");
-            string(out, card);
+            quoted(out, card);
         }
         A::Hold { card } => {
             open(out, b"hold");
             key(out, b"card");
-            string(out, card);
+            quoted(out, card);
         }
         A::Challenge { auto, keywords } => {
             open(out, b"challenge");
@@ -163,7 +208,7 @@ pub fn action(out: &mut Vec<u8>, a: &A) {
         A::Move { to } => {
             open(out, b"move");
             key(out, b"to");
-            string(out, to);
+            quoted(out, to);
         }
         A::Use { card: c, aim: target, first_aura, include_self } => {
             open(out, b"use");
@@ -187,24 +232,24 @@ pub fn action(out: &mut Vec<u8>, a: &A) {
         A::Equip { item } => {
             open(out, b"equip");
             key(out, b"item");
-            string(out, item);
+            quoted(out, item);
         }
         A::AttachRune { rune, item } => {
             open(out, b"attach_rune");
             key(out, b"rune");
-            string(out, rune);
+            quoted(out, rune);
             key(out, b"item");
-            string(out, item);
+            quoted(out, item);
         }
         A::Store { item } => {
             open(out, b"store");
             key(out, b"item");
-            string(out, item);
+            quoted(out, item);
         }
         A::Give { item, to, equip } => {
             open(out, b"give");
             key(out, b"item");
-            string(out, item);
+            quoted(out, item);
             key(out, b"to");
             uint(out, u64::from(*to));
             key(out, b"equip");
@@ -213,7 +258,7 @@ pub fn action(out: &mut Vec<u8>, a: &A) {
         A::Take { item, from, equip } => {
             open(out, b"take");
             key(out, b"item");
-            string(out, item);
+            quoted(out, item);
             key(out, b"from");
             uint(out, u64::from(*from));
             key(out, b"equip");
@@ -231,7 +276,7 @@ pub fn action(out: &mut Vec<u8>, a: &A) {
         A::Discard { item } => {
             open(out, b"discard");
             key(out, b"item");
-            string(out, item);
+            quoted(out, item);
         }
         A::Recover { status } => {
             open(out, b"recover");
@@ -241,7 +286,7 @@ pub fn action(out: &mut Vec<u8>, a: &A) {
         A::UseTalent { talent } => {
             open(out, b"use_talent");
             key(out, b"talent");
-            string(out, talent);
+            quoted(out, talent);
         }
         A::UseAbility { aim: target } => {
             open(out, b"use_ability");
@@ -289,13 +334,13 @@ pub fn action(out: &mut Vec<u8>, a: &A) {
             key(out, b"talent");
             opt_string(out, talent.as_deref());
             key(out, b"learn");
-            string(out, learn);
+            quoted(out, learn);
             key(out, b"respec");
             list(out, respec, |o, (a, b)| {
                 o.push(b'[');
-                string(o, a);
+                quoted(o, a);
                 o.push(b',');
-                string(o, b);
+                quoted(o, b);
                 o.push(b']');
             });
         }
@@ -321,23 +366,38 @@ pub fn action(out: &mut Vec<u8>, a: &A) {
         A::Buy { item, to } => {
             open(out, b"buy");
             key(out, b"item");
-            string(out, item);
+            quoted(out, item);
             key(out, b"to");
             uint(out, u64::from(*to));
         }
         A::Sell { item } => {
             open(out, b"sell");
             key(out, b"item");
-            string(out, item);
+            quoted(out, item);
         }
         A::FinishInterlude => open(out, b"finish_interlude"),
     }
     out.push(b'}');
 }
 
-/// `actions` as serde_json writes the slice.
+/// `actions` as serde_json writes the slice. Room for the rest is made
+/// once the first is written, each as long as the first and a comma (a
+/// list is mostly of one kind: an interlude's thousand level-ups), rather
+/// than the buffer doubling along.
 pub fn actions(out: &mut Vec<u8>, actions: &[A]) {
-    list(out, actions, action);
+    let Some((first, rest)) = actions.split_first() else {
+        out.extend_from_slice(b"[]");
+        return;
+    };
+    out.push(b'[');
+    let start = out.len();
+    action(out, first);
+    out.reserve((out.len() - start + 1) * rest.len() + 1);
+    for a in rest {
+        out.push(b',');
+        action(out, a);
+    }
+    out.push(b']');
 }
 
 /// One action's words as serde_json writes the JSON object

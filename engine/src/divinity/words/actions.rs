@@ -578,31 +578,11 @@ fn push_json(out: &mut Vec<u8>, s: &str) {
     }
 }
 
-/// Whether no byte of `bytes` needs a JSON escape (a control byte, a quote
-/// or a backslash), tested 8 bytes at a time: any byte below 0x20, and any byte
-/// equal to the quote or the backslash (zero after an xor), show as a
-/// high bit of the word (exact for "any"; a text is a few words long).
+/// Whether no byte of `bytes` needs a JSON escape ([`json::plain`]).
+///
+/// [`json::plain`]: super::super::json::plain
 fn plain_json(bytes: &[u8]) -> bool {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH: u64 = ONES << 7;
-    let below = |w: u64, n: u64| w.wrapping_sub(ONES * n) & !w & HIGH;
-    let bad =
-        |w: u64| below(w, 0x20) | below(w ^ (ONES * u64::from(b'"')), 1) | below(w ^ (ONES * u64::from(b'\\')), 1);
-    let n = bytes.len();
-    if n < 8 {
-        return bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\');
-    }
-    let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
-    let mut any = 0;
-    let mut i = 0;
-    while i + 8 < n {
-        any |= bad(word(i));
-        i += 8;
-    }
-    // The last 8 bytes, overlapping the word before: no copy of a short
-    // tail.
-    any |= bad(word(n - 8));
-    any == 0
+    super::super::json::plain(bytes)
 }
 
 /// A catalogue map's entries looked up in the order a list names them:
