@@ -26,35 +26,35 @@ pub(super) fn serde<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
 }
 
 /// Whether no byte of `bytes` needs a JSON escape (a control byte, a quote
-/// or a backslash), tested 8 bytes at a time: any byte below 0x20, and any
-/// byte equal to the quote or the backslash (zero after an xor), show as a
-/// high bit of the word (exact for "any"). Ids and words are short: one of
-/// 4 to 8 bytes is tested as one word of its two overlapping halves, one
-/// of 8 or more a word at a time, its last word overlapping the one
-/// before (no byte loop over a short tail).
+/// or a backslash), tested 8 bytes at a time: a byte below 0x20 or a
+/// quote (below 0x21 once xored with 0x02: the quote becomes 0x20, the
+/// control bytes stay below it, 0x20 and 0x21 go above) and a backslash
+/// (zero after an xor) show as a high bit of the word (exact for "any").
+/// Ids and words are short: one of 4 to 8 bytes is tested as one word of
+/// its two overlapping halves, a longer one a word at a time, the last
+/// overlapping the one before (no byte loop over a short tail).
+#[inline]
 pub(super) fn plain(bytes: &[u8]) -> bool {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
     const HIGH: u64 = ONES << 7;
     let below = |w: u64, n: u64| w.wrapping_sub(ONES * n) & !w & HIGH;
-    let bad =
-        |w: u64| below(w, 0x20) | below(w ^ (ONES * u64::from(b'"')), 1) | below(w ^ (ONES * u64::from(b'\\')), 1);
+    let bad = |w: u64| below(w ^ (ONES * 0x02), 0x21) | below(w ^ (ONES * u64::from(b'\\')), 1);
     let n = bytes.len();
-    if n < 8 {
-        if n >= 4 {
-            let half = |i: usize| u64::from(u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes")));
-            return bad(half(0) | half(n - 4) << 32) == 0;
-        }
-        return bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\');
-    }
     let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
-    let mut any = 0;
-    let mut i = 0;
-    while i + 8 < n {
-        any |= bad(word(i));
-        i += 8;
+    let half = |i: usize| u64::from(u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes")));
+    if n >= 8 {
+        let mut any = bad(word(n - 8));
+        let mut i = 0;
+        while i + 8 < n {
+            any |= bad(word(i));
+            i += 8;
+        }
+        return any == 0;
     }
-    any |= bad(word(n - 8));
-    any == 0
+    if n >= 4 {
+        return bad(half(0) | half(n - 4) << 32) == 0;
+    }
+    bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\')
 }
 
 /// An id (of a card, an item, a space, a talent) as a JSON string, as
@@ -380,24 +380,9 @@ pub fn action(out: &mut Vec<u8>, a: &A) {
     out.push(b'}');
 }
 
-/// `actions` as serde_json writes the slice. Room for the rest is made
-/// once the first is written, each as long as the first and a comma (a
-/// list is mostly of one kind: an interlude's thousand level-ups), rather
-/// than the buffer doubling along.
+/// `actions` as serde_json writes the slice.
 pub fn actions(out: &mut Vec<u8>, actions: &[A]) {
-    let Some((first, rest)) = actions.split_first() else {
-        out.extend_from_slice(b"[]");
-        return;
-    };
-    out.push(b'[');
-    let start = out.len();
-    action(out, first);
-    out.reserve((out.len() - start + 1) * rest.len() + 1);
-    for a in rest {
-        out.push(b',');
-        action(out, a);
-    }
-    out.push(b']');
+    list(out, actions, action);
 }
 
 /// One action's words as serde_json writes the JSON object

@@ -518,30 +518,38 @@ impl<'a> Voice<'a> {
 /// The words of `actions` as the JSON array the server sends (each
 /// [`Said::into_json`] as serde_json writes it), written straight into
 /// `out`. A level-up's words (an interlude lists a thousand) are written
-/// directly, its skill and talent named by cursors through the
-/// catalogue, which the list follows in the catalogue's order.
+/// from the skill's and the talent's words made once
+/// ([`LevelUpWords`]), found by cursors that follow the list through the
+/// catalogue's order.
 pub fn write_json(n: Names<'_>, seat: Seat, actions: &[A], out: &mut Vec<u8>) {
     let v = Voice::listing(n);
     let mut text = String::with_capacity(128);
     let mut warn = String::new();
-    let mut skills = Cursor::new(&n.cat.skills);
-    let mut talents = Cursor::new(&n.cat.talents);
+    let built;
+    let level_ups: &LevelUpWords = match n.lexicon() {
+        Some(l) => &l.level_ups,
+        None if actions.iter().any(|a| matches!(a, A::LevelUp { .. })) => {
+            built = LevelUpWords::new(n.cat);
+            &built
+        }
+        None => &LevelUpWords::EMPTY,
+    };
+    let (mut skills, mut talents) = (Cursor::new(&level_ups.skills), Cursor::new(&level_ups.talents));
     out.push(b'[');
     for (i, a) in actions.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
         if let A::LevelUp { talent, learn, respec } = a {
-            let skill = skills.get(learn).map(|d| d.name.as_str());
-            let talent = talent.as_ref().map(|t| talents.get(t).map(|d| d.name.as_str()));
-            if let (Some(skill), true, true) = (skill, talent.is_none_or(|t| t.is_some()), respec.is_empty()) {
+            let skill = skills.get(learn);
+            let tail = match talent {
+                Some(t) => talents.get(t),
+                None => Some(&b"\"}"[..]),
+            };
+            if let (Some(skill), Some(tail), true) = (skill, tail, respec.is_empty()) {
                 out.extend_from_slice(b"{\"group\":\"interlude\",\"text\":\"Level up: learn ");
-                push_json(out, skill);
-                if let Some(Some(t)) = talent {
-                    out.extend_from_slice(b" and the talent ");
-                    push_json(out, t);
-                }
-                out.extend_from_slice(b"\"}");
+                out.extend_from_slice(skill);
+                out.extend_from_slice(tail);
                 continue;
             }
         }
@@ -568,16 +576,6 @@ pub fn write_json(n: Names<'_>, seat: Seat, actions: &[A], out: &mut Vec<u8>) {
     out.push(b']');
 }
 
-/// `s` inside a JSON string, as serde_json escapes it: copied whole when
-/// nothing in it needs an escape (words nearly never do).
-fn push_json(out: &mut Vec<u8>, s: &str) {
-    if plain_json(s.as_bytes()) {
-        out.extend_from_slice(s.as_bytes());
-    } else {
-        super::super::json::string_contents(out, s);
-    }
-}
-
 /// Whether no byte of `bytes` needs a JSON escape ([`json::plain`]).
 ///
 /// [`json::plain`]: super::super::json::plain
@@ -585,36 +583,81 @@ fn plain_json(bytes: &[u8]) -> bool {
     super::super::json::plain(bytes)
 }
 
-/// A catalogue map's entries looked up in the order a list names them:
-/// mostly the map's own, so the next id is most often the one after the
-/// last (then no search at all). Its entries are listed at the first
-/// lookup.
-struct Cursor<'c, V> {
-    map: &'c std::collections::BTreeMap<String, V>,
-    entries: Vec<(&'c str, &'c V)>,
+/// A level-up's words, made once for each skill and talent: a skill's
+/// name and, for a talent, " and the talent " and its name and the end of
+/// the words' JSON (`"}`), each as it goes inside a JSON string
+/// (escaped as serde_json escapes). By id, in the catalogue's order.
+pub(super) struct LevelUpWords {
+    skills: Vec<(&'static str, Box<[u8]>)>,
+    talents: Vec<(&'static str, Box<[u8]>)>,
+}
+
+impl LevelUpWords {
+    const EMPTY: LevelUpWords = LevelUpWords { skills: Vec::new(), talents: Vec::new() };
+
+    pub(super) fn new(cat: &'static Catalogue) -> LevelUpWords {
+        let escaped = |pieces: &[&str]| -> Box<[u8]> {
+            let mut out = Vec::new();
+            for p in pieces {
+                super::super::json::string_contents(&mut out, p);
+            }
+            out.into_boxed_slice()
+        };
+        LevelUpWords {
+            skills: cat.skills.iter().map(|(k, d)| (k.as_str(), escaped(&[&d.name]))).collect(),
+            talents: cat
+                .talents
+                .iter()
+                .map(|(k, d)| {
+                    let mut words = escaped(&[" and the talent ", &d.name]).into_vec();
+                    words.extend_from_slice(b"\"}");
+                    (k.as_str(), words.into_boxed_slice())
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Ids looked up in the order a list names them: mostly the catalogue's
+/// own, so the next id is most often the last one or one of the few after
+/// it (then no search at all).
+struct Cursor<'c> {
+    entries: &'c [(&'static str, Box<[u8]>)],
     at: usize,
 }
 
-impl<'c, V> Cursor<'c, V> {
-    fn new(map: &'c std::collections::BTreeMap<String, V>) -> Self {
-        Cursor { map, entries: Vec::new(), at: 0 }
+impl<'c> Cursor<'c> {
+    fn new(entries: &'c [(&'static str, Box<[u8]>)]) -> Self {
+        Cursor { entries, at: 0 }
     }
 
-    fn get(&mut self, id: &str) -> Option<&'c V> {
-        if self.entries.is_empty() {
-            self.entries = self.map.iter().map(|(k, v)| (k.as_str(), v)).collect();
-        }
-        for k in [self.at, self.at + 1] {
-            if let Some((key, v)) = self.entries.get(k) {
-                if *key == id {
-                    self.at = k;
-                    return Some(*v);
-                }
+    fn get(&mut self, id: &str) -> Option<&'c [u8]> {
+        for k in self.at..(self.at + 4).min(self.entries.len()) {
+            if same(self.entries[k].0.as_bytes(), id.as_bytes()) {
+                self.at = k;
+                return Some(&self.entries[k].1);
             }
         }
         let k = self.entries.binary_search_by(|(key, _)| (*key).cmp(id)).ok()?;
         self.at = k;
-        Some(self.entries[k].1)
+        Some(&self.entries[k].1)
+    }
+}
+
+/// Whether two ids are equal, without a call for the usual lengths (4 to
+/// 16 bytes: their two overlapping ends compared as words).
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
+    let half = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().expect("4 bytes"));
+    match n {
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        _ => a == b,
     }
 }
 
@@ -624,25 +667,39 @@ mod tests {
 
     /// A text is copied whole exactly when serde_json would not escape
     /// it: every ASCII byte, and a few others, at every place of texts
-    /// of 0 to 19 bytes.
+    /// of 0 to 39 bytes (one block of 16, two, three overlapping).
     #[test]
     fn plain_json_is_what_needs_no_escape() {
         let mut bytes: Vec<char> = (0u8..0x80).map(char::from).collect();
         bytes.extend(['é', '“', '”', '…', '\u{2028}']);
-        for len in 0..20 {
+        for len in 0..40 {
             for at in 0..len {
                 for &c in &bytes {
-                    let mut s: String = "plain words, then more".chars().take(len).collect();
+                    let mut s: String = "plain words, then more words and more still".chars().take(len).collect();
                     s.replace_range(
                         s.char_indices().nth(at).map(|(i, ch)| i..i + ch.len_utf8()).expect("in range"),
                         c.encode_utf8(&mut [0; 4]),
                     );
                     let escaped = serde_json::to_string(&s).expect("a string");
                     assert_eq!(plain_json(s.as_bytes()), escaped[1..escaped.len() - 1] == s, "{s:?}");
-                    let mut out = Vec::new();
-                    push_json(&mut out, &s);
-                    assert_eq!(out, &escaped.as_bytes()[1..escaped.len() - 1], "{s:?}");
                 }
+            }
+        }
+    }
+
+    /// Ids are the same exactly when equal: every length to 20, a byte
+    /// changed at each place.
+    #[test]
+    fn same_is_equal() {
+        let base = "skill_of_some_length_";
+        for len in 0..20 {
+            let a = &base.as_bytes()[..len];
+            assert!(same(a, a));
+            assert!(!same(a, &base.as_bytes()[..len + 1]));
+            for at in 0..len {
+                let mut b = a.to_vec();
+                b[at] ^= 1;
+                assert!(!same(a, &b), "{len} {at}");
             }
         }
     }

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
-use super::actions::{cost, harm};
+use super::actions::{cost, harm, LevelUpWords};
 use super::{space_words, CardUse, Catalogue, LocationDef};
 
 /// A table keyed by id. Its hasher is a multiply-rotate over 8 bytes at a
@@ -87,6 +87,8 @@ pub(super) struct Lexicon {
     pub minions: Table<&'static str>,
     pub bosses: Table<&'static str>,
     pub places: Table<Place>,
+    /// A level-up's words of each skill and talent.
+    pub level_ups: LevelUpWords,
 }
 
 impl Lexicon {
@@ -132,6 +134,7 @@ impl Lexicon {
                     (k.as_str(), Place { def, spaces })
                 })
                 .collect(),
+            level_ups: LevelUpWords::new(cat),
         }
     }
 }
