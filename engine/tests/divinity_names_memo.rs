@@ -23,6 +23,9 @@ fn game(location: &str, size: usize, seed: u64) -> DivinityState {
     Divinity::start(&options, seed).expect("setup")
 }
 
+/// A change of a state, named.
+type Change = Box<dyn Fn(&mut DivinityState)>;
+
 #[track_caller]
 fn fresh(s: &DivinityState, what: &str) {
     assert!(names_view(s) == names_view_built(s), "the memo's names view is stale after {what}");
@@ -36,7 +39,7 @@ fn fresh(s: &DivinityState, what: &str) {
 #[test]
 fn the_memo_gives_the_view_built_anew_over_games_played_in_turn() {
     let cat = Catalogue::standard();
-    let mut games = vec![game("fort_joy", 4, 0), game("shipwreck", 3, 1), game("temple", 4, 0)];
+    let mut games = [game("fort_joy", 4, 0), game("shipwreck", 3, 1), game("temple", 4, 0)];
     let mut live = vec![true; games.len()];
     let (mut asked, mut listed) = (0, 0);
     for i in 0..1_500 {
@@ -88,7 +91,7 @@ fn the_memo_sees_every_change_of_what_the_view_reads() {
         let mut s = game(location, size, seed);
         for i in 0..1_500 {
             if i % 7 == 0 {
-                let changes: Vec<(&str, Box<dyn Fn(&mut DivinityState)>)> = vec![
+                let changes: Vec<(&str, Change)> = vec![
                     (
                         "the location",
                         Box::new(|t| t.location = if t.location == "temple" { "shipwreck" } else { "temple" }.into()),
