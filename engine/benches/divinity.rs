@@ -20,83 +20,17 @@
 //! Merchant weigh as they do under load.
 
 use athlas_engine::divinity::action::{Aim, CardUse, DivinityAction as A};
-use athlas_engine::divinity::content::Catalogue;
 use athlas_engine::divinity::state::{Phase, RoundKind};
-use athlas_engine::divinity::{bot, legal, Divinity, DivinityOptions, DivinityState, DivinityView};
-use athlas_engine::{Ruleset, Seat, Status, Viewer};
+use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityState, DivinityView};
+use athlas_engine::{Ruleset, Seat, Viewer};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use serde::Deserialize;
 
-/// A recorded game of `tests/divinity_golden` (its hashes are not needed here).
-#[derive(Deserialize)]
-struct Golden {
-    options: DivinityOptions,
-    seed: u64,
-    log: Vec<(Seat, A)>,
-}
-
-/// Every `step`-th position of the golden games with its waiting seats.
-fn golden_positions(step: usize) -> Vec<(DivinityState, Vec<Seat>)> {
-    let games: Vec<Golden> =
-        serde_json::from_str(include_str!("../tests/divinity_golden/games.json")).expect("the golden games parse");
-    let mut out = Vec::new();
-    for g in games {
-        let mut s = Divinity::start(&g.options, g.seed).unwrap();
-        for (i, (seat, a)) in g.log.into_iter().enumerate() {
-            if i % step == 0 {
-                out.push((s.clone(), waiting(&s)));
-            }
-            Divinity::apply(&mut s, seat, a).unwrap();
-        }
-    }
-    out
-}
-
-/// Every `step`-th position of party-bot games with its waiting seats: at
-/// each position the bot plays for one waiting seat (in turn) that has a
-/// legal action, from that seat's list and view.
-fn bot_positions(step: usize) -> Vec<(DivinityState, Vec<Seat>)> {
-    let cat = Catalogue::standard();
-    let party = ["ifan", "sebille", "red_prince", "fane"];
-    let mut out = Vec::new();
-    for (location, size, seed) in [("shipwreck", 3, 1), ("fort_joy", 3, 0), ("hollow_marshes", 4, 0), ("temple", 4, 0)]
-    {
-        let options = DivinityOptions {
-            party: party[..size].iter().map(|p| p.to_string()).collect(),
-            location: Some(location.into()),
-            ..DivinityOptions::default()
-        };
-        let mut s = Divinity::start(&options, seed).expect("setup");
-        for i in 0.. {
-            let seats = waiting(&s);
-            if seats.is_empty() || i == 2_000 {
-                break;
-            }
-            if i % step == 0 {
-                out.push((s.clone(), seats.clone()));
-            }
-            let Some((seat, a)) = (0..seats.len()).map(|k| seats[(i + k) % seats.len()]).find_map(|seat| {
-                let view = Divinity::view(&s, Viewer::Seat(seat));
-                bot::choose(cat, &view, seat, &legal::legal(cat, &s, seat)).map(|a| (seat, a))
-            }) else {
-                break;
-            };
-            Divinity::apply_with(cat, &mut s, seat, a).expect("a listed action is accepted");
-        }
-    }
-    out
-}
+mod divinity_positions;
+use divinity_positions::{bot_positions, golden_positions, waiting};
 
 fn ok(s: &mut DivinityState, seat: Seat, a: A) {
     if let Err(e) = Divinity::apply(s, seat, a.clone()) {
         panic!("{a:?} by seat {seat} rejected: {}", e.message);
-    }
-}
-
-fn waiting(s: &DivinityState) -> Vec<Seat> {
-    match Divinity::status(s) {
-        Status::Waiting { seats } => seats,
-        Status::Finished(_) => Vec::new(),
     }
 }
 
@@ -283,16 +217,21 @@ fn views_bench(c: &mut Criterion) {
     });
 }
 
+/// Each waiting seat's legal list at each of `positions`, worked out once.
+fn seat_lists(positions: &[(DivinityState, Vec<Seat>)]) -> Vec<(&DivinityState, Seat, Vec<A>)> {
+    positions
+        .iter()
+        .flat_map(|(s, seats)| seats.iter().map(move |seat| (s, *seat, Divinity::legal(s, *seat))))
+        .collect()
+}
+
 /// `divinity_words`: the words of every waiting seat's legal list, written
 /// to JSON as the server sends them, at the party-bot positions of
 /// `divinity_legal_bot` (the lists computed once, outside the loop; the
 /// number of listed actions is printed, to read a figure per action).
 fn words_bench(c: &mut Criterion) {
     let positions = bot_positions(3);
-    let lists: Vec<(&DivinityState, Seat, Vec<A>)> = positions
-        .iter()
-        .flat_map(|(s, seats)| seats.iter().map(move |seat| (s, *seat, Divinity::legal(s, *seat))))
-        .collect();
+    let lists = seat_lists(&positions);
     let listed: usize = lists.iter().map(|(_, _, l)| l.len()).sum();
     eprintln!("divinity_words: {} calls, {listed} listed actions per iteration", lists.len());
     let names = athlas_engine::SeatNames::none();
@@ -345,20 +284,14 @@ fn hash_generic(positions: &[DivinityState]) -> usize {
 /// actions are printed, to read figures per list and per action.
 fn listed_bench(c: &mut Criterion) {
     let positions = bot_positions(3);
-    let lists: Vec<(&DivinityState, Seat, Vec<A>)> = positions
-        .iter()
-        .flat_map(|(s, seats)| seats.iter().map(move |seat| (s, *seat, Divinity::legal(s, *seat))))
-        .collect();
+    let lists = seat_lists(&positions);
     let listed: usize = lists.iter().map(|(_, _, l)| l.len()).sum();
     eprintln!("divinity_listed: {} lists, {listed} listed actions per iteration", lists.len());
     let mut out = Vec::with_capacity(256);
     c.bench_function("divinity_listed", |b| b.iter(|| write_listed(&lists, &mut out)));
     let positions = bot_positions(1);
-    let lists: Vec<(&DivinityState, Seat, Vec<A>)> = positions
-        .iter()
-        .flat_map(|(s, seats)| seats.iter().map(move |seat| (s, *seat, Divinity::legal(s, *seat))))
-        .filter(|(_, _, l)| l.iter().any(|a| matches!(a, A::LevelUp { .. })))
-        .collect();
+    let mut lists = seat_lists(&positions);
+    lists.retain(|(_, _, l)| l.iter().any(|a| matches!(a, A::LevelUp { .. })));
     let listed: usize = lists.iter().map(|(_, _, l)| l.len()).sum();
     eprintln!("divinity_listed_level_ups: {} lists, {listed} listed actions per iteration", lists.len());
     assert!(!lists.is_empty(), "the party-bot games list level-ups");
