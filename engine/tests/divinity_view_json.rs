@@ -134,13 +134,14 @@ fn awkward_strings_and_every_kind_of_part_are_written_as_serde_writes_them() {
     let mut v = combat_view();
     same_as_serde(&v);
     v.location = awkward(0);
-    v.front.name = awkward(1);
-    v.front.intro = awkward(2);
-    v.front.goal = awkward(3);
+    let front = v.front.as_mut().expect("a whole view's front");
+    front.name = awkward(1);
+    front.intro = awkward(2);
+    front.goal = awkward(3);
     same_as_serde(&v);
-    v.front.outcome = Some(awkward(4));
+    v.front.as_mut().unwrap().outcome = Some(awkward(4));
     same_as_serde(&v);
-    v.front.next = Some(awkward(5));
+    v.front.as_mut().unwrap().next = Some(awkward(5));
     v.time = None;
     v.dominated_turn = Some(7);
     same_as_serde(&v);
@@ -183,7 +184,7 @@ fn awkward_strings_and_every_kind_of_part_are_written_as_serde_writes_them() {
         e.track.slots[0].push(TrackCard { card: CardRef::Tactic(awkward(k)), face_up: false, flip_at: Some(1) });
     }
     same_as_serde(&v);
-    for (k, sp) in v.board.spaces.iter_mut().enumerate() {
+    for (k, sp) in v.board.as_mut().expect("a whole view's board").spaces.iter_mut().enumerate() {
         sp.name = awkward(k);
         sp.space = awkward(k + 1);
         sp.number = (k % 2 == 0).then_some(k as u32);
@@ -196,7 +197,7 @@ fn awkward_strings_and_every_kind_of_part_are_written_as_serde_writes_them() {
             Some(Environment::DifficultTerrain),
         ][k % 6];
     }
-    for (k, p) in v.board.paths.iter_mut().enumerate() {
+    for (k, p) in v.board.as_mut().unwrap().paths.iter_mut().enumerate() {
         p.a = awkward(k);
         p.b = awkward(k + 1);
         p.locked = k % 2 == 0;
@@ -261,8 +262,9 @@ fn awkward_strings_and_every_kind_of_part_are_written_as_serde_writes_them() {
     // Empty lists and no enemies.
     v.enemies.clear();
     v.origins.clear();
-    v.board.spaces.clear();
-    v.board.paths.clear();
+    let board = v.board.as_mut().unwrap();
+    board.spaces.clear();
+    board.paths.clear();
     v.armor.clear();
     v.waiting.clear();
     same_as_serde(&v);

@@ -8,7 +8,7 @@ use athlas_engine::divinity::state::Phase;
 use athlas_engine::divinity::{Divinity, DivinityOptions, DivinityView};
 use athlas_engine::{Ruleset, Viewer};
 
-use crate::divinity_support::{bot_step, waiting};
+use crate::divinity_support::{bot_step, same, waiting};
 
 fn options(location: &str, size: usize) -> DivinityOptions {
     let party = ["ifan", "sebille", "red_prince", "fane"];
@@ -50,10 +50,10 @@ fn a_records_views_share_one_table_and_keep_the_front() {
             let first = &record[0];
             match &before {
                 Some(b) if b.location == first.location && !ending(b) && !ending(first) => {
-                    assert!(first.front.same(&b.front), "a front told again in play ({:?})", first.phase);
+                    assert!(same(&first.front, &b.front), "a front told again in play ({:?})", first.phase);
                     kept_in_play += 1;
                 }
-                Some(b) if first.front.same(&b.front) => {
+                Some(b) if same(&first.front, &b.front) => {
                     assert_eq!(b.front, Divinity::view(&s, Viewer::Spectator).front);
                     kept_in_interlude += usize::from(matches!(first.phase, Phase::Interlude(_)));
                 }

@@ -116,7 +116,12 @@ pub struct TableView {
     /// and the same for every viewer: [`Shared`], written once for all
     /// the views of one record, and kept from the record before while
     /// unchanged (`Divinity::views`).
-    pub front: Shared<Front>,
+    ///
+    /// Left out (`None`), with `board`, of an update whose location and
+    /// ending are as they were after the record before ([`board_key`]):
+    /// the client keeps the one it has. A view without words has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub front: Option<Shared<Front>>,
     pub level: u32,
     pub round: u32,
     pub round_kind: RoundKind,
@@ -134,8 +139,11 @@ pub struct TableView {
     pub map: MapState,
     /// The location's printed map: its spaces (indexed as `space` fields
     /// and `map` count them) and the paths between them. Public: it is the
-    /// board on the table; what is discovered is in `map`.
-    pub board: Shared<BoardView>,
+    /// board on the table; what is discovered is in `map`. Left out
+    /// (`None`) with `front` ([`board_key`]): it changes only with the
+    /// location.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<Shared<BoardView>>,
     pub deck_size: usize,
     /// Cards left in the location deck for each numbered space, by its
     /// number: the cards' backs show it, so the party can see which spaces
@@ -324,16 +332,49 @@ impl MerchantPrices {
 /// `viewer`'s view without its words: the location's front and the
 /// challenge rows are [`super::words::tell`]'s.
 pub fn view(state: &DivinityState, cat: &Catalogue, viewer: Viewer) -> DivinityView {
-    view_after(state, cat, viewer, None)
+    view_after(state, cat, viewer, None, Board::Shown)
+}
+
+/// Whether a view carries the board and the front, the parts that change
+/// only with the location and its ending ([`board_key`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Board {
+    Shown,
+    /// Left out: the receiver has them from the record before.
+    Left,
+}
+
+impl Board {
+    pub(super) fn shown_if(shown: bool) -> Board {
+        if shown {
+            Board::Shown
+        } else {
+            Board::Left
+        }
+    }
+}
+
+/// Everything a view's `board` and `front` are made of, as bytes: the
+/// location, and how it ended once over (what the front's outcome and
+/// next read). Equal keys, equal boards and fronts, in every viewer's
+/// view (both are public). A room keeps one between records: a few dozen
+/// bytes.
+pub(super) fn board_key(state: &DivinityState, cat: &Catalogue) -> Vec<u8> {
+    let mut key = Vec::with_capacity(state.location.len() + 24);
+    // The board is the location's printed map: the front's key names it.
+    super::words::front_key(state, cat, &mut key);
+    key
 }
 
 /// [`view`], the Origins taken from `before` (a view of the record
-/// before) when they did not change: compared, not copied first.
+/// before) when they did not change: compared, not copied first. The
+/// board left out when `board` says so (the front is the words').
 pub(super) fn view_after(
     state: &DivinityState,
     cat: &Catalogue,
     viewer: Viewer,
     before: Option<&DivinityView>,
+    board: Board,
 ) -> DivinityView {
     let loc = state.loc(cat);
     let card =
@@ -341,7 +382,7 @@ pub(super) fn view_after(
     let table = TableView {
         read_you: None,
         location: state.location.clone(),
-        front: Shared::default(),
+        front: None,
         level: state.level,
         round: state.round,
         round_kind: state.round_kind,
@@ -394,7 +435,10 @@ pub(super) fn view_after(
             before,
         ),
         map: state.map.clone(),
-        board: board_of(cat, state),
+        board: match board {
+            Board::Shown => Some(board_of(cat, state)),
+            Board::Left => None,
+        },
         deck_size: state.deck.len(),
         cards_left: state.deck.iter().filter_map(|c| loc.card(c).and_then(|c| c.space)).fold(
             std::collections::BTreeMap::new(),
@@ -455,7 +499,7 @@ pub(super) fn names_only(state: &DivinityState, cat: &Catalogue) -> DivinityView
     let table = TableView {
         read_you: None,
         location: state.location.clone(),
-        front: Shared::default(),
+        front: None,
         level: state.level,
         round: state.round,
         round_kind: state.round_kind,
@@ -514,7 +558,7 @@ pub(super) fn names_only(state: &DivinityState, cat: &Catalogue) -> DivinityView
                 .collect(),
         ),
         map: MapState::default(),
-        board: Shared::new(BoardView { spaces: Vec::new(), paths: Vec::new() }),
+        board: None,
         deck_size: 0,
         cards_left: std::collections::BTreeMap::new(),
         item_deck_sizes: std::collections::BTreeMap::new(),
@@ -645,10 +689,10 @@ impl DivinityView {
     pub fn json_by_serde(&self) -> String {
         // Changed, the copy forgets the text written once (`DerefMut`).
         let mut plain = self.clone();
-        plain.front = Shared::new((*self.front).clone());
+        plain.front = self.front.as_ref().map(|f| Shared::new((**f).clone()));
         plain.origins = Shared::new((*self.origins).clone());
         plain.enemies = Shared::new((*self.enemies).clone());
-        plain.board = Shared::new((*self.board).clone());
+        plain.board = self.board.as_ref().map(|b| Shared::new((**b).clone()));
         serde_json::to_string(&ByFields::of(&plain)).expect("a view serializes")
     }
 
@@ -665,12 +709,15 @@ impl DivinityView {
     /// that did not change, with its JSON already written: the board never
     /// changes within a location, the front and the enemies seldom.
     pub(super) fn share_unchanged(&mut self, before: &DivinityView) {
-        if !self.board.same(&before.board) && self.board == before.board {
-            self.board = before.board.clone();
+        fn take<T: PartialEq>(now: &mut Option<Shared<T>>, before: &Option<Shared<T>>) {
+            if let (Some(n), Some(b)) = (now.as_ref(), before) {
+                if !n.same(b) && n == b {
+                    *now = Some(b.clone());
+                }
+            }
         }
-        if !self.front.same(&before.front) && self.front == before.front {
-            self.front = before.front.clone();
-        }
+        take(&mut self.board, &before.board);
+        take(&mut self.front, &before.front);
         if !self.origins.same(&before.origins) && self.origins == before.origins {
             self.origins = before.origins.clone();
         }

@@ -143,8 +143,11 @@ pub(super) fn rest(v: &TableView, out: &mut Vec<u8>, fresh: bool) {
     out.reserve(1024);
     out.extend_from_slice(b",\"location\":");
     string(out, location);
-    out.extend_from_slice(b",\"front\":");
-    shared(out, front, fresh, front_json);
+    // Left out with the board when unchanged (`view::board_key`).
+    if let Some(front) = front {
+        out.extend_from_slice(b",\"front\":");
+        shared(out, front, fresh, front_json);
+    }
     out.extend_from_slice(b",\"level\":");
     uint(out, *level);
     out.extend_from_slice(b",\"round\":");
@@ -173,8 +176,10 @@ pub(super) fn rest(v: &TableView, out: &mut Vec<u8>, fresh: bool) {
     shared(out, enemies, fresh, |e, out| enemies_json(e, out));
     out.extend_from_slice(b",\"map\":");
     write_map(out, map_state);
-    out.extend_from_slice(b",\"board\":");
-    shared(out, board, fresh, board_json);
+    if let Some(board) = board {
+        out.extend_from_slice(b",\"board\":");
+        shared(out, board, fresh, board_json);
+    }
     out.extend_from_slice(b",\"deck_size\":");
     uint(out, *deck_size);
     out.extend_from_slice(b",\"cards_left\":");

@@ -203,3 +203,9 @@ pub fn temple_boss_with(c: &Catalogue, party: &[&str]) -> (DivinityState, u32) {
 pub fn temple_boss(party: &[&str]) -> (DivinityState, u32) {
     temple_boss_with(cat(), party)
 }
+
+/// Whether two views' board or front are the one value (both shown, and
+/// built once), not only equal ones.
+pub fn same<T>(a: &Option<athlas_engine::shared::Shared<T>>, b: &Option<athlas_engine::shared::Shared<T>>) -> bool {
+    matches!((a, b), (Some(a), Some(b)) if a.same(b))
+}

@@ -1,6 +1,7 @@
 //! The location as the book presents it, and the words a view carries.
 
 use super::*;
+use crate::divinity::state::OriginState;
 
 /// The location as the book presents it, with what happened at its end
 /// once over.
@@ -20,12 +21,18 @@ enum Ending<'a> {
 
 impl<'a> Ending<'a> {
     fn of(view: &'a DivinityView) -> Ending<'a> {
-        match &view.phase {
+        Ending::at(&view.phase, &view.origins, view.time, view.time_length)
+    }
+
+    /// Read from what a view shows of these (a state holds them too:
+    /// [`front_key`]).
+    fn at(phase: &'a Phase, origins: &[OriginState], time: Option<u32>, time_length: u32) -> Ending<'a> {
+        match phase {
             Phase::Finished { result: Finish::Exit { to, level_up } } => Ending::Exit { to, level_up: *level_up },
             Phase::Finished { result: Finish::Restart } => Ending::Restart {
-                why: if view.origins.iter().all(|o| o.downed) {
+                why: if origins.iter().all(|o| o.downed) {
                     "every Origin was downed"
-                } else if view.time.is_some_and(|t| t >= view.time_length) {
+                } else if time.is_some_and(|t| t >= time_length) {
                     "time ran out"
                 } else {
                     "the location forced a restart"
@@ -35,6 +42,25 @@ impl<'a> Ending<'a> {
             _ => Ending::Playing,
         }
     }
+}
+
+/// What a state's [`front`] is made of, as bytes appended to `key`: its
+/// location and how it ended. Equal keys, equal fronts (in every view:
+/// the front is public).
+pub(crate) fn front_key(state: &DivinityState, cat: &Catalogue, key: &mut Vec<u8>) {
+    let time_length = cat.locations.get(&state.location).map_or(0, |l| l.time.length);
+    // Ids hold no NUL: the location ends where the NUL is, and the
+    // ending's variable part comes last.
+    key.extend_from_slice(state.location.as_bytes());
+    key.push(0);
+    let (tag, level_up, text) = match Ending::at(&state.phase, &state.origins, state.time, time_length) {
+        Ending::Playing => (0, false, ""),
+        Ending::Exit { to, level_up } => (1, level_up, to),
+        Ending::Restart { why } => (2, false, why),
+        Ending::Interlude { to, level_up } => (3, level_up, to),
+    };
+    key.extend_from_slice(&[tag, u8::from(level_up)]);
+    key.extend_from_slice(text.as_bytes());
 }
 
 fn front_of(cat: &Catalogue, location: &str, ending: Ending) -> Front {
@@ -76,14 +102,14 @@ fn front_of(cat: &Catalogue, location: &str, ending: Ending) -> Front {
 /// Fill in `view`'s words: the location's front (name, intro, goal,
 /// outcome) and the texts of a flipped challenge card's rows. The front
 /// is `before`'s (a view of the record before) when made from the same
-/// location and ending (`before` as `Divinity::views` built it): told
-/// again each record, it was a tenth of `views`' work.
+/// location and ending and `before` carries it (`before` as
+/// `Divinity::views` built it): told again each record, it was a tenth
+/// of `views`' work.
 pub fn tell(view: &mut DivinityView, state: &DivinityState, cat: &Catalogue, before: Option<&DivinityView>) {
-    let kept = before.filter(|b| b.location == view.location && Ending::of(b) == Ending::of(view));
-    view.front = match kept {
-        Some(b) => b.front.clone(),
-        None => crate::shared::Shared::new(front(cat, view)),
-    };
+    let kept = before
+        .filter(|b| b.location == view.location && Ending::of(b) == Ending::of(view))
+        .and_then(|b| b.front.clone());
+    view.front = Some(kept.unwrap_or_else(|| crate::shared::Shared::new(front(cat, view))));
     tell_rows(view, state, cat);
 }
 

@@ -35,6 +35,7 @@ use lexicon::{Lexicon, Place};
 
 pub use actions::{action, action_into, write_json};
 pub use events::{effects, event};
+pub(crate) use front::front_key;
 pub use front::{front, tell, tell_rows};
 
 /// A legal action as a player reads it: what it does, the kind of thing it
