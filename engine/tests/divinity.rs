@@ -12,6 +12,7 @@ mod divinity_audit_derived;
 mod divinity_audit_location;
 mod divinity_audit_setup;
 mod divinity_audit_tray;
+mod divinity_board;
 mod divinity_bot;
 mod divinity_campaign;
 mod divinity_clone;

@@ -3,7 +3,8 @@
 //! writing of the same view: over party-bot games at several locations,
 //! every viewer's view at each position as the server builds them (all the
 //! views of a record at once, from the record before's), and over views
-//! with awkward strings and every kind of phase, card and token.
+//! with awkward strings and every kind of phase, card and token; with and
+//! without the board and the front.
 
 use std::collections::BTreeMap;
 
@@ -57,6 +58,11 @@ fn the_views_of_bot_games_are_written_as_serde_writes_them() {
         let mut before: Option<DivinityView> = None;
         for i in 0..1_000 {
             let record = Divinity::views(&s, &viewers, true, before.as_ref());
+            // Without the board and the front, as an update whose
+            // location and ending did not change sends them.
+            for view in Divinity::views(&s, &viewers, false, before.as_ref()) {
+                same_as_serde(&view);
+            }
             for (view, viewer) in record.iter().zip(&viewers) {
                 same_as_serde(view);
                 // Written again, copied: the same.
@@ -267,6 +273,11 @@ fn awkward_strings_and_every_kind_of_part_are_written_as_serde_writes_them() {
     board.paths.clear();
     v.armor.clear();
     v.waiting.clear();
+    same_as_serde(&v);
+    // An update's view whose board and front are as they were.
+    v.board = None;
+    same_as_serde(&v);
+    v.front = None;
     same_as_serde(&v);
 }
 
