@@ -7,6 +7,8 @@ use athlas_engine::divinity::{Divinity, DivinityAction, DivinityEvent, DivinityO
 use athlas_engine::{Ruleset, Seat, Status, Viewer};
 use athlas_protocol::LegalFor;
 use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 
 pub struct Played {
     pub state: DivinityState,
@@ -14,13 +16,24 @@ pub struct Played {
     /// `control[s]`: the seat acting for `s`, as the server would send it.
     pub control: Option<Vec<Option<Seat>>>,
     rng: u64,
+    /// The board key (`Ruleset::board_key`) of the last view each seat's
+    /// receiver was sent: an update leaves the board and the front out
+    /// when it is unchanged, as the server's does (tests may play several
+    /// actions between two frames).
+    keys_sent: RefCell<BTreeMap<Seat, Option<Vec<u8>>>>,
 }
 
 impl Played {
     pub fn new(party: &[&str], seed: u64) -> Played {
         let options = DivinityOptions { party: party.iter().map(|s| s.to_string()).collect(), ..Default::default() };
         let state = Divinity::start(&options, seed).expect("the default options start");
-        Played { state, seq: 0, control: None, rng: seed.wrapping_mul(6364136223846793005).wrapping_add(1) }
+        Played {
+            state,
+            seq: 0,
+            control: None,
+            rng: seed.wrapping_mul(6364136223846793005).wrapping_add(1),
+            keys_sent: RefCell::default(),
+        }
     }
 
     pub fn waiting(&self) -> Vec<Seat> {
@@ -63,6 +76,7 @@ impl Played {
     }
 
     pub fn welcome(&self, seat: Seat) -> String {
+        self.keys_sent.borrow_mut().insert(seat, Divinity::board_key(&self.state));
         let mut w = json!({"type":"welcome","protocol":1,"match_id":"m-div","game":"divinity","seat":seat,
             "seq":self.seq,"status":self.status(),"view":self.view(seat),"legal":self.legal_for(seat)});
         if let Some(c) = &self.control {
@@ -71,11 +85,25 @@ impl Played {
         w.to_string()
     }
 
+    /// Whether `viewer`'s receiver has the board and the front of now (so
+    /// its update leaves them out); they are its from now on.
+    fn board_kept(&self, viewer: Seat) -> bool {
+        let now = Divinity::board_key(&self.state);
+        let sent = self.keys_sent.borrow_mut().insert(viewer, now.clone());
+        now.is_some() && sent == Some(now)
+    }
+
     /// The update a receiver at `viewer` gets after `actor` did something
-    /// (sent by `sender` when another player acted for it).
+    /// (sent by `sender` when another player acted for it): without the
+    /// board and the front when the action left them as they were.
     pub fn update(&self, actor: Seat, events: &[DivinityEvent], viewer: Seat, sender: Option<Seat>) -> String {
+        let view = if self.board_kept(viewer) {
+            serde_json::to_value(Divinity::view_without_board(&self.state, Viewer::Seat(viewer))).unwrap()
+        } else {
+            self.view(viewer)
+        };
         let mut u = json!({"type":"update","seq":self.seq,"seat":actor,"events":events,
-            "status":self.status(),"view":self.view(viewer),"legal":self.legal_for(viewer)});
+            "status":self.status(),"view":view,"legal":self.legal_for(viewer)});
         if let Some(s) = sender {
             u["sender"] = json!(s);
         }

@@ -223,6 +223,20 @@ impl Play {
         }
     }
 
+    /// `table` with the board and the front of the table it follows where
+    /// it leaves them out: an update does when they did not change since
+    /// the frame before (`Ruleset::board_key`).
+    fn with_kept_board(&self, mut table: Table) -> Table {
+        let Some(last) = &self.table else { return table };
+        if table.board.is_none() {
+            table.board = last.board.clone();
+        }
+        if table.front.is_none() {
+            table.front = last.front.clone();
+        }
+        table
+    }
+
     /// React to one server frame.
     pub fn on_msg(&mut self, msg: ServerMsg) {
         match msg {
@@ -251,7 +265,7 @@ impl Play {
             }
             ServerMsg::Update { seq, seat, events, status, view, sender, taken_back, legal, control, .. } => {
                 self.seq = Some(seq);
-                let parsed = serde_json::from_value::<Table>(view);
+                let parsed = serde_json::from_value::<Table>(view).map(|t| self.with_kept_board(t));
                 let mut names = Names::new(parsed.as_ref().ok().or(self.table.as_ref()));
                 names.before = self.table.as_ref();
                 let mut lines = Vec::new();

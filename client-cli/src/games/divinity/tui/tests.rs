@@ -352,3 +352,34 @@ fn proposals_and_chat_are_told_in_the_log() {
     assert_eq!(log[1], "✗ Sebille objects: a decision is off");
     assert_eq!(log[0], "💬 Sebille: rest first, I'm hurt");
 }
+
+/// An update whose location and ending did not change comes without the
+/// board and the front (`Ruleset::board_key`): the table keeps the ones
+/// it had, so the screen still shows the spaces and the location's name.
+/// Once over, the update carries the front telling how it ended.
+#[test]
+fn an_update_without_the_board_and_front_keeps_the_ones_shown() {
+    let mut g = Played::new(&["ifan", "sebille"], 7);
+    let mut app = app();
+    app.on_frame(&g.welcome(1));
+    let whole = play(&app).table.clone().expect("the welcome's table");
+    assert!(whole.board.is_some() && whole.front.is_some());
+    let events = g.apply(0, DivinityAction::ChooseRound { explore: true });
+    let update = g.update(0, &events, 1, None);
+    let frame: Value = serde_json::from_str(&update).unwrap();
+    assert!(frame["view"].get("board").is_none() && frame["view"].get("front").is_none(), "{frame}");
+    app.on_frame(&update);
+    let t = play(&app).table.as_ref().expect("the update's table");
+    assert_eq!((t.round, &t.phase), (g.state.round, &g.state.phase), "the update's own fields");
+    assert_eq!((&t.board, &t.front), (&whole.board, &whole.front), "kept from the welcome");
+    let rows = screen(&app);
+    assert!(rows.iter().any(|r| r.contains(" 1 Deck") && r.contains('→')), "{rows:#?}");
+
+    // The location ends: its front changes, and comes with the update.
+    let (seat, events) = g.play_until(|s| matches!(s.phase, Phase::Finished { .. } | Phase::Interlude(_)));
+    app.on_frame(&g.update(seat, &events, 1, None));
+    let t = play(&app).table.as_ref().unwrap();
+    let front = t.front.as_ref().expect("a front");
+    assert!(front.outcome.is_some(), "the front tells how it ended: {front:?}");
+    assert_eq!(t.board, whole.board, "the same location's board");
+}
