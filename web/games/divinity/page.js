@@ -428,7 +428,12 @@ export function divinityPage(app, matchId, spectator, go) {
         } else {
           log.update(f);
         }
-        if (f.view) view = f.view;
+        if (f.view) {
+          // An update leaves the board and the front out when the
+          // location and its ending did not change: keep ours.
+          if (f.type === "update" && view) for (const part of ["board", "front"]) if (!f.view[part]) f.view[part] = view[part];
+          view = f.view;
+        }
         if (f.control !== undefined) control = f.control;
         timerAt = f.timer_ms != null ? Date.now() + f.timer_ms : null;
         entries = entriesOf((f.legal ?? []).filter((l) => l.actions?.length));
