@@ -14,7 +14,7 @@ mod webdriver;
 
 use std::time::{Duration, Instant};
 
-use athlas_engine::divinity::content::Catalogue;
+use athlas_engine::divinity::content::{Catalogue, LocationDef};
 use athlas_engine::divinity::{bot, DivinityAction, DivinityView};
 use athlas_engine::Seat;
 use serde_json::{json, Value};
@@ -40,6 +40,14 @@ async fn current(p: &Browser) -> Option<(i64, Value)> {
         (f["type"] == "update" || f["type"] == "welcome") && f["seq"].as_i64() == Some(seq) && f["view"].is_object()
     })?;
     Some((seq, f.clone()))
+}
+
+/// The location a view is at, from the catalogue: its printed name (the
+/// front's) and its spaces in the board's order. An update leaves the
+/// view's `board` and `front` out while they did not change (the page
+/// keeps its own), so they are read here rather than from the frame.
+fn location(view: &Value) -> Option<&'static LocationDef> {
+    Catalogue::standard().locations.get(view["location"].as_str()?)
 }
 
 /// What a player at this page would press now, by the party bot: the seat
@@ -111,7 +119,7 @@ async fn check_page(p: &Browser, view: &Value) {
     let bad = p.client().execute(PROTOCOL_DATA, vec![]).await.expect("the check runs");
     assert_eq!(bad.as_str(), Some(""), "{}: protocol data on the page", p.name);
     let status = p.text("[data-test=status]").await;
-    let name = view["front"]["name"].as_str().expect("the location's name");
+    let name = location(view).map(|l| l.name.as_str()).expect("the location's name");
     if !status.contains(name) {
         return;
     }
@@ -125,9 +133,7 @@ async fn check_page(p: &Browser, view: &Value) {
         // Every figure the view places stands in that space on the map.
         let drawn = p.client().execute(FIGURES, vec![]).await.expect("figures");
         let drawn: Vec<(String, i64)> = serde_json::from_value(drawn).unwrap();
-        let ix = |id: &str| {
-            view["board"]["spaces"].as_array().unwrap().iter().position(|s| s["space"] == id).map(|i| i as i64)
-        };
+        let ix = |id: &str| location(view).unwrap().map.spaces.iter().position(|s| s.id == id).map(|i| i as i64);
         for (seat, o) in view["origins"].as_array().unwrap().iter().enumerate() {
             let who = format!("origin-{seat}");
             let at: Vec<i64> = drawn.iter().filter(|(w, _)| *w == who).map(|(_, s)| *s).collect();
@@ -152,7 +158,7 @@ async fn play_one(p: &Browser, rests: bool) -> bool {
     // A page with nothing to press is checked when it next has (and the
     // spectator's at every step): the checks cost a dozen round trips.
     let Some((seat, action)) = pick(&frame, rests) else { return false };
-    let name = frame["view"]["front"]["name"].as_str().unwrap_or_default().to_owned();
+    let name = location(&frame["view"]).map(|l| l.name.clone()).unwrap_or_default();
     if !p.text("[data-test=status]").await.contains(&name) {
         return false;
     }
@@ -349,7 +355,7 @@ async fn a_party_of_three_plays_the_tutorial_to_its_end_only_by_clicking_words()
             }
             if let Some(dan) = &spectator {
                 if let Some((_, f)) = current(dan).await {
-                    let name = f["view"]["front"]["name"].as_str().unwrap_or_default().to_owned();
+                    let name = location(&f["view"]).map(|l| l.name.clone()).unwrap_or_default();
                     if dan.text("[data-test=status]").await.contains(&name) {
                         check_page(dan, &f["view"]).await;
                     }

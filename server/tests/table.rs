@@ -23,6 +23,18 @@ async fn next_update(c: &mut Client) -> Value {
     c.recv_type("update").await
 }
 
+/// `update` with the board and the front of `before` (the frame before it)
+/// where its view leaves them out, as a client keeps them: an update
+/// leaves them out when they did not change (`Ruleset::board_key`).
+fn kept(mut update: Value, before: &Value) -> Value {
+    for part in ["board", "front"] {
+        if update["view"].get(part).is_none() {
+            update["view"][part] = before["view"][part].clone();
+        }
+    }
+    update
+}
+
 /// The actions listed for `seat` in a welcome or update.
 fn legal_of(frame: &Value, seat: u64) -> Vec<Value> {
     frame["legal"]
@@ -138,7 +150,7 @@ async fn take_backs_are_allowed_and_refused_with_their_codes_and_survive_a_resta
                 id += 1;
                 assert_eq!(a["type"], "ack", "{a}");
                 for (i, c) in clients.iter_mut().enumerate() {
-                    frames[i] = next_update(c).await;
+                    frames[i] = kept(next_update(c).await, &frames[i]);
                 }
                 let r = request(&mut clients[previous], json!({"type": "take_back", "id": id})).await;
                 id += 1;
@@ -154,7 +166,7 @@ async fn take_backs_are_allowed_and_refused_with_their_codes_and_survive_a_resta
         id += 1;
         assert_eq!(a["type"], "ack", "{a}");
         for (i, c) in clients.iter_mut().enumerate() {
-            frames[i] = next_update(c).await;
+            frames[i] = kept(next_update(c).await, &frames[i]);
         }
         let acted_seq = a["seq"].as_u64().unwrap();
         let r = request(&mut clients[seat], json!({"type": "take_back", "id": id})).await;
@@ -166,7 +178,7 @@ async fn take_backs_are_allowed_and_refused_with_their_codes_and_survive_a_resta
                 assert_eq!(u["taken_back"], acted_seq, "seat {i} is told what was taken back");
                 assert_eq!(u["events"], json!([]));
                 assert_eq!(u["seq"], acted_seq + 1, "a take-back is a record of its own");
-                frames[i] = u;
+                frames[i] = kept(u, &frames[i]);
             }
             assert_eq!(frames[seat]["view"], view_before, "the view is as before the action");
             // Played again (and kept) so the game moves on.
@@ -174,7 +186,7 @@ async fn take_backs_are_allowed_and_refused_with_their_codes_and_survive_a_resta
             id += 1;
             assert_eq!(again["type"], "ack", "{again}");
             for (i, c) in clients.iter_mut().enumerate() {
-                frames[i] = next_update(c).await;
+                frames[i] = kept(next_update(c).await, &frames[i]);
             }
             before_action = Some((seat, action));
         } else {
@@ -204,7 +216,7 @@ async fn take_backs_are_allowed_and_refused_with_their_codes_and_survive_a_resta
         assert_eq!(w["seq"], 1);
         let mut last = w;
         while last["seq"].as_u64().unwrap() < seq {
-            last = next_update(&mut r).await;
+            last = kept(next_update(&mut r).await, &last);
         }
         assert_eq!(last["view"], views[i], "seat {i}: resumed through the take-backs");
     }
