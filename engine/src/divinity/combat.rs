@@ -368,18 +368,32 @@ impl DivinityState {
     /// too): the space it enters and what that costs.
     pub(super) fn check_move(&self, cat: &Catalogue, seat: Seat, to: &str) -> Result<(SpaceIx, u32), RuleError> {
         self.ensure_turn(seat)?;
-        let here = self.origins[seat as usize].space;
         let ix = self.space_ix(cat, to).ok_or_else(|| err(DivinityRefusal::NoSuchSpace, format!("no space {to}")))?;
+        let cost = self.step_cost(cat, seat, ix).map_err(|stop| match stop {
+            Stop::NotAdjacent => err(DivinityRefusal::NotAdjacent, "move one space at a time along an unlocked path"),
+            Stop::CannotMove => err(DivinityRefusal::CannotMove, "a status stops this Origin moving"),
+            Stop::Ap(cost) => self.ap_allowed(seat, cost).expect_err("too few AP"),
+        })?;
+        Ok((ix, cost))
+    }
+
+    /// [`Self::check_move`]'s checks once the turn and the space are
+    /// known, a refusal's message left unwritten (the legal list asks
+    /// them of every neighbour): what entering `ix` costs.
+    pub(super) fn step_cost(&self, cat: &Catalogue, seat: Seat, ix: SpaceIx) -> Result<u32, Stop> {
+        let here = self.origins[seat as usize].space;
         // One look at the map for both (the cost is refused only later).
         let (adjacent, cost) = self.with_graph(cat, |g| (g.adjacent(here, ix), g.enter_cost(ix, false)));
         if !adjacent {
-            return Err(err(DivinityRefusal::NotAdjacent, "move one space at a time along an unlocked path"));
+            return Err(Stop::NotAdjacent);
         }
         if self.has_status(cat, Who::Origin(seat), |r| r.blocks_moving) {
-            return Err(err(DivinityRefusal::CannotMove, "a status stops this Origin moving"));
+            return Err(Stop::CannotMove);
         }
-        self.ap_allowed(seat, cost)?;
-        Ok((ix, cost))
+        if self.origins[seat as usize].ap < cost {
+            return Err(Stop::Ap(cost));
+        }
+        Ok(cost)
     }
 
     /// Taunt (L1587): 1 AP, an adjacent enemy comes into your space; never a
@@ -407,4 +421,12 @@ impl DivinityState {
         }
         self.ap_allowed(seat, 1)
     }
+}
+
+/// Why a move is refused, as [`DivinityState::step_cost`] finds it.
+pub(super) enum Stop {
+    NotAdjacent,
+    CannotMove,
+    /// The move costs this many AP, more than the Origin has.
+    Ap(u32),
 }

@@ -61,8 +61,9 @@ use super::content::{Catalogue, ConsumableDeck, ItemKind, School};
 use super::dice::Colour;
 use super::inventory::{Handover, ItemAct, ItemJudge};
 use super::location::GroupChoice;
+use super::map::SpaceIx;
 use super::pending::Pending;
-use super::play::UseJudge;
+use super::play::{Spot, UseJudge};
 use super::state::MerchantDeck;
 use super::state::{DivinityState, Phase, RestStep, Who};
 use super::status::Status as St;
@@ -118,7 +119,7 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
         }
     }
     let rest = matches!(state.phase, Phase::Rest { .. });
-    let mut sieve = Judged { cat, state, seat, card: None, near: None, items: ItemJudge::default() };
+    let mut sieve = Judged { cat, state, seat, card: None, near: None, items: ItemJudge::default(), turn: None };
     let mut candidates = candidates(cat, state, seat, false, &mut sieve);
     let mut ability = None;
     // Kept in place: the candidates' vector becomes the list (no second
@@ -128,7 +129,7 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
         // without carrying it out; the gate (seat, end, a pending decision)
         // comes on top.
         let judged = match a {
-            // Judged as generated (`Judged`): uses, and items (the gate
+            // Judged as generated (`Judged`): uses, moves and items (the gate
             // never refuses them: they are listed with no decision pending).
             A::Use { first_aura: None, include_self: None, .. }
             | A::Equip { .. }
@@ -136,9 +137,9 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
             | A::Discard { .. }
             | A::AttachRune { .. }
             | A::Give { .. }
-            | A::Take { .. } => Some(true),
-            // Moves and Taunts: whose turn, where, what it costs.
-            A::Move { to } => Some(state.check_move(cat, seat, to).is_ok()),
+            | A::Take { .. }
+            | A::Move { .. } => Some(true),
+            // Taunts: whose turn, where, what it costs.
             A::Taunt { enemy } => Some(state.check_taunt(cat, seat, *enemy).is_ok()),
             // Recover in a Combat turn (a Rest turn's is judged below).
             A::Recover { status } if !rest => Some(state.check_combat_recover(seat, *status).is_ok()),
@@ -243,7 +244,9 @@ pub fn legal_by_trial(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec
 trait Sieve {
     /// Called before `card`'s aims are asked, one card after another.
     fn card(&mut self, card: &CardUse);
-    fn card_use(&mut self, card: &CardUse, aim: &Aim) -> bool;
+    fn card_use(&mut self, card: &CardUse, aim: Spot) -> bool;
+    /// A move into the adjacent space `to`.
+    fn step(&mut self, to: SpaceIx) -> bool;
     fn item(&mut self, a: ItemAct<'_>) -> bool;
 }
 
@@ -252,7 +255,10 @@ struct All;
 
 impl Sieve for All {
     fn card(&mut self, _: &CardUse) {}
-    fn card_use(&mut self, _: &CardUse, _: &Aim) -> bool {
+    fn card_use(&mut self, _: &CardUse, _: Spot) -> bool {
+        true
+    }
+    fn step(&mut self, _: SpaceIx) -> bool {
         true
     }
     fn item(&mut self, _: ItemAct<'_>) -> bool {
@@ -271,13 +277,15 @@ struct Judged<'a> {
     card: Option<UseJudge>,
     near: Option<Vec<Option<u32>>>,
     items: ItemJudge,
+    /// Whether the seat's Combat turn is under way (`ensure_turn`).
+    turn: Option<bool>,
 }
 
 impl Sieve for Judged<'_> {
     fn card(&mut self, card: &CardUse) {
         self.card = self.state.use_judge(self.cat, self.seat, card);
     }
-    fn card_use(&mut self, _: &CardUse, aim: &Aim) -> bool {
+    fn card_use(&mut self, _: &CardUse, aim: Spot) -> bool {
         let Some(judge) = &self.card else { return false };
         let (state, cat, seat) = (self.state, self.cat, self.seat);
         let near = self.near.get_or_insert_with(|| {
@@ -288,6 +296,10 @@ impl Sieve for Judged<'_> {
     }
     fn item(&mut self, a: ItemAct<'_>) -> bool {
         self.state.judge_item(self.cat, self.seat, a, &mut self.items)
+    }
+    fn step(&mut self, to: SpaceIx) -> bool {
+        let (state, cat, seat) = (self.state, self.cat, self.seat);
+        *self.turn.get_or_insert_with(|| state.ensure_turn(seat).is_ok()) && state.step_cost(cat, seat, to).is_ok()
     }
 }
 
@@ -535,7 +547,9 @@ fn turn(cat: &Catalogue, s: &DivinityState, seat: Seat, sieve: &mut dyn Sieve, v
     v.push(A::EndTurn);
     let here = o.space;
     for n in s.with_graph(cat, |g| g.neighbours(here)) {
-        v.push(A::Move { to: s.space_id(cat, n) });
+        if sieve.step(n) {
+            v.push(A::Move { to: s.space_id(cat, n) });
+        }
     }
     let mut cards: Vec<CardUse> = o.hand.iter().map(|k| CardUse::Skill(k.clone())).collect();
     cards.extend(uniq(&o.equipped).into_iter().map(|i| CardUse::Item(i.clone())));
@@ -544,13 +558,20 @@ fn turn(cat: &Catalogue, s: &DivinityState, seat: Seat, sieve: &mut dyn Sieve, v
     if o.summon.is_some() {
         cards.push(CardUse::Summon);
     }
-    let mut aims = figures(s);
-    aims.extend(s.loc(cat).map.spaces.iter().map(|sp| Aim::Space(sp.id.clone())));
+    // Aims by index: a space's id is cloned only into a use that is kept.
+    let spaces = &s.loc(cat).map.spaces;
+    let mut aims: Vec<Spot> = seats(s).map(Spot::Origin).chain(s.enemies.iter().map(|e| Spot::Enemy(e.id))).collect();
+    aims.extend((0..spaces.len()).map(|ix| Spot::Space(Some(ix))));
     for card in &cards {
         sieve.card(card);
-        for aim in &aims {
+        for &aim in &aims {
             if sieve.card_use(card, aim) {
-                v.push(A::Use { card: card.clone(), aim: aim.clone(), first_aura: None, include_self: None });
+                let aim = match aim {
+                    Spot::Origin(o) => Aim::Origin(o),
+                    Spot::Enemy(e) => Aim::Enemy(e),
+                    Spot::Space(ix) => Aim::Space(spaces[ix.expect("a space of the map")].id.clone()),
+                };
+                v.push(A::Use { card: card.clone(), aim, first_aura: None, include_self: None });
             }
         }
     }

@@ -47,6 +47,27 @@ pub(super) struct UseJudge {
     rest: bool,
 }
 
+/// An aim with its space looked up, as the checks of an aim read it: the
+/// legal list makes these from the map's indices, so that no space id is
+/// cloned into an aim, nor compared, before a use is accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Spot {
+    Origin(Seat),
+    Enemy(u32),
+    /// An aimed space; None: no space of the map has that id.
+    Space(Option<SpaceIx>),
+}
+
+impl Spot {
+    fn who(self) -> Option<Who> {
+        match self {
+            Spot::Origin(s) => Some(Who::Origin(s)),
+            Spot::Enemy(e) => Some(Who::Enemy(e)),
+            Spot::Space(_) => None,
+        }
+    }
+}
+
 /// A use of a card the rules accept, as [`DivinityState::check_use`] judged
 /// it: everything [`DivinityState::use_card`] needs to carry it out.
 struct Checked {
@@ -328,7 +349,7 @@ impl DivinityState {
         cat: &Catalogue,
         seat: Seat,
         judge: &UseJudge,
-        aim: &Aim,
+        aim: Spot,
         near: &[Option<u32>],
     ) -> bool {
         if let Some(m) = judge.movement {
@@ -339,6 +360,15 @@ impl DivinityState {
         match &judge.attack {
             Some(a) => self.aim_space(cat, seat, a, aim, judge.revives, Some(near)).is_ok(),
             None => true,
+        }
+    }
+
+    /// `aim` with its space looked up.
+    fn spot(&self, cat: &Catalogue, aim: &Aim) -> Spot {
+        match aim {
+            Aim::Origin(s) => Spot::Origin(*s),
+            Aim::Enemy(e) => Spot::Enemy(*e),
+            Aim::Space(id) => Spot::Space(self.space_ix(cat, id)),
         }
     }
 
@@ -358,7 +388,7 @@ impl DivinityState {
         rest: bool,
         near: Option<&[Option<u32>]>,
     ) -> Result<(Who, SpaceIx, u32), RuleError> {
-        self.skill_path(cat, seat, m, aim, rest, near).map_err(|miss| miss.error(aim))
+        self.skill_path(cat, seat, m, self.spot(cat, aim), rest, near).map_err(|miss| miss.error(aim))
     }
 
     /// [`Self::skill_move`]'s checks, a refusal's message left unwritten
@@ -368,14 +398,14 @@ impl DivinityState {
         cat: &Catalogue,
         seat: Seat,
         m: SkillMove,
-        aim: &Aim,
+        aim: Spot,
         rest: bool,
         near: Option<&[Option<u32>]>,
     ) -> Result<(Who, SpaceIx, u32), Miss> {
         let here = self.origins[seat as usize].space;
         let (who, from, to) = match (m.mover, aim) {
-            (Mover::User, Aim::Space(id)) => {
-                let to = self.space_ix(cat, id).ok_or(Miss::NoSpace)?;
+            (Mover::User, Spot::Space(to)) => {
+                let to = to.ok_or(Miss::NoSpace)?;
                 if self.has_status(cat, Who::Origin(seat), |r| r.blocks_moving) {
                     return Err(Miss::Says(DivinityRefusal::CannotMove, "a status stops this Origin moving (G32)"));
                 }
@@ -384,7 +414,7 @@ impl DivinityState {
             (Mover::User, _) => {
                 return Err(Miss::Says(DivinityRefusal::AimASpace, "this skill moves you: aim at a space"))
             }
-            (Mover::Target, Aim::Space(_)) => {
+            (Mover::Target, Spot::Space(_)) => {
                 return Err(Miss::Says(DivinityRefusal::AimAFigure, "this skill moves an ally or an enemy: aim at one"))
             }
             (Mover::Target, a) => {
@@ -544,7 +574,7 @@ impl DivinityState {
         revive: bool,
         distances: Option<&[Option<u32>]>,
     ) -> Result<(SpaceIx, Option<Who>), RuleError> {
-        self.aim_space(cat, seat, a, aim, revive, distances).map_err(|miss| miss.error(aim))
+        self.aim_space(cat, seat, a, self.spot(cat, aim), revive, distances).map_err(|miss| miss.error(aim))
     }
 
     /// [`Self::aim_within`]'s checks, a refusal's message left unwritten.
@@ -553,25 +583,25 @@ impl DivinityState {
         cat: &Catalogue,
         seat: Seat,
         a: &Attack,
-        aim: &Aim,
+        aim: Spot,
         revive: bool,
         distances: Option<&[Option<u32>]>,
     ) -> Result<(SpaceIx, Option<Who>), Miss> {
         let here = self.origins[seat as usize].space;
         let (space, single) = match (a.targets, aim) {
-            (Targets::Single, Aim::Origin(s)) => {
+            (Targets::Single, Spot::Origin(s)) => {
                 let o =
-                    self.origins.get(*s as usize).ok_or(Miss::Says(DivinityRefusal::NoSuchOrigin, "no such Origin"))?;
+                    self.origins.get(s as usize).ok_or(Miss::Says(DivinityRefusal::NoSuchOrigin, "no such Origin"))?;
                 if revive && !o.downed {
                     return Err(Miss::Says(DivinityRefusal::NotDowned, "this revives a downed Origin"));
                 }
-                (o.space, Some(Who::Origin(*s)))
+                (o.space, Some(Who::Origin(s)))
             }
-            (Targets::Single, Aim::Enemy(e)) if !revive => {
-                let e = self.enemy(*e).ok_or(Miss::Says(DivinityRefusal::NoSuchEnemy, "no such enemy"))?;
+            (Targets::Single, Spot::Enemy(e)) if !revive => {
+                let e = self.enemy(e).ok_or(Miss::Says(DivinityRefusal::NoSuchEnemy, "no such enemy"))?;
                 (e.space, Some(Who::Enemy(e.id)))
             }
-            (Targets::Area, Aim::Space(id)) => (self.space_ix(cat, id).ok_or(Miss::NoSpace)?, None),
+            (Targets::Area, Spot::Space(ix)) => (ix.ok_or(Miss::NoSpace)?, None),
             _ => {
                 return Err(Miss::Says(
                     DivinityRefusal::BadAim,
