@@ -238,13 +238,21 @@ impl Roll {
     /// # Errors
     /// When an index is out of range or given twice.
     pub fn check_reroll(&self, indices: &[usize]) -> Result<(), String> {
-        let mut seen = std::collections::BTreeSet::new();
-        for &i in indices {
-            if i >= self.dice.len() || !seen.insert(i) {
-                return Err(format!("die {i} is not a distinct die of this roll"));
-            }
+        match self.bad_die(indices) {
+            Some(i) => Err(format!("die {i} is not a distinct die of this roll")),
+            None => Ok(()),
         }
-        Ok(())
+    }
+
+    /// The first of `indices` out of range or named before, which
+    /// [`Self::check_reroll`] refuses; found with nothing allocated (the
+    /// legal list asks it of every subset of a roll's dice).
+    pub fn bad_die(&self, indices: &[usize]) -> Option<usize> {
+        // Every index before the one looked at is a distinct die, so at
+        // most as many as the roll has dice are compared.
+        (0..indices.len())
+            .find(|&j| indices[j] >= self.dice.len() || indices[..j].contains(&indices[j]))
+            .map(|j| indices[j])
     }
 
     /// Reroll all the given dice at the same time (L1529).

@@ -6,7 +6,7 @@ use super::content::Catalogue;
 use super::dice::{Colour, Pool};
 use super::err;
 use super::event::DivinityEvent as Ev;
-use super::roll::{reduced, Landing};
+use super::roll::{reduced, Landing, RerollMiss};
 use super::state::*;
 use crate::divinity::DivinityRefusal;
 use crate::{RuleError, Seat};
@@ -101,16 +101,31 @@ impl DivinityState {
         dice: &[usize],
         source: bool,
     ) -> Result<(), RuleError> {
+        self.reroll_enemy_ok(r, seat, dice, source).map_err(RerollMiss::error)
+    }
+
+    /// [`Self::check_reroll_enemy`]'s checks, a refusal's message left
+    /// unwritten (the legal list asks them of every subset of the dice).
+    pub(super) fn reroll_enemy_ok(
+        &self,
+        r: &EnemyRoll,
+        seat: Seat,
+        dice: &[usize],
+        source: bool,
+    ) -> Result<(), RerollMiss> {
         if !self.enemy_roll_waiting_for(r).contains(&seat) {
-            return Err(err(DivinityRefusal::NotYourRoll, "this Origin can't reroll this roll now"));
+            return Err(RerollMiss::Says(DivinityRefusal::NotYourRoll, "this Origin can't reroll this roll now"));
         }
         if !source {
-            return Err(err(DivinityRefusal::NoReroll, "only Source rerolls an enemy's roll"));
+            return Err(RerollMiss::Says(DivinityRefusal::NoReroll, "only Source rerolls an enemy's roll"));
         }
         if dice.is_empty() {
-            return Err(err(DivinityRefusal::NoDice, "choose the dice to reroll"));
+            return Err(RerollMiss::Says(DivinityRefusal::NoDice, "choose the dice to reroll"));
         }
-        r.roll.check_reroll(dice).map_err(|m| err(DivinityRefusal::BadDice, m))
+        match r.roll.bad_die(dice) {
+            Some(i) => Err(RerollMiss::BadDie(i)),
+            None => Ok(()),
+        }
     }
 
     /// Whether `seat` may let the enemy roll `r` stand (every refusal of

@@ -246,7 +246,7 @@ impl DivinityState {
         Some(match a {
             A::VisitMerchant { level, .. } => self.check_visit_merchant(*level).is_ok(),
             A::Restock { deck } => self.check_restock(*deck).is_ok(),
-            A::Buy { item, to } => self.check_buy(cat, item, *to).is_ok(),
+            A::Buy { item, to } => self.interlude_ref().is_ok_and(|i| self.buy_price(i, cat, item, *to).is_ok()),
             A::Sell { item } => self.check_sell(cat, seat, item).is_ok(),
             A::FinishInterlude => self.check_finish_interlude().is_ok(),
             _ => return None,
@@ -535,20 +535,29 @@ impl DivinityState {
     /// be bought for `to`.
     fn check_buy(&self, cat: &Catalogue, item: &str, to: Seat) -> Result<(usize, u32), RuleError> {
         let i = self.interlude_ref()?;
+        self.buy_price(i, cat, item, to).map_err(|miss| match miss {
+            BuyMiss::Says(code, m) => err(code, m),
+            BuyMiss::Costs(cost) => {
+                err(DivinityRefusal::NotEnoughGold, format!("{item} costs {cost} and the stash holds {}", self.gold))
+            }
+        })
+    }
+
+    /// [`Self::check_buy`]'s checks in the interlude `i`, a refusal's
+    /// message left unwritten (the legal list asks them of every ware for
+    /// every Origin): where the ware lies and what it costs.
+    fn buy_price(&self, i: &Interlude, cat: &Catalogue, item: &str, to: Seat) -> Result<(usize, u32), BuyMiss> {
         let at = i
             .offer
             .iter()
             .position(|x| x == item)
-            .ok_or_else(|| err(DivinityRefusal::NotOffered, "the Merchant shows no such item"))?;
+            .ok_or(BuyMiss::Says(DivinityRefusal::NotOffered, "the Merchant shows no such item"))?;
         let cost = cat.items[item].cost.unwrap_or(0);
         if to as usize >= self.origins.len() {
-            return Err(err(DivinityRefusal::NoSuchOrigin, "no such Origin"));
+            return Err(BuyMiss::Says(DivinityRefusal::NoSuchOrigin, "no such Origin"));
         }
         if self.gold < cost {
-            return Err(err(
-                DivinityRefusal::NotEnoughGold,
-                format!("{item} costs {cost} and the stash holds {}", self.gold),
-            ));
+            return Err(BuyMiss::Costs(cost));
         }
         Ok((at, cost))
     }
@@ -610,4 +619,12 @@ impl DivinityState {
         self.finish(Finish::Exit { to: i.to, level_up: i.level_up }, ev);
         Ok(())
     }
+}
+
+/// Why the Merchant won't sell a ware, as [`DivinityState::buy_price`]
+/// finds it.
+enum BuyMiss {
+    Says(DivinityRefusal, &'static str),
+    /// The ware costs this much, more than the stash holds.
+    Costs(u32),
 }

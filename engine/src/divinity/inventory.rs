@@ -55,7 +55,7 @@ impl DivinityState {
         match a {
             ItemAct::Equip(item) => {
                 let o = &self.origins[seat as usize];
-                judge.cost(self, seat).is_some() && equip_plan(cat, &o.equipped, &o.backpack, item).is_ok()
+                judge.cost(self, seat).is_some() && equip_ok(cat, &o.equipped, &o.backpack, item)
             }
             ItemAct::Store(item) => {
                 let o = &self.origins[seat as usize];
@@ -67,7 +67,9 @@ impl DivinityState {
                     && (o.backpack.iter().chain(&o.equipped).any(|x| x == item)
                         || o.runes.iter().any(|a| a.rune == item))
             }
-            ItemAct::AttachRune { rune, item } => self.check_attach_rune(cat, seat, rune, item).is_ok(),
+            ItemAct::AttachRune { rune, item } => {
+                judge.cost(self, seat).is_some() && self.rune_place(cat, seat, rune, item).is_ok()
+            }
             ItemAct::Trade(handover) => self.judge_trade(cat, seat, handover, judge),
         }
     }
@@ -115,7 +117,7 @@ impl DivinityState {
         }
         let r = &self.origins[to as usize];
         let (slots, kinds) = judge.worn(cat, self, to);
-        equip_fit(&r.equipped, |i| kinds[i], slots, r.backpack.len() + 1, item, kind).is_ok()
+        equip_fit(&r.equipped, |i| kinds[i], slots, r.backpack.len() + 1, item, kind, |_| ()).is_ok()
     }
     /// Take the item step of the turn (a Rest turn's step d) and pay `cost`
     /// AP: both judged possible by a `check_*` first.
@@ -227,27 +229,40 @@ impl DivinityState {
     ) -> Result<(u32, usize, Option<usize>, Option<usize>), RuleError> {
         // The AP cost, the rune side that fits, and where the rune is now.
         let cost = self.item_cost(seat)?;
-        let r = cat.runes.get(rune).ok_or_else(|| err(DivinityRefusal::NotARune, format!("{rune} is not a rune")))?;
+        let (side, in_pack, attached) = self.rune_place(cat, seat, rune, item).map_err(|miss| miss.error(rune))?;
+        self.ap_allowed(seat, cost)?;
+        Ok((cost, side, in_pack, attached))
+    }
+
+    /// [`Self::check_attach_rune`]'s checks between the cost's and the
+    /// AP's, a refusal's message left unwritten (the legal list asks them
+    /// of every rune and equipped item): the side that fits, and where
+    /// the rune is now (in the backpack, or attached).
+    fn rune_place(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        rune: &str,
+        item: &str,
+    ) -> Result<(usize, Option<usize>, Option<usize>), RuneMiss> {
+        let r = cat.runes.get(rune).ok_or(RuneMiss::NotARune)?;
         let o = &self.origins[seat as usize];
         if !o.equipped.iter().any(|x| x == item) {
-            return Err(err(DivinityRefusal::NotEquipped, "a rune goes on an equipped item"));
+            return Err(RuneMiss::Says(DivinityRefusal::NotEquipped, "a rune goes on an equipped item"));
         }
         let Some(ItemKind::Equipment(slot)) = cat.items.get(item).map(|d| d.kind) else {
-            return Err(err(DivinityRefusal::NotEquipment, "a rune goes on equipment"));
+            return Err(RuneMiss::Says(DivinityRefusal::NotEquipment, "a rune goes on equipment"));
         };
-        let side = r.sides.iter().position(|s| s.slot == slot).ok_or_else(|| {
-            err(DivinityRefusal::RuneDoesNotFit, format!("neither side of {rune} fits a {slot:?} item (L1066)"))
-        })?;
+        let side = r.sides.iter().position(|s| s.slot == slot).ok_or(RuneMiss::DoesNotFit(slot))?;
         if o.runes.iter().any(|a| a.item == item) {
-            return Err(err(DivinityRefusal::ItemHasRune, "one rune per item"));
+            return Err(RuneMiss::Says(DivinityRefusal::ItemHasRune, "one rune per item"));
         }
         let in_pack = o.backpack.iter().position(|x| x == rune);
         let attached = o.runes.iter().position(|a| a.rune == rune);
         if in_pack.is_none() && attached.is_none() {
-            return Err(err(DivinityRefusal::NotCarried, "you don't carry that rune"));
+            return Err(RuneMiss::Says(DivinityRefusal::NotCarried, "you don't carry that rune"));
         }
-        self.ap_allowed(seat, cost)?;
-        Ok((cost, side, in_pack, attached))
+        Ok((side, in_pack, attached))
     }
 
     /// An item leaving the equipment slots takes its rune off: into the
@@ -339,8 +354,9 @@ impl DivinityState {
     fn check_trade(&self, cat: &Catalogue, seat: Seat, handover: Handover<'_>) -> Result<(u32, TradePlan), RuleError> {
         let cost = self.item_cost(seat)?;
         let kind = cat.items.get(handover.item).map(|d| d.kind);
-        let plan =
-            self.trade_plan(cat, seat, handover, cost, kind, |to| Slots::of(cat, &self.origins[to as usize].equipped))?;
+        let plan = self
+            .trade_plan(cat, seat, handover, cost, kind, |to| Slots::of(cat, &self.origins[to as usize].equipped))
+            .map_err(|miss| miss.error(handover))?;
         self.ap_allowed(seat, cost)?;
         Ok((cost, plan))
     }
@@ -356,33 +372,51 @@ impl DivinityState {
         cost: u32,
         kind: Option<ItemKind>,
         mut slots_of: impl FnMut(Seat) -> Slots,
-    ) -> Result<TradePlan, RuleError> {
+    ) -> Result<TradePlan, TradeMiss> {
         let Handover { from, to, item, equip } = handover;
         let other = if from == seat { to } else { from };
-        let r = self.origins.get(other as usize).ok_or_else(|| err(DivinityRefusal::NoSuchOrigin, "no such Origin"))?;
+        let r =
+            self.origins.get(other as usize).ok_or(TradeMiss::Says(DivinityRefusal::NoSuchOrigin, "no such Origin"))?;
         if other == seat || r.downed {
-            return Err(err(DivinityRefusal::BadPartner, "trade with another Origin that is not downed (L747)"));
+            return Err(TradeMiss::Says(
+                DivinityRefusal::BadPartner,
+                "trade with another Origin that is not downed (L747)",
+            ));
         }
         if cost > 0 && r.space != self.origins[seat as usize].space {
-            return Err(err(DivinityRefusal::TooFar, "in combat you trade only with an Origin in your space (L1049)"));
+            return Err(TradeMiss::Says(
+                DivinityRefusal::TooFar,
+                "in combat you trade only with an Origin in your space (L1049)",
+            ));
         }
         let o = &self.origins[from as usize];
         let from_pack = o.backpack.iter().position(|x| x == item);
         let from_eq = o.equipped.iter().position(|x| x == item);
         if from_pack.is_none() && from_eq.is_none() {
-            return Err(err(DivinityRefusal::NotCarried, format!("Origin {from} does not carry {item}")));
+            return Err(TradeMiss::NotCarried);
         }
         // The receiver's room (L1056), as `has_room` judges it.
         let r = &self.origins[to as usize];
         let slots = slots_of(to);
         let fits = matches!(kind, Some(ItemKind::Equipment(_))) && slots.with(kind).fit();
         if r.backpack.len() >= BACKPACK && !fits {
-            return Err(err(DivinityRefusal::NoRoom, "the receiver can neither store nor equip it (L1056)"));
+            return Err(TradeMiss::Says(
+                DivinityRefusal::NoRoom,
+                "the receiver can neither store nor equip it (L1056)",
+            ));
         }
         // Equipping at once is part of the trade (L1052): planned before
         // anything moves, so a refusal leaves the state as it was. Into
         // the backpack, then equipped from it.
-        let wear = if equip { Some(equip_plan_on(cat, &r.equipped, slots, r.backpack.len() + 1, item)?) } else { None };
+        let wear = if equip {
+            let kind_at = |i: usize| cat.items.get(r.equipped[i].as_str()).map(|d| d.kind);
+            let mut displaced = Vec::new();
+            equip_fit(&r.equipped, kind_at, slots, r.backpack.len() + 1, item, kind, |i| displaced.push(i))
+                .map_err(TradeMiss::Misfit)?;
+            Some(EquipPlan { displaced })
+        } else {
+            None
+        };
         Ok(TradePlan { from_pack, from_eq, wear })
     }
 
@@ -557,7 +591,17 @@ fn equip_plan_by(
     item: &str,
     kind: Option<ItemKind>,
 ) -> Result<EquipPlan, RuleError> {
-    equip_fit(equipped, kind_at, slots, pack, item, kind).map_err(Misfit::error)
+    let mut displaced = Vec::new();
+    equip_fit(equipped, kind_at, slots, pack, item, kind, |i| displaced.push(i)).map_err(Misfit::error)?;
+    Ok(EquipPlan { displaced })
+}
+
+/// Whether [`equip_plan`] plans equipping `item`, nothing allocated.
+fn equip_ok(cat: &Catalogue, equipped: &[String], backpack: &[String], item: &str) -> bool {
+    let kind_at = |i: usize| cat.items.get(equipped[i].as_str()).map(|d| d.kind);
+    let kind = cat.items.get(item).map(|d| d.kind);
+    backpack.iter().any(|x| x == item)
+        && equip_fit(equipped, kind_at, Slots::of(cat, equipped), backpack.len(), item, kind, |_| ()).is_ok()
 }
 
 /// Why an item can't be equipped, as [`equip_fit`] finds it: the message
@@ -581,7 +625,9 @@ impl Misfit {
     }
 }
 
-/// [`equip_plan_by`]'s plan, a refusal's message left unwritten.
+/// [`equip_plan_by`]'s plan, a refusal's message left unwritten: each
+/// displaced item's index is given to `displace` (the legal list, which
+/// asks only whether it fits, keeps none).
 fn equip_fit(
     equipped: &[String],
     kind_at: impl Fn(usize) -> Option<ItemKind>,
@@ -589,12 +635,13 @@ fn equip_fit(
     pack: usize,
     item: &str,
     kind: Option<ItemKind>,
-) -> Result<EquipPlan, Misfit> {
+    mut displace: impl FnMut(usize),
+) -> Result<(), Misfit> {
     let Some(ItemKind::Equipment(slot)) = kind else {
         return Err(Misfit::NotEquipment);
     };
     let mut slots = slots.with(kind);
-    let mut displaced = Vec::new();
+    let mut displaced = 0;
     // Displace what blocks the new item, oldest first; another copy of the
     // item itself stays.
     let mut from = 0;
@@ -609,13 +656,56 @@ fn equip_fit(
         });
         let Some((i, k)) = next else { return Err(Misfit::DoesNotFit) };
         slots = slots.without(k);
-        displaced.push(i);
+        displace(i);
+        displaced += 1;
         from = i + 1;
     }
-    if pack - 1 + displaced.len() > BACKPACK {
+    if pack - 1 + displaced > BACKPACK {
         return Err(Misfit::BackpackFull);
     }
-    Ok(EquipPlan { displaced })
+    Ok(())
+}
+
+/// Why a trade is refused, as [`DivinityState::trade_plan`] finds it:
+/// the message is written only when the refusal is returned.
+enum TradeMiss {
+    Says(DivinityRefusal, &'static str),
+    /// The giver does not carry the item.
+    NotCarried,
+    /// The receiver can't equip it at once.
+    Misfit(Misfit),
+}
+
+impl TradeMiss {
+    fn error(self, handover: Handover<'_>) -> RuleError {
+        match self {
+            TradeMiss::Says(code, m) => err(code, m),
+            TradeMiss::NotCarried => {
+                err(DivinityRefusal::NotCarried, format!("Origin {} does not carry {}", handover.from, handover.item))
+            }
+            TradeMiss::Misfit(m) => m.error(),
+        }
+    }
+}
+
+/// Why a rune can't be attached, as [`DivinityState::rune_place`] finds it.
+enum RuneMiss {
+    Says(DivinityRefusal, &'static str),
+    NotARune,
+    /// Neither side fits an item of this slot.
+    DoesNotFit(Slot),
+}
+
+impl RuneMiss {
+    fn error(self, rune: &str) -> RuleError {
+        match self {
+            RuneMiss::Says(code, m) => err(code, m),
+            RuneMiss::NotARune => err(DivinityRefusal::NotARune, format!("{rune} is not a rune")),
+            RuneMiss::DoesNotFit(slot) => {
+                err(DivinityRefusal::RuneDoesNotFit, format!("neither side of {rune} fits a {slot:?} item (L1066)"))
+            }
+        }
+    }
 }
 
 /// What one seat's legal list asks of every item action again and again,

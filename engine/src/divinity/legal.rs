@@ -190,8 +190,8 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
             // A pending roll, an Origin's or an enemy's: keep it or reroll.
             A::Accept => Some(state.check_accept(seat).is_ok()),
             A::Reroll { dice, source } => Some(match state.enemy_roll() {
-                Some(r) => state.check_reroll_enemy(r, seat, dice, *source).is_ok(),
-                None => state.check_reroll(cat, seat, dice, *source).is_ok(),
+                Some(r) => state.reroll_enemy_ok(r, seat, dice, *source).is_ok(),
+                None => state.reroll_paid(cat, seat, dice, *source).is_ok(),
             }),
             // The Merchant and the interlude's end; all but a sale are the
             // party's decisions, as `apply` checks first.

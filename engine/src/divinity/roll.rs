@@ -141,26 +141,38 @@ impl DivinityState {
         dice: &[usize],
         source: bool,
     ) -> Result<RerollPaid, RuleError> {
-        let p = self.pending_roll().ok_or_else(|| err(DivinityRefusal::NoRoll, "no roll is waiting"))?;
+        self.reroll_paid(cat, seat, dice, source).map_err(RerollMiss::error)
+    }
+
+    /// [`Self::check_reroll`]'s checks, a refusal's message left unwritten
+    /// (the legal list asks them of every subset of the roll's dice).
+    pub(super) fn reroll_paid(
+        &self,
+        cat: &Catalogue,
+        seat: Seat,
+        dice: &[usize],
+        source: bool,
+    ) -> Result<RerollPaid, RerollMiss> {
+        let p = self.pending_roll().ok_or(RerollMiss::Says(DivinityRefusal::NoRoll, "no roll is waiting"))?;
         // Any Origin may spend its Source on any roll (L511), except on
         // another's challenge roll, made without assistance (L1180); the
         // card's own reroll and the Copper Band are the roller's.
         let ally_source = source && !matches!(p.purpose, Purpose::Challenge);
         if p.seat != seat && !ally_source {
-            return Err(err(
+            return Err(RerollMiss::Says(
                 DivinityRefusal::NotYourRoll,
                 "only the roller rerolls this roll, but with Source on an attack (L511, L1180)",
             ));
         }
         if p.seat != seat && self.origins[seat as usize].downed {
-            return Err(err(DivinityRefusal::Downed, "a downed Origin takes no actions (L747)"));
+            return Err(RerollMiss::Says(DivinityRefusal::Downed, "a downed Origin takes no actions (L747)"));
         }
         if dice.is_empty() {
-            return Err(err(DivinityRefusal::NoDice, "choose the dice to reroll"));
+            return Err(RerollMiss::Says(DivinityRefusal::NoDice, "choose the dice to reroll"));
         }
         let paid = if source {
             if self.origins[seat as usize].source == 0 {
-                return Err(err(DivinityRefusal::NotEnoughSource, "a Source reroll costs 1 Source"));
+                return Err(RerollMiss::Says(DivinityRefusal::NotEnoughSource, "a Source reroll costs 1 Source"));
             }
             RerollPaid::Source
         } else if p.card_rerolls as usize >= dice.len() {
@@ -175,11 +187,13 @@ impl DivinityState {
             let key = band.map(|item| Used::Reroll { seat, item });
             let fresh = key.as_ref().is_some_and(|k| self.used.get(k) != Some(&self.round));
             if !(physical && fresh && dice.len() == 1 && self.round_kind == RoundKind::Combat) {
-                return Err(err(DivinityRefusal::NoReroll, "no reroll available for these dice"));
+                return Err(RerollMiss::Says(DivinityRefusal::NoReroll, "no reroll available for these dice"));
             }
             RerollPaid::Band(key.expect("fresh"))
         };
-        p.roll.check_reroll(dice).map_err(|m| err(DivinityRefusal::BadDice, m))?;
+        if let Some(i) = p.roll.bad_die(dice) {
+            return Err(RerollMiss::BadDie(i));
+        }
         Ok(paid)
     }
 
@@ -274,6 +288,26 @@ impl DivinityState {
         if let Some(env) = attack::environment(a, c) {
             self.map.tokens.insert(space, env);
             ev.push(Ev::EnvironmentPlaced { space: self.space_id(cat, space), environment: env });
+        }
+    }
+}
+
+/// Why a reroll is refused, as [`DivinityState::reroll_paid`] and
+/// [`DivinityState::reroll_enemy_ok`] find it: the message is written only
+/// when the refusal is returned.
+pub(super) enum RerollMiss {
+    Says(DivinityRefusal, &'static str),
+    /// This die is not a distinct die of the roll.
+    BadDie(usize),
+}
+
+impl RerollMiss {
+    pub(super) fn error(self) -> RuleError {
+        match self {
+            RerollMiss::Says(code, m) => err(code, m),
+            RerollMiss::BadDie(i) => {
+                err(DivinityRefusal::BadDice, format!("die {i} is not a distinct die of this roll"))
+            }
         }
     }
 }
