@@ -369,11 +369,7 @@ impl DivinityState {
     pub(super) fn check_move(&self, cat: &Catalogue, seat: Seat, to: &str) -> Result<(SpaceIx, u32), RuleError> {
         self.ensure_turn(seat)?;
         let ix = self.space_ix(cat, to).ok_or_else(|| err(DivinityRefusal::NoSuchSpace, format!("no space {to}")))?;
-        let cost = self.step_cost(cat, seat, ix).map_err(|stop| match stop {
-            Stop::NotAdjacent => err(DivinityRefusal::NotAdjacent, "move one space at a time along an unlocked path"),
-            Stop::CannotMove => err(DivinityRefusal::CannotMove, "a status stops this Origin moving"),
-            Stop::Ap(cost) => self.ap_allowed(seat, cost).expect_err("too few AP"),
-        })?;
+        let cost = self.step_cost(cat, seat, ix).map_err(|stop| stop.error(self, seat))?;
         Ok((ix, cost))
     }
 
@@ -385,10 +381,10 @@ impl DivinityState {
         // One look at the map for both (the cost is refused only later).
         let (adjacent, cost) = self.with_graph(cat, |g| (g.adjacent(here, ix), g.enter_cost(ix, false)));
         if !adjacent {
-            return Err(Stop::NotAdjacent);
+            return Err(Stop::Says(DivinityRefusal::NotAdjacent, "move one space at a time along an unlocked path"));
         }
         if self.has_status(cat, Who::Origin(seat), |r| r.blocks_moving) {
-            return Err(Stop::CannotMove);
+            return Err(Stop::Says(DivinityRefusal::CannotMove, "a status stops this Origin moving"));
         }
         if self.origins[seat as usize].ap < cost {
             return Err(Stop::Ap(cost));
@@ -411,22 +407,42 @@ impl DivinityState {
     /// The checks of a Taunt, changing nothing.
     pub(super) fn check_taunt(&self, cat: &Catalogue, seat: Seat, enemy: u32) -> Result<(), RuleError> {
         self.ensure_turn(seat)?;
+        self.taunt_ok(cat, seat, enemy).map_err(|stop| stop.error(self, seat))
+    }
+
+    /// [`Self::check_taunt`]'s checks once the turn is known to be under
+    /// way, a refusal's message left unwritten (the legal list asks them
+    /// of every enemy).
+    pub(super) fn taunt_ok(&self, cat: &Catalogue, seat: Seat, enemy: u32) -> Result<(), Stop> {
         let here = self.origins[seat as usize].space;
-        let e = self.enemy(enemy).ok_or_else(|| err(DivinityRefusal::NoSuchEnemy, "no such enemy on the map"))?;
+        let e = self.enemy(enemy).ok_or(Stop::Says(DivinityRefusal::NoSuchEnemy, "no such enemy on the map"))?;
         if !self.with_graph(cat, |g| g.adjacent(here, e.space)) {
-            return Err(err(DivinityRefusal::NotAdjacent, "Taunt pulls an enemy from an adjacent space"));
+            return Err(Stop::Says(DivinityRefusal::NotAdjacent, "Taunt pulls an enemy from an adjacent space"));
         }
         if self.immovable(cat, Who::Enemy(enemy)) {
-            return Err(err(DivinityRefusal::Immovable, "an immovable enemy can't be taunted"));
+            return Err(Stop::Says(DivinityRefusal::Immovable, "an immovable enemy can't be taunted"));
         }
-        self.ap_allowed(seat, 1)
+        if self.origins[seat as usize].ap < 1 {
+            return Err(Stop::Ap(1));
+        }
+        Ok(())
     }
 }
 
-/// Why a move is refused, as [`DivinityState::step_cost`] finds it.
+/// Why a move or a Taunt is refused, as [`DivinityState::step_cost`] and
+/// [`DivinityState::taunt_ok`] find it: the message is written only when
+/// the refusal is returned.
 pub(super) enum Stop {
-    NotAdjacent,
-    CannotMove,
-    /// The move costs this many AP, more than the Origin has.
+    Says(DivinityRefusal, &'static str),
+    /// It costs this many AP, more than the Origin has.
     Ap(u32),
+}
+
+impl Stop {
+    fn error(self, s: &DivinityState, seat: Seat) -> RuleError {
+        match self {
+            Stop::Says(code, m) => err(code, m),
+            Stop::Ap(cost) => s.ap_allowed(seat, cost).expect_err("too few AP"),
+        }
+    }
 }

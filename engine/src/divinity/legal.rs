@@ -129,8 +129,9 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
         // without carrying it out; the gate (seat, end, a pending decision)
         // comes on top.
         let judged = match a {
-            // Judged as generated (`Judged`): uses, moves and items (the gate
-            // never refuses them: they are listed with no decision pending).
+            // Judged as generated (`Judged`): uses, moves, Taunts, talents
+            // and items (the gate never refuses them: they are listed with
+            // no decision pending).
             A::Use { first_aura: None, include_self: None, .. }
             | A::Equip { .. }
             | A::Store { .. }
@@ -138,9 +139,9 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
             | A::AttachRune { .. }
             | A::Give { .. }
             | A::Take { .. }
-            | A::Move { .. } => Some(true),
-            // Taunts: whose turn, where, what it costs.
-            A::Taunt { enemy } => Some(state.check_taunt(cat, seat, *enemy).is_ok()),
+            | A::Move { .. }
+            | A::Taunt { .. }
+            | A::UseTalent { .. } => Some(true),
             // Recover in a Combat turn (a Rest turn's is judged below).
             A::Recover { status } if !rest => Some(state.check_combat_recover(seat, *status).is_ok()),
             // Starting and ending a turn, Rest turns' steps, reviving.
@@ -180,8 +181,7 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
             // A challenge: rolling or an automatic success, then its row.
             A::Challenge { auto, keywords } => state.accepts_challenge_roll(cat, seat, auto.as_ref(), keywords),
             A::ChooseResult { row } => Some(state.check_choose_result(cat, seat, *row).is_ok()),
-            // Talents and the special ability, on the Origin's Combat turn.
-            A::UseTalent { talent } => Some(state.check_talent(cat, seat, talent).is_ok()),
+            // The special ability, on the Origin's Combat turn.
             A::UseAbility { aim } => {
                 // The checks before the aim once, for every aim.
                 let ab = *ability.get_or_insert_with(|| state.check_ability_now(cat, seat).ok());
@@ -189,10 +189,8 @@ pub fn legal(cat: &Catalogue, state: &DivinityState, seat: Seat) -> Vec<A> {
             }
             // A pending roll, an Origin's or an enemy's: keep it or reroll.
             A::Accept => Some(state.check_accept(seat).is_ok()),
-            A::Reroll { dice, source } => Some(match state.enemy_roll() {
-                Some(r) => state.reroll_enemy_ok(r, seat, dice, *source).is_ok(),
-                None => state.reroll_paid(cat, seat, dice, *source).is_ok(),
-            }),
+            // A pending roll's rerolls are judged as generated (`Judged`).
+            A::Reroll { .. } => Some(true),
             // The Merchant and the interlude's end; all but a sale are the
             // party's decisions, as `apply` checks first.
             A::VisitMerchant { .. } | A::Restock { .. } | A::Buy { .. } | A::FinishInterlude => {
@@ -247,6 +245,12 @@ trait Sieve {
     fn card_use(&mut self, card: &CardUse, aim: Spot) -> bool;
     /// A move into the adjacent space `to`.
     fn step(&mut self, to: SpaceIx) -> bool;
+    /// A reroll of the pending roll's `dice`.
+    fn reroll(&mut self, dice: &[usize], source: bool) -> bool;
+    /// A Taunt of `enemy`.
+    fn taunt(&mut self, enemy: u32) -> bool;
+    /// Flipping `talent`.
+    fn talent(&mut self, talent: &str) -> bool;
     fn item(&mut self, a: ItemAct<'_>) -> bool;
 }
 
@@ -259,6 +263,15 @@ impl Sieve for All {
         true
     }
     fn step(&mut self, _: SpaceIx) -> bool {
+        true
+    }
+    fn reroll(&mut self, _: &[usize], _: bool) -> bool {
+        true
+    }
+    fn taunt(&mut self, _: u32) -> bool {
+        true
+    }
+    fn talent(&mut self, _: &str) -> bool {
         true
     }
     fn item(&mut self, _: ItemAct<'_>) -> bool {
@@ -281,6 +294,15 @@ struct Judged<'a> {
     turn: Option<bool>,
 }
 
+impl Judged<'_> {
+    /// Whether the seat's Combat turn is under way (`ensure_turn`), the
+    /// first check of moves, Taunts and talents.
+    fn in_turn(&mut self) -> bool {
+        let (state, seat) = (self.state, self.seat);
+        *self.turn.get_or_insert_with(|| state.ensure_turn(seat).is_ok())
+    }
+}
+
 impl Sieve for Judged<'_> {
     fn card(&mut self, card: &CardUse) {
         self.card = self.state.use_judge(self.cat, self.seat, card);
@@ -298,8 +320,19 @@ impl Sieve for Judged<'_> {
         self.state.judge_item(self.cat, self.seat, a, &mut self.items)
     }
     fn step(&mut self, to: SpaceIx) -> bool {
-        let (state, cat, seat) = (self.state, self.cat, self.seat);
-        *self.turn.get_or_insert_with(|| state.ensure_turn(seat).is_ok()) && state.step_cost(cat, seat, to).is_ok()
+        self.in_turn() && self.state.step_cost(self.cat, self.seat, to).is_ok()
+    }
+    fn taunt(&mut self, enemy: u32) -> bool {
+        self.in_turn() && self.state.taunt_ok(self.cat, self.seat, enemy).is_ok()
+    }
+    fn talent(&mut self, talent: &str) -> bool {
+        self.in_turn() && self.state.talent_ok(self.cat, self.seat, talent).is_ok()
+    }
+    fn reroll(&mut self, dice: &[usize], source: bool) -> bool {
+        match self.state.enemy_roll() {
+            Some(r) => self.state.reroll_enemy_ok(r, self.seat, dice, source).is_ok(),
+            None => self.state.reroll_paid(self.cat, self.seat, dice, source).is_ok(),
+        }
     }
 }
 
@@ -313,7 +346,7 @@ fn candidates(cat: &Catalogue, s: &DivinityState, seat: Seat, level_ups: bool, s
     let mut v = Vec::with_capacity(64);
     // A decision waiting admits only its answers: nothing else is tried.
     if let Some(p) = s.pending_choice() {
-        pending_answers(cat, s, seat, p, &mut v);
+        pending_answers(cat, s, seat, p, sieve, &mut v);
         return v;
     }
     match &s.phase {
@@ -378,7 +411,7 @@ fn aim_of(w: Who) -> Aim {
     }
 }
 
-fn pending_answers(cat: &Catalogue, s: &DivinityState, seat: Seat, p: Pending, v: &mut Vec<A>) {
+fn pending_answers(cat: &Catalogue, s: &DivinityState, seat: Seat, p: Pending, sieve: &mut dyn Sieve, v: &mut Vec<A>) {
     match p {
         Pending::PlaceItem => {
             v.push(A::PlaceItem { to: None, drop: None, pass_to: None });
@@ -427,13 +460,13 @@ fn pending_answers(cat: &Catalogue, s: &DivinityState, seat: Seat, p: Pending, v
         Pending::EnemyRoll => {
             v.push(A::Accept);
             if let Some(r) = s.enemy_roll() {
-                rerolls(r.roll.dice.len(), &r.roll.misses(&cat.dice), v);
+                rerolls(r.roll.dice.len(), &r.roll.misses(&cat.dice), sieve, v);
             }
         }
         Pending::Roll(_) => {
             v.push(A::Accept);
             if let Some(r) = s.pending_roll() {
-                rerolls(r.roll.dice.len(), &r.roll.misses(&cat.dice), v);
+                rerolls(r.roll.dice.len(), &r.roll.misses(&cat.dice), sieve, v);
             }
         }
         Pending::Challenge => challenge(cat, s, seat, v),
@@ -461,24 +494,33 @@ fn colour_multisets(n: usize) -> Vec<Vec<Colour>> {
     out
 }
 
-/// `reroll` of dice subsets, with and without Source.
-fn rerolls(n: usize, misses: &[usize], v: &mut Vec<A>) {
-    let mut sets: Vec<Vec<usize>> = Vec::new();
+/// `reroll` of dice subsets, with and without Source, each kept by
+/// `sieve` (judged on one buffer: a subset's list is made only when kept).
+fn rerolls(n: usize, misses: &[usize], sieve: &mut dyn Sieve, v: &mut Vec<A>) {
+    let mut each = |dice: &[usize]| {
+        for source in [true, false] {
+            if sieve.reroll(dice, source) {
+                v.push(A::Reroll { dice: dice.to_vec(), source });
+            }
+        }
+    };
     if n <= MAX_SUBSET_DICE {
+        let mut dice = Vec::with_capacity(n);
         for mask in 1u32..(1 << n) {
-            sets.push((0..n).filter(|i| mask & (1 << i) != 0).collect());
+            dice.clear();
+            dice.extend((0..n).filter(|i| mask & (1 << i) != 0));
+            each(&dice);
         }
     } else {
-        sets.extend((0..n).map(|i| vec![i]));
+        let mut sets: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
         for extra in [misses.to_vec(), (0..n).collect()] {
             if !extra.is_empty() && !sets.contains(&extra) {
                 sets.push(extra);
             }
         }
-    }
-    for dice in sets {
-        v.push(A::Reroll { dice: dice.clone(), source: true });
-        v.push(A::Reroll { dice, source: false });
+        for dice in &sets {
+            each(dice);
+        }
     }
 }
 
@@ -575,10 +617,10 @@ fn turn(cat: &Catalogue, s: &DivinityState, seat: Seat, sieve: &mut dyn Sieve, v
             }
         }
     }
-    v.extend(s.enemies.iter().map(|e| A::Taunt { enemy: e.id }));
+    v.extend(s.enemies.iter().filter(|e| sieve.taunt(e.id)).map(|e| A::Taunt { enemy: e.id }));
     v.push(A::Recover { status: None });
     v.extend(o.track.statuses().into_iter().map(|st| A::Recover { status: Some(st) }));
-    v.extend(o.talents.iter().map(|t| A::UseTalent { talent: t.clone() }));
+    v.extend(o.talents.iter().filter(|t| sieve.talent(t)).map(|t| A::UseTalent { talent: t.clone() }));
     v.push(A::UseAbility { aim: None });
     v.extend(figures(s).into_iter().map(|a| A::UseAbility { aim: Some(a) }));
     for (to, d) in s.origins.iter().enumerate() {

@@ -43,19 +43,37 @@ impl DivinityState {
     /// without changing it (every refusal of it comes from here).
     pub(super) fn check_talent(&self, cat: &Catalogue, seat: Seat, talent: &str) -> Result<(), RuleError> {
         self.ensure_turn(seat)?;
+        self.talent_ok(cat, seat, talent).map_err(|miss| match miss {
+            TalentMiss::Says(code, m) => err(code, m),
+            TalentMiss::NothingUnder(name) => {
+                err(DivinityRefusal::NothingToRecover, format!("no card lies under the {name} deck"))
+            }
+        })
+    }
+
+    /// [`Self::check_talent`]'s checks once the turn is known to be under
+    /// way, a refusal's message left unwritten (the legal list asks them
+    /// of every talent).
+    pub(super) fn talent_ok(&self, cat: &Catalogue, seat: Seat, talent: &str) -> Result<(), TalentMiss> {
         let o = &self.origins[seat as usize];
         if !o.talents.iter().any(|t| t == talent) {
-            return Err(err(DivinityRefusal::NoSuchTalent, "this Origin doesn't have that talent"));
+            return Err(TalentMiss::Says(DivinityRefusal::NoSuchTalent, "this Origin doesn't have that talent"));
         }
         let d = &cat.talents[talent];
         if !d.once_per_location {
-            return Err(err(DivinityRefusal::OngoingTalent, "an ongoing talent is always on; nothing to flip"));
+            return Err(TalentMiss::Says(
+                DivinityRefusal::OngoingTalent,
+                "an ongoing talent is always on; nothing to flip",
+            ));
         }
         if o.talents_used.iter().any(|t| t == talent) {
-            return Err(err(DivinityRefusal::TalentUsed, "once per location: it is face down until the next location"));
+            return Err(TalentMiss::Says(
+                DivinityRefusal::TalentUsed,
+                "once per location: it is face down until the next location",
+            ));
         }
         if d.gain_ap == 0 && d.recover_from.is_none() && d.clears.is_empty() {
-            return Err(err(
+            return Err(TalentMiss::Says(
                 DivinityRefusal::NotModelled,
                 "this talent's effect is printed text the engine does not play",
             ));
@@ -63,10 +81,10 @@ impl DivinityState {
         if let Some(deck) = d.recover_from {
             let name = super::state::consumable_deck(deck);
             if self.item_decks.get(name).and_then(|c| c.last()).is_none() {
-                return Err(err(DivinityRefusal::NothingToRecover, format!("no card lies under the {name} deck")));
+                return Err(TalentMiss::NothingUnder(name));
             }
             if o.backpack.len() >= BACKPACK {
-                return Err(err(DivinityRefusal::BackpackFull, "the backpack holds 3 items (L919)"));
+                return Err(TalentMiss::Says(DivinityRefusal::BackpackFull, "the backpack holds 3 items (L919)"));
             }
         }
         Ok(())
@@ -229,4 +247,11 @@ impl DivinityState {
             .map(|h| h.hits)
             .sum()
     }
+}
+
+/// Why a talent can't be flipped, as [`DivinityState::talent_ok`] finds it.
+pub(super) enum TalentMiss {
+    Says(DivinityRefusal, &'static str),
+    /// No card lies under this consumable deck to take back.
+    NothingUnder(&'static str),
 }
