@@ -38,10 +38,45 @@ struct Play {
     revives: Option<u32>,
 }
 
+/// What [`DivinityState::check_card`] finds a card's use takes, nothing
+/// cloned yet: the legal list reads it without making a [`Play`].
+struct Terms<'a> {
+    attack: Option<AttackFrom<'a>>,
+    rolls: u32,
+    weapon: Option<&'a str>,
+    ap: u32,
+    source: u32,
+    label: &'a str,
+    revives: Option<u32>,
+}
+
+/// Where a card's attack is printed.
+#[derive(Clone, Copy)]
+enum AttackFrom<'a> {
+    /// On the card itself.
+    Printed(&'a Attack),
+    /// An equipped item's (its rune may change the damage type); a weapon
+    /// skill's roll adds the level bonus.
+    Item { id: &'a str, weapon_skill: bool },
+}
+
+/// What the checks of an aim read of an attack: whom it targets, how far.
+#[derive(Clone, Copy)]
+struct Reach {
+    targets: Targets,
+    range: u32,
+}
+
+impl Reach {
+    fn of(a: &Attack) -> Reach {
+        Reach { targets: a.targets, range: a.range }
+    }
+}
+
 /// A card judged for the legal list at every aim
 /// ([`DivinityState::use_judge`]).
 pub(super) struct UseJudge {
-    attack: Option<Attack>,
+    attack: Option<Reach>,
     revives: bool,
     movement: Option<SkillMove>,
     rest: bool,
@@ -166,6 +201,36 @@ impl DivinityState {
     /// card, and its limits; what playing it takes, and whether this is a
     /// Rest turn.
     fn check_card(&self, cat: &Catalogue, seat: Seat, card: &CardUse) -> Result<(Play, bool), RuleError> {
+        let (t, rest) = self.card_terms(cat, seat, card)?;
+        let attack = t.attack.map(|from| match from {
+            AttackFrom::Printed(a) => a.clone(),
+            AttackFrom::Item { id, weapon_skill } => {
+                let mut attack = self.item_attack(cat, seat, id);
+                if weapon_skill {
+                    attack.level_bonus = true;
+                }
+                attack
+            }
+        });
+        let play = Play {
+            attack,
+            rolls: t.rolls,
+            weapon: t.weapon.map(str::to_string),
+            ap: t.ap,
+            source: t.source,
+            label: t.label.to_string(),
+            revives: t.revives,
+        };
+        Ok((play, rest))
+    }
+
+    /// [`Self::check_card`]'s checks, and what the use takes, borrowed.
+    fn card_terms<'a>(
+        &'a self,
+        cat: &'a Catalogue,
+        seat: Seat,
+        card: &'a CardUse,
+    ) -> Result<(Terms<'a>, bool), RuleError> {
         let rest = matches!(self.phase, Phase::Rest { .. });
         if rest {
             self.rest_turn_of(seat)?;
@@ -194,13 +259,13 @@ impl DivinityState {
                     return Err(err(DivinityRefusal::CollarIntact, "Source skills need a broken collar (L518)"));
                 }
                 match s.weapon {
-                    None => Play {
-                        attack: s.attack.clone(),
+                    None => Terms {
+                        attack: s.attack.as_ref().map(AttackFrom::Printed),
                         rolls: 1,
                         weapon: None,
                         ap: s.ap,
                         source: s.source,
-                        label: id.clone(),
+                        label: id,
                         revives: None,
                     },
                     Some(w) => {
@@ -220,16 +285,14 @@ impl DivinityState {
                             })?;
                         let a = cat.items[weapon].action.as_ref().expect("weapon action");
                         self.check_action_limits(seat, weapon, a.per_round, a.requires.as_deref(), has_keyword)?;
-                        let mut attack = self.item_attack(cat, seat, weapon);
-                        attack.level_bonus = true;
                         let rolls = if a.per_round.is_some() { 1 } else { w.attacks };
-                        Play {
-                            attack: Some(attack),
+                        Terms {
+                            attack: Some(AttackFrom::Item { id: weapon, weapon_skill: true }),
                             rolls,
-                            weapon: Some(weapon.clone()),
+                            weapon: Some(weapon),
                             ap: s.ap,
                             source: s.source,
-                            label: id.clone(),
+                            label: id,
                             revives: None,
                         }
                     }
@@ -244,14 +307,13 @@ impl DivinityState {
                     .as_ref()
                     .ok_or_else(|| err(DivinityRefusal::NoAction, "this item has no action"))?;
                 self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), has_keyword)?;
-                let attack = self.item_attack(cat, seat, id);
-                Play {
-                    attack: Some(attack),
+                Terms {
+                    attack: Some(AttackFrom::Item { id, weapon_skill: false }),
                     rolls: 1,
                     weapon: None,
                     ap: a.ap,
                     source: 0,
-                    label: id.clone(),
+                    label: id,
                     revives: None,
                 }
             }
@@ -267,22 +329,22 @@ impl DivinityState {
                 let a =
                     d.action.as_ref().ok_or_else(|| err(DivinityRefusal::NoAction, "this consumable has no action"))?;
                 self.check_action_limits(seat, id, a.per_round, a.requires.as_deref(), has_keyword)?;
-                Play {
-                    attack: Some(a.attack.clone()),
+                Terms {
+                    attack: Some(AttackFrom::Printed(&a.attack)),
                     rolls: 1,
                     weapon: None,
                     ap: a.ap,
                     source: 0,
-                    label: id.clone(),
+                    label: id,
                     revives: d.revives,
                 }
             }
             CardUse::Summon => {
-                let s = o.summon.clone().ok_or_else(|| err(DivinityRefusal::NoSummon, "no active summon"))?;
-                let a = &cat.summons[&s].action;
-                self.check_action_limits(seat, &s, a.per_round, a.requires.as_deref(), has_keyword)?;
-                Play {
-                    attack: Some(a.attack.clone()),
+                let s = o.summon.as_deref().ok_or_else(|| err(DivinityRefusal::NoSummon, "no active summon"))?;
+                let a = &cat.summons[s].action;
+                self.check_action_limits(seat, s, a.per_round, a.requires.as_deref(), has_keyword)?;
+                Terms {
+                    attack: Some(AttackFrom::Printed(&a.attack)),
                     rolls: 1,
                     weapon: None,
                     ap: a.ap,
@@ -320,7 +382,7 @@ impl DivinityState {
     /// at any aim. Each aim then is [`Self::judge_use_at`]'s: the checks of
     /// `check_use`, in another order, which changes no answer.
     pub(super) fn use_judge(&self, cat: &Catalogue, seat: Seat, card: &CardUse) -> Option<UseJudge> {
-        let (play, rest) = self.check_card(cat, seat, card).ok()?;
+        let (play, rest) = self.card_terms(cat, seat, card).ok()?;
         // `check_paid`'s answer, with no refusal written.
         let o = &self.origins[seat as usize];
         let paid = if play.source > 0 {
@@ -337,7 +399,12 @@ impl DivinityState {
             CardUse::Skill(id) => cat.skills[id].movement,
             _ => None,
         };
-        Some(UseJudge { revives: play.revives.is_some(), attack: play.attack, movement, rest })
+        // A rune changes an item's damage type, not whom it reaches.
+        let attack = play.attack.map(|from| match from {
+            AttackFrom::Printed(a) => Reach::of(a),
+            AttackFrom::Item { id, .. } => Reach::of(&cat.items[id].action.as_ref().expect("item action").attack),
+        });
+        Some(UseJudge { revives: play.revives.is_some(), attack, movement, rest })
     }
 
     /// Whether the card `judge` judged is accepted at `aim` (the default
@@ -357,7 +424,7 @@ impl DivinityState {
                 return false;
             }
         }
-        match &judge.attack {
+        match judge.attack {
             Some(a) => self.aim_space(cat, seat, a, aim, judge.revives, Some(near)).is_ok(),
             None => true,
         }
@@ -574,7 +641,7 @@ impl DivinityState {
         revive: bool,
         distances: Option<&[Option<u32>]>,
     ) -> Result<(SpaceIx, Option<Who>), RuleError> {
-        self.aim_space(cat, seat, a, self.spot(cat, aim), revive, distances).map_err(|miss| miss.error(aim))
+        self.aim_space(cat, seat, Reach::of(a), self.spot(cat, aim), revive, distances).map_err(|miss| miss.error(aim))
     }
 
     /// [`Self::aim_within`]'s checks, a refusal's message left unwritten.
@@ -582,7 +649,7 @@ impl DivinityState {
         &self,
         cat: &Catalogue,
         seat: Seat,
-        a: &Attack,
+        a: Reach,
         aim: Spot,
         revive: bool,
         distances: Option<&[Option<u32>]>,
