@@ -594,9 +594,9 @@ fn turn(cat: &Catalogue, s: &DivinityState, seat: Seat, sieve: &mut dyn Sieve, v
         }
     }
     let mut cards: Vec<CardUse> = o.hand.iter().map(|k| CardUse::Skill(k.clone())).collect();
-    cards.extend(uniq(&o.equipped).into_iter().map(|i| CardUse::Item(i.clone())));
+    cards.extend(uniq(o.equipped.iter()).map(|i| CardUse::Item(i.clone())));
     let consumables = uniq(o.backpack.iter().filter(|i| consumable(cat, i)));
-    cards.extend(consumables.into_iter().map(|i| CardUse::Consumable(i.clone())));
+    cards.extend(consumables.map(|i| CardUse::Consumable(i.clone())));
     if o.summon.is_some() {
         cards.push(CardUse::Summon);
     }
@@ -633,15 +633,13 @@ fn turn(cat: &Catalogue, s: &DivinityState, seat: Seat, sieve: &mut dyn Sieve, v
 }
 
 /// Each card once, in first-seen order (an Origin may carry two copies);
-/// borrowed, as most become no action.
-fn uniq<'a>(cards: impl IntoIterator<Item = &'a String>) -> Vec<&'a String> {
-    let mut out: Vec<&String> = Vec::new();
-    for c in cards {
-        if !out.contains(&c) {
-            out.push(c);
-        }
-    }
-    out
+/// borrowed, as most become no action, and with no list made: a card is
+/// compared with those before it (a handful).
+fn uniq<'a, I>(cards: I) -> impl Iterator<Item = &'a String> + Clone
+where
+    I: Iterator<Item = &'a String> + Clone,
+{
+    cards.clone().enumerate().filter(move |&(i, c)| !cards.clone().take(i).any(|x| x == c)).map(|(_, c)| c)
 }
 
 fn consumable(cat: &Catalogue, item: &str) -> bool {
@@ -660,39 +658,39 @@ fn revive_amounts(hp: u32) -> Vec<u32> {
 /// Equipping, storing, discarding, runes and trading: each kept by `sieve`.
 fn items(cat: &Catalogue, s: &DivinityState, seat: Seat, sieve: &mut dyn Sieve, v: &mut Vec<A>) {
     let o = &s.origins[seat as usize];
-    let pack = uniq(&o.backpack);
-    let equipped = uniq(&o.equipped);
-    for i in &pack {
+    // Each walk over the Origin's own lists (the firsts of a concatenation
+    // are the firsts of its parts' firsts).
+    let equipped = || uniq(o.equipped.iter());
+    for i in uniq(o.backpack.iter()) {
         if sieve.item(ItemAct::Equip(i)) {
-            v.push(A::Equip { item: (*i).clone() });
+            v.push(A::Equip { item: i.clone() });
         }
     }
-    for i in &equipped {
+    for i in equipped() {
         if sieve.item(ItemAct::Store(i)) {
-            v.push(A::Store { item: (*i).clone() });
+            v.push(A::Store { item: i.clone() });
         }
     }
-    let carried = uniq(equipped.iter().copied().chain(pack.iter().copied()).chain(o.runes.iter().map(|r| &r.rune)));
-    for i in &carried {
+    let carried = uniq(o.equipped.iter().chain(&o.backpack).chain(o.runes.iter().map(|r| &r.rune)));
+    for i in carried {
         if sieve.item(ItemAct::Discard(i)) {
-            v.push(A::Discard { item: (*i).clone() });
+            v.push(A::Discard { item: i.clone() });
         }
     }
-    let runes =
-        uniq(pack.iter().copied().filter(|r| cat.runes.contains_key(*r)).chain(o.runes.iter().map(|r| &r.rune)));
-    for rune in &runes {
-        for item in &equipped {
+    let runes = uniq(o.backpack.iter().filter(|r| cat.runes.contains_key(*r)).chain(o.runes.iter().map(|r| &r.rune)));
+    for rune in runes {
+        for item in equipped() {
             if sieve.item(ItemAct::AttachRune { rune, item }) {
-                v.push(A::AttachRune { rune: (*rune).clone(), item: (*item).clone() });
+                v.push(A::AttachRune { rune: rune.clone(), item: item.clone() });
             }
         }
     }
-    let mine = uniq(equipped.iter().copied().chain(pack.iter().copied()));
+    let mine = uniq(o.equipped.iter().chain(&o.backpack));
     for other in seats(s).filter(|t| *t != seat) {
-        for item in &mine {
+        for item in mine.clone() {
             for equip in [false, true] {
                 if sieve.item(ItemAct::Trade(Handover { from: seat, to: other, item, equip })) {
-                    v.push(A::Give { item: (*item).clone(), to: other, equip });
+                    v.push(A::Give { item: item.clone(), to: other, equip });
                 }
             }
         }
@@ -745,6 +743,6 @@ fn interlude(cat: &Catalogue, s: &DivinityState, seat: Seat, level_ups: bool, v:
         v.push(A::Restock { deck: MerchantDeck::Equipment(level) });
     }
     v.extend(DECKS.map(|c| A::Restock { deck: MerchantDeck::Consumables(c) }));
-    v.extend(uniq(o.equipped.iter().chain(&o.backpack)).into_iter().map(|item| A::Sell { item: item.clone() }));
+    v.extend(uniq(o.equipped.iter().chain(&o.backpack)).map(|item| A::Sell { item: item.clone() }));
     v.push(A::FinishInterlude);
 }
