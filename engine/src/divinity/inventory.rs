@@ -722,7 +722,11 @@ pub(super) struct ItemJudge {
     cost: Option<Option<u32>>,
     /// Whether the rules allow item management now (`item_cost`).
     free: Option<bool>,
-    worn: Vec<Option<(Slots, Vec<Option<ItemKind>>)>>,
+    /// Each Origin's equipped slots and where its items' kinds lie in
+    /// `worn_kinds` (one list for all: a few allocations a list, not one
+    /// an Origin).
+    worn: Vec<Option<(Slots, std::ops::Range<usize>)>>,
+    worn_kinds: Vec<Option<ItemKind>>,
     kinds: Vec<((*const u8, usize), Option<ItemKind>)>,
     last: Option<(TradeKey, bool)>,
 }
@@ -746,6 +750,10 @@ impl ItemJudge {
             return *kind;
         }
         let kind = cat.items.get(item).map(|d| d.kind);
+        if self.kinds.capacity() == 0 {
+            // Room for the items of a party, instead of growing from one.
+            self.kinds.reserve(16);
+        }
         self.kinds.push((key, kind));
         kind
     }
@@ -756,12 +764,16 @@ impl ItemJudge {
         if self.worn.len() < s.origins.len() {
             self.worn = vec![None; s.origins.len()];
         }
-        let (slots, kinds) = self.worn[to as usize].get_or_insert_with(|| {
-            let kinds: Vec<Option<ItemKind>> =
-                s.origins[to as usize].equipped.iter().map(|x| cat.items.get(x.as_str()).map(|d| d.kind)).collect();
-            (kinds.iter().fold(Slots::default(), |sl, k| sl.with(*k)), kinds)
+        let kinds = &mut self.worn_kinds;
+        let (slots, at) = self.worn[to as usize].get_or_insert_with(|| {
+            if kinds.capacity() == 0 {
+                kinds.reserve(16);
+            }
+            let start = kinds.len();
+            kinds.extend(s.origins[to as usize].equipped.iter().map(|x| cat.items.get(x.as_str()).map(|d| d.kind)));
+            (kinds[start..].iter().fold(Slots::default(), |sl, k| sl.with(*k)), start..kinds.len())
         });
-        (*slots, kinds)
+        (*slots, &self.worn_kinds[at.clone()])
     }
 }
 
