@@ -283,6 +283,60 @@ fn talents_are_listed_as_the_oracle_lists_them() {
     assert!(!as_the_oracle(&s, 1).iter().any(|a| matches!(a, A::UseTalent { .. })));
 }
 
+/// A move comes only in the seat's own Combat turn: an Origin with AP to
+/// spare and a space beside it gets none in a Rest turn, while another
+/// Origin's turn is under way, or before it started its own; the same
+/// Origin moves once the turn is its own. (The fast list judges the turn
+/// once a list, before any step; random players seldom leave AP to an
+/// Origin in those places.)
+#[test]
+fn moves_are_listed_only_in_the_seats_own_turn() {
+    let cat = Catalogue::standard();
+    let moves = |list: &[A]| list.iter().filter(|a| matches!(a, A::Move { .. })).count();
+    // A Rest turn (L346): every Origin acts, none moves.
+    let mut rest = Divinity::start(&options("shipwreck", 2), 7).expect("setup");
+    Divinity::apply_with(cat, &mut rest, 0, A::ChooseRound { explore: false }).expect("a Rest round");
+    assert!(matches!(rest.phase, Phase::Rest { .. }));
+    rest.origins[0].ap = 5;
+    assert!(!legal(cat, &rest, 0).is_empty(), "seat 0 rests");
+    assert_eq!(moves(&as_the_oracle(&rest, 0)), 0, "a move listed in a Rest turn");
+    let mut s = Divinity::start(&options("tutorial", 2), 7).expect("setup");
+    let mut rng = GameRng::from_seed(7);
+    while !matches!(s.phase, Phase::Combat { active: Some(0), .. }) || s.pending_choice().is_some() {
+        let seats = waiting(&s).expect("the combat comes before the end");
+        let seat = seats[0];
+        let list = legal(cat, &s, seat);
+        let a = list
+            .iter()
+            .find(|a| matches!(a, A::ChooseRound { explore: true } | A::StartTurn))
+            .or_else(|| list.iter().find(|a| matches!(a, A::Travel { to: Some(t) } if t == "2")))
+            .or_else(|| list.iter().find(|a| matches!(a, A::Reveal | A::Resolve { .. } | A::Accept)))
+            .cloned()
+            .unwrap_or_else(|| list[rng.below(list.len() as u32) as usize].clone());
+        if matches!(s.phase, Phase::Combat { active: Some(1), .. }) {
+            Divinity::apply_with(cat, &mut s, 1, A::EndTurn).expect("seat 1 ends its turn");
+            continue;
+        }
+        Divinity::apply_with(cat, &mut s, seat, a).expect("listed");
+    }
+    s.origins[1].ap = 5;
+    s.origins[1].downed = false;
+    // Seat 0's turn: seat 1 holds AP and may not move.
+    assert_eq!(moves(&as_the_oracle(&s, 1)), 0, "seat 1 moves in seat 0's turn");
+    // Seat 1's own turn, not started yet: no move either.
+    let mut before_start = s.clone();
+    if let Phase::Combat { active, .. } = &mut before_start.phase {
+        *active = None;
+    }
+    assert_eq!(moves(&as_the_oracle(&before_start, 1)), 0, "seat 1 moves before its turn started");
+    // Its turn under way: the same AP moves it.
+    let mut own = s.clone();
+    if let Phase::Combat { active, .. } = &mut own.phase {
+        *active = Some(1);
+    }
+    assert!(moves(&as_the_oracle(&own, 1)) > 0, "seat 1 moves in its own turn: {:?}", legal(cat, &own, 1));
+}
+
 /// A challenge (E27): a roll, an automatic success from a skill in hand
 /// (listed once, before the flip) and then the flipped card's rows; each
 /// list equals the oracle's, which random players seldom reach with a
