@@ -241,11 +241,10 @@ fn party_bot_games_list_what_the_oracle_lists() {
 /// Talents flipped once a location: listed while face up and modelled,
 /// not once used; `arrow_recovery` only with a card under the arrows deck
 /// and room in the backpack. Each list equals the oracle's.
-#[test]
-fn talents_are_listed_as_the_oracle_lists_them() {
+/// The tutorial for two, played to seat 0's first Combat turn.
+fn first_combat_turn() -> DivinityState {
     let cat = Catalogue::standard();
     let mut s = Divinity::start(&options("tutorial", 2), 7).expect("setup");
-    // Play to the tutorial's first Combat turn.
     let mut rng = GameRng::from_seed(7);
     while !matches!(s.phase, Phase::Combat { active: Some(0), .. }) || s.pending_choice().is_some() {
         let seats = waiting(&s).expect("the combat comes before the end");
@@ -264,6 +263,12 @@ fn talents_are_listed_as_the_oracle_lists_them() {
         }
         Divinity::apply_with(cat, &mut s, seat, a).expect("listed");
     }
+    s
+}
+
+#[test]
+fn talents_are_listed_as_the_oracle_lists_them() {
+    let mut s = first_combat_turn();
     let talent = |t: &str| A::UseTalent { talent: t.to_string() };
     s.origins[0].talents = vec!["opportunist".into(), "escapist".into(), "arrow_recovery".into()];
     s.origins[0].backpack.clear();
@@ -300,25 +305,7 @@ fn moves_are_listed_only_in_the_seats_own_turn() {
     rest.origins[0].ap = 5;
     assert!(!legal(cat, &rest, 0).is_empty(), "seat 0 rests");
     assert_eq!(moves(&as_the_oracle(&rest, 0)), 0, "a move listed in a Rest turn");
-    let mut s = Divinity::start(&options("tutorial", 2), 7).expect("setup");
-    let mut rng = GameRng::from_seed(7);
-    while !matches!(s.phase, Phase::Combat { active: Some(0), .. }) || s.pending_choice().is_some() {
-        let seats = waiting(&s).expect("the combat comes before the end");
-        let seat = seats[0];
-        let list = legal(cat, &s, seat);
-        let a = list
-            .iter()
-            .find(|a| matches!(a, A::ChooseRound { explore: true } | A::StartTurn))
-            .or_else(|| list.iter().find(|a| matches!(a, A::Travel { to: Some(t) } if t == "2")))
-            .or_else(|| list.iter().find(|a| matches!(a, A::Reveal | A::Resolve { .. } | A::Accept)))
-            .cloned()
-            .unwrap_or_else(|| list[rng.below(list.len() as u32) as usize].clone());
-        if matches!(s.phase, Phase::Combat { active: Some(1), .. }) {
-            Divinity::apply_with(cat, &mut s, 1, A::EndTurn).expect("seat 1 ends its turn");
-            continue;
-        }
-        Divinity::apply_with(cat, &mut s, seat, a).expect("listed");
-    }
+    let mut s = first_combat_turn();
     s.origins[1].ap = 5;
     s.origins[1].downed = false;
     // Seat 0's turn: seat 1 holds AP and may not move.
