@@ -65,7 +65,11 @@ impl Hub {
         let push = Push::new(store.clone(), settings);
         let ctx = RoomCtx {
             store: store.clone(),
-            writer: writer::Writer::spawn(store.clone(), metrics.clone()),
+            writer: writer::Writer::spawn(
+                store.clone(),
+                metrics.clone(),
+                std::time::Duration::from_millis(config.commit_delay_ms),
+            ),
             rooms: rooms.clone(),
             config: config.room(),
             metrics: metrics.clone(),
