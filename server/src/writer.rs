@@ -186,17 +186,7 @@ mod tests {
     use crate::store::ActionRecord;
 
     fn append(room: u128) -> Append {
-        Append {
-            match_id: Uuid::from_u128(room),
-            action: ActionRecord::action(1, 0, serde_json::Value::Null),
-            commitments: Vec::new(),
-            outcome: None,
-            standing: None,
-            snapshot: None,
-            campaign: None,
-            state_hash: None,
-            fence: None,
-        }
+        Append::new(Uuid::from_u128(room), ActionRecord::action(1, 0, serde_json::Value::Null))
     }
 
     /// `rooms` rooms take turns, one action every `every`, for `n` actions;

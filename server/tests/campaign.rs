@@ -373,15 +373,8 @@ async fn log_up_to_a_timed_turn(server: &Server, match_id: Uuid) -> (u64, u8) {
         let (action, value) = (legal[at].clone(), values[at].clone());
         Divinity::apply(&mut state, seat, action).unwrap();
         let append = Append {
-            match_id,
-            action: ActionRecord::action(seq, seat, value),
-            commitments: Vec::new(),
-            outcome: None,
-            standing: None,
-            snapshot: None,
-            campaign: None,
             state_hash: Some(athlas_server::audit::state_hash(&state)),
-            fence: None,
+            ..Append::new(match_id, ActionRecord::action(seq, seat, value))
         };
         server.hub.store.append(&[append]).await.unwrap();
     }

@@ -29,15 +29,8 @@ fn new_match() -> NewMatch {
 
 fn append(m: Uuid, seq: u64, fence: &Fence) -> Append {
     Append {
-        match_id: m,
-        action: ActionRecord::action(seq, 0, json!({"type": "take", "n": 1})),
-        commitments: Vec::new(),
-        outcome: None,
-        standing: None,
-        snapshot: None,
-        campaign: None,
-        state_hash: None,
         fence: Some(fence.clone()),
+        ..Append::new(m, ActionRecord::action(seq, 0, json!({"type": "take", "n": 1})))
     }
 }
 

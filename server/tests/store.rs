@@ -30,17 +30,7 @@ fn new_match(join_code: &str, token_hash: &str) -> NewMatch {
 }
 
 fn append(m: Uuid, seq: u64) -> Append {
-    Append {
-        match_id: m,
-        action: ActionRecord::action(seq, (seq % 2) as u8, json!({"type": "take", "n": seq})),
-        commitments: Vec::new(),
-        outcome: None,
-        standing: None,
-        snapshot: None,
-        campaign: None,
-        state_hash: None,
-        fence: None,
-    }
+    Append::new(m, ActionRecord::action(seq, (seq % 2) as u8, json!({"type": "take", "n": seq})))
 }
 
 async fn suite(store: &Store) {

@@ -101,6 +101,25 @@ pub struct Append {
     pub fence: Option<Fence>,
 }
 
+impl Append {
+    /// `action` of `match_id` alone: no commitments, outcome, standing,
+    /// snapshot, campaign, state hash or fence (fill those in with
+    /// `..Append::new(…)`).
+    pub fn new(match_id: Uuid, action: ActionRecord) -> Append {
+        Append {
+            match_id,
+            action,
+            commitments: Vec::new(),
+            outcome: None,
+            standing: None,
+            snapshot: None,
+            campaign: None,
+            state_hash: None,
+            fence: None,
+        }
+    }
+}
+
 impl Store {
     /// Write accepted actions (of any rooms) in one transaction: the group
     /// commit. Each action's seq must follow its match's stored seq.
