@@ -41,20 +41,11 @@ LOAD=$!
 STAT=""
 if command -v perf >/dev/null; then
   sleep $((DUR / 2))
-  a0=$(acked $PORT)
-  # Named, not `sys_enter_*`: attaching every tracepoint takes perf longer
-  # than the window.
-  CALLS=futex,writev,write,recvfrom,pwrite64,pread64,fsync,epoll_wait
-  EVENTS=$(echo "$CALLS" | sed 's/[^,]*/syscalls:sys_enter_&/g')
-  perf stat -x, -e "$EVENTS,context-switches" -p "$PID" -- sleep 10 2>"$WORK/stat.csv"
-  a1=$(acked $PORT)
-  STAT=$(awk -F, -v A=$((a1 - a0)) '$1 + 0 > 0 && A > 0 { sub(/^syscalls:sys_enter_/, "", $3); printf "%-22s %8.2f\n", $3, $1 / A }' \
-    "$WORK/stat.csv" | sort -k2 -n -r)
+  STAT=$(syscalls_per_action "$PID" "$PORT" 10 futex,writev,write,recvfrom,pwrite64,pread64,fsync,epoll_wait)
 fi
 wait $LOAD
 cat "$WORK/load.log"
 if [ -n "$STAT" ]; then
   echo
-  echo "== the server's context switches and system calls per accepted action ($((a1 - a0)) actions in 10 s)"
   echo "$STAT"
 fi

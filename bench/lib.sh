@@ -57,3 +57,21 @@ postgres_ticks() {
   done
   echo "$t"
 }
+
+# The system calls `$4` (comma-separated names) and the context switches
+# and migrations of the server of pid $1, counted for $3 s with perf's
+# syscall tracepoints, per action the server on port $2 accepted meanwhile:
+# a heading, then one line a kind, most first. Named calls, not
+# `sys_enter_*`: attaching every tracepoint takes perf longer than a run.
+syscalls_per_action() {
+  local pid=$1 port=$2 secs=$3 events a0 a1 out
+  events=$(echo "$4" | sed 's/[^,]*/syscalls:sys_enter_&/g')
+  out=$(mktemp)
+  a0=$(acked "$port")
+  perf stat -x, -e "$events,context-switches,cpu-migrations" -p "$pid" -- sleep "$secs" 2>"$out"
+  a1=$(acked "$port")
+  echo "== the server's system calls and context switches per accepted action ($((a1 - a0)) actions in $secs s)"
+  awk -F, -v A=$((a1 - a0)) '$1 + 0 > 0 && A > 0 { sub(/^syscalls:sys_enter_/, "", $3); printf "%-22s %8.2f\n", $3, $1 / A }' "$out" \
+    | sort -k2 -n -r | head -n 15
+  rm -f "$out"
+}

@@ -36,22 +36,15 @@ done
 sleep 4
 
 # System calls per accepted action.
-a0=$(acked $PORT)
-# Named, not `sys_enter_*`: attaching every tracepoint takes perf longer
-# than the run.
 CALLS=futex,writev,write,sendto,recvfrom,read,pwrite64,pread64,fsync,fdatasync,epoll_wait,fcntl,madvise,munmap,mmap
-EVENTS=$(echo "$CALLS" | sed 's/[^,]*/syscalls:sys_enter_&/g')
-perf stat -x, -e "$EVENTS,context-switches,cpu-migrations" -p "$PID" -- sleep "$EACH" 2>"$WORK/stat.csv"
-a1=$(acked $PORT)
+STAT=$(syscalls_per_action "$PID" "$PORT" "$EACH" "$CALLS")
 # Samples of the server's CPU.
 perf record -q -e cpu-clock -F 1999 -g -o "$WORK/perf.data" -p "$PID" -- sleep "$EACH" 2>/dev/null
 wait $LOAD || true
 cat "$WORK/load.log"
 
 echo
-echo "== system calls and switches per accepted action ($((a1 - a0)) actions in $EACH s)"
-awk -F, -v A=$((a1 - a0)) '$1 + 0 > 0 && A > 0 { sub(/^syscalls:sys_enter_/, "", $3); printf "%-22s %8.2f\n", $3, $1 / A }' "$WORK/stat.csv" \
-  | sort -k2 -n -r | head -n 15
+echo "$STAT"
 
 echo
 echo "== the server's CPU samples, by thread and what it was doing"

@@ -239,7 +239,7 @@ impl Roll {
     /// When an index is out of range or given twice.
     pub fn check_reroll(&self, indices: &[usize]) -> Result<(), String> {
         match self.bad_die(indices) {
-            Some(i) => Err(format!("die {i} is not a distinct die of this roll")),
+            Some(i) => Err(Roll::bad_die_words(i)),
             None => Ok(()),
         }
     }
@@ -253,6 +253,11 @@ impl Roll {
         (0..indices.len())
             .find(|&j| indices[j] >= self.dice.len() || indices[..j].contains(&indices[j]))
             .map(|j| indices[j])
+    }
+
+    /// Why die `i`, which [`Self::bad_die`] found, is refused.
+    pub fn bad_die_words(i: usize) -> String {
+        format!("die {i} is not a distinct die of this roll")
     }
 
     /// Reroll all the given dice at the same time (L1529).

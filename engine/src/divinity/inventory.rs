@@ -110,7 +110,7 @@ impl DivinityState {
             return plain;
         }
         // As `trade_plan` plans it: into the backpack, then equipped from it
-        // (`equip_plan_by` refuses anything but equipment first).
+        // (`equip_fit` refuses anything but equipment first).
         let kind = judge.kind(cat, item);
         if !matches!(kind, Some(ItemKind::Equipment(_))) {
             return false;
@@ -409,11 +409,7 @@ impl DivinityState {
         // anything moves, so a refusal leaves the state as it was. Into
         // the backpack, then equipped from it.
         let wear = if equip {
-            let kind_at = |i: usize| cat.items.get(r.equipped[i].as_str()).map(|d| d.kind);
-            let mut displaced = Vec::new();
-            equip_fit(&r.equipped, kind_at, slots, r.backpack.len() + 1, item, kind, |i| displaced.push(i))
-                .map_err(TradeMiss::Misfit)?;
-            Some(EquipPlan { displaced })
+            Some(equip_plan_on(cat, &r.equipped, slots, r.backpack.len() + 1, item, kind).map_err(TradeMiss::Misfit)?)
         } else {
             None
         };
@@ -552,7 +548,8 @@ fn equip_plan(cat: &Catalogue, equipped: &[String], backpack: &[String], item: &
     if !backpack.iter().any(|x| x == item) {
         return Err(err(DivinityRefusal::NotCarried, "the item is not in the backpack"));
     }
-    equip_plan_of(cat, equipped, backpack.len(), item)
+    let kind = cat.items.get(item).map(|d| d.kind);
+    equip_plan_on(cat, equipped, Slots::of(cat, equipped), backpack.len(), item, kind).map_err(Misfit::error)
 }
 
 /// The equipped items (by index, oldest first) equipping `item` displaces
@@ -564,48 +561,36 @@ struct EquipPlan {
 }
 
 /// [`equip_plan`] once the item is known to be in a backpack of `pack`
-/// items.
-fn equip_plan_of(cat: &Catalogue, equipped: &[String], pack: usize, item: &str) -> Result<EquipPlan, RuleError> {
-    equip_plan_on(cat, equipped, Slots::of(cat, equipped), pack, item)
-}
-
-/// [`equip_plan_of`] with `equipped`'s slots already counted.
+/// items, with `equipped`'s slots counted and `item`'s `kind` looked up
+/// already; a refusal's message left unwritten.
 fn equip_plan_on(
     cat: &Catalogue,
     equipped: &[String],
     slots: Slots,
     pack: usize,
     item: &str,
-) -> Result<EquipPlan, RuleError> {
-    let kind_at = |i: usize| cat.items.get(equipped[i].as_str()).map(|d| d.kind);
-    equip_plan_by(equipped, kind_at, slots, pack, item, cat.items.get(item).map(|d| d.kind))
+    kind: Option<ItemKind>,
+) -> Result<EquipPlan, Misfit> {
+    let mut displaced = Vec::new();
+    equip_fit(equipped, worn_kind(cat, equipped), slots, pack, item, kind, |i| displaced.push(i))?;
+    Ok(EquipPlan { displaced })
 }
 
-/// [`equip_plan_on`] with the kinds looked up already: `kind` the item's,
-/// `kind_at(i)` the `i`th equipped item's.
-fn equip_plan_by(
-    equipped: &[String],
-    kind_at: impl Fn(usize) -> Option<ItemKind>,
-    slots: Slots,
-    pack: usize,
-    item: &str,
-    kind: Option<ItemKind>,
-) -> Result<EquipPlan, RuleError> {
-    let mut displaced = Vec::new();
-    equip_fit(equipped, kind_at, slots, pack, item, kind, |i| displaced.push(i)).map_err(Misfit::error)?;
-    Ok(EquipPlan { displaced })
+/// The kind of the `i`th of `equipped`, as [`equip_fit`] asks it.
+fn worn_kind<'a>(cat: &'a Catalogue, equipped: &'a [String]) -> impl Fn(usize) -> Option<ItemKind> + 'a {
+    |i| cat.items.get(equipped[i].as_str()).map(|d| d.kind)
 }
 
 /// Whether [`equip_plan`] plans equipping `item`, nothing allocated.
 fn equip_ok(cat: &Catalogue, equipped: &[String], backpack: &[String], item: &str) -> bool {
-    let kind_at = |i: usize| cat.items.get(equipped[i].as_str()).map(|d| d.kind);
     let kind = cat.items.get(item).map(|d| d.kind);
     backpack.iter().any(|x| x == item)
-        && equip_fit(equipped, kind_at, Slots::of(cat, equipped), backpack.len(), item, kind, |_| ()).is_ok()
+        && equip_fit(equipped, worn_kind(cat, equipped), Slots::of(cat, equipped), backpack.len(), item, kind, |_| ())
+            .is_ok()
 }
 
 /// Why an item can't be equipped, as [`equip_fit`] finds it: the message
-/// is written only when [`equip_plan_by`] returns the refusal, not for
+/// is written only when [`equip_plan`] or a trade returns the refusal, not for
 /// each trade the legal list judges.
 enum Misfit {
     NotEquipment,
@@ -625,7 +610,7 @@ impl Misfit {
     }
 }
 
-/// [`equip_plan_by`]'s plan, a refusal's message left unwritten: each
+/// [`equip_plan_on`]'s plan, a refusal's message left unwritten: each
 /// displaced item's index is given to `displace` (the legal list, which
 /// asks only whether it fits, keeps none).
 fn equip_fit(

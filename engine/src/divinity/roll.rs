@@ -305,9 +305,7 @@ impl RerollMiss {
     pub(super) fn error(self) -> RuleError {
         match self {
             RerollMiss::Says(code, m) => err(code, m),
-            RerollMiss::BadDie(i) => {
-                err(DivinityRefusal::BadDice, format!("die {i} is not a distinct die of this roll"))
-            }
+            RerollMiss::BadDie(i) => err(DivinityRefusal::BadDice, Roll::bad_die_words(i)),
         }
     }
 }
