@@ -66,10 +66,24 @@ impl WriteConnection {
             return Err(sqlx::Error::PoolClosed);
         }
         if self.conn.is_none() {
-            self.conn = Some(sqlx::ConnectOptions::connect(&self.options).await?);
+            self.conn = Some(connect_writer(&self.options).await?);
         }
         Ok(self.conn.as_mut().expect("opened above"))
     }
+}
+
+/// Open the writing connection, with the one-row table its batches check
+/// their seq moves in (`records::append_at_once`): a temporary table, in
+/// memory and this connection's own, so the database file never sees it.
+async fn connect_writer(options: &SqliteConnectOptions) -> std::result::Result<SqliteConnection, sqlx::Error> {
+    let mut conn = sqlx::ConnectOptions::connect(options).await?;
+    sqlx::query(
+        "CREATE TEMP TABLE IF NOT EXISTS seq_check \
+         (id INTEGER PRIMARY KEY, every_seq_follows INTEGER NOT NULL CHECK (every_seq_follows))",
+    )
+    .execute(&mut conn)
+    .await?;
+    Ok(conn)
 }
 
 /// Close every connection of SQLite's read-only pool. `Pool::close` alone
@@ -398,8 +412,7 @@ impl Store {
         // (docs/PERFORMANCE.md). Durability is the log's fsync at each
         // commit, unchanged.
         let options = options.pragma("cache_size", "4096").pragma("wal_autocheckpoint", "10000");
-        let writer =
-            WriteConnection { conn: Some(sqlx::ConnectOptions::connect(&options).await?), options, closed: false };
+        let writer = WriteConnection { conn: Some(connect_writer(&options).await?), options, closed: false };
         Ok(Store { backend: Backend::Sqlite { pool, writer: Arc::new(tokio::sync::Mutex::new(writer)) } })
     }
 

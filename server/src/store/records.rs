@@ -128,6 +128,9 @@ impl Store {
     /// [`StoreError::Conflict`] when a seq is already taken (another writer
     /// owns the room); nothing of the batch is then written.
     pub async fn append(&self, batch: &[Append]) -> Result<()> {
+        if let Some(done) = self.append_at_once(batch).await {
+            return done;
+        }
         let q_commit =
             self.sql("INSERT INTO commitments (match_id, seat, hash, salt, seq) VALUES ($1::uuid, $2, $3, $4, $5)");
         let q_finish = self.sql("UPDATE matches SET status = $3, outcome = $2::jsonb WHERE id = $1::uuid");
@@ -245,6 +248,87 @@ impl Store {
             Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict(e.to_string())),
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// SQLite's usual group commit in one hand-over to its worker thread:
+    /// the transaction's begin, the seq moves, their check, the action
+    /// rows, the snapshots and the commit as one list of statements. The
+    /// general path in [`Store::append`] hands each statement over on its
+    /// own, four at least a commit, each waking sqlx's SQLite thread and
+    /// then this task: at human pace, where a commit carries a few
+    /// actions, those wake-ups were most of an action's context switches.
+    /// For a batch of one action per match with nothing but a snapshot
+    /// besides (no commitments, outcome or campaign: those come with a
+    /// match's first and last actions); `None` for any other batch, and on
+    /// Postgres, whose statements the general path pipelines anyway.
+    async fn append_at_once(&self, batch: &[Append]) -> Option<Result<()>> {
+        let Backend::Sqlite { writer, .. } = &self.backend else { return None };
+        let plain =
+            |a: &Append| a.commitments.is_empty() && a.outcome.is_none() && a.campaign.is_none() && a.fence.is_none();
+        let mut seen = std::collections::HashSet::with_capacity(batch.len());
+        if batch.is_empty() || !batch.iter().all(|a| plain(a) && seen.insert(a.match_id)) {
+            return None;
+        }
+        let n = batch.len();
+        let snapshots = batch.iter().filter(|a| a.snapshot.is_some()).count();
+        let (room, snapshot_room) =
+            (n.next_power_of_two(), if snapshots == 0 { 0 } else { snapshots.next_power_of_two() });
+        let sql = at_once_statements(self, room, snapshot_room);
+        // The parameters in the statements' order: the seq moves, the count
+        // they must reach, the action rows, the snapshots; unused rows NULL.
+        let mut q = sqlx::query(&sql);
+        for a in batch {
+            q = q.bind(a.match_id.to_string()).bind(a.action.seq as i64).bind(a.standing.as_ref().map(json_text));
+        }
+        for _ in n..room {
+            q = q.bind(None::<String>).bind(None::<i64>).bind(None::<String>);
+        }
+        q = q.bind(n as i64);
+        for a in batch {
+            q = q
+                .bind(a.match_id.to_string())
+                .bind(a.action.seq as i64)
+                .bind(a.action.seat as i32)
+                .bind(json_text(&a.action.action))
+                .bind(a.action.kind.as_str())
+                .bind(a.action.sender.map(i32::from))
+                .bind(a.state_hash.as_deref());
+        }
+        for _ in n..room {
+            q = q
+                .bind(None::<String>)
+                .bind(None::<i64>)
+                .bind(None::<i32>)
+                .bind(None::<String>)
+                .bind(None::<&str>)
+                .bind(None::<i32>)
+                .bind(None::<&str>);
+        }
+        for a in batch {
+            if let Some(state) = &a.snapshot {
+                q = q.bind(a.match_id.to_string()).bind(a.action.seq as i64).bind(state.as_str());
+            }
+        }
+        for _ in snapshots..snapshot_room {
+            q = q.bind(None::<String>).bind(None::<i64>).bind(None::<&str>);
+        }
+        let mut held = writer.lock().await;
+        let r = match held.get().await {
+            Ok(conn) => q.execute(conn).await.map(|_| ()),
+            Err(e) => Err(e),
+        };
+        Some(r.map_err(|e| {
+            // A statement failed inside the transaction: closing the
+            // connection rolls it back, and the next write opens another.
+            held.conn = None;
+            match &e {
+                sqlx::Error::Database(d) if d.is_check_violation() => {
+                    StoreError::Conflict("an action seq does not follow the stored seq".into())
+                }
+                _ if is_unique_violation(&e) => StoreError::Conflict(e.to_string()),
+                _ => e.into(),
+            }
+        }))
     }
 
     /// The actions of a match after `after_seq`, in order.
@@ -378,6 +462,41 @@ impl Store {
     }
 }
 
+/// [`Store::append_at_once`]'s statements for `room` actions and
+/// `snapshots` snapshots (powers of two, or no snapshots), SQLite's:
+/// written once per shape, and kept prepared by sqlx like any statement.
+/// The check after the seq moves fails the list (a `CHECK` constraint, see
+/// `connect_writer`) unless every move followed its stored seq, before
+/// anything is committed.
+fn at_once_statements(store: &Store, room: usize, snapshots: usize) -> Arc<String> {
+    static CACHE: Mutex<BTreeMap<(usize, usize), Arc<String>>> = Mutex::new(BTreeMap::new());
+    let mut cache = CACHE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    Arc::clone(cache.entry((room, snapshots)).or_insert_with(|| {
+        let mut sql = format!(
+            "BEGIN IMMEDIATE; {}; \
+             INSERT OR REPLACE INTO temp.seq_check (id, every_seq_follows) VALUES (1, changes() = ?); {};",
+            store.sql_in_order(&seq_moves_sql(room)),
+            store.sql_in_order(&action_rows_sql(room)),
+        );
+        if snapshots > 0 {
+            sql.push_str(&store.sql_in_order(&snapshot_rows_sql(snapshots)));
+            sql.push(';');
+        }
+        sql.push_str(" COMMIT");
+        Arc::new(sql)
+    }))
+}
+
+/// `INSERT` of up to `n` snapshots: a row whose match is NULL is left out.
+fn snapshot_rows_sql(n: usize) -> String {
+    let values: Vec<String> =
+        (0..n).map(|i| format!("(${}::uuid, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3)).collect();
+    format!(
+        "INSERT INTO snapshots (match_id, seq, state) SELECT * FROM (VALUES {}) AS v WHERE v.column1 IS NOT NULL",
+        values.join(", ")
+    )
+}
+
 /// A JSON value's text as a column holds it: serde_json writing into a
 /// buffer, not `Display` (which goes through `fmt`'s writer a fragment at
 /// a time, twice the instructions for an action's few fields).
@@ -414,4 +533,82 @@ fn action_rows_sql(n: usize) -> String {
          SELECT * FROM (VALUES {}) AS v WHERE v.column1 IS NOT NULL",
         values.join(", ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::store::NewMatch;
+
+    fn action(m: Uuid, seq: u64) -> Append {
+        Append::new(m, ActionRecord::action(seq, 0, json!({"type": "take", "n": seq})))
+    }
+
+    async fn new_match(store: &Store, code: &str) -> Uuid {
+        let id = Uuid::new_v4();
+        store
+            .create_match(&NewMatch {
+                id,
+                game: "nim".into(),
+                options: json!({"pile": 7}),
+                seed: 1,
+                rules_version: 1,
+                join_code: code.into(),
+                live: false,
+                private: false,
+                seats: 2,
+                campaign_id: None,
+                creator: None,
+                turn_timer_ms: None,
+                standing: None,
+            })
+            .await
+            .unwrap();
+        id
+    }
+
+    /// The usual batch takes the one hand-over; what it cannot carry goes
+    /// the general way; a seq that does not follow refuses the whole list
+    /// and the next batch finds the writer whole again.
+    #[tokio::test]
+    async fn sqlite_writes_a_plain_batch_at_once() {
+        let dir = std::env::temp_dir().join(format!("athlas-at-once-{}", Uuid::new_v4()));
+        let store = Store::open(None, &dir).await.unwrap();
+        let (a, b, c) = (
+            new_match(&store, "ONCE0001").await,
+            new_match(&store, "ONCE0002").await,
+            new_match(&store, "ONCE0003").await,
+        );
+
+        let with_snapshot = Append { snapshot: Some(json!({"pile": 6}).to_string()), ..action(b, 1) };
+        assert!(matches!(store.append_at_once(&[action(a, 1), with_snapshot, action(c, 1)]).await, Some(Ok(()))));
+        assert_eq!(store.latest_snapshot(b, None).await.unwrap(), Some((1, json!({"pile": 6}))));
+        for m in [a, b, c] {
+            assert_eq!(store.get_match(m).await.unwrap().unwrap().seq, 1);
+            assert_eq!(store.actions_after(m, 0).await.unwrap().len(), 1);
+        }
+
+        let committing = Append {
+            commitments: vec![Commitment { seat: 0, hash: "ab".into(), salt: "cd".into(), seq: 2 }],
+            ..action(a, 2)
+        };
+        assert!(store.append_at_once(&[committing]).await.is_none(), "commitments go the general way");
+        assert!(store.append_at_once(&[action(a, 2), action(a, 3)]).await.is_none(), "one match twice: in two chunks");
+        assert!(store.append_at_once(&[]).await.is_none());
+
+        let gap = [action(a, 2), action(b, 3), action(c, 2)];
+        assert!(matches!(store.append_at_once(&gap).await, Some(Err(StoreError::Conflict(_)))));
+        let repeat = [action(a, 2), action(b, 1)];
+        assert!(matches!(store.append_at_once(&repeat).await, Some(Err(StoreError::Conflict(_)))));
+        for m in [a, b, c] {
+            assert_eq!(store.get_match(m).await.unwrap().unwrap().seq, 1, "nothing of a refused list is written");
+            assert_eq!(store.actions_after(m, 0).await.unwrap().len(), 1);
+        }
+        assert!(matches!(store.append_at_once(&[action(a, 2), action(c, 2)]).await, Some(Ok(()))));
+        assert_eq!(store.actions_after(a, 0).await.unwrap().len(), 2);
+        store.close().await;
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }
