@@ -120,6 +120,63 @@ impl Append {
     }
 }
 
+/// Bind the seq moves of `chunk` onto `$q` ([`seq_moves_sql`]'s
+/// parameters), then NULL up to `$room` rows. A macro, not a function:
+/// one binding serves both backends' query types.
+macro_rules! bind_moves {
+    ($q:expr, $chunk:expr, $room:expr) => {{
+        let mut q = $q;
+        for a in $chunk {
+            q = q.bind(a.match_id.to_string()).bind(a.action.seq as i64).bind(a.standing.as_ref().map(json_text));
+        }
+        for _ in $chunk.len()..$room {
+            q = q.bind(None::<String>).bind(None::<i64>).bind(None::<String>);
+        }
+        q
+    }};
+}
+
+/// Bind the action rows of `chunk` onto `$q` ([`action_rows_sql`]'s
+/// parameters), then NULL up to `$room` rows.
+macro_rules! bind_rows {
+    ($q:expr, $chunk:expr, $room:expr) => {{
+        let mut q = $q;
+        for a in $chunk {
+            q = q
+                .bind(a.match_id.to_string())
+                .bind(a.action.seq as i64)
+                .bind(a.action.seat as i32)
+                .bind(json_text(&a.action.action))
+                .bind(a.action.kind.as_str())
+                .bind(a.action.sender.map(i32::from))
+                .bind(a.state_hash.as_deref());
+        }
+        for _ in $chunk.len()..$room {
+            q = q
+                .bind(None::<String>)
+                .bind(None::<i64>)
+                .bind(None::<i32>)
+                .bind(None::<String>)
+                .bind(None::<&str>)
+                .bind(None::<i32>)
+                .bind(None::<&str>);
+        }
+        q
+    }};
+}
+
+/// What a refused or failed group commit tells its caller: a seq that does
+/// not follow (the seq check) or is taken is [`StoreError::Conflict`].
+fn write_error(e: sqlx::Error) -> StoreError {
+    match &e {
+        sqlx::Error::Database(d) if d.is_check_violation() => {
+            StoreError::Conflict("an action seq does not follow the stored seq".into())
+        }
+        _ if is_unique_violation(&e) => StoreError::Conflict(e.to_string()),
+        _ => e.into(),
+    }
+}
+
 impl Store {
     /// Write accepted actions (of any rooms) in one transaction: the group
     /// commit. Each action's seq must follow its match's stored seq.
@@ -194,20 +251,8 @@ impl Store {
                 rest = tail;
                 let room = n.next_power_of_two();
                 let statements = self.chunk_statements(room);
-                let mut moves = sqlx::query(&statements.0);
-                let mut rows = sqlx::query(&statements.1);
-                for a in chunk {
-                    let id = a.match_id.to_string();
-                    let seq = a.action.seq as i64;
-                    moves = moves.bind(id.clone()).bind(seq).bind(a.standing.as_ref().map(json_text));
-                    rows = rows.bind(id).bind(seq).bind(a.action.seat as i32).bind(json_text(&a.action.action))
-                        .bind(a.action.kind.as_str()).bind(a.action.sender.map(i32::from)).bind(a.state_hash.as_deref());
-                }
-                for _ in n..room {
-                    moves = moves.bind(None::<String>).bind(None::<i64>).bind(None::<String>);
-                    rows = rows.bind(None::<String>).bind(None::<i64>).bind(None::<i32>).bind(None::<String>)
-                        .bind(None::<&str>).bind(None::<i32>).bind(None::<&str>);
-                }
+                let moves = bind_moves!(sqlx::query(&statements.0), chunk, room);
+                let rows = bind_rows!(sqlx::query(&statements.1), chunk, room);
                 if moves.execute(&mut *tx).await?.rows_affected() != n as u64 {
                     return Ok(Some(StoreError::Conflict("an action seq does not follow the stored seq".into())));
                 }
@@ -245,8 +290,7 @@ impl Store {
         match r {
             Ok(None) => Ok(()),
             Ok(Some(e)) => Err(e),
-            Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict(e.to_string())),
-            Err(e) => Err(e.into()),
+            Err(e) => Err(write_error(e)),
         }
     }
 
@@ -260,7 +304,8 @@ impl Store {
     /// For a batch of one action per match with nothing but a snapshot
     /// besides (no commitments, outcome or campaign: those come with a
     /// match's first and last actions); `None` for any other batch, and on
-    /// Postgres, whose statements the general path pipelines anyway.
+    /// Postgres, whose prepared statements are one statement each (there
+    /// each is a round trip to the database, with no thread between).
     async fn append_at_once(&self, batch: &[Append]) -> Option<Result<()>> {
         let Backend::Sqlite { writer, .. } = &self.backend else { return None };
         let plain =
@@ -276,34 +321,7 @@ impl Store {
         let sql = at_once_statements(self, room, snapshot_room);
         // The parameters in the statements' order: the seq moves, the count
         // they must reach, the action rows, the snapshots; unused rows NULL.
-        let mut q = sqlx::query(&sql);
-        for a in batch {
-            q = q.bind(a.match_id.to_string()).bind(a.action.seq as i64).bind(a.standing.as_ref().map(json_text));
-        }
-        for _ in n..room {
-            q = q.bind(None::<String>).bind(None::<i64>).bind(None::<String>);
-        }
-        q = q.bind(n as i64);
-        for a in batch {
-            q = q
-                .bind(a.match_id.to_string())
-                .bind(a.action.seq as i64)
-                .bind(a.action.seat as i32)
-                .bind(json_text(&a.action.action))
-                .bind(a.action.kind.as_str())
-                .bind(a.action.sender.map(i32::from))
-                .bind(a.state_hash.as_deref());
-        }
-        for _ in n..room {
-            q = q
-                .bind(None::<String>)
-                .bind(None::<i64>)
-                .bind(None::<i32>)
-                .bind(None::<String>)
-                .bind(None::<&str>)
-                .bind(None::<i32>)
-                .bind(None::<&str>);
-        }
+        let mut q = bind_rows!(bind_moves!(sqlx::query(&sql), batch, room).bind(n as i64), batch, room);
         for a in batch {
             if let Some(state) = &a.snapshot {
                 q = q.bind(a.match_id.to_string()).bind(a.action.seq as i64).bind(state.as_str());
@@ -321,13 +339,7 @@ impl Store {
             // A statement failed inside the transaction: closing the
             // connection rolls it back, and the next write opens another.
             held.conn = None;
-            match &e {
-                sqlx::Error::Database(d) if d.is_check_violation() => {
-                    StoreError::Conflict("an action seq does not follow the stored seq".into())
-                }
-                _ if is_unique_violation(&e) => StoreError::Conflict(e.to_string()),
-                _ => e.into(),
-            }
+            write_error(e)
         }))
     }
 
