@@ -7,11 +7,12 @@ use athlas_engine::Ruleset;
 
 /// A ruleset a room task can own: its values may cross threads.
 pub trait Hosted:
-    Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send + Sync, View: Send + Sync> + 'static
+    Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send + Sync, Event: Send + Sync, View: Send + Sync> + 'static
 {
 }
 
 impl<R> Hosted for R where
-    R: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send, Event: Send + Sync, View: Send + Sync> + 'static
+    R: Ruleset<State: Send + Sync, Options: Send + Sync, Action: Send + Sync, Event: Send + Sync, View: Send + Sync>
+        + 'static
 {
 }

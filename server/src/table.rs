@@ -4,8 +4,10 @@
 //! to exactly the table the players left.
 //!
 //! **Architecture Invariant:** the log is append-only. A take-back is a
-//! record of its own (`take_back`, `{"seq": N}`); it restores the state kept
-//! from before action N, which the same fold kept when it applied N.
+//! record of its own (`take_back`, `{"seq": N}`); it restores the state
+//! before action N, which the same fold can rebuild: it keeps the state
+//! before the window of actions that may be taken back and those actions,
+//! and the engine is deterministic.
 
 use athlas_engine::{RuleError, Ruleset, Seat, SeatNames};
 use serde::Deserialize;
@@ -18,12 +20,16 @@ use crate::{
 /// How many of a seat's latest actions may be taken back in a row.
 pub const MAX_TAKE_BACKS: usize = 16;
 
-/// An action that may still be taken back, with the state before it.
-struct Undo<S> {
+/// An action that may still be taken back.
+struct Undo<A> {
     seq: u64,
     seat: Seat,
-    before: S,
+    action: A,
 }
+
+/// How many states no longer needed a table keeps for their allocations
+/// (see [`Table::spares`]).
+const SPARES: usize = 2;
 
 /// The latest action not taken back, and whether the game lets it be.
 struct Last {
@@ -82,14 +88,20 @@ pub struct Table<R: Ruleset> {
     pub control: Vec<Option<Seat>>,
     /// The latest actions that may be taken back, newest last: all of one
     /// seat, none revealing anything (another seat's action clears it).
-    undo: Vec<Undo<R::State>>,
+    undo: Vec<Undo<R::Action>>,
+    /// The state before `undo`'s first action, while there is one: a
+    /// take-back replays the window's other actions on a copy of it. One
+    /// state and a few actions, not a state an action (a Divinity state is
+    /// some kilobytes, and copying each afresh was a third of `act`).
+    base: Option<R::State>,
     last: Option<Last>,
-    /// For a game with take-back, a state no longer needed (an undo dropped
-    /// or taken back), kept for its allocations: the next copy before an
-    /// action is written into it with `clone_from` instead of allocated
-    /// afresh. One at most; games without take-back keep none, so an idle
-    /// duel holds one state, not two.
-    spare: Option<R::State>,
+    /// For a game with take-back, states no longer needed (a window's base
+    /// closed, the state before an action not kept, a take-back's state
+    /// after), kept for their allocations: the next copy is written into
+    /// one with `clone_from` instead of allocated afresh. Two at most, so
+    /// that a window's base and the next action's copy both find one;
+    /// games without take-back keep none, so an idle duel holds one state.
+    spares: Vec<R::State>,
     /// The players' names, for the game's words (kept by the store beside
     /// the match, never in the state).
     pub names: SeatNames,
@@ -101,8 +113,9 @@ impl<R: Ruleset> Table<R> {
             state,
             control: vec![None; seats],
             undo: Vec::new(),
+            base: None,
             last: None,
-            spare: None,
+            spares: Vec::new(),
             names: SeatNames::default(),
         }
     }
@@ -118,9 +131,11 @@ impl<R: Ruleset> Table<R> {
     /// # Errors
     /// The engine's refusal.
     pub fn act(&mut self, seq: u64, seat: Seat, action: R::Action) -> Result<Acted<R::Event>, RuleError> {
-        // The state before serves a take-back and names what the change
-        // removed in its words.
-        let before = (R::TAKE_BACK || R::WORDS).then(|| self.copy_state());
+        // The state before serves a take-back (as the window's base) and
+        // names what the change removed in its words.
+        let before = (R::TAKE_BACK || R::WORDS).then(|| self.copy_of_state());
+        // Kept for a replay should the action be taken back later.
+        let kept = R::TAKE_BACK.then(|| action.clone());
         let applied = match &before {
             Some(b) => R::apply_after_copy(&mut self.state, b, seat, action),
             None => R::apply(&mut self.state, seat, action),
@@ -142,14 +157,18 @@ impl<R: Ruleset> Table<R> {
         if self.undo.last().is_some_and(|u| u.seat != seat) {
             self.clear_undo();
         }
-        let refusal = match before {
-            Some(before) => match R::take_back(&before, &self.state, &events) {
+        let refusal = match (before, kept) {
+            (Some(before), Some(action)) => match R::take_back(&before, &self.state, &events) {
                 Ok(()) => {
                     if self.undo.len() == MAX_TAKE_BACKS {
-                        let oldest = self.undo.remove(0);
-                        self.recycle(oldest.before);
+                        self.drop_oldest_undo();
                     }
-                    self.undo.push(Undo { seq, seat, before });
+                    if self.base.is_none() {
+                        self.base = Some(before);
+                    } else {
+                        self.recycle(before);
+                    }
+                    self.undo.push(Undo { seq, seat, action });
                     None
                 }
                 Err(e) => {
@@ -158,9 +177,14 @@ impl<R: Ruleset> Table<R> {
                     Some(e)
                 }
             },
-            None => {
+            (before, _) => {
                 self.clear_undo();
-                Some(R::take_back(&self.state, &self.state, &events).err().unwrap_or_else(|| {
+                let e = match &before {
+                    // A game with words and no take-back still says why.
+                    Some(b) => R::take_back(b, &self.state, &events).err(),
+                    None => R::take_back(&self.state, &self.state, &events).err(),
+                };
+                Some(e.unwrap_or_else(|| {
                     RuleError::new("no_take_back", format!("{} keeps no state to take back", R::GAME))
                 }))
             }
@@ -184,24 +208,52 @@ impl<R: Ruleset> Table<R> {
         }
     }
 
-    /// Take back `seat`'s latest action: the state goes back to before it.
+    /// Take back `seat`'s latest action: the state goes back to before it,
+    /// rebuilt from the window's base and the window's actions before it.
     ///
     /// # Errors
-    /// As [`Table::may_take_back`].
+    /// As [`Table::may_take_back`]; `internal` should the window's actions
+    /// not replay (the engine is deterministic: a bug), nothing changed.
     pub fn take_back(&mut self, seat: Seat) -> Result<u64, Refusal> {
         let seq = self.may_take_back(seat)?;
-        let undo = self.undo.pop().expect("may_take_back found it");
-        let after = std::mem::replace(&mut self.state, undo.before);
+        let taken = self.undo.pop().expect("may_take_back found it");
+        let Some(base) = self.base.as_ref() else {
+            self.undo.push(taken);
+            return Err(Refusal::new(Code::Internal, "the state before the take-back's window is missing"));
+        };
+        let mut rebuilt = match self.spares.pop() {
+            Some(mut s) => {
+                s.clone_from(base);
+                s
+            }
+            None => base.clone(),
+        };
+        let replayed = self.undo.iter().try_for_each(|u| {
+            R::apply(&mut rebuilt, u.seat, u.action.clone())
+                .map(|_| ())
+                .map_err(|e| format!("action {} of the take-back's window does not replay: {e}", u.seq))
+        });
+        if let Err(why) = replayed {
+            self.recycle(rebuilt);
+            self.undo.push(taken);
+            return Err(Refusal::new(Code::Internal, why));
+        }
+        let after = std::mem::replace(&mut self.state, rebuilt);
         self.recycle(after);
+        if self.undo.is_empty() {
+            if let Some(b) = self.base.take() {
+                self.recycle(b);
+            }
+        }
         // The action before it, if still on the stack, is the next to go;
         // else nothing is known about it and nothing more goes back.
         self.last = self.undo.last().map(|u| Last { seq: u.seq, seat: u.seat, refusal: None });
         Ok(seq)
     }
 
-    /// A copy of the state, written into the spare when there is one.
-    fn copy_state(&mut self) -> R::State {
-        match self.spare.take() {
+    /// A copy of the state, written into a spare when there is one.
+    fn copy_of_state(&mut self) -> R::State {
+        match self.spares.pop() {
             Some(mut s) => {
                 s.clone_from(&self.state);
                 s
@@ -210,20 +262,30 @@ impl<R: Ruleset> Table<R> {
         }
     }
 
-    /// Keep `s` as the spare (see [`Table::spare`]), or drop it.
+    /// Keep `s` as a spare (see [`Table::spares`]), or drop it.
     fn recycle(&mut self, s: R::State) {
-        if R::TAKE_BACK && self.spare.is_none() {
-            self.spare = Some(s);
+        if R::TAKE_BACK && self.spares.len() < SPARES {
+            self.spares.push(s);
         }
     }
 
-    /// Every action's window closes; one of their states is kept as the
-    /// spare.
-    fn clear_undo(&mut self) {
-        if let Some(u) = self.undo.pop() {
-            self.recycle(u.before);
+    /// The window's oldest action leaves it: the base moves past it.
+    fn drop_oldest_undo(&mut self) {
+        let oldest = self.undo.remove(0);
+        let moved = self.base.as_mut().is_some_and(|b| R::apply(b, oldest.seat, oldest.action).is_ok());
+        if !moved {
+            // Cannot happen (the action applied to this very state once);
+            // should it, the window closes rather than keep a wrong base.
+            self.clear_undo();
         }
+    }
+
+    /// Every action's window closes; its base is kept as a spare.
+    fn clear_undo(&mut self) {
         self.undo.clear();
+        if let Some(b) = self.base.take() {
+            self.recycle(b);
+        }
     }
 
     /// Control of `hand.seat` passes to `hand.to` (its owner when `None`).
@@ -368,7 +430,148 @@ mod tests {
             }
         }
         assert!(undone >= 3, "{undone} take-backs");
-        assert!(t.spare.is_some(), "a dropped state is kept");
+        assert!(!t.spares.is_empty(), "a dropped state is kept");
+    }
+
+    /// A game made to take back: each seat appends numbers to a list, or
+    /// draws from a seeded counter (which reveals, so it closes the window).
+    struct Tally;
+
+    #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    struct TallyState {
+        list: Vec<(Seat, u32)>,
+        drawn: u64,
+    }
+
+    #[derive(Clone, serde::Serialize, serde::Deserialize)]
+    enum TallyAction {
+        Push(u32),
+        Draw,
+        /// Refused, after changing the list (the table must put it back).
+        Spoil,
+    }
+
+    #[derive(Clone, Debug, serde::Serialize)]
+    struct Drew;
+
+    impl athlas_engine::Visible for Drew {
+        fn visible_to(&self, _viewer: athlas_engine::Viewer) -> bool {
+            true
+        }
+    }
+
+    impl Ruleset for Tally {
+        const GAME: &'static str = "tally";
+        const RULES_VERSION: u32 = 1;
+        const TAKE_BACK: bool = true;
+        type Options = ();
+        type State = TallyState;
+        type Action = TallyAction;
+        type Event = Drew;
+        type View = ();
+        type Hashed<'a> = &'a TallyState;
+        fn seats(_: &()) -> usize {
+            2
+        }
+        fn start(_: &(), seed: u64) -> Result<TallyState, athlas_engine::SetupError> {
+            Ok(TallyState { list: Vec::new(), drawn: seed })
+        }
+        fn apply(state: &mut TallyState, seat: Seat, action: TallyAction) -> Result<Vec<Drew>, RuleError> {
+            match action {
+                TallyAction::Push(n) => {
+                    state.list.push((seat, n));
+                    Ok(Vec::new())
+                }
+                TallyAction::Draw => {
+                    state.drawn = state.drawn.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    Ok(vec![Drew])
+                }
+                TallyAction::Spoil => {
+                    state.list.clear();
+                    Err(RuleError::new("spoilt", "refused after a change"))
+                }
+            }
+        }
+        fn apply_after_copy(
+            state: &mut TallyState,
+            before: &TallyState,
+            seat: Seat,
+            action: TallyAction,
+        ) -> Result<Vec<Drew>, RuleError> {
+            let r = Self::apply(state, seat, action);
+            if r.is_err() {
+                state.clone_from(before);
+            }
+            r
+        }
+        fn view(_: &TallyState, _: athlas_engine::Viewer) {}
+        fn status(_: &TallyState) -> athlas_engine::Status {
+            athlas_engine::Status::Waiting { seats: vec![0, 1] }
+        }
+        fn hashed(state: &TallyState) -> &TallyState {
+            state
+        }
+        fn legal(_: &TallyState, _: Seat) -> Vec<TallyAction> {
+            vec![TallyAction::Push(0), TallyAction::Draw]
+        }
+        fn take_back(_: &TallyState, _: &TallyState, events: &[Drew]) -> Result<(), RuleError> {
+            match events {
+                [] => Ok(()),
+                _ => Err(RuleError::new("revealed", "that action drew")),
+            }
+        }
+    }
+
+    /// A window longer than the take-backs allowed: the last
+    /// `MAX_TAKE_BACKS` go back one by one, each to exactly the state
+    /// before it (rebuilt from the window's base, moved past the actions
+    /// that left the window); a draw closes the window; a refused action
+    /// changes nothing, window included; and folding the same log agrees.
+    #[test]
+    fn take_backs_replay_the_window_from_its_base() {
+        let mut t = Table::<Tally>::new(Tally::start(&(), 3).unwrap(), 2);
+        let mut log = Vec::new();
+        // Each record's seq follows the log's length (take-backs included).
+        let act = |t: &mut Table<Tally>, log: &mut Vec<ActionRecord>, seat: Seat, a: TallyAction| {
+            let seq = log.len() as u64 + 1;
+            t.act(seq, seat, a.clone()).unwrap();
+            log.push(rec(seq, seat, RecordKind::Action, serde_json::to_value(&a).unwrap()));
+            seq
+        };
+        act(&mut t, &mut log, 1, TallyAction::Push(100));
+        act(&mut t, &mut log, 0, TallyAction::Draw);
+        let mut states = vec![t.state.clone()];
+        for n in 0..(MAX_TAKE_BACKS as u32 + 5) {
+            act(&mut t, &mut log, 0, TallyAction::Push(n));
+            states.push(t.state.clone());
+        }
+        let spoilt = t.act(log.len() as u64 + 1, 0, TallyAction::Spoil).unwrap_err();
+        assert_eq!(spoilt.code, "spoilt");
+        assert_eq!(&t.state, states.last().unwrap(), "a refusal changes nothing");
+        states.pop();
+        for _ in 0..MAX_TAKE_BACKS {
+            let taken = t.take_back(0).unwrap();
+            assert_eq!(&t.state, states.last().unwrap(), "back to before {taken}");
+            states.pop();
+            log.push(rec(log.len() as u64 + 1, 0, RecordKind::TakeBack, json!({ "seq": taken })));
+        }
+        assert_eq!(t.may_take_back(0).unwrap_err().code(), code::NOTHING_TO_TAKE_BACK);
+        assert!(t.spares.len() <= SPARES && t.base.is_none());
+
+        let mut folded = Table::<Tally>::new(Tally::start(&(), 3).unwrap(), 2);
+        for r in &log {
+            folded.replay(r).unwrap();
+        }
+        assert_eq!(folded.state, t.state);
+
+        // A draw reveals: the window before it closes.
+        act(&mut t, &mut log, 0, TallyAction::Push(7));
+        act(&mut t, &mut log, 0, TallyAction::Draw);
+        assert_eq!(t.may_take_back(0).unwrap_err().code(), "revealed");
+        let before = t.state.clone();
+        let pushed = act(&mut t, &mut log, 0, TallyAction::Push(8));
+        assert_eq!(t.take_back(0).unwrap(), pushed);
+        assert_eq!(t.state, before);
     }
 
     #[test]
