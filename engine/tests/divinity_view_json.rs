@@ -152,6 +152,7 @@ fn awkward_strings_and_every_kind_of_part_are_written_as_serde_writes_them() {
     v.dominated_turn = Some(7);
     same_as_serde(&v);
     for (k, o) in v.origins.iter_mut().enumerate() {
+        let o = std::sync::Arc::make_mut(o);
         o.origin = awkward(k);
         o.hand.push(awkward(k + 1));
         o.skills.push(awkward(k + 2));

@@ -131,7 +131,7 @@ pub struct TableView {
     pub time: Option<u32>,
     pub time_length: u32,
     pub time_paused: bool,
-    pub origins: Shared<Vec<OriginState>>,
+    pub origins: Shared<Vec<Arc<OriginState>>>,
     /// Each Origin's armor now, by seat.
     #[serde(default)]
     pub armor: Vec<ArmorView>,
@@ -366,6 +366,25 @@ pub(super) fn board_key(state: &DivinityState, cat: &Catalogue) -> Vec<u8> {
     key
 }
 
+/// The Origins of `state` for a view: each one equal to one of the
+/// record before's view (`before`) is shared with it (a reference count),
+/// the others copied. Most actions change one Origin of three or four.
+fn origins_after(state: &DivinityState, before: &[Arc<OriginState>]) -> Vec<Arc<OriginState>> {
+    // Origins keep their order: look where the last match left off first.
+    let mut at = 0;
+    state
+        .origins
+        .iter()
+        .map(|o| match (at..before.len()).chain(0..at).find(|k| *before[*k] == *o) {
+            Some(k) => {
+                at = k + 1;
+                Arc::clone(&before[k])
+            }
+            None => Arc::new(o.clone()),
+        })
+        .collect()
+}
+
 /// [`view`], the Origins taken from `before` (a view of the record
 /// before) when they did not change: compared, not copied first. The
 /// board left out when `board` says so (the front is the words').
@@ -395,13 +414,19 @@ pub(super) fn view_after(
         time_length: loc.time.length,
         time_paused: state.time_paused,
         origins: match before {
-            Some(b) if *b.origins == state.origins => b.origins.clone(),
+            Some(b) if b.origins.iter().map(|o| &**o).eq(state.origins.iter()) => b.origins.clone(),
             // SAFETY: `view_json::origin` writes one JSON object, as serde
             // does (`tests/divinity_view_json.rs`); the text of the
             // Origins that did not change is copied from the record before's.
-            Some(b) => unsafe { Shared::list_with_json(state.origins.clone(), view_json::origin, Some(&b.origins)) },
+            Some(b) => unsafe {
+                Shared::list_with_json(origins_after(state, &b.origins), view_json::origin, Some(&b.origins))
+            },
             // SAFETY: `view_json::origins_json` writes one JSON array, as serde does.
-            None => unsafe { Shared::with_json(state.origins.clone(), |o, out| view_json::origins_json(o, out)) },
+            None => unsafe {
+                Shared::with_json(state.origins.iter().cloned().map(Arc::new).collect(), |o, out| {
+                    view_json::origins_json(o, out)
+                })
+            },
         },
         armor: (0..state.origins.len()).map(|s| ArmorView::of(state, cat, Who::Origin(s as Seat))).collect(),
         enemies: enemies_after(
@@ -514,24 +539,26 @@ pub(super) fn names_only(state: &DivinityState, cat: &Catalogue) -> DivinityView
             state
                 .origins
                 .iter()
-                .map(|o| OriginState {
-                    origin: o.origin.clone(),
-                    level: 0,
-                    hp: 0,
-                    ap: 0,
-                    source: 0,
-                    space: o.space,
-                    downed: o.downed,
-                    track: super::cooldown::Track { slots: Vec::new() },
-                    hand: Vec::new(),
-                    skills: Vec::new(),
-                    talents: Vec::new(),
-                    talents_used: Vec::new(),
-                    equipped: Vec::new(),
-                    backpack: Vec::new(),
-                    summon: None,
-                    collar_broken: false,
-                    runes: Vec::new(),
+                .map(|o| {
+                    Arc::new(OriginState {
+                        origin: o.origin.clone(),
+                        level: 0,
+                        hp: 0,
+                        ap: 0,
+                        source: 0,
+                        space: o.space,
+                        downed: o.downed,
+                        track: super::cooldown::Track { slots: Vec::new() },
+                        hand: Vec::new(),
+                        skills: Vec::new(),
+                        talents: Vec::new(),
+                        talents_used: Vec::new(),
+                        equipped: Vec::new(),
+                        backpack: Vec::new(),
+                        summon: None,
+                        collar_broken: false,
+                        runes: Vec::new(),
+                    })
                 })
                 .collect(),
         ),

@@ -8,6 +8,7 @@
 //! the two writings equal.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -707,13 +708,14 @@ fn track_card(out: &mut Vec<u8>, c: &TrackCard) {
 }
 
 /// The Origins, a JSON array.
-pub(super) fn origins_json(list_of: &[OriginState], out: &mut Vec<u8>) {
+pub(super) fn origins_json(list_of: &[Arc<OriginState>], out: &mut Vec<u8>) {
     out.reserve(512 * list_of.len());
     list(out, list_of, |out, o| origin(o, out));
 }
 
 /// One Origin.
-pub(super) fn origin(o: &OriginState, out: &mut Vec<u8>) {
+pub(super) fn origin(o: &Arc<OriginState>, out: &mut Vec<u8>) {
+    let o: &OriginState = o;
     let OriginState {
         origin,
         level,

@@ -1,7 +1,6 @@
 //! The location as the book presents it, and the words a view carries.
 
 use super::*;
-use crate::divinity::state::OriginState;
 
 /// The location as the book presents it, with what happened at its end
 /// once over.
@@ -21,16 +20,16 @@ enum Ending<'a> {
 
 impl<'a> Ending<'a> {
     fn of(view: &'a DivinityView) -> Ending<'a> {
-        Ending::at(&view.phase, &view.origins, view.time, view.time_length)
+        Ending::at(&view.phase, view.origins.iter().all(|o| o.downed), view.time, view.time_length)
     }
 
     /// Read from what a view shows of these (a state holds them too:
     /// [`front_key`]).
-    fn at(phase: &'a Phase, origins: &[OriginState], time: Option<u32>, time_length: u32) -> Ending<'a> {
+    fn at(phase: &'a Phase, all_downed: bool, time: Option<u32>, time_length: u32) -> Ending<'a> {
         match phase {
             Phase::Finished { result: Finish::Exit { to, level_up } } => Ending::Exit { to, level_up: *level_up },
             Phase::Finished { result: Finish::Restart } => Ending::Restart {
-                why: if origins.iter().all(|o| o.downed) {
+                why: if all_downed {
                     "every Origin was downed"
                 } else if time.is_some_and(|t| t >= time_length) {
                     "time ran out"
@@ -53,12 +52,13 @@ pub(crate) fn front_key(state: &DivinityState, cat: &Catalogue, key: &mut Vec<u8
     // ending's variable part comes last.
     key.extend_from_slice(state.location.as_bytes());
     key.push(0);
-    let (tag, level_up, text) = match Ending::at(&state.phase, &state.origins, state.time, time_length) {
-        Ending::Playing => (0, false, ""),
-        Ending::Exit { to, level_up } => (1, level_up, to),
-        Ending::Restart { why } => (2, false, why),
-        Ending::Interlude { to, level_up } => (3, level_up, to),
-    };
+    let (tag, level_up, text) =
+        match Ending::at(&state.phase, state.origins.iter().all(|o| o.downed), state.time, time_length) {
+            Ending::Playing => (0, false, ""),
+            Ending::Exit { to, level_up } => (1, level_up, to),
+            Ending::Restart { why } => (2, false, why),
+            Ending::Interlude { to, level_up } => (3, level_up, to),
+        };
     key.extend_from_slice(&[tag, u8::from(level_up)]);
     key.extend_from_slice(text.as_bytes());
 }
