@@ -179,11 +179,8 @@ impl<R: Ruleset> Table<R> {
             },
             (before, _) => {
                 self.clear_undo();
-                let e = match &before {
-                    // A game with words and no take-back still says why.
-                    Some(b) => R::take_back(b, &self.state, &events).err(),
-                    None => R::take_back(&self.state, &self.state, &events).err(),
-                };
+                // A game with words and no take-back still says why.
+                let e = R::take_back(before.as_ref().unwrap_or(&self.state), &self.state, &events).err();
                 Some(e.unwrap_or_else(|| {
                     RuleError::new("no_take_back", format!("{} keeps no state to take back", R::GAME))
                 }))
@@ -221,13 +218,7 @@ impl<R: Ruleset> Table<R> {
             self.undo.push(taken);
             return Err(Refusal::new(Code::Internal, "the state before the take-back's window is missing"));
         };
-        let mut rebuilt = match self.spares.pop() {
-            Some(mut s) => {
-                s.clone_from(base);
-                s
-            }
-            None => base.clone(),
-        };
+        let mut rebuilt = copy_reusing(self.spares.pop(), base);
         let replayed = self.undo.iter().try_for_each(|u| {
             R::apply(&mut rebuilt, u.seat, u.action.clone())
                 .map(|_| ())
@@ -253,13 +244,7 @@ impl<R: Ruleset> Table<R> {
 
     /// A copy of the state, written into a spare when there is one.
     fn copy_of_state(&mut self) -> R::State {
-        match self.spares.pop() {
-            Some(mut s) => {
-                s.clone_from(&self.state);
-                s
-            }
-            None => self.state.clone(),
-        }
+        copy_reusing(self.spares.pop(), &self.state)
     }
 
     /// Keep `s` as a spare (see [`Table::spares`]), or drop it.
@@ -340,6 +325,18 @@ impl<R: Ruleset> Table<R> {
                 Ok(Applied::Handed)
             }
         }
+    }
+}
+
+/// A copy of `from`, written into `spare` (reusing its allocations) when
+/// there is one.
+fn copy_reusing<S: Clone>(spare: Option<S>, from: &S) -> S {
+    match spare {
+        Some(mut s) => {
+            s.clone_from(from);
+            s
+        }
+        None => from.clone(),
     }
 }
 

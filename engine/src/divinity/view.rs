@@ -366,21 +366,18 @@ pub(super) fn board_key(state: &DivinityState, cat: &Catalogue) -> Vec<u8> {
     key
 }
 
-/// The Origins of `state` for a view: each one equal to one of the
-/// record before's view (`before`) is shared with it (a reference count),
-/// the others copied. Most actions change one Origin of three or four.
+/// The Origins of `state` for a view: each one equal to the same seat's
+/// in the record before's view (`before`) is shared with it (a reference
+/// count), the others copied. Most actions change one Origin of three or
+/// four.
 fn origins_after(state: &DivinityState, before: &[Arc<OriginState>]) -> Vec<Arc<OriginState>> {
-    // Origins keep their order: look where the last match left off first.
-    let mut at = 0;
     state
         .origins
         .iter()
-        .map(|o| match (at..before.len()).chain(0..at).find(|k| *before[*k] == *o) {
-            Some(k) => {
-                at = k + 1;
-                Arc::clone(&before[k])
-            }
-            None => Arc::new(o.clone()),
+        .enumerate()
+        .map(|(seat, o)| match before.get(seat) {
+            Some(b) if **b == *o => Arc::clone(b),
+            _ => Arc::new(o.clone()),
         })
         .collect()
 }
